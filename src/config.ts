@@ -1,0 +1,116 @@
+// The environment, parsed and validated once at start. Nothing else in the code reads process.env:
+// a bad value stops the process here with a message naming the variable.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres:// URL of a real server; null means the embedded PGlite database under dataDir. */
+  databaseUrl: string | null;
+  databasePoolMax: number;
+  dataDir: string;
+  production: boolean;
+  logLevel: LogLevel;
+  tokenTtlSeconds: number;
+  tokenSigningSecret: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function databaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a valid URL (expected postgres://user:password@host:port/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  }
+  return raw;
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * The secret that signs access tokens. Production must set it (every instance behind a load
+ * balancer needs the same one); elsewhere it is generated once and kept under DATA_DIR so tokens
+ * survive a restart.
+ */
+function tokenSigningSecret(env: Env, production: boolean, dataDir: string): string {
+  const raw = env.TOKEN_SIGNING_SECRET;
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < MIN_SECRET_LENGTH) {
+      throw new ConfigError('TOKEN_SIGNING_SECRET', `must be at least ${MIN_SECRET_LENGTH} characters long`);
+    }
+    return raw;
+  }
+  if (production) throw new ConfigError('TOKEN_SIGNING_SECRET', 'is required when NODE_ENV=production');
+  const file = join(dataDir, 'token-signing-secret');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= MIN_SECRET_LENGTH) return kept;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  if (!['production', 'development', 'test'].includes(nodeEnv)) {
+    throw new ConfigError('NODE_ENV', `must be production, development or test, got "${nodeEnv}"`);
+  }
+  const production = nodeEnv === 'production';
+
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+
+  const dbUrl = databaseUrl(env);
+  // The embedded database is for trying the service, never for running it for real.
+  if (production && dbUrl === null) throw new ConfigError('DATABASE_URL', 'is required when NODE_ENV=production');
+
+  const dataDir = resolve(env.DATA_DIR || './.data');
+  const host = env.HOST || '0.0.0.0';
+
+  return {
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    host,
+    databaseUrl: dbUrl,
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    dataDir,
+    production,
+    logLevel,
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 30 * 24 * 3600),
+    tokenSigningSecret: tokenSigningSecret(env, production, dataDir),
+  };
+}

@@ -1,0 +1,41 @@
+// The database handle: a pg pool for a real Postgres server, or the embedded PGlite database when no
+// DATABASE_URL is set. Everything above this file sees one Knex interface and one set of row types.
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import knex, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import { pgTypes, typeParsers } from './types.js';
+
+export type Db = Knex;
+/** What data-access functions take: the pool, or the transaction a mutation opened. */
+export type DbOrTrx = Knex | Knex.Transaction;
+
+export interface DbOptions {
+  /** postgres:// URL; null for the embedded database. */
+  databaseUrl: string | null;
+  /** Directory of the embedded database; null keeps it in memory (tests). */
+  dataDir: string | null;
+  poolMax?: number;
+}
+
+export function createDb(options: DbOptions): Db {
+  if (options.databaseUrl !== null) {
+    return knex({
+      client: 'pg',
+      connection: { connectionString: options.databaseUrl, types: pgTypes },
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    });
+  }
+  if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers: typeParsers });
+  return knex({
+    client: ClientPgLite as unknown as typeof knex.Client,
+    dialect: 'postgres',
+    // knex-pglite takes a ready-made PGlite instance through a connection function.
+    connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+  });
+}
+
+export function isEmbedded(db: Db): boolean {
+  return db.client.config.client !== 'pg';
+}

@@ -1,0 +1,44 @@
+// Runs the migrations in migrations/. They are listed here by import rather than found on disk, so
+// they load the same way under tsx, vitest and any bundler; a test checks the list against the folder.
+import type { Knex } from 'knex';
+import * as principals from '../../migrations/20261121000100_principals.js';
+import * as stores from '../../migrations/20261121000200_stores.js';
+import * as customersDevices from '../../migrations/20261121000300_customers_devices.js';
+import * as sales from '../../migrations/20261121000400_sales.js';
+import * as ledger from '../../migrations/20261121000500_ledger.js';
+import * as idempotency from '../../migrations/20261121000600_idempotency.js';
+
+export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
+  '20261121000100_principals': principals,
+  '20261121000200_stores': stores,
+  '20261121000300_customers_devices': customersDevices,
+  '20261121000400_sales': sales,
+  '20261121000500_ledger': ledger,
+  '20261121000600_idempotency': idempotency,
+};
+
+const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => MIGRATIONS[name]!,
+};
+
+const migratorConfig: Knex.MigratorConfig = { migrationSource };
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest(migratorConfig)) as [number, string[]];
+  return applied;
+}
+
+/** Rolls back the last batch, or every migration when `all` is set; returns the names undone. */
+export async function rollback(db: Knex, all = false): Promise<string[]> {
+  const [, undone] = (await db.migrate.rollback(migratorConfig, all)) as [number, string[]];
+  return undone;
+}
+
+/** Names of migrations not yet applied. */
+export async function pendingMigrations(db: Knex): Promise<string[]> {
+  const [, pending] = (await db.migrate.list(migratorConfig)) as [unknown, Array<{ file: string } | string>];
+  return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
+}

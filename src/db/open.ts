@@ -1,0 +1,19 @@
+// Opens the configured database: the pg pool, or the embedded PGlite files under DATA_DIR.
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { createDb, type Db } from './knex.js';
+
+export function openDatabase(config: Config): Db {
+  return createDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl === null ? join(config.dataDir, 'pglite') : null,
+    poolMax: config.databasePoolMax,
+  });
+}
+
+export function describeDatabase(config: Config): string {
+  if (config.databaseUrl === null) return `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
+  const url = new URL(config.databaseUrl);
+  // Never print the password.
+  return `Postgres at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}

@@ -1,0 +1,118 @@
+// The one error taxonomy clients may see. Every error a resolver raises on purpose is an AppError
+// with one of these stable codes; anything else is masked (see maskUnexpectedError) so that no stack
+// trace, SQL text or key reaches a response. rest/status.ts maps the codes to HTTP statuses.
+import { randomUUID } from 'node:crypto';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+
+export const ERROR_CODES = [
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'FORBIDDEN',
+  'MISSING_QUERY_PARAMETER',
+  'INVALID_QUERY_PARAMETER',
+  'RESOURCE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'INVALID_PAYMENT_AMOUNT',
+  'CURRENCY_MISMATCH',
+  'AMOUNT_EXCEEDS_BALANCE',
+  'IDEMPOTENCY_CONFLICT',
+  'RATE_LIMITED',
+  'INTERNAL_SERVER_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+export class AppError extends GraphQLError {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+  ) {
+    super(message, { extensions: { code, ...details } });
+    this.name = 'AppError';
+  }
+}
+
+export const missingApiKey = (where: string) =>
+  new AppError('MISSING_API_KEY', `an API key is required: send it as the ${where}`);
+
+// One message for unknown, revoked and expired keys alike, so a caller cannot tell which it was.
+export const invalidApiKey = () => new AppError('INVALID_API_KEY', 'the API key is not valid (unknown, revoked or expired)');
+
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+
+export const notFound = (resource: string, id: string) =>
+  new AppError('RESOURCE_NOT_FOUND', `no ${resource} with id ${JSON.stringify(id)} was found`, { resource });
+
+export const missingParameter = (name: string) =>
+  new AppError('MISSING_QUERY_PARAMETER', `the ${name} query parameter is required`, { parameter: name });
+
+export const invalidParameter = (name: string, problem: string) =>
+  new AppError('INVALID_QUERY_PARAMETER', `the ${name} query parameter ${problem}`, { parameter: name });
+
+// Codes graphql-js and Apollo give to a malformed GraphQL request: the client's fault, shown as is.
+const GRAPHQL_REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+// Connection-level failures of the database: the service is up, its database is not reachable now.
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57P']; // connection, resources, operator intervention
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_ERRNOS.has(code)) return true;
+    if (UNAVAILABLE_SQLSTATE_CLASSES.some((prefix) => code.startsWith(prefix))) return true;
+  }
+  return /Knex: Timeout acquiring a connection|Connection terminated|connection is closed/i.test(error.message);
+}
+
+export interface MaskedError {
+  formatted: GraphQLFormattedError;
+  /** Set when the error was unexpected: the id in the response that points at the log line. */
+  errorId?: string;
+}
+
+/**
+ * Apollo's formatError: keeps AppErrors and GraphQL request errors, turns a lost database into
+ * SERVICE_UNAVAILABLE, and replaces anything else with INTERNAL_SERVER_ERROR and an error id.
+ */
+export function maskUnexpectedError(formatted: GraphQLFormattedError, error: unknown): MaskedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof AppError) return { formatted };
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && GRAPHQL_REQUEST_ERROR_CODES.has(code)) return { formatted };
+  const errorId = randomUUID();
+  if (isDatabaseUnavailable(original)) {
+    return {
+      errorId,
+      formatted: {
+        message: 'the service is temporarily unavailable; retry shortly',
+        path: formatted.path,
+        extensions: { code: 'SERVICE_UNAVAILABLE', errorId },
+      },
+    };
+  }
+  return {
+    errorId,
+    formatted: {
+      message: `internal server error (error id ${errorId})`,
+      path: formatted.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', errorId },
+    },
+  };
+}

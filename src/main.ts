@@ -1,0 +1,55 @@
+// Process entry: configuration, database (migrated; demo data into an empty embedded database),
+// listen, and drain on SIGTERM.
+import type { Server } from 'node:http';
+import { createApp } from './app.js';
+import { loadConfigOrExit } from './cli/fail.js';
+import { isEmbedded } from './db/knex.js';
+import { migrateLatest } from './db/migrate.js';
+import { describeDatabase, openDatabase } from './db/open.js';
+import { activeDemoKeys, databaseHoldsData, seedDemoData } from './db/seed.js';
+import { createLogger } from './logger.js';
+
+const config = loadConfigOrExit();
+const logger = createLogger(config.logLevel);
+const db = openDatabase(config);
+
+await migrateLatest(db);
+if (isEmbedded(db) && !config.production && !(await databaseHoldsData(db))) {
+  await seedDemoData(db, { production: config.production });
+  logger.info('demo data loaded into the new embedded database');
+}
+
+const { app, stop } = await createApp({ db, logger, now: () => new Date(), production: config.production });
+const server: Server = app.listen(config.port, config.host);
+await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+const base = `http://localhost:${port}`;
+const demoKeys = config.production ? [] : await activeDemoKeys(db);
+process.stdout.write(
+  [
+    `device-financing service listening on ${config.host}:${port} (${describeDatabase(config)})`,
+    `  GraphQL:           ${base}/graphql${config.production ? '' : '  (Apollo Sandbox in a browser)'}`,
+    `  partner interface: ${base}/v1/list-clerks.php?key=...`,
+    `  payments:          ${base}/payments/v1/token`,
+    ...(demoKeys.length ? ['  demo keys:', ...demoKeys.map(({ key, kind, owner }) => `    ${key.padEnd(20)} ${kind} key of ${owner}`)] : []),
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'draining: no new connections, finishing in-flight requests');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await closed;
+  await stop();
+  await db.destroy();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

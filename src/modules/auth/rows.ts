@@ -1,0 +1,16 @@
+export type ApiKeyKind = 'partner' | 'retail' | 'vendor' | 'operator';
+
+/** A row of `api_keys`: metadata and the key's hash, never the key. */
+export interface ApiKeyRow {
+  id: string;
+  key_hash: string;
+  display_prefix: string;
+  kind: ApiKeyKind;
+  partner_id: string | null;
+  vendor_id: string | null;
+  operator_id: string | null;
+  label: string | null;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}

@@ -1,0 +1,17 @@
+import type { DbOrTrx } from '../../db/knex.js';
+import type { TenantKey } from '../tenancy.js';
+import type { ClerkRow } from './rows.js';
+
+const COLUMNS = ['partner_id', 'id', 'person_uuid', 'name', 'phone_number', 'email'] as const;
+
+/** The clerks of several partners, ordered by partner, then id. */
+export function clerksOfPartners(db: DbOrTrx, partnerIds: readonly string[]): Promise<ClerkRow[]> {
+  return db<ClerkRow>('clerks').select(...COLUMNS).whereIn('partner_id', partnerIds).orderBy(['partner_id', 'id']);
+}
+
+/** Clerks by (partner, id): a clerk is only ever found within its own partner. */
+export function clerksByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<ClerkRow[]> {
+  return db<ClerkRow>('clerks')
+    .select(...COLUMNS)
+    .whereIn(['partner_id', 'id'], keys.map((key) => [key.partnerId, key.id]));
+}

@@ -1,0 +1,17 @@
+import type { DbOrTrx } from '../../db/knex.js';
+import type { TenantKey } from '../tenancy.js';
+import type { MerchantRow } from './rows.js';
+
+const COLUMNS = ['partner_id', 'id', 'name', 'street', 'street2', 'city', 'state', 'postal_code', 'country', 'phone_number'] as const;
+
+/** The merchants of several partners, ordered by partner, then id. */
+export function merchantsOfPartners(db: DbOrTrx, partnerIds: readonly string[]): Promise<MerchantRow[]> {
+  return db<MerchantRow>('merchants').select(...COLUMNS).whereIn('partner_id', partnerIds).orderBy(['partner_id', 'id']);
+}
+
+/** Merchants by (partner, id): a merchant is only ever found within its own partner. */
+export function merchantsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<MerchantRow[]> {
+  return db<MerchantRow>('merchants')
+    .select(...COLUMNS)
+    .whereIn(['partner_id', 'id'], keys.map((key) => [key.partnerId, key.id]));
+}

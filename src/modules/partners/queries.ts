@@ -1,0 +1,14 @@
+import type { DbOrTrx } from '../../db/knex.js';
+import type { PartnerRow } from './rows.js';
+
+const COLUMNS = ['id', 'name', 'commission_rate_bps', 'created_at'] as const;
+
+/** Partners by id, in no particular order; ids with no partner are simply absent. */
+export function partnersByIds(db: DbOrTrx, ids: readonly string[]): Promise<PartnerRow[]> {
+  return db<PartnerRow>('partners').select(...COLUMNS).whereIn('id', ids);
+}
+
+/** Every partner, ordered by id. */
+export function listPartners(db: DbOrTrx): Promise<PartnerRow[]> {
+  return db<PartnerRow>('partners').select(...COLUMNS).orderBy('id');
+}

@@ -1,0 +1,73 @@
+// The only place where arithmetic on money happens. Amounts are integers in the currency's minor
+// units (bigint in code, bigint in Postgres); decimal text is parsed and formatted here and nowhere
+// else. Binary floating point never takes part in a calculation: `toJsonNumber` exists only because
+// the legacy contract serialises some amounts as JSON numbers, and it is applied last, to output.
+
+/** ISO 4217 minor units of the currencies the service accepts. */
+const MINOR_UNITS: Readonly<Record<string, number>> = {
+  USD: 2, MXN: 2, EUR: 2, GBP: 2, CAD: 2, BRL: 2, COP: 2, PEN: 2, ARS: 2, GTQ: 2, DOP: 2,
+  PHP: 2, INR: 2, IDR: 2, KES: 2, NGN: 2, GHS: 2, ZAR: 2, EGP: 2, TZS: 2, PKR: 2, BDT: 2,
+  CLP: 0, JPY: 0, KRW: 0, VND: 0, UGX: 0, XOF: 0, XAF: 0, PYG: 0, RWF: 0,
+  KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3, LYD: 3, IQD: 3,
+};
+
+export class MoneyError extends Error {
+  override name = 'MoneyError';
+}
+
+export function isSupportedCurrency(code: string): boolean {
+  return Object.hasOwn(MINOR_UNITS, code);
+}
+
+export function minorUnitsOf(currency: string): number {
+  const units = MINOR_UNITS[currency];
+  if (units === undefined) throw new MoneyError(`unsupported currency "${currency}"`);
+  return units;
+}
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * Parses decimal text ("18", "18.5", "18.50", "-0.10") into minor units of `currency`.
+ * More decimals than the currency has is an error, never a rounding.
+ */
+export function parseAmount(text: string, currency: string): bigint {
+  const units = minorUnitsOf(currency);
+  const match = DECIMAL.exec(text);
+  if (!match) throw new MoneyError(`"${text}" is not a decimal amount`);
+  const [, sign, whole, fraction = ''] = match;
+  if (fraction.length > units) {
+    throw new MoneyError(`${currency} amounts have at most ${units} decimal places, got "${text}"`);
+  }
+  const minor = BigInt(whole! + fraction.padEnd(units, '0'));
+  return sign === '-' ? -minor : minor;
+}
+
+/** Formats minor units as decimal text with exactly the currency's places: 1800n USD -> "18.00". */
+export function formatAmount(minor: bigint | string, currency: string): string {
+  const units = minorUnitsOf(currency);
+  const value = BigInt(minor);
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(units + 1, '0');
+  const whole = digits.slice(0, digits.length - units);
+  const fraction = digits.slice(digits.length - units);
+  return `${negative ? '-' : ''}${whole}${units > 0 ? `.${fraction}` : ''}`;
+}
+
+/**
+ * The amount as a JSON number, for the contract fields typed "number". The decimal text is exact and
+ * the conversion picks the nearest double, which prints back as the same short decimal.
+ */
+export function toJsonNumber(minor: bigint | string, currency: string): number {
+  return Number(formatAmount(minor, currency));
+}
+
+export function sumMinor(amounts: Iterable<bigint | string>): bigint {
+  let total = 0n;
+  for (const amount of amounts) total += BigInt(amount);
+  return total;
+}
+
+export function subtractMinor(minuend: bigint | string, subtrahend: bigint | string): bigint {
+  return BigInt(minuend) - BigInt(subtrahend);
+}
