@@ -52,7 +52,7 @@ export function requirePrincipal(ctx: AuthContext): Principal {
   throw ctx.auth.failure === 'MISSING_API_KEY' ? missingApiKey(ctx.credential.presentedAs) : invalidApiKey();
 }
 
-const KEY_KIND_NAMES = { partner: 'partner key', retail: 'retail key', vendor: 'vendor key', operator: 'operator key' } as const;
+const KEY_KIND_NAMES = { partner: 'a partner key', retail: 'a retail key', vendor: 'a vendor key', operator: 'an operator key' } as const;
 
 /**
  * The partner whose data the caller may read or write: its own, for partner-principal keys of the
@@ -66,14 +66,14 @@ export function requirePartnerTenant(
   if (principal.kind === 'partner' && allowedKeyKinds.includes(principal.keyKind)) return principal.partnerId;
   const allowed = allowedKeyKinds.map((kind) => KEY_KIND_NAMES[kind]).join(' or ');
   const hint = principal.kind === 'operator' ? '; operators read a partner through partner(id)' : '';
-  throw forbidden(`this needs a ${allowed}; a ${KEY_KIND_NAMES[principal.keyKind]} cannot use it${hint}`);
+  throw forbidden(`this needs ${allowed}; ${KEY_KIND_NAMES[principal.keyKind]} cannot use it${hint}`);
 }
 
 /** Operators only. */
 export function requireOperator(ctx: AuthContext): string {
   const principal = requirePrincipal(ctx);
   if (principal.kind === 'operator') return principal.operatorId;
-  throw forbidden(`this needs an operator key; a ${KEY_KIND_NAMES[principal.keyKind]} cannot use it`);
+  throw forbidden(`this needs an operator key; ${KEY_KIND_NAMES[principal.keyKind]} cannot use it`);
 }
 
 /**

@@ -1,0 +1,74 @@
+// A fresh database for one test file, removed afterwards: in-memory PGlite by default, or a new
+// database on the Postgres server named by TEST_DATABASE_URL (which must allow CREATE DATABASE).
+import { randomBytes } from 'node:crypto';
+import knex from 'knex';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import { seedDemoData } from '../../src/db/seed.js';
+
+export interface TestDatabase {
+  db: Db;
+  backend: 'pglite' | 'postgres';
+  /** The database's own URL on Postgres (for child processes); null on PGlite. */
+  url: string | null;
+  destroy: () => Promise<void>;
+}
+
+export interface TestDatabaseOptions {
+  /** Apply the migrations (default true). */
+  migrate?: boolean;
+  /** Load the demo data set (default true; implies migrate). */
+  seed?: boolean;
+  /** The seed's clock. */
+  now?: Date;
+}
+
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+async function withAdmin<T>(adminUrl: string, work: (admin: knex.Knex) => Promise<T>): Promise<T> {
+  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+  try {
+    return await work(admin);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+/** Creates an empty Postgres database and returns its URL and a remover. */
+export async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `dfs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdmin(adminUrl, (admin) => admin.raw('create database ??', [name]));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdmin(adminUrl, (admin) => admin.raw('drop database if exists ?? with (force)', [name])).then(() => undefined),
+  };
+}
+
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const seed = options.seed ?? true;
+  const migrate = seed || (options.migrate ?? true);
+  const adminUrl = process.env.TEST_DATABASE_URL;
+
+  let test: TestDatabase;
+  if (adminUrl) {
+    const created = await createPostgresDatabase(adminUrl);
+    const db = createDb({ databaseUrl: created.url, dataDir: null, poolMax: 20 });
+    test = {
+      db,
+      backend: 'postgres',
+      url: created.url,
+      destroy: async () => {
+        await db.destroy();
+        await created.drop();
+      },
+    };
+  } else {
+    const db = createDb({ databaseUrl: null, dataDir: null });
+    test = { db, backend: 'pglite', url: null, destroy: () => db.destroy() };
+  }
+  if (migrate) await migrateLatest(test.db);
+  if (seed) await seedDemoData(test.db, { production: false, now: options.now });
+  return test;
+}

@@ -1,0 +1,47 @@
+// The whole service on an ephemeral port over a test database, for requests as a client makes them.
+import type { Server } from 'node:http';
+import { createApp } from '../../src/app.js';
+import type { Db } from '../../src/db/knex.js';
+import { createLogger } from '../../src/logger.js';
+
+export interface TestService {
+  baseUrl: string;
+  request: (path: string, init?: RequestInit) => Promise<Response>;
+  /** POST a GraphQL operation to /graphql with the given headers. */
+  graphql: (query: string, headers?: Record<string, string>, variables?: Record<string, unknown>) => Promise<{ status: number; body: any }>;
+  close: () => Promise<void>;
+}
+
+export async function startTestService(db: Db, options: { now?: () => Date } = {}): Promise<TestService> {
+  const { app, stop } = await createApp({
+    db,
+    logger: createLogger('silent'),
+    now: options.now ?? (() => new Date()),
+    production: false,
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const request = (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init);
+  return {
+    baseUrl,
+    request,
+    graphql: async (query, headers = {}, variables) => {
+      const response = await request('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await stop();
+    },
+  };
+}
