@@ -1,0 +1,38 @@
+import { GraphQLError } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { AppError, isDatabaseUnavailable, maskUnexpectedError } from './errors.js';
+
+describe('maskUnexpectedError', () => {
+  it('shows our own errors as they are', () => {
+    const error = new AppError('FORBIDDEN', 'no');
+    const { formatted, errorId } = maskUnexpectedError({ message: 'no', extensions: { code: 'FORBIDDEN' } }, error);
+    expect(formatted).toEqual({ message: 'no', extensions: { code: 'FORBIDDEN' } });
+    expect(errorId).toBeUndefined();
+  });
+
+  it('shows GraphQL request errors (the client wrote a bad query)', () => {
+    const formattedIn = { message: 'Cannot query field "x"', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
+    expect(maskUnexpectedError(formattedIn, new GraphQLError('x')).formatted).toBe(formattedIn);
+  });
+
+  it('replaces anything else with an error id, hiding its text', () => {
+    const leak = new Error('insert into "api_keys" ("key_hash") values ($1) - duplicate key demo-partner-key');
+    const { formatted, errorId } = maskUnexpectedError({ message: leak.message, extensions: { stacktrace: ['at x'] } }, leak);
+    expect(errorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(formatted.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', errorId });
+    expect(formatted.message).toBe(`internal server error (error id ${errorId})`);
+    expect(JSON.stringify(formatted)).not.toMatch(/insert|api_keys|demo-partner-key|stacktrace/);
+  });
+
+  it('turns a lost database into SERVICE_UNAVAILABLE', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const uniqueViolation = Object.assign(new Error('duplicate key'), { code: '23505' });
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isDatabaseUnavailable(terminated)).toBe(true);
+    expect(isDatabaseUnavailable(uniqueViolation)).toBe(false);
+    const { formatted } = maskUnexpectedError({ message: refused.message }, refused);
+    expect(formatted.extensions?.code).toBe('SERVICE_UNAVAILABLE');
+    expect(formatted.message).not.toContain('5432');
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { formatAmount, MoneyError, parseAmount, subtractMinor, sumMinor, toJsonNumber } from './money.js';
+
+describe('money', () => {
+  it.each([
+    ['18.00', 'USD', 1800n],
+    ['18', 'USD', 1800n],
+    ['18.5', 'USD', 1850n],
+    ['0.01', 'USD', 1n],
+    ['-0.10', 'USD', -10n],
+    ['420', 'JPY', 420n],
+    ['1.234', 'KWD', 1234n],
+    ['160.00', 'MXN', 16000n],
+    ['92233720368547758.07', 'USD', 9223372036854775807n],
+  ])('parses %s %s exactly', (text, currency, minor) => {
+    expect(parseAmount(text, currency)).toBe(minor);
+  });
+
+  it.each([
+    ['18.001', 'USD'],
+    ['5.0', 'JPY'],
+    ['1.2345', 'KWD'],
+    ['1e3', 'USD'],
+    ['', 'USD'],
+    [' 1', 'USD'],
+    ['1,00', 'USD'],
+    ['0x10', 'USD'],
+    ['.5', 'USD'],
+    ['10', 'XXX'],
+  ])('refuses %s %s rather than rounding or guessing', (text, currency) => {
+    expect(() => parseAmount(text, currency)).toThrow(MoneyError);
+  });
+
+  it.each([
+    [1800n, 'USD', '18.00'],
+    [90n, 'USD', '0.90'],
+    [-10n, 'USD', '-0.10'],
+    [5n, 'USD', '0.05'],
+    [0n, 'USD', '0.00'],
+    [420n, 'JPY', '420'],
+    [1234n, 'KWD', '1.234'],
+  ])('formats %s %s as %s', (minor, currency, text) => {
+    expect(formatAmount(minor, currency)).toBe(text);
+    expect(parseAmount(text, currency)).toBe(minor);
+  });
+
+  it('gives JSON numbers that print as the exact decimal', () => {
+    expect(JSON.stringify(toJsonNumber(90n, 'USD'))).toBe('0.9');
+    expect(JSON.stringify(toJsonNumber(-10n, 'USD'))).toBe('-0.1');
+    expect(JSON.stringify(toJsonNumber('19800', 'USD'))).toBe('198');
+  });
+
+  it('adds and subtracts in minor units, accepting the driver strings', () => {
+    expect(sumMinor(['1800', 42000n, '-10'])).toBe(43790n);
+    expect(subtractMinor('30000', '10000')).toBe(20000n);
+  });
+});
