@@ -2,6 +2,7 @@
 // and the REST shim): the database, the request's DataLoaders, and who is calling.
 import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
+import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
 import { authenticate, type Authentication, type Credential } from './modules/auth/principal.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
@@ -39,11 +40,22 @@ export interface RequestInfo {
   requestId: string;
 }
 
+/** Authenticates the request; a database that cannot be reached is SERVICE_UNAVAILABLE for both doors. */
+async function authenticateRequest(deps: ServiceDeps, request: RequestInfo): Promise<Authentication> {
+  try {
+    return await authenticate(deps.db, request.credential.value, deps.now());
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    deps.logger.warn({ err: error, requestId: request.requestId }, 'database unavailable while authenticating');
+    throw serviceUnavailable();
+  }
+}
+
 export async function createContext(deps: ServiceDeps, request: RequestInfo): Promise<Context> {
   return {
     db: deps.db,
     loaders: createLoaders(deps.db),
-    auth: await authenticate(deps.db, request.credential.value, deps.now()),
+    auth: await authenticateRequest(deps, request),
     credential: request.credential,
     requestId: request.requestId,
     logger: deps.logger.child({ requestId: request.requestId }),

@@ -1,6 +1,14 @@
+import { createRequire } from 'node:module';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { AppError, isDatabaseUnavailable, maskUnexpectedError } from './errors.js';
+
+describe('AppError', () => {
+  it('is a GraphQLError of the same graphql module Apollo loads (no dual-package copy)', () => {
+    const apolloGraphql = createRequire(createRequire(import.meta.url).resolve('@apollo/server'))('graphql');
+    expect(new AppError('FORBIDDEN', 'no')).toBeInstanceOf(apolloGraphql.GraphQLError);
+  });
+});
 
 describe('maskUnexpectedError', () => {
   it('shows our own errors as they are', () => {

@@ -50,6 +50,11 @@ export const forbidden = (message: string) => new AppError('FORBIDDEN', message)
 export const notFound = (resource: string, id: string) =>
   new AppError('RESOURCE_NOT_FOUND', `no ${resource} with id ${JSON.stringify(id)} was found`, { resource });
 
+// Apollo reads extensions.http.status for errors thrown while building the context; it strips the
+// http extension from the response body.
+export const serviceUnavailable = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry shortly', { http: { status: 503 } });
+
 export const missingParameter = (name: string) =>
   new AppError('MISSING_QUERY_PARAMETER', `the ${name} query parameter is required`, { parameter: name });
 
@@ -91,8 +96,17 @@ export interface MaskedError {
  * Apollo's formatError: keeps AppErrors and GraphQL request errors, turns a lost database into
  * SERVICE_UNAVAILABLE, and replaces anything else with INTERNAL_SERVER_ERROR and an error id.
  */
+/** The error underneath Apollo's and graphql-js's wrappers (resolver errors, context failures). */
+function rootCause(error: unknown): unknown {
+  let current = unwrapResolverError(error);
+  while (current instanceof GraphQLError && !(current instanceof AppError) && current.originalError) {
+    current = current.originalError;
+  }
+  return current;
+}
+
 export function maskUnexpectedError(formatted: GraphQLFormattedError, error: unknown): MaskedError {
-  const original = unwrapResolverError(error);
+  const original = rootCause(error);
   if (original instanceof AppError) return { formatted };
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && GRAPHQL_REQUEST_ERROR_CODES.has(code)) return { formatted };
@@ -101,7 +115,7 @@ export function maskUnexpectedError(formatted: GraphQLFormattedError, error: unk
     return {
       errorId,
       formatted: {
-        message: 'the service is temporarily unavailable; retry shortly',
+        message: serviceUnavailable().message,
         path: formatted.path,
         extensions: { code: 'SERVICE_UNAVAILABLE', errorId },
       },

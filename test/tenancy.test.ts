@@ -1,0 +1,69 @@
+// A partner sees only its own merchants and clerks, on both doors; another partner's ids are
+// answered as if they did not exist. Operators see every partner.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { startTestService, type TestService } from './support/service.js';
+
+let database: TestDatabase;
+let service: TestService;
+let demoId: string;
+let otherId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  service = await startTestService(database.db);
+  demoId = (await database.db('partners').where({ name: 'Demo Retail' }).first()).id;
+  otherId = (await database.db('partners').where({ name: 'Other Retail' }).first()).id;
+});
+afterAll(async () => {
+  await service?.close();
+  await database?.destroy();
+});
+
+const as = (key: string) => (query: string, variables?: Record<string, unknown>) =>
+  service.graphql(query, { 'x-api-key': key }, variables).then((result) => result.body);
+
+describe('tenant isolation', () => {
+  it('lists only the caller\'s own merchants and clerks through GraphQL', async () => {
+    const other = await as('other-partner-key')('{ merchants { id name } clerks { id name } }');
+    expect(other).toEqual({
+      data: { merchants: [{ id: '2000001', name: 'OTHER' }], clerks: [{ id: '6001', name: 'OtherClerk' }] },
+    });
+    const demo = await as('demo-retail-key')('{ merchants { id } clerks { id } }');
+    expect(demo.data.merchants.map((m: { id: string }) => m.id)).toEqual(['851005', '999888', '1000201']);
+    expect(demo.data.clerks.map((c: { id: string }) => c.id)).toEqual(['5320', '5334', '5335']);
+  });
+
+  it('answers another partner\'s merchant, clerk and partner ids as not found', async () => {
+    const query = 'query($m: ID!, $c: ID!, $p: ID!) { merchant(id: $m) { id } clerk(id: $c) { id } partner(id: $p) { id } }';
+    expect(await as('other-partner-key')(query, { m: '851005', c: '5335', p: demoId })).toEqual({
+      data: { merchant: null, clerk: null, partner: null },
+    });
+    expect(await as('demo-partner-key')(query, { m: '851005', c: '5335', p: demoId })).toEqual({
+      data: { merchant: { id: '851005' }, clerk: { id: '5335' }, partner: { id: demoId } },
+    });
+  });
+
+  it('answers ids that cannot exist as not found, without reaching SQL', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', "1' or '1'='1", '99999999999999999999']) {
+      expect(await as('demo-partner-key')('query($id: ID!) { merchant(id: $id) { id } }', { id })).toEqual({ data: { merchant: null } });
+    }
+  });
+
+  it('lets operators see every partner, each with only its own merchants and clerks', async () => {
+    const result = await as('demo-operator-key')('{ partners { id name merchants { id } clerks { id } } }');
+    expect(result).toEqual({
+      data: {
+        partners: [
+          { id: demoId, name: 'Demo Retail', merchants: [{ id: '851005' }, { id: '999888' }, { id: '1000201' }], clerks: [{ id: '5320' }, { id: '5334' }, { id: '5335' }] },
+          { id: otherId, name: 'Other Retail', merchants: [{ id: '2000001' }], clerks: [{ id: '6001' }] },
+        ],
+      },
+    });
+  });
+
+  it('keeps the partner list to operators', async () => {
+    const result = await as('demo-partner-key')('{ partners { id } }');
+    expect(result.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
