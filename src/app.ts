@@ -69,6 +69,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     schema: buildSchema(),
     introspection: !deps.production,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns draining on SIGTERM; Apollo's own signal handler would race it.
+    stopOnTerminationSignals: false,
     plugins: [
       deps.production
         ? ApolloServerPluginLandingPageDisabled()

@@ -11,7 +11,7 @@ import { createLogger } from './logger.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-const db = openDatabase(config);
+const db = openDatabase(config, logger);
 
 await migrateLatest(db);
 if (isEmbedded(db) && !config.production && !(await databaseHoldsData(db))) {

@@ -1,6 +1,7 @@
 // HTTP behaviour shared by every route: request ids, bodies that never leak, the GraphQL door.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/knex.js';
+import { createLogger } from '../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -44,7 +45,7 @@ describe('error bodies', () => {
 
   it('answer 503 SERVICE_UNAVAILABLE when the database cannot be reached, with no detail in the body', async () => {
     // Port 1 on loopback: nothing listens there, so every connection is refused.
-    const unreachable = createDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere', dataDir: null });
+    const unreachable = createDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere', dataDir: null, logger: createLogger('silent') });
     const unreachableService = await startTestService(unreachable);
     try {
       const response = await unreachableService.request('/v1/list-clerks.php?key=demo-partner-key');

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import type { Logger } from 'pino';
 import { pgTypes, typeParsers } from './types.js';
 
 export type Db = Knex;
@@ -16,6 +17,18 @@ export interface DbOptions {
   /** Directory of the embedded database; null keeps it in memory (tests). */
   dataDir: string | null;
   poolMax?: number;
+  /** Where knex's own warnings go (pool errors and the like); knex prints to the console otherwise. */
+  logger?: Logger;
+}
+
+function knexLog(logger: Logger | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  return {
+    warn: (message: unknown) => logger.warn({ knex: String(message) }, 'knex warning'),
+    error: (message: unknown) => logger.error({ knex: String(message) }, 'knex error'),
+    deprecate: (message: unknown) => logger.warn({ knex: String(message) }, 'knex deprecation'),
+    debug: (message: unknown) => logger.debug({ knex: String(message) }, 'knex debug'),
+  };
 }
 
 export function createDb(options: DbOptions): Db {
@@ -24,6 +37,7 @@ export function createDb(options: DbOptions): Db {
       client: 'pg',
       connection: { connectionString: options.databaseUrl, types: pgTypes },
       pool: { min: 0, max: options.poolMax ?? 10 },
+      log: knexLog(options.logger),
     });
   }
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
@@ -33,6 +47,7 @@ export function createDb(options: DbOptions): Db {
     dialect: 'postgres',
     // knex-pglite takes a ready-made PGlite instance through a connection function.
     connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+    log: knexLog(options.logger),
   });
 }
 

@@ -1,13 +1,15 @@
 // Opens the configured database: the pg pool, or the embedded PGlite files under DATA_DIR.
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createDb, type Db } from './knex.js';
 
-export function openDatabase(config: Config): Db {
+export function openDatabase(config: Config, logger?: Logger): Db {
   return createDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl === null ? join(config.dataDir, 'pglite') : null,
     poolMax: config.databasePoolMax,
+    logger,
   });
 }
 

@@ -1,0 +1,196 @@
+// The service as a newcomer runs it: `npm start` (src/main.ts) and the db:* commands, as real child
+// processes. On PGlite: the embedded default under a fresh DATA_DIR. On Postgres (TEST_DATABASE_URL):
+// db:migrate, db:seed and start against a fresh database. Both must give the golden bodies, byte for byte.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, onPostgres } from './support/db.js';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const SECRET = 'process-test-signing-secret-0123456789';
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...extra };
+  return env;
+}
+
+/** Runs `node --import tsx <script> ...args` to completion. */
+function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  /** Sends SIGTERM and waits for the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+// Every service this file starts, so none outlives a failed test.
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Starts src/main.ts on a free port and waits for its banner. */
+function start(env: NodeJS.ProcessEnv): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: { ...env, PORT: '0', HOST: '127.0.0.1' },
+    });
+    running.add(child);
+    child.on('close', () => running.delete(child));
+    let output = '';
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        resolve({
+          child,
+          baseUrl: `http://127.0.0.1:${match[1]}`,
+          output: () => output,
+          stop: async () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => (output += chunk));
+    void exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
+  });
+}
+
+function golden(name: string): string {
+  const file = JSON.parse(readFileSync(join(ROOT, 'test/golden', `${name}.json`), 'utf8'));
+  return JSON.stringify(file.response.body);
+}
+
+const dataDirs: string[] = [];
+const tempDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dfs-process-'));
+  dataDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('configuration', () => {
+  it('stops at start with a message naming a bad variable', async () => {
+    const result = await run('src/main.ts', [], baseEnv({ PORT: 'abc', DATA_DIR: tempDataDir() }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('configuration error: PORT must be a whole number, got "abc"');
+  });
+
+  it('refuses to seed in production mode', async () => {
+    // Nothing is connected: the refusal comes before any query.
+    const result = await run('src/cli/db.ts', ['seed'], baseEnv({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused',
+      TOKEN_SIGNING_SECRET: SECRET,
+    }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refused: the demo data set is never loaded in production mode');
+  });
+});
+
+describe.skipIf(onPostgres)('npm start on the embedded default', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = tempDataDir();
+  });
+
+  it('migrates, seeds, serves the golden bodies, prints the demo keys, and drains on SIGTERM', async () => {
+    const service = await start(baseEnv({ DATA_DIR: dataDir }));
+    const clerks = await fetch(`${service.baseUrl}/v1/list-clerks.php?key=demo-partner-key`);
+    expect(clerks.status).toBe(200);
+    expect(await clerks.text()).toBe(golden('list-clerks/demo-partner-key'));
+    const merchants = await fetch(`${service.baseUrl}/v1/list-merchants.php?key=demo-partner-key`);
+    expect(await merchants.text()).toBe(golden('list-merchants/demo-partner-key'));
+    expect(service.output()).toContain('demo data loaded into the new embedded database');
+    expect(service.output()).toMatch(/demo-partner-key\s+partner key of Demo Retail/);
+    expect(service.output()).toMatch(/demo-operator-key\s+operator key of Operations/);
+    // The request log never carries the key from the query string.
+    expect(service.output()).toContain('"path":"/v1/list-clerks.php"');
+    expect(service.output()).not.toContain('key=demo-partner-key');
+    expect(await service.stop()).toBe(0);
+  });
+
+  it('keeps the data across a restart and does not seed again', async () => {
+    const service = await start(baseEnv({ DATA_DIR: dataDir }));
+    expect(service.output()).not.toContain('demo data loaded');
+    const response = await fetch(`${service.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
+      body: JSON.stringify({ query: '{ partners { name merchants { id } } }' }),
+    });
+    const body = (await response.json()) as { data: { partners: Array<{ name: string; merchants: unknown[] }> } };
+    expect(body.data.partners.map((p) => [p.name, p.merchants.length])).toEqual([
+      ['Demo Retail', 3],
+      ['Other Retail', 1],
+    ]);
+    expect(await service.stop()).toBe(0);
+  });
+
+  it('db:seed refuses the database that now holds data', async () => {
+    const result = await run('src/cli/db.ts', ['seed'], baseEnv({ DATA_DIR: dataDir }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refused: the database already holds data');
+  });
+});
+
+describe.skipIf(!onPostgres)('db:migrate, db:seed and npm start on an empty Postgres database', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ url, drop } = await createPostgresDatabase(process.env.TEST_DATABASE_URL!));
+  });
+  afterAll(async () => drop?.());
+
+  it('gives the same bodies as the embedded default, byte for byte', async () => {
+    const env = baseEnv({ DATABASE_URL: url, DATA_DIR: tempDataDir() });
+    const migrated = await run('src/cli/db.ts', ['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('applied: 20261121000100_principals');
+    const seeded = await run('src/cli/db.ts', ['seed'], env);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    expect(seeded.stdout).not.toContain('@'); // the database line names host and database, never credentials
+
+    const service = await start(env);
+    try {
+      for (const name of ['list-clerks/demo-partner-key', 'list-clerks/other-partner-key', 'list-merchants/demo-partner-key']) {
+        const request = JSON.parse(readFileSync(join(ROOT, 'test/golden', `${name}.json`), 'utf8')).request;
+        const response = await fetch(`${service.baseUrl}${request.path}`);
+        expect(await response.text(), name).toBe(golden(name));
+      }
+      // Started on a real server, the service does not seed by itself.
+      expect(service.output()).not.toContain('demo data loaded');
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    const again = await run('src/cli/db.ts', ['seed'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('refused: the database already holds data');
+  });
+});
