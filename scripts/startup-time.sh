@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Measures the time from `npm start` to the first answered request on the embedded default:
+# once on a fresh DATA_DIR (migrations and demo seed included), once on a restart of the same data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+port=${PORT:-4123}
+data=$(mktemp -d)
+trap 'rm -rf "$data"' EXIT
+
+measure() {
+  local label=$1 started now pid
+  started=$(date +%s%N)
+  DATA_DIR=$data PORT=$port LOG_LEVEL=warn npm start --silent >/dev/null 2>&1 &
+  pid=$!
+  until curl -fs -o /dev/null "http://127.0.0.1:$port/v1/list-clerks.php?key=demo-partner-key"; do
+    kill -0 "$pid" 2>/dev/null || { echo "npm start exited early" >&2; exit 1; }
+    sleep 0.05
+  done
+  now=$(date +%s%N)
+  printf '%-28s %6d ms\n' "$label" $(((now - started) / 1000000))
+  pkill -TERM -P "$pid" 2>/dev/null || true
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  # npm's child (tsx -> node) may take a moment to release the port
+  while curl -fs -o /dev/null "http://127.0.0.1:$port/v1/list-clerks.php" 2>/dev/null; do sleep 0.1; done
+}
+
+measure "first start (migrate + seed)"
+measure "restart (data kept)"
