@@ -4,13 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${PORT:-4123}
+if curl -s -o /dev/null "http://127.0.0.1:$port/"; then echo "port $port is in use" >&2; exit 1; fi
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 
 measure() {
   local label=$1 started now pid
   started=$(date +%s%N)
-  DATA_DIR=$data PORT=$port LOG_LEVEL=warn npm start --silent >/dev/null 2>&1 &
+  # Its own process group, so the whole npm -> tsx -> node chain can be stopped together.
+  DATA_DIR=$data PORT=$port LOG_LEVEL=warn setsid npm start --silent >/dev/null 2>&1 &
   pid=$!
   until curl -fs -o /dev/null "http://127.0.0.1:$port/v1/list-clerks.php?key=demo-partner-key"; do
     kill -0 "$pid" 2>/dev/null || { echo "npm start exited early" >&2; exit 1; }
@@ -18,11 +20,10 @@ measure() {
   done
   now=$(date +%s%N)
   printf '%-28s %6d ms\n' "$label" $(((now - started) / 1000000))
-  pkill -TERM -P "$pid" 2>/dev/null || true
-  kill -TERM "$pid" 2>/dev/null || true
+  kill -TERM -- "-$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
-  # npm's child (tsx -> node) may take a moment to release the port
-  while curl -fs -o /dev/null "http://127.0.0.1:$port/v1/list-clerks.php" 2>/dev/null; do sleep 0.1; done
+  # Until nothing accepts connections on the port any more (any HTTP answer means still up).
+  while curl -s -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; do sleep 0.1; done
 }
 
 measure "first start (migrate + seed)"
