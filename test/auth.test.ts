@@ -1,24 +1,14 @@
 // Partner and retail key authentication on both doors; revoked and expired keys fail exactly like
 // unknown ones.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../src/modules/auth/keys.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { useSeededService } from './support/fixtures.js';
 
-let database: TestDatabase;
-let service: TestService;
+const fixture = useSeededService();
+const service = () => fixture.service;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  service = await startTestService(database.db);
-});
-afterAll(async () => {
-  await service?.close();
-  await database?.destroy();
-});
-
-const listClerks = (key: string) => service.request(`/v1/list-clerks.php?key=${encodeURIComponent(key)}`);
-const keyRow = (key: string) => database.db('api_keys').where({ key_hash: hashApiKey(key) });
+const listClerks = (key: string) => service().request(`/v1/list-clerks.php?key=${encodeURIComponent(key)}`);
+const keyRow = (key: string) => fixture.database.db('api_keys').where({ key_hash: hashApiKey(key) });
 
 describe('REST key authentication', () => {
   it('treats a revoked key exactly like an unknown one, and a restored key works again', async () => {
@@ -46,16 +36,16 @@ describe('REST key authentication', () => {
   });
 
   it('reads the key from the query string only, not from headers', async () => {
-    const response = await service.request('/v1/list-clerks.php', { headers: { 'x-api-key': 'demo-partner-key' } });
+    const response = await service().request('/v1/list-clerks.php', { headers: { 'x-api-key': 'demo-partner-key' } });
     expect(response.status).toBe(401);
     expect(((await response.json()) as any).error.code).toBe('MISSING_API_KEY');
   });
 
   it('checks the key before the parameters: 401 wins over 400', async () => {
-    const response = await service.request('/v1/list-merchants.php?key=nope&key=nope2');
+    const response = await service().request('/v1/list-merchants.php?key=nope&key=nope2');
     // A repeated key is malformed input about the credential itself: 400 names it.
     expect(response.status).toBe(400);
-    const unauthenticated = await service.request('/v1/list-merchants.php?key=nope&page=1&page=2');
+    const unauthenticated = await service().request('/v1/list-merchants.php?key=nope&page=1&page=2');
     expect(unauthenticated.status).toBe(401);
   });
 });
@@ -64,29 +54,29 @@ describe('GraphQL authentication', () => {
   const VIEWER = '{ viewer { kind keyKind partner { name } } }';
 
   it('accepts X-Api-Key and Authorization: Bearer', async () => {
-    expect((await service.graphql(VIEWER, { 'x-api-key': 'demo-partner-key' })).body).toEqual({
+    expect((await service().graphql(VIEWER, { 'x-api-key': 'demo-partner-key' })).body).toEqual({
       data: { viewer: { kind: 'PARTNER', keyKind: 'PARTNER', partner: { name: 'Demo Retail' } } },
     });
-    expect((await service.graphql(VIEWER, { authorization: 'Bearer other-retail-key' })).body).toEqual({
+    expect((await service().graphql(VIEWER, { authorization: 'Bearer other-retail-key' })).body).toEqual({
       data: { viewer: { kind: 'PARTNER', keyKind: 'RETAIL', partner: { name: 'Other Retail' } } },
     });
-    expect((await service.graphql(VIEWER, { 'x-api-key': 'demo-operator-key' })).body.data.viewer).toEqual({
+    expect((await service().graphql(VIEWER, { 'x-api-key': 'demo-operator-key' })).body.data.viewer).toEqual({
       kind: 'OPERATOR', keyKind: 'OPERATOR', partner: null,
     });
   });
 
   it('names the missing credential and its place, and rejects an unknown one', async () => {
-    const missing = await service.graphql(VIEWER);
+    const missing = await service().graphql(VIEWER);
     expect(missing.body.data).toBeNull();
     expect(missing.body.errors[0].extensions.code).toBe('MISSING_API_KEY');
     expect(missing.body.errors[0].message).toContain('X-Api-Key header');
 
-    const unknown = await service.graphql(VIEWER, { authorization: 'Bearer nope' });
+    const unknown = await service().graphql(VIEWER, { authorization: 'Bearer nope' });
     expect(unknown.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
   });
 
   it('forbids partner data to vendor keys', async () => {
-    const result = await service.graphql('{ merchants { id } }', { 'x-api-key': 'demo-vendor-key' });
+    const result = await service().graphql('{ merchants { id } }', { 'x-api-key': 'demo-vendor-key' });
     expect(result.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(result.body.data).toBeNull();
   });

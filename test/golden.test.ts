@@ -3,10 +3,9 @@
 // databases" means. UPDATE_GOLDEN=1 rewrites the expected responses (review the diff before commit).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { useSeededService } from './support/fixtures.js';
 
 interface GoldenCase {
   about: string;
@@ -23,23 +22,13 @@ const goldenFiles = readdirSync(GOLDEN_DIR, { recursive: true, encoding: 'utf8' 
   .filter((file) => file.endsWith('.json'))
   .sort();
 
-let database: TestDatabase;
-let service: TestService;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  service = await startTestService(database.db);
-});
-afterAll(async () => {
-  await service?.close();
-  await database?.destroy();
-});
+const fixture = useSeededService();
 
 describe('golden files', () => {
   it.each(goldenFiles)('%s', async (file) => {
     const path = join(GOLDEN_DIR, file);
     const golden = JSON.parse(readFileSync(path, 'utf8')) as GoldenCase;
-    const response = await service.request(golden.request.path, {
+    const response = await fixture.service.request(golden.request.path, {
       method: golden.request.method,
       headers: golden.request.headers,
     });

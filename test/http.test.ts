@@ -1,42 +1,33 @@
 // HTTP behaviour shared by every route: request ids, bodies that never leak, the GraphQL door.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/knex.js';
 import { createLogger } from '../src/logger.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { useSeededService } from './support/fixtures.js';
+import { startTestService } from './support/service.js';
 
-let database: TestDatabase;
-let service: TestService;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  service = await startTestService(database.db);
-});
-afterAll(async () => {
-  await service?.close();
-  await database?.destroy();
-});
+const fixture = useSeededService();
+const service = () => fixture.service;
 
 describe('X-Request-ID', () => {
   it('echoes a well-formed incoming id and replaces a malformed one', async () => {
-    const echoed = await service.request('/v1/list-clerks.php?key=demo-partner-key', { headers: { 'x-request-id': 'pos-42.abc:1' } });
+    const echoed = await service().request('/v1/list-clerks.php?key=demo-partner-key', { headers: { 'x-request-id': 'pos-42.abc:1' } });
     expect(echoed.headers.get('x-request-id')).toBe('pos-42.abc:1');
-    const replaced = await service.request('/v1/list-clerks.php', { headers: { 'x-request-id': 'x'.repeat(200) } });
+    const replaced = await service().request('/v1/list-clerks.php', { headers: { 'x-request-id': 'x'.repeat(200) } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const graphql = await service.request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'dash-1' }, body: '{"query":"{ __typename }"}' });
+    const graphql = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'dash-1' }, body: '{"query":"{ __typename }"}' });
     expect(graphql.headers.get('x-request-id')).toBe('dash-1');
   });
 });
 
 describe('error bodies', () => {
   it('answer an unknown payments path in the payments shape', async () => {
-    const response = await service.request('/payments/v1/nothing', { method: 'POST' });
+    const response = await service().request('/payments/v1/nothing', { method: 'POST' });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: { message: 'no endpoint POST /payments/v1/nothing' } });
   });
 
   it('answer malformed JSON on /graphql with 400, not 500, and no parser internals', async () => {
-    const response = await service.request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    const response = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
     expect(response.status).toBe(400);
     const text = await response.text();
     expect(text).toContain('not valid JSON');
@@ -70,14 +61,14 @@ describe('error bodies', () => {
 
 describe('/graphql', () => {
   it('serves Apollo Sandbox to a browser outside production', async () => {
-    const response = await service.request('/graphql', { headers: { accept: 'text/html' } });
+    const response = await service().request('/graphql', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('sandbox');
   });
 
   it('answers the slice\'s data the same as the legacy route does', async () => {
-    const legacy = (await (await service.request('/v1/list-merchants.php?key=demo-partner-key')).json()) as any;
-    const graph = await service.graphql('{ merchants { id name address { street street2 city state postalCode country } phoneNumber } }', { 'x-api-key': 'demo-partner-key' });
+    const legacy = (await (await service().request('/v1/list-merchants.php?key=demo-partner-key')).json()) as any;
+    const graph = await service().graphql('{ merchants { id name address { street street2 city state postalCode country } phoneNumber } }', { 'x-api-key': 'demo-partner-key' });
     expect(graph.body.data.merchants).toEqual(legacy.merchants);
   });
 });

@@ -1,27 +1,19 @@
 // A partner sees only its own merchants and clerks, on both doors; another partner's ids are
 // answered as if they did not exist. Operators see every partner.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSeededService } from './support/fixtures.js';
 
-let database: TestDatabase;
-let service: TestService;
+const fixture = useSeededService();
 let demoId: string;
 let otherId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  service = await startTestService(database.db);
-  demoId = (await database.db('partners').where({ name: 'Demo Retail' }).first()).id;
-  otherId = (await database.db('partners').where({ name: 'Other Retail' }).first()).id;
-});
-afterAll(async () => {
-  await service?.close();
-  await database?.destroy();
+  demoId = (await fixture.database.db('partners').where({ name: 'Demo Retail' }).first()).id;
+  otherId = (await fixture.database.db('partners').where({ name: 'Other Retail' }).first()).id;
 });
 
 const as = (key: string) => (query: string, variables?: Record<string, unknown>) =>
-  service.graphql(query, { 'x-api-key': key }, variables).then((result) => result.body);
+  fixture.service.graphql(query, { 'x-api-key': key }, variables).then((result) => result.body);
 
 describe('tenant isolation', () => {
   it('lists only the caller\'s own merchants and clerks through GraphQL', async () => {

@@ -1,0 +1,23 @@
+// The usual whole-service fixture: a fresh seeded database and the service over it, for one test file.
+import { afterAll, beforeAll } from 'vitest';
+import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from './db.js';
+import { startTestService, type TestService } from './service.js';
+
+export interface ServiceFixture {
+  database: TestDatabase;
+  service: TestService;
+}
+
+/** Registers beforeAll/afterAll hooks; the returned object is filled in before the first test runs. */
+export function useSeededService(options: TestDatabaseOptions = {}): ServiceFixture {
+  const fixture = {} as ServiceFixture;
+  beforeAll(async () => {
+    fixture.database = await createTestDatabase(options);
+    fixture.service = await startTestService(fixture.database.db);
+  });
+  afterAll(async () => {
+    await fixture.service?.close();
+    await fixture.database?.destroy();
+  });
+  return fixture;
+}
