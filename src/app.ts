@@ -62,6 +62,16 @@ function graphqlCredential(req: Request): string | undefined {
   return match?.[1];
 }
 
+const GRAPHQL_BODY_LIMIT = '256kb';
+
+// body-parser's error types, said in words a client can act on.
+const BODY_PROBLEMS: Record<string, string> = {
+  'entity.parse.failed': 'the request body is not valid JSON',
+  'entity.too.large': `the request body is larger than ${GRAPHQL_BODY_LIMIT}`,
+  'charset.unsupported': 'the request body must be UTF-8',
+  'encoding.unsupported': 'the request body has an unsupported Content-Encoding',
+};
+
 const surfaceOf = (path: string): Surface => (path.startsWith('/payments/') ? 'payments' : 'partner');
 
 export async function createApp(deps: AppDeps): Promise<App> {
@@ -101,7 +111,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use(
     '/graphql',
-    express.json({ limit: '256kb' }),
+    express.json({ limit: GRAPHQL_BODY_LIMIT }),
     expressMiddleware(apollo, {
       context: async ({ req, res }) =>
         createContext(deps, {
@@ -119,7 +129,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status >= 400 && status < 500) {
-      const message = error?.type === 'entity.parse.failed' ? 'the request body is not valid JSON' : 'the request could not be read';
+      const message = BODY_PROBLEMS[String(error?.type)] ?? 'the request could not be read';
       res.status(status).json({ error: { code: 'BAD_REQUEST', message } });
       return;
     }

@@ -34,6 +34,13 @@ describe('error bodies', () => {
     expect(text).not.toMatch(/at \w+ \(|node_modules|SyntaxError/);
   });
 
+  it('answer an oversized /graphql body with 413 naming the limit', async () => {
+    const query = `{ __typename } # ${'x'.repeat(300 * 1024)}`;
+    const response = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: 'the request body is larger than 256kb' } });
+  });
+
   it('answer 503 SERVICE_UNAVAILABLE when the database cannot be reached, with no detail in the body', async () => {
     // Port 1 on loopback: nothing listens there, so every connection is refused.
     const unreachable = createDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere', dataDir: null, logger: createLogger('silent') });
