@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
 import { authenticate, type Authentication, type Credential } from './modules/auth/principal.js';
+import type { TokenSettings } from './modules/auth/tokens.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
 import { createPartnerLoaders } from './modules/partners/loaders.js';
@@ -13,6 +14,8 @@ export interface ServiceDeps {
   logger: Logger;
   /** The clock; tests may pin it. */
   now: () => Date;
+  /** How access tokens are signed and how long they live. */
+  tokens: TokenSettings;
 }
 
 function createLoaders(db: Db) {
@@ -43,7 +46,7 @@ export interface RequestInfo {
 /** Authenticates the request; a database that cannot be reached is SERVICE_UNAVAILABLE for both doors. */
 async function authenticateRequest(deps: ServiceDeps, request: RequestInfo): Promise<Authentication> {
   try {
-    return await authenticate(deps.db, request.credential.value, deps.now());
+    return await authenticate(deps.db, request.credential, deps.tokens, deps.now());
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     deps.logger.warn({ err: error, requestId: request.requestId }, 'database unavailable while authenticating');

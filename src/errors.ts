@@ -8,9 +8,12 @@ import { unwrapResolverError } from '@apollo/server/errors';
 export const ERROR_CODES = [
   'MISSING_API_KEY',
   'INVALID_API_KEY',
+  'INVALID_ACCESS_TOKEN',
   'FORBIDDEN',
   'MISSING_QUERY_PARAMETER',
   'INVALID_QUERY_PARAMETER',
+  'INVALID_ARGUMENT',
+  'INVALID_NOTIFICATION',
   'RESOURCE_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'INVALID_PAYMENT_AMOUNT',
@@ -45,6 +48,11 @@ export const missingApiKey = (where: string) =>
 // One message for unknown, revoked and expired keys alike, so a caller cannot tell which it was.
 export const invalidApiKey = () => new AppError('INVALID_API_KEY', 'the API key is not valid (unknown, revoked or expired)');
 
+export const invalidAccessToken = (problem: string) => new AppError('INVALID_ACCESS_TOKEN', problem);
+
+export const invalidNotification = (problems: readonly string[]) =>
+  new AppError('INVALID_NOTIFICATION', `the notification is not valid: ${problems.join('; ')}`, { problems });
+
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 
 export const notFound = (resource: string, id: string) =>
@@ -60,6 +68,26 @@ export const missingParameter = (name: string) =>
 
 export const invalidParameter = (name: string, problem: string) =>
   new AppError('INVALID_QUERY_PARAMETER', `the ${name} query parameter ${problem}`, { parameter: name });
+
+/**
+ * A GraphQL argument that is well-typed but not acceptable. `problem` completes a sentence about the
+ * argument, so the REST shim can say the same of the query parameter it maps to.
+ */
+export const invalidArgument = (argument: string, problem: string) =>
+  new AppError('INVALID_ARGUMENT', `the ${argument} argument ${problem}`, { argument, problem });
+
+export const invalidPaymentAmount = (problem: string) => new AppError('INVALID_PAYMENT_AMOUNT', `the payment amount is not acceptable: ${problem}`);
+
+export const currencyMismatch = (given: string, expected: string) =>
+  new AppError('CURRENCY_MISMATCH', `the payment is in ${given} but the finance order is in ${expected}`, { expected });
+
+export const amountExceedsBalance = (amount: string, remaining: string, currency: string) =>
+  new AppError('AMOUNT_EXCEEDS_BALANCE', `the payment of ${amount} ${currency} is more than the remaining balance of ${remaining} ${currency}`, {
+    remainingBalance: remaining,
+  });
+
+export const idempotencyConflict = (what: string) =>
+  new AppError('IDEMPOTENCY_CONFLICT', `${what} was already used for a different request; use a new one for a new payment`);
 
 // Codes graphql-js and Apollo give to a malformed GraphQL request: the client's fault, shown as is.
 const GRAPHQL_REQUEST_ERROR_CODES = new Set([

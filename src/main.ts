@@ -19,7 +19,13 @@ if (isEmbedded(db) && !config.production && !(await databaseHoldsData(db))) {
   logger.info('demo data loaded into the new embedded database');
 }
 
-const { app, stop } = await createApp({ db, logger, now: () => new Date(), production: config.production });
+const { app, stop } = await createApp({
+  db,
+  logger,
+  now: () => new Date(),
+  production: config.production,
+  tokens: { signingSecret: config.tokenSigningSecret, ttlSeconds: config.tokenTtlSeconds },
+});
 const server: Server = app.listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
 

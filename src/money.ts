@@ -11,6 +11,8 @@ const MINOR_UNITS: Readonly<Record<string, number>> = {
   KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3, LYD: 3, IQD: 3,
 };
 
+export const SUPPORTED_CURRENCIES: readonly string[] = Object.keys(MINOR_UNITS).sort();
+
 export class MoneyError extends Error {
   override name = 'MoneyError';
 }
@@ -70,4 +72,51 @@ export function sumMinor(amounts: Iterable<bigint | string>): bigint {
 
 export function subtractMinor(minuend: bigint | string, subtrahend: bigint | string): bigint {
   return BigInt(minuend) - BigInt(subtrahend);
+}
+
+export function minMinor(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+export function multiplyMinor(amount: bigint | string, factor: number | bigint): bigint {
+  return BigInt(amount) * BigInt(factor);
+}
+
+const BASIS_POINTS = 10_000n;
+
+/**
+ * Commission on an amount at a rate in basis points, rounded half up to the currency's minor unit
+ * (the one rounding rule for commission): 5% of 18.00 = 0.90; 5% of 0.01 = 0.00; 5% of 0.10 = 0.01.
+ */
+export function commissionOn(amount: bigint, rateBasisPoints: number): bigint {
+  if (amount < 0n) throw new MoneyError('commission is computed on a positive amount');
+  return (amount * BigInt(rateBasisPoints) + BASIS_POINTS / 2n) / BASIS_POINTS;
+}
+
+/**
+ * How many whole days a paid amount buys when `perPeriod` buys `daysPerPeriod` days:
+ * floor(paid * daysPerPeriod / perPeriod). Computed from the total, so many small payments never
+ * lose a day to rounding.
+ */
+export function daysCovered(paid: bigint, perPeriod: bigint, daysPerPeriod: number): bigint {
+  if (perPeriod <= 0n) throw new MoneyError('the period amount must be positive');
+  return (paid * BigInt(daysPerPeriod)) / perPeriod;
+}
+
+/** Parses a decimal amount and states why it cannot be a payment, or returns it in minor units. */
+export function parsePaymentAmount(text: string, currency: string): { minor: bigint } | { problem: string } {
+  let minor: bigint;
+  try {
+    minor = parseAmount(text, currency);
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+  if (minor <= 0n) return { problem: `the amount must be more than zero, got "${text}"` };
+  return { minor };
+}
+
+/** A JSON number for a decimal string the money module formatted ("18.00" -> 18). */
+export function decimalToJsonNumber(text: string): number {
+  if (!DECIMAL.test(text)) throw new MoneyError(`"${text}" is not a decimal amount`);
+  return Number(text);
 }

@@ -1,5 +1,6 @@
-// Tenant-scoped DataLoaders. Every tenant row is addressed by (partner, id), never by id alone, so a
-// lookup can only find a row of the partner that asked; the loaders batch per request (no N+1).
+// DataLoaders, built per request so they batch (no N+1) and cache only for that request. Every tenant
+// row is addressed by (partner, id), never by id alone, so a lookup can only find a row of the
+// partner it names.
 import DataLoader from 'dataloader';
 
 export interface TenantKey {
@@ -33,5 +34,35 @@ export function tenantListLoader<Row extends TenantRow>(fetch: (partnerIds: read
     const byPartner = new Map<string, Row[]>(partnerIds.map((id) => [id, []]));
     for (const row of rows) byPartner.get(row.partner_id)?.push(row);
     return partnerIds.map((id) => byPartner.get(id)!);
+  });
+}
+
+/** Loads the child rows of each (partner, parent id) key, keeping the order the fetch returns them in. */
+export function tenantChildrenLoader<Row extends { partner_id: string }>(
+  fetch: (parents: readonly TenantKey[]) => Promise<Row[]>,
+  parentIdOf: (row: Row) => string,
+) {
+  return new DataLoader<TenantKey, Row[], string>(
+    async (parents) => {
+      const rows = await fetch(parents);
+      const byParent = new Map<string, Row[]>(parents.map((key) => [tenantCacheKey(key), []]));
+      for (const row of rows) byParent.get(`${row.partner_id}:${parentIdOf(row)}`)?.push(row);
+      return parents.map((key) => byParent.get(tenantCacheKey(key))!);
+    },
+    { cacheKeyFn: tenantCacheKey },
+  );
+}
+
+/** The (partner, id) keys as SQL row values for a `where (partner_id, col) in (...)` clause. */
+export function tenantPairs(keys: readonly TenantKey[]): Array<[string, string]> {
+  return keys.map((key) => [key.partnerId, key.id]);
+}
+
+/** Loads rows of a global table (partners, vendors, the device catalogue) by id, null where none. */
+export function globalIdLoader<Row extends { id: string }>(fetch: (ids: readonly string[]) => Promise<Row[]>) {
+  return new DataLoader<string, Row | null>(async (ids) => {
+    const rows = await fetch(ids);
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
   });
 }

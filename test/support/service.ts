@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
+import type { TokenSettings } from '../../src/modules/auth/tokens.js';
 
 export interface TestService {
   baseUrl: string;
@@ -12,12 +13,16 @@ export interface TestService {
   close: () => Promise<void>;
 }
 
-export async function startTestService(db: Db, options: { now?: () => Date } = {}): Promise<TestService> {
+/** The signing settings of every test service: tests can mint and tamper with tokens. */
+export const TEST_TOKENS: TokenSettings = { signingSecret: 'test-signing-secret-0123456789abcdef', ttlSeconds: 3600 };
+
+export async function startTestService(db: Db, options: { now?: () => Date; tokens?: TokenSettings } = {}): Promise<TestService> {
   const { app, stop } = await createApp({
     db,
     logger: createLogger('silent'),
     now: options.now ?? (() => new Date()),
     production: false,
+    tokens: options.tokens ?? TEST_TOKENS,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

@@ -1,20 +1,26 @@
-// Who is calling, decided once per request in createContext from the credential the request carried.
-// Resolvers ask the guards below; they never look at keys themselves.
+// Who is calling, decided once per request in createContext from the credential the request carried
+// (an API key, or an access token bought with one). Resolvers ask the guards below; they never look
+// at keys or tokens themselves.
 import type { DbOrTrx } from '../../db/knex.js';
-import { forbidden, invalidApiKey, missingApiKey } from '../../errors.js';
+import { AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
 import { hashApiKey } from './keys.js';
-import { findActiveApiKey } from './queries.js';
+import { findActiveApiKey, findActiveApiKeyById } from './queries.js';
 import type { ApiKeyRow } from './rows.js';
+import { looksLikeAccessToken, verifyAccessToken, type TokenSettings } from './tokens.js';
+
+interface PrincipalBase {
+  keyId: string;
+  /** True when the request carried an access token rather than the key itself. */
+  viaToken: boolean;
+}
 
 export type Principal =
-  | { kind: 'partner'; keyKind: 'partner' | 'retail'; keyId: string; partnerId: string }
-  | { kind: 'vendor'; keyKind: 'vendor'; keyId: string; vendorId: string }
-  | { kind: 'operator'; keyKind: 'operator'; keyId: string; operatorId: string };
+  | (PrincipalBase & { kind: 'partner'; keyKind: 'partner' | 'retail'; partnerId: string })
+  | (PrincipalBase & { kind: 'vendor'; keyKind: 'vendor'; vendorId: string })
+  | (PrincipalBase & { kind: 'operator'; keyKind: 'operator'; operatorId: string });
 
-/** The outcome of authenticating a request: a principal, or why there is none. */
-export type Authentication =
-  | { principal: Principal }
-  | { principal: null; failure: 'MISSING_API_KEY' | 'INVALID_API_KEY' };
+/** The outcome of authenticating a request: a principal, or the error to answer without one. */
+export type Authentication = { principal: Principal } | { principal: null; failure: AppError };
 
 /** A credential as the request presented it, and where, so errors can name the place. */
 export interface Credential {
@@ -23,33 +29,45 @@ export interface Credential {
   presentedAs: string;
 }
 
-function principalOf(key: ApiKeyRow): Principal {
+function principalOf(key: ApiKeyRow, viaToken: boolean): Principal {
   switch (key.kind) {
     case 'partner':
     case 'retail':
-      return { kind: 'partner', keyKind: key.kind, keyId: key.id, partnerId: key.partner_id! };
+      return { kind: 'partner', keyKind: key.kind, keyId: key.id, viaToken, partnerId: key.partner_id! };
     case 'vendor':
-      return { kind: 'vendor', keyKind: 'vendor', keyId: key.id, vendorId: key.vendor_id! };
+      return { kind: 'vendor', keyKind: 'vendor', keyId: key.id, viaToken, vendorId: key.vendor_id! };
     case 'operator':
-      return { kind: 'operator', keyKind: 'operator', keyId: key.id, operatorId: key.operator_id! };
+      return { kind: 'operator', keyKind: 'operator', keyId: key.id, viaToken, operatorId: key.operator_id! };
   }
 }
 
-export async function authenticate(db: DbOrTrx, credential: string | undefined, now: Date): Promise<Authentication> {
-  if (credential === undefined || credential === '') return { principal: null, failure: 'MISSING_API_KEY' };
-  const key = await findActiveApiKey(db, hashApiKey(credential), now);
-  return key ? { principal: principalOf(key) } : { principal: null, failure: 'INVALID_API_KEY' };
+export async function authenticate(
+  db: DbOrTrx,
+  credential: Credential,
+  tokens: TokenSettings,
+  now: Date,
+): Promise<Authentication> {
+  const value = credential.value;
+  if (value === undefined || value === '') return { principal: null, failure: missingApiKey(credential.presentedAs) };
+  if (looksLikeAccessToken(value)) {
+    const check = verifyAccessToken(tokens, value, now);
+    if (!check.ok) return { principal: null, failure: invalidAccessToken(check.problem) };
+    const key = await findActiveApiKeyById(db, check.claims.keyId, now);
+    if (!key) return { principal: null, failure: invalidAccessToken('the API key behind this access token was revoked or has expired') };
+    return { principal: principalOf(key, true) };
+  }
+  const key = await findActiveApiKey(db, hashApiKey(value), now);
+  return key ? { principal: principalOf(key, false) } : { principal: null, failure: invalidApiKey() };
 }
 
 interface AuthContext {
   auth: Authentication;
-  credential: Credential;
 }
 
-/** The caller's principal; MISSING_API_KEY or INVALID_API_KEY when there is none. */
+/** The caller's principal, or the authentication failure (MISSING_API_KEY, INVALID_API_KEY, INVALID_ACCESS_TOKEN). */
 export function requirePrincipal(ctx: AuthContext): Principal {
   if (ctx.auth.principal) return ctx.auth.principal;
-  throw ctx.auth.failure === 'MISSING_API_KEY' ? missingApiKey(ctx.credential.presentedAs) : invalidApiKey();
+  throw ctx.auth.failure;
 }
 
 const KEY_KIND_NAMES = { partner: 'a partner key', retail: 'a retail key', vendor: 'a vendor key', operator: 'an operator key' } as const;
@@ -76,12 +94,41 @@ export function requireOperator(ctx: AuthContext): string {
   throw forbidden(`this needs an operator key; ${KEY_KIND_NAMES[principal.keyKind]} cannot use it`);
 }
 
+/** A payment vendor presenting an access token (vendor keys only buy tokens). */
+export function requireVendorToken(ctx: AuthContext): string {
+  const principal = requirePrincipal(ctx);
+  if (principal.kind === 'vendor' && principal.viaToken) return principal.vendorId;
+  if (principal.kind === 'vendor') {
+    throw invalidAccessToken('an access token is required: trade the vendor API key for one at POST /payments/v1/token');
+  }
+  throw forbidden(`this needs a payment vendor's access token; ${KEY_KIND_NAMES[principal.keyKind]} cannot use it`);
+}
+
 /**
- * Whether the caller may see partner `partnerId`: operators see all, partner keys their own. A
- * partner asking for another partner is answered as if it did not exist (404, never 403: no probing).
+ * Which partners' data a read reaches: one partner (partner-principal keys of the allowed kinds) or,
+ * for operators, the partner they name, or every partner (null) when they name none. A partner key
+ * naming another partner gets `undefined`: the caller answers "not found", never "forbidden".
  */
+export function readablePartner(
+  ctx: AuthContext,
+  requestedPartnerId: string | null | undefined,
+  allowedKeyKinds: ReadonlyArray<'partner' | 'retail'> = ['partner', 'retail'],
+): string | null | undefined {
+  const principal = requirePrincipal(ctx);
+  if (principal.kind === 'operator') return requestedPartnerId ?? null;
+  const own = requirePartnerTenant(ctx, allowedKeyKinds);
+  if (requestedPartnerId != null && requestedPartnerId !== own) return undefined;
+  return own;
+}
+
+/** Whether the caller may see partner `partnerId`: operators see all, partner keys their own. */
 export function canSeePartner(ctx: AuthContext, partnerId: string): boolean {
   const principal = requirePrincipal(ctx);
   if (principal.kind === 'operator') return true;
   return principal.kind === 'partner' && principal.partnerId === partnerId;
+}
+
+/** Operators see personal data always; partners when they ask for it explicitly. */
+export function mayRevealPersonalData(ctx: AuthContext, asked: boolean): boolean {
+  return requirePrincipal(ctx).kind === 'operator' || asked;
 }

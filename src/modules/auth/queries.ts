@@ -1,11 +1,47 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import type { ApiKeyRow } from './rows.js';
 
+const COLUMNS = ['id', 'key_hash', 'display_prefix', 'kind', 'partner_id', 'vendor_id', 'operator_id', 'label', 'created_at', 'expires_at', 'revoked_at'] as const;
+
 /** The key with this hash if it is neither revoked nor expired at `now`; one unique-index lookup. */
 export function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
   return db<ApiKeyRow>('api_keys')
+    .select(...COLUMNS)
     .where({ key_hash: keyHash })
     .whereNull('revoked_at')
     .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
     .first();
+}
+
+/** The key with this id if it is neither revoked nor expired at `now` (checked on every token use). */
+export function findActiveApiKeyById(db: DbOrTrx, id: string, now: Date): Promise<ApiKeyRow | undefined> {
+  return db<ApiKeyRow>('api_keys')
+    .select(...COLUMNS)
+    .where({ id })
+    .whereNull('revoked_at')
+    .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
+    .first();
+}
+
+export function apiKeyById(db: DbOrTrx, id: string): Promise<ApiKeyRow | undefined> {
+  return db<ApiKeyRow>('api_keys').select(...COLUMNS).where({ id }).first();
+}
+
+/** Keys, newest first, optionally of one partner or one vendor. */
+export function listApiKeys(db: DbOrTrx, filter: { partnerId?: string; vendorId?: string }): Promise<ApiKeyRow[]> {
+  const query = db<ApiKeyRow>('api_keys').select(...COLUMNS).orderBy('id', 'desc');
+  if (filter.partnerId) query.where({ partner_id: filter.partnerId });
+  if (filter.vendorId) query.where({ vendor_id: filter.vendorId });
+  return query;
+}
+
+export async function insertApiKey(db: DbOrTrx, row: Omit<ApiKeyRow, 'id' | 'created_at' | 'revoked_at'>): Promise<ApiKeyRow> {
+  const [inserted] = await db<ApiKeyRow>('api_keys').insert(row).returning([...COLUMNS]);
+  return inserted as ApiKeyRow;
+}
+
+/** Revokes a key now, once: a key already revoked keeps its first revocation time. */
+export async function revokeApiKey(db: DbOrTrx, id: string, now: Date): Promise<ApiKeyRow | undefined> {
+  await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: now });
+  return apiKeyById(db, id);
 }

@@ -1,0 +1,74 @@
+import type { DbOrTrx } from '../../db/knex.js';
+import { tenantPairs, type TenantKey } from '../tenancy.js';
+import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
+
+const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
+
+/** Devices with their catalogue model and family joined in (see DeviceRow). */
+function devicesWithCatalogue(db: DbOrTrx) {
+  return db<DeviceRow>('devices as d')
+    .join('device_models as m', 'm.id', 'd.model_id')
+    .join('device_families as f', 'f.id', 'm.family_id')
+    .select(
+      ...COLUMNS.map((column) => `d.${column}`),
+      'm.make_model as model_make_model',
+      'm.name as model_name',
+      'f.id as family_id',
+      'f.name as family_name',
+    );
+}
+
+export function devicesByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<DeviceRow[]> {
+  return devicesWithCatalogue(db).whereIn(['d.partner_id', 'd.id'], tenantPairs(keys));
+}
+
+/** The devices of several customers, ordered by id. */
+export function devicesOfCustomers(db: DbOrTrx, customers: readonly TenantKey[]): Promise<DeviceRow[]> {
+  return devicesWithCatalogue(db).whereIn(['d.partner_id', 'd.customer_id'], tenantPairs(customers)).orderBy('d.id');
+}
+
+/**
+ * The device with this IMEI or tag, through the global directory (one unique-index lookup, whatever
+ * the partner); restricted to one partner unless partnerId is null.
+ */
+export async function findDevice(db: DbOrTrx, by: 'imei' | 'tag', value: string, partnerId: string | null): Promise<DeviceRow | undefined> {
+  const entry = await db('device_directory').select('partner_id', 'device_id').where(by, value).first();
+  if (!entry || (partnerId !== null && entry.partner_id !== partnerId)) return undefined;
+  return devicesWithCatalogue(db).where({ 'd.partner_id': entry.partner_id, 'd.id': entry.device_id }).first();
+}
+
+type NewDevice = Pick<DeviceRow, 'partner_id' | 'customer_id' | 'model_id' | 'tag' | 'imei' | 'sim_number' | 'phone_number' | 'description'>;
+
+/** Inserts a device and its directory entry (the global uniqueness of its IMEI and tag). */
+export async function insertDevice(trx: DbOrTrx, row: NewDevice): Promise<DeviceRow> {
+  const [inserted] = await trx('devices').insert(row).returning(['partner_id', 'id', 'tag', 'imei']);
+  await trx('device_directory').insert({ imei: inserted.imei, tag: inserted.tag, partner_id: inserted.partner_id, device_id: inserted.id });
+  const device = await devicesByKeys(trx, [{ partnerId: inserted.partner_id, id: inserted.id }]);
+  return device[0]!;
+}
+
+export function listDeviceFamilies(db: DbOrTrx): Promise<DeviceFamilyRow[]> {
+  return db<DeviceFamilyRow>('device_families').select('id', 'name').orderBy('id');
+}
+
+export function deviceFamiliesByIds(db: DbOrTrx, ids: readonly string[]): Promise<DeviceFamilyRow[]> {
+  return db<DeviceFamilyRow>('device_families').select('id', 'name').whereIn('id', ids);
+}
+
+export function deviceModelsByIds(db: DbOrTrx, ids: readonly string[]): Promise<DeviceModelRow[]> {
+  return db<DeviceModelRow>('device_models').select('id', 'family_id', 'make_model', 'name').whereIn('id', ids);
+}
+
+export function deviceModelsOfFamilies(db: DbOrTrx, familyIds: readonly string[]): Promise<DeviceModelRow[]> {
+  return db<DeviceModelRow>('device_models').select('id', 'family_id', 'make_model', 'name').whereIn('family_id', familyIds).orderBy('id');
+}
+
+export async function insertDeviceFamily(db: DbOrTrx, name: string): Promise<DeviceFamilyRow> {
+  const [row] = await db<DeviceFamilyRow>('device_families').insert({ name }).returning(['id', 'name']);
+  return row as DeviceFamilyRow;
+}
+
+export async function insertDeviceModel(db: DbOrTrx, row: Omit<DeviceModelRow, 'id'>): Promise<DeviceModelRow> {
+  const [inserted] = await db<DeviceModelRow>('device_models').insert(row).returning(['id', 'family_id', 'make_model', 'name']);
+  return inserted as DeviceModelRow;
+}

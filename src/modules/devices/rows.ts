@@ -1,0 +1,30 @@
+/** A row of `devices`, with its model and family from the catalogue joined in. */
+export interface DeviceRow {
+  partner_id: string;
+  id: string;
+  customer_id: string | null;
+  model_id: string;
+  tag: string;
+  imei: string;
+  sim_number: string | null;
+  phone_number: string | null;
+  description: string | null;
+  last_seen_at: Date | null;
+  // Joined from the catalogue, so a list of devices needs no further query for model and family.
+  model_make_model: string;
+  model_name: string;
+  family_id: string;
+  family_name: string;
+}
+
+export interface DeviceFamilyRow {
+  id: string;
+  name: string;
+}
+
+export interface DeviceModelRow {
+  id: string;
+  family_id: string;
+  make_model: string;
+  name: string;
+}

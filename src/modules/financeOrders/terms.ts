@@ -1,0 +1,88 @@
+// The rules of a finance order (decisions.md 5): balance, paid-through time, secure status, payment
+// options and the instalment schedule, computed from the order's terms and its total paid. All
+// arithmetic goes through money.ts.
+import { daysCovered, minMinor, multiplyMinor, subtractMinor } from '../../money.js';
+
+const DAY_MS = 86_400_000;
+/** A month of the contract, in days: instalment n is due at time + 30 * n days. */
+export const DAYS_PER_MONTH = 30;
+
+export interface OrderTerms {
+  purchase_minor: string;
+  down_payment_minor: string;
+  monthly_cost_minor: string;
+  weekly_cost_minor: string;
+  months: number;
+  total_paid_minor: string;
+  ordered_at: Date;
+}
+
+export type SecureStatus = 'ACTIVE_AND_SECURED' | 'LOCKED' | 'RELEASED';
+
+export const SECURE_STATUS_TEXT: Readonly<Record<SecureStatus, string>> = {
+  ACTIVE_AND_SECURED: 'Device Active And Secured',
+  LOCKED: 'Device Locked',
+  RELEASED: 'Device Released',
+};
+
+export interface Standing {
+  financeMinor: bigint;
+  repayableMinor: bigint;
+  totalPaidMinor: bigint;
+  remainingMinor: bigint;
+  fullyPaid: boolean;
+  paidThrough: Date;
+  /** null once fully paid. */
+  nextPayment: Date | null;
+  secureStatus: SecureStatus;
+}
+
+/** Where an order stands at `now`, given the total paid so far. */
+export function standingOf(order: OrderTerms, now: Date): Standing {
+  const monthly = BigInt(order.monthly_cost_minor);
+  const totalPaidMinor = BigInt(order.total_paid_minor);
+  const repayableMinor = multiplyMinor(monthly, order.months);
+  const remainingMinor = repayableMinor - totalPaidMinor;
+  const fullyPaid = remainingMinor <= 0n;
+  const days = BigInt(DAYS_PER_MONTH) + daysCovered(totalPaidMinor, monthly, DAYS_PER_MONTH);
+  const paidThrough = new Date(order.ordered_at.getTime() + Number(days) * DAY_MS);
+  return {
+    financeMinor: subtractMinor(order.purchase_minor, order.down_payment_minor),
+    repayableMinor,
+    totalPaidMinor,
+    remainingMinor,
+    fullyPaid,
+    paidThrough,
+    nextPayment: fullyPaid ? null : paidThrough,
+    secureStatus: fullyPaid ? 'RELEASED' : paidThrough.getTime() > now.getTime() ? 'ACTIVE_AND_SECURED' : 'LOCKED',
+  };
+}
+
+export type PaymentOptionType = 'FULL' | 'MONTH' | 'WEEK';
+
+/** full = the balance, month = min(monthly, balance), week = min(weekly, balance); none once paid. */
+export function paymentOptionsOf(order: OrderTerms): Array<{ type: PaymentOptionType; amountMinor: bigint }> {
+  const remaining = multiplyMinor(order.monthly_cost_minor, order.months) - BigInt(order.total_paid_minor);
+  if (remaining <= 0n) return [];
+  return [
+    { type: 'FULL', amountMinor: remaining },
+    { type: 'MONTH', amountMinor: minMinor(BigInt(order.monthly_cost_minor), remaining) },
+    { type: 'WEEK', amountMinor: minMinor(BigInt(order.weekly_cost_minor), remaining) },
+  ];
+}
+
+export type InstallmentStatus = 'PAID' | 'OVERDUE' | 'UPCOMING';
+
+/** Instalment n (1..months) is monthlyCost due at time + 30n days; payments cover them in order. */
+export function scheduleOf(order: OrderTerms, now: Date) {
+  const monthly = BigInt(order.monthly_cost_minor);
+  let unallocated = BigInt(order.total_paid_minor);
+  return Array.from({ length: order.months }, (_, index) => {
+    const number = index + 1;
+    const paidMinor = minMinor(monthly, unallocated > 0n ? unallocated : 0n);
+    unallocated -= paidMinor;
+    const dueAt = new Date(order.ordered_at.getTime() + number * DAYS_PER_MONTH * DAY_MS);
+    const status: InstallmentStatus = paidMinor === monthly ? 'PAID' : dueAt.getTime() <= now.getTime() ? 'OVERDUE' : 'UPCOMING';
+    return { number, dueAt, amountMinor: monthly, paidMinor, status };
+  });
+}

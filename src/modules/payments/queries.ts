@@ -1,0 +1,24 @@
+import type { DbOrTrx } from '../../db/knex.js';
+import { tenantPairs, type TenantKey } from '../tenancy.js';
+import type { PaymentRow } from './rows.js';
+
+const COLUMNS = [
+  'partner_id', 'id', 'finance_order_id', 'channel', 'amount_minor', 'currency', 'merchant_id', 'clerk_id', 'vendor_id', 'vendor_reference', 'received_at',
+] as const;
+
+export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<PaymentRow[]> {
+  return db<PaymentRow>('payments').select(...COLUMNS).whereIn(['partner_id', 'id'], tenantPairs(keys));
+}
+
+/** The payments of several orders, oldest first (paymentHistory order). */
+export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Promise<PaymentRow[]> {
+  return db<PaymentRow>('payments')
+    .select(...COLUMNS)
+    .whereIn(['partner_id', 'finance_order_id'], tenantPairs(orders))
+    .orderBy(['received_at', 'id']);
+}
+
+export async function insertPayment(trx: DbOrTrx, row: Omit<PaymentRow, 'id'>): Promise<PaymentRow> {
+  const [inserted] = await trx<PaymentRow>('payments').insert(row).returning([...COLUMNS]);
+  return inserted as PaymentRow;
+}

@@ -1,0 +1,33 @@
+/** A row of `payments`. amount_minor is int8 minor units of `currency`, as a string. */
+export interface PaymentRow {
+  partner_id: string;
+  id: string;
+  finance_order_id: string;
+  channel: 'in_store' | 'vendor';
+  amount_minor: string;
+  currency: string;
+  merchant_id: string | null;
+  clerk_id: string | null;
+  vendor_id: string | null;
+  vendor_reference: string | null;
+  received_at: Date;
+}
+
+/**
+ * What a payment did, as it stood right after it was recorded: the answer to the request, kept for
+ * replays (idempotency keys, vendor references), so a replay answers exactly what the first did.
+ */
+export interface PaymentReceiptSnapshot {
+  partnerId: string;
+  paymentId: string;
+  /** Unix seconds. */
+  time: number;
+  deviceTag: string;
+  remainingMinor: string;
+  currency: string;
+  /** Unix seconds; null once fully paid. */
+  nextPayment: number | null;
+  fullyPaid: boolean;
+}
+
+export type PaymentReceiptParent = PaymentReceiptSnapshot & { replayed: boolean };

@@ -1,0 +1,68 @@
+// The graph's scalars. Money travels as exact decimal strings, time as Unix seconds.
+import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
+import { isSupportedCurrency } from './money.js';
+
+const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+
+// Syntax only: which amounts a currency or a payment allows is the money rules' decision.
+const DECIMAL_TEXT = /^-?\d{1,20}(\.\d{1,20})?$/;
+
+function parseDecimal(value: unknown): string {
+  if (typeof value !== 'string' || !DECIMAL_TEXT.test(value)) {
+    throw badInput(`Decimal must be a decimal string such as "18.00", got ${JSON.stringify(value)?.slice(0, 40)}`);
+  }
+  return value;
+}
+
+export const DecimalScalar = new GraphQLScalarType<string, string>({
+  name: 'Decimal',
+  serialize: (value) => parseDecimal(value),
+  parseValue: parseDecimal,
+  parseLiteral: (ast) => parseDecimal(ast.kind === Kind.STRING ? ast.value : undefined),
+});
+
+function parseTimestamp(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw badInput(`Timestamp must be a whole number of seconds since 1970, got ${JSON.stringify(value)?.slice(0, 40)}`);
+  }
+  return value;
+}
+
+export const TimestampScalar = new GraphQLScalarType<number, number>({
+  name: 'Timestamp',
+  serialize: (value) => {
+    if (value instanceof Date) return Math.floor(value.getTime() / 1000);
+    return parseTimestamp(value);
+  },
+  parseValue: parseTimestamp,
+  parseLiteral: (ast) => parseTimestamp(ast.kind === Kind.INT ? Number(ast.value) : undefined),
+});
+
+function parseCurrency(value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Z]{3}$/.test(value)) {
+    throw badInput(`CurrencyCode must be three capital letters (ISO 4217), got ${JSON.stringify(value)?.slice(0, 40)}`);
+  }
+  if (!isSupportedCurrency(value)) throw badInput(`currency ${value} is not supported`);
+  return value;
+}
+
+export const CurrencyCodeScalar = new GraphQLScalarType<string, string>({
+  name: 'CurrencyCode',
+  serialize: (value) => String(value),
+  parseValue: parseCurrency,
+  parseLiteral: (ast) => parseCurrency(ast.kind === Kind.STRING ? ast.value : undefined),
+});
+
+export const JSONScalar = new GraphQLScalarType<unknown, unknown>({
+  name: 'JSON',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast: ValueNode, variables) => valueFromASTUntyped(ast, variables ?? undefined),
+});
+
+export const scalarResolvers = {
+  Decimal: DecimalScalar,
+  Timestamp: TimestampScalar,
+  CurrencyCode: CurrencyCodeScalar,
+  JSON: JSONScalar,
+};
