@@ -5,9 +5,16 @@ import type { Db } from './db/knex.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
 import { authenticate, type Authentication, type Credential } from './modules/auth/principal.js';
 import type { TokenSettings } from './modules/auth/tokens.js';
+import { createCartLoaders } from './modules/carts/loaders.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
+import { createCustomerLoaders } from './modules/customers/loaders.js';
+import { createDeviceLoaders } from './modules/devices/loaders.js';
+import { createFinanceOrderLoaders } from './modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
 import { createPartnerLoaders } from './modules/partners/loaders.js';
+import { createPaymentLoaders } from './modules/payments/loaders.js';
+import { createTransactionLoaders } from './modules/transactions/loaders.js';
+import { createPaymentVendorLoaders } from './modules/vendors/loaders.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -23,6 +30,13 @@ function createLoaders(db: Db) {
     partners: createPartnerLoaders(db),
     merchants: createMerchantLoaders(db),
     clerks: createClerkLoaders(db),
+    customers: createCustomerLoaders(db),
+    devices: createDeviceLoaders(db),
+    carts: createCartLoaders(db),
+    financeOrders: createFinanceOrderLoaders(db),
+    payments: createPaymentLoaders(db),
+    paymentVendors: createPaymentVendorLoaders(db),
+    transactions: createTransactionLoaders(db),
   };
 }
 
@@ -36,6 +50,7 @@ export interface Context {
   requestId: string;
   logger: Logger;
   now: () => Date;
+  tokens: TokenSettings;
 }
 
 export interface RequestInfo {
@@ -63,5 +78,6 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     requestId: request.requestId,
     logger: deps.logger.child({ requestId: request.requestId }),
     now: deps.now,
+    tokens: deps.tokens,
   };
 }

@@ -1,8 +1,16 @@
-import type { GraphQLResolveInfo } from 'graphql';
+import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Principal } from '../modules/auth/principal.js';
+import type { ApiKeyRow, CreatedApiKeyParent, AccessTokenParent } from '../modules/auth/rows.js';
 import type { PartnerRow } from '../modules/partners/rows.js';
 import type { MerchantRow } from '../modules/merchants/rows.js';
 import type { ClerkRow } from '../modules/clerks/rows.js';
+import type { CustomerParent } from '../modules/customers/rows.js';
+import type { DeviceRow, DeviceFamilyRow, DeviceModelRow } from '../modules/devices/rows.js';
+import type { CartRow } from '../modules/carts/rows.js';
+import type { FinanceOrderRow, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
+import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from '../modules/payments/rows.js';
+import type { PaymentVendorRow } from '../modules/vendors/rows.js';
+import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
 import type { Context } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -14,6 +22,27 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** An ISO 4217 currency code the service supports, e.g. USD, MXN, JPY, KWD. */
+  CurrencyCode: { input: string; output: string; }
+  /** An exact decimal amount, as a string with the currency's decimal places, e.g. "18.00" (USD), "420" (JPY). Inputs accept a plain decimal string with at most the currency's places; never a float. */
+  Decimal: { input: string; output: string; }
+  /** Any JSON value (used for payment vendors' request schemas and notification bodies). */
+  JSON: { input: unknown; output: unknown; }
+  /** A moment in time as a Unix timestamp in whole seconds (UTC). */
+  Timestamp: { input: number; output: Date | number; }
+};
+
+/** A bearer access token, bought with a vendor's (or an operator's) API key. */
+export type AccessToken = {
+  __typename?: 'AccessToken';
+  /** The token, for Authorization: Bearer. */
+  accessToken: Scalars['String']['output'];
+  /** When the token expires. */
+  expiresAt: Scalars['Timestamp']['output'];
+  /** Seconds until the token expires. */
+  expiresIn: Scalars['Int']['output'];
+  /** Always Bearer. */
+  tokenType: Scalars['String']['output'];
 };
 
 /** A postal address. */
@@ -33,16 +62,168 @@ export type Address = {
   street2?: Maybe<Scalars['String']['output']>;
 };
 
+/** A postal address, as given. */
+export type AddressInput = {
+  /** City. */
+  city: Scalars['String']['input'];
+  /** ISO 3166-1 alpha-2 country code, e.g. US. */
+  country: Scalars['String']['input'];
+  /** Postal code; empty when there is none. */
+  postalCode?: InputMaybe<Scalars['String']['input']>;
+  /** State, province or region. */
+  state: Scalars['String']['input'];
+  /** First street line. */
+  street: Scalars['String']['input'];
+  /** Second street line. */
+  street2?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An operator's correction of a partner's ledger. It does not change any customer's balance. */
+export type Adjustment = {
+  __typename?: 'Adjustment';
+  /** The correction, signed. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The order it concerns, if any. */
+  financeOrder?: Maybe<FinanceOrder>;
+  /** The adjustment's id. */
+  id: Scalars['ID']['output'];
+  /** What it corrects. */
+  kind: AdjustmentKind;
+  /** The store it concerns. */
+  merchant: Merchant;
+  /** Why it was made. */
+  notes: Scalars['String']['output'];
+  /** When it was made. */
+  time: Scalars['Timestamp']['output'];
+};
+
+/** What an adjustment corrects. */
+export type AdjustmentKind =
+  /** The partner's commission. */
+  | 'COMMISSION'
+  /** The partner's cash from payments. */
+  | 'PAYMENT';
+
+/** An operator's correction. */
+export type AdjustmentTransaction = Transaction & {
+  __typename?: 'AdjustmentTransaction';
+  /** The adjustment. */
+  adjustment: Adjustment;
+  /** The correction, signed. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The transaction's id. */
+  id: Scalars['ID']['output'];
+  /** The store. */
+  merchant: Merchant;
+  /** When it was made. */
+  time: Scalars['Timestamp']['output'];
+  /** Always ADJUSTMENT. */
+  type: TransactionType;
+};
+
+/** An API key's metadata. The key itself is shown once, when it is created, and never stored. */
+export type ApiKey = {
+  __typename?: 'ApiKey';
+  /** Whether the key works now: neither revoked nor expired. */
+  active: Scalars['Boolean']['output'];
+  /** When the key was created. */
+  createdAt: Scalars['Timestamp']['output'];
+  /** The first characters of the key, to tell keys apart. */
+  displayPrefix: Scalars['String']['output'];
+  /** When the key stops working, if it expires. */
+  expiresAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** The key's id. */
+  id: Scalars['ID']['output'];
+  /** What the key may do. */
+  kind: ApiKeyKind;
+  /** A note about the key (who holds it, what for). */
+  label?: Maybe<Scalars['String']['output']>;
+  /** The operator an operator key belongs to (its id). */
+  operatorId?: Maybe<Scalars['ID']['output']>;
+  /** The partner a partner or retail key belongs to. */
+  partner?: Maybe<Partner>;
+  /** The payment vendor a vendor key belongs to. */
+  paymentVendor?: Maybe<PaymentVendor>;
+  /** When the key was revoked, if it was. */
+  revokedAt?: Maybe<Scalars['Timestamp']['output']>;
+};
+
 /** The kind of API key used, which decides what the caller may do. */
 export type ApiKeyKind =
-  /** An operator's key. */
+  /** An operator's key: everything, for every partner. */
   | 'OPERATOR'
   /** A partner's query key: lookups, carts and transactions. */
   | 'PARTNER'
   /** A partner's retail key, used by point-of-sale systems: lookups and in-store payments. */
   | 'RETAIL'
-  /** A payment vendor's key: buys access tokens. */
+  /** A payment vendor's key: buys access tokens, nothing else. */
   | 'VENDOR';
+
+/** A cart: a device sale on credit being prepared in a store, before it is financed. */
+export type Cart = {
+  __typename?: 'Cart';
+  /** The tag that identifies the cart at the point of sale. */
+  cartTag: Scalars['String']['output'];
+  /** When the cart was created. */
+  createdAt: Scalars['Timestamp']['output'];
+  /** Currency of every amount of the cart. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The buyer. */
+  customer: Customer;
+  /** Description of the device being sold. */
+  deviceDescription?: Maybe<Scalars['String']['output']>;
+  /** The device model being sold. */
+  deviceModel: DeviceModel;
+  /** Paid up front. */
+  downPayment: Scalars['Decimal']['output'];
+  /** Financed: purchaseAmount - downPayment. */
+  financeAmount: Scalars['Decimal']['output'];
+  /** The order the cart became, once financed. */
+  financeOrder?: Maybe<FinanceOrder>;
+  /** The cart's id. */
+  id: Scalars['ID']['output'];
+  /** The store. */
+  merchant: Merchant;
+  /** Monthly instalment. */
+  monthlyCost: Scalars['Decimal']['output'];
+  /** Number of monthly instalments. */
+  months: Scalars['Int']['output'];
+  /** Price before tax. */
+  pricePreTax: Scalars['Decimal']['output'];
+  /** Price of the device. */
+  purchaseAmount: Scalars['Decimal']['output'];
+  /** The clerk making the sale. */
+  salesClerk: Clerk;
+  /** Weekly instalment. */
+  weeklyCost: Scalars['Decimal']['output'];
+};
+
+/** An in-store payment, taken in cash by the partner. */
+export type CashTransaction = Transaction & {
+  __typename?: 'CashTransaction';
+  /** Minus the payment amount. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The order paid towards. */
+  financeOrder: FinanceOrder;
+  /** The transaction's id. */
+  id: Scalars['ID']['output'];
+  /** The store. */
+  merchant: Merchant;
+  /** The payment. */
+  payment: Payment;
+  /** The clerk who took it. */
+  salesClerk: Clerk;
+  /** When the payment was taken. */
+  time: Scalars['Timestamp']['output'];
+  /** Always CASH. */
+  type: TransactionType;
+};
 
 /** A clerk: a partner's sales staff member, who records sales and in-store payments. */
 export type Clerk = {
@@ -59,6 +240,409 @@ export type Clerk = {
   phoneNumber: Scalars['String']['output'];
 };
 
+/** Commission owed to the partner on an in-store payment. */
+export type CommissionTransaction = Transaction & {
+  __typename?: 'CommissionTransaction';
+  /** The commission, positive. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The order paid towards. */
+  financeOrder: FinanceOrder;
+  /** The transaction's id. */
+  id: Scalars['ID']['output'];
+  /** The store. */
+  merchant: Merchant;
+  /** The payment it is earned on. */
+  payment: Payment;
+  /** When the payment was taken. */
+  time: Scalars['Timestamp']['output'];
+  /** Always COMMISSION. */
+  type: TransactionType;
+};
+
+/** A new adjustment. */
+export type CreateAdjustmentInput = {
+  /** The correction, signed, not zero. */
+  amount: Scalars['Decimal']['input'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['input'];
+  /** The order it concerns, if any. */
+  financeOrderId?: InputMaybe<Scalars['ID']['input']>;
+  /** What it corrects. */
+  kind: AdjustmentKind;
+  /** The store it concerns. */
+  merchantId: Scalars['ID']['input'];
+  /** Why: shown to the partner. */
+  notes: Scalars['String']['input'];
+  /** The partner whose ledger is corrected. */
+  partnerId: Scalars['ID']['input'];
+};
+
+/** Who a new API key belongs to: exactly the id that its kind needs. */
+export type CreateApiKeyInput = {
+  /** When the key should stop working; never, if absent. */
+  expiresAt?: InputMaybe<Scalars['Timestamp']['input']>;
+  /** What the key may do. */
+  kind: ApiKeyKind;
+  /** A note about the key. */
+  label?: InputMaybe<Scalars['String']['input']>;
+  /** For OPERATOR keys: the operator. */
+  operatorId?: InputMaybe<Scalars['ID']['input']>;
+  /** For PARTNER and RETAIL keys: the partner. */
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  /** For VENDOR keys: the payment vendor. */
+  paymentVendorId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** A new cart. */
+export type CreateCartInput = {
+  /** The cart's tag: unique within the partner. */
+  cartTag: Scalars['String']['input'];
+  /** Currency of every amount. */
+  currency: Scalars['CurrencyCode']['input'];
+  /** The buyer. */
+  customerId: Scalars['ID']['input'];
+  /** Description of the device being sold. */
+  deviceDescription?: InputMaybe<Scalars['String']['input']>;
+  /** The device model being sold. */
+  deviceModelId: Scalars['ID']['input'];
+  /** Paid up front: at most the purchase amount. */
+  downPayment: Scalars['Decimal']['input'];
+  /** The store. */
+  merchantId: Scalars['ID']['input'];
+  /** Monthly instalment, more than zero. */
+  monthlyCost: Scalars['Decimal']['input'];
+  /** Number of monthly instalments, at least 1. */
+  months: Scalars['Int']['input'];
+  /** The partner whose cart this is. */
+  partnerId: Scalars['ID']['input'];
+  /** Price before tax. */
+  pricePreTax: Scalars['Decimal']['input'];
+  /** Price of the device. */
+  purchaseAmount: Scalars['Decimal']['input'];
+  /** The clerk. */
+  salesClerkId: Scalars['ID']['input'];
+  /** Weekly instalment, more than zero. */
+  weeklyCost: Scalars['Decimal']['input'];
+};
+
+/** A new clerk of a partner. */
+export type CreateClerkInput = {
+  /** The clerk's email address. */
+  email: Scalars['String']['input'];
+  /** The clerk's name. */
+  name: Scalars['String']['input'];
+  /** The partner the clerk works for. */
+  partnerId: Scalars['ID']['input'];
+  /** The person's UUID; generated when absent. */
+  personUuid?: InputMaybe<Scalars['ID']['input']>;
+  /** The clerk's phone number. */
+  phoneNumber: Scalars['String']['input'];
+};
+
+/** A new customer of a partner. */
+export type CreateCustomerInput = {
+  /** Postal address, as one line. */
+  address?: InputMaybe<Scalars['String']['input']>;
+  /** Email address. */
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** The customer's name. */
+  name: Scalars['String']['input'];
+  /** National identity number. */
+  nationalId?: InputMaybe<Scalars['String']['input']>;
+  /** The partner whose customer this is. */
+  partnerId: Scalars['ID']['input'];
+  /** The customer's phone number: unique within the partner. */
+  phoneNumber: Scalars['String']['input'];
+};
+
+/** A new device of a partner's customer. */
+export type CreateDeviceInput = {
+  /** The customer who holds the device. */
+  customerId: Scalars['ID']['input'];
+  /** Description such as colour and storage. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The IMEI, 15 or 16 digits: unique across the service. */
+  imei: Scalars['String']['input'];
+  /** The device's model. */
+  modelId: Scalars['ID']['input'];
+  /** The partner the device is financed through. */
+  partnerId: Scalars['ID']['input'];
+  /** The device's phone number. */
+  phoneNumber?: InputMaybe<Scalars['String']['input']>;
+  /** SIM card number. */
+  simNumber?: InputMaybe<Scalars['String']['input']>;
+  /** The device tag: unique across the service. */
+  tag: Scalars['String']['input'];
+};
+
+/** A new device model. */
+export type CreateDeviceModelInput = {
+  /** The family the model belongs to. */
+  familyId: Scalars['ID']['input'];
+  /** Make and model as the device reports them. */
+  makeModel: Scalars['String']['input'];
+  /** Marketing name. */
+  name: Scalars['String']['input'];
+};
+
+/** A new merchant of a partner. */
+export type CreateMerchantInput = {
+  /** Where the store is. */
+  address: AddressInput;
+  /** The store's name. */
+  name: Scalars['String']['input'];
+  /** The partner the store belongs to. */
+  partnerId: Scalars['ID']['input'];
+  /** The store's phone number. */
+  phoneNumber: Scalars['String']['input'];
+};
+
+/** A new partner. */
+export type CreatePartnerInput = {
+  /** Commission on in-store payments, in basis points: 0 to 10000 (500 = 5%). */
+  commissionRateBasisPoints: Scalars['Int']['input'];
+  /** The partner's name. */
+  name: Scalars['String']['input'];
+};
+
+/** A new payment vendor integration. */
+export type CreatePaymentVendorInput = {
+  /** A readable name. */
+  displayName: Scalars['String']['input'];
+  /** Whether it may notify payments now. */
+  enabled?: Scalars['Boolean']['input'];
+  /** The agreed name: lowercase letters, digits and dashes. */
+  name: Scalars['String']['input'];
+  /** JSON Schema (draft 2020-12) of the vendor's notification body. */
+  requestSchema: Scalars['JSON']['input'];
+};
+
+/** A new API key: its secret appears here once and can never be read again. */
+export type CreatedApiKey = {
+  __typename?: 'CreatedApiKey';
+  /** The key's metadata. */
+  apiKey: ApiKey;
+  /** The key itself. Store it now: only its hash is kept. */
+  secret: Scalars['String']['output'];
+};
+
+/** A partner's customer, who buys devices on credit. */
+export type Customer = {
+  __typename?: 'Customer';
+  /** Personal data (postal address as one line): always returned to operators; to partners only with reveal: true. */
+  address?: Maybe<Scalars['String']['output']>;
+  /** The customer's devices, ordered by id. */
+  devices: Array<Device>;
+  /** Personal data: always returned to operators; to partners only when asked for with reveal: true. */
+  email?: Maybe<Scalars['String']['output']>;
+  /**
+   * The order a lookup matched: for customer(locator) by IMEI or device tag, that device's order;
+   * otherwise the customer's newest open order, or the newest order when none is open.
+   */
+  financeOrder?: Maybe<FinanceOrder>;
+  /** Every order of the customer, newest first. */
+  financeOrders: Array<FinanceOrder>;
+  /** The customer's id. */
+  id: Scalars['ID']['output'];
+  /** The customer's name. */
+  name: Scalars['String']['output'];
+  /** Personal data (national identity number): always returned to operators; to partners only with reveal: true. */
+  nationalId?: Maybe<Scalars['String']['output']>;
+  /** The customer's phone number. */
+  phoneNumber: Scalars['String']['output'];
+};
+
+
+/** A partner's customer, who buys devices on credit. */
+export type CustomerAddressArgs = {
+  reveal?: Scalars['Boolean']['input'];
+};
+
+
+/** A partner's customer, who buys devices on credit. */
+export type CustomerEmailArgs = {
+  reveal?: Scalars['Boolean']['input'];
+};
+
+
+/** A partner's customer, who buys devices on credit. */
+export type CustomerNationalIdArgs = {
+  reveal?: Scalars['Boolean']['input'];
+};
+
+/** A financed phone, identified by its tag and IMEI. */
+export type Device = {
+  __typename?: 'Device';
+  /** The customer who holds the device. */
+  customer?: Maybe<Customer>;
+  /** A description such as colour and storage. */
+  description?: Maybe<Scalars['String']['output']>;
+  /** The model's family. */
+  family: DeviceFamily;
+  /** The newest order financing this device. */
+  financeOrder?: Maybe<FinanceOrder>;
+  /** The device's id. */
+  id: Scalars['ID']['output'];
+  /** The IMEI: 15 or 16 digits, unique across the service. */
+  imei: Scalars['String']['output'];
+  /** When the device last reported in. */
+  lastSeen?: Maybe<Scalars['Timestamp']['output']>;
+  /** The device's model. */
+  model: DeviceModel;
+  /** The device's own phone number, when known. */
+  phoneNumber?: Maybe<Scalars['String']['output']>;
+  /** Status of the device from its current order; null without an order. */
+  secureStatus?: Maybe<SecureStatus>;
+  /** The status as the legacy text, e.g. "Device Active And Secured". */
+  secureStatusText?: Maybe<Scalars['String']['output']>;
+  /** The SIM card number, when known. */
+  simNumber?: Maybe<Scalars['String']['output']>;
+  /** The device tag printed on the device, unique across the service. */
+  tag: Scalars['String']['output'];
+  /** Paid-through time of the device's current order: the lock activates then unless a payment arrives. */
+  validThrough?: Maybe<Scalars['Timestamp']['output']>;
+};
+
+/** A family of device models, e.g. Galaxy S6. */
+export type DeviceFamily = {
+  __typename?: 'DeviceFamily';
+  /** The family's id. */
+  id: Scalars['ID']['output'];
+  /** The family's models, ordered by id. */
+  models: Array<DeviceModel>;
+  /** The family's name. */
+  name: Scalars['String']['output'];
+};
+
+/** A device model, e.g. SAMSUNG SM-G920P. */
+export type DeviceModel = {
+  __typename?: 'DeviceModel';
+  /** The model's family. */
+  family: DeviceFamily;
+  /** The model's id. */
+  id: Scalars['ID']['output'];
+  /** Make and model as the device reports them. */
+  makeModel: Scalars['String']['output'];
+  /** The model's marketing name. */
+  name: Scalars['String']['output'];
+};
+
+/** Turns a cart into a finance order for a device. */
+export type FinanceCartInput = {
+  /** The cart to finance. */
+  cartTag: Scalars['String']['input'];
+  /** The device handed to the customer: the cart's model, held by the cart's customer or by no one yet. */
+  deviceId: Scalars['ID']['input'];
+  /** The partner whose cart it is. */
+  partnerId: Scalars['ID']['input'];
+};
+
+/** A finance order: the customer's contract to repay a device in instalments. */
+export type FinanceOrder = {
+  __typename?: 'FinanceOrder';
+  /** The cart the order was financed from, if any. */
+  cart?: Maybe<Cart>;
+  /** Currency of every amount of the order. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The customer repaying the order. */
+  customer: Customer;
+  /** The financed device. */
+  device: Device;
+  /** Paid up front. */
+  downPayment: Scalars['Decimal']['output'];
+  /** Financed: purchaseAmount - downPayment. */
+  financeAmount: Scalars['Decimal']['output'];
+  /** True when nothing remains to pay. */
+  fullyPaid: Scalars['Boolean']['output'];
+  /** The order's id (financeOrderId in the legacy interface). */
+  id: Scalars['ID']['output'];
+  /** The store that sold it. */
+  merchant: Merchant;
+  /** Monthly instalment. */
+  monthlyCost: Scalars['Decimal']['output'];
+  /** Number of monthly instalments. */
+  months: Scalars['Int']['output'];
+  /** When the lock activates if no payment arrives: paidThrough; null once fully paid. */
+  nextPayment?: Maybe<Scalars['Timestamp']['output']>;
+  /** Paid through: time + 30 days + floor(totalPaid * 30 / monthlyCost) days. */
+  paidThrough: Scalars['Timestamp']['output'];
+  /** What the customer can pay now: the full balance, a month, a week (each at most the balance); empty once fully paid. */
+  paymentOptions: Array<PaymentOption>;
+  /** Every payment, in store or through vendors, oldest first. */
+  payments: Array<Payment>;
+  /** Price before tax. */
+  pricePreTax: Scalars['Decimal']['output'];
+  /** Price of the device. */
+  purchaseAmount: Scalars['Decimal']['output'];
+  /** Still to pay: repayableTotal - totalPaid. */
+  remainingBalance: Scalars['Decimal']['output'];
+  /** What the customer repays in all: monthlyCost * months (includes the finance charge). */
+  repayableTotal: Scalars['Decimal']['output'];
+  /** The clerk who sold it. */
+  salesClerk: Clerk;
+  /** The monthly instalments with their due times and how much of each is paid. */
+  schedule: Array<Installment>;
+  /** The device's status under this order. */
+  secureStatus: SecureStatus;
+  /** The status as the legacy text, e.g. "Device Active And Secured". */
+  secureStatusText: Scalars['String']['output'];
+  /** When the order was made. */
+  time: Scalars['Timestamp']['output'];
+  /** Sum of every payment so far. */
+  totalPaid: Scalars['Decimal']['output'];
+  /** Weekly instalment. */
+  weeklyCost: Scalars['Decimal']['output'];
+};
+
+/** A financed sale. */
+export type FinanceTransaction = Transaction & {
+  __typename?: 'FinanceTransaction';
+  /** +financeAmount. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The financed device. */
+  device: Device;
+  /** The order. */
+  financeOrder: FinanceOrder;
+  /** The transaction's id. */
+  id: Scalars['ID']['output'];
+  /** The store. */
+  merchant: Merchant;
+  /** The clerk who sold it. */
+  salesClerk: Clerk;
+  /** When the order was made. */
+  time: Scalars['Timestamp']['output'];
+  /** Always FINANCE. */
+  type: TransactionType;
+};
+
+/** One monthly instalment of an order. Instalment n is due at time + 30 * n days. */
+export type Installment = {
+  __typename?: 'Installment';
+  /** The instalment's amount (monthlyCost). */
+  amount: Scalars['Decimal']['output'];
+  /** When it is due: the lock activates then if nothing of it is paid. */
+  dueAt: Scalars['Timestamp']['output'];
+  /** 1 for the first instalment. */
+  number: Scalars['Int']['output'];
+  /** How much of it the payments so far cover. */
+  paid: Scalars['Decimal']['output'];
+  /** Covered, overdue or upcoming. */
+  status: InstallmentStatus;
+};
+
+/** Whether an instalment is covered. */
+export type InstallmentStatus =
+  /** Due time passed and not fully covered (partial payments still buy days: see paidThrough). */
+  | 'OVERDUE'
+  /** Covered by the payments so far. */
+  | 'PAID'
+  /** Not yet due. */
+  | 'UPCOMING';
+
 /** A merchant: one of a partner's stores, where devices are sold and in-store payments are taken. */
 export type Merchant = {
   __typename?: 'Merchant';
@@ -72,17 +656,278 @@ export type Merchant = {
   phoneNumber: Scalars['String']['output'];
 };
 
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Trades an API key for a bearer access token (vendor and operator keys). Needs no other credential. */
+  createAccessToken: AccessToken;
+  /** Records an adjustment and its transaction. Operators only. */
+  createAdjustment: Adjustment;
+  /** Creates an API key for a partner, vendor or operator. Operators only. The secret is shown once. */
+  createApiKey: CreatedApiKey;
+  /** Creates a cart. Operators only. */
+  createCart: Cart;
+  /** Creates a clerk for a partner. Operators only. */
+  createClerk: Clerk;
+  /** Creates a customer for a partner. Operators only. */
+  createCustomer: Customer;
+  /** Registers a device for a partner's customer. Operators only. */
+  createDevice: Device;
+  /** Adds a device family to the catalogue. Operators only. */
+  createDeviceFamily: DeviceFamily;
+  /** Adds a device model to the catalogue. Operators only. */
+  createDeviceModel: DeviceModel;
+  /** Creates a merchant (store) for a partner. Operators only. */
+  createMerchant: Merchant;
+  /** Creates a partner. Operators only. */
+  createPartner: Partner;
+  /**
+   * Records a payment a vendor collected. The body is the vendor's notification, checked against the
+   * vendor's stored JSON Schema before anything is written; its paymentVendor must be the caller's.
+   * The vendor's reference is the idempotency key. Vendor access tokens only.
+   */
+  createPaymentNotification: PaymentNotificationResult;
+  /** Sets up a payment vendor. Operators only. */
+  createPaymentVendor: PaymentVendor;
+  /** Finances a cart: creates its finance order and the finance transaction. Operators only. */
+  financeCart: FinanceOrder;
+  /**
+   * Records a payment taken in a store: the payment, a cash transaction (minus the amount) and, when
+   * the partner earns commission, a commission transaction, with the balance change, in one database
+   * transaction. Retail keys only.
+   */
+  recordInStorePayment: PaymentReceipt;
+  /** Revokes an API key at once; its access tokens stop working too. Operators only. */
+  revokeApiKey: ApiKey;
+  /** Changes a payment vendor's schema, name or state. Operators only. */
+  updatePaymentVendor: PaymentVendor;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateAccessTokenArgs = {
+  apiKey: Scalars['String']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateAdjustmentArgs = {
+  input: CreateAdjustmentInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateApiKeyArgs = {
+  input: CreateApiKeyInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateCartArgs = {
+  input: CreateCartInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateClerkArgs = {
+  input: CreateClerkInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateCustomerArgs = {
+  input: CreateCustomerInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateDeviceArgs = {
+  input: CreateDeviceInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateDeviceFamilyArgs = {
+  name: Scalars['String']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateDeviceModelArgs = {
+  input: CreateDeviceModelInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateMerchantArgs = {
+  input: CreateMerchantInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreatePartnerArgs = {
+  input: CreatePartnerInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreatePaymentNotificationArgs = {
+  notification: Scalars['JSON']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreatePaymentVendorArgs = {
+  input: CreatePaymentVendorInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationFinanceCartArgs = {
+  input: FinanceCartInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationRecordInStorePaymentArgs = {
+  input: RecordInStorePaymentInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationRevokeApiKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationUpdatePaymentVendorArgs = {
+  input: UpdatePaymentVendorInput;
+};
+
+/** Where a page ends. */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  /** The last edge's cursor. */
+  endCursor?: Maybe<Scalars['String']['output']>;
+  /** Whether more transactions follow in the window. */
+  hasNextPage: Scalars['Boolean']['output'];
+};
+
 /** A partner: a retail chain that sells devices on credit through its merchants (stores). */
 export type Partner = {
   __typename?: 'Partner';
   /** The partner's clerks (sales staff), ordered by id. */
   clerks: Array<Clerk>;
+  /** Commission the partner earns on in-store payments, in basis points (500 = 5%). */
+  commissionRateBasisPoints: Scalars['Int']['output'];
+  /** When the partner was created. */
+  createdAt: Scalars['Timestamp']['output'];
   /** The partner's id. */
   id: Scalars['ID']['output'];
   /** The partner's merchants (stores), ordered by id. */
   merchants: Array<Merchant>;
   /** The partner's name. */
   name: Scalars['String']['output'];
+};
+
+/** A payment towards a finance order. */
+export type Payment = {
+  __typename?: 'Payment';
+  /** The amount paid. */
+  amount: Scalars['Decimal']['output'];
+  /** Where it was taken. */
+  channel: PaymentChannel;
+  /** Its currency: always the order's. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The order it pays towards. */
+  financeOrder: FinanceOrder;
+  /** The payment's id. */
+  id: Scalars['ID']['output'];
+  /** In store: the store. */
+  merchant?: Maybe<Merchant>;
+  /** Through a vendor: the vendor. */
+  paymentVendor?: Maybe<PaymentVendor>;
+  /** In store: the clerk. */
+  salesClerk?: Maybe<Clerk>;
+  /** When it was received. */
+  time: Scalars['Timestamp']['output'];
+  /** Through a vendor: the vendor's own reference for it. */
+  vendorReference?: Maybe<Scalars['String']['output']>;
+};
+
+/** Where a payment was taken. */
+export type PaymentChannel =
+  /** In a partner's store, recorded by a clerk. */
+  | 'IN_STORE'
+  /** Collected by a payment vendor, which notified the service. */
+  | 'VENDOR';
+
+/** The answer to a vendor's payment notification. */
+export type PaymentNotificationResult = {
+  __typename?: 'PaymentNotificationResult';
+  /** A confirmation for the vendor. */
+  message: Scalars['String']['output'];
+  /** What the payment did. */
+  receipt: PaymentReceipt;
+};
+
+/** An amount the customer can pay now. */
+export type PaymentOption = {
+  __typename?: 'PaymentOption';
+  /** The amount. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** Which option. */
+  type: PaymentOptionType;
+};
+
+/** Which amount a payment option is. */
+export type PaymentOptionType =
+  /** The whole remaining balance. */
+  | 'FULL'
+  /** One monthly instalment (or the balance, if less). */
+  | 'MONTH'
+  /** One weekly instalment (or the balance, if less). */
+  | 'WEEK';
+
+/** What a recorded payment did, as it stood right after it was recorded. */
+export type PaymentReceipt = {
+  __typename?: 'PaymentReceipt';
+  /** Currency of the balance. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** Tag of the device that received the credit. */
+  deviceTag: Scalars['String']['output'];
+  /** True when this payment completed the order. */
+  fullyPaid: Scalars['Boolean']['output'];
+  /** When the lock activates if no further payment arrives; null once fully paid. */
+  nextPayment?: Maybe<Scalars['Timestamp']['output']>;
+  /** The payment. */
+  payment: Payment;
+  /** Still to pay after this payment. */
+  remainingBalance: Scalars['Decimal']['output'];
+  /** True when this is the stored answer to a repeated request (same idempotency key or vendor reference): nothing new was recorded. */
+  replayed: Scalars['Boolean']['output'];
+  /** When it was recorded. */
+  time: Scalars['Timestamp']['output'];
+};
+
+/** A payment vendor (convenience store chain, mobile money) integrated with the service. */
+export type PaymentVendor = {
+  __typename?: 'PaymentVendor';
+  /** When the vendor was set up. */
+  createdAt: Scalars['Timestamp']['output'];
+  /** A readable name. */
+  displayName: Scalars['String']['output'];
+  /** Whether the vendor may notify payments now. */
+  enabled: Scalars['Boolean']['output'];
+  /** The vendor's id. */
+  id: Scalars['ID']['output'];
+  /** The name agreed with the vendor; its notifications carry it as paymentVendor. */
+  name: Scalars['String']['output'];
+  /** JSON Schema every notification of this vendor must satisfy. */
+  requestSchema: Scalars['JSON']['output'];
 };
 
 /** What kind of principal a credential belongs to. */
@@ -97,10 +942,24 @@ export type PrincipalKind =
 /** Root of every read. Fields are added by the domain files beside this one. */
 export type Query = {
   __typename?: 'Query';
+  /** API keys, newest first; optionally only one partner's or one vendor's. Operators only. */
+  apiKeys: Array<ApiKey>;
+  /** A cart by tag. Partner keys (not retail keys) see their own; operators name the partner. */
+  cart?: Maybe<Cart>;
   /** One of the caller's clerks by id; null when the caller has no clerk with that id. */
   clerk?: Maybe<Clerk>;
   /** The caller's clerks, ordered by id. Partner and retail keys. */
   clerks: Array<Clerk>;
+  /**
+   * A customer found by locator, tried in this order: an IMEI (15 or 16 digits), a device tag, the
+   * customer's phone number, the customer id. Partner and retail keys find their own customers only;
+   * operators search every partner. Null when nothing matches.
+   */
+  customer?: Maybe<Customer>;
+  /** The device catalogue: every family with its models, ordered by id. */
+  deviceFamilies: Array<DeviceFamily>;
+  /** One of the caller's finance orders by id; null when the caller has no order with that id. Operators reach all. */
+  financeOrder?: Maybe<FinanceOrder>;
   /** One of the caller's merchants by id; null when the caller has no merchant with that id. */
   merchant?: Maybe<Merchant>;
   /** The caller's merchants, ordered by id. Partner and retail keys. */
@@ -109,13 +968,48 @@ export type Query = {
   partner?: Maybe<Partner>;
   /** Every partner, ordered by id. Operators only (FORBIDDEN for anyone else). */
   partners: Array<Partner>;
+  /** Every payment vendor, ordered by id. Operators only. */
+  paymentVendors: Array<PaymentVendor>;
+  /**
+   * The caller's transactions from start (inclusive) to end (exclusive), sorted by time, then id. The
+   * window is at most 366 days. filter takes "path:value" terms that must all match, e.g.
+   * "type:cash", "merchant.name:DEMO", "financeOrder.id:4000004", "device.imei:123456789012347".
+   * Partner keys (not retail keys); operators name the partner. Omit first for the whole window.
+   */
+  transactions: TransactionConnection;
   /** The principal behind this request's credential. Fails with MISSING_API_KEY or INVALID_API_KEY without one. */
   viewer: Viewer;
 };
 
 
 /** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryApiKeysArgs = {
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  paymentVendorId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryCartArgs = {
+  cartTag: Scalars['String']['input'];
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryClerkArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryCustomerArgs = {
+  locator: Scalars['String']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryFinanceOrderArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -131,15 +1025,114 @@ export type QueryPartnerArgs = {
   id: Scalars['ID']['input'];
 };
 
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryTransactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  end: Scalars['Timestamp']['input'];
+  filter?: InputMaybe<Array<Scalars['String']['input']>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  start: Scalars['Timestamp']['input'];
+};
+
+/** An in-store payment. */
+export type RecordInStorePaymentInput = {
+  /** More than zero, at most the remaining balance, with at most the currency's decimal places. */
+  amount: Scalars['Decimal']['input'];
+  /** Must be the order's currency. */
+  currency: Scalars['CurrencyCode']['input'];
+  /** The order being paid. */
+  financeOrderId: Scalars['ID']['input'];
+  /** Makes a retry safe: the same key with the same input answers the first receipt and records nothing new; with other input it is IDEMPOTENCY_CONFLICT. Kept at least 24 hours. */
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  /** The store taking the payment: one of the key's partner's merchants. */
+  merchantId: Scalars['ID']['input'];
+  /** The clerk taking it: one of the partner's clerks. */
+  salesClerkId: Scalars['ID']['input'];
+};
+
+/** How a device stands, from its current order's payments. */
+export type SecureStatus =
+  /** Paid through a moment still in the future: usable, and secured against tampering. */
+  | 'ACTIVE_AND_SECURED'
+  /** Paid-through time has passed: locked until a payment arrives. */
+  | 'LOCKED'
+  /** Fully paid: released for good. */
+  | 'RELEASED';
+
+/** An entry of a partner's ledger. */
+export type Transaction = {
+  /** Signed amount from the partner's side. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The transaction's id. */
+  id: Scalars['ID']['output'];
+  /** The store it belongs to. */
+  merchant: Merchant;
+  /** When it happened. */
+  time: Scalars['Timestamp']['output'];
+  /** What it records. */
+  type: TransactionType;
+};
+
+/** A page of transactions, in (time, id) order. */
+export type TransactionConnection = {
+  __typename?: 'TransactionConnection';
+  /** The page's transactions with their cursors. */
+  edges: Array<TransactionEdge>;
+  /** The page's transactions. */
+  nodes: Array<Transaction>;
+  /** Where the page ends. */
+  pageInfo: PageInfo;
+};
+
+/** A transaction and the cursor after it. */
+export type TransactionEdge = {
+  __typename?: 'TransactionEdge';
+  /** Pass as after to continue after this transaction. */
+  cursor: Scalars['String']['output'];
+  /** The transaction. */
+  node: Transaction;
+};
+
+/** What a transaction records, from the partner's side. */
+export type TransactionType =
+  /** An operator's correction, signed. */
+  | 'ADJUSTMENT'
+  /** An in-store payment the partner took in cash: minus the payment. */
+  | 'CASH'
+  /** Commission owed to the partner on an in-store payment: positive. */
+  | 'COMMISSION'
+  /** A financed sale: +financeAmount. */
+  | 'FINANCE';
+
+/** Changes to a payment vendor; absent fields stay as they are. */
+export type UpdatePaymentVendorInput = {
+  /** A readable name. */
+  displayName?: InputMaybe<Scalars['String']['input']>;
+  /** Enables or disables the vendor. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The vendor. */
+  id: Scalars['ID']['input'];
+  /** A new JSON Schema of the notification body. */
+  requestSchema?: InputMaybe<Scalars['JSON']['input']>;
+};
+
 /** The caller of this request. */
 export type Viewer = {
   __typename?: 'Viewer';
-  /** The kind of key presented. */
+  /** The kind of key presented (for an access token: the kind of key that bought it). */
   keyKind: ApiKeyKind;
   /** Whose credential this is. */
   kind: PrincipalKind;
   /** The caller's own partner; null unless the key is a partner or retail key. */
   partner?: Maybe<Partner>;
+  /** The caller's payment vendor; null unless the credential is a vendor's. */
+  paymentVendor?: Maybe<PaymentVendor>;
+  /** True when the request carried an access token rather than an API key. */
+  viaAccessToken: Scalars['Boolean']['output'];
 };
 
 
@@ -215,30 +1208,131 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccessToken: ResolverTypeWrapper<AccessTokenParent>;
   Address: ResolverTypeWrapper<MerchantRow>;
+  AddressInput: AddressInput;
+  Adjustment: ResolverTypeWrapper<AdjustmentRow>;
+  AdjustmentKind: AdjustmentKind;
+  AdjustmentTransaction: ResolverTypeWrapper<TransactionRow>;
+  ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   ApiKeyKind: ApiKeyKind;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Cart: ResolverTypeWrapper<CartRow>;
+  CashTransaction: ResolverTypeWrapper<TransactionRow>;
   Clerk: ResolverTypeWrapper<ClerkRow>;
+  CommissionTransaction: ResolverTypeWrapper<TransactionRow>;
+  CreateAdjustmentInput: CreateAdjustmentInput;
+  CreateApiKeyInput: CreateApiKeyInput;
+  CreateCartInput: CreateCartInput;
+  CreateClerkInput: CreateClerkInput;
+  CreateCustomerInput: CreateCustomerInput;
+  CreateDeviceInput: CreateDeviceInput;
+  CreateDeviceModelInput: CreateDeviceModelInput;
+  CreateMerchantInput: CreateMerchantInput;
+  CreatePartnerInput: CreatePartnerInput;
+  CreatePaymentVendorInput: CreatePaymentVendorInput;
+  CreatedApiKey: ResolverTypeWrapper<CreatedApiKeyParent>;
+  CurrencyCode: ResolverTypeWrapper<Scalars['CurrencyCode']['output']>;
+  Customer: ResolverTypeWrapper<CustomerParent>;
+  Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
+  Device: ResolverTypeWrapper<DeviceRow>;
+  DeviceFamily: ResolverTypeWrapper<DeviceFamilyRow>;
+  DeviceModel: ResolverTypeWrapper<DeviceModelRow>;
+  FinanceCartInput: FinanceCartInput;
+  FinanceOrder: ResolverTypeWrapper<FinanceOrderRow>;
+  FinanceTransaction: ResolverTypeWrapper<TransactionRow>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  Installment: ResolverTypeWrapper<InstallmentParent>;
+  InstallmentStatus: InstallmentStatus;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Merchant: ResolverTypeWrapper<MerchantRow>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
   Partner: ResolverTypeWrapper<PartnerRow>;
+  Payment: ResolverTypeWrapper<PaymentRow>;
+  PaymentChannel: PaymentChannel;
+  PaymentNotificationResult: ResolverTypeWrapper<PaymentNotificationParent>;
+  PaymentOption: ResolverTypeWrapper<PaymentOptionParent>;
+  PaymentOptionType: PaymentOptionType;
+  PaymentReceipt: ResolverTypeWrapper<PaymentReceiptParent>;
+  PaymentVendor: ResolverTypeWrapper<PaymentVendorRow>;
   PrincipalKind: PrincipalKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RecordInStorePaymentInput: RecordInStorePaymentInput;
+  SecureStatus: SecureStatus;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
+  Transaction: ResolverTypeWrapper<TransactionRow>;
+  TransactionConnection: ResolverTypeWrapper<TransactionConnectionParent>;
+  TransactionEdge: ResolverTypeWrapper<ListedTransactionRow>;
+  TransactionType: TransactionType;
+  UpdatePaymentVendorInput: UpdatePaymentVendorInput;
   Viewer: ResolverTypeWrapper<Principal>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AccessToken: AccessTokenParent;
   Address: MerchantRow;
+  AddressInput: AddressInput;
+  Adjustment: AdjustmentRow;
+  AdjustmentTransaction: TransactionRow;
+  ApiKey: ApiKeyRow;
   Boolean: Scalars['Boolean']['output'];
+  Cart: CartRow;
+  CashTransaction: TransactionRow;
   Clerk: ClerkRow;
+  CommissionTransaction: TransactionRow;
+  CreateAdjustmentInput: CreateAdjustmentInput;
+  CreateApiKeyInput: CreateApiKeyInput;
+  CreateCartInput: CreateCartInput;
+  CreateClerkInput: CreateClerkInput;
+  CreateCustomerInput: CreateCustomerInput;
+  CreateDeviceInput: CreateDeviceInput;
+  CreateDeviceModelInput: CreateDeviceModelInput;
+  CreateMerchantInput: CreateMerchantInput;
+  CreatePartnerInput: CreatePartnerInput;
+  CreatePaymentVendorInput: CreatePaymentVendorInput;
+  CreatedApiKey: CreatedApiKeyParent;
+  CurrencyCode: Scalars['CurrencyCode']['output'];
+  Customer: CustomerParent;
+  Decimal: Scalars['Decimal']['output'];
+  Device: DeviceRow;
+  DeviceFamily: DeviceFamilyRow;
+  DeviceModel: DeviceModelRow;
+  FinanceCartInput: FinanceCartInput;
+  FinanceOrder: FinanceOrderRow;
+  FinanceTransaction: TransactionRow;
   ID: Scalars['ID']['output'];
+  Installment: InstallmentParent;
+  Int: Scalars['Int']['output'];
+  JSON: Scalars['JSON']['output'];
   Merchant: MerchantRow;
+  Mutation: Record<PropertyKey, never>;
+  PageInfo: PageInfo;
   Partner: PartnerRow;
+  Payment: PaymentRow;
+  PaymentNotificationResult: PaymentNotificationParent;
+  PaymentOption: PaymentOptionParent;
+  PaymentReceipt: PaymentReceiptParent;
+  PaymentVendor: PaymentVendorRow;
   Query: Record<PropertyKey, never>;
+  RecordInStorePaymentInput: RecordInStorePaymentInput;
   String: Scalars['String']['output'];
+  Timestamp: Scalars['Timestamp']['output'];
+  Transaction: TransactionRow;
+  TransactionConnection: TransactionConnectionParent;
+  TransactionEdge: ListedTransactionRow;
+  UpdatePaymentVendorInput: UpdatePaymentVendorInput;
   Viewer: Principal;
+};
+
+export type AccessTokenResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AccessToken'] = ResolversParentTypes['AccessToken']> = {
+  accessToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  expiresIn?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  tokenType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type AddressResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Address'] = ResolversParentTypes['Address']> = {
@@ -250,6 +1344,75 @@ export type AddressResolvers<ContextType = Context, ParentType extends Resolvers
   street2?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type AdjustmentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Adjustment'] = ResolversParentTypes['Adjustment']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['AdjustmentKind'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
+  notes?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+};
+
+export type AdjustmentTransactionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AdjustmentTransaction'] = ResolversParentTypes['AdjustmentTransaction']> = {
+  adjustment?: Resolver<ResolversTypes['Adjustment'], ParentType, ContextType>;
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['TransactionType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ApiKeyResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  displayPrefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ApiKeyKind'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  operatorId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType>;
+  paymentVendor?: Resolver<Maybe<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+};
+
+export type CartResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Cart'] = ResolversParentTypes['Cart']> = {
+  cartTag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  customer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType>;
+  deviceDescription?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  deviceModel?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
+  downPayment?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  financeAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
+  monthlyCost?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  months?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  pricePreTax?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  purchaseAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  salesClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType>;
+  weeklyCost?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type CashTransactionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CashTransaction'] = ResolversParentTypes['CashTransaction']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  financeOrder?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
+  payment?: Resolver<ResolversTypes['Payment'], ParentType, ContextType>;
+  salesClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['TransactionType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ClerkResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Clerk'] = ResolversParentTypes['Clerk']> = {
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -258,6 +1421,127 @@ export type ClerkResolvers<ContextType = Context, ParentType extends ResolversPa
   phoneNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type CommissionTransactionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CommissionTransaction'] = ResolversParentTypes['CommissionTransaction']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  financeOrder?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
+  payment?: Resolver<ResolversTypes['Payment'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['TransactionType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type CreatedApiKeyResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CreatedApiKey'] = ResolversParentTypes['CreatedApiKey']> = {
+  apiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export interface CurrencyCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CurrencyCode'], any> {
+  name: 'CurrencyCode';
+}
+
+export type CustomerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
+  address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerAddressArgs, 'reveal'>>;
+  devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType>;
+  email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerEmailArgs, 'reveal'>>;
+  financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
+  financeOrders?: Resolver<Array<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nationalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerNationalIdArgs, 'reveal'>>;
+  phoneNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Decimal'], any> {
+  name: 'Decimal';
+}
+
+export type DeviceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Device'] = ResolversParentTypes['Device']> = {
+  customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  family?: Resolver<ResolversTypes['DeviceFamily'], ParentType, ContextType>;
+  financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  imei?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastSeen?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  model?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
+  phoneNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  secureStatus?: Resolver<Maybe<ResolversTypes['SecureStatus']>, ParentType, ContextType>;
+  secureStatusText?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  validThrough?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+};
+
+export type DeviceFamilyResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceFamily'] = ResolversParentTypes['DeviceFamily']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  models?: Resolver<Array<ResolversTypes['DeviceModel']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type DeviceModelResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceModel'] = ResolversParentTypes['DeviceModel']> = {
+  family?: Resolver<ResolversTypes['DeviceFamily'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  makeModel?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FinanceOrderResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceOrder'] = ResolversParentTypes['FinanceOrder']> = {
+  cart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  customer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType>;
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+  downPayment?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  financeAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  fullyPaid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
+  monthlyCost?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  months?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nextPayment?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  paidThrough?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  paymentOptions?: Resolver<Array<ResolversTypes['PaymentOption']>, ParentType, ContextType>;
+  payments?: Resolver<Array<ResolversTypes['Payment']>, ParentType, ContextType>;
+  pricePreTax?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  purchaseAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  repayableTotal?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  salesClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType>;
+  schedule?: Resolver<Array<ResolversTypes['Installment']>, ParentType, ContextType>;
+  secureStatus?: Resolver<ResolversTypes['SecureStatus'], ParentType, ContextType>;
+  secureStatusText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  totalPaid?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  weeklyCost?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type FinanceTransactionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceTransaction'] = ResolversParentTypes['FinanceTransaction']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+  financeOrder?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
+  salesClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['TransactionType'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type InstallmentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Installment'] = ResolversParentTypes['Installment']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  dueAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  number?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  paid?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['InstallmentStatus'], ParentType, ContextType>;
+};
+
+export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
+  name: 'JSON';
+}
+
 export type MerchantResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Merchant'] = ResolversParentTypes['Merchant']> = {
   address?: Resolver<ResolversTypes['Address'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -265,35 +1549,163 @@ export type MerchantResolvers<ContextType = Context, ParentType extends Resolver
   phoneNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createAccessToken?: Resolver<ResolversTypes['AccessToken'], ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'apiKey'>>;
+  createAdjustment?: Resolver<ResolversTypes['Adjustment'], ParentType, ContextType, RequireFields<MutationCreateAdjustmentArgs, 'input'>>;
+  createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
+  createCart?: Resolver<ResolversTypes['Cart'], ParentType, ContextType, RequireFields<MutationCreateCartArgs, 'input'>>;
+  createClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType, RequireFields<MutationCreateClerkArgs, 'input'>>;
+  createCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
+  createDevice?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationCreateDeviceArgs, 'input'>>;
+  createDeviceFamily?: Resolver<ResolversTypes['DeviceFamily'], ParentType, ContextType, RequireFields<MutationCreateDeviceFamilyArgs, 'name'>>;
+  createDeviceModel?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType, RequireFields<MutationCreateDeviceModelArgs, 'input'>>;
+  createMerchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType, RequireFields<MutationCreateMerchantArgs, 'input'>>;
+  createPartner?: Resolver<ResolversTypes['Partner'], ParentType, ContextType, RequireFields<MutationCreatePartnerArgs, 'input'>>;
+  createPaymentNotification?: Resolver<ResolversTypes['PaymentNotificationResult'], ParentType, ContextType, RequireFields<MutationCreatePaymentNotificationArgs, 'notification'>>;
+  createPaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationCreatePaymentVendorArgs, 'input'>>;
+  financeCart?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationFinanceCartArgs, 'input'>>;
+  recordInStorePayment?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType, RequireFields<MutationRecordInStorePaymentArgs, 'input'>>;
+  revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  updatePaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationUpdatePaymentVendorArgs, 'input'>>;
+};
+
+export type PageInfoResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type PartnerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Partner'] = ResolversParentTypes['Partner']> = {
   clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType>;
+  commissionRateBasisPoints?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type PaymentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Payment'] = ResolversParentTypes['Payment']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  channel?: Resolver<ResolversTypes['PaymentChannel'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  financeOrder?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<Maybe<ResolversTypes['Merchant']>, ParentType, ContextType>;
+  paymentVendor?: Resolver<Maybe<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
+  salesClerk?: Resolver<Maybe<ResolversTypes['Clerk']>, ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  vendorReference?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PaymentNotificationResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentNotificationResult'] = ResolversParentTypes['PaymentNotificationResult']> = {
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  receipt?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType>;
+};
+
+export type PaymentOptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentOption'] = ResolversParentTypes['PaymentOption']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['PaymentOptionType'], ParentType, ContextType>;
+};
+
+export type PaymentReceiptResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentReceipt'] = ResolversParentTypes['PaymentReceipt']> = {
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  deviceTag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fullyPaid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  nextPayment?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  payment?: Resolver<ResolversTypes['Payment'], ParentType, ContextType>;
+  remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  replayed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+};
+
+export type PaymentVendorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentVendor'] = ResolversParentTypes['PaymentVendor']> = {
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  displayName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requestSchema?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
+  cart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType, RequireFields<QueryCartArgs, 'cartTag'>>;
   clerk?: Resolver<Maybe<ResolversTypes['Clerk']>, ParentType, ContextType, RequireFields<QueryClerkArgs, 'id'>>;
   clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType>;
+  customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'locator'>>;
+  deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType>;
+  financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType, RequireFields<QueryFinanceOrderArgs, 'id'>>;
   merchant?: Resolver<Maybe<ResolversTypes['Merchant']>, ParentType, ContextType, RequireFields<QueryMerchantArgs, 'id'>>;
   merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType>;
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType, RequireFields<QueryPartnerArgs, 'id'>>;
   partners?: Resolver<Array<ResolversTypes['Partner']>, ParentType, ContextType>;
+  paymentVendors?: Resolver<Array<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
+  transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
+};
+
+export interface TimestampScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Timestamp'], any> {
+  name: 'Timestamp';
+}
+
+export type TransactionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Transaction'] = ResolversParentTypes['Transaction']> = {
+  __resolveType: TypeResolveFn<'AdjustmentTransaction' | 'CashTransaction' | 'CommissionTransaction' | 'FinanceTransaction', ParentType, ContextType>;
+};
+
+export type TransactionConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['TransactionConnection'] = ResolversParentTypes['TransactionConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['TransactionEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Transaction']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type TransactionEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['TransactionEdge'] = ResolversParentTypes['TransactionEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType>;
 };
 
 export type ViewerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
   keyKind?: Resolver<ResolversTypes['ApiKeyKind'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['PrincipalKind'], ParentType, ContextType>;
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType>;
+  paymentVendor?: Resolver<Maybe<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
+  viaAccessToken?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = Context> = {
+  AccessToken?: AccessTokenResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
+  Adjustment?: AdjustmentResolvers<ContextType>;
+  AdjustmentTransaction?: AdjustmentTransactionResolvers<ContextType>;
+  ApiKey?: ApiKeyResolvers<ContextType>;
+  Cart?: CartResolvers<ContextType>;
+  CashTransaction?: CashTransactionResolvers<ContextType>;
   Clerk?: ClerkResolvers<ContextType>;
+  CommissionTransaction?: CommissionTransactionResolvers<ContextType>;
+  CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
+  CurrencyCode?: GraphQLScalarType;
+  Customer?: CustomerResolvers<ContextType>;
+  Decimal?: GraphQLScalarType;
+  Device?: DeviceResolvers<ContextType>;
+  DeviceFamily?: DeviceFamilyResolvers<ContextType>;
+  DeviceModel?: DeviceModelResolvers<ContextType>;
+  FinanceOrder?: FinanceOrderResolvers<ContextType>;
+  FinanceTransaction?: FinanceTransactionResolvers<ContextType>;
+  Installment?: InstallmentResolvers<ContextType>;
+  JSON?: GraphQLScalarType;
   Merchant?: MerchantResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
   Partner?: PartnerResolvers<ContextType>;
+  Payment?: PaymentResolvers<ContextType>;
+  PaymentNotificationResult?: PaymentNotificationResultResolvers<ContextType>;
+  PaymentOption?: PaymentOptionResolvers<ContextType>;
+  PaymentReceipt?: PaymentReceiptResolvers<ContextType>;
+  PaymentVendor?: PaymentVendorResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Timestamp?: GraphQLScalarType;
+  Transaction?: TransactionResolvers<ContextType>;
+  TransactionConnection?: TransactionConnectionResolvers<ContextType>;
+  TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;
 };
 

@@ -4,6 +4,8 @@
 import type { Knex } from 'knex';
 import { parseAmount, subtractMinor } from '../money.js';
 import { displayPrefix, hashApiKey } from '../modules/auth/keys.js';
+import { requestHash } from '../modules/payments/idempotency.js';
+import type { PaymentReceiptSnapshot } from '../modules/payments/rows.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -182,8 +184,21 @@ export async function seedDemoData(db: Knex, options: { now?: Date; production: 
 
     await trx('payments').insert([
       { partner_id: demo, id: 4000008, finance_order_id: 4000004, channel: 'in_store', amount_minor: usd('18.00'), currency: 'USD', merchant_id: 851005, clerk_id: 5335, received_at: at(-10) },
-      { partner_id: demo, finance_order_id: 4000010, channel: 'vendor', amount_minor: usd('420.00'), currency: 'USD', vendor_id: demoVendor!.id, vendor_reference: 'DEMO-VENDOR-4000010-1', received_at: at(-200) },
     ]);
+    // The vendor payment that paid off 4000010, with the notification record a real one leaves, so a
+    // vendor repeating that reference gets the replay, not a second payment.
+    const vendorNotification = { paymentVendor: 'demo-vendor', amount: '420.00', currency: 'USD', reference: 'DEMO-VENDOR-4000010-1', deviceTag: 'DTSTBBC' };
+    const [vendorPayment] = await trx('payments')
+      .insert({ partner_id: demo, finance_order_id: 4000010, channel: 'vendor', amount_minor: usd(vendorNotification.amount), currency: 'USD', vendor_id: demoVendor!.id, vendor_reference: vendorNotification.reference, received_at: at(-200) })
+      .returning('id');
+    const receipt: PaymentReceiptSnapshot = {
+      partnerId: demo, paymentId: vendorPayment!.id, amountMinor: usd(vendorNotification.amount), time: Math.floor(at(-200).getTime() / 1000), deviceTag: 'DTSTBBC',
+      remainingMinor: '0', currency: 'USD', nextPayment: null, fullyPaid: true,
+    };
+    await trx('vendor_notifications').insert({
+      vendor_id: demoVendor!.id, reference: vendorNotification.reference, request_hash: requestHash(vendorNotification),
+      partner_id: demo, payment_id: vendorPayment!.id, response_body: JSON.stringify(receipt), created_at: at(-200),
+    });
 
     const [adjustment] = await trx('adjustments')
       .insert({ partner_id: demo, kind: 'commission', amount_minor: usd('-0.10'), currency: 'USD', notes: 'commission correction for financeOrder 4000004', merchant_id: 851005, finance_order_id: 4000004, operator_id: operations!.id, created_at: at(-5) })

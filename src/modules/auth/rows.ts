@@ -14,3 +14,16 @@ export interface ApiKeyRow {
   expires_at: Date | null;
   revoked_at: Date | null;
 }
+
+export interface CreatedApiKeyParent {
+  apiKey: ApiKeyRow;
+  secret: string;
+}
+
+export interface AccessTokenParent {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  /** Unix seconds. */
+  expiresAt: number;
+}

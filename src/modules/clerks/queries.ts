@@ -15,3 +15,8 @@ export function clerksByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<C
     .select(...COLUMNS)
     .whereIn(['partner_id', 'id'], keys.map((key) => [key.partnerId, key.id]));
 }
+
+export async function insertClerk(db: DbOrTrx, row: Omit<ClerkRow, 'id'>): Promise<ClerkRow> {
+  const [inserted] = await db<ClerkRow>('clerks').insert(row).returning([...COLUMNS]);
+  return inserted as ClerkRow;
+}

@@ -1,6 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Resolvers } from '../../__generated__/resolvers.js';
+import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
-import { requirePartnerTenant } from '../auth/principal.js';
+import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
+import { isUniqueViolation, requireText } from '../inputs.js';
+import { requireExistingPartner } from '../partners/guards.js';
+import { insertClerk } from './queries.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export const clerkResolvers: Resolvers = {
   Query: {
@@ -8,6 +15,26 @@ export const clerkResolvers: Resolvers = {
     clerk: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
       return isDatabaseId(id) ? ctx.loaders.clerks.byKey.load({ partnerId, id }) : null;
+    },
+  },
+  Mutation: {
+    createClerk: async (_root, { input }, ctx) => {
+      requireOperator(ctx);
+      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const personUuid = input.personUuid ?? randomUUID();
+      if (!UUID.test(personUuid)) throw invalidArgument('input.personUuid', 'must be a UUID');
+      try {
+        return await insertClerk(ctx.db, {
+          partner_id: partnerId,
+          person_uuid: personUuid.toLowerCase(),
+          name: requireText('input.name', input.name),
+          phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
+          email: requireText('input.email', input.email),
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw invalidArgument('input.personUuid', 'is already a clerk of this partner');
+        throw error;
+      }
     },
   },
   Clerk: {

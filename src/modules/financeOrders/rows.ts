@@ -17,3 +17,18 @@ export interface FinanceOrderRow {
   total_paid_minor: string;
   ordered_at: Date;
 }
+
+export interface PaymentOptionParent {
+  type: 'FULL' | 'MONTH' | 'WEEK';
+  amountMinor: bigint;
+  currency: string;
+}
+
+export interface InstallmentParent {
+  number: number;
+  dueAt: Date;
+  amountMinor: bigint;
+  paidMinor: bigint;
+  status: 'PAID' | 'OVERDUE' | 'UPCOMING';
+  currency: string;
+}

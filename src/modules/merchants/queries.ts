@@ -15,3 +15,8 @@ export function merchantsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promis
     .select(...COLUMNS)
     .whereIn(['partner_id', 'id'], keys.map((key) => [key.partnerId, key.id]));
 }
+
+export async function insertMerchant(db: DbOrTrx, row: Omit<MerchantRow, 'id'>): Promise<MerchantRow> {
+  const [inserted] = await db<MerchantRow>('merchants').insert(row).returning([...COLUMNS]);
+  return inserted as MerchantRow;
+}

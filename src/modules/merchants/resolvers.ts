@@ -1,6 +1,10 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
+import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
-import { requirePartnerTenant } from '../auth/principal.js';
+import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
+import { optionalText, requireText } from '../inputs.js';
+import { requireExistingPartner } from '../partners/guards.js';
+import { insertMerchant } from './queries.js';
 
 export const merchantResolvers: Resolvers = {
   Query: {
@@ -8,6 +12,25 @@ export const merchantResolvers: Resolvers = {
     merchant: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
       return isDatabaseId(id) ? ctx.loaders.merchants.byKey.load({ partnerId, id }) : null;
+    },
+  },
+  Mutation: {
+    createMerchant: async (_root, { input }, ctx) => {
+      requireOperator(ctx);
+      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const country = input.address.country.trim().toUpperCase();
+      if (!/^[A-Z]{2}$/.test(country)) throw invalidArgument('input.address.country', 'must be an ISO 3166-1 alpha-2 code such as US');
+      return insertMerchant(ctx.db, {
+        partner_id: partnerId,
+        name: requireText('input.name', input.name),
+        street: requireText('input.address.street', input.address.street),
+        street2: optionalText('input.address.street2', input.address.street2),
+        city: requireText('input.address.city', input.address.city),
+        state: requireText('input.address.state', input.address.state),
+        postal_code: input.address.postalCode?.trim() ?? '',
+        country,
+        phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
+      });
     },
   },
   Merchant: {

@@ -12,3 +12,13 @@ export function partnersByIds(db: DbOrTrx, ids: readonly string[]): Promise<Part
 export function listPartners(db: DbOrTrx): Promise<PartnerRow[]> {
   return db<PartnerRow>('partners').select(...COLUMNS).orderBy('id');
 }
+
+export async function insertPartner(db: DbOrTrx, row: Pick<PartnerRow, 'name' | 'commission_rate_bps'>): Promise<PartnerRow> {
+  const [inserted] = await db<PartnerRow>('partners').insert(row).returning([...COLUMNS]);
+  return inserted as PartnerRow;
+}
+
+/** Whether a partner exists (operator mutations name partners by id). */
+export async function partnerExists(db: DbOrTrx, id: string): Promise<boolean> {
+  return Boolean(await db('partners').where({ id }).first('id'));
+}

@@ -1,7 +1,9 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
+import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { canSeePartner, requireOperator } from '../auth/principal.js';
-import { listPartners } from './queries.js';
+import { requireText } from '../inputs.js';
+import { insertPartner, listPartners } from './queries.js';
 
 export const partnerResolvers: Resolvers = {
   Query: {
@@ -14,9 +16,21 @@ export const partnerResolvers: Resolvers = {
       return listPartners(ctx.db);
     },
   },
+  Mutation: {
+    createPartner: (_root, { input }, ctx) => {
+      requireOperator(ctx);
+      const rate = input.commissionRateBasisPoints;
+      if (!Number.isInteger(rate) || rate < 0 || rate > 10_000) {
+        throw invalidArgument('input.commissionRateBasisPoints', 'must be a whole number from 0 to 10000 (500 = 5%)');
+      }
+      return insertPartner(ctx.db, { name: requireText('input.name', input.name), commission_rate_bps: rate });
+    },
+  },
   // A Partner object is only ever handed out after the checks above, so its fields need none.
   Partner: {
+    commissionRateBasisPoints: (partner) => partner.commission_rate_bps,
     merchants: (partner, _args, ctx) => ctx.loaders.merchants.byPartner.load(partner.id),
     clerks: (partner, _args, ctx) => ctx.loaders.clerks.byPartner.load(partner.id),
+    createdAt: (partner) => partner.created_at,
   },
 };

@@ -20,6 +20,7 @@ export interface PaymentRow {
 export interface PaymentReceiptSnapshot {
   partnerId: string;
   paymentId: string;
+  amountMinor: string;
   /** Unix seconds. */
   time: number;
   deviceTag: string;
@@ -31,3 +32,8 @@ export interface PaymentReceiptSnapshot {
 }
 
 export type PaymentReceiptParent = PaymentReceiptSnapshot & { replayed: boolean };
+
+export interface PaymentNotificationParent {
+  message: string;
+  receipt: PaymentReceiptParent;
+}

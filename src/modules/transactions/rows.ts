@@ -31,3 +31,8 @@ export interface AdjustmentRow {
   operator_id: string | null;
   created_at: Date;
 }
+
+export interface TransactionConnectionParent {
+  rows: ListedTransactionRow[];
+  hasNextPage: boolean;
+}

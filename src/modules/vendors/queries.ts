@@ -25,6 +25,7 @@ export async function updatePaymentVendor(
 ): Promise<PaymentVendorRow | undefined> {
   const update: Record<string, unknown> = { ...changes };
   if (changes.request_schema !== undefined) update.request_schema = JSON.stringify(changes.request_schema);
+  if (Object.keys(update).length === 0) return db<PaymentVendorRow>('payment_vendors').select(...COLUMNS).where({ id }).first();
   const [row] = await db('payment_vendors').where({ id }).update(update).returning([...COLUMNS]);
   return row as PaymentVendorRow | undefined;
 }

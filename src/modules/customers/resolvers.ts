@@ -1,0 +1,53 @@
+import type { Resolvers } from '../../__generated__/resolvers.js';
+import { invalidArgument } from '../../errors.js';
+import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
+import { standingOf } from '../financeOrders/terms.js';
+import { isUniqueViolation, optionalText, requireText } from '../inputs.js';
+import { requireExistingPartner } from '../partners/guards.js';
+import { locateCustomer } from './locate.js';
+import { insertCustomer } from './queries.js';
+
+export const customerResolvers: Resolvers = {
+  Query: {
+    customer: (_root, { locator }, ctx) => {
+      const partnerId = readablePartner(ctx, null);
+      return partnerId === undefined ? null : locateCustomer(ctx.db, locator, partnerId);
+    },
+  },
+  Mutation: {
+    createCustomer: async (_root, { input }, ctx) => {
+      requireOperator(ctx);
+      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      try {
+        return await insertCustomer(ctx.db, {
+          partner_id: partnerId,
+          name: requireText('input.name', input.name),
+          phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
+          email: optionalText('input.email', input.email),
+          address: optionalText('input.address', input.address, 500),
+          national_id: optionalText('input.nationalId', input.nationalId, 64),
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw invalidArgument('input.phoneNumber', 'is already the phone number of a customer of this partner');
+        throw error;
+      }
+    },
+  },
+  Customer: {
+    phoneNumber: (customer) => customer.phone_number,
+    email: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.email : null),
+    address: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.address : null),
+    nationalId: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.national_id : null),
+    financeOrder: async (customer, _args, ctx) => {
+      if (customer.matched_device_id) {
+        const [newest] = await ctx.loaders.financeOrders.ofDevice.load({ partnerId: customer.partner_id, id: customer.matched_device_id });
+        if (newest) return newest;
+      }
+      const orders = await ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id });
+      const now = ctx.now();
+      return orders.find((order) => !standingOf(order, now).fullyPaid) ?? orders[0] ?? null;
+    },
+    financeOrders: (customer, _args, ctx) => ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id }),
+    devices: (customer, _args, ctx) => ctx.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id }),
+  },
+};

@@ -1,0 +1,52 @@
+import type { Resolvers } from '../../__generated__/resolvers.js';
+import { formatAmount } from '../../money.js';
+import { isDatabaseId } from '../../ids.js';
+import { readablePartner } from '../auth/principal.js';
+import { financeOrderById } from './queries.js';
+import type { FinanceOrderRow } from './rows.js';
+import { paymentOptionsOf, scheduleOf, SECURE_STATUS_TEXT, standingOf } from './terms.js';
+
+const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(minor, order.currency);
+
+export const financeOrderResolvers: Resolvers = {
+  Query: {
+    financeOrder: (_root, { id }, ctx) => {
+      const partnerId = readablePartner(ctx, null);
+      if (partnerId === undefined || !isDatabaseId(id)) return null;
+      if (partnerId === null) return financeOrderById(ctx.db, id, null).then((row) => row ?? null);
+      return ctx.loaders.financeOrders.byKey.load({ partnerId, id });
+    },
+  },
+  FinanceOrder: {
+    customer: async (order, _args, ctx) => (await ctx.loaders.customers.byKey.load({ partnerId: order.partner_id, id: order.customer_id }))!,
+    device: async (order, _args, ctx) => (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!,
+    merchant: async (order, _args, ctx) => (await ctx.loaders.merchants.byKey.load({ partnerId: order.partner_id, id: order.merchant_id }))!,
+    salesClerk: async (order, _args, ctx) => (await ctx.loaders.clerks.byKey.load({ partnerId: order.partner_id, id: order.clerk_id }))!,
+    cart: (order, _args, ctx) => (order.cart_id ? ctx.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null),
+    purchaseAmount: (order) => money(order, order.purchase_minor),
+    downPayment: (order) => money(order, order.down_payment_minor),
+    financeAmount: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).financeMinor),
+    pricePreTax: (order) => money(order, order.price_pre_tax_minor),
+    monthlyCost: (order) => money(order, order.monthly_cost_minor),
+    weeklyCost: (order) => money(order, order.weekly_cost_minor),
+    repayableTotal: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).repayableMinor),
+    totalPaid: (order) => money(order, order.total_paid_minor),
+    remainingBalance: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).remainingMinor),
+    time: (order) => order.ordered_at,
+    paidThrough: (order, _args, ctx) => standingOf(order, ctx.now()).paidThrough,
+    nextPayment: (order, _args, ctx) => standingOf(order, ctx.now()).nextPayment,
+    fullyPaid: (order, _args, ctx) => standingOf(order, ctx.now()).fullyPaid,
+    secureStatus: (order, _args, ctx) => standingOf(order, ctx.now()).secureStatus,
+    secureStatusText: (order, _args, ctx) => SECURE_STATUS_TEXT[standingOf(order, ctx.now()).secureStatus],
+    payments: (order, _args, ctx) => ctx.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }),
+    paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),
+    schedule: (order, _args, ctx) => scheduleOf(order, ctx.now()).map((installment) => ({ ...installment, currency: order.currency })),
+  },
+  PaymentOption: {
+    amount: (option) => formatAmount(option.amountMinor, option.currency),
+  },
+  Installment: {
+    amount: (installment) => formatAmount(installment.amountMinor, installment.currency),
+    paid: (installment) => formatAmount(installment.paidMinor, installment.currency),
+  },
+};

@@ -1,0 +1,49 @@
+// Checks on mutation inputs shared by the domain modules: each failure names the argument.
+import { invalidArgument, notFound } from '../errors.js';
+import { isDatabaseId } from '../ids.js';
+import { MoneyError, parseAmount } from '../money.js';
+
+/** An id that can name a record; anything else names none (RESOURCE_NOT_FOUND). */
+export function requireId(resource: string, id: string): string {
+  if (!isDatabaseId(id)) throw notFound(resource, id);
+  return id;
+}
+
+/** Text with something in it, trimmed, at most `max` characters. */
+export function requireText(argument: string, value: string, max = 255): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw invalidArgument(argument, 'must not be empty');
+  if (trimmed.length > max) throw invalidArgument(argument, `must be at most ${max} characters`);
+  return trimmed;
+}
+
+export function optionalText(argument: string, value: string | null | undefined, max = 255): string | null {
+  return value == null || value.trim() === '' ? null : requireText(argument, value, max);
+}
+
+/** An amount of `currency` in minor units; too many decimals or bad syntax is INVALID_ARGUMENT. */
+export function requireAmount(argument: string, text: string, currency: string, rule: 'positive' | 'non-negative' | 'non-zero'): bigint {
+  let minor: bigint;
+  try {
+    minor = parseAmount(text, currency);
+  } catch (error) {
+    if (error instanceof MoneyError) throw invalidArgument(argument, `is not acceptable: ${error.message}`);
+    throw error;
+  }
+  if (rule === 'positive' && minor <= 0n) throw invalidArgument(argument, 'must be more than zero');
+  if (rule === 'non-negative' && minor < 0n) throw invalidArgument(argument, 'must not be negative');
+  if (rule === 'non-zero' && minor === 0n) throw invalidArgument(argument, 'must not be zero');
+  return minor;
+}
+
+/** Whether a database error is a unique-constraint violation (SQLSTATE 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === '23505';
+}
+
+/** Decimal text without insignificant zeros, so "18", "18.0" and "18.00" are the same request. */
+export function normaliseDecimal(text: string): string {
+  const [whole, fraction = ''] = text.split('.');
+  const trimmedFraction = fraction.replace(/0+$/, '');
+  return trimmedFraction ? `${whole}.${trimmedFraction}` : whole!;
+}

@@ -1,0 +1,84 @@
+// Making a repeated request harmless. A partner's idempotency key (in-store payments) or a vendor's
+// reference (notifications) is claimed with a transaction-scoped advisory lock, so two requests with
+// the same key take turns: the second waits for the first to commit, then finds its record and
+// replays its receipt (same request) or is refused with IDEMPOTENCY_CONFLICT (different request).
+import { createHash } from 'node:crypto';
+import type { DbOrTrx } from '../../db/knex.js';
+import { idempotencyConflict } from '../../errors.js';
+import type { PaymentReceiptSnapshot } from './rows.js';
+
+/** Idempotency keys are kept at least this long (decisions.md 6). */
+export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** JSON with object keys sorted, so equal requests hash equally whatever their key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestHash(request: unknown): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
+
+async function lock(trx: DbOrTrx, name: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [name]);
+}
+
+export interface Claimed {
+  receipt: PaymentReceiptSnapshot;
+  replayed: boolean;
+}
+
+/** Runs `record` once per (partner, idempotency key); a repeat replays the stored receipt. */
+export async function withIdempotencyKey(
+  trx: DbOrTrx,
+  claim: { partnerId: string; key: string; requestHash: string; now: Date },
+  record: () => Promise<PaymentReceiptSnapshot>,
+): Promise<Claimed> {
+  await lock(trx, `idempotency:${claim.partnerId}:${claim.key}`);
+  const existing = await trx('idempotency_keys').where({ partner_id: claim.partnerId, idempotency_key: claim.key }).first();
+  if (existing && existing.expires_at.getTime() > claim.now.getTime()) {
+    if (existing.request_hash !== claim.requestHash) throw idempotencyConflict('this Idempotency-Key');
+    return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
+  }
+  if (existing) await trx('idempotency_keys').where({ partner_id: claim.partnerId, idempotency_key: claim.key }).delete();
+  const receipt = await record();
+  await trx('idempotency_keys').insert({
+    partner_id: claim.partnerId,
+    idempotency_key: claim.key,
+    request_hash: claim.requestHash,
+    response_status: 200,
+    response_body: JSON.stringify(receipt),
+    created_at: claim.now,
+    expires_at: new Date(claim.now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS),
+  });
+  return { receipt, replayed: false };
+}
+
+/** Runs `record` once per (vendor, reference); a repeat replays the stored receipt. References never expire. */
+export async function withVendorReference(
+  trx: DbOrTrx,
+  claim: { vendorId: string; reference: string; requestHash: string },
+  record: () => Promise<PaymentReceiptSnapshot>,
+): Promise<Claimed> {
+  await lock(trx, `vendor-reference:${claim.vendorId}:${claim.reference}`);
+  const existing = await trx('vendor_notifications').where({ vendor_id: claim.vendorId, reference: claim.reference }).first();
+  if (existing) {
+    if (existing.request_hash !== claim.requestHash) throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
+    return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
+  }
+  const receipt = await record();
+  await trx('vendor_notifications').insert({
+    vendor_id: claim.vendorId,
+    reference: claim.reference,
+    request_hash: claim.requestHash,
+    partner_id: receipt.partnerId,
+    payment_id: receipt.paymentId,
+    response_body: JSON.stringify(receipt),
+  });
+  return { receipt, replayed: false };
+}

@@ -1,0 +1,103 @@
+// A vendor's payment notification: checked against the vendor's stored JSON Schema before anything is
+// written, then credited to the order its device locator names, once per vendor reference.
+import type { Db, DbOrTrx } from '../../db/knex.js';
+import { forbidden, invalidNotification, notFound } from '../../errors.js';
+import { formatAmount } from '../../money.js';
+import { customersByPhone } from '../customers/queries.js';
+import { findDevice } from '../devices/queries.js';
+import { financeOrderById, financeOrdersOfCustomers, financeOrdersOfDevices } from '../financeOrders/queries.js';
+import { standingOf } from '../financeOrders/terms.js';
+import { isDatabaseId } from '../../ids.js';
+import type { TenantKey } from '../tenancy.js';
+import { notificationProblems } from '../vendors/requestSchema.js';
+import type { PaymentVendorRow } from '../vendors/rows.js';
+import { requestHash, withVendorReference, type Claimed } from './idempotency.js';
+import { recordPayment } from './record.js';
+import type { PaymentReceiptSnapshot } from './rows.js';
+
+const LOCATORS = ['deviceTag', 'imei', 'phoneNumber', 'financeOrderId'] as const;
+
+interface Notification {
+  amount: string;
+  currency: string;
+  reference: string;
+  locator: { field: (typeof LOCATORS)[number]; value: string };
+}
+
+/** The fields the service itself needs, whatever else the vendor's schema allows. */
+function readNotification(vendor: PaymentVendorRow, body: unknown): Notification {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidNotification(['the body must be a JSON object']);
+  const fields = body as Record<string, unknown>;
+  if (fields.paymentVendor === undefined || fields.paymentVendor === null || fields.paymentVendor === '') {
+    throw invalidNotification(['paymentVendor is a required field']);
+  }
+  if (fields.paymentVendor !== vendor.name) {
+    throw forbidden(`this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(fields.paymentVendor)).slice(0, 80)}`);
+  }
+  const problems = notificationProblems(vendor.request_schema, body);
+  if (problems.length) throw invalidNotification(problems);
+
+  const missing: string[] = [];
+  const text = (name: string): string => {
+    const value = fields[name];
+    if (typeof value === 'string' && value !== '') return value;
+    // A JSON number prints as its shortest exact decimal: 18.5 -> "18.5"; exponents fail the money rules.
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    missing.push(`${name} is a required field`);
+    return '';
+  };
+  const amount = text('amount');
+  const currency = text('currency');
+  const reference = text('reference');
+  const given = LOCATORS.filter((field) => fields[field] !== undefined && fields[field] !== null);
+  if (given.length !== 1) missing.push(`exactly one of ${LOCATORS.join(', ')} is required`);
+  if (missing.length) throw invalidNotification(missing);
+  const field = given[0]!;
+  return { amount, currency, reference, locator: { field, value: String(fields[field]) } };
+}
+
+/** The order a notification pays: the device's newest order, or the customer's newest open one. */
+async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Date): Promise<TenantKey> {
+  const { field, value } = locator;
+  if (field === 'deviceTag' || field === 'imei') {
+    const device = await findDevice(trx, field === 'imei' ? 'imei' : 'tag', value, null);
+    if (!device) throw notFound('device', value);
+    const [order] = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
+    if (!order) throw notFound('finance order for device', value);
+    return { partnerId: order.partner_id, id: order.id };
+  }
+  if (field === 'financeOrderId') {
+    const order = isDatabaseId(value) ? await financeOrderById(trx, value, null) : undefined;
+    if (!order) throw notFound('finance order', value);
+    return { partnerId: order.partner_id, id: order.id };
+  }
+  const customers = await customersByPhone(trx, value, null);
+  if (customers.length === 0) throw notFound('customer with phone number', value);
+  if (customers.length > 1) throw invalidNotification(['phoneNumber matches customers of several partners; send deviceTag or imei instead']);
+  const orders = await financeOrdersOfCustomers(trx, [{ partnerId: customers[0]!.partner_id, id: customers[0]!.id }]);
+  const order = orders.find((candidate) => !standingOf(candidate, now).fullyPaid) ?? orders[0];
+  if (!order) throw notFound('finance order for phone number', value);
+  return { partnerId: order.partner_id, id: order.id };
+}
+
+export function notificationMessage(receipt: PaymentReceiptSnapshot): string {
+  return `payment of ${formatAmount(receipt.amountMinor, receipt.currency)} ${receipt.currency} recorded for device ${receipt.deviceTag}`;
+}
+
+/** Checks and records a notification in one database transaction; a repeated reference replays. */
+export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body: unknown, now: Date): Promise<Claimed> {
+  if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
+  const notification = readNotification(vendor, body);
+  return db.transaction((trx) =>
+    withVendorReference(trx, { vendorId: vendor.id, reference: notification.reference, requestHash: requestHash(body) }, async () => {
+      const order = await orderFor(trx, notification.locator, now);
+      const { receipt } = await recordPayment(trx, {
+        order,
+        amount: notification.amount,
+        currency: notification.currency,
+        source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
+      }, now);
+      return receipt;
+    }),
+  );
+}

@@ -1,0 +1,72 @@
+import type { Resolvers } from '../../__generated__/resolvers.js';
+import type { DbOrTrx } from '../../db/knex.js';
+import { forbidden, invalidArgument, notFound } from '../../errors.js';
+import { formatAmount } from '../../money.js';
+import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
+import { clerksByKeys } from '../clerks/queries.js';
+import { normaliseDecimal, requireId } from '../inputs.js';
+import { merchantsByKeys } from '../merchants/queries.js';
+import { paymentVendorsByIds } from '../vendors/queries.js';
+import { requestHash, withIdempotencyKey } from './idempotency.js';
+import { acceptNotification, notificationMessage } from './notification.js';
+import { recordPayment } from './record.js';
+
+// Printable ASCII, as HTTP headers carry it; long enough for a UUID or a POS reference.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const paymentResolvers: Resolvers = {
+  Mutation: {
+    recordInStorePayment: async (_root, { input }, ctx) => {
+      const partnerId = requirePartnerTenant(ctx, ['retail']);
+      if (input.idempotencyKey != null && !IDEMPOTENCY_KEY.test(input.idempotencyKey)) {
+        throw invalidArgument('idempotencyKey', 'must be 1 to 255 printable ASCII characters');
+      }
+      const ids = {
+        merchant: requireId('merchant', input.merchantId),
+        clerk: requireId('clerk', input.salesClerkId),
+        order: requireId('finance order', input.financeOrderId),
+      };
+      const now = ctx.now();
+      const record = async (trx: DbOrTrx) => {
+        // The store and the clerk must be the key's partner's own; another partner's are "not found".
+        if (!(await merchantsByKeys(trx, [{ partnerId, id: ids.merchant }]))[0]) throw notFound('merchant', ids.merchant);
+        if (!(await clerksByKeys(trx, [{ partnerId, id: ids.clerk }]))[0]) throw notFound('clerk', ids.clerk);
+        const { receipt } = await recordPayment(trx, {
+          order: { partnerId, id: ids.order },
+          amount: input.amount,
+          currency: input.currency,
+          source: { channel: 'in_store', merchantId: ids.merchant, clerkId: ids.clerk },
+        }, now);
+        return receipt;
+      };
+      const claimed = await ctx.db.transaction(async (trx) => {
+        if (input.idempotencyKey == null) return { receipt: await record(trx), replayed: false };
+        const hash = requestHash({ ...ids, amount: normaliseDecimal(input.amount), currency: input.currency });
+        return withIdempotencyKey(trx, { partnerId, key: input.idempotencyKey, requestHash: hash, now }, () => record(trx));
+      });
+      return { ...claimed.receipt, replayed: claimed.replayed };
+    },
+    createPaymentNotification: async (_root, { notification }, ctx) => {
+      const vendorId = requireVendorToken(ctx);
+      const [vendor] = await paymentVendorsByIds(ctx.db, [vendorId]);
+      if (!vendor) throw forbidden('this access token belongs to no payment vendor');
+      const claimed = await acceptNotification(ctx.db, vendor, notification, ctx.now());
+      const receipt = { ...claimed.receipt, replayed: claimed.replayed };
+      return { message: notificationMessage(claimed.receipt), receipt };
+    },
+  },
+  Payment: {
+    financeOrder: async (payment, _args, ctx) => (await ctx.loaders.financeOrders.byKey.load({ partnerId: payment.partner_id, id: payment.finance_order_id }))!,
+    amount: (payment) => formatAmount(payment.amount_minor, payment.currency),
+    time: (payment) => payment.received_at,
+    channel: (payment) => (payment.channel === 'in_store' ? 'IN_STORE' : 'VENDOR'),
+    merchant: (payment, _args, ctx) => (payment.merchant_id ? ctx.loaders.merchants.byKey.load({ partnerId: payment.partner_id, id: payment.merchant_id }) : null),
+    salesClerk: (payment, _args, ctx) => (payment.clerk_id ? ctx.loaders.clerks.byKey.load({ partnerId: payment.partner_id, id: payment.clerk_id }) : null),
+    paymentVendor: (payment, _args, ctx) => (payment.vendor_id ? ctx.loaders.paymentVendors.byId.load(payment.vendor_id) : null),
+    vendorReference: (payment) => payment.vendor_reference,
+  },
+  PaymentReceipt: {
+    payment: async (receipt, _args, ctx) => (await ctx.loaders.payments.byKey.load({ partnerId: receipt.partnerId, id: receipt.paymentId }))!,
+    remainingBalance: (receipt) => formatAmount(receipt.remainingMinor, receipt.currency),
+  },
+};

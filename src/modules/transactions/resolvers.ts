@@ -1,0 +1,153 @@
+import type { Resolvers, TransactionResolvers } from '../../__generated__/resolvers.js';
+import type { Context } from '../../context.js';
+import { currencyMismatch, invalidArgument, notFound } from '../../errors.js';
+import { formatAmount } from '../../money.js';
+import { readablePartner, requireOperator } from '../auth/principal.js';
+import { financeOrdersByKeys } from '../financeOrders/queries.js';
+import { requireAmount, requireId, requireText } from '../inputs.js';
+import { merchantsByKeys } from '../merchants/queries.js';
+import { requireExistingPartner } from '../partners/guards.js';
+import { cursorOf, parseCursor } from './cursor.js';
+import { parseFilterTerms } from './filters.js';
+import { insertAdjustment, insertTransactions, transactionsInWindow } from './queries.js';
+import type { TransactionRow } from './rows.js';
+
+/** The longest window one request may ask for (decisions.md 7). */
+const MAX_WINDOW_DAYS = 366;
+const MAX_PAGE = 1000;
+
+const TYPE_NAMES = { finance: 'FinanceTransaction', cash: 'CashTransaction', commission: 'CommissionTransaction', adjustment: 'AdjustmentTransaction' } as const;
+
+const merchantOf = async (row: TransactionRow, ctx: Context) =>
+  (await ctx.loaders.merchants.byKey.load({ partnerId: row.partner_id, id: row.merchant_id }))!;
+const orderOf = async (row: TransactionRow, ctx: Context) =>
+  (await ctx.loaders.financeOrders.byKey.load({ partnerId: row.partner_id, id: row.finance_order_id! }))!;
+const clerkOf = async (row: TransactionRow, ctx: Context) =>
+  (await ctx.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }))!;
+const paymentOf = async (row: TransactionRow, ctx: Context) =>
+  (await ctx.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }))!;
+
+/** The fields every transaction type shares. */
+const common = {
+  type: (row: TransactionRow) => row.type.toUpperCase() as 'FINANCE' | 'CASH' | 'COMMISSION' | 'ADJUSTMENT',
+  time: (row: TransactionRow) => row.occurred_at,
+  amount: (row: TransactionRow) => formatAmount(row.amount_minor, row.currency),
+  merchant: (row: TransactionRow, _args: unknown, ctx: Context) => merchantOf(row, ctx),
+};
+
+export const transactionResolvers: Resolvers = {
+  Query: {
+    transactions: async (_root, { start, end, filter, first, after, partnerId: requested }, ctx) => {
+      // Transactions are for partner keys (not retail keys) and operators (decisions.md 1).
+      const partnerId = readablePartner(ctx, requested, ['partner']);
+      if (partnerId === null) throw invalidArgument('partnerId', 'is required for operators');
+      if (end < start) throw invalidArgument('end', 'must not be before start');
+      if (end - start > MAX_WINDOW_DAYS * 86_400) throw invalidArgument('end', `must be at most ${MAX_WINDOW_DAYS} days after start`);
+      if (first != null && (first < 1 || first > MAX_PAGE)) throw invalidArgument('first', `must be from 1 to ${MAX_PAGE}`);
+      const filters = parseFilterTerms(filter ?? []);
+      const afterPosition = after != null ? parseCursor(after) : undefined;
+      if (partnerId === undefined) return { rows: [], hasNextPage: false };
+      const rows = await transactionsInWindow(ctx.db, {
+        partnerId,
+        start: new Date(start * 1000),
+        end: new Date(end * 1000),
+        filters,
+        after: afterPosition,
+        limit: first != null ? first + 1 : undefined,
+      });
+      const hasNextPage = first != null && rows.length > first;
+      return { rows: hasNextPage ? rows.slice(0, first!) : rows, hasNextPage };
+    },
+  },
+  Mutation: {
+    createAdjustment: async (_root, { input }, ctx) => {
+      const operatorId = requireOperator(ctx);
+      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const merchantId = requireId('merchant', input.merchantId);
+      const orderId = input.financeOrderId != null ? requireId('finance order', input.financeOrderId) : null;
+      const amount = requireAmount('input.amount', input.amount, input.currency, 'non-zero');
+      const notes = requireText('input.notes', input.notes, 1000);
+      const now = ctx.now();
+      return ctx.db.transaction(async (trx) => {
+        if (!(await merchantsByKeys(trx, [{ partnerId, id: merchantId }]))[0]) throw notFound('merchant', merchantId);
+        if (orderId) {
+          const [order] = await financeOrdersByKeys(trx, [{ partnerId, id: orderId }]);
+          if (!order) throw notFound('finance order', orderId);
+          if (order.currency !== input.currency) throw currencyMismatch(input.currency, order.currency);
+        }
+        const adjustment = await insertAdjustment(trx, {
+          partner_id: partnerId,
+          kind: input.kind === 'PAYMENT' ? 'payment' : 'commission',
+          amount_minor: amount.toString(),
+          currency: input.currency,
+          notes,
+          merchant_id: merchantId,
+          finance_order_id: orderId,
+          operator_id: operatorId,
+          created_at: now,
+        });
+        await insertTransactions(trx, [{
+          partner_id: partnerId,
+          type: 'adjustment',
+          amount_minor: amount.toString(),
+          currency: input.currency,
+          occurred_at: now,
+          merchant_id: merchantId,
+          finance_order_id: orderId,
+          payment_id: null,
+          clerk_id: null,
+          adjustment_id: adjustment.id,
+        }]);
+        ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');
+        return adjustment;
+      });
+    },
+  },
+  TransactionConnection: {
+    edges: (connection) => connection.rows,
+    nodes: (connection) => connection.rows,
+    pageInfo: (connection) => ({
+      hasNextPage: connection.hasNextPage,
+      endCursor: connection.rows.length ? cursorOf(connection.rows[connection.rows.length - 1]!) : null,
+    }),
+  },
+  TransactionEdge: {
+    cursor: (row) => cursorOf(row),
+    node: (row) => row,
+  },
+  Transaction: {
+    __resolveType: (row) => TYPE_NAMES[row.type],
+  } as TransactionResolvers,
+  FinanceTransaction: {
+    ...common,
+    financeOrder: (row, _args, ctx) => orderOf(row, ctx),
+    salesClerk: (row, _args, ctx) => clerkOf(row, ctx),
+    device: async (row, _args, ctx) => {
+      const order = await orderOf(row, ctx);
+      return (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
+    },
+  },
+  CashTransaction: {
+    ...common,
+    payment: (row, _args, ctx) => paymentOf(row, ctx),
+    financeOrder: (row, _args, ctx) => orderOf(row, ctx),
+    salesClerk: (row, _args, ctx) => clerkOf(row, ctx),
+  },
+  CommissionTransaction: {
+    ...common,
+    payment: (row, _args, ctx) => paymentOf(row, ctx),
+    financeOrder: (row, _args, ctx) => orderOf(row, ctx),
+  },
+  AdjustmentTransaction: {
+    ...common,
+    adjustment: async (row, _args, ctx) => (await ctx.loaders.transactions.adjustmentByKey.load({ partnerId: row.partner_id, id: row.adjustment_id! }))!,
+  },
+  Adjustment: {
+    kind: (adjustment) => (adjustment.kind === 'payment' ? 'PAYMENT' : 'COMMISSION'),
+    amount: (adjustment) => formatAmount(adjustment.amount_minor, adjustment.currency),
+    merchant: async (adjustment, _args, ctx) => (await ctx.loaders.merchants.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.merchant_id }))!,
+    financeOrder: (adjustment, _args, ctx) =>
+      adjustment.finance_order_id ? ctx.loaders.financeOrders.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.finance_order_id }) : null,
+    time: (adjustment) => adjustment.created_at,
+  },
+};

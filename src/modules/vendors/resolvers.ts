@@ -1,0 +1,57 @@
+import type { Resolvers } from '../../__generated__/resolvers.js';
+import { invalidArgument, notFound } from '../../errors.js';
+import { requireOperator } from '../auth/principal.js';
+import { isUniqueViolation, requireId, requireText } from '../inputs.js';
+import { insertPaymentVendor, listPaymentVendors, updatePaymentVendor } from './queries.js';
+import { schemaProblem } from './requestSchema.js';
+
+const VENDOR_NAME = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+function requireSchema(argument: string, schema: unknown): Record<string, unknown> {
+  const problem = schemaProblem(schema);
+  if (problem) throw invalidArgument(argument, problem.replace(/^requestSchema /, ''));
+  return schema as Record<string, unknown>;
+}
+
+export const paymentVendorResolvers: Resolvers = {
+  Query: {
+    paymentVendors: (_root, _args, ctx) => {
+      requireOperator(ctx);
+      return listPaymentVendors(ctx.db);
+    },
+  },
+  Mutation: {
+    createPaymentVendor: async (_root, { input }, ctx) => {
+      requireOperator(ctx);
+      if (!VENDOR_NAME.test(input.name)) throw invalidArgument('input.name', 'must be 2 to 63 lowercase letters, digits and dashes');
+      try {
+        return await insertPaymentVendor(ctx.db, {
+          name: input.name,
+          display_name: requireText('input.displayName', input.displayName),
+          request_schema: requireSchema('input.requestSchema', input.requestSchema),
+          enabled: input.enabled ?? true,
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw invalidArgument('input.name', 'is already a payment vendor');
+        throw error;
+      }
+    },
+    updatePaymentVendor: async (_root, { input }, ctx) => {
+      requireOperator(ctx);
+      const id = requireId('payment vendor', input.id);
+      const row = await updatePaymentVendor(ctx.db, id, {
+        ...(input.displayName != null ? { display_name: requireText('input.displayName', input.displayName) } : {}),
+        ...(input.requestSchema != null ? { request_schema: requireSchema('input.requestSchema', input.requestSchema) } : {}),
+        ...(input.enabled != null ? { enabled: input.enabled } : {}),
+      });
+      if (!row) throw notFound('payment vendor', id);
+      ctx.logger.info({ paymentVendorId: id, changed: Object.keys(input).filter((key) => key !== 'id') }, 'payment vendor updated');
+      return row;
+    },
+  },
+  PaymentVendor: {
+    displayName: (vendor) => vendor.display_name,
+    requestSchema: (vendor) => vendor.request_schema,
+    createdAt: (vendor) => vendor.created_at,
+  },
+};
