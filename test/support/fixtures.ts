@@ -8,12 +8,16 @@ export interface ServiceFixture {
   service: TestService;
 }
 
-/** Registers beforeAll/afterAll hooks; the returned object is filled in before the first test runs. */
+/**
+ * Registers beforeAll/afterAll hooks; the returned object is filled in before the first test runs.
+ * With `now`, the seed and the service share that one fixed clock, so figures relative to T are exact.
+ */
 export function useSeededService(options: TestDatabaseOptions = {}): ServiceFixture {
   const fixture = {} as ServiceFixture;
   beforeAll(async () => {
     fixture.database = await createTestDatabase(options);
-    fixture.service = await startTestService(fixture.database.db);
+    const now = options.now;
+    fixture.service = await startTestService(fixture.database.db, now ? { now: () => now } : {});
   });
   afterAll(async () => {
     await fixture.service?.close();

@@ -1,0 +1,58 @@
+// No N+1: a page of transactions with their merchant, clerk, order, device (model and family),
+// payment and adjustment takes a fixed number of SQL statements, whatever the number of rows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBulkOrders } from './support/bulk.js';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { startTestService, type TestService } from './support/service.js';
+
+const NOW = new Date('2026-06-10T15:30:00Z');
+const T = Date.parse('2026-06-10T00:00:00Z') / 1000;
+const DAY = 86_400;
+let database: TestDatabase;
+let service: TestService;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ now: NOW });
+  // 500 transactions, all older than T-100d: the window from T-100d holds only the demo's five,
+  // one of each type (two finance).
+  await addBulkOrders(database.db, 250, new Date((T - 101 * DAY) * 1000));
+  service = await startTestService(database.db, { now: () => NOW });
+});
+afterAll(async () => {
+  await service?.close();
+  await database?.destroy();
+});
+
+const LIST = `query($start: Timestamp!) { transactions(start: $start, end: ${T}) {
+  nodes { id type amount time merchant { id name }
+    ... on FinanceTransaction { salesClerk { id name } financeOrder { id purchaseAmount financeAmount } device { imei simNumber model { id makeModel name } family { id name } } }
+    ... on CashTransaction { salesClerk { id name } payment { id amount time } financeOrder { id } }
+    ... on CommissionTransaction { payment { id } financeOrder { id } }
+    ... on AdjustmentTransaction { adjustment { id kind notes } } } } }`;
+
+async function statementsFor(start: number): Promise<{ statements: number; rows: number; types: string[] }> {
+  let statements = 0;
+  const count = () => statements++;
+  database.db.on('query', count);
+  try {
+    const { body } = await service.graphql(LIST, { 'x-api-key': 'demo-partner-key' }, { start });
+    expect(body.errors).toBeUndefined();
+    const nodes: Array<{ type: string }> = body.data.transactions.nodes;
+    return { statements, rows: nodes.length, types: [...new Set(nodes.map((node) => node.type))].sort() };
+  } finally {
+    database.db.off('query', count);
+  }
+}
+
+describe('transactions with everything they link to', () => {
+  it('take at most 8 statements for 500 rows, the same as for 5 rows of the same types', async () => {
+    const many = await statementsFor(T - 365 * DAY);
+    const few = await statementsFor(T - 100 * DAY);
+    expect(many.rows).toBe(505);
+    expect(few.rows).toBe(5);
+    expect(many.types).toEqual(['ADJUSTMENT', 'CASH', 'COMMISSION', 'FINANCE']);
+    expect(few.types).toEqual(many.types);
+    expect(many.statements).toBeLessThanOrEqual(8);
+    expect(many.statements).toBe(few.statements);
+  });
+});
