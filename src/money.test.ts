@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, MoneyError, parseAmount, subtractMinor, sumMinor, toJsonNumber } from './money.js';
+import fc from 'fast-check';
+import { commissionOn, formatAmount, MoneyError, parseAmount, subtractMinor, sumMinor, toJsonNumber } from './money.js';
 
 describe('money', () => {
   it.each([
@@ -53,5 +54,36 @@ describe('money', () => {
   it('adds and subtracts in minor units, accepting the driver strings', () => {
     expect(sumMinor(['1800', 42000n, '-10'])).toBe(43790n);
     expect(subtractMinor('30000', '10000')).toBe(20000n);
+  });
+});
+
+describe('money laws', () => {
+  it('commission rounds half up to the minor unit', () => {
+    expect(commissionOn(1800n, 500)).toBe(90n); // 5% of 18.00 = 0.90
+    expect(commissionOn(10n, 500)).toBe(1n); // 0.005 -> 0.01
+    expect(commissionOn(9n, 500)).toBe(0n); // 0.0045 -> 0.00
+    expect(commissionOn(1n, 500)).toBe(0n);
+    expect(commissionOn(1234567n, 0)).toBe(0n);
+    expect(commissionOn(1234567n, 10000)).toBe(1234567n);
+  });
+
+  it('parse and format round-trip every amount of every currency', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'), (minor, currency) => {
+        expect(parseAmount(formatAmount(minor, currency), currency)).toBe(minor);
+      }),
+    );
+  });
+
+  it('commission is never more than the amount nor off by more than half a minor unit', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 0, max: 10000 }), (amount, rate) => {
+        const commission = commissionOn(amount, rate);
+        expect(commission <= amount).toBe(true);
+        const exactTimes10000 = amount * BigInt(rate);
+        const diff = commission * 10000n - exactTimes10000;
+        expect(diff >= -5000n && diff <= 5000n).toBe(true);
+      }),
+    );
   });
 });

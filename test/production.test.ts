@@ -1,0 +1,57 @@
+// In production mode the graph does not describe itself: no introspection, no Apollo Sandbox.
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { createLogger } from '../src/logger.js';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { TEST_TOKENS } from './support/service.js';
+
+let database: TestDatabase;
+let server: Server;
+let stop: () => Promise<void>;
+let baseUrl: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const app = await createApp({ db: database.db, logger: createLogger('silent'), now: () => new Date(), production: true, tokens: TEST_TOKENS });
+  stop = app.stop;
+  server = app.app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => {
+    server?.close(() => resolve());
+    server?.closeAllConnections();
+  });
+  await stop?.();
+  await database?.destroy();
+});
+
+describe('production mode', () => {
+  it('refuses introspection', async () => {
+    const response = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
+      body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
+    });
+    const body = (await response.json()) as { errors?: Array<{ message: string }>; data?: unknown };
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.message).toMatch(/introspection/i);
+  });
+
+  it('serves no Sandbox page', async () => {
+    const response = await fetch(`${baseUrl}/graphql`, { headers: { accept: 'text/html' } });
+    expect(await response.text()).not.toContain('sandbox');
+  });
+
+  it('still answers ordinary queries', async () => {
+    const response = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-partner-key' },
+      body: JSON.stringify({ query: '{ clerks { id } }' }),
+    });
+    expect(((await response.json()) as { data: { clerks: unknown[] } }).data.clerks).toHaveLength(3);
+  });
+});
