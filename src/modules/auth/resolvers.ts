@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { invalidApiKey, invalidArgument, notFound } from '../../errors.js';
+import { AppError, invalidApiKey, invalidArgument, notFound } from '../../errors.js';
 import { requireId } from '../inputs.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
 import { requireOperator, requirePrincipal } from './principal.js';
@@ -26,7 +26,9 @@ export const authResolvers: Resolvers = {
       const key = apiKey ? await findActiveApiKey(ctx.db, hashApiKey(apiKey), now) : undefined;
       if (!key) throw invalidApiKey();
       // Partner and retail keys are used as they are; only vendors and operators trade keys for tokens.
-      if (key.kind !== 'vendor' && key.kind !== 'operator') throw invalidApiKey();
+      if (key.kind !== 'vendor' && key.kind !== 'operator') {
+        throw new AppError('INVALID_API_KEY', 'not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
+      }
       const { token, claims } = issueAccessToken(ctx.tokens, key.id, now);
       return { accessToken: token, tokenType: 'Bearer', expiresIn: claims.expiresAt - claims.issuedAt, expiresAt: claims.expiresAt };
     },
