@@ -1,11 +1,11 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../errors.js';
-import { formatAmount, subtractMinor } from '../../money.js';
+import { subtractMinor } from '../../money.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { customersByKeys } from '../customers/queries.js';
 import { deviceModelsByIds, devicesByKeys } from '../devices/queries.js';
 import { financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
-import { standingOf } from '../financeOrders/terms.js';
+import { financeTermsFields, standingOf } from '../financeOrders/terms.js';
 import { clerksByKeys } from '../clerks/queries.js';
 import { isUniqueViolation, optionalText, requireAmount, requireId, requireText } from '../inputs.js';
 import { merchantsByKeys } from '../merchants/queries.js';
@@ -13,8 +13,6 @@ import { requireExistingPartner } from '../partners/guards.js';
 import { insertTransactions } from '../transactions/queries.js';
 import { cartByTag, insertCart } from './queries.js';
 import type { CartRow } from './rows.js';
-
-const money = (cart: CartRow, minor: bigint | string) => formatAmount(minor, cart.currency);
 
 export const cartResolvers: Resolvers = {
   Query: {
@@ -134,12 +132,7 @@ export const cartResolvers: Resolvers = {
     customer: async (cart, _args, ctx) => (await ctx.loaders.customers.byKey.load({ partnerId: cart.partner_id, id: cart.customer_id }))!,
     merchant: async (cart, _args, ctx) => (await ctx.loaders.merchants.byKey.load({ partnerId: cart.partner_id, id: cart.merchant_id }))!,
     salesClerk: async (cart, _args, ctx) => (await ctx.loaders.clerks.byKey.load({ partnerId: cart.partner_id, id: cart.clerk_id }))!,
-    purchaseAmount: (cart) => money(cart, cart.purchase_minor),
-    downPayment: (cart) => money(cart, cart.down_payment_minor),
-    financeAmount: (cart) => money(cart, subtractMinor(cart.purchase_minor, cart.down_payment_minor)),
-    pricePreTax: (cart) => money(cart, cart.price_pre_tax_minor),
-    monthlyCost: (cart) => money(cart, cart.monthly_cost_minor),
-    weeklyCost: (cart) => money(cart, cart.weekly_cost_minor),
+    ...financeTermsFields,
     deviceModel: async (cart, _args, ctx) => (await ctx.loaders.devices.modelById.load(cart.device_model_id))!,
     deviceDescription: (cart) => cart.device_description,
     financeOrder: async (cart, _args, ctx) => (await ctx.loaders.financeOrders.ofCart.load({ partnerId: cart.partner_id, id: cart.id }))[0] ?? null,

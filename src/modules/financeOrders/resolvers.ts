@@ -4,7 +4,7 @@ import { isDatabaseId } from '../../ids.js';
 import { readablePartner } from '../auth/principal.js';
 import { financeOrderById } from './queries.js';
 import type { FinanceOrderRow } from './rows.js';
-import { paymentOptionsOf, scheduleOf, SECURE_STATUS_TEXT, standingOf } from './terms.js';
+import { financeTermsFields, paymentOptionsOf, scheduleOf, SECURE_STATUS_TEXT, standingOf } from './terms.js';
 
 const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(minor, order.currency);
 
@@ -23,12 +23,7 @@ export const financeOrderResolvers: Resolvers = {
     merchant: async (order, _args, ctx) => (await ctx.loaders.merchants.byKey.load({ partnerId: order.partner_id, id: order.merchant_id }))!,
     salesClerk: async (order, _args, ctx) => (await ctx.loaders.clerks.byKey.load({ partnerId: order.partner_id, id: order.clerk_id }))!,
     cart: (order, _args, ctx) => (order.cart_id ? ctx.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null),
-    purchaseAmount: (order) => money(order, order.purchase_minor),
-    downPayment: (order) => money(order, order.down_payment_minor),
-    financeAmount: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).financeMinor),
-    pricePreTax: (order) => money(order, order.price_pre_tax_minor),
-    monthlyCost: (order) => money(order, order.monthly_cost_minor),
-    weeklyCost: (order) => money(order, order.weekly_cost_minor),
+    ...financeTermsFields,
     repayableTotal: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).repayableMinor),
     totalPaid: (order) => money(order, order.total_paid_minor),
     remainingBalance: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).remainingMinor),

@@ -1,12 +1,5 @@
-/** A row of `finance_orders`. Money columns are int8 minor units of `currency`, as strings. */
-export interface FinanceOrderRow {
-  partner_id: string;
-  id: string;
-  customer_id: string;
-  device_id: string;
-  merchant_id: string;
-  clerk_id: string;
-  cart_id: string | null;
+/** The terms a cart proposes and a finance order fixes: int8 minor units of `currency`, as strings. */
+export interface FinanceTermsColumns {
   currency: string;
   purchase_minor: string;
   down_payment_minor: string;
@@ -14,6 +7,17 @@ export interface FinanceOrderRow {
   monthly_cost_minor: string;
   weekly_cost_minor: string;
   months: number;
+}
+
+/** A row of `finance_orders`. */
+export interface FinanceOrderRow extends FinanceTermsColumns {
+  partner_id: string;
+  id: string;
+  customer_id: string;
+  device_id: string;
+  merchant_id: string;
+  clerk_id: string;
+  cart_id: string | null;
   total_paid_minor: string;
   ordered_at: Date;
 }

@@ -5,7 +5,7 @@ import { paymentOptionsOf, scheduleOf, standingOf, type OrderTerms } from './ter
 const DAY = 86_400_000;
 const ORDERED = new Date('2026-01-01T00:00:00Z');
 const order = (overrides: Partial<OrderTerms> = {}): OrderTerms => ({
-  purchase_minor: '30000', down_payment_minor: '10000', monthly_cost_minor: '1800', weekly_cost_minor: '400',
+  monthly_cost_minor: '1800', weekly_cost_minor: '400',
   months: 12, total_paid_minor: '0', ordered_at: ORDERED, ...overrides,
 });
 
@@ -13,7 +13,7 @@ describe('standingOf', () => {
   it('follows decisions.md 5 on the demo order 4000004', () => {
     const standing = standingOf(order({ total_paid_minor: '1800' }), new Date(ORDERED.getTime() + 40 * DAY));
     expect(standing).toEqual({
-      financeMinor: 20000n, repayableMinor: 21600n, totalPaidMinor: 1800n, remainingMinor: 19800n, fullyPaid: false,
+      repayableMinor: 21600n, totalPaidMinor: 1800n, remainingMinor: 19800n, fullyPaid: false,
       paidThrough: new Date(ORDERED.getTime() + 60 * DAY), nextPayment: new Date(ORDERED.getTime() + 60 * DAY),
       secureStatus: 'ACTIVE_AND_SECURED',
     });

@@ -1,15 +1,14 @@
 // The rules of a finance order (decisions.md 5): balance, paid-through time, secure status, payment
 // options and the instalment schedule, computed from the order's terms and its total paid. All
 // arithmetic goes through money.ts.
-import { daysCovered, minMinor, multiplyMinor, subtractMinor } from '../../money.js';
+import { daysCovered, formatAmount, minMinor, multiplyMinor, subtractMinor } from '../../money.js';
+import type { FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;
 /** A month of the contract, in days: instalment n is due at time + 30 * n days. */
 export const DAYS_PER_MONTH = 30;
 
 export interface OrderTerms {
-  purchase_minor: string;
-  down_payment_minor: string;
   monthly_cost_minor: string;
   weekly_cost_minor: string;
   months: number;
@@ -26,7 +25,6 @@ export const SECURE_STATUS_TEXT: Readonly<Record<SecureStatus, string>> = {
 };
 
 export interface Standing {
-  financeMinor: bigint;
   repayableMinor: bigint;
   totalPaidMinor: bigint;
   remainingMinor: bigint;
@@ -47,7 +45,6 @@ export function standingOf(order: OrderTerms, now: Date): Standing {
   const days = BigInt(DAYS_PER_MONTH) + daysCovered(totalPaidMinor, monthly, DAYS_PER_MONTH);
   const paidThrough = new Date(order.ordered_at.getTime() + Number(days) * DAY_MS);
   return {
-    financeMinor: subtractMinor(order.purchase_minor, order.down_payment_minor),
     repayableMinor,
     totalPaidMinor,
     remainingMinor,
@@ -86,3 +83,13 @@ export function scheduleOf(order: OrderTerms, now: Date) {
     return { number, dueAt, amountMinor: monthly, paidMinor, status };
   });
 }
+
+/** The Decimal fields of the terms, shared by Cart and FinanceOrder. */
+export const financeTermsFields = {
+  purchaseAmount: (terms: FinanceTermsColumns) => formatAmount(terms.purchase_minor, terms.currency),
+  downPayment: (terms: FinanceTermsColumns) => formatAmount(terms.down_payment_minor, terms.currency),
+  financeAmount: (terms: FinanceTermsColumns) => formatAmount(subtractMinor(terms.purchase_minor, terms.down_payment_minor), terms.currency),
+  pricePreTax: (terms: FinanceTermsColumns) => formatAmount(terms.price_pre_tax_minor, terms.currency),
+  monthlyCost: (terms: FinanceTermsColumns) => formatAmount(terms.monthly_cost_minor, terms.currency),
+  weeklyCost: (terms: FinanceTermsColumns) => formatAmount(terms.weekly_cost_minor, terms.currency),
+};
