@@ -60,9 +60,17 @@ export const JSONScalar = new GraphQLScalarType<unknown, unknown>({
   parseLiteral: (ast: ValueNode, variables) => valueFromASTUntyped(ast, variables ?? undefined),
 });
 
+// Only the behaviour goes to the schema: graphql-tools copies every property of what it is given onto
+// the SDL's scalar, and a GraphQLScalarType's empty description would erase the SDL's documentation.
+const behaviourOf = (scalar: GraphQLScalarType) => ({
+  serialize: scalar.serialize,
+  parseValue: scalar.parseValue,
+  parseLiteral: scalar.parseLiteral,
+});
+
 export const scalarResolvers = {
-  Decimal: DecimalScalar,
-  Timestamp: TimestampScalar,
-  CurrencyCode: CurrencyCodeScalar,
-  JSON: JSONScalar,
+  Decimal: behaviourOf(DecimalScalar),
+  Timestamp: behaviourOf(TimestampScalar),
+  CurrencyCode: behaviourOf(CurrencyCodeScalar),
+  JSON: behaviourOf(JSONScalar),
 };

@@ -1,0 +1,24 @@
+// Every type, field, argument, input field and enum value of the graph carries a description.
+import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, isSpecifiedScalarType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { buildSchema } from '../src/schema.js';
+
+describe('the SDL', () => {
+  it('documents everything', () => {
+    const schema = buildSchema();
+    const undocumented: string[] = [];
+    const need = (where: string, description: string | null | undefined) => {
+      if (!description?.trim()) undocumented.push(where);
+    };
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || (isScalarType(type) && isSpecifiedScalarType(type))) continue;
+      if (!['Query', 'Mutation'].includes(type.name)) need(type.name, type.description);
+      if (isObjectType(type) || isInterfaceType(type)) {
+        for (const field of Object.values(type.getFields())) need(`${type.name}.${field.name}`, field.description);
+      }
+      if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) need(`${type.name}.${field.name}`, field.description);
+      if (isEnumType(type)) for (const value of type.getValues()) need(`${type.name}.${value.name}`, value.description);
+    }
+    expect(undocumented).toEqual([]);
+  });
+});
