@@ -53,7 +53,8 @@ const config: CodegenConfig = {
       },
     },
     'src/__generated__/operations.ts': {
-      plugins: ['typescript', 'typescript-operations'],
+      // typescript-operations emits the enums and input types the operations use by itself.
+      plugins: ['typescript-operations'],
       config: {
         useTypeImports: true,
         enumsAsTypes: true,

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createContext, type Context, type ServiceDeps } from './context.js';
 import { maskUnexpectedError } from './errors.js';
 import { createLegacyHandler, sendLegacyError, sendUnexpectedError } from './rest/handler.js';
+import { openApiDocument } from './rest/openapi.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import type { Surface } from './rest/status.js';
 import { buildSchema } from './schema.js';
@@ -109,13 +110,17 @@ export async function createApp(deps: AppDeps): Promise<App> {
     });
   }
 
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+
   app.use(
     '/graphql',
     express.json({ limit: GRAPHQL_BODY_LIMIT }),
     expressMiddleware(apollo, {
       context: async ({ req, res }) =>
         createContext(deps, {
-          credential: { value: graphqlCredential(req), presentedAs: 'X-Api-Key header (or Authorization: Bearer)' },
+          credential: { value: graphqlCredential(req), expected: 'an API key', presentedAs: 'X-Api-Key header (or Authorization: Bearer)' },
           requestId: res.locals.requestId as string,
         }),
     }),

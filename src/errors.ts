@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'INVALID_NOTIFICATION',
   'RESOURCE_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INVALID_REQUEST_BODY',
   'INVALID_PAYMENT_AMOUNT',
   'CURRENCY_MISMATCH',
   'AMOUNT_EXCEEDS_BALANCE',
@@ -42,21 +44,24 @@ export class AppError extends GraphQLError {
   }
 }
 
-export const missingApiKey = (where: string) =>
-  new AppError('MISSING_API_KEY', `an API key is required: send it as the ${where}`);
+export const missingApiKey = (what: string, where: string) =>
+  new AppError('MISSING_API_KEY', `${what} is required: send it as the ${where}`);
 
 // One message for unknown, revoked and expired keys alike, so a caller cannot tell which it was.
 export const invalidApiKey = () => new AppError('INVALID_API_KEY', 'the API key is not valid (unknown, revoked or expired)');
 
 export const invalidAccessToken = (problem: string) => new AppError('INVALID_ACCESS_TOKEN', problem);
 
+export const invalidRequestBody = (problem: string) => new AppError('INVALID_REQUEST_BODY', `the request body ${problem}`);
+
 export const invalidNotification = (problems: readonly string[]) =>
   new AppError('INVALID_NOTIFICATION', `the notification is not valid: ${problems.join('; ')}`, { problems });
 
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 
-export const notFound = (resource: string, id: string) =>
-  new AppError('RESOURCE_NOT_FOUND', `no ${resource} with id ${JSON.stringify(id)} was found`, { resource });
+/** Nothing the caller may see is `resource` with `by` = `value` (by default its id). */
+export const notFound = (resource: string, value: string, by = 'id') =>
+  new AppError('RESOURCE_NOT_FOUND', `no ${resource} with ${by} ${JSON.stringify(value.slice(0, 64))} was found`, { resource });
 
 // Apollo reads extensions.http.status for errors thrown while building the context; it strips the
 // http extension from the response body.

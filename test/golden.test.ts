@@ -1,61 +1,118 @@
 // Golden files: for every legacy route, requests with the exact status, headers and body bytes they
-// must get. The same files pass on PGlite and on Postgres, which is what "one JSON for both
-// databases" means. UPDATE_GOLDEN=1 rewrites the expected responses (review the diff before commit).
+// must get, each body also validated against the OpenAPI document. The same files pass on PGlite
+// and on Postgres, which is what "one JSON for both databases" means. Each folder of test/golden/
+// runs on its own freshly seeded database with the clock fixed at NOW, its files in name order (so
+// "1-success" runs before "2-replay"). UPDATE_GOLDEN=1 rewrites the expected responses: review the
+// diff before committing.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../src/rest/openapi.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { useSeededService } from './support/fixtures.js';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { startTestService, type TestService } from './support/service.js';
 
 interface GoldenCase {
   about: string;
-  request: { method: string; path: string; headers?: Record<string, string> };
+  request: { method: string; path: string; headers?: Record<string, string>; json?: unknown; body?: string };
   response: { status: number; headers: Record<string, string>; body: unknown };
 }
 
+/** The fixed clock of every golden run: T (the demo seed's day) is 2026-06-10. */
+export const GOLDEN_NOW = new Date('2026-06-10T15:30:00Z');
 const GOLDEN_DIR = new URL('./golden/', import.meta.url).pathname;
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 // Headers whose value is part of the contract; X-Request-ID is checked separately (it varies).
-const PINNED_HEADERS = ['content-type', 'allow', 'cache-control'];
+const PINNED_HEADERS = ['content-type', 'allow', 'cache-control', 'idempotent-replayed'];
 
-const goldenFiles = readdirSync(GOLDEN_DIR, { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.json'))
-  .sort();
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
+const ajv = new Ajv2020({ strict: false, validateSchema: false, validateFormats: false, allErrors: true });
+ajv.addSchema(openApiDocument, 'openapi.json');
+const pointer = (...parts: string[]) => parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
-const fixture = useSeededService();
+/** The OpenAPI schema a response must satisfy; undefined when the document does not describe it. */
+function documentedSchema(golden: GoldenCase): object | undefined {
+  const path = golden.request.path.split('?')[0]!;
+  const paths = openApiDocument.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  if (!paths[path]) {
+    // Not an endpoint: the error body of the interface the path belongs to.
+    return { $ref: `openapi.json#/components/schemas/${path.startsWith('/payments/') ? 'PaymentsError' : 'PartnerError'}` };
+  }
+  const method = golden.request.method.toLowerCase();
+  if (!paths[path][method]?.responses[String(golden.response.status)]) {
+    // Another method than the documented one: 405 in the path's error body.
+    const documented = Object.values(paths[path])[0]!.responses[String(golden.response.status)];
+    if (!documented) return undefined;
+    return { $ref: `openapi.json#/${pointer('paths', path, Object.keys(paths[path])[0]!, 'responses', String(golden.response.status), 'content', 'application/json', 'schema')}` };
+  }
+  return { $ref: `openapi.json#/${pointer('paths', path, method, 'responses', String(golden.response.status), 'content', 'application/json', 'schema')}` };
+}
 
-describe('golden files', () => {
-  it.each(goldenFiles)('%s', async (file) => {
-    const path = join(GOLDEN_DIR, file);
-    const golden = JSON.parse(readFileSync(path, 'utf8')) as GoldenCase;
-    const response = await fixture.service.request(golden.request.path, {
-      method: golden.request.method,
-      headers: golden.request.headers,
+const folders = readdirSync(GOLDEN_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+const casesOf = (folder: string) => readdirSync(join(GOLDEN_DIR, folder)).filter((file) => file.endsWith('.json')).sort();
+const read = (folder: string, file: string) => JSON.parse(readFileSync(join(GOLDEN_DIR, folder, file), 'utf8')) as GoldenCase;
+
+for (const folder of folders) {
+  describe(`golden: ${folder}`, () => {
+    let database: TestDatabase;
+    let service: TestService;
+    beforeAll(async () => {
+      database = await createTestDatabase({ now: GOLDEN_NOW });
+      service = await startTestService(database.db, { now: () => GOLDEN_NOW });
     });
-    const text = await response.text();
-    const headers = Object.fromEntries(
-      PINNED_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
-    );
-    if (UPDATE) {
-      golden.response = { status: response.status, headers, body: JSON.parse(text) };
-      writeFileSync(path, `${JSON.stringify(golden, null, 2)}\n`);
-      return;
-    }
-    expect(response.status).toBe(golden.response.status);
-    expect(headers).toEqual(golden.response.headers);
-    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    // Byte for byte: same fields, same order, same JSON types.
-    expect(text).toBe(JSON.stringify(golden.response.body));
+    afterAll(async () => {
+      await service?.close();
+      await database?.destroy();
+    });
+
+    it.each(casesOf(folder))('%s', async (file) => {
+      const golden = read(folder, file);
+      const { request } = golden;
+      const response = await service.request(request.path, {
+        method: request.method,
+        headers: { ...(request.json !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
+        body: request.json !== undefined ? JSON.stringify(request.json) : request.body,
+      });
+      const text = await response.text();
+      const headers = Object.fromEntries(
+        PINNED_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
+      );
+      if (UPDATE) {
+        golden.response = { status: response.status, headers, body: JSON.parse(text) };
+        writeFileSync(join(GOLDEN_DIR, folder, file), `${JSON.stringify(golden, null, 2)}\n`);
+        return;
+      }
+      expect(response.status).toBe(golden.response.status);
+      expect(headers).toEqual(golden.response.headers);
+      const sentId = request.headers?.['x-request-id'];
+      expect(response.headers.get('x-request-id')).toMatch(sentId ? new RegExp(`^${sentId}$`) : /^[0-9a-f-]{36}$/);
+      // Byte for byte: same fields, same order, same JSON types.
+      expect(text).toBe(JSON.stringify(golden.response.body));
+      const schema = documentedSchema(golden);
+      expect(schema, `the OpenAPI document describes ${request.method} ${request.path} ${golden.response.status}`).toBeDefined();
+      const validate = ajv.compile(schema!);
+      expect(validate(golden.response.body) ? [] : validate.errors).toEqual([]);
+    });
   });
-});
+}
 
 describe('golden coverage', () => {
   it('every legacy route has a golden success case and a golden error case', () => {
-    const cases = goldenFiles.map((file) => JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as GoldenCase);
+    const cases = folders.flatMap((folder) => casesOf(folder).map((file) => read(folder, file)));
     for (const route of LEGACY_ROUTES) {
       const forRoute = cases.filter((c) => c.request.path.split('?')[0] === route.path);
       expect(forRoute.some((c) => c.response.status === 200), `${route.path} success`).toBe(true);
       expect(forRoute.some((c) => c.response.status >= 400), `${route.path} error`).toBe(true);
     }
+  });
+
+  it('the OpenAPI document in the repo is the one the service serves', () => {
+    const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument)));
+  });
+
+  it('documents exactly the routes of the route table', () => {
+    expect(Object.keys(openApiDocument.paths).sort()).toEqual(LEGACY_ROUTES.map((route) => route.path).sort());
   });
 });

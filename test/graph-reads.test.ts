@@ -185,8 +185,8 @@ describe('transactions', () => {
   });
 
   it.each([
-    [{ start: T, end: T - 1 }, 'end', 'must not be before start'],
-    [{ start: T - 367 * DAY, end: T }, 'end', 'must be at most 366 days after start'],
+    [{ start: T, end: T - 1 }, 'end', 'must not be before the start of the window'],
+    [{ start: T - 367 * DAY, end: T }, 'end', 'must be at most 366 days after the start of the window'],
     [{ ...WINDOW, filter: ['nocolon'] }, 'filter', 'must be <field path>:<value>'],
     [{ ...WINDOW, filter: ['device.colour:red'] }, 'filter', 'unknown field path "device.colour"'],
     [{ ...WINDOW, first: 0 }, 'first', 'must be from 1 to 1000'],

@@ -158,14 +158,14 @@ describe('createAccessToken', () => {
       const { body } = await service().graphql(CREATE_TOKEN, {}, { apiKey });
       expect(body.data).toBeNull();
       expect(body.errors[0].extensions.code).toBe('INVALID_API_KEY');
-      expect(body.errors[0].message).toBe('the API key is not valid (unknown, revoked or expired)');
+      expect(body.errors[0].message).toBe('the action is not authorized: the API key is not valid (unknown, revoked or expired)');
     }
     // The caller holds a working key, so saying why it cannot buy a token reveals nothing new.
     for (const apiKey of ['demo-partner-key', 'demo-retail-key', 'other-partner-key']) {
       const { body } = await service().graphql(CREATE_TOKEN, {}, { apiKey });
       expect(body.data).toBeNull();
       expect(body.errors[0].extensions.code).toBe('INVALID_API_KEY');
-      expect(body.errors[0].message).toBe('not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
+      expect(body.errors[0].message).toBe('the action is not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
     }
   });
 });

@@ -1,14 +1,14 @@
-// One legacy request: read the credential and parameters, run the route's operation through the same
-// Apollo pipeline /graphql uses (executeOperation, in-process), map the data to the legacy body, and
-// answer errors with the status table. No rule of the domain lives here.
+// One legacy request: read the credential, parameters and body, run the route's operation through the
+// same Apollo pipeline /graphql uses (executeOperation, in-process), map the data to the legacy body,
+// and answer errors with the status table. No rule of the domain lives here.
 import type { ApolloServer } from '@apollo/server';
-import type { Request, RequestHandler, Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import { createContext, type Context, type ServiceDeps } from '../context.js';
-import { AppError, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
-import { requirePrincipal } from '../modules/auth/principal.js';
-import { readDeclaredParams, readQueryParams, singleValue } from './params.js';
-import type { LegacyRoute } from './routes.js';
+import { AppError, invalidAccessToken, invalidRequestBody, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
+import { requirePrincipal, type Credential } from '../modules/auth/principal.js';
+import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
+import type { LegacyRequest, LegacyRoute } from './routes.js';
 import { HTTP_STATUS, legacyErrorBody, type Surface } from './status.js';
 
 export interface LegacyHandlerDeps {
@@ -34,26 +34,75 @@ function sendGraphQLError(res: Response, surface: Surface, error: GraphQLFormatt
   else sendLegacyError(res, surface, 'INTERNAL_SERVER_ERROR', 'internal server error');
 }
 
+/** An argument error of the graph, said of the query parameter or header the legacy request used. */
+function inLegacyTerms(route: LegacyRoute<never>, error: GraphQLFormattedError): GraphQLFormattedError {
+  const { code, argument, problem } = error.extensions ?? {};
+  const name = typeof argument === 'string' ? route.argumentNames?.[argument] : undefined;
+  if (code !== 'INVALID_ARGUMENT' || !name) return error;
+  if ('param' in name) {
+    return { message: `the ${name.param} query parameter ${String(problem)}`, extensions: { code: 'INVALID_QUERY_PARAMETER' } };
+  }
+  return { message: `the ${name.header} header ${String(problem)}`, extensions: { code: 'INVALID_ARGUMENT' } };
+}
+
+function credentialOf(route: LegacyRoute<never>, params: QueryParams, req: Request): Credential {
+  const source = route.credential;
+  if (source.in === 'query') {
+    return { value: singleValue(params, source.name), expected: 'an API key', presentedAs: `${source.name} query parameter` };
+  }
+  if (source.in === 'bearer') {
+    const header = req.get('authorization');
+    const match = header === undefined ? null : /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
+    if (header !== undefined && header.trim() !== '' && !match) {
+      throw invalidAccessToken('the Authorization header must be "Bearer <access token>"');
+    }
+    return { value: match?.[1], expected: 'an access token', presentedAs: 'Authorization: Bearer header' };
+  }
+  return { value: undefined, expected: 'nothing', presentedAs: 'nothing' };
+}
+
+const BODY_LIMIT = '64kb';
+const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
+
+/** The JSON body of a payments request; a wrong type, bad JSON or a body over the limit is a 4xx. */
+function readJsonBody(req: Request, res: Response): Promise<unknown> {
+  if (!req.is('application/json')) {
+    return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON, sent with Content-Type: application/json'));
+  }
+  return new Promise((resolve, reject) => {
+    parseJson(req, res, (error?: unknown) => {
+      if (!error) return resolve(req.body);
+      const type = (error as { type?: string }).type;
+      if (type === 'entity.too.large') return reject(invalidRequestBody(`is larger than ${BODY_LIMIT}`));
+      if (type === 'charset.unsupported' || type === 'encoding.unsupported') return reject(invalidRequestBody('must be UTF-8 JSON, not compressed'));
+      reject(invalidRequestBody('is not valid JSON'));
+    });
+  });
+}
+
 export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<never>): RequestHandler {
   return async (req: Request, res: Response) => {
+    if (route.noStore) res.set('Cache-Control', 'no-store');
     try {
       const params = readQueryParams(req.originalUrl);
-      const contextValue = await createContext(deps.service, {
-        credential: {
-          value: singleValue(params, route.credential.name),
-          presentedAs: `${route.credential.name} query parameter`,
-        },
-        requestId: res.locals.requestId as string,
-      });
+      const credential = credentialOf(route, params, req);
+      const contextValue = await createContext(deps.service, { credential, requestId: res.locals.requestId as string });
       // Authentication before parameters: an unauthenticated caller learns nothing about them.
-      requirePrincipal(contextValue);
-      const variables = route.variables(readDeclaredParams(params, route.params));
+      if (route.credential.in !== 'none') requirePrincipal(contextValue);
+      const request: LegacyRequest = {
+        params: readDeclaredParams(params, route.params),
+        body: route.jsonBody ? await readJsonBody(req, res) : undefined,
+        header: (name) => req.get(name),
+      };
+      const variables = route.variables(request);
 
       const response = await deps.apollo.executeOperation({ query: route.operation, variables }, { contextValue });
       if (response.body.kind !== 'single') throw new Error(`operation of ${route.name} returned an incremental result`);
       const { data, errors } = response.body.singleResult;
-      if (errors?.length) return sendGraphQLError(res, route.surface, errors[0]!);
-      res.status(200).json(route.toLegacy(data as never));
+      if (errors?.length) return sendGraphQLError(res, route.surface, inLegacyTerms(route, errors[0]!));
+      const body = route.toLegacy(data as never, request);
+      if (route.replayed?.(data as never)) res.set('Idempotent-Replayed', 'true');
+      res.status(200).json(body);
     } catch (error) {
       if (error instanceof AppError) return sendLegacyError(res, route.surface, error.code, error.message);
       sendUnexpectedError(res, route.surface, error, deps.service, route.name);

@@ -1,13 +1,44 @@
 // THE legacy route table. Each route: its method and path, which interface it belongs to, where its
-// credential is, its declared parameters, the handwritten GraphQL operation it runs, and the explicit
-// mapper from that operation's data to the frozen legacy body. The graph can grow; these bodies do not.
+// credential is, its declared parameters, the handwritten GraphQL operation it runs, how the request
+// becomes the operation's variables, and the explicit mapper (rest/mappers.ts) from the operation's
+// data to the frozen legacy body. The graph can grow; these bodies do not.
 import { readFileSync } from 'node:fs';
-import type { ListClerksQuery, ListMerchantsQuery } from '../__generated__/operations.js';
-import type { ParamSpec } from './params.js';
+import type {
+  CreateAccessTokenMutation,
+  CreatePaymentNotificationMutation,
+  ListClerksQuery,
+  ListMerchantsQuery,
+  ListTransactionsQuery,
+  LookupCartQuery,
+  LookupCustomerQuery,
+  RecordCustomerPaymentMutation,
+} from '../__generated__/operations.js';
+import { AppError, invalidRequestBody } from '../errors.js';
+import {
+  accessTokenBody,
+  listClerksBody,
+  listMerchantsBody,
+  listTransactionsBody,
+  lookupCartBody,
+  lookupCustomerBody,
+  paymentNotificationBody,
+  recordCustomerPaymentBody,
+} from './mappers.js';
+import { parseParam, type ParamSpec } from './params.js';
 import type { Surface } from './status.js';
 
 /** Where a route's credential is presented. */
-export type CredentialSource = { in: 'query'; name: string };
+export type CredentialSource = { in: 'query'; name: string } | { in: 'bearer' } | { in: 'none' };
+
+/** A legacy request, read: declared parameters parsed, the JSON body, the headers. */
+export interface LegacyRequest {
+  params: Record<string, unknown>;
+  body: unknown;
+  header: (name: string) => string | undefined;
+}
+
+/** How the legacy request names what the GraphQL operation calls an argument. */
+export type LegacyName = { param: string } | { header: string };
 
 export interface LegacyRoute<TData = never> {
   name: string;
@@ -16,10 +47,18 @@ export interface LegacyRoute<TData = never> {
   surface: Surface;
   credential: CredentialSource;
   params: readonly ParamSpec[];
+  /** The route takes a JSON object body (Content-Type: application/json). */
+  jsonBody?: boolean;
+  /** A GET that writes: every answer carries Cache-Control: no-store. */
+  noStore?: boolean;
   /** Text of the handwritten operation in rest/operations/. */
   operation: string;
-  variables: (params: Record<string, unknown>) => Record<string, unknown>;
-  toLegacy: (data: TData) => unknown;
+  variables: (request: LegacyRequest) => Record<string, unknown>;
+  /** GraphQL arguments the operation's errors may name, as the legacy request names them. */
+  argumentNames?: Readonly<Record<string, LegacyName>>;
+  toLegacy: (data: TData, request: LegacyRequest) => unknown;
+  /** Whether the answer replays a stored one (sets Idempotent-Replayed: true). */
+  replayed?: (data: TData) => boolean;
 }
 
 function operation(file: string): string {
@@ -32,9 +71,52 @@ function route<TData>(definition: LegacyRoute<TData>): LegacyRoute<TData> {
 }
 
 const PARTNER_KEY: CredentialSource = { in: 'query', name: 'key' };
-const noVariables = () => ({});
+const LOCATOR_MAX = 64;
+const CART_FIELDS = ['customer.id', 'customer.name', 'customer.phoneNumber', 'customer.email', 'customer.address', 'customer.nationalId', 'device.description'] as const;
+const NO_FIELDS: ReadonlySet<string> = new Set();
+const fieldsOf = (request: LegacyRequest) => (request.params.fields as ReadonlySet<string> | undefined) ?? NO_FIELDS;
+
+/** The JSON object body of a payments request. */
+function bodyObject(request: LegacyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequestBody('must be a JSON object');
+  return body as Record<string, unknown>;
+}
 
 export const LEGACY_ROUTES = [
+  route<CreateAccessTokenMutation>({
+    name: 'create-access-token',
+    method: 'POST',
+    path: '/payments/v1/token',
+    surface: 'payments',
+    // The key travels in the body and is what the operation trades; no other credential.
+    credential: { in: 'none' },
+    params: [],
+    jsonBody: true,
+    operation: operation('createAccessToken'),
+    variables: (request) => {
+      const apiKey = bodyObject(request).apiKey;
+      if (apiKey === undefined || apiKey === null || apiKey === '') {
+        throw new AppError('MISSING_API_KEY', 'the action is not authorized: apiKey is a required field');
+      }
+      if (typeof apiKey !== 'string') throw invalidRequestBody('field apiKey must be a string');
+      return { apiKey };
+    },
+    toLegacy: accessTokenBody,
+  }),
+  route<CreatePaymentNotificationMutation>({
+    name: 'create-payment-notification',
+    method: 'POST',
+    path: '/payments/v1/notification',
+    surface: 'payments',
+    credential: { in: 'bearer' },
+    params: [],
+    jsonBody: true,
+    operation: operation('createPaymentNotification'),
+    variables: (request) => ({ notification: bodyObject(request) }),
+    toLegacy: paymentNotificationBody,
+    replayed: (data) => data.createPaymentNotification.receipt.replayed,
+  }),
   route<ListClerksQuery>({
     name: 'list-clerks',
     method: 'GET',
@@ -43,18 +125,8 @@ export const LEGACY_ROUTES = [
     credential: PARTNER_KEY,
     params: [],
     operation: operation('listClerks'),
-    variables: noVariables,
-    // interface.md 2.3: every field a string, id included.
-    toLegacy: (data) => ({
-      valid: true,
-      clerks: data.clerks.map((clerk) => ({
-        id: clerk.id,
-        personUuid: clerk.personUuid,
-        name: clerk.name,
-        phoneNumber: clerk.phoneNumber,
-        email: clerk.email,
-      })),
-    }),
+    variables: () => ({}),
+    toLegacy: listClerksBody,
   }),
   route<ListMerchantsQuery>({
     name: 'list-merchants',
@@ -64,23 +136,90 @@ export const LEGACY_ROUTES = [
     credential: PARTNER_KEY,
     params: [],
     operation: operation('listMerchants'),
-    variables: noVariables,
-    // interface.md 2.4: string id; street2 string or null; postalCode may be empty.
-    toLegacy: (data) => ({
-      valid: true,
-      merchants: data.merchants.map((merchant) => ({
-        id: merchant.id,
-        name: merchant.name,
-        address: {
-          street: merchant.address.street,
-          street2: merchant.address.street2,
-          city: merchant.address.city,
-          state: merchant.address.state,
-          postalCode: merchant.address.postalCode,
-          country: merchant.address.country,
-        },
-        phoneNumber: merchant.phoneNumber,
-      })),
+    variables: () => ({}),
+    toLegacy: listMerchantsBody,
+  }),
+  route<LookupCustomerQuery>({
+    name: 'lookup-customer',
+    method: 'GET',
+    path: '/v1/lookup-customer.php',
+    surface: 'partner',
+    credential: PARTNER_KEY,
+    params: [
+      { name: 'customerLocator', required: true, parse: parseParam.text(LOCATOR_MAX) },
+      { name: 'fields', required: false, parse: parseParam.fieldList(['device.description']) },
+    ],
+    operation: operation('lookupCustomer'),
+    variables: (request) => ({ locator: request.params.customerLocator, withDescription: fieldsOf(request).has('device.description') }),
+    toLegacy: (data, request) => lookupCustomerBody(data, request.params.customerLocator as string, fieldsOf(request).has('device.description')),
+  }),
+  route<LookupCartQuery>({
+    name: 'lookup-cart',
+    method: 'GET',
+    path: '/v1/lookup-cart.php',
+    surface: 'partner',
+    credential: PARTNER_KEY,
+    params: [
+      { name: 'cartTag', required: true, parse: parseParam.text(LOCATOR_MAX) },
+      { name: 'fields', required: false, parse: parseParam.fieldList(CART_FIELDS) },
+    ],
+    operation: operation('lookupCart'),
+    variables: (request) => {
+      const fields = fieldsOf(request);
+      return {
+        cartTag: request.params.cartTag,
+        customerId: fields.has('customer.id'),
+        customerName: fields.has('customer.name'),
+        customerPhoneNumber: fields.has('customer.phoneNumber'),
+        customerEmail: fields.has('customer.email'),
+        customerAddress: fields.has('customer.address'),
+        customerNationalId: fields.has('customer.nationalId'),
+        withDescription: fields.has('device.description'),
+      };
+    },
+    toLegacy: (data, request) => lookupCartBody(data, request.params.cartTag as string),
+  }),
+  route<ListTransactionsQuery>({
+    name: 'list-transactions',
+    method: 'GET',
+    path: '/v1/list-transactions.php',
+    surface: 'partner',
+    credential: PARTNER_KEY,
+    params: [
+      { name: 'starttime', required: true, parse: parseParam.unixSeconds },
+      { name: 'endtime', required: true, parse: parseParam.unixSeconds },
+      { name: 'filter', required: false, repeatable: true, parse: parseParam.text(200) },
+    ],
+    operation: operation('listTransactions'),
+    variables: (request) => ({ start: request.params.starttime, end: request.params.endtime, filter: request.params.filter }),
+    argumentNames: { start: { param: 'starttime' }, end: { param: 'endtime' }, filter: { param: 'filter' } },
+    toLegacy: listTransactionsBody,
+  }),
+  route<RecordCustomerPaymentMutation>({
+    name: 'record-customer-payment',
+    method: 'GET',
+    path: '/v1/record-customer-payment.php',
+    surface: 'partner',
+    credential: PARTNER_KEY,
+    params: [
+      { name: 'merchantId', required: true, parse: parseParam.databaseId },
+      { name: 'salesClerkId', required: true, parse: parseParam.databaseId },
+      { name: 'financeOrderId', required: true, parse: parseParam.databaseId },
+      { name: 'amount', required: true, parse: parseParam.decimal },
+      { name: 'currency', required: true, parse: parseParam.currencyCode },
+    ],
+    noStore: true,
+    operation: operation('recordCustomerPayment'),
+    variables: (request) => ({
+      merchantId: request.params.merchantId,
+      salesClerkId: request.params.salesClerkId,
+      financeOrderId: request.params.financeOrderId,
+      amount: request.params.amount,
+      currency: request.params.currency,
+      idempotencyKey: request.header('idempotency-key') ?? null,
     }),
+    argumentNames: { idempotencyKey: { header: 'Idempotency-Key' } },
+    toLegacy: recordCustomerPaymentBody,
+    replayed: (data) => data.recordInStorePayment.replayed,
   }),
 ] as const satisfies readonly LegacyRoute<never>[];

@@ -25,6 +25,8 @@ export type Authentication = { principal: Principal } | { principal: null; failu
 /** A credential as the request presented it, and where, so errors can name the place. */
 export interface Credential {
   value: string | undefined;
+  /** What the door expects, for messages: "an API key", "an access token". */
+  expected: string;
   /** e.g. "key query parameter", "X-Api-Key header". */
   presentedAs: string;
 }
@@ -48,7 +50,7 @@ export async function authenticate(
   now: Date,
 ): Promise<Authentication> {
   const value = credential.value;
-  if (value === undefined || value === '') return { principal: null, failure: missingApiKey(credential.presentedAs) };
+  if (value === undefined || value === '') return { principal: null, failure: missingApiKey(credential.expected, credential.presentedAs) };
   if (looksLikeAccessToken(value)) {
     const check = verifyAccessToken(tokens, value, now);
     if (!check.ok) return { principal: null, failure: invalidAccessToken(check.problem) };

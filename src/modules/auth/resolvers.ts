@@ -24,10 +24,10 @@ export const authResolvers: Resolvers = {
     createAccessToken: async (_root, { apiKey }, ctx) => {
       const now = ctx.now();
       const key = apiKey ? await findActiveApiKey(ctx.db, hashApiKey(apiKey), now) : undefined;
-      if (!key) throw invalidApiKey();
+      if (!key) throw new AppError('INVALID_API_KEY', `the action is not authorized: ${invalidApiKey().message}`);
       // Partner and retail keys are used as they are; only vendors and operators trade keys for tokens.
       if (key.kind !== 'vendor' && key.kind !== 'operator') {
-        throw new AppError('INVALID_API_KEY', 'not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
+        throw new AppError('INVALID_API_KEY', 'the action is not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
       }
       const { token, claims } = issueAccessToken(ctx.tokens, key.id, now);
       return { accessToken: token, tokenType: 'Bearer', expiresIn: claims.expiresAt - claims.issuedAt, expiresAt: claims.expiresAt };

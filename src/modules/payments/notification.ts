@@ -61,9 +61,9 @@ async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Dat
   const { field, value } = locator;
   if (field === 'deviceTag' || field === 'imei') {
     const device = await findDevice(trx, field === 'imei' ? 'imei' : 'tag', value, null);
-    if (!device) throw notFound('device', value);
+    if (!device) throw notFound('device', value, field);
     const [order] = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
-    if (!order) throw notFound('finance order for device', value);
+    if (!order) throw notFound('finance order for the device', value, field);
     return { partnerId: order.partner_id, id: order.id };
   }
   if (field === 'financeOrderId') {
@@ -72,11 +72,11 @@ async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Dat
     return { partnerId: order.partner_id, id: order.id };
   }
   const customers = await customersByPhone(trx, value, null);
-  if (customers.length === 0) throw notFound('customer with phone number', value);
+  if (customers.length === 0) throw notFound('customer', value, 'phoneNumber');
   if (customers.length > 1) throw invalidNotification(['phoneNumber matches customers of several partners; send deviceTag or imei instead']);
   const orders = await financeOrdersOfCustomers(trx, [{ partnerId: customers[0]!.partner_id, id: customers[0]!.id }]);
   const order = orders.find((candidate) => !standingOf(candidate, now).fullyPaid) ?? orders[0];
-  if (!order) throw notFound('finance order for phone number', value);
+  if (!order) throw notFound('finance order for the customer', value, 'phoneNumber');
   return { partnerId: order.partner_id, id: order.id };
 }
 

@@ -41,8 +41,8 @@ export const transactionResolvers: Resolvers = {
       // Transactions are for partner keys (not retail keys) and operators (decisions.md 1).
       const partnerId = readablePartner(ctx, requested, ['partner']);
       if (partnerId === null) throw invalidArgument('partnerId', 'is required for operators');
-      if (end < start) throw invalidArgument('end', 'must not be before start');
-      if (end - start > MAX_WINDOW_DAYS * 86_400) throw invalidArgument('end', `must be at most ${MAX_WINDOW_DAYS} days after start`);
+      if (end < start) throw invalidArgument('end', 'must not be before the start of the window');
+      if (end - start > MAX_WINDOW_DAYS * 86_400) throw invalidArgument('end', `must be at most ${MAX_WINDOW_DAYS} days after the start of the window`);
       if (first != null && (first < 1 || first > MAX_PAGE)) throw invalidArgument('first', `must be from 1 to ${MAX_PAGE}`);
       const filters = parseFilterTerms(filter ?? []);
       const afterPosition = after != null ? parseCursor(after) : undefined;

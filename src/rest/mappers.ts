@@ -1,0 +1,234 @@
+// The explicit mappers from each route's operation data to its frozen legacy body, field by field,
+// with the JSON types of interface.md section 2: integer ids where it says integer, string ids where
+// it says string, JSON numbers for amounts typed number, decimal strings where it says string.
+// Key order follows the contract's tables, so bodies are byte-stable.
+import type {
+  CreateAccessTokenMutation,
+  CreatePaymentNotificationMutation,
+  ListClerksQuery,
+  ListMerchantsQuery,
+  ListTransactionsQuery,
+  LookupCartQuery,
+  LookupCustomerQuery,
+  RecordCustomerPaymentMutation,
+} from '../__generated__/operations.js';
+import { AppError } from '../errors.js';
+import { decimalToJsonNumber } from '../money.js';
+
+/** An id the contract types as integer. Ids come from int8 sequences far below 2^53. */
+const integer = (id: string): number => Number(id);
+/** An amount the contract types as number, from the exact decimal string. */
+const number = (decimal: string): number => decimalToJsonNumber(decimal);
+
+export function listClerksBody(data: ListClerksQuery) {
+  // interface.md 2.3: every field a string, id included.
+  return {
+    valid: true,
+    clerks: data.clerks.map((clerk) => ({
+      id: clerk.id,
+      personUuid: clerk.personUuid,
+      name: clerk.name,
+      phoneNumber: clerk.phoneNumber,
+      email: clerk.email,
+    })),
+  };
+}
+
+export function listMerchantsBody(data: ListMerchantsQuery) {
+  // interface.md 2.4: string id; street2 string or null; postalCode may be empty.
+  return {
+    valid: true,
+    merchants: data.merchants.map((merchant) => ({
+      id: merchant.id,
+      name: merchant.name,
+      address: {
+        street: merchant.address.street,
+        street2: merchant.address.street2,
+        city: merchant.address.city,
+        state: merchant.address.state,
+        postalCode: merchant.address.postalCode,
+        country: merchant.address.country,
+      },
+      phoneNumber: merchant.phoneNumber,
+    })),
+  };
+}
+
+export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, withDescription: boolean) {
+  const customer = data.customer;
+  if (!customer) {
+    throw new AppError('RESOURCE_NOT_FOUND', `no customer matches the customerLocator ${JSON.stringify(locator.slice(0, 64))}`);
+  }
+  const order = customer.financeOrder;
+  const device = order?.device ?? null;
+  // interface.md 2.5. Values the service does not know (a device never seen, no SIM on record) are
+  // null rather than invented.
+  return {
+    valid: true,
+    customer: { id: integer(customer.id) },
+    device: device && {
+      validThrough: device.validThrough,
+      family: { id: integer(device.family.id), name: device.family.name },
+      imei: device.imei,
+      model: { id: integer(device.model.id), makeModel: device.model.makeModel, name: device.model.name },
+      simNumber: device.simNumber,
+      lastSeen: device.lastSeen,
+      secureStatus: device.secureStatusText,
+      ...(withDescription ? { description: device.description ?? null } : {}),
+    },
+    financeOrder: order && {
+      currency: order.currency,
+      downPayment: number(order.downPayment),
+      financeAmount: number(order.financeAmount),
+      id: integer(order.id),
+      monthlyCost: number(order.monthlyCost),
+      months: order.months,
+      pricePreTax: number(order.pricePreTax),
+      purchaseAmount: number(order.purchaseAmount),
+      remainingBalance: number(order.remainingBalance),
+      time: order.time,
+      weeklyCost: number(order.weeklyCost),
+    },
+    // amount: decimal string with the currency's places; timestamp: a string holding Unix seconds.
+    paymentHistory: (order?.payments ?? []).map((payment) => ({
+      amount: payment.amount,
+      currency: payment.currency,
+      timestamp: String(payment.time),
+    })),
+    paymentOptions: (order?.paymentOptions ?? []).map((option) => ({
+      amount: number(option.amount),
+      currency: option.currency,
+      type: option.type.toLowerCase(),
+    })),
+  };
+}
+
+export function lookupCartBody(data: LookupCartQuery, cartTag: string) {
+  const cart = data.cart;
+  if (!cart) throw new AppError('RESOURCE_NOT_FOUND', `no cart with cartTag ${JSON.stringify(cartTag.slice(0, 64))} was found`);
+  const customer = cart.customer;
+  // interface.md 2.6: customer fields only as requested (all strings); amounts as decimal strings
+  // except pricePreTax, a number; months as integer text.
+  return {
+    valid: true,
+    customer: {
+      ...(customer.id !== undefined ? { id: customer.id } : {}),
+      ...(customer.name !== undefined ? { name: customer.name } : {}),
+      ...(customer.phoneNumber !== undefined ? { phoneNumber: customer.phoneNumber } : {}),
+      ...(customer.email !== undefined ? { email: customer.email } : {}),
+      ...(customer.address !== undefined ? { address: customer.address } : {}),
+      ...(customer.nationalId !== undefined ? { nationalId: customer.nationalId } : {}),
+    },
+    cart: {
+      cartTag: cart.cartTag,
+      purchaseAmount: cart.purchaseAmount,
+      financeAmount: cart.financeAmount,
+      downPayment: cart.downPayment,
+      pricePreTax: number(cart.pricePreTax),
+      monthlyCost: cart.monthlyCost,
+      weeklyCost: cart.weeklyCost,
+      months: String(cart.months),
+      currency: cart.currency,
+    },
+    device: {
+      family: cart.deviceModel.family.name,
+      makeModel: cart.deviceModel.makeModel,
+      ...(cart.deviceDescription !== undefined ? { description: cart.deviceDescription } : {}),
+    },
+  };
+}
+
+type ListedTransaction = ListTransactionsQuery['transactions']['nodes'][number];
+
+function legacyTransaction(node: ListedTransaction) {
+  // interface.md 2.7: the common fields, then each type's own.
+  const common = {
+    type: node.type.toLowerCase(),
+    time: node.time,
+    amount: number(node.amount),
+    currency: node.currency,
+    merchant: { id: integer(node.merchant.id), name: node.merchant.name },
+  };
+  switch (node.__typename) {
+    case 'FinanceTransaction':
+      return {
+        ...common,
+        financeOrder: {
+          id: integer(node.financeOrder.id),
+          purchaseAmount: number(node.financeOrder.purchaseAmount),
+          financeAmount: number(node.financeOrder.financeAmount),
+          downPayment: number(node.financeOrder.downPayment),
+          pricePreTax: number(node.financeOrder.pricePreTax),
+          monthlyCost: number(node.financeOrder.monthlyCost),
+          weeklyCost: number(node.financeOrder.weeklyCost),
+          months: node.financeOrder.months,
+        },
+        salesClerk: { id: integer(node.salesClerk.id), name: node.salesClerk.name },
+        device: {
+          phoneNumber: node.device.phoneNumber,
+          simNumber: node.device.simNumber,
+          imei: node.device.imei,
+          family: { id: integer(node.device.family.id), name: node.device.family.name },
+          model: { id: integer(node.device.model.id), makeModel: node.device.model.makeModel, name: node.device.model.name },
+        },
+      };
+    case 'CashTransaction':
+      return {
+        ...common,
+        payment: { id: integer(node.payment.id), timestamp: node.payment.time, amount: number(node.payment.amount) },
+        financeOrder: { id: integer(node.financeOrder.id) },
+        salesClerk: { id: integer(node.salesClerk.id), name: node.salesClerk.name },
+      };
+    case 'CommissionTransaction':
+      return {
+        ...common,
+        payment: { id: integer(node.payment.id), timestamp: node.payment.time, amount: number(node.payment.amount) },
+        financeOrder: { id: integer(node.financeOrder.id) },
+      };
+    case 'AdjustmentTransaction':
+      return {
+        ...common,
+        adjustment: { id: integer(node.adjustment.id), type: node.adjustment.kind.toLowerCase(), notes: node.adjustment.notes },
+      };
+  }
+}
+
+export function listTransactionsBody(data: ListTransactionsQuery) {
+  return { valid: true, transactions: data.transactions.nodes.map(legacyTransaction) };
+}
+
+export function recordCustomerPaymentBody(data: RecordCustomerPaymentMutation) {
+  const receipt = data.recordInStorePayment;
+  // interface.md 2.8; nextPayment is null once the order is fully paid (decisions.md 5).
+  return {
+    valid: true,
+    payment: {
+      id: integer(receipt.payment.id),
+      time: receipt.time,
+      deviceTag: receipt.deviceTag,
+      remainingBalance: number(receipt.remainingBalance),
+      currency: receipt.currency,
+      nextPayment: receipt.nextPayment,
+      fullyPaid: receipt.fullyPaid,
+    },
+  };
+}
+
+export function accessTokenBody(data: CreateAccessTokenMutation) {
+  const token = data.createAccessToken;
+  return { data: { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } };
+}
+
+export function paymentNotificationBody(data: CreatePaymentNotificationMutation) {
+  const result = data.createPaymentNotification;
+  // interface.md 2.2: data.message, and the further fields this service's integrations add.
+  return {
+    data: {
+      message: result.message,
+      paymentId: integer(result.receipt.payment.id),
+      remainingBalance: number(result.receipt.remainingBalance),
+      currency: result.receipt.currency,
+      fullyPaid: result.receipt.fullyPaid,
+    },
+  };
+}
