@@ -53,6 +53,14 @@ export interface Context {
   tokens: TokenSettings;
 }
 
+/**
+ * Drops every row this request's loaders cached: after a mutation, what it changed must be read
+ * again (two payments in one request must not show the first one's balance for the second).
+ */
+export function forgetCachedReads(ctx: Context): void {
+  ctx.loaders = createLoaders(ctx.db);
+}
+
 export interface RequestInfo {
   credential: Credential;
   requestId: string;

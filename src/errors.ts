@@ -126,9 +126,17 @@ export interface MaskedError {
 }
 
 /**
- * Apollo's formatError: keeps AppErrors and GraphQL request errors, turns a lost database into
- * SERVICE_UNAVAILABLE, and replaces anything else with INTERNAL_SERVER_ERROR and an error id.
+ * A value Postgres refused to store or compare: a data exception (SQLSTATE class 22: a NUL
+ * character, a number or date out of range, malformed text) or a row too large for an index (54000).
+ * Every SQL statement is the service's own, so such a value can only have come from the request.
  */
+export function isRejectedValue(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code === '54000');
+}
+
+const REJECTED_VALUE_MESSAGE = 'a value in the request cannot be stored or compared: it is malformed, out of range or too long';
+
 /** The error underneath Apollo's and graphql-js's wrappers (resolver errors, context failures). */
 function rootCause(error: unknown): unknown {
   let current = unwrapResolverError(error);
@@ -138,11 +146,20 @@ function rootCause(error: unknown): unknown {
   return current;
 }
 
+/**
+ * Apollo's formatError: keeps AppErrors and GraphQL request errors, turns a value the database
+ * refused into INVALID_ARGUMENT and a lost database into SERVICE_UNAVAILABLE, and replaces anything
+ * else with INTERNAL_SERVER_ERROR and an error id.
+ */
 export function maskUnexpectedError(formatted: GraphQLFormattedError, error: unknown): MaskedError {
   const original = rootCause(error);
   if (original instanceof AppError) return { formatted };
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && GRAPHQL_REQUEST_ERROR_CODES.has(code)) return { formatted };
+  // The backstop behind input validation: a value the database refused is the client's 400, never a 500.
+  if (isRejectedValue(original)) {
+    return { formatted: { message: REJECTED_VALUE_MESSAGE, path: formatted.path, extensions: { code: 'INVALID_ARGUMENT' } } };
+  }
   const errorId = randomUUID();
   if (isDatabaseUnavailable(original)) {
     return {

@@ -1,7 +1,7 @@
 // The only place where arithmetic on money happens. Amounts are integers in the currency's minor
 // units (bigint in code, bigint in Postgres); decimal text is parsed and formatted here and nowhere
 // else. Binary floating point never takes part in a calculation: `toJsonNumber` exists only because
-// the legacy contract serialises some amounts as JSON numbers, and it is applied last, to output.
+// the legacy contract serialises some amounts as JSON numbers (decimalToJsonNumber), applied last, to output.
 
 /** ISO 4217 minor units of the currencies the service accepts. */
 const MINOR_UNITS: Readonly<Record<string, number>> = {
@@ -56,19 +56,6 @@ export function formatAmount(minor: bigint | string, currency: string): string {
   return `${negative ? '-' : ''}${whole}${units > 0 ? `.${fraction}` : ''}`;
 }
 
-/**
- * The amount as a JSON number, for the contract fields typed "number". The decimal text is exact and
- * the conversion picks the nearest double, which prints back as the same short decimal.
- */
-export function toJsonNumber(minor: bigint | string, currency: string): number {
-  return Number(formatAmount(minor, currency));
-}
-
-export function sumMinor(amounts: Iterable<bigint | string>): bigint {
-  let total = 0n;
-  for (const amount of amounts) total += BigInt(amount);
-  return total;
-}
 
 export function subtractMinor(minuend: bigint | string, subtrahend: bigint | string): bigint {
   return BigInt(minuend) - BigInt(subtrahend);
@@ -115,7 +102,11 @@ export function parsePaymentAmount(text: string, currency: string): { minor: big
   return { minor };
 }
 
-/** A JSON number for a decimal string the money module formatted ("18.00" -> 18). */
+/**
+ * A JSON number for a decimal string the money module formatted ("18.00" -> 18), for the contract
+ * fields typed "number". The nearest double prints back as the same decimal for amounts of up to 15
+ * significant digits, far beyond any instalment; exact values travel as Decimal strings elsewhere.
+ */
 export function decimalToJsonNumber(text: string): number {
   if (!DECIMAL.test(text)) throw new MoneyError(`"${text}" is not a decimal amount`);
   return Number(text);

@@ -14,16 +14,27 @@ function parseDecimal(value: unknown): string {
   return value;
 }
 
+/** An output value the service produced wrongly: its bug, so a plain error (masked), not BAD_USER_INPUT. */
+function outputFailure(scalar: string, value: unknown): Error {
+  return new Error(`${scalar} cannot serialise ${JSON.stringify(value)?.slice(0, 40)}`);
+}
+
 export const DecimalScalar = new GraphQLScalarType<string, string>({
   name: 'Decimal',
-  serialize: (value) => parseDecimal(value),
+  serialize: (value) => {
+    if (typeof value !== 'string' || !DECIMAL_TEXT.test(value)) throw outputFailure('Decimal', value);
+    return value;
+  },
   parseValue: parseDecimal,
   parseLiteral: (ast) => parseDecimal(ast.kind === Kind.STRING ? ast.value : undefined),
 });
 
+/** 9999-12-31T23:59:59Z: the last second Postgres and JavaScript dates both hold. */
+export const MAX_TIMESTAMP = 253_402_300_799;
+
 function parseTimestamp(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw badInput(`Timestamp must be a whole number of seconds since 1970, got ${JSON.stringify(value)?.slice(0, 40)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_TIMESTAMP) {
+    throw badInput(`Timestamp must be a whole number of seconds from 1970 to the year 9999, got ${JSON.stringify(value)?.slice(0, 40)}`);
   }
   return value;
 }
@@ -32,7 +43,8 @@ export const TimestampScalar = new GraphQLScalarType<number, number>({
   name: 'Timestamp',
   serialize: (value) => {
     if (value instanceof Date) return Math.floor(value.getTime() / 1000);
-    return parseTimestamp(value);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw outputFailure('Timestamp', value);
+    return value;
   },
   parseValue: parseTimestamp,
   parseLiteral: (ast) => parseTimestamp(ast.kind === Kind.INT ? Number(ast.value) : undefined),

@@ -13,6 +13,8 @@ import { partnerResolvers } from './modules/partners/resolvers.js';
 import { paymentResolvers } from './modules/payments/resolvers.js';
 import { transactionResolvers } from './modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from './modules/vendors/resolvers.js';
+import type { Resolvers } from './__generated__/resolvers.js';
+import { forgetCachedReads, type Context } from './context.js';
 import { scalarResolvers } from './scalars.js';
 
 const SCHEMA_DIR = new URL('../schema/', import.meta.url);
@@ -24,22 +26,46 @@ export function loadTypeDefs(): string[] {
     .map((file) => readFileSync(new URL(file, SCHEMA_DIR), 'utf8'));
 }
 
+type AnyResolver = (root: unknown, args: unknown, ctx: Context, info: unknown) => unknown;
+
+/** Every mutation, followed by forgetting the request's cached reads (see forgetCachedReads). */
+function forgettingAfterMutations(modules: Resolvers[]): Resolvers[] {
+  return modules.map((module) => {
+    if (!module.Mutation) return module;
+    const wrapped = Object.fromEntries(
+      Object.entries(module.Mutation as Record<string, AnyResolver>).map(([name, resolve]) => [
+        name,
+        async (root: unknown, args: unknown, ctx: Context, info: unknown) => {
+          try {
+            return await resolve(root, args, ctx, info);
+          } finally {
+            forgetCachedReads(ctx);
+          }
+        },
+      ]),
+    );
+    return { ...module, Mutation: wrapped } as Resolvers;
+  });
+}
+
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
     resolvers: [
       scalarResolvers,
-      authResolvers,
-      partnerResolvers,
-      merchantResolvers,
-      clerkResolvers,
-      customerResolvers,
-      deviceResolvers,
-      cartResolvers,
-      financeOrderResolvers,
-      paymentResolvers,
-      paymentVendorResolvers,
-      transactionResolvers,
+      ...forgettingAfterMutations([
+        authResolvers,
+        partnerResolvers,
+        merchantResolvers,
+        clerkResolvers,
+        customerResolvers,
+        deviceResolvers,
+        cartResolvers,
+        financeOrderResolvers,
+        paymentResolvers,
+        paymentVendorResolvers,
+        transactionResolvers,
+      ]),
     ],
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },

@@ -123,3 +123,19 @@ describe('idempotency key', () => {
     expect(other.data.recordInStorePayment.replayed).toBe(false);
   });
 });
+
+describe('two payments in one request', () => {
+  it('shows each payment\'s order as it stands after that payment, not a cached read', async () => {
+    const input = { ...base, amount: '1.00' };
+    const { data } = await fixture.service.graphql(
+      `mutation($input: RecordInStorePaymentInput!) {
+        a: recordInStorePayment(input: $input) { remainingBalance payment { financeOrder { remainingBalance totalPaid } } }
+        b: recordInStorePayment(input: $input) { remainingBalance payment { financeOrder { remainingBalance totalPaid } } } }`,
+      { 'x-api-key': 'demo-retail-key' },
+      { input },
+    ).then((result) => result.body);
+    expect(data.a.payment.financeOrder.remainingBalance).toBe(data.a.remainingBalance);
+    expect(data.b.payment.financeOrder.remainingBalance).toBe(data.b.remainingBalance);
+    expect(Number(data.a.remainingBalance) - Number(data.b.remainingBalance)).toBe(1);
+  });
+});

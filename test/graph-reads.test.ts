@@ -165,6 +165,12 @@ describe('transactions', () => {
     [['adjustment.type:commission'], ['ADJUSTMENT']],
     [['type:finance', 'salesClerk.id:5320'], ['FINANCE']],
     [['type:cash', 'merchant.id:999888'], []],
+    [['payment.amount:18'], ['CASH', 'COMMISSION']],
+    [['financeOrder.financeAmount:200.00'], ['FINANCE', 'FINANCE']],
+    [['financeOrder.monthlyCost:20', 'financeOrder.months:12'], ['FINANCE']],
+    [[`payment.timestamp:${T - 10 * DAY}`], ['CASH', 'COMMISSION']],
+    [['amount:0.9'], ['COMMISSION']],
+    [['amount:abc'], []],
   ])('filters with %j', async (filter, types) => {
     const { data } = await partner(LIST, { ...WINDOW, filter });
     expect(data.transactions.edges.map((e: { node: { type: string } }) => e.node.type)).toEqual(types);

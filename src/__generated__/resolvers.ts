@@ -920,14 +920,14 @@ export type PaymentVendor = {
   createdAt: Scalars['Timestamp']['output'];
   /** A readable name. */
   displayName: Scalars['String']['output'];
-  /** Whether the vendor may notify payments now. */
-  enabled: Scalars['Boolean']['output'];
+  /** Whether the vendor may notify payments now; null unless the caller is an operator or this vendor. */
+  enabled?: Maybe<Scalars['Boolean']['output']>;
   /** The vendor's id. */
   id: Scalars['ID']['output'];
   /** The name agreed with the vendor; its notifications carry it as paymentVendor. */
   name: Scalars['String']['output'];
-  /** JSON Schema every notification of this vendor must satisfy. */
-  requestSchema: Scalars['JSON']['output'];
+  /** JSON Schema every notification of this vendor must satisfy; null unless the caller is an operator or this vendor. */
+  requestSchema?: Maybe<Scalars['JSON']['output']>;
 };
 
 /** What kind of principal a credential belongs to. */
@@ -1621,10 +1621,10 @@ export type PaymentReceiptResolvers<ContextType = Context, ParentType extends Re
 export type PaymentVendorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentVendor'] = ResolversParentTypes['PaymentVendor']> = {
   createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   displayName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  enabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  requestSchema?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  requestSchema?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {

@@ -37,6 +37,8 @@ export function createDb(options: DbOptions): Db {
       client: 'pg',
       connection: { connectionString: options.databaseUrl, types: pgTypes },
       pool: { min: 0, max: options.poolMax ?? 10 },
+      // Error messages keep the SQL with placeholders, never the bound values (personal data).
+      compileSqlOnError: false,
       log: knexLog(options.logger),
     });
   }
@@ -47,6 +49,7 @@ export function createDb(options: DbOptions): Db {
     dialect: 'postgres',
     // knex-pglite takes a ready-made PGlite instance through a connection function.
     connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+    compileSqlOnError: false,
     log: knexLog(options.logger),
   });
 }

@@ -11,6 +11,8 @@ export function readQueryParams(url: string): QueryParams {
   const params = new Map<string, string[]>();
   const search = new URL(url, 'http://localhost').searchParams;
   for (const [name, value] of search) {
+    // Postgres text cannot hold NUL: refuse it here, naming the parameter.
+    if (value.includes('\u0000')) throw invalidParameter(name, 'must not contain NUL characters');
     const values = params.get(name);
     if (values) values.push(value);
     else params.set(name, [value]);

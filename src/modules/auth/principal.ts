@@ -3,6 +3,7 @@
 // at keys or tokens themselves.
 import type { DbOrTrx } from '../../db/knex.js';
 import { AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
+import { isDatabaseId } from '../../ids.js';
 import { hashApiKey } from './keys.js';
 import { findActiveApiKey, findActiveApiKeyById } from './queries.js';
 import type { ApiKeyRow } from './rows.js';
@@ -117,6 +118,11 @@ export function readablePartner(
   allowedKeyKinds: ReadonlyArray<'partner' | 'retail'> = ['partner', 'retail'],
 ): string | null | undefined {
   const principal = requirePrincipal(ctx);
+  // An id that cannot exist names no partner: nothing to read, without asking the database.
+  if (requestedPartnerId != null && !isDatabaseId(requestedPartnerId)) {
+    if (principal.kind !== 'operator') requirePartnerTenant(ctx, allowedKeyKinds);
+    return undefined;
+  }
   if (principal.kind === 'operator') return requestedPartnerId ?? null;
   const own = requirePartnerTenant(ctx, allowedKeyKinds);
   if (requestedPartnerId != null && requestedPartnerId !== own) return undefined;

@@ -1,5 +1,6 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { AppError, invalidApiKey, invalidArgument, notFound } from '../../errors.js';
+import { isDatabaseId } from '../../ids.js';
 import { requireId } from '../inputs.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
 import { requireOperator, requirePrincipal } from './principal.js';
@@ -17,6 +18,7 @@ export const authResolvers: Resolvers = {
     viewer: (_root, _args, ctx) => requirePrincipal(ctx),
     apiKeys: (_root, { partnerId, paymentVendorId }, ctx) => {
       requireOperator(ctx);
+      if ((partnerId != null && !isDatabaseId(partnerId)) || (paymentVendorId != null && !isDatabaseId(paymentVendorId))) return [];
       return listApiKeys(ctx.db, { partnerId: partnerId ?? undefined, vendorId: paymentVendorId ?? undefined });
     },
   },

@@ -10,4 +10,4 @@ export interface CustomerRow {
 }
 
 /** A customer as a lookup found it: the order the locator pointed at travels with the row. */
-export type CustomerParent = CustomerRow & { matched_finance_order_id?: string | null; matched_device_id?: string | null };
+export type CustomerParent = CustomerRow & { matched_device_id?: string | null };

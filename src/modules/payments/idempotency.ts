@@ -45,7 +45,8 @@ export async function withIdempotencyKey(
     if (existing.request_hash !== claim.requestHash) throw idempotencyConflict('this Idempotency-Key');
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
-  if (existing) await trx('idempotency_keys').where({ partner_id: claim.partnerId, idempotency_key: claim.key }).delete();
+  // Keys past their lifetime are housekeeping: this partner's go as a new one is stored.
+  await trx('idempotency_keys').where({ partner_id: claim.partnerId }).where('expires_at', '<=', claim.now).delete();
   const receipt = await record();
   await trx('idempotency_keys').insert({
     partner_id: claim.partnerId,

@@ -17,6 +17,26 @@ import type { PaymentReceiptSnapshot } from './rows.js';
 
 const LOCATORS = ['deviceTag', 'imei', 'phoneNumber', 'financeOrderId'] as const;
 
+// Limits the service holds whatever a vendor's schema allows: a reference is stored and indexed, a
+// locator is looked up, and the whole body is hashed for idempotency.
+const MAX_REFERENCE_LENGTH = 255;
+const MAX_LOCATOR_LENGTH = 64;
+const MAX_DEPTH = 32;
+
+/** How deeply a JSON value nests, counted without recursion (a hostile body cannot blow the stack). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length) {
+    const [node, depth] = pending.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 interface Notification {
   amount: string;
   currency: string;
@@ -27,6 +47,7 @@ interface Notification {
 /** The fields the service itself needs, whatever else the vendor's schema allows. */
 function readNotification(vendor: PaymentVendorRow, body: unknown): Notification {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidNotification(['the body must be a JSON object']);
+  if (depthOf(body) > MAX_DEPTH) throw invalidNotification([`the body nests more than ${MAX_DEPTH} levels deep`]);
   const fields = body as Record<string, unknown>;
   if (fields.paymentVendor === undefined || fields.paymentVendor === null || fields.paymentVendor === '') {
     throw invalidNotification(['paymentVendor is a required field']);
@@ -51,9 +72,15 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   const reference = text('reference');
   const given = LOCATORS.filter((field) => fields[field] !== undefined && fields[field] !== null);
   if (given.length !== 1) missing.push(`exactly one of ${LOCATORS.join(', ')} is required`);
+  if (reference.length > MAX_REFERENCE_LENGTH) missing.push(`reference must be at most ${MAX_REFERENCE_LENGTH} characters`);
+  const field = given[0];
+  const locator = field === undefined ? '' : String(fields[field]);
+  if (locator.length > MAX_LOCATOR_LENGTH) missing.push(`${field} must be at most ${MAX_LOCATOR_LENGTH} characters`);
+  for (const [name, value] of [['reference', reference], [field, locator]] as const) {
+    if (value.includes('\u0000')) missing.push(`${name} must not contain NUL characters`);
+  }
   if (missing.length) throw invalidNotification(missing);
-  const field = given[0]!;
-  return { amount, currency, reference, locator: { field, value: String(fields[field]) } };
+  return { amount, currency, reference, locator: { field: field!, value: locator } };
 }
 
 /** The order a notification pays: the device's newest order, or the customer's newest open one. */

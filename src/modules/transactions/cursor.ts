@@ -7,8 +7,11 @@ export function cursorOf(row: ListedTransactionRow): string {
   return Buffer.from(`${row.occurred_at_us}:${row.id}`).toString('base64url');
 }
 
+// Microseconds from 1970 to the year 9999 fit in 18 digits; ids are positive int8 values.
+const CURSOR = /^(\d{1,18}):([1-9]\d{0,17})$/;
+
 export function parseCursor(cursor: string): { timeUs: string; id: string } {
-  const match = /^(-?\d{1,19}):(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = CURSOR.exec(Buffer.from(cursor.slice(0, 100), 'base64url').toString('utf8'));
   if (!match) throw invalidArgument('after', 'is not a cursor of this connection');
   return { timeUs: match[1]!, id: match[2]! };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
 import { tenantPairs, type TenantKey } from '../tenancy.js';
-import { amountDecimalSql, type FilterTerm } from './filters.js';
+import { decimalSql, type FilterTerm } from './filters.js';
 import type { AdjustmentRow, ListedTransactionRow, TransactionRow } from './rows.js';
 
 const COLUMNS = [
@@ -44,6 +44,11 @@ function joinFor(query: Knex.QueryBuilder, join: string): void {
         .leftJoin('device_models as dm', 'dm.id', 'd.model_id')
         .leftJoin('device_families as df', 'df.id', 'dm.family_id');
       break;
+    case 'payment':
+      query.leftJoin('payments as p', function () {
+        this.on('p.partner_id', 't.partner_id').andOn('p.id', 't.payment_id');
+      });
+      break;
     case 'adjustment':
       query.leftJoin('adjustments as a', function () {
         this.on('a.partner_id', 't.partner_id').andOn('a.id', 't.adjustment_id');
@@ -64,15 +69,14 @@ export function transactionsInWindow(db: DbOrTrx, window: TransactionWindow): Pr
     .where('t.occurred_at', '<', window.end)
     .orderBy(['t.occurred_at', 't.id']);
   const joins = new Set<string>(window.filters.flatMap((term) => term.field.joins));
-  for (const join of ['merchant', 'clerk', 'order', 'device', 'adjustment']) if (joins.has(join)) joinFor(query, join);
+  for (const join of ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment']) if (joins.has(join)) joinFor(query, join);
   for (const term of window.filters) {
-    const sql = term.field.sql === 'amount_decimal' ? amountDecimalSql() : term.field.sql;
-    if (term.path === 'amount') {
+    if (term.field.currencySql) {
       // An amount compares as a number ("-18" matches -18.00); text that is no number matches nothing.
-      if (!/^-?\d+(\.\d+)?$/.test(term.value)) query.whereRaw('false');
-      else query.whereRaw(`${sql} = ?::numeric`, [term.value]);
+      if (!/^-?\d{1,20}(\.\d{1,20})?$/.test(term.value)) query.whereRaw('false');
+      else query.whereRaw(`${decimalSql(term.field.sql, term.field.currencySql)} = ?::numeric`, [term.value]);
     } else {
-      query.whereRaw(`${sql} = ?`, [term.value]);
+      query.whereRaw(`${term.field.sql} = ?`, [term.value]);
     }
     if (term.field.types) query.whereIn('t.type', term.field.types);
   }

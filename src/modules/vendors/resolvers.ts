@@ -1,11 +1,17 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../errors.js';
-import { requireOperator } from '../auth/principal.js';
+import type { Context } from '../../context.js';
+import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { isUniqueViolation, requireId, requireText } from '../inputs.js';
 import { insertPaymentVendor, listPaymentVendors, updatePaymentVendor } from './queries.js';
 import { schemaProblem } from './requestSchema.js';
 
 const VENDOR_NAME = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+function mayConfigure(ctx: Context, vendorId: string): boolean {
+  const principal = requirePrincipal(ctx);
+  return principal.kind === 'operator' || (principal.kind === 'vendor' && principal.vendorId === vendorId);
+}
 
 function requireSchema(argument: string, schema: unknown): Record<string, unknown> {
   const problem = schemaProblem(schema);
@@ -49,9 +55,11 @@ export const paymentVendorResolvers: Resolvers = {
       return row;
     },
   },
+  // A partner may see which vendor a payment came through, not how that vendor's integration is set up.
   PaymentVendor: {
     displayName: (vendor) => vendor.display_name,
-    requestSchema: (vendor) => vendor.request_schema,
+    requestSchema: (vendor, _args, ctx) => (mayConfigure(ctx, vendor.id) ? vendor.request_schema : null),
+    enabled: (vendor, _args, ctx) => (mayConfigure(ctx, vendor.id) ? vendor.enabled : null),
     createdAt: (vendor) => vendor.created_at,
   },
 };
