@@ -81,6 +81,33 @@ function start(env: NodeJS.ProcessEnv): Promise<Started> {
   });
 }
 
+/** Runs the README's example block against a started service; its output, or the failure. */
+function runReadmeExamples(baseUrl: string): Promise<Finished> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /<!-- readme-examples:start -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!block) throw new Error('README.md has no readme-examples block');
+  const script = `set -euo pipefail\n${block.replace('BASE=http://localhost:4000', `BASE=${baseUrl}`)}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { PATH: process.env.PATH } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Every README example answered successfully: six partner bodies and the notification's. */
+function expectReadmeExamplesWork(result: Finished): void {
+  expect(result.code, result.stderr).toBe(0);
+  const bodies = result.stdout.replace(/}{/g, '}\n{').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  expect(bodies).toHaveLength(7);
+  expect(bodies[0].data.message).toBe('payment of 20.00 USD recorded for device DTSTBBD');
+  expect(bodies.slice(1).every((body: { valid: boolean }) => body.valid === true)).toBe(true);
+  expect(bodies[6].payment).toMatchObject({ deviceTag: 'DTSTBBB', remainingBalance: 180, fullyPaid: false });
+}
+
 function golden(name: string): string {
   const file = JSON.parse(readFileSync(join(ROOT, 'test/golden', `${name}.json`), 'utf8'));
   return JSON.stringify(file.response.body);
@@ -134,6 +161,7 @@ describe.skipIf(onPostgres)('npm start on the embedded default', () => {
     // The request log never carries the key from the query string.
     expect(service.output()).toContain('"path":"/v1/list-clerks.php"');
     expect(service.output()).not.toContain('key=demo-partner-key');
+    expectReadmeExamplesWork(await runReadmeExamples(service.baseUrl));
     expect(await service.stop()).toBe(0);
   });
 
@@ -186,6 +214,7 @@ describe.skipIf(!onPostgres)('db:migrate, db:seed and npm start on an empty Post
       }
       // Started on a real server, the service does not seed by itself.
       expect(service.output()).not.toContain('demo data loaded');
+      expectReadmeExamplesWork(await runReadmeExamples(service.baseUrl));
     } finally {
       expect(await service.stop()).toBe(0);
     }
