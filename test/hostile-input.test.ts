@@ -98,6 +98,20 @@ describe('hostile input', () => {
     expect((await notify(base)).status).toBe(200);
   });
 
+  it('a payments body over 64 kB: 400 naming the limit, on both payments endpoints', async () => {
+    const huge = JSON.stringify({ apiKey: 'k'.repeat(70_000) });
+    for (const path of ['/payments/v1/token', '/payments/v1/notification']) {
+      const response = await fixture.service.request(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: huge });
+      if (path.endsWith('token')) {
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({ error: { message: 'the request body is larger than 64kb' } });
+      } else {
+        // The credential is checked first: an unauthenticated caller learns nothing about the body.
+        expect(response.status).toBe(401);
+      }
+    }
+  });
+
   it('a partner sees which vendor a payment came through, not how the vendor is set up', async () => {
     const query = '{ financeOrder(id: "4000010") { payments { paymentVendor { name requestSchema enabled } } } }';
     expect((await graphql('demo-partner-key', query)).data.financeOrder.payments[0].paymentVendor).toEqual({ name: 'demo-vendor', requestSchema: null, enabled: null });
