@@ -22,17 +22,21 @@ function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `node --import tsx <script> ...args` to completion. */
-function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Finished> {
+/** A child's whole output and exit code. */
+function collect(child: ChildProcess): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `node --import tsx <script> ...args` to completion. */
+function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Finished> {
+  return collect(spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env }));
 }
 
 interface Started {
@@ -87,15 +91,7 @@ function runReadmeExamples(baseUrl: string): Promise<Finished> {
   const block = /<!-- readme-examples:start -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
   if (!block) throw new Error('README.md has no readme-examples block');
   const script = `set -euo pipefail\n${block.replace('BASE=http://localhost:4000', `BASE=${baseUrl}`)}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { PATH: process.env.PATH } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return collect(spawn('bash', ['-c', script], { cwd: ROOT, env: { PATH: process.env.PATH } }));
 }
 
 /** Every README example answered successfully: six partner bodies and the notification's. */
