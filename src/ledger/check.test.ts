@@ -1,0 +1,44 @@
+// The checker finds what it claims to find: a clean demo ledger passes, and each kind of damage is named.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { checkLedger } from './check.js';
+
+let database: TestDatabase;
+beforeEach(async () => {
+  database = await createTestDatabase();
+});
+afterEach(async () => database?.destroy());
+
+describe('checkLedger', () => {
+  it('passes the demo data set', async () => {
+    const report = await checkLedger(database.db);
+    expect(report.problems).toEqual([]);
+    expect(report.checked).toEqual({ financeOrders: 4, payments: 2, transactions: 7, vendorNotifications: 1, idempotencyKeys: 0 });
+  });
+
+  it('names a running total that disagrees with the payments, and a missing cash transaction and commission', async () => {
+    const db = database.db;
+    // Bypass the schema's guard to damage the ledger the way a bug would.
+    await db.raw("alter table finance_orders drop constraint finance_orders_balance_in_range");
+    await db('finance_orders').where({ id: 4000004 }).update({ total_paid_minor: 1900 });
+    await db('transactions').where({ payment_id: 4000008 }).delete();
+    const report = await checkLedger(db);
+    expect(report.problems).toEqual([
+      'running total equals the sum of payments: finance order 4000004: running total 1900 but payments add up to 1800',
+      'one cash transaction of minus the amount per in-store payment: in-store payment 4000008 has 0 matching cash transactions instead of 1',
+      'commission on in-store payments: in-store payment 4000008: commission [] where ["90"] is due',
+    ]);
+  });
+
+  it('names a vendor payment without its record and a partner transaction on it', async () => {
+    const db = database.db;
+    const vendorPayment = await db('payments').where({ channel: 'vendor' }).first();
+    await db('vendor_notifications').delete();
+    await db('transactions').insert({ partner_id: vendorPayment.partner_id, type: 'commission', amount_minor: 1, currency: 'USD', occurred_at: new Date(), merchant_id: 999888, finance_order_id: 4000010, payment_id: vendorPayment.id });
+    const report = await checkLedger(db);
+    expect(report.problems).toEqual([
+      `no partner transaction for a vendor payment: vendor payment ${vendorPayment.id} has a commission transaction; vendor payments are not the partner's cash`,
+      `every vendor payment has its notification record, and every record its payment: vendor payment ${vendorPayment.id} has no notification record`,
+    ]);
+  });
+});

@@ -1,0 +1,149 @@
+// The ledger's invariants, checked on a whole database: what every payment path must leave behind.
+// Structural checks are SQL over the tables; the commission rule is checked with the money module's
+// own function, page by page, so the rule is not written a second time.
+import type { DbOrTrx } from '../db/knex.js';
+import { commissionOn } from '../money.js';
+
+export interface LedgerReport {
+  checked: { financeOrders: number; payments: number; transactions: number; vendorNotifications: number; idempotencyKeys: number };
+  problems: string[];
+}
+
+const PAGE = 5000;
+const MAX_LISTED = 50;
+
+interface Check {
+  name: string;
+  sql: string;
+  describe: (row: Record<string, unknown>) => string;
+}
+
+// Each query returns the rows that break its invariant; an empty result is a clean ledger.
+const CHECKS: Check[] = [
+  {
+    name: 'running total equals the sum of payments',
+    sql: `select o.partner_id, o.id, o.total_paid_minor, coalesce(p.paid, 0)::int8 as paid
+          from finance_orders o
+          left join (select partner_id, finance_order_id, sum(amount_minor) as paid from payments group by partner_id, finance_order_id) p
+            on p.partner_id = o.partner_id and p.finance_order_id = o.id
+          where o.total_paid_minor <> coalesce(p.paid, 0)`,
+    describe: (r) => `finance order ${r.id}: running total ${r.total_paid_minor} but payments add up to ${r.paid}`,
+  },
+  {
+    name: 'no balance below zero',
+    sql: `select id, total_paid_minor, monthly_cost_minor * months as repayable from finance_orders
+          where total_paid_minor < 0 or total_paid_minor > monthly_cost_minor * months`,
+    describe: (r) => `finance order ${r.id}: paid ${r.total_paid_minor} of a repayable ${r.repayable}`,
+  },
+  {
+    name: 'payments in their order\'s currency',
+    sql: `select p.id, p.currency, o.currency as order_currency from payments p
+          join finance_orders o on o.partner_id = p.partner_id and o.id = p.finance_order_id
+          where p.currency <> o.currency`,
+    describe: (r) => `payment ${r.id} is in ${r.currency}, its order in ${r.order_currency}`,
+  },
+  {
+    name: 'one cash transaction of minus the amount per in-store payment',
+    sql: `select p.id, count(t.id) as cash from payments p
+          left join transactions t on t.partner_id = p.partner_id and t.payment_id = p.id and t.type = 'cash' and t.amount_minor = -p.amount_minor
+          where p.channel = 'in_store' group by p.partner_id, p.id having count(t.id) <> 1`,
+    describe: (r) => `in-store payment ${r.id} has ${r.cash} matching cash transactions instead of 1`,
+  },
+  {
+    name: 'no partner transaction for a vendor payment',
+    sql: `select p.id, t.type from payments p join transactions t on t.partner_id = p.partner_id and t.payment_id = p.id where p.channel = 'vendor'`,
+    describe: (r) => `vendor payment ${r.id} has a ${r.type} transaction; vendor payments are not the partner's cash`,
+  },
+  {
+    name: 'one finance transaction of +financeAmount per order',
+    sql: `select o.id, count(t.id) as finance from finance_orders o
+          left join transactions t on t.partner_id = o.partner_id and t.finance_order_id = o.id and t.type = 'finance'
+            and t.amount_minor = o.purchase_minor - o.down_payment_minor
+          group by o.partner_id, o.id having count(t.id) <> 1`,
+    describe: (r) => `finance order ${r.id} has ${r.finance} matching finance transactions instead of 1`,
+  },
+  {
+    name: 'vendor references unique per vendor',
+    sql: `select vendor_id, vendor_reference, count(*) as uses from payments where channel = 'vendor'
+          group by vendor_id, vendor_reference having count(*) > 1`,
+    describe: (r) => `vendor ${r.vendor_id} reference ${JSON.stringify(r.vendor_reference)} credited ${r.uses} payments`,
+  },
+  {
+    name: 'every vendor payment has its notification record, and every record its payment',
+    sql: `select 'payment' as side, p.id::text as id from payments p
+            where p.channel = 'vendor' and not exists (select 1 from vendor_notifications n where n.vendor_id = p.vendor_id and n.reference = p.vendor_reference)
+          union all
+          select 'notification', n.reference from vendor_notifications n
+            where not exists (select 1 from payments p where p.partner_id = n.partner_id and p.id = n.payment_id and p.vendor_id = n.vendor_id and p.vendor_reference = n.reference)`,
+    describe: (r) => (r.side === 'payment' ? `vendor payment ${r.id} has no notification record` : `notification ${JSON.stringify(r.id)} names no matching payment`),
+  },
+  {
+    name: 'every idempotency key answers with a payment that exists',
+    sql: `select k.partner_id, k.idempotency_key from idempotency_keys k
+          where not exists (select 1 from payments p where p.partner_id = k.partner_id and p.id::text = k.response_body->>'paymentId')`,
+    describe: (r) => `idempotency key ${JSON.stringify(r.idempotency_key)} of partner ${r.partner_id} names no payment`,
+  },
+];
+
+const rowsOf = (result: { rows?: unknown[] } | unknown[]): Array<Record<string, unknown>> =>
+  (Array.isArray(result) ? result : (result.rows ?? [])) as Array<Record<string, unknown>>;
+
+/** Commission per in-store payment: exactly commissionOn(amount, partner rate), or none when that is zero. */
+async function commissionProblems(db: DbOrTrx): Promise<string[]> {
+  const problems: string[] = [];
+  let afterId = '0';
+  for (;;) {
+    const page = rowsOf(
+      await db.raw(
+        `select p.id, p.amount_minor, pr.commission_rate_bps as rate,
+                array_agg(t.amount_minor::text) filter (where t.id is not null) as commissions
+         from payments p
+         join partners pr on pr.id = p.partner_id
+         left join transactions t on t.partner_id = p.partner_id and t.payment_id = p.id and t.type = 'commission'
+         where p.channel = 'in_store' and p.id > ?
+         group by p.partner_id, p.id, p.amount_minor, pr.commission_rate_bps
+         order by p.id limit ?`,
+        [afterId, PAGE],
+      ),
+    );
+    for (const row of page) {
+      const expected = commissionOn(BigInt(row.amount_minor as string), Number(row.rate));
+      const found = (row.commissions as string[] | null) ?? [];
+      const wanted = expected > 0n ? [expected.toString()] : [];
+      if (found.length !== wanted.length || found[0] !== wanted[0]) {
+        problems.push(`in-store payment ${row.id}: commission ${JSON.stringify(found)} where ${JSON.stringify(wanted)} is due`);
+      }
+    }
+    if (page.length < PAGE) return problems;
+    afterId = String(page[page.length - 1]!.id);
+  }
+}
+
+export async function checkLedger(db: DbOrTrx): Promise<LedgerReport> {
+  const count = async (table: string) => Number(rowsOf(await db.raw(`select count(*)::int8 as n from ${table}`))[0]!.n);
+  const checked = {
+    financeOrders: await count('finance_orders'),
+    payments: await count('payments'),
+    transactions: await count('transactions'),
+    vendorNotifications: await count('vendor_notifications'),
+    idempotencyKeys: await count('idempotency_keys'),
+  };
+  const problems: string[] = [];
+  for (const check of CHECKS) {
+    for (const row of rowsOf(await db.raw(check.sql))) problems.push(`${check.name}: ${check.describe(row)}`);
+  }
+  problems.push(...(await commissionProblems(db)).map((problem) => `commission on in-store payments: ${problem}`));
+  return { checked, problems };
+}
+
+export function formatLedgerReport(report: LedgerReport): string {
+  const { checked, problems } = report;
+  const lines = [
+    `checked ${checked.financeOrders} finance orders, ${checked.payments} payments, ${checked.transactions} transactions, ` +
+      `${checked.vendorNotifications} vendor notifications, ${checked.idempotencyKeys} idempotency keys`,
+    problems.length === 0 ? 'ledger is consistent' : `${problems.length} problem(s):`,
+    ...problems.slice(0, MAX_LISTED).map((problem) => `  - ${problem}`),
+    ...(problems.length > MAX_LISTED ? [`  ... and ${problems.length - MAX_LISTED} more`] : []),
+  ];
+  return `${lines.join('\n')}\n`;
+}
