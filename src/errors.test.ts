@@ -36,6 +36,9 @@ describe('maskUnexpectedError', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
     const uniqueViolation = Object.assign(new Error('duplicate key'), { code: '23505' });
+    // Seen when Postgres killed the connection under a transaction: knex's ROLLBACK then fails too.
+    expect(isDatabaseUnavailable(new Error('ROLLBACK - Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('ROLLBACK - Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(refused)).toBe(true);
     expect(isDatabaseUnavailable(terminated)).toBe(true);
     expect(isDatabaseUnavailable(uniqueViolation)).toBe(false);

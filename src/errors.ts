@@ -109,6 +109,11 @@ const GRAPHQL_REQUEST_ERROR_CODES = new Set([
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57P']; // connection, resources, operator intervention
 
+// What node-postgres and knex say, without a SQLSTATE, when a connection died under a query (also
+// when knex then fails to ROLLBACK on it: "ROLLBACK - Client has encountered a connection error...").
+const CONNECTION_LOST =
+  /Knex: Timeout acquiring a connection|Connection terminated|connection is closed|Client has encountered a connection error|Client was closed and is not queryable|not queryable|terminating connection/i;
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
@@ -116,7 +121,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (UNAVAILABLE_ERRNOS.has(code)) return true;
     if (UNAVAILABLE_SQLSTATE_CLASSES.some((prefix) => code.startsWith(prefix))) return true;
   }
-  return /Knex: Timeout acquiring a connection|Connection terminated|connection is closed/i.test(error.message);
+  return CONNECTION_LOST.test(error.message);
 }
 
 export interface MaskedError {

@@ -13,9 +13,10 @@ let service: TestService;
 
 beforeAll(async () => {
   database = await createTestDatabase({ now: NOW });
-  // 500 transactions, all older than T-100d: the window from T-100d holds only the demo's five,
-  // one of each type (two finance).
+  // 500 transactions (finance and cash; commission rows are skipped by the filter below), all older
+  // than T-100d: the window from T-100d holds only the demo's five, one of each type (two finance).
   await addBulkOrders(database.db, 250, new Date((T - 101 * DAY) * 1000));
+  await database.db('transactions').where('payment_id', '>=', 7300000).where({ type: 'commission' }).delete();
   service = await startTestService(database.db, { now: () => NOW });
 });
 afterAll(async () => {
