@@ -41,8 +41,10 @@ export function verifyAccessToken(settings: TokenSettings, token: string, now: D
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, problem: 'the access token is malformed' };
   const [, encodedClaims, encodedSignature] = parts as [string, string, string];
-  const expected = sign(settings.signingSecret, `${VERSION}.${encodedClaims}`);
-  const given = Buffer.from(encodedSignature, 'base64url');
+  // Compare the canonical text of the signature, not decoded bytes: base64url decoding skips stray
+  // characters, and a token must have exactly one spelling.
+  const expected = Buffer.from(sign(settings.signingSecret, `${VERSION}.${encodedClaims}`).toString('base64url'));
+  const given = Buffer.from(encodedSignature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, problem: 'the access token is not valid (its signature does not match)' };
   }
