@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commissionOn, decimalToJsonNumber, formatAmount, MoneyError, parseAmount, subtractMinor } from './money.js';
+import { commissionOn, decimalToJsonNumber, formatAmount, minorUnitsOf, MoneyError, parseAmount, subtractMinor } from './money.js';
 
 describe('money', () => {
   it.each([
@@ -83,6 +83,24 @@ describe('money laws', () => {
         const exactTimes10000 = amount * BigInt(rate);
         const diff = commission * 10000n - exactTimes10000;
         expect(diff >= -5000n && diff <= 5000n).toBe(true);
+      }),
+    );
+  });
+
+  it('parsing never rounds: any decimal beyond the currency\'s places is refused, whatever the digits', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'), fc.stringMatching(/^[0-9]{1,5}$/), (minor, currency, extra) => {
+        const text = formatAmount(minor, currency) + (minorUnitsOf(currency) === 0 ? '.' : '') + extra;
+        expect(() => parseAmount(text, currency)).toThrow(MoneyError);
+      }),
+    );
+  });
+
+  it('a JSON number of the contract keeps every minor unit of amounts up to 15 significant digits', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 15n) + 1n, max: 10n ** 15n - 1n }), fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'), (minor, currency) => {
+        const json = JSON.stringify(decimalToJsonNumber(formatAmount(minor, currency)));
+        expect(parseAmount(json, currency)).toBe(minor);
       }),
     );
   });

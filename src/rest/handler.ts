@@ -6,7 +6,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { GraphQLFormattedError } from 'graphql';
 import { createContext, type Context, type ServiceDeps } from '../context.js';
 import { AppError, invalidAccessToken, invalidRequestBody, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
-import { requirePrincipal, type Credential } from '../modules/auth/principal.js';
+import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
 import type { LegacyRequest, LegacyRoute } from './routes.js';
 import { HTTP_STATUS, legacyErrorBody, type Surface } from './status.js';
@@ -89,6 +89,9 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
       const contextValue = await createContext(deps.service, { credential, requestId: res.locals.requestId as string });
       // Authentication before parameters: an unauthenticated caller learns nothing about them.
       if (route.credential.in !== 'none') requirePrincipal(contextValue);
+      // The partner interface is the partners' door (decisions.md 1): operator and vendor keys use
+      // GraphQL and the payments interface. Which partner key kind each route takes is the graph's rule.
+      if (route.surface === 'partner') requirePartnerTenant(contextValue);
       const request: LegacyRequest = {
         params: readDeclaredParams(params, route.params),
         body: route.jsonBody ? await readJsonBody(req, res) : undefined,

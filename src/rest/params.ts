@@ -11,8 +11,6 @@ export function readQueryParams(url: string): QueryParams {
   const params = new Map<string, string[]>();
   const search = new URL(url, 'http://localhost').searchParams;
   for (const [name, value] of search) {
-    // Postgres text cannot hold NUL: refuse it here, naming the parameter.
-    if (value.includes('\u0000')) throw invalidParameter(name, 'must not contain NUL characters');
     const values = params.get(name);
     if (values) values.push(value);
     else params.set(name, [value]);
@@ -74,7 +72,13 @@ export function singleValue(params: QueryParams, name: string): string | undefin
   const values = params.get(name);
   if (!values) return undefined;
   if (values.length > 1) throw invalidParameter(name, `was given ${values.length} times; give it once`);
-  return values[0];
+  return withoutNul(name, values[0]!);
+}
+
+/** Postgres text cannot hold NUL: a parameter the route reads is refused here, by name. */
+function withoutNul(name: string, value: string): string {
+  if (value.includes('\u0000')) throw invalidParameter(name, 'must not contain NUL characters');
+  return value;
 }
 
 /** Reads every declared parameter: missing, repeated and malformed ones are 400s naming the parameter. */
@@ -84,7 +88,7 @@ export function readDeclaredParams(params: QueryParams, specs: readonly ParamSpe
     if (spec.repeatable) {
       const all = params.get(spec.name) ?? [];
       if (spec.required && all.length === 0) throw missingParameter(spec.name);
-      values[spec.name] = all.map((raw) => spec.parse(raw, spec.name));
+      values[spec.name] = all.map((raw) => spec.parse(withoutNul(spec.name, raw), spec.name));
       continue;
     }
     const raw = singleValue(params, spec.name);

@@ -86,7 +86,7 @@ export function requirePartnerTenant(
   const principal = requirePrincipal(ctx);
   if (principal.kind === 'partner' && allowedKeyKinds.includes(principal.keyKind)) return principal.partnerId;
   const allowed = allowedKeyKinds.map((kind) => KEY_KIND_NAMES[kind]).join(' or ');
-  const hint = principal.kind === 'operator' ? '; operators read a partner through partner(id)' : '';
+  const hint = principal.kind === 'operator' ? '; operators use GraphQL, where partner(id) reaches any partner' : '';
   throw forbidden(`this needs ${allowed}; ${KEY_KIND_NAMES[principal.keyKind]} cannot use it${hint}`);
 }
 

@@ -84,3 +84,74 @@ describe('scheduleOf', () => {
     );
   });
 });
+
+describe('sums and allocations keep every minor unit', () => {
+  // Up to 10^15 minor units a month for 1 to 120 months: totals beyond a double's exact integers.
+  const terms = fc
+    .record({
+      monthly: fc.bigInt({ min: 1n, max: 10n ** 15n }),
+      months: fc.integer({ min: 1, max: 120 }),
+      // The share paid, in millionths of the repayable total: 0 and all of it come up often.
+      paidShare: fc.oneof(fc.constant(0n), fc.constant(1_000_000n), fc.bigInt({ min: 0n, max: 1_000_000n })),
+    })
+    .map(({ monthly, months, paidShare }) => ({ monthly, months, paid: (monthly * BigInt(months) * paidShare) / 1_000_000n }));
+
+  it('scheduleOf: instalments sum to the repayable total, paid plus unpaid to it too, filled in order', () => {
+    fc.assert(
+      fc.property(terms, ({ monthly, months, paid }) => {
+        const orderTerms = order({ monthly_cost_minor: String(monthly), weekly_cost_minor: '1', months, total_paid_minor: String(paid) });
+        const schedule = scheduleOf(orderTerms, ORDERED);
+        const standing = standingOf(orderTerms, ORDERED);
+        const sum = (values: bigint[]) => values.reduce((total, value) => total + value, 0n);
+        expect(schedule).toHaveLength(months);
+        expect(sum(schedule.map((s) => s.amountMinor))).toBe(standing.repayableMinor);
+        expect(sum(schedule.map((s) => s.paidMinor))).toBe(paid);
+        expect(sum(schedule.map((s) => s.amountMinor - s.paidMinor))).toBe(standing.remainingMinor);
+        // In order: whole instalments, then at most one partly paid, then nothing.
+        const whole = Number(paid / monthly);
+        schedule.forEach((s, index) => {
+          expect(s.paidMinor).toBe(index < whole ? monthly : index === whole ? paid % monthly : 0n);
+          expect(s.dueAt.getTime() - ORDERED.getTime()).toBe((index + 1) * 30 * DAY);
+        });
+      }),
+    );
+  });
+
+  it('paymentOptionsOf: full is the exact balance; paying any option takes exactly that off, and paying one repeatedly clears the balance without a minor unit left or overpaid', () => {
+    // A week costs a fifth of a month to a whole month, so paying weekly ends within 5 * months payments.
+    const withWeekly = fc
+      .record({ monthly: fc.bigInt({ min: 1n, max: 10n ** 13n }), months: fc.integer({ min: 1, max: 36 }), paidShare: fc.oneof(fc.constant(0n), fc.constant(1_000_000n), fc.bigInt({ min: 0n, max: 1_000_000n })) })
+      .chain(({ monthly, months, paidShare }) =>
+        fc.bigInt({ min: monthly / 5n > 0n ? monthly / 5n : 1n, max: monthly }).map((weekly) => ({ monthly, weekly, months, paid: (monthly * BigInt(months) * paidShare) / 1_000_000n })),
+      );
+    fc.assert(
+      fc.property(withWeekly, fc.constantFrom('FULL', 'MONTH', 'WEEK'), ({ monthly, weekly, months, paid }, type) => {
+        const at = (total: bigint) => order({ monthly_cost_minor: String(monthly), weekly_cost_minor: String(weekly), months, total_paid_minor: String(total) });
+        const repayable = monthly * BigInt(months);
+        const options = paymentOptionsOf(at(paid));
+        expect(options.length === 0).toBe(paid === repayable);
+        if (options.length === 0) return;
+        const full = options.find((option) => option.type === 'FULL')!.amountMinor;
+        expect(full + paid).toBe(repayable);
+        expect(full).toBe(standingOf(at(paid), ORDERED).remainingMinor);
+        for (const option of options) expect(option.amountMinor > 0n && option.amountMinor <= full).toBe(true);
+        expect(options.find((option) => option.type === 'MONTH')!.amountMinor).toBe(monthly < full ? monthly : full);
+        expect(options.find((option) => option.type === 'WEEK')!.amountMinor).toBe(weekly < full ? weekly : full);
+        // Pay the chosen option again and again: each payment is exactly what it offered.
+        let total = paid;
+        let payments = 0;
+        for (let current = paymentOptionsOf(at(total)); current.length > 0; current = paymentOptionsOf(at(total))) {
+          const amount = current.find((option) => option.type === type)!.amountMinor;
+          const before = current.find((option) => option.type === 'FULL')!.amountMinor;
+          total += amount;
+          payments += 1;
+          const after = paymentOptionsOf(at(total));
+          expect(after.length === 0 ? 0n : after.find((option) => option.type === 'FULL')!.amountMinor).toBe(before - amount);
+        }
+        expect(total).toBe(repayable);
+        const per = type === 'FULL' ? full : type === 'MONTH' ? monthly : weekly;
+        expect(BigInt(payments)).toBe((full + per - 1n) / per);
+      }),
+    );
+  });
+});
