@@ -7,7 +7,8 @@
 // failure reproduces, and fast-check prints it shrunk.
 import Ajv2020Module from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../src/ledger/check.js';
 import { ERROR_CODES } from '../src/errors.js';
 import { FILTER_PATHS } from '../src/modules/transactions/filters.js';
 import { openApiDocument } from '../src/rest/openapi.js';
@@ -16,6 +17,11 @@ import { useSeededService } from './support/fixtures.js';
 import { ledgerSnapshot } from './support/ledger.js';
 
 const fixture = useSeededService();
+
+// Whatever was thrown at it, the ledger is still consistent.
+afterAll(async () => {
+  expect((await checkLedger(fixture.database.db)).problems).toEqual([]);
+});
 const RUNS = { numRuns: 40, seed: 20_260_611 };
 
 // ---- Hostile values ----------------------------------------------------------------------------
