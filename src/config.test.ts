@@ -52,7 +52,7 @@ describe('loadConfig', () => {
       production: true,
       logLevel: 'warn',
       tokenTtlSeconds: 600,
-      tokenSigningSecret: SECRET,
+      tokenSigningKeys: [{ id: 'default', secret: SECRET }],
     });
   });
 
@@ -74,6 +74,14 @@ describe('loadConfig', () => {
     expect(error.message.startsWith(variable)).toBe(true);
   });
 
+  it('reads rotating signing keys, the first signing', () => {
+    const keys = loadConfig({ DATA_DIR: tempDir(), TOKEN_SIGNING_KEYS: `k2:${'b'.repeat(40)}, k1:${'a'.repeat(40)}` }).tokenSigningKeys;
+    expect(keys).toEqual([{ id: 'k2', secret: 'b'.repeat(40) }, { id: 'k1', secret: 'a'.repeat(40) }]);
+    for (const bad of ['nocolon', `k1:short`, `bad id:${'a'.repeat(40)}`, `k1:${'a'.repeat(40)},k1:${'b'.repeat(40)}`]) {
+      expect(failure({ TOKEN_SIGNING_KEYS: bad }).variable, bad).toBe('TOKEN_SIGNING_KEYS');
+    }
+  });
+
   it('requires a signing secret and a real database in production', () => {
     expect(failure({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' }).variable).toBe('TOKEN_SIGNING_SECRET');
     expect(failure({ NODE_ENV: 'production', TOKEN_SIGNING_SECRET: SECRET }).variable).toBe('DATABASE_URL');
@@ -81,13 +89,13 @@ describe('loadConfig', () => {
 
   it('outside production, generates the signing secret once and keeps it under DATA_DIR', () => {
     const dir = tempDir();
-    const first = loadConfig({ DATA_DIR: dir }).tokenSigningSecret;
-    const second = loadConfig({ DATA_DIR: dir }).tokenSigningSecret;
+    const first = loadConfig({ DATA_DIR: dir }).tokenSigningKeys[0]!.secret;
+    const second = loadConfig({ DATA_DIR: dir }).tokenSigningKeys[0]!.secret;
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(second).toBe(first);
     const file = join(dir, 'token-signing-secret');
     expect(readFileSync(file, 'utf8').trim()).toBe(first);
     expect(statSync(file).mode & 0o077).toBe(0); // readable by its owner only
-    expect(loadConfig({ DATA_DIR: tempDir() }).tokenSigningSecret).not.toBe(first);
+    expect(loadConfig({ DATA_DIR: tempDir() }).tokenSigningKeys[0]!.secret).not.toBe(first);
   });
 });

@@ -17,7 +17,8 @@ export interface Config {
   production: boolean;
   logLevel: LogLevel;
   tokenTtlSeconds: number;
-  tokenSigningSecret: string;
+  /** The first signs new access tokens; every one verifies them (rotation). */
+  tokenSigningKeys: Array<{ id: string; secret: string }>;
 }
 
 export class ConfigError extends Error {
@@ -59,10 +60,30 @@ function databaseUrl(env: Env): string | null {
 const MIN_SECRET_LENGTH = 32;
 
 /**
- * The secret that signs access tokens. Production must set it (every instance behind a load
- * balancer needs the same one); elsewhere it is generated once and kept under DATA_DIR so tokens
- * survive a restart.
+ * The keys that sign access tokens: TOKEN_SIGNING_KEYS="id:secret,id:secret" (the first signs, all
+ * verify, so a key is rotated in before the old one is retired), or one TOKEN_SIGNING_SECRET.
+ * Production must set one of them (every instance behind a load balancer needs the same keys);
+ * elsewhere a secret is generated once and kept under DATA_DIR so tokens survive a restart.
  */
+function tokenSigningKeys(env: Env, production: boolean, dataDir: string): Array<{ id: string; secret: string }> {
+  const list = env.TOKEN_SIGNING_KEYS;
+  if (list !== undefined && list !== '') {
+    const keys = list.split(',').map((entry) => {
+      const separator = entry.indexOf(':');
+      const id = entry.slice(0, separator).trim();
+      const secret = entry.slice(separator + 1).trim();
+      if (separator <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
+        throw new ConfigError('TOKEN_SIGNING_KEYS', 'must be a comma-separated list of id:secret, ids of letters, digits, _ and -');
+      }
+      if (secret.length < MIN_SECRET_LENGTH) throw new ConfigError('TOKEN_SIGNING_KEYS', `secret of key "${id}" must be at least ${MIN_SECRET_LENGTH} characters long`);
+      return { id, secret };
+    });
+    if (new Set(keys.map((key) => key.id)).size !== keys.length) throw new ConfigError('TOKEN_SIGNING_KEYS', 'names a key id twice');
+    return keys;
+  }
+  return [{ id: 'default', secret: tokenSigningSecret(env, production, dataDir) }];
+}
+
 function tokenSigningSecret(env: Env, production: boolean, dataDir: string): string {
   const raw = env.TOKEN_SIGNING_SECRET;
   if (raw !== undefined && raw !== '') {
@@ -71,7 +92,7 @@ function tokenSigningSecret(env: Env, production: boolean, dataDir: string): str
     }
     return raw;
   }
-  if (production) throw new ConfigError('TOKEN_SIGNING_SECRET', 'is required when NODE_ENV=production');
+  if (production) throw new ConfigError('TOKEN_SIGNING_SECRET', 'or TOKEN_SIGNING_KEYS is required when NODE_ENV=production');
   const file = join(dataDir, 'token-signing-secret');
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim();
@@ -111,6 +132,6 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     logLevel,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 30 * 24 * 3600),
-    tokenSigningSecret: tokenSigningSecret(env, production, dataDir),
+    tokenSigningKeys: tokenSigningKeys(env, production, dataDir),
   };
 }

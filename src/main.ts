@@ -24,7 +24,7 @@ const { app, stop } = await createApp({
   logger,
   now: () => new Date(),
   production: config.production,
-  tokens: { signingSecret: config.tokenSigningSecret, ttlSeconds: config.tokenTtlSeconds },
+  tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
 });
 const server: Server = app.listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));

@@ -518,7 +518,7 @@ describe('createPaymentNotification: credentials', () => {
 
   it('refuses a token signed with another secret', async () => {
     const keyId = await demoVendorKeyId();
-    const foreign = issueAccessToken({ signingSecret: 'another-secret-of-at-least-32-characters', ttlSeconds: 3600 }, keyId, new Date()).token;
+    const foreign = issueAccessToken({ signingKeys: [{ id: 'test', secret: 'another-secret-of-at-least-32-characters' }], ttlSeconds: 3600 }, keyId, new Date()).token;
     await refusedWith(bearer(foreign), 'INVALID_ACCESS_TOKEN', 'CRED-FOREIGN');
   });
 

@@ -14,7 +14,7 @@ export interface TestService {
 }
 
 /** The signing settings of every test service: tests can mint and tamper with tokens. */
-export const TEST_TOKENS: TokenSettings = { signingSecret: 'test-signing-secret-0123456789abcdef', ttlSeconds: 3600 };
+export const TEST_TOKENS: TokenSettings = { signingKeys: [{ id: 'test', secret: 'test-signing-secret-0123456789abcdef' }], ttlSeconds: 3600 };
 
 export async function startTestService(db: Db, options: { now?: () => Date; tokens?: TokenSettings } = {}): Promise<TestService> {
   const { app, stop } = await createApp({

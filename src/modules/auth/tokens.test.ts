@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { issueAccessToken, verifyAccessToken } from './tokens.js';
 
-const SETTINGS = { signingSecret: 'unit-test-signing-secret-0123456789', ttlSeconds: 60 };
+const SETTINGS = { signingKeys: [{ id: 'k1', secret: 'unit-test-signing-secret-0123456789' }], ttlSeconds: 60 };
 const NOW = new Date('2026-06-10T12:00:00Z');
 
 describe('access tokens', () => {
@@ -18,10 +18,21 @@ describe('access tokens', () => {
     }
   });
 
+  it('rotate: a new key signs, the old one still verifies its live tokens until it is removed', () => {
+    const rotated = { ...SETTINGS, signingKeys: [{ id: 'k2', secret: 'the-next-signing-secret-0123456789abc' }, ...SETTINGS.signingKeys] };
+    const fresh = issueAccessToken(rotated, '42', NOW).token;
+    expect(JSON.parse(Buffer.from(fresh.split('.')[1]!, 'base64url').toString()).kid).toBe('k2');
+    expect(verifyAccessToken(rotated, fresh, NOW).ok).toBe(true);
+    expect(verifyAccessToken(rotated, token, NOW).ok).toBe(true); // signed with k1 before the rotation
+    const retired = { ...SETTINGS, signingKeys: [rotated.signingKeys[0]!] };
+    expect(verifyAccessToken(retired, token, NOW)).toEqual({ ok: false, problem: 'the access token is not valid (it was not signed by a current signing key)' });
+    expect(verifyAccessToken(retired, fresh, NOW).ok).toBe(true);
+  });
+
   it('are refused when signed with another secret or with changed claims', () => {
-    expect(verifyAccessToken({ ...SETTINGS, signingSecret: 'another-signing-secret-0123456789ab' }, token, NOW).ok).toBe(false);
+    expect(verifyAccessToken({ ...SETTINGS, signingKeys: [{ id: 'k1', secret: 'another-signing-secret-0123456789ab' }] }, token, NOW).ok).toBe(false);
     const [version, , signature] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ k: '1', iat: 1781092800, exp: 1781092860 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ kid: 'k1', k: '1', iat: 1781092800, exp: 1781092860 })).toString('base64url');
     expect(verifyAccessToken(SETTINGS, `${version}.${forged}.${signature}`, NOW).ok).toBe(false);
   });
 });
