@@ -49,6 +49,8 @@ const config: CodegenConfig = {
           TransactionEdge: '../modules/transactions/rows.js#ListedTransactionRow',
           TransactionConnection: '../modules/transactions/rows.js#TransactionConnectionParent',
           Adjustment: '../modules/transactions/rows.js#AdjustmentRow',
+          AuditEvent: '../modules/audit/rows.js#AuditEventRow',
+          AuditEventConnection: '../modules/audit/rows.js#AuditEventPage',
         },
       },
     },

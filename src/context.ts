@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
+import { credentialLimitsFor, type CredentialLimits, type RequestLimiter } from './limits/requestLimits.js';
 import { authenticate, type Authentication, type Credential } from './modules/auth/principal.js';
 import type { TokenSettings } from './modules/auth/tokens.js';
 import { createCartLoaders } from './modules/carts/loaders.js';
@@ -23,6 +24,8 @@ export interface ServiceDeps {
   now: () => Date;
   /** How access tokens are signed and how long they live. */
   tokens: TokenSettings;
+  /** Requests per key and failed authentications per address, in this process's memory; createApp builds it. Absent: no limits. */
+  limiter?: RequestLimiter;
 }
 
 function createLoaders(db: Db) {
@@ -48,6 +51,10 @@ export interface Context {
   auth: Authentication;
   credential: Credential;
   requestId: string;
+  /** The client's address as Express sees it (req.ip): failed-auth limits and the audit trail. */
+  clientAddress: string | null;
+  /** The request limits for a credential looked up later (createAccessToken's apiKey argument). */
+  credentialLimits: CredentialLimits;
   logger: Logger;
   now: () => Date;
   tokens: TokenSettings;
@@ -64,26 +71,40 @@ export function forgetCachedReads(ctx: Context): void {
 export interface RequestInfo {
   credential: Credential;
   requestId: string;
+  clientAddress?: string | null;
 }
 
-/** Authenticates the request; a database that cannot be reached is SERVICE_UNAVAILABLE for both doors. */
-async function authenticateRequest(deps: ServiceDeps, request: RequestInfo): Promise<Authentication> {
+/**
+ * Authenticates the request, under the request limits for both doors: a credential from an address
+ * that failed too often is refused (429) without being looked up; a failure counts against the
+ * address, a request against its key (429 past the limit). A database that cannot be reached is
+ * SERVICE_UNAVAILABLE.
+ */
+async function authenticateRequest(deps: ServiceDeps, request: RequestInfo, limits: CredentialLimits): Promise<Authentication> {
+  if (request.credential.value) limits.beforeLookup();
+  let auth: Authentication;
   try {
-    return await authenticate(deps.db, request.credential, deps.tokens, deps.now());
+    auth = await authenticate(deps.db, request.credential, deps.tokens, deps.now());
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     deps.logger.warn({ err: error, requestId: request.requestId }, 'database unavailable while authenticating');
     throw serviceUnavailable();
   }
+  if (auth.principal) limits.accepted(auth.principal.keyId);
+  else if (auth.failure.code === 'INVALID_API_KEY' || auth.failure.code === 'INVALID_ACCESS_TOKEN') limits.failed();
+  return auth;
 }
 
 export async function createContext(deps: ServiceDeps, request: RequestInfo): Promise<Context> {
+  const credentialLimits = credentialLimitsFor(deps.limiter, request.clientAddress ?? null);
   return {
     db: deps.db,
     loaders: createLoaders(deps.db),
-    auth: await authenticateRequest(deps, request),
+    auth: await authenticateRequest(deps, request, credentialLimits),
     credential: request.credential,
     requestId: request.requestId,
+    clientAddress: request.clientAddress ?? null,
+    credentialLimits,
     logger: deps.logger.child({ requestId: request.requestId }),
     now: deps.now,
     tokens: deps.tokens,

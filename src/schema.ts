@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
+import { auditResolvers } from './modules/audit/resolvers.js';
 import { authResolvers } from './modules/auth/resolvers.js';
 import { cartResolvers } from './modules/carts/resolvers.js';
 import { clerkResolvers } from './modules/clerks/resolvers.js';
@@ -65,6 +66,7 @@ export function buildSchema(): GraphQLSchema {
         paymentResolvers,
         paymentVendorResolvers,
         transactionResolvers,
+        auditResolvers,
       ]),
     ],
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.

@@ -288,7 +288,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
 
   it('2. issues the partner a retail and a partner key: each secret shown once, never listed', async () => {
     const retail = ok(await operator(CREATE_API_KEY, { input: { kind: 'RETAIL', partnerId: walk.partnerId, label: 'walk till' } })).createApiKey;
-    expect(retail.secret).toMatch(/^dfs_rk_[A-Za-z0-9_-]{32}$/);
+    expect(retail.secret).toMatch(/^dfs_rk_[0-9A-Za-z]{38}$/);
     expect(retail.apiKey).toMatchObject({
       kind: 'RETAIL', displayPrefix: retail.secret.slice(0, 12), label: 'walk till', partner: { id: walk.partnerId },
       paymentVendor: null, operatorId: null, expiresAt: null, revokedAt: null, active: true,
@@ -297,7 +297,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     walk.retailKeyId = retail.apiKey.id;
 
     const partnerKey = ok(await operator(CREATE_API_KEY, { input: { kind: 'PARTNER', partnerId: walk.partnerId } })).createApiKey;
-    expect(partnerKey.secret).toMatch(/^dfs_pk_[A-Za-z0-9_-]{32}$/);
+    expect(partnerKey.secret).toMatch(/^dfs_pk_[0-9A-Za-z]{38}$/);
     expect(partnerKey.apiKey).toMatchObject({ kind: 'PARTNER', displayPrefix: partnerKey.secret.slice(0, 12), label: null, partner: { id: walk.partnerId }, active: true });
     expect(partnerKey.secret).not.toBe(retail.secret);
     walk.partnerKey = partnerKey.secret;

@@ -11,6 +11,7 @@ import type { FinanceOrderRow, PaymentOptionParent, InstallmentParent } from '..
 import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from '../modules/payments/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
+import type { AuditEventRow, AuditEventPage } from '../modules/audit/rows.js';
 import type { Context } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -162,6 +163,51 @@ export type ApiKeyKind =
   | 'RETAIL'
   /** A payment vendor's key: buys access tokens, nothing else. */
   | 'VENDOR';
+
+/** Who recorded an audit event. */
+export type AuditActorKind =
+  /** Someone with shell access on a server, through npm run keys. */
+  | 'CLI'
+  /** An operator, through GraphQL with an operator key or token. */
+  | 'OPERATOR';
+
+/** One entry of the audit trail: an operator action or a key event. Append-only: never edited or deleted. */
+export type AuditEvent = {
+  __typename?: 'AuditEvent';
+  /** What was done, e.g. api_key.create, api_key.revoke, adjustment.create, payment_vendor.update. */
+  action: Scalars['String']['output'];
+  /** The operator's id (OPERATOR), or the CLI user's name (CLI). */
+  actorId?: Maybe<Scalars['String']['output']>;
+  /** The API key the operator used. */
+  actorKeyId?: Maybe<Scalars['ID']['output']>;
+  /** Who acted. */
+  actorKind: AuditActorKind;
+  /** The client's address, for actions through the API. */
+  clientAddress?: Maybe<Scalars['String']['output']>;
+  /** What changed; never a secret, never a customer's personal data. */
+  details: Scalars['JSON']['output'];
+  /** The event's id (increasing). */
+  id: Scalars['ID']['output'];
+  /** The partner concerned, if any. */
+  partnerId?: Maybe<Scalars['ID']['output']>;
+  /** The request's X-Request-ID, for actions through the API. */
+  requestId?: Maybe<Scalars['String']['output']>;
+  /** The subject's id. */
+  subjectId?: Maybe<Scalars['String']['output']>;
+  /** What it was done to, e.g. api_key, partner, payment_vendor. */
+  subjectKind: Scalars['String']['output'];
+  /** When it happened. */
+  time: Scalars['Timestamp']['output'];
+};
+
+/** A page of the audit trail, newest first. */
+export type AuditEventConnection = {
+  __typename?: 'AuditEventConnection';
+  /** The page's events. */
+  nodes: Array<AuditEvent>;
+  /** Where the page ends: pass endCursor as after for the next (older) page. */
+  pageInfo: PageInfo;
+};
 
 /** A cart: a device sale on credit being prepared in a store, before it is financed. */
 export type Cart = {
@@ -944,6 +990,8 @@ export type Query = {
   __typename?: 'Query';
   /** API keys, newest first; optionally only one partner's or one vendor's. Operators only. */
   apiKeys: Array<ApiKey>;
+  /** The audit trail, newest first; optionally one action or one partner's. Operators only. */
+  auditEvents: AuditEventConnection;
   /** A cart by tag. Partner keys (not retail keys) see their own; operators name the partner. */
   cart?: Maybe<Cart>;
   /** One of the caller's clerks by id; null when the caller has no clerk with that id. */
@@ -986,6 +1034,15 @@ export type Query = {
 export type QueryApiKeysArgs = {
   partnerId?: InputMaybe<Scalars['ID']['input']>;
   paymentVendorId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryAuditEventsArgs = {
+  action?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1216,6 +1273,9 @@ export type ResolversTypes = {
   AdjustmentTransaction: ResolverTypeWrapper<TransactionRow>;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   ApiKeyKind: ApiKeyKind;
+  AuditActorKind: AuditActorKind;
+  AuditEvent: ResolverTypeWrapper<AuditEventRow>;
+  AuditEventConnection: ResolverTypeWrapper<AuditEventPage>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Cart: ResolverTypeWrapper<CartRow>;
   CashTransaction: ResolverTypeWrapper<TransactionRow>;
@@ -1279,6 +1339,8 @@ export type ResolversParentTypes = {
   Adjustment: AdjustmentRow;
   AdjustmentTransaction: TransactionRow;
   ApiKey: ApiKeyRow;
+  AuditEvent: AuditEventRow;
+  AuditEventConnection: AuditEventPage;
   Boolean: Scalars['Boolean']['output'];
   Cart: CartRow;
   CashTransaction: TransactionRow;
@@ -1378,6 +1440,26 @@ export type ApiKeyResolvers<ContextType = Context, ParentType extends ResolversP
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType>;
   paymentVendor?: Resolver<Maybe<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
   revokedAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+};
+
+export type AuditEventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
+  action?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  actorId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  actorKeyId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  actorKind?: Resolver<ResolversTypes['AuditActorKind'], ParentType, ContextType>;
+  clientAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  details?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  partnerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  requestId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  subjectId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  subjectKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+};
+
+export type AuditEventConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventConnection'] = ResolversParentTypes['AuditEventConnection']> = {
+  nodes?: Resolver<Array<ResolversTypes['AuditEvent']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
 };
 
 export type CartResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Cart'] = ResolversParentTypes['Cart']> = {
@@ -1629,6 +1711,7 @@ export type PaymentVendorResolvers<ContextType = Context, ParentType extends Res
 
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
+  auditEvents?: Resolver<ResolversTypes['AuditEventConnection'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'first'>>;
   cart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType, RequireFields<QueryCartArgs, 'cartTag'>>;
   clerk?: Resolver<Maybe<ResolversTypes['Clerk']>, ParentType, ContextType, RequireFields<QueryClerkArgs, 'id'>>;
   clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType>;
@@ -1677,6 +1760,8 @@ export type Resolvers<ContextType = Context> = {
   Adjustment?: AdjustmentResolvers<ContextType>;
   AdjustmentTransaction?: AdjustmentTransactionResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
+  AuditEvent?: AuditEventResolvers<ContextType>;
+  AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
   Cart?: CartResolvers<ContextType>;
   CashTransaction?: CashTransactionResolvers<ContextType>;
   Clerk?: ClerkResolvers<ContextType>;

@@ -7,6 +7,7 @@ import * as customersDevices from '../../migrations/20261121000300_customers_dev
 import * as sales from '../../migrations/20261121000400_sales.js';
 import * as ledger from '../../migrations/20261121000500_ledger.js';
 import * as idempotency from '../../migrations/20261121000600_idempotency.js';
+import * as auditEvents from '../../migrations/20261121000700_audit_events.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -15,6 +16,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000400_sales': sales,
   '20261121000500_ledger': ledger,
   '20261121000600_idempotency': idempotency,
+  '20261121000700_audit_events': auditEvents,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

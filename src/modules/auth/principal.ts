@@ -4,7 +4,7 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
-import { hashApiKey } from './keys.js';
+import { couldBeValidKey, hashApiKey, kindOfGeneratedKey, sameHash } from './keys.js';
 import { findActiveApiKey, findActiveApiKeyById } from './queries.js';
 import type { ApiKeyRow } from './rows.js';
 import { looksLikeAccessToken, verifyAccessToken, type TokenSettings } from './tokens.js';
@@ -59,8 +59,15 @@ export async function authenticate(
     if (!key) return { principal: null, failure: invalidAccessToken('the API key behind this access token was revoked or has expired') };
     return { principal: principalOf(key, true) };
   }
-  const key = await findActiveApiKey(db, hashApiKey(value), now);
-  return key ? { principal: principalOf(key, false) } : { principal: null, failure: invalidApiKey() };
+  // A generated key with a wrong checksum is a typo or a forgery: refused without a lookup.
+  if (!couldBeValidKey(value)) return { principal: null, failure: invalidApiKey() };
+  const hash = hashApiKey(value);
+  const key = await findActiveApiKey(db, hash, now);
+  if (!key || !sameHash(key.key_hash, hash)) return { principal: null, failure: invalidApiKey() };
+  // A generated key's prefix must agree with the kind it was stored as.
+  const prefixKind = kindOfGeneratedKey(value);
+  if (prefixKind !== null && prefixKind !== key.kind) return { principal: null, failure: invalidApiKey() };
+  return { principal: principalOf(key, false) };
 }
 
 interface AuthContext {

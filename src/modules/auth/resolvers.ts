@@ -1,17 +1,18 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { AppError, invalidApiKey, invalidArgument, notFound } from '../../errors.js';
+import { AppError, invalidApiKey, invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { requireId } from '../inputs.js';
-import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
+import { operatorActor } from '../audit/record.js';
+import { createApiKeyFor, revokeApiKeyAs } from './admin.js';
+import { hashApiKey } from './keys.js';
 import { requireOperator, requirePrincipal } from './principal.js';
-import { findActiveApiKey, insertApiKey, listApiKeys, revokeApiKey } from './queries.js';
+import { findActiveApiKey, listApiKeys } from './queries.js';
 import type { ApiKeyKind } from './rows.js';
 import { issueAccessToken } from './tokens.js';
 
 const KEY_KINDS = { partner: 'PARTNER', retail: 'RETAIL', vendor: 'VENDOR', operator: 'OPERATOR' } as const;
 const PRINCIPAL_KINDS = { partner: 'PARTNER', vendor: 'VENDOR', operator: 'OPERATOR' } as const;
 const OWNER_FIELD = { partner: 'partnerId', retail: 'partnerId', vendor: 'paymentVendorId', operator: 'operatorId' } as const;
-const OWNER_TABLE = { partnerId: 'partners', paymentVendorId: 'payment_vendors', operatorId: 'operators' } as const;
 
 export const authResolvers: Resolvers = {
   Query: {
@@ -25,7 +26,11 @@ export const authResolvers: Resolvers = {
   Mutation: {
     createAccessToken: async (_root, { apiKey }, ctx) => {
       const now = ctx.now();
+      // A key presented as an argument is under the same request limits as one in a header (context.ts).
+      if (apiKey) ctx.credentialLimits.beforeLookup();
       const key = apiKey ? await findActiveApiKey(ctx.db, hashApiKey(apiKey), now) : undefined;
+      if (key) ctx.credentialLimits.accepted(key.id);
+      else if (apiKey) ctx.credentialLimits.failed();
       if (!key) throw new AppError('INVALID_API_KEY', `the action is not authorized: ${invalidApiKey().message}`);
       // Partner and retail keys are used as they are; only vendors and operators trade keys for tokens.
       if (key.kind !== 'vendor' && key.kind !== 'operator') {
@@ -35,7 +40,7 @@ export const authResolvers: Resolvers = {
       return { accessToken: token, tokenType: 'Bearer', expiresIn: claims.expiresAt - claims.issuedAt, expiresAt: claims.expiresAt };
     },
     createApiKey: async (_root, { input }, ctx) => {
-      requireOperator(ctx);
+      const actor = operatorActor(ctx);
       const kind = input.kind.toLowerCase() as ApiKeyKind;
       const ownerField = OWNER_FIELD[kind];
       const ownerId = input[ownerField];
@@ -44,31 +49,19 @@ export const authResolvers: Resolvers = {
         if (other !== ownerField && input[other]) throw invalidArgument(`input.${other}`, `must not be given for a ${input.kind} key`);
       }
       requireId(ownerField.replace(/Id$/, ''), ownerId);
-      const owner = await ctx.db(OWNER_TABLE[ownerField]).where({ id: ownerId }).first('id');
-      if (!owner) throw notFound(ownerField.replace(/Id$/, ''), ownerId);
-      if (input.expiresAt != null && input.expiresAt * 1000 <= ctx.now().getTime()) {
-        throw invalidArgument('input.expiresAt', 'must be in the future');
-      }
-      const secret = generateApiKey(kind);
-      const row = await insertApiKey(ctx.db, {
-        key_hash: hashApiKey(secret),
-        display_prefix: displayPrefix(secret),
-        kind,
-        partner_id: ownerField === 'partnerId' ? ownerId : null,
-        vendor_id: ownerField === 'paymentVendorId' ? ownerId : null,
-        operator_id: ownerField === 'operatorId' ? ownerId : null,
-        label: input.label?.trim() || null,
-        expires_at: input.expiresAt != null ? new Date(input.expiresAt * 1000) : null,
-      });
-      ctx.logger.info({ apiKeyId: row.id, kind, operatorKeyId: requirePrincipal(ctx).keyId }, 'api key created');
+      const { row, secret } = await createApiKeyFor(
+        ctx.db,
+        { kind, ownerId, label: input.label, expiresAt: input.expiresAt != null ? new Date(input.expiresAt * 1000) : null },
+        actor,
+        ctx.now(),
+      );
+      ctx.logger.info({ apiKeyId: row.id, kind, operatorKeyId: actor.keyId }, 'api key created');
       return { apiKey: row, secret };
     },
     revokeApiKey: async (_root, { id }, ctx) => {
-      requireOperator(ctx);
-      const row = await revokeApiKey(ctx.db, requireId('API key', id), ctx.now());
-      if (!row) throw notFound('API key', id);
-      if (row.id === requirePrincipal(ctx).keyId) ctx.logger.warn({ apiKeyId: row.id }, 'an operator revoked the key of its own request');
-      ctx.logger.info({ apiKeyId: row.id, operatorKeyId: requirePrincipal(ctx).keyId }, 'api key revoked');
+      const actor = operatorActor(ctx);
+      const row = await revokeApiKeyAs(ctx.db, requireId('API key', id), actor, ctx.now());
+      ctx.logger.info({ apiKeyId: row.id, operatorKeyId: actor.keyId }, 'api key revoked');
       return row;
     },
   },

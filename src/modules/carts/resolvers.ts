@@ -9,6 +9,8 @@ import { financeTermsFields, standingOf } from '../financeOrders/terms.js';
 import { clerksByKeys } from '../clerks/queries.js';
 import { isUniqueViolation, optionalText, requireAmount, requireId, requireText } from '../inputs.js';
 import { merchantsByKeys } from '../merchants/queries.js';
+import { insertAuditEvent } from '../audit/queries.js';
+import { operatorActor } from '../audit/record.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { insertTransactions } from '../transactions/queries.js';
 import { cartByTag, insertCart } from './queries.js';
@@ -42,13 +44,14 @@ export const cartResolvers: Resolvers = {
         clerk: requireId('clerk', input.salesClerkId),
         model: requireId('device model', input.deviceModelId),
       };
+      const actor = operatorActor(ctx);
       return ctx.db.transaction(async (trx) => {
         if (!(await customersByKeys(trx, [{ partnerId, id: ids.customer }]))[0]) throw notFound('customer', ids.customer);
         if (!(await merchantsByKeys(trx, [{ partnerId, id: ids.merchant }]))[0]) throw notFound('merchant', ids.merchant);
         if (!(await clerksByKeys(trx, [{ partnerId, id: ids.clerk }]))[0]) throw notFound('clerk', ids.clerk);
         if (!(await deviceModelsByIds(trx, [ids.model]))[0]) throw notFound('device model', ids.model);
         try {
-          return await insertCart(trx, {
+          const cart = await insertCart(trx, {
             partner_id: partnerId,
             cart_tag: requireText('input.cartTag', input.cartTag, 64),
             customer_id: ids.customer,
@@ -64,6 +67,8 @@ export const cartResolvers: Resolvers = {
             weekly_cost_minor: weekly.toString(),
             months: input.months,
           });
+          await insertAuditEvent(trx, actor, { action: 'cart.create', subjectKind: 'cart', subjectId: cart.id, partnerId, details: { cartTag: cart.cart_tag } });
+          return cart;
         } catch (error) {
           if (isUniqueViolation(error)) throw invalidArgument('input.cartTag', 'is already a cart of this partner');
           throw error;
@@ -75,6 +80,7 @@ export const cartResolvers: Resolvers = {
       const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
       const deviceId = requireId('device', input.deviceId);
       const now = ctx.now();
+      const actor = operatorActor(ctx);
       return ctx.db.transaction(async (trx) => {
         // Lock the cart so two operators cannot finance it twice.
         const cart = await trx<CartRow>('carts').where({ partner_id: partnerId, cart_tag: input.cartTag }).forUpdate().first();
@@ -123,6 +129,7 @@ export const cartResolvers: Resolvers = {
           payment_id: null,
           adjustment_id: null,
         }]);
+        await insertAuditEvent(trx, actor, { action: 'cart.finance', subjectKind: 'finance_order', subjectId: order.id, partnerId, details: { cartTag: cart.cart_tag, deviceId } });
         return order;
       });
     },

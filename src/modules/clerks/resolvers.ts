@@ -3,6 +3,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
+import { audited } from '../audit/record.js';
 import { isUniqueViolation, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { insertClerk } from './queries.js';
@@ -23,14 +24,19 @@ export const clerkResolvers: Resolvers = {
       const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
       const personUuid = input.personUuid ?? randomUUID();
       if (!UUID.test(personUuid)) throw invalidArgument('input.personUuid', 'must be a UUID');
+      const row = {
+        partner_id: partnerId,
+        person_uuid: personUuid.toLowerCase(),
+        name: requireText('input.name', input.name),
+        phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
+        email: requireText('input.email', input.email),
+      };
       try {
-        return await insertClerk(ctx.db, {
-          partner_id: partnerId,
-          person_uuid: personUuid.toLowerCase(),
-          name: requireText('input.name', input.name),
-          phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
-          email: requireText('input.email', input.email),
-        });
+        return await audited(
+          ctx,
+          (trx) => insertClerk(trx, row),
+          (clerk) => ({ action: 'clerk.create', subjectKind: 'clerk', subjectId: clerk.id, partnerId, details: { personUuid: clerk.person_uuid } }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidArgument('input.personUuid', 'is already a clerk of this partner');
         throw error;

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
 import { standingOf } from '../financeOrders/terms.js';
+import { audited } from '../audit/record.js';
 import { isUniqueViolation, optionalText, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { locateCustomer } from './locate.js';
@@ -18,15 +19,21 @@ export const customerResolvers: Resolvers = {
     createCustomer: async (_root, { input }, ctx) => {
       requireOperator(ctx);
       const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const row = {
+        partner_id: partnerId,
+        name: requireText('input.name', input.name),
+        phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
+        email: optionalText('input.email', input.email),
+        address: optionalText('input.address', input.address, 500),
+        national_id: optionalText('input.nationalId', input.nationalId, 64),
+      };
       try {
-        return await insertCustomer(ctx.db, {
-          partner_id: partnerId,
-          name: requireText('input.name', input.name),
-          phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
-          email: optionalText('input.email', input.email),
-          address: optionalText('input.address', input.address, 500),
-          national_id: optionalText('input.nationalId', input.nationalId, 64),
-        });
+        // The trail names the customer by id only: no personal data in the audit record.
+        return await audited(
+          ctx,
+          (trx) => insertCustomer(trx, row),
+          (customer) => ({ action: 'customer.create', subjectKind: 'customer', subjectId: customer.id, partnerId }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidArgument('input.phoneNumber', 'is already the phone number of a customer of this partner');
         throw error;

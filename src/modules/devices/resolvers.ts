@@ -5,6 +5,8 @@ import { IMEI } from '../customers/locate.js';
 import { customersByKeys } from '../customers/queries.js';
 import { SECURE_STATUS_TEXT, standingOf } from '../financeOrders/terms.js';
 import { isUniqueViolation, optionalText, requireId, requireText } from '../inputs.js';
+import { audited, operatorActor } from '../audit/record.js';
+import { insertAuditEvent } from '../audit/queries.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import type { Context } from '../../context.js';
 import { deviceModelsByIds, insertDevice, insertDeviceFamily, insertDeviceModel, listDeviceFamilies } from './queries.js';
@@ -32,8 +34,13 @@ export const deviceResolvers: Resolvers = {
   Mutation: {
     createDeviceFamily: async (_root, { name }, ctx) => {
       requireOperator(ctx);
+      const familyName = requireText('name', name);
       try {
-        return await insertDeviceFamily(ctx.db, requireText('name', name));
+        return await audited(
+          ctx,
+          (trx) => insertDeviceFamily(trx, familyName),
+          (family) => ({ action: 'device_family.create', subjectKind: 'device_family', subjectId: family.id, details: { name: familyName } }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidArgument('name', 'is already a device family');
         throw error;
@@ -43,8 +50,13 @@ export const deviceResolvers: Resolvers = {
       requireOperator(ctx);
       const familyId = requireId('device family', input.familyId);
       if (!(await ctx.loaders.devices.familyById.load(familyId))) throw notFound('device family', familyId);
+      const row = { family_id: familyId, make_model: requireText('input.makeModel', input.makeModel), name: requireText('input.name', input.name) };
       try {
-        return await insertDeviceModel(ctx.db, { family_id: familyId, make_model: requireText('input.makeModel', input.makeModel), name: requireText('input.name', input.name) });
+        return await audited(
+          ctx,
+          (trx) => insertDeviceModel(trx, row),
+          (model) => ({ action: 'device_model.create', subjectKind: 'device_model', subjectId: model.id, details: { familyId, makeModel: model.make_model } }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidArgument('input.makeModel', 'is already a device model');
         throw error;
@@ -57,13 +69,14 @@ export const deviceResolvers: Resolvers = {
       const modelId = requireId('device model', input.modelId);
       const imei = input.imei.trim();
       if (!IMEI.test(imei)) throw invalidArgument('input.imei', 'must be 15 or 16 digits');
+      const actor = operatorActor(ctx);
       return ctx.db.transaction(async (trx) => {
         const [customer] = await customersByKeys(trx, [{ partnerId, id: customerId }]);
         if (!customer) throw notFound('customer', customerId);
         const [model] = await deviceModelsByIds(trx, [modelId]);
         if (!model) throw notFound('device model', modelId);
         try {
-          return await insertDevice(trx, {
+          const device = await insertDevice(trx, {
             partner_id: partnerId,
             customer_id: customerId,
             model_id: modelId,
@@ -73,6 +86,8 @@ export const deviceResolvers: Resolvers = {
             phone_number: optionalText('input.phoneNumber', input.phoneNumber, 32),
             description: optionalText('input.description', input.description),
           });
+          await insertAuditEvent(trx, actor, { action: 'device.create', subjectKind: 'device', subjectId: device.id, partnerId, details: { tag: device.tag, modelId } });
+          return device;
         } catch (error) {
           if (isUniqueViolation(error)) throw invalidArgument('input', 'names an IMEI or device tag that is already registered');
           throw error;

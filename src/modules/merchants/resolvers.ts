@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
+import { audited } from '../audit/record.js';
 import { optionalText, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { insertMerchant } from './queries.js';
@@ -20,7 +21,7 @@ export const merchantResolvers: Resolvers = {
       const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
       const country = input.address.country.trim().toUpperCase();
       if (!/^[A-Z]{2}$/.test(country)) throw invalidArgument('input.address.country', 'must be an ISO 3166-1 alpha-2 code such as US');
-      return insertMerchant(ctx.db, {
+      const row = {
         partner_id: partnerId,
         name: requireText('input.name', input.name),
         street: requireText('input.address.street', input.address.street),
@@ -30,7 +31,12 @@ export const merchantResolvers: Resolvers = {
         postal_code: input.address.postalCode?.trim() ?? '',
         country,
         phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
-      });
+      };
+      return audited(
+        ctx,
+        (trx) => insertMerchant(trx, row),
+        (merchant) => ({ action: 'merchant.create', subjectKind: 'merchant', subjectId: merchant.id, partnerId, details: { name: merchant.name } }),
+      );
     },
   },
   Merchant: {

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { canSeePartner, requireOperator } from '../auth/principal.js';
+import { audited } from '../audit/record.js';
 import { requireText } from '../inputs.js';
 import { insertPartner, listPartners } from './queries.js';
 
@@ -23,7 +24,12 @@ export const partnerResolvers: Resolvers = {
       if (!Number.isInteger(rate) || rate < 0 || rate > 10_000) {
         throw invalidArgument('input.commissionRateBasisPoints', 'must be a whole number from 0 to 10000 (500 = 5%)');
       }
-      return insertPartner(ctx.db, { name: requireText('input.name', input.name), commission_rate_bps: rate });
+      const name = requireText('input.name', input.name);
+      return audited(
+        ctx,
+        (trx) => insertPartner(trx, { name, commission_rate_bps: rate }),
+        (partner) => ({ action: 'partner.create', subjectKind: 'partner', subjectId: partner.id, partnerId: partner.id, details: { name, commissionRateBasisPoints: rate } }),
+      );
     },
   },
   // A Partner object is only ever handed out after the checks above, so its fields need none.

@@ -6,6 +6,8 @@ import { readablePartner, requireOperator } from '../auth/principal.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
 import { merchantsByKeys } from '../merchants/queries.js';
+import { insertAuditEvent } from '../audit/queries.js';
+import { operatorActor } from '../audit/record.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
@@ -68,6 +70,7 @@ export const transactionResolvers: Resolvers = {
       const amount = requireAmount('input.amount', input.amount, input.currency, 'non-zero');
       const notes = requireText('input.notes', input.notes, 1000);
       const now = ctx.now();
+      const actor = operatorActor(ctx);
       return ctx.db.transaction(async (trx) => {
         if (!(await merchantsByKeys(trx, [{ partnerId, id: merchantId }]))[0]) throw notFound('merchant', merchantId);
         if (orderId) {
@@ -98,6 +101,13 @@ export const transactionResolvers: Resolvers = {
           clerk_id: null,
           adjustment_id: adjustment.id,
         }]);
+        await insertAuditEvent(trx, actor, {
+          action: 'adjustment.create',
+          subjectKind: 'adjustment',
+          subjectId: adjustment.id,
+          partnerId,
+          details: { kind: adjustment.kind, amount: input.amount, currency: input.currency, notes, merchantId, financeOrderId: orderId },
+        });
         ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');
         return adjustment;
       });

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
+import { audited } from '../audit/record.js';
 import { isUniqueViolation, requireId, requireText } from '../inputs.js';
 import { insertPaymentVendor, listPaymentVendors, updatePaymentVendor } from './queries.js';
 import { schemaProblem } from './requestSchema.js';
@@ -30,13 +31,18 @@ export const paymentVendorResolvers: Resolvers = {
     createPaymentVendor: async (_root, { input }, ctx) => {
       requireOperator(ctx);
       if (!VENDOR_NAME.test(input.name)) throw invalidArgument('input.name', 'must be 2 to 63 lowercase letters, digits and dashes');
+      const row = {
+        name: input.name,
+        display_name: requireText('input.displayName', input.displayName),
+        request_schema: requireSchema('input.requestSchema', input.requestSchema),
+        enabled: input.enabled ?? true,
+      };
       try {
-        return await insertPaymentVendor(ctx.db, {
-          name: input.name,
-          display_name: requireText('input.displayName', input.displayName),
-          request_schema: requireSchema('input.requestSchema', input.requestSchema),
-          enabled: input.enabled ?? true,
-        });
+        return await audited(
+          ctx,
+          (trx) => insertPaymentVendor(trx, row),
+          (vendor) => ({ action: 'payment_vendor.create', subjectKind: 'payment_vendor', subjectId: vendor.id, details: { name: vendor.name, enabled: vendor.enabled, requestSchema: vendor.request_schema } }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidArgument('input.name', 'is already a payment vendor');
         throw error;
@@ -45,13 +51,22 @@ export const paymentVendorResolvers: Resolvers = {
     updatePaymentVendor: async (_root, { input }, ctx) => {
       requireOperator(ctx);
       const id = requireId('payment vendor', input.id);
-      const row = await updatePaymentVendor(ctx.db, id, {
+      const changes = {
         ...(input.displayName != null ? { display_name: requireText('input.displayName', input.displayName) } : {}),
         ...(input.requestSchema != null ? { request_schema: requireSchema('input.requestSchema', input.requestSchema) } : {}),
         ...(input.enabled != null ? { enabled: input.enabled } : {}),
-      });
-      if (!row) throw notFound('payment vendor', id);
-      ctx.logger.info({ paymentVendorId: id, changed: Object.keys(input).filter((key) => key !== 'id') }, 'payment vendor updated');
+      };
+      // The trail keeps what changed: a schema change records the new schema in full.
+      const row = await audited(
+        ctx,
+        async (trx) => {
+          const updated = await updatePaymentVendor(trx, id, changes);
+          if (!updated) throw notFound('payment vendor', id);
+          return updated;
+        },
+        (vendor) => ({ action: 'payment_vendor.update', subjectKind: 'payment_vendor', subjectId: vendor.id, details: { changed: changes } }),
+      );
+      ctx.logger.info({ paymentVendorId: id, changed: Object.keys(changes) }, 'payment vendor updated');
       return row;
     },
   },

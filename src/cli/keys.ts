@@ -1,0 +1,141 @@
+// npm run keys -- <command>: API keys (and the partner or operator they belong to) from a shell on a
+// server, for bootstrapping production, where no operator key exists yet. Same rules and audit
+// records as the operator's GraphQL mutations (modules/auth/admin.ts); the actor is "cli".
+//
+//   create --kind partner|retail|vendor|operator --owner ID [--label TEXT] [--expires ISO-DATE]
+//   create --kind operator --new-operator NAME [--label TEXT]      a new operator and its first key
+//   list [--partner ID] [--vendor ID]
+//   revoke ID
+//   partner --name NAME [--commission-bps N]                       a new partner (N in basis points)
+import { userInfo } from 'node:os';
+import type { Db } from '../db/knex.js';
+import { openDatabase } from '../db/open.js';
+import { AppError } from '../errors.js';
+import { insertAuditEvent } from '../modules/audit/queries.js';
+import type { AuditActor } from '../modules/audit/rows.js';
+import { createApiKeyFor, revokeApiKeyAs } from '../modules/auth/admin.js';
+import { listApiKeys } from '../modules/auth/queries.js';
+import type { ApiKeyKind } from '../modules/auth/rows.js';
+import { insertPartner } from '../modules/partners/queries.js';
+import { loadConfigOrExit } from './fail.js';
+
+const USAGE = `usage: npm run keys -- create --kind partner|retail|vendor|operator (--owner ID | --new-operator NAME) [--label TEXT] [--expires ISO-DATE]
+       npm run keys -- list [--partner ID] [--vendor ID]
+       npm run keys -- revoke ID
+       npm run keys -- partner --name NAME [--commission-bps N]`;
+
+class UsageError extends Error {}
+
+function options(args: string[]): { positional: string[]; flags: Map<string, string> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const value = args[i + 1];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+    flags.set(arg.slice(2), value);
+    i++;
+  }
+  return { positional, flags };
+}
+
+const ID = /^[1-9][0-9]{0,17}$/;
+function requireFlag(flags: Map<string, string>, name: string, pattern?: RegExp): string {
+  const value = flags.get(name);
+  if (value === undefined) throw new UsageError(`--${name} is required`);
+  if (pattern && !pattern.test(value)) throw new UsageError(`--${name} is not valid: ${value}`);
+  return value;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+async function create(db: Db, actor: AuditActor, flags: Map<string, string>): Promise<void> {
+  const kind = requireFlag(flags, 'kind', /^(partner|retail|vendor|operator)$/) as ApiKeyKind;
+  let ownerId = flags.get('owner');
+  const newOperator = flags.get('new-operator');
+  if (newOperator !== undefined) {
+    if (kind !== 'operator') throw new UsageError('--new-operator goes with --kind operator');
+    ownerId = await db.transaction(async (trx) => {
+      const [operator] = await trx('operators').insert({ name: newOperator }).returning('id');
+      await insertAuditEvent(trx, actor, { action: 'operator.create', subjectKind: 'operator', subjectId: operator.id, details: { name: newOperator } });
+      return operator.id as string;
+    });
+    out(`operator ${ownerId} "${newOperator}" created`);
+  }
+  if (ownerId === undefined || !ID.test(ownerId)) throw new UsageError('--owner ID (or --new-operator NAME) is required');
+  const expires = flags.get('expires');
+  const expiresAt = expires === undefined ? null : new Date(expires);
+  if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError(`--expires is not a date: ${expires}`);
+  const { row, secret } = await createApiKeyFor(db, { kind, ownerId, label: flags.get('label') ?? null, expiresAt }, actor, new Date());
+  out(`${kind} key ${row.id} (${row.display_prefix}...) created for owner ${ownerId}`);
+  out(`key: ${secret}`);
+  out('This is the only time the key is shown: store it now. Only its hash is kept.');
+}
+
+async function list(db: Db, flags: Map<string, string>): Promise<void> {
+  const partnerId = flags.get('partner');
+  const vendorId = flags.get('vendor');
+  for (const id of [partnerId, vendorId]) if (id !== undefined && !ID.test(id)) throw new UsageError(`not an id: ${id}`);
+  const now = Date.now();
+  out(['id', 'kind', 'owner', 'prefix', 'label', 'created', 'expires', 'revoked', 'active'].join('\t'));
+  for (const key of await listApiKeys(db, { partnerId, vendorId })) {
+    const owner = key.partner_id ? `partner ${key.partner_id}` : key.vendor_id ? `vendor ${key.vendor_id}` : `operator ${key.operator_id}`;
+    const active = key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > now);
+    out([key.id, key.kind, owner, key.display_prefix, key.label ?? '', key.created_at.toISOString(), key.expires_at?.toISOString() ?? '', key.revoked_at?.toISOString() ?? '', active ? 'yes' : 'no'].join('\t'));
+  }
+}
+
+async function revoke(db: Db, actor: AuditActor, positional: string[]): Promise<void> {
+  const id = positional[0];
+  if (id === undefined || !ID.test(id)) throw new UsageError('revoke needs the key id (see npm run keys -- list)');
+  const row = await revokeApiKeyAs(db, id, actor, new Date());
+  out(`key ${row.id} (${row.display_prefix}...) revoked at ${row.revoked_at!.toISOString()}: it and its access tokens stop working now`);
+}
+
+async function partner(db: Db, actor: AuditActor, flags: Map<string, string>): Promise<void> {
+  const name = requireFlag(flags, 'name').trim();
+  const rate = Number(flags.get('commission-bps') ?? '0');
+  if (!Number.isInteger(rate) || rate < 0 || rate > 10_000) throw new UsageError('--commission-bps must be a whole number from 0 to 10000');
+  const row = await db.transaction(async (trx) => {
+    const created = await insertPartner(trx, { name, commission_rate_bps: rate });
+    await insertAuditEvent(trx, actor, { action: 'partner.create', subjectKind: 'partner', subjectId: created.id, partnerId: created.id, details: { name, commissionRateBasisPoints: rate } });
+    return created;
+  });
+  out(`partner ${row.id} "${row.name}" created (commission ${rate} basis points)`);
+}
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  const { positional, flags } = options(rest);
+  const config = loadConfigOrExit();
+  const db = openDatabase(config);
+  const actor: AuditActor = { kind: 'cli', id: userInfo().username, keyId: null, clientAddress: null, requestId: null };
+  try {
+    if (command === 'create') await create(db, actor, flags);
+    else if (command === 'list') await list(db, flags);
+    else if (command === 'revoke') await revoke(db, actor, positional);
+    else if (command === 'partner') await partner(db, actor, flags);
+    else throw new UsageError(`unknown command ${command ?? '(none)'}`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else if (error instanceof AppError) {
+    process.stderr.write(`refused: ${error.message}\n`);
+    process.exitCode = 1;
+  } else {
+    throw error;
+  }
+}

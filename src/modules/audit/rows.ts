@@ -1,0 +1,38 @@
+/** A row of `audit_events` (append-only). */
+export interface AuditEventRow {
+  id: string;
+  occurred_at: Date;
+  actor_kind: 'operator' | 'cli';
+  actor_id: string | null;
+  actor_key_id: string | null;
+  action: string;
+  subject_kind: string;
+  subject_id: string | null;
+  partner_id: string | null;
+  details: Record<string, unknown>;
+  client_address: string | null;
+  request_id: string | null;
+}
+
+/** Who acted, and from where. */
+export interface AuditActor {
+  kind: 'operator' | 'cli';
+  id: string | null;
+  keyId: string | null;
+  clientAddress: string | null;
+  requestId: string | null;
+}
+
+/** What was done to what. Details never hold a secret or a customer's personal data. */
+export interface AuditEntry {
+  action: string;
+  subjectKind: string;
+  subjectId: string | null;
+  partnerId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface AuditEventPage {
+  rows: AuditEventRow[];
+  hasNextPage: boolean;
+}
