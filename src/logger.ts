@@ -2,6 +2,7 @@
 // query string (the partner key travels there), and these paths are redacted wherever they appear.
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from './config.js';
+import type { Principal } from './modules/auth/principal.js';
 
 export const REDACTED_PATHS = [
   'key',
@@ -18,8 +19,29 @@ export const REDACTED_PATHS = [
   'headers["x-api-key"]',
   'req.headers.authorization',
   'req.headers["x-api-key"]',
+  // What the auth module calls its secrets: a created key's secret, an access token, the signing secret.
+  'secret',
+  'accessToken',
+  'signingSecret',
+  '*.secret',
+  '*.accessToken',
+  '*.signingSecret',
 ];
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+}
+
+/** Who made a request, as a log line shows it: never the key or token itself. */
+export interface LoggedPrincipal {
+  kind: Principal['kind'];
+  keyKind: Principal['keyKind'];
+  keyId: string;
+  viaToken: boolean;
+}
+
+/** The one description of a principal for logs (null: no principal, or authentication failed). */
+export function principalForLog(principal: Principal | null | undefined): LoggedPrincipal | null {
+  if (!principal) return null;
+  return { kind: principal.kind, keyKind: principal.keyKind, keyId: principal.keyId, viaToken: principal.viaToken };
 }
