@@ -8,14 +8,26 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { randomUUID } from 'node:crypto';
 import { createContext, type Context, type ServiceDeps } from './context.js';
 import { maskUnexpectedError } from './errors.js';
+import type { TrustProxy } from './limits/clientAddress.js';
+import { graphqlLimitRules } from './limits/graphqlLimits.js';
+import { createRequestLimiter } from './limits/requestLimits.js';
+import { DEFAULT_LIMITS, type LimitSettings } from './limits/settings.js';
+import { principalForLog } from './logger.js';
 import { createLegacyHandler, sendLegacyError, sendUnexpectedError } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
+import { createOperationsRouter } from './ops/router.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import type { Surface } from './rest/status.js';
 import { buildSchema } from './schema.js';
 
 export interface AppDeps extends ServiceDeps {
   production: boolean;
+  /** Browser origins allowed to call /graphql (CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
+  /** Requests per key, failed authentications per address, GraphQL document limits; DEFAULT_LIMITS when absent. */
+  limits?: LimitSettings;
+  /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives req.ip; false when absent. */
+  trustProxy?: TrustProxy;
 }
 
 export interface App {
@@ -36,6 +48,18 @@ const assignRequestId: RequestHandler = (req, res, next) => {
   next();
 };
 
+// A credential written into the path itself (a client's "list-clerks.php&key=..." or an encoded "?").
+const CREDENTIAL_IN_PATH = /((?:api[_-]?)?key|(?:access[_-]?)?token)(=|%3d)(?:(?!%26)[^/;&])*/gi;
+
+/**
+ * The path of a request line: never the query string (the partner key travels there), and any
+ * credential-looking parameter inside the path masked. From originalUrl: a mounted middleware such
+ * as /graphql leaves req.path trimmed to "/" when it answers the request itself.
+ */
+function loggedPath(originalUrl: string): string {
+  return originalUrl.replace(/[?#].*$/s, '').replace(CREDENTIAL_IN_PATH, '$1$2[redacted]');
+}
+
 function logRequests(deps: AppDeps): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -44,8 +68,12 @@ function logRequests(deps: AppDeps): RequestHandler {
         {
           requestId: res.locals.requestId,
           method: req.method,
-          path: req.path, // never the query string: the partner key travels there
+          path: loggedPath(req.originalUrl),
+          // The route template: a legacy path (or another express route), /graphql, or unmatched.
+          route: (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched',
           status: res.statusCode,
+          // Set by both doors once createContext has authenticated the request (principalForLog).
+          principal: res.locals.principal ?? null,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
         },
         'request',
@@ -76,8 +104,12 @@ const BODY_PROBLEMS: Record<string, string> = {
 const surfaceOf = (path: string): Surface => (path.startsWith('/payments/') ? 'payments' : 'partner');
 
 export async function createApp(deps: AppDeps): Promise<App> {
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+  // One limiter, in this process's memory, for both doors: each builds its contexts from `service`.
+  const service: ServiceDeps = { ...deps, limiter: createRequestLimiter(limits, deps.now, deps.logger) };
   const apollo = new ApolloServer<Context>({
     schema: buildSchema(),
+    validationRules: graphqlLimitRules(limits.graphql),
     introspection: !deps.production,
     includeStacktraceInErrorResponses: false,
     // main.ts owns draining on SIGTERM; Apollo's own signal handler would race it.
@@ -97,12 +129,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy ?? false); // req.ip: the failed-authentication limit counts by it
   app.set('etag', false);
   app.use(assignRequestId, logRequests(deps));
+  // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
+  app.use(createOperationsRouter({ db: deps.db, production: deps.production, corsOrigins: deps.corsOrigins ?? [] }));
 
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {
-    const handle = createLegacyHandler({ service: deps, apollo }, route);
+    const handle = createLegacyHandler({ service, apollo }, route);
     app.all(route.path, (req, res, next) => {
       if (req.method === route.method) return handle(req, res, next);
       res.set('Allow', route.method);
@@ -116,13 +151,21 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use(
     '/graphql',
+    (_req, res, next) => {
+      res.locals.route = '/graphql';
+      next();
+    },
     express.json({ limit: GRAPHQL_BODY_LIMIT }),
     expressMiddleware(apollo, {
-      context: async ({ req, res }) =>
-        createContext(deps, {
+      context: async ({ req, res }) => {
+        const context = await createContext(service, {
           credential: { value: graphqlCredential(req), expected: 'an API key', presentedAs: 'X-Api-Key header (or Authorization: Bearer)' },
           requestId: res.locals.requestId as string,
-        }),
+          clientAddress: req.ip ?? null,
+        });
+        res.locals.principal = principalForLog(context.auth.principal);
+        return context;
+      },
     }),
   );
 

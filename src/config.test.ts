@@ -27,6 +27,15 @@ describe('loadConfig', () => {
       production: false,
       logLevel: 'info',
       tokenTtlSeconds: 3600,
+      limits: {
+        requestsPerKey: { limit: 600, windowSeconds: 60 },
+        authFailuresPerAddress: { limit: 20, windowSeconds: 300 },
+        graphql: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 2000 },
+      },
+      trustProxy: false,
+      corsOrigins: [],
+      requestTimeoutMs: 30_000,
+      databaseStatementTimeoutMs: 15_000,
     });
   });
 
@@ -42,6 +51,18 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       TOKEN_TTL_SECONDS: '600',
       TOKEN_SIGNING_SECRET: SECRET,
+      RATE_LIMIT_REQUESTS: '100',
+      RATE_LIMIT_WINDOW_SECONDS: '10',
+      AUTH_FAILURE_LIMIT: '5',
+      AUTH_FAILURE_WINDOW_SECONDS: '900',
+      GRAPHQL_MAX_DEPTH: '10',
+      GRAPHQL_MAX_ALIASES: '0',
+      GRAPHQL_MAX_COST: '2000',
+      GRAPHQL_MAX_TOKENS: '1000',
+      TRUST_PROXY: '1',
+      CORS_ORIGINS: 'https://dashboard.example.com, http://localhost:5173',
+      REQUEST_TIMEOUT_MS: '20000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '5000',
     });
     expect(config).toEqual({
       port: 8080,
@@ -53,6 +74,15 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       tokenTtlSeconds: 600,
       tokenSigningKeys: [{ id: 'default', secret: SECRET }],
+      limits: {
+        requestsPerKey: { limit: 100, windowSeconds: 10 },
+        authFailuresPerAddress: { limit: 5, windowSeconds: 900 },
+        graphql: { maxDepth: 10, maxAliases: 0, maxCost: 2000, maxTokens: 1000 },
+      },
+      trustProxy: 1,
+      corsOrigins: ['https://dashboard.example.com', 'http://localhost:5173'],
+      requestTimeoutMs: 20_000,
+      databaseStatementTimeoutMs: 5000,
     });
   });
 
@@ -68,6 +98,10 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ TOKEN_SIGNING_SECRET: 'short' }, 'TOKEN_SIGNING_SECRET'],
     [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
+    [{ REQUEST_TIMEOUT_MS: '999' }, 'REQUEST_TIMEOUT_MS'],
+    [{ REQUEST_TIMEOUT_MS: '30s' }, 'REQUEST_TIMEOUT_MS'],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '-1' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '3600001' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
   ])('refuses %j, naming %s', (env, variable) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);
@@ -80,6 +114,55 @@ describe('loadConfig', () => {
     for (const bad of ['nocolon', `k1:short`, `bad id:${'a'.repeat(40)}`, `k1:${'a'.repeat(40)},k1:${'b'.repeat(40)}`]) {
       expect(failure({ TOKEN_SIGNING_KEYS: bad }).variable, bad).toBe('TOKEN_SIGNING_KEYS');
     }
+  });
+
+  it('reads CORS_ORIGINS as exact http(s) origins, refusing anything else', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: 'https://Dash.Example.com,http://127.0.0.1:8080' }).corsOrigins).toEqual([
+      'https://dash.example.com',
+      'http://127.0.0.1:8080',
+    ]);
+    for (const bad of ['*', 'null', 'dash.example.com', 'ftp://dash.example.com', 'https://dash.example.com/', 'https://dash.example.com/app', 'https://dash.example.com?x=1', 'https://user@dash.example.com', 'https://dash.example.com:443', 'https://a.example.com,,https://b.example.com']) {
+      const error = failure({ CORS_ORIGINS: bad });
+      expect(error.variable, bad).toBe('CORS_ORIGINS');
+      expect(error.message.startsWith('CORS_ORIGINS')).toBe(true);
+    }
+  });
+
+  it.each([
+    [{ RATE_LIMIT_REQUESTS: '0' }, 'RATE_LIMIT_REQUESTS'],
+    [{ RATE_LIMIT_REQUESTS: 'lots' }, 'RATE_LIMIT_REQUESTS'],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, 'RATE_LIMIT_WINDOW_SECONDS'],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '86401' }, 'RATE_LIMIT_WINDOW_SECONDS'],
+    [{ AUTH_FAILURE_LIMIT: '0' }, 'AUTH_FAILURE_LIMIT'],
+    [{ AUTH_FAILURE_WINDOW_SECONDS: '1.5' }, 'AUTH_FAILURE_WINDOW_SECONDS'],
+    // Below what the REST shim's handwritten operations need (GRAPHQL_LIMIT_FLOORS).
+    [{ GRAPHQL_MAX_DEPTH: '7' }, 'GRAPHQL_MAX_DEPTH'],
+    [{ GRAPHQL_MAX_ALIASES: '-1' }, 'GRAPHQL_MAX_ALIASES'],
+    [{ GRAPHQL_MAX_COST: '999' }, 'GRAPHQL_MAX_COST'],
+    [{ GRAPHQL_MAX_TOKENS: '499' }, 'GRAPHQL_MAX_TOKENS'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback,,10.0.0.1' }, 'TRUST_PROXY'],
+  ])('refuses the limit setting %j, naming %s', (env, variable) => {
+    const error = failure(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message.startsWith(variable)).toBe(true);
+  });
+
+  it('reads TRUST_PROXY as Express takes it: off, on, a hop count, or trusted addresses and subnets', () => {
+    const trustProxy = (value: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
+    expect(trustProxy('')).toBe(false);
+    expect(trustProxy('false')).toBe(false);
+    expect(trustProxy('true')).toBe(true);
+    expect(trustProxy('2')).toBe(2);
+    expect(trustProxy('loopback, 10.0.0.0/8, fd00::/8, 192.168.1.7, 172.16.0.0/255.240.0.0')).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.168.1.7',
+      '172.16.0.0/255.240.0.0',
+    ]);
   });
 
   it('requires a signing secret and a real database in production', () => {

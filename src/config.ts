@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseTrustProxy, type TrustProxy } from './limits/clientAddress.js';
+import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limits/settings.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -19,6 +21,16 @@ export interface Config {
   tokenTtlSeconds: number;
   /** The first signs new access tokens; every one verifies them (rotation). */
   tokenSigningKeys: Array<{ id: string; secret: string }>;
+  /** Requests per API key, failed authentications per address, GraphQL document limits (src/limits/). */
+  limits: LimitSettings;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address. */
+  trustProxy: TrustProxy;
+  /** Exact browser origins allowed to call /graphql (CORS); empty: no CORS headers. */
+  corsOrigins: string[];
+  /** The whole HTTP request must arrive within this (the server's requestTimeout). */
+  requestTimeoutMs: number;
+  /** Postgres statement_timeout of the service's connections; 0 turns it off. Not applied to PGlite. */
+  databaseStatementTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -55,6 +67,61 @@ function databaseUrl(env: Env): string | null {
     throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
   }
   return raw;
+}
+
+/** CORS_ORIGINS: comma-separated http(s) origins, each exactly scheme://host[:port]. */
+function corsOrigins(env: Env): string[] {
+  const raw = env.CORS_ORIGINS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const candidate = entry.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(candidate);
+    } catch {
+      url = undefined;
+    }
+    // An origin has no path, query, fragment or credentials: its URL's origin is the text itself.
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== candidate.toLowerCase()) {
+      throw new ConfigError('CORS_ORIGINS', `must be comma-separated origins such as https://dashboard.example.com, got "${candidate}"`);
+    }
+    return url.origin;
+  });
+}
+
+const DAY_SECONDS = 24 * 3600;
+
+/** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*; a GraphQL limit may not go below what the legacy operations need. */
+function limits(env: Env): LimitSettings {
+  const { requestsPerKey, authFailuresPerAddress, graphql } = DEFAULT_LIMITS;
+  const floors = GRAPHQL_LIMIT_FLOORS;
+  return {
+    requestsPerKey: {
+      limit: integer(env, 'RATE_LIMIT_REQUESTS', requestsPerKey.limit, 1, 1_000_000),
+      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', requestsPerKey.windowSeconds, 1, DAY_SECONDS),
+    },
+    authFailuresPerAddress: {
+      limit: integer(env, 'AUTH_FAILURE_LIMIT', authFailuresPerAddress.limit, 1, 1_000_000),
+      windowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', authFailuresPerAddress.windowSeconds, 1, DAY_SECONDS),
+    },
+    graphql: {
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', graphql.maxDepth, floors.maxDepth, 1000),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', graphql.maxAliases, floors.maxAliases, 100_000),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST', graphql.maxCost, floors.maxCost, 1_000_000_000),
+      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', graphql.maxTokens, floors.maxTokens, 1_000_000),
+    },
+  };
+}
+
+function trustProxy(env: Env): TrustProxy {
+  const parsed = parseTrustProxy(env.TRUST_PROXY ?? '');
+  if (parsed === undefined) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be true, false, a number of proxy hops, or comma-separated proxy addresses or subnets (or loopback, linklocal, uniquelocal), got "${env.TRUST_PROXY}"`,
+    );
+  }
+  return parsed;
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -133,5 +200,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 30 * 24 * 3600),
     tokenSigningKeys: tokenSigningKeys(env, production, dataDir),
+    limits: limits(env),
+    trustProxy: trustProxy(env),
+    corsOrigins: corsOrigins(env),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
   };
 }

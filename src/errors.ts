@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'INVALID_NOTIFICATION',
   'RESOURCE_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
+  'URI_TOO_LONG',
   'UNSUPPORTED_MEDIA_TYPE',
   'INVALID_REQUEST_BODY',
   'INVALID_PAYMENT_AMOUNT',
@@ -68,6 +69,17 @@ export const notFound = (resource: string, value: string, by = 'id') =>
 export const serviceUnavailable = () =>
   new AppError('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry shortly', { http: { status: 503 } });
 
+/**
+ * Too many requests: `reason` says which limit. `retryAfter` (whole seconds until a request will be
+ * accepted) is in the extensions for GraphQL clients and, through `http`, in the Retry-After header;
+ * the REST shim sets the same header from the extension.
+ */
+export const rateLimited = (reason: string, retryAfterSeconds: number) =>
+  new AppError('RATE_LIMITED', `${reason}; retry after ${retryAfterSeconds} s`, {
+    retryAfter: retryAfterSeconds,
+    http: { status: 429, headers: new Map([['retry-after', String(retryAfterSeconds)]]) },
+  });
+
 export const missingParameter = (name: string) =>
   new AppError('MISSING_QUERY_PARAMETER', `the ${name} query parameter is required`, { parameter: name });
 
@@ -107,7 +119,9 @@ const GRAPHQL_REQUEST_ERROR_CODES = new Set([
 
 // Connection-level failures of the database: the service is up, its database is not reachable now.
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57P']; // connection, resources, operator intervention
+// Connection, resources, operator intervention, and 57014: a statement cancelled, e.g. by
+// DATABASE_STATEMENT_TIMEOUT_MS (the database is too slow now: retry later, not a bug).
+const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57P', '57014'];
 
 // What node-postgres and knex say, without a SQLSTATE, when a connection died under a query (also
 // when knex then fails to ROLLBACK on it: "ROLLBACK - Client has encountered a connection error...").

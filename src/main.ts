@@ -8,10 +8,11 @@ import { migrateLatest } from './db/migrate.js';
 import { describeDatabase, openDatabase } from './db/open.js';
 import { activeDemoKeys, databaseHoldsData, seedDemoData } from './db/seed.js';
 import { createLogger } from './logger.js';
+import { createHttpServer } from './ops/limits.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-const db = openDatabase(config, logger);
+const db = openDatabase(config, logger, { statementTimeoutMs: config.databaseStatementTimeoutMs });
 
 await migrateLatest(db);
 if (isEmbedded(db) && !config.production && !(await databaseHoldsData(db))) {
@@ -24,9 +25,13 @@ const { app, stop } = await createApp({
   logger,
   now: () => new Date(),
   production: config.production,
+  corsOrigins: config.corsOrigins,
+  limits: config.limits,
+  trustProxy: config.trustProxy,
   tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
 });
-const server: Server = app.listen(config.port, config.host);
+// requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/limits.ts).
+const server: Server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
 
 const address = server.address();

@@ -17,6 +17,8 @@ export interface DbOptions {
   /** Directory of the embedded database; null keeps it in memory (tests). */
   dataDir: string | null;
   poolMax?: number;
+  /** Postgres statement_timeout of every connection, in ms (0 or unset: none). PGlite: not applied. */
+  statementTimeoutMs?: number;
   /** Where knex's own warnings go (pool errors and the like); knex prints to the console otherwise. */
   logger?: Logger;
 }
@@ -35,7 +37,12 @@ export function createDb(options: DbOptions): Db {
   if (options.databaseUrl !== null) {
     return knex({
       client: 'pg',
-      connection: { connectionString: options.databaseUrl, types: pgTypes },
+      connection: {
+        connectionString: options.databaseUrl,
+        types: pgTypes,
+        // A runaway statement is cancelled (SQLSTATE 57014, answered 503) instead of holding its connection.
+        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      },
       pool: { min: 0, max: options.poolMax ?? 10 },
       // Error messages keep the SQL with placeholders, never the bound values (personal data).
       compileSqlOnError: false,

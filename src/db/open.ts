@@ -4,11 +4,16 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createDb, type Db } from './knex.js';
 
-export function openDatabase(config: Config, logger?: Logger): Db {
+/**
+ * The service passes `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT_MS); the command-line tools
+ * (migrations, ledger check) do not, since a long migration or a whole-database check is expected.
+ */
+export function openDatabase(config: Config, logger?: Logger, options: { statementTimeoutMs?: number } = {}): Db {
   return createDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl === null ? join(config.dataDir, 'pglite') : null,
     poolMax: config.databasePoolMax,
+    statementTimeoutMs: options.statementTimeoutMs,
     logger,
   });
 }

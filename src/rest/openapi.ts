@@ -29,6 +29,10 @@ const jsonContent = (schema: Schema) => ({ 'application/json': { schema } });
 const partnerError = (description: string) => ({ description, content: jsonContent(ref('PartnerError')) });
 const paymentsError = (description: string) => ({ description, content: jsonContent(ref('PaymentsError')) });
 const requestIdHeader = { 'X-Request-ID': { description: 'The request id (an incoming well-formed one is echoed).', schema: str() } };
+const retryAfterHeader = { 'Retry-After': { description: 'Whole seconds until a request will be accepted.', schema: { type: 'integer', minimum: 1 } } };
+const RATE_LIMITED =
+  'RATE_LIMITED: the API key made more requests than its limit in the window (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS), or the client address failed authentication too often (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS; its credentials are then refused unread). Retry after Retry-After seconds.';
+const rateLimited = (error: (description: string) => Record<string, unknown>) => ({ ...error(RATE_LIMITED), headers: retryAfterHeader });
 
 const queryParam = (name: string, description: string, schema: Schema = str(), required = true) => ({
   name,
@@ -46,8 +50,10 @@ const PARTNER_ERRORS = {
   '401': partnerError('MISSING_API_KEY or INVALID_API_KEY (unknown, revoked or expired: one answer for all).'),
   '403': partnerError('FORBIDDEN: a valid key of a kind this endpoint does not take.'),
   '405': partnerError('METHOD_NOT_ALLOWED: this path takes another method (see the Allow header).'),
+  '414': partnerError('URI_TOO_LONG: the query string is longer than 8 KiB (8192 bytes).'),
+  '429': rateLimited(partnerError),
   '500': partnerError('INTERNAL_SERVER_ERROR: the message carries an error id; the detail is in the service log.'),
-  '503': partnerError('SERVICE_UNAVAILABLE: the database cannot be reached; retry shortly.'),
+  '503': partnerError('SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry shortly.'),
 };
 
 function partnerGet(summary: string, description: string, parameters: unknown[], success: Schema, extra: Record<string, unknown> = {}) {
@@ -222,9 +228,11 @@ export const openApiDocument = {
           '400': paymentsError('The body is not a JSON object, is malformed or too large, or apiKey is not a string.'),
           '401': paymentsError('The action is not authorized: the key is missing, invalid, revoked or expired, or cannot buy tokens.'),
           '405': paymentsError('Another method than POST.'),
+          '414': paymentsError('The query string is longer than 8 KiB (8192 bytes).'),
           '415': paymentsError('The body is not sent as application/json.'),
+          '429': rateLimited(paymentsError),
           '500': paymentsError('Internal server error.'),
-          '503': paymentsError('The database cannot be reached.'),
+          '503': paymentsError('The database cannot be reached or did not answer in time.'),
         },
       },
     },
@@ -246,9 +254,11 @@ export const openApiDocument = {
           '404': paymentsError('No device, customer or finance order matches the notification.'),
           '405': paymentsError('Another method than POST.'),
           '409': paymentsError('The reference was already used for a different notification.'),
+          '414': paymentsError('The query string is longer than 8 KiB (8192 bytes).'),
           '415': paymentsError('The body is not sent as application/json.'),
+          '429': rateLimited(paymentsError),
           '500': paymentsError('Internal server error while creating the notification.'),
-          '503': paymentsError('The database cannot be reached.'),
+          '503': paymentsError('The database cannot be reached or did not answer in time.'),
         },
       },
     },

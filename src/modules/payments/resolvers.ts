@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { forbidden, invalidArgument, notFound } from '../../errors.js';
 import { formatAmount } from '../../money.js';
+import { countPaymentOutcome } from '../../ops/metrics.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
 import { clerksByKeys } from '../clerks/queries.js';
 import { normaliseDecimal, requireId } from '../inputs.js';
@@ -39,18 +40,20 @@ export const paymentResolvers: Resolvers = {
         }, now);
         return receipt;
       };
-      const claimed = await ctx.db.transaction(async (trx) => {
+      // Counted (src/ops/metrics.ts): the payment is recorded, replayed, or refused with its error code.
+      const claimed = await countPaymentOutcome('in_store', () => ctx.db.transaction(async (trx) => {
         if (input.idempotencyKey == null) return { receipt: await record(trx), replayed: false };
         const hash = requestHash({ ...ids, amount: normaliseDecimal(input.amount), currency: input.currency });
         return withIdempotencyKey(trx, { partnerId, key: input.idempotencyKey, requestHash: hash, now }, () => record(trx));
-      });
+      }));
       return { ...claimed.receipt, replayed: claimed.replayed };
     },
     createPaymentNotification: async (_root, { notification }, ctx) => {
       const vendorId = requireVendorToken(ctx);
       const [vendor] = await paymentVendorsByIds(ctx.db, [vendorId]);
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
-      const claimed = await acceptNotification(ctx.db, vendor, notification, ctx.now());
+      // Counted (src/ops/metrics.ts): the payment is recorded, replayed, or refused with its error code.
+      const claimed = await countPaymentOutcome('vendor', () => acceptNotification(ctx.db, vendor, notification, ctx.now()));
       const receipt = { ...claimed.receipt, replayed: claimed.replayed };
       return { message: notificationMessage(claimed.receipt), receipt };
     },

@@ -1,0 +1,38 @@
+// Response headers every answer carries (helmet's defaults), and CORS for the dashboards on /graphql.
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+
+/**
+ * helmet's defaults on every response (Content-Security-Policy, Strict-Transport-Security,
+ * X-Content-Type-Options, X-Frame-Options, Referrer-Policy, Cross-Origin-*-Policy, ...). One exception
+ * outside production: GET /graphql is Apollo Sandbox's landing page, which loads its code from
+ * Apollo's CDN and sets its own nonce-based policy in a <meta> tag; a CSP header would be enforced on
+ * top of it and block the CDN, so that page gets every header but the CSP. In production there is no
+ * landing page and the strict defaults apply everywhere.
+ */
+export function securityHeaders(options: { production: boolean }): RequestHandler {
+  const strict = helmet();
+  if (options.production) return strict;
+  const landingPage = helmet({ contentSecurityPolicy: false });
+  return (req, res, next) => {
+    const sandbox = (req.method === 'GET' || req.method === 'HEAD') && res.locals.route === '/graphql';
+    return (sandbox ? landingPage : strict)(req, res, next);
+  };
+}
+
+/**
+ * CORS for browser dashboards on /graphql, for exactly the configured origins (CORS_ORIGINS). No
+ * origins: no CORS headers at all, so browsers on other origins cannot read the answers. Credentials
+ * travel in headers (X-Api-Key, Authorization), never cookies, so credentialed CORS is not enabled; a
+ * preflight may ask for any request header (the origin is trusted) and is cached for 10 minutes.
+ */
+export function graphqlCors(origins: readonly string[]): RequestHandler | undefined {
+  if (origins.length === 0) return undefined;
+  return cors({
+    origin: [...origins],
+    methods: ['GET', 'POST'],
+    exposedHeaders: ['X-Request-ID'],
+    maxAge: 600,
+  });
+}

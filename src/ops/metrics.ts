@@ -1,0 +1,123 @@
+// Prometheus metrics: one registry per process, created when this module loads, so the several apps a
+// test process builds share it and no metric is ever registered twice. Labels are route templates and
+// error codes, never raw URLs or query strings (the partner key travels in the query string).
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from '../db/knex.js';
+import { AppError } from '../errors.js';
+
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from receiving a request to finishing its response, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [metricsRegistry],
+});
+
+const paymentsRecorded = new Counter({
+  name: 'payments_recorded_total',
+  help: 'Payments recorded (new payments only; replays are counted in payments_replayed_total), by channel.',
+  labelNames: ['channel'] as const,
+  registers: [metricsRegistry],
+});
+
+const paymentsReplayed = new Counter({
+  name: 'payments_replayed_total',
+  help: 'Repeated payment requests answered with the first answer and nothing recorded (same idempotency key or vendor reference), by channel.',
+  labelNames: ['channel'] as const,
+  registers: [metricsRegistry],
+});
+
+const paymentsRefused = new Counter({
+  name: 'payments_refused_total',
+  help: 'Payment requests refused by an authenticated caller, by error code; nothing was recorded.',
+  labelNames: ['code'] as const,
+  registers: [metricsRegistry],
+});
+
+const dbPoolConnections = new Gauge({
+  name: 'db_pool_connections',
+  help: 'Connections of the database pool at scrape time: used, free, and acquisitions waiting (pending). The embedded database has a pool of one.',
+  labelNames: ['state'] as const,
+  registers: [metricsRegistry],
+});
+
+export type PaymentChannel = 'in_store' | 'vendor';
+
+/** Counts what became of one payment request: recorded, replayed, or refused with an error code. */
+export async function countPaymentOutcome<T extends { replayed: boolean }>(
+  channel: PaymentChannel,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  let outcome: T;
+  try {
+    outcome = await attempt();
+  } catch (error) {
+    // Only refusals the service states (an AppError's code); a lost database is not a refusal.
+    if (error instanceof AppError) paymentsRefused.inc({ code: error.code });
+    throw error;
+  }
+  (outcome.replayed ? paymentsReplayed : paymentsRecorded).inc({ channel });
+  return outcome;
+}
+
+/**
+ * Times and counts every request. The route label is the template express matched (a legacy path),
+ * the mount it reached (`res.locals.route`, e.g. /graphql), or `unmatched`.
+ */
+export const countRequests: RequestHandler = (req, res, next) => {
+  const stopTimer = httpRequestDuration.startTimer();
+  res.on('finish', () => {
+    const labels = { method: req.method, route: routeTemplateOf(req, res.locals), status: String(res.statusCode) };
+    httpRequests.inc(labels);
+    stopTimer(labels);
+  });
+  next();
+};
+
+function routeTemplateOf(req: { route?: { path?: unknown }; baseUrl: string }, locals: Record<string, unknown>): string {
+  if (typeof locals.route === 'string') return locals.route;
+  if (typeof req.route?.path === 'string') return `${req.baseUrl}${req.route.path}`;
+  return 'unmatched';
+}
+
+/** Sets the route label of requests under a mount whose paths are not express routes (e.g. /graphql). */
+export const labelRoute =
+  (template: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.route = template;
+    next();
+  };
+
+/** GET /metrics: the Prometheus text format, with this app's pool read at scrape time. */
+export function serveMetrics(db: Db): RequestHandler {
+  return async (_req, res, next) => {
+    try {
+      const pool = (db.client as { pool?: PoolCounts }).pool;
+      dbPoolConnections.set({ state: 'used' }, pool?.numUsed() ?? 0);
+      dbPoolConnections.set({ state: 'free' }, pool?.numFree() ?? 0);
+      dbPoolConnections.set({ state: 'pending' }, pool?.numPendingAcquires() ?? 0);
+      const text = await metricsRegistry.metrics();
+      res.set('Content-Type', metricsRegistry.contentType).set('Cache-Control', 'no-store').send(text);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** The part of knex's (tarn) pool the gauges read. */
+interface PoolCounts {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
