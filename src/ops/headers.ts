@@ -32,7 +32,7 @@ export function graphqlCors(origins: readonly string[]): RequestHandler | undefi
   return cors({
     origin: [...origins],
     methods: ['GET', 'POST'],
-    exposedHeaders: ['X-Request-ID'],
+    exposedHeaders: ['X-Request-ID', 'Retry-After'],
     maxAge: 600,
   });
 }

@@ -6,6 +6,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { GraphQLFormattedError } from 'graphql';
 import { createContext, type Context, type ServiceDeps } from '../context.js';
 import { AppError, invalidAccessToken, invalidRequestBody, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
+import { principalForLog } from '../logger.js';
 import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
 import type { LegacyRequest, LegacyRoute } from './routes.js';
@@ -23,12 +24,19 @@ export function sendLegacyError(res: Response, surface: Surface, code: ErrorCode
 /** Masks an unexpected error (500, or 503 when the database is unreachable) and logs its detail. */
 export function sendUnexpectedError(res: Response, surface: Surface, error: unknown, deps: Pick<ServiceDeps, 'logger'>, where: string): void {
   const { formatted, errorId } = maskUnexpectedError({ message: 'unexpected' }, error);
-  deps.logger.error({ err: error, errorId, where }, 'unexpected error');
+  deps.logger.error({ err: error, errorId, where, requestId: res.locals.requestId }, 'unexpected error');
   sendGraphQLError(res, surface, formatted);
+}
+
+/** A RATE_LIMITED answer says when a request will be accepted again (errors.ts rateLimited). */
+function setRetryAfter(res: Response, extensions: Readonly<Record<string, unknown>> | undefined): void {
+  const retryAfter = extensions?.retryAfter;
+  if (extensions?.code === 'RATE_LIMITED' && typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
 }
 
 function sendGraphQLError(res: Response, surface: Surface, error: GraphQLFormattedError): void {
   const code = error.extensions?.code;
+  setRetryAfter(res, error.extensions);
   // Anything without one of our codes reaching here is a bug in a handwritten operation: mask it.
   if (isErrorCode(code)) sendLegacyError(res, surface, code, error.message);
   else sendLegacyError(res, surface, 'INTERNAL_SERVER_ERROR', 'internal server error');
@@ -86,7 +94,8 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
     try {
       const params = readQueryParams(req.originalUrl);
       const credential = credentialOf(route, params, req);
-      const contextValue = await createContext(deps.service, { credential, requestId: res.locals.requestId as string });
+      const contextValue = await createContext(deps.service, { credential, requestId: res.locals.requestId as string, clientAddress: req.ip ?? null });
+      res.locals.principal = principalForLog(contextValue.auth.principal);
       // Authentication before parameters: an unauthenticated caller learns nothing about them.
       if (route.credential.in !== 'none') requirePrincipal(contextValue);
       // The partner interface is the partners' door (decisions.md 1): operator and vendor keys use
@@ -107,7 +116,10 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
       if (route.replayed?.(data as never)) res.set('Idempotent-Replayed', 'true');
       res.status(200).json(body);
     } catch (error) {
-      if (error instanceof AppError) return sendLegacyError(res, route.surface, error.code, error.message);
+      if (error instanceof AppError) {
+        setRetryAfter(res, error.extensions);
+        return sendLegacyError(res, route.surface, error.code, error.message);
+      }
       sendUnexpectedError(res, route.surface, error, deps.service, route.name);
     }
   };

@@ -1,7 +1,10 @@
 // The whole service on an ephemeral port over a test database, for requests as a client makes them.
 import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import { createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
+import type { TrustProxy } from '../../src/limits/clientAddress.js';
+import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limits/settings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
 
@@ -16,13 +19,35 @@ export interface TestService {
 /** The signing settings of every test service: tests can mint and tamper with tokens. */
 export const TEST_TOKENS: TokenSettings = { signingKeys: [{ id: 'test', secret: 'test-signing-secret-0123456789abcdef' }], ttlSeconds: 3600 };
 
-export async function startTestService(db: Db, options: { now?: () => Date; tokens?: TokenSettings } = {}): Promise<TestService> {
+/**
+ * The limits of every test service unless a test passes its own: the GraphQL limits are the
+ * defaults (so every suite's documents, and the REST shim's operations, meet them), while the
+ * request and failed-authentication limits are out of reach, since suites send thousands of requests
+ * with one key and hundreds of bad credentials from one address. test/limits.test.ts tests those.
+ */
+export const TEST_LIMITS: LimitSettings = {
+  ...DEFAULT_LIMITS,
+  requestsPerKey: { limit: 1_000_000, windowSeconds: 60 },
+  authFailuresPerAddress: { limit: 1_000_000, windowSeconds: 300 },
+};
+
+export interface TestServiceOptions {
+  now?: () => Date;
+  tokens?: TokenSettings;
+  logger?: Logger;
+  limits?: LimitSettings;
+  trustProxy?: TrustProxy;
+}
+
+export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
   const { app, stop } = await createApp({
     db,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     now: options.now ?? (() => new Date()),
     production: false,
     tokens: options.tokens ?? TEST_TOKENS,
+    limits: options.limits ?? TEST_LIMITS,
+    trustProxy: options.trustProxy ?? false,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

@@ -1,0 +1,79 @@
+// The request limits both doors share, applied where a credential is looked up (createContext, and
+// createAccessToken, which takes a key as its argument): requests per API key, and failed
+// authentications per client address. Counted in this process's memory: each instance behind a load
+// balancer keeps its own counts.
+import type { Logger } from 'pino';
+import { rateLimited } from '../errors.js';
+import { clientAddressKey } from './clientAddress.js';
+import { FixedWindowCounters } from './fixedWindow.js';
+import type { LimitSettings } from './settings.js';
+
+export interface RequestLimiter {
+  /** 429 when `address` failed authentication too often lately; call before looking its credential up. */
+  refuseBlockedAddress(address: string | null): void;
+  /** A credential presented from `address` was not valid. */
+  recordAuthFailure(address: string | null): void;
+  /** One request of API key `keyId`: counted, or 429 past its limit. */
+  chargeKey(keyId: string): void;
+}
+
+const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+export function createRequestLimiter(
+  settings: Pick<LimitSettings, 'requestsPerKey' | 'authFailuresPerAddress'>,
+  now: () => Date,
+  logger?: Pick<Logger, 'warn'>,
+): RequestLimiter {
+  const { requestsPerKey, authFailuresPerAddress } = settings;
+  const requests = new FixedWindowCounters(requestsPerKey.windowSeconds * 1000);
+  const failures = new FixedWindowCounters(authFailuresPerAddress.windowSeconds * 1000);
+  return {
+    refuseBlockedAddress(address) {
+      if (address === null) return;
+      const blockedMs = failures.blockedFor(clientAddressKey(address), authFailuresPerAddress.limit, now().getTime());
+      if (blockedMs === null) return;
+      throw rateLimited(
+        `too many failed authentications from this address (the limit is ${authFailuresPerAddress.limit} per ${authFailuresPerAddress.windowSeconds} s)`,
+        toSeconds(blockedMs),
+      );
+    },
+    recordAuthFailure(address) {
+      if (address === null) return;
+      const key = clientAddressKey(address);
+      const at = now().getTime();
+      // The failure that reaches the limit blocks the address: logged once per window.
+      if (failures.add(key, at) !== authFailuresPerAddress.limit) return;
+      const blockedMs = failures.blockedFor(key, authFailuresPerAddress.limit, at) ?? 0;
+      logger?.warn(
+        { clientAddress: key, failures: authFailuresPerAddress.limit, blockedSeconds: toSeconds(blockedMs) },
+        'client address blocked after too many failed authentications',
+      );
+    },
+    chargeKey(keyId) {
+      const blockedMs = requests.take(keyId, requestsPerKey.limit, now().getTime());
+      if (blockedMs === null) return;
+      throw rateLimited(`this API key has used its ${requestsPerKey.limit} requests per ${requestsPerKey.windowSeconds} s`, toSeconds(blockedMs));
+    },
+  };
+}
+
+/** The limits as one request sees them, its client address fixed; the same calls whichever door it came through. */
+export interface CredentialLimits {
+  /** Before a presented credential is looked up: 429 when this address failed authentication too often lately. */
+  beforeLookup(): void;
+  /** The credential was not valid (INVALID_API_KEY, INVALID_ACCESS_TOKEN). */
+  failed(): void;
+  /** The credential is API key `keyId` or a token it bought: one request against the key, 429 past its limit. */
+  accepted(keyId: string): void;
+}
+
+const UNLIMITED: CredentialLimits = { beforeLookup() {}, failed() {}, accepted() {} };
+
+export function credentialLimitsFor(limiter: RequestLimiter | undefined, clientAddress: string | null): CredentialLimits {
+  if (!limiter) return UNLIMITED;
+  return {
+    beforeLookup: () => limiter.refuseBlockedAddress(clientAddress),
+    failed: () => limiter.recordAuthFailure(clientAddress),
+    accepted: (keyId) => limiter.chargeKey(keyId),
+  };
+}

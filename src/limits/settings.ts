@@ -1,0 +1,46 @@
+// How much one caller may ask of the service: requests per API key, failed authentications per client
+// address, and the size of one GraphQL document. Read from the environment by config.ts; these are
+// the defaults, which createApp also uses when it is given none.
+
+/** At most `limit` events per `windowSeconds`. */
+export interface WindowLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** What one GraphQL operation may ask for (graphqlLimits.ts defines each measure). */
+export interface GraphQLLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxCost: number;
+  maxTokens: number;
+}
+
+export interface LimitSettings {
+  /** Requests per API key (an access token counts against the key that bought it). */
+  requestsPerKey: WindowLimit;
+  /** Failed authentications per client address before its credentials are refused unread. */
+  authFailuresPerAddress: WindowLimit;
+  graphql: GraphQLLimits;
+}
+
+export const DEFAULT_LIMITS: LimitSettings = {
+  requestsPerKey: { limit: 600, windowSeconds: 60 },
+  authFailuresPerAddress: { limit: 20, windowSeconds: 300 },
+  graphql: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 2000 },
+};
+
+/**
+ * The least each GraphQL limit may be set to: what the REST shim's handwritten operations need, with
+ * room to grow, so no setting can break the legacy contract (graphqlLimits.test.ts measures every
+ * legacy operation against these).
+ */
+export const GRAPHQL_LIMIT_FLOORS: GraphQLLimits = { maxDepth: 8, maxAliases: 0, maxCost: 1000, maxTokens: 500 };
+
+/** The environment variable behind each GraphQL limit, for messages. */
+export const GRAPHQL_LIMIT_VARIABLES: Readonly<Record<keyof GraphQLLimits, string>> = {
+  maxDepth: 'GRAPHQL_MAX_DEPTH',
+  maxAliases: 'GRAPHQL_MAX_ALIASES',
+  maxCost: 'GRAPHQL_MAX_COST',
+  maxTokens: 'GRAPHQL_MAX_TOKENS',
+};
