@@ -4,24 +4,14 @@
 // runs on its own freshly seeded database with the clock fixed at NOW, its files in name order (so
 // "1-success" runs before "2-replay"). UPDATE_GOLDEN=1 rewrites the expected responses: review the
 // diff before committing.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../src/rest/openapi.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { GOLDEN_DIR, goldenFiles, goldenFolders, goldenInit, readGolden, useGoldenService, type GoldenCase } from './support/golden.js';
 
-interface GoldenCase {
-  about: string;
-  request: { method: string; path: string; headers?: Record<string, string>; json?: unknown; body?: string };
-  response: { status: number; headers: Record<string, string>; body: unknown };
-}
-
-/** The fixed clock of every golden run: T (the demo seed's day) is 2026-06-10. */
-export const GOLDEN_NOW = new Date('2026-06-10T15:30:00Z');
-const GOLDEN_DIR = new URL('./golden/', import.meta.url).pathname;
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 // Headers whose value is part of the contract; X-Request-ID is checked separately (it varies).
 const PINNED_HEADERS = ['content-type', 'allow', 'cache-control', 'idempotent-replayed'];
@@ -49,31 +39,18 @@ function documentedSchema(golden: GoldenCase): object | undefined {
   return { $ref: `openapi.json#/${pointer('paths', path, method, 'responses', String(golden.response.status), 'content', 'application/json', 'schema')}` };
 }
 
-const folders = readdirSync(GOLDEN_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
-const casesOf = (folder: string) => readdirSync(join(GOLDEN_DIR, folder)).filter((file) => file.endsWith('.json')).sort();
-const read = (folder: string, file: string) => JSON.parse(readFileSync(join(GOLDEN_DIR, folder, file), 'utf8')) as GoldenCase;
+const folders = goldenFolders();
+const casesOf = goldenFiles;
+const read = readGolden;
 
 for (const folder of folders) {
   describe(`golden: ${folder}`, () => {
-    let database: TestDatabase;
-    let service: TestService;
-    beforeAll(async () => {
-      database = await createTestDatabase({ now: GOLDEN_NOW });
-      service = await startTestService(database.db, { now: () => GOLDEN_NOW });
-    });
-    afterAll(async () => {
-      await service?.close();
-      await database?.destroy();
-    });
+    const fixture = useGoldenService();
 
     it.each(casesOf(folder))('%s', async (file) => {
       const golden = read(folder, file);
       const { request } = golden;
-      const response = await service.request(request.path, {
-        method: request.method,
-        headers: { ...(request.json !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
-        body: request.json !== undefined ? JSON.stringify(request.json) : request.body,
-      });
+      const response = await fixture.service.request(request.path, goldenInit(request));
       const text = await response.text();
       const headers = Object.fromEntries(
         PINNED_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),

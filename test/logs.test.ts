@@ -8,19 +8,15 @@
 // every request has exactly one request line with requestId, method, path, route, status, principal
 // and ms.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
 import { createLogger, type LoggedPrincipal } from '../src/logger.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { goldenFiles, goldenFolders, goldenInit, readGolden, useGoldenService } from './support/golden.js';
 import { startTestService, TEST_TOKENS, type TestService } from './support/service.js';
 
-// The golden files' clock (test/golden.test.ts): their tokens are valid at this moment only.
-const GOLDEN_NOW = new Date('2026-06-10T15:30:00Z');
-const GOLDEN_DIR = new URL('./golden/', import.meta.url).pathname;
 
 const DEMO_KEYS = ['demo-partner-key', 'demo-retail-key', 'other-partner-key', 'other-retail-key', 'demo-vendor-key', 'other-vendor-key', 'demo-operator-key'];
 const DB_PASSWORD = `db-password-${randomBytes(8).toString('hex')}`;
@@ -130,40 +126,22 @@ beforeAll(() => {
 describe('a full run, logged at level trace', () => {
   // Every golden request, each folder on its own seeded database with the golden clock (as
   // test/golden.test.ts runs them), so each answers as its file says.
-  interface GoldenCase {
-    request: { method: string; path: string; headers?: Record<string, string>; json?: unknown; body?: string };
-    response: { status: number; body: any };
-  }
-  const folders = readdirSync(GOLDEN_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
-  for (const folder of folders) {
+  for (const folder of goldenFolders()) {
     describe(`golden: ${folder}`, () => {
-      let database: TestDatabase;
-      let service: TestService;
-      beforeAll(async () => {
-        database = await createTestDatabase({ now: GOLDEN_NOW });
-        service = await startTestService(database.db, { now: () => GOLDEN_NOW, logger });
-      });
-      afterAll(async () => {
-        await service?.close();
-        await database?.destroy();
-      });
+      const fixture = useGoldenService({ logger });
 
       it('replays every request of the folder', async () => {
-        const cases = readdirSync(join(GOLDEN_DIR, folder)).filter((name) => name.endsWith('.json')).sort();
+        const cases = goldenFiles(folder);
         expect(cases.length).toBeGreaterThan(0);
         for (const file of cases) {
-          const golden = JSON.parse(readFileSync(join(GOLDEN_DIR, folder, file), 'utf8')) as GoldenCase;
+          const golden = readGolden(folder, file);
           const { request } = golden;
           const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : '';
           for (const key of new URLSearchParams(query).getAll('key')) secret(key);
           for (const [name, value] of Object.entries(request.headers ?? {})) if (/authorization|api-key/i.test(name)) secret(value);
           secret((request.json as { apiKey?: unknown } | undefined)?.apiKey);
           secret(golden.response.body?.data?.access_token);
-          const response = await send(service, request.path, {
-            method: request.method,
-            headers: { ...(request.json !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
-            body: request.json !== undefined ? JSON.stringify(request.json) : request.body,
-          });
+          const response = await send(fixture.service, request.path, goldenInit(request));
           expect(response.status, `${folder}/${file}`).toBe(golden.response.status);
           secret(((await response.json()) as any)?.data?.access_token);
         }
