@@ -263,7 +263,7 @@ describe('CORS on /graphql', () => {
       const allowed = await app.request('/graphql', query(DASHBOARD));
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
-      expect(allowed.headers.get('access-control-expose-headers')).toBe('X-Request-ID');
+      expect(allowed.headers.get('access-control-expose-headers')).toBe('X-Request-ID,Retry-After');
       expect(allowed.headers.get('vary')).toMatch(/origin/i);
 
       const preflight = await app.request('/graphql', {
