@@ -2,6 +2,7 @@
 // row is addressed by (partner, id), never by id alone, so a lookup can only find a row of the
 // partner it names.
 import DataLoader from 'dataloader';
+import type { Knex } from 'knex';
 
 export interface TenantKey {
   partnerId: string;
@@ -53,9 +54,18 @@ export function tenantChildrenLoader<Row extends { partner_id: string }>(
   );
 }
 
-/** The (partner, id) keys as SQL row values for a `where (partner_id, col) in (...)` clause. */
-export function tenantPairs(keys: readonly TenantKey[]): Array<[string, string]> {
-  return keys.map((key) => [key.partnerId, key.id]);
+/**
+ * Restricts a query to rows whose (partner column, key column) pair is one of `keys`. The pairs
+ * travel as two arrays through unnest: one flat expression however many there are (a row-value
+ * IN list of thousands of pairs exceeds Postgres's stack depth).
+ */
+export function whereTenantKeys<Q extends Knex.QueryBuilder>(query: Q, columns: readonly [string, string], keys: readonly TenantKey[]): Q {
+  return query.whereRaw('(??, ??) in (select * from unnest(?::int8[], ?::int8[]))', [
+    columns[0],
+    columns[1],
+    keys.map((key) => key.partnerId),
+    keys.map((key) => key.id),
+  ]) as Q;
 }
 
 /** Loads rows of a global table (partners, vendors, the device catalogue) by id, null where none. */

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { tenantPairs, type TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { CartRow } from './rows.js';
 
 const COLUMNS = [
@@ -12,7 +12,7 @@ export function cartByTag(db: DbOrTrx, partnerId: string, cartTag: string): Prom
 }
 
 export function cartsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<CartRow[]> {
-  return db<CartRow>('carts').select(...COLUMNS).whereIn(['partner_id', 'id'], tenantPairs(keys));
+  return whereTenantKeys(db<CartRow>('carts').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
 export async function insertCart(db: DbOrTrx, row: Omit<CartRow, 'id' | 'created_at'>): Promise<CartRow> {

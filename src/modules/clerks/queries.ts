@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import type { TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { ClerkRow } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'person_uuid', 'name', 'phone_number', 'email'] as const;
@@ -11,9 +11,7 @@ export function clerksOfPartners(db: DbOrTrx, partnerIds: readonly string[]): Pr
 
 /** Clerks by (partner, id): a clerk is only ever found within its own partner. */
 export function clerksByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<ClerkRow[]> {
-  return db<ClerkRow>('clerks')
-    .select(...COLUMNS)
-    .whereIn(['partner_id', 'id'], keys.map((key) => [key.partnerId, key.id]));
+  return whereTenantKeys(db<ClerkRow>('clerks').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
 export async function insertClerk(db: DbOrTrx, row: Omit<ClerkRow, 'id'>): Promise<ClerkRow> {

@@ -1,11 +1,11 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { tenantPairs, type TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { CustomerRow } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'name', 'phone_number', 'email', 'address', 'national_id'] as const;
 
 export function customersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<CustomerRow[]> {
-  return db<CustomerRow>('customers').select(...COLUMNS).whereIn(['partner_id', 'id'], tenantPairs(keys));
+  return whereTenantKeys(db<CustomerRow>('customers').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
 /** Customers with this phone number: within one partner, or across all when partnerId is null. */

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { tenantPairs, type TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
@@ -19,12 +19,12 @@ function devicesWithCatalogue(db: DbOrTrx) {
 }
 
 export function devicesByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<DeviceRow[]> {
-  return devicesWithCatalogue(db).whereIn(['d.partner_id', 'd.id'], tenantPairs(keys));
+  return whereTenantKeys(devicesWithCatalogue(db), ['d.partner_id', 'd.id'], keys);
 }
 
 /** The devices of several customers, ordered by id. */
 export function devicesOfCustomers(db: DbOrTrx, customers: readonly TenantKey[]): Promise<DeviceRow[]> {
-  return devicesWithCatalogue(db).whereIn(['d.partner_id', 'd.customer_id'], tenantPairs(customers)).orderBy('d.id');
+  return whereTenantKeys(devicesWithCatalogue(db), ['d.partner_id', 'd.customer_id'], customers).orderBy('d.id');
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { tenantPairs, type TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { FinanceOrderRow } from './rows.js';
 
 const COLUMNS = [
@@ -8,7 +8,7 @@ const COLUMNS = [
 ] as const;
 
 export function financeOrdersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
-  return db<FinanceOrderRow>('finance_orders').select(...COLUMNS).whereIn(['partner_id', 'id'], tenantPairs(keys));
+  return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
 /** An order by id: within one partner, or in any partner when partnerId is null (operators, vendors). */
@@ -19,23 +19,19 @@ export function financeOrderById(db: DbOrTrx, id: string, partnerId: string | nu
 
 /** The orders of several customers, newest first. */
 export function financeOrdersOfCustomers(db: DbOrTrx, customers: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
-  return db<FinanceOrderRow>('finance_orders')
-    .select(...COLUMNS)
-    .whereIn(['partner_id', 'customer_id'], tenantPairs(customers))
+  return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'customer_id'], customers)
     .orderBy([{ column: 'ordered_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
 }
 
 /** The orders of several devices, newest first. */
 export function financeOrdersOfDevices(db: DbOrTrx, devices: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
-  return db<FinanceOrderRow>('finance_orders')
-    .select(...COLUMNS)
-    .whereIn(['partner_id', 'device_id'], tenantPairs(devices))
+  return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'device_id'], devices)
     .orderBy([{ column: 'ordered_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
 }
 
 /** The orders financed from several carts. */
 export function financeOrdersOfCarts(db: DbOrTrx, carts: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
-  return db<FinanceOrderRow>('finance_orders').select(...COLUMNS).whereIn(['partner_id', 'cart_id'], tenantPairs(carts));
+  return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'cart_id'], carts);
 }
 
 /**

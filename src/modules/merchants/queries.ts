@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import type { TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { MerchantRow } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'name', 'street', 'street2', 'city', 'state', 'postal_code', 'country', 'phone_number'] as const;
@@ -11,9 +11,7 @@ export function merchantsOfPartners(db: DbOrTrx, partnerIds: readonly string[]):
 
 /** Merchants by (partner, id): a merchant is only ever found within its own partner. */
 export function merchantsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<MerchantRow[]> {
-  return db<MerchantRow>('merchants')
-    .select(...COLUMNS)
-    .whereIn(['partner_id', 'id'], keys.map((key) => [key.partnerId, key.id]));
+  return whereTenantKeys(db<MerchantRow>('merchants').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
 export async function insertMerchant(db: DbOrTrx, row: Omit<MerchantRow, 'id'>): Promise<MerchantRow> {

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { tenantPairs, type TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { PaymentRow } from './rows.js';
 
 const COLUMNS = [
@@ -7,14 +7,12 @@ const COLUMNS = [
 ] as const;
 
 export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<PaymentRow[]> {
-  return db<PaymentRow>('payments').select(...COLUMNS).whereIn(['partner_id', 'id'], tenantPairs(keys));
+  return whereTenantKeys(db<PaymentRow>('payments').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
 /** The payments of several orders, oldest first (paymentHistory order). */
 export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Promise<PaymentRow[]> {
-  return db<PaymentRow>('payments')
-    .select(...COLUMNS)
-    .whereIn(['partner_id', 'finance_order_id'], tenantPairs(orders))
+  return whereTenantKeys(db<PaymentRow>('payments').select(...COLUMNS), ['partner_id', 'finance_order_id'], orders)
     .orderBy(['received_at', 'id']);
 }
 

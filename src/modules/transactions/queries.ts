@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
-import { tenantPairs, type TenantKey } from '../tenancy.js';
+import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import { decimalSql, type FilterTerm } from './filters.js';
 import type { AdjustmentRow, ListedTransactionRow, TransactionRow } from './rows.js';
 
@@ -95,7 +95,7 @@ export async function insertTransactions(trx: DbOrTrx, rows: Array<Omit<Transact
 const ADJUSTMENT_COLUMNS = ['partner_id', 'id', 'kind', 'amount_minor', 'currency', 'notes', 'merchant_id', 'finance_order_id', 'operator_id', 'created_at'] as const;
 
 export function adjustmentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<AdjustmentRow[]> {
-  return db<AdjustmentRow>('adjustments').select(...ADJUSTMENT_COLUMNS).whereIn(['partner_id', 'id'], tenantPairs(keys));
+  return whereTenantKeys(db<AdjustmentRow>('adjustments').select(...ADJUSTMENT_COLUMNS), ['partner_id', 'id'], keys);
 }
 
 export async function insertAdjustment(trx: DbOrTrx, row: Omit<AdjustmentRow, 'id'>): Promise<AdjustmentRow> {
