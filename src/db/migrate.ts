@@ -8,6 +8,7 @@ import * as sales from '../../migrations/20261121000400_sales.js';
 import * as ledger from '../../migrations/20261121000500_ledger.js';
 import * as idempotency from '../../migrations/20261121000600_idempotency.js';
 import * as auditEvents from '../../migrations/20261121000700_audit_events.js';
+import * as customersPhoneIndex from '../../migrations/20261121000800_customers_phone_index.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -17,6 +18,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000500_ledger': ledger,
   '20261121000600_idempotency': idempotency,
   '20261121000700_audit_events': auditEvents,
+  '20261121000800_customers_phone_index': customersPhoneIndex,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -42,7 +42,7 @@ const VENDOR_BASE_PROPERTIES = {
 };
 
 // demo-vendor: amount, currency, reference, and exactly one way to find the device.
-const DEMO_VENDOR_SCHEMA = {
+export const DEMO_VENDOR_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   properties: VENDOR_BASE_PROPERTIES,

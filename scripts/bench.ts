@@ -1,0 +1,667 @@
+// npm run bench [-- --customers 20000 --duration 10 --warmup 2 --connections 32 --fill auto|generator|fallback --keep]
+//
+// Issue 7, item 2: the benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL
+// that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh
+// database dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`
+// when the project has it, else the fallback of scripts/bench/fill.ts), starts the service
+// (src/main.ts) and the baseline (scripts/bench/baseline-server.ts) as separate processes, and loads
+// them from this process on loopback with autocannon: a fixed duration per scenario, after a short
+// warm-up. It reports requests per second and p50/p99 latency, each with its ratio to the baseline's
+// requests per second in the same run, the service's peak resident memory, and whether the ledger
+// is clean after the payments; writes bench/results.json and bench/results.svg; drops the database.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import knex from 'knex';
+import { createDb, type Db } from '../src/db/knex.js';
+import { migrateLatest } from '../src/db/migrate.js';
+import { checkLedger } from '../src/ledger/check.js';
+import { displayPrefix, hashApiKey } from '../src/modules/auth/keys.js';
+import { renderChart } from './bench/chart.js';
+import { fallbackFill, generatorAvailable, runGenerator, type FillSource } from './bench/fill.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DAY = 86_400;
+
+const { values: args } = parseArgs({
+  options: {
+    customers: { type: 'string', default: '20000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    fill: { type: 'string', default: 'auto' },
+    out: { type: 'string', default: 'bench' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const customers = positive('customers', args.customers);
+const duration = positive('duration', args.duration);
+const warmup = Number(args.warmup);
+const lookupConnections = positive('connections', args.connections);
+const outDir = resolve(ROOT, args.out);
+if (!['auto', 'generator', 'fallback'].includes(args.fill)) fail('--fill must be auto, generator or fallback');
+
+function positive(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) fail(`--${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+const log = (message: string) => process.stdout.write(`${message}\n`);
+const started = Date.now();
+const phases: Record<string, number> = {};
+async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const at = Date.now();
+  try {
+    return await work();
+  } finally {
+    phases[name] = Math.round((Date.now() - at) / 100) / 10;
+  }
+}
+
+// ---------------------------------------------------------------- the database
+
+const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `dfs_bench_${randomBytes(4).toString('hex')}`;
+const dbUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  return url.toString();
+})();
+
+async function withAdmin<T>(work: (admin: knex.Knex) => Promise<T>): Promise<T> {
+  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+  try {
+    return await work(admin);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+// ---------------------------------------------------------------- child processes
+
+const children: ChildProcess[] = [];
+
+/** Starts a TypeScript entry under node (tsx loader) and resolves with its port once it prints "listening on host:port". */
+interface ErrorLog {
+  count: number;
+  samples: string[];
+}
+
+function startProcess(name: string, entry: string, env: Record<string, string>, errorLog: ErrorLog = { count: 0, samples: [] }): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolvePort, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on [^\s:]+:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        // The service logs JSON lines (pino) to stdout: keep count of error-level ones and a few samples.
+        let partial = '';
+        child.stdout?.on('data', (more: Buffer) => {
+          const lines = (partial + more.toString()).split('\n');
+          partial = lines.pop() ?? '';
+          for (const line of lines) {
+            const level = /"level":(\d+)/.exec(line);
+            if (!level || Number(level[1]) < 50) continue;
+            errorLog.count += 1;
+            if (errorLog.samples.length < 5) {
+              const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(line)?.[1] ?? line;
+              errorLog.samples.push(message.length > 240 ? `${message.slice(0, 100)} … ${message.slice(-130)}` : message);
+            }
+          }
+        });
+        resolvePort({ child, port: Number(match[1]) });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      // Requests autocannon had sent when a scenario ended still arrive while the service drains.
+      const lines = chunk.toString().split('\n').filter((line) => line.trim() && !line.includes('during server shutdown'));
+      if (lines.length) process.stderr.write(lines.map((line) => `[${name}] ${line}\n`).join(''));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited early (${signal ?? code}):\n${output}`));
+    });
+  });
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** kB fields of /proc/<pid>/status, as bytes. */
+function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- the load
+
+interface Scenario {
+  name: string;
+  label: string;
+  target: 'service' | 'baseline';
+  connections: number;
+  /** Builds autocannon's options for the port. */
+  options: (port: number) => autocannon.Options;
+  /** For GraphQL, a 200 whose body carries "errors" is a failure. */
+  graphql?: boolean;
+  rows?: number;
+}
+
+interface Measured {
+  name: string;
+  label: string;
+  target: 'service' | 'baseline';
+  connections: number;
+  durationSeconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  ratioToBaseline: number | null;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  graphqlErrors: number;
+  rowsPerResponse?: number;
+  bytesPerResponse: number;
+  serviceRssPeakBytes: number | null;
+  /** Seconds spent waiting for the service to finish the previous run's requests. */
+  settledBeforeSeconds: number;
+  /** The machine's 1-minute load average when the run started and ended: other work on the machine shows here. */
+  loadAverage: { before: number; after: number };
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((done, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : done(result)));
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+// ---------------------------------------------------------------- main
+
+let db: Db | null = null;
+let created = false;
+let cleaningUp: Promise<void> | null = null;
+function cleanup(): Promise<void> {
+  cleaningUp ??= (async () => {
+    await Promise.all(children.map(stopProcess));
+    if (db) await db.destroy().catch(() => undefined);
+    if (created && !args.keep) {
+      await withAdmin((admin) => admin.raw('drop database if exists ?? with (force)', [dbName])).catch((error: unknown) =>
+        process.stderr.write(`bench: could not drop ${dbName}: ${String(error)}\n`),
+      );
+    } else if (created) log(`kept database ${dbName} (--keep): ${dbUrl}`);
+  })();
+  return cleaningUp;
+}
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
+
+async function main(): Promise<void> {
+  const busy = os.loadavg()[0] ?? 0;
+  if (busy > os.cpus().length * 0.5) log(`bench: warning: the machine is busy (1-minute load average ${busy.toFixed(2)} on ${os.cpus().length} CPUs); figures will be lower than on an idle machine`);
+  log(`bench: ${customers} customers, ${duration} s per scenario (+${warmup} s warm-up), ${lookupConnections} connections for lookups`);
+
+  // 1. A fresh database, migrated and filled.
+  await phase('createAndMigrate', async () => {
+    await withAdmin((admin) => admin.raw('create database ??', [dbName]));
+    created = true;
+    db = createDb({ databaseUrl: dbUrl, dataDir: null, poolMax: 4 });
+    await migrateLatest(db);
+  });
+  const bench = db as unknown as Db;
+  const useGenerator = args.fill === 'generator' || (args.fill === 'auto' && generatorAvailable(ROOT));
+  if (args.fill === 'generator' && !generatorAvailable(ROOT)) throw new Error('--fill generator: the project has no bench:data script yet');
+  const fillSource: FillSource = useGenerator ? 'generator' : 'fallback';
+  log(`database ${dbName}: filling with ${fillSource === 'generator' ? 'npm run bench:data' : 'the fallback fill (demo seed + bulk orders)'}`);
+  await phase('fill', async () => {
+    if (useGenerator) {
+      await bench.destroy(); // the generator may want the database to itself
+      await runGenerator(ROOT, dbUrl, customers);
+      db = createDb({ databaseUrl: dbUrl, dataDir: null, poolMax: 4 });
+    } else {
+      await fallbackFill(bench, customers, new Date());
+    }
+  });
+  const data = db as unknown as Db;
+  const counts = Object.fromEntries(
+    await Promise.all(
+      ['partners', 'merchants', 'clerks', 'customers', 'devices', 'finance_orders', 'payments', 'transactions'].map(async (table) => {
+        const row = (await data.raw(`select count(*)::int8 as n from ??`, [table])).rows[0] as { n: string };
+        return [table, Number(row.n)] as const;
+      }),
+    ),
+  );
+  log(`data: ${Object.entries(counts).map(([table, n]) => `${table} ${n.toLocaleString('en-US')}`).join(', ')}`);
+
+  // 2. What to ask for: the busiest partner, keys of its own, locators, orders, windows.
+  const partner = (await data.raw(`select partner_id from finance_orders group by partner_id order by count(*) desc limit 1`)).rows[0]?.partner_id as string | undefined;
+  if (!partner) throw new Error('the filled database holds no finance orders');
+  const partnerKey = `bench-partner-${randomBytes(12).toString('hex')}`;
+  const retailKey = `bench-retail-${randomBytes(12).toString('hex')}`;
+  await data('api_keys').insert(
+    [
+      { key: partnerKey, kind: 'partner' },
+      { key: retailKey, kind: 'retail' },
+    ].map(({ key, kind }) => ({ key_hash: hashApiKey(key), display_prefix: displayPrefix(key), kind, partner_id: partner, label: `bench ${kind} key` })),
+  );
+  const sample = (
+    await data.raw(
+      `select dd.imei, dd.tag, c.phone_number, c.id::text as customer_id
+       from finance_orders o
+       join device_directory dd on dd.partner_id = o.partner_id and dd.device_id = o.device_id
+       join customers c on c.partner_id = o.partner_id and c.id = o.customer_id
+       where o.partner_id = ? order by random() limit 2000`,
+      [partner],
+    )
+  ).rows as Array<{ imei: string; tag: string; phone_number: string | null; customer_id: string }>;
+  const sharedPhones = new Set(
+    (
+      await data.raw(`select phone_number from customers where partner_id = ? and phone_number = any(?) group by phone_number having count(*) > 1`, [
+        partner,
+        sample.map((row) => row.phone_number).filter((phone): phone is string => Boolean(phone)),
+      ])
+    ).rows.map((row: { phone_number: string }) => row.phone_number),
+  );
+  const locators = {
+    imei: sample.map((row) => row.imei),
+    tag: sample.map((row) => row.tag),
+    phone: sample.map((row) => row.phone_number).filter((phone): phone is string => Boolean(phone) && !sharedPhones.has(phone)),
+    customerId: sample.map((row) => row.customer_id),
+  };
+  const kinds = (Object.keys(locators) as Array<keyof typeof locators>).filter((kind) => locators[kind].length > 0);
+  if (kinds.length === 0) throw new Error('no locators to look up');
+  const randomLocator = () => pick(locators[pick(kinds)]);
+
+  const orders = (
+    await data.raw(
+      `select id::text, merchant_id::text, clerk_id::text, currency from finance_orders
+       where partner_id = ? and merchant_id is not null and clerk_id is not null and monthly_cost_minor * months - total_paid_minor >= 2000
+       order by random() limit 2000`,
+      [partner],
+    )
+  ).rows as Array<{ id: string; merchant_id: string; clerk_id: string; currency: string }>;
+  if (orders.length === 0) throw new Error('no finance order with a balance to pay');
+
+  const latest = (await data.raw(`select extract(epoch from max(occurred_at))::int8 as at from transactions where partner_id = ?`, [partner])).rows[0]?.at as string | null;
+  if (!latest) throw new Error('the partner has no transactions');
+  // Windows end at the start of the UTC day of the partner's latest transaction: that day may be partial.
+  const end = Math.floor(Number(latest) / DAY) * DAY;
+  const tenThousandth = (
+    await data.raw(
+      `select extract(epoch from occurred_at)::int8 as at from transactions where partner_id = ? and occurred_at < to_timestamp(?) and occurred_at >= to_timestamp(?)
+       order by occurred_at desc offset 9999 limit 1`,
+      [partner, end, end - 366 * DAY + DAY],
+    )
+  ).rows[0]?.at as string | undefined;
+  const windows: Record<string, { start: number; end: number }> = {
+    '1 day': { start: end - DAY, end },
+    '30 days': { start: end - 30 * DAY, end },
+    ...(tenThousandth ? { '10,000 rows': { start: Number(tenThousandth), end } } : {}),
+  };
+
+  // 3. The processes.
+  const serviceErrors: ErrorLog = { count: 0, samples: [] };
+  const { child: service, port: servicePort } = await phase('startService', () =>
+    startProcess('service', 'src/main.ts', {
+      DATABASE_URL: dbUrl,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: join(os.tmpdir(), dbName),
+      TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
+      RATE_LIMIT_REQUESTS: '1000000',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+    }, serviceErrors),
+  );
+  const { port: baselinePort } = await phase('startBaseline', () =>
+    startProcess('baseline', 'scripts/bench/baseline-server.ts', { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' }),
+  );
+  const servicePid = service.pid as number;
+  const serviceRssAtStart = procStatus(servicePid, 'VmRSS');
+  log(`service pid ${servicePid} on port ${servicePort} (RSS ${mb(serviceRssAtStart)} MB at start); baseline on port ${baselinePort}`);
+
+  // 4. The scenarios.
+  const operation = (file: string) => readFileSync(join(ROOT, 'src/rest/operations', `${file}.graphql`), 'utf8');
+  const lookupDocument = operation('lookupCustomer');
+  const transactionsDocument = operation('listTransactions');
+  const lookupPath = (key: string) => `/v1/lookup-customer.php?key=${key}&customerLocator=${encodeURIComponent(randomLocator())}`;
+  const transactionsPath = (window: { start: number; end: number }) => `/v1/list-transactions.php?key=${partnerKey}&starttime=${window.start}&endtime=${window.end}`;
+  const graphqlRequest = (query: string, variables: () => Record<string, unknown>) => ({
+    method: 'POST' as const,
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+    setupRequest: (request: any) => ({ ...request, body: JSON.stringify({ query, variables: variables() }) }),
+  });
+  const base = (port: number, connections: number) => ({ url: `http://127.0.0.1:${port}`, connections, duration, timeout: 30 });
+
+  const scenarios: Scenario[] = [
+    {
+      name: 'baseline-lookup-customer',
+      label: 'baseline: express + pg lookup',
+      target: 'baseline',
+      connections: lookupConnections,
+      options: (port) => ({ ...base(port, lookupConnections), requests: [{ method: 'GET', setupRequest: (request: any) => ({ ...request, path: lookupPath(partnerKey) }) }] }),
+    },
+    {
+      name: 'rest-lookup-customer',
+      label: 'REST lookup-customer',
+      target: 'service',
+      connections: lookupConnections,
+      options: (port) => ({ ...base(port, lookupConnections), requests: [{ method: 'GET', setupRequest: (request: any) => ({ ...request, path: lookupPath(partnerKey) }) }] }),
+    },
+    {
+      name: 'graphql-lookup-customer',
+      label: 'GraphQL customer(locator)',
+      target: 'service',
+      connections: lookupConnections,
+      graphql: true,
+      options: (port) => ({ ...base(port, lookupConnections), requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))] }),
+    },
+  ];
+  // The payments before the transaction windows: a window the service cannot answer must not spoil them.
+  scenarios.push({
+    name: 'rest-record-customer-payment',
+    label: 'REST record-customer-payment',
+    target: 'service',
+    connections: lookupConnections,
+    options: (port) => ({
+      ...base(port, lookupConnections),
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (request: any) => {
+            const order = pick(orders);
+            return {
+              ...request,
+              path: `/v1/record-customer-payment.php?key=${retailKey}&merchantId=${order.merchant_id}&salesClerkId=${order.clerk_id}&financeOrderId=${order.id}&amount=0.50&currency=${order.currency}`,
+              headers: { ...request.headers, 'idempotency-key': randomUUID() },
+            };
+          },
+        },
+      ],
+    }),
+  });
+  for (const [windowName, window] of Object.entries(windows)) {
+    // A whole window per request: fewer connections than the lookups; 2 for 30 days, 1 for 10,000 rows.
+    const connections = windowName === '1 day' ? 8 : windowName === '30 days' ? 2 : 1;
+    const slug = windowName.replace(/[^0-9a-z]+/gi, '-').replace(/-$/, '');
+    scenarios.push(
+      {
+        name: `rest-list-transactions-${slug}`,
+        label: `REST list-transactions, ${windowName}`,
+        target: 'service',
+        connections,
+        options: (port) => ({ ...base(port, connections), requests: [{ method: 'GET', path: transactionsPath(window) }] }),
+      },
+      {
+        name: `graphql-list-transactions-${slug}`,
+        label: `GraphQL transactions, ${windowName}`,
+        target: 'service',
+        connections,
+        graphql: true,
+        options: (port) => ({ ...base(port, connections), requests: [graphqlRequest(transactionsDocument, () => ({ start: window.start, end: window.end }))] }),
+      },
+    );
+  }
+
+  // Rows per response of each window, from one REST request of each; a failing window is recorded
+  // (and its scenarios still run, counting the failures), the rows then counted in SQL.
+  const rows: Record<string, number> = {};
+  const probes: Record<string, { status: number; ms: number; rows: number | null; body?: string }> = {};
+  for (const [windowName, window] of Object.entries(windows)) {
+    const at = performance.now();
+    const response = await fetch(`http://127.0.0.1:${servicePort}${transactionsPath(window)}`);
+    const text = await response.text();
+    const ms = round(performance.now() - at);
+    let listed: unknown;
+    try {
+      listed = (JSON.parse(text) as { transactions?: unknown }).transactions;
+    } catch {
+      listed = undefined;
+    }
+    if (response.ok && Array.isArray(listed)) {
+      rows[windowName] = listed.length;
+      probes[windowName] = { status: response.status, ms, rows: listed.length };
+    } else {
+      const counted = (await data.raw(`select count(*)::int8 as n from transactions where partner_id = ? and occurred_at >= to_timestamp(?) and occurred_at < to_timestamp(?)`, [partner, window.start, window.end])).rows[0] as { n: string };
+      rows[windowName] = Number(counted.n);
+      probes[windowName] = { status: response.status, ms, rows: null, body: text.slice(0, 300) };
+      log(`list-transactions, ${windowName}: the service answered ${response.status} in ${ms} ms (${rows[windowName]} rows in the window): ${text.slice(0, 200)}`);
+    }
+  }
+  log(`windows (partner ${partner}): ${Object.entries(windows).map(([name, w]) => `${name} ${w.start}..${w.end} = ${rows[name]} rows`).join('; ')}`);
+
+  // Between runs, the service must be idle: autocannon stops at the deadline but the service still
+  // answers what it had received (it does not cancel on a closed socket). Wait until /healthz answers
+  // promptly three times in a row and no statement of the service runs on the bench database.
+  const settle = async (): Promise<number> => {
+    const at = Date.now();
+    let quiet = 0;
+    while (quiet < 3 && Date.now() - at < 180_000) {
+      const asked = performance.now();
+      const healthy = await fetch(`http://127.0.0.1:${servicePort}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
+      const prompt = healthy && performance.now() - asked < 100;
+      const active = (
+        await data.raw(`select count(*)::int as n from pg_stat_activity where datname = ? and state <> 'idle' and pid <> pg_backend_pid()`, [dbName])
+      ).rows[0] as { n: number };
+      quiet = prompt && Number(active.n) === 0 ? quiet + 1 : 0;
+      await new Promise((done) => setTimeout(done, quiet ? 100 : 500));
+    }
+    return round((Date.now() - at) / 1000);
+  };
+
+  const results: Measured[] = [];
+  let baselineRate: number | null = null;
+  const rssSamples: number[] = [];
+  await phase('load', async () => {
+    for (const scenario of scenarios) {
+      const port = scenario.target === 'baseline' ? baselinePort : servicePort;
+      const settledSeconds = await settle();
+      if (warmup > 0) {
+        await run({ ...scenario.options(port), duration: warmup });
+        await settle();
+      }
+      let peak = 0;
+      const sampler = setInterval(() => {
+        const rss = procStatus(servicePid, 'VmRSS');
+        if (rss !== null) {
+          peak = Math.max(peak, rss);
+          rssSamples.push(rss);
+        }
+      }, 200);
+      let graphqlErrors = 0;
+      const options = scenario.options(port);
+      if (scenario.graphql && options.requests) {
+        options.requests = options.requests.map((request) => ({
+          ...request,
+          onResponse: (_status: number, body: string) => {
+            if (body.includes('"errors"')) graphqlErrors += 1;
+          },
+        }));
+      }
+      const loadBefore = round(os.loadavg()[0] ?? 0, 2);
+      const result = await run(options);
+      clearInterval(sampler);
+      const windowName = Object.keys(windows).find((name) => scenario.label.endsWith(name));
+      const measured: Measured = {
+        name: scenario.name,
+        label: scenario.label,
+        target: scenario.target,
+        connections: scenario.connections,
+        durationSeconds: result.duration,
+        requests: result.requests.total,
+        requestsPerSecond: round(result.requests.total / result.duration),
+        latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: round(result.latency.mean, 2) },
+        ratioToBaseline: null,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        graphqlErrors,
+        ...(windowName ? { rowsPerResponse: rows[windowName] } : {}),
+        bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
+        serviceRssPeakBytes: scenario.target === 'service' ? peak : null,
+        settledBeforeSeconds: settledSeconds,
+        loadAverage: { before: loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
+      };
+      if (scenario.target === 'baseline') baselineRate = measured.requestsPerSecond;
+      measured.ratioToBaseline = baselineRate ? round(measured.requestsPerSecond / baselineRate, 3) : null;
+      results.push(measured);
+      const bad = measured.non2xx + measured.errors + measured.timeouts + measured.graphqlErrors;
+      const none = measured.requests === 0 ? '  NO REQUEST COMPLETED within the run' : '';
+      log(
+        `${measured.label.padEnd(42)} ${String(measured.requestsPerSecond).padStart(9)}/s  p50 ${String(measured.latencyMs.p50).padStart(5)} ms  p99 ${String(measured.latencyMs.p99).padStart(5)} ms  ×${measured.ratioToBaseline?.toFixed(2) ?? '-'}${bad ? `  FAILURES ${bad} (non2xx ${measured.non2xx}, errors ${measured.errors}, timeouts ${measured.timeouts}, graphql ${measured.graphqlErrors})` : ''}${none}`,
+      );
+    }
+  });
+
+  const serviceHwm = procStatus(servicePid, 'VmHWM');
+  const rssPeakSampled = rssSamples.length ? Math.max(...rssSamples) : null;
+
+  // 5. The ledger after the payments, once the service has drained: SIGTERM lets it finish the
+  // requests still in flight when the load stopped, so the check sees a settled ledger.
+  await phase('stopService', () => stopProcess(service));
+  const ledger = await phase('ledgerCheck', () => checkLedger(data));
+  log(`ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`);
+  for (const problem of ledger.problems.slice(0, 10)) log(`  ${problem}`);
+
+  // 6. The targets of issue 7.
+  const failuresOf = (result: Measured) => result.non2xx + result.errors + result.timeouts + result.graphqlErrors;
+  const find = (name: string) => results.find((result) => result.name === name);
+  const lookup = find('rest-lookup-customer');
+  const tenK = find('rest-list-transactions-10-000-rows');
+  const payment = find('rest-record-customer-payment');
+  const targets = [
+    {
+      target: 'REST lookup-customer ≥ 60% of baseline requests/s',
+      measured: lookup?.ratioToBaseline ?? null,
+      met: lookup ? lookup.ratioToBaseline !== null && lookup.ratioToBaseline >= 0.6 && failuresOf(lookup) === 0 : false,
+    },
+    { target: `REST lookup-customer p99 < 25 ms at ${lookupConnections} connections`, measured: lookup?.latencyMs.p99 ?? null, met: lookup ? lookup.requests > 0 && lookup.latencyMs.p99 < 25 : false },
+    {
+      target: 'list-transactions of 10,000 rows < 300 ms (p99, one connection)',
+      measured: tenK ? (tenK.requests > 0 && failuresOf(tenK) === 0 ? tenK.latencyMs.p99 : `${tenK.requests} answered, ${failuresOf(tenK)} failed (first probe: ${probes['10,000 rows']?.status} after ${probes['10,000 rows']?.ms} ms)`) : null,
+      met: tenK ? tenK.requests > 0 && failuresOf(tenK) === 0 && tenK.latencyMs.p99 < 300 && (tenK.rowsPerResponse ?? 0) >= 10_000 : null,
+    },
+    {
+      target: 'record-customer-payment ≥ 500/s sustained, no failures',
+      measured: payment?.requestsPerSecond ?? null,
+      met: payment ? payment.requestsPerSecond >= 500 && failuresOf(payment) === 0 : false,
+    },
+    { target: 'ledger:check clean after the payments', measured: ledger.problems.length, met: ledger.problems.length === 0 },
+    { target: 'service resident memory < 300 MB (VmHWM)', measured: serviceHwm === null ? null : mb(serviceHwm), met: serviceHwm !== null && serviceHwm < 300 * 1024 * 1024 },
+  ];
+
+  phases.total = Math.round((Date.now() - started) / 100) / 10;
+
+  // 7. The record and the chart.
+  const postgres = (await data.raw('show server_version')).rows[0]?.server_version as string;
+  const report = {
+    at: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryBytes: os.totalmem(),
+      platform: `${os.type()} ${os.release()}`,
+      node: process.version,
+      postgres,
+      loadAverageAtStart: round(busy, 2),
+    },
+    settings: { customers, durationSeconds: duration, warmupSeconds: warmup, lookupConnections, fill: fillSource, partnerId: partner },
+    data: { counts, windows: Object.fromEntries(Object.entries(windows).map(([name, w]) => [name, { ...w, rows: rows[name], probe: probes[name] }])) },
+    serviceErrorLog: { count: serviceErrors.count, samples: serviceErrors.samples },
+    scenarios: results,
+    memory: { serviceRssAtStartBytes: serviceRssAtStart, serviceRssPeakSampledBytes: rssPeakSampled, serviceVmHWMBytes: serviceHwm },
+    ledger: { clean: ledger.problems.length === 0, checked: ledger.checked, problems: ledger.problems.slice(0, 50) },
+    targets,
+    phasesSeconds: phases,
+  };
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const subtitle = `${report.at.slice(0, 16).replace('T', ' ')} UTC · ${report.machine.cpus} × ${report.machine.cpuModel.trim()} · Postgres ${postgres.split(' ')[0]} · ${counts.customers?.toLocaleString('en-US')} customers · ${duration} s per scenario`;
+  writeFileSync(
+    join(outDir, 'results.svg'),
+    renderChart(
+      results.map((result) => ({
+        label: `${result.label} (${result.connections} conn)`,
+        requestsPerSecond: result.requestsPerSecond,
+        p50Ms: result.latencyMs.p50,
+        p99Ms: result.latencyMs.p99,
+        ratioToBaseline: result.ratioToBaseline ?? 0,
+        baseline: result.target === 'baseline',
+      })),
+      'device-financing service: requests per second (npm run bench)',
+      subtitle,
+    ),
+  );
+
+  // 8. The table.
+  log('');
+  log(`| scenario | conn | rows | req/s | p50 ms | p99 ms | × baseline | failures |`);
+  log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
+  for (const result of results) {
+    const failures = result.non2xx + result.errors + result.timeouts + result.graphqlErrors;
+    log(
+      `| ${result.label} | ${result.connections} | ${result.rowsPerResponse ?? ''} | ${result.requestsPerSecond.toLocaleString('en-US')} | ${result.latencyMs.p50} | ${result.latencyMs.p99} | ${result.ratioToBaseline?.toFixed(2) ?? ''} | ${failures} |`,
+    );
+  }
+  log('');
+  log(`service memory: ${mb(serviceRssAtStart)} MB at start, peak ${mb(serviceHwm)} MB (VmHWM), ${mb(rssPeakSampled)} MB highest sampled RSS`);
+  if (serviceErrors.count) log(`service error log: ${serviceErrors.count} error lines, e.g. ${serviceErrors.samples[0]}`);
+  log(`ledger after the payments: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`}`);
+  log('targets:');
+  for (const target of targets) log(`  ${target.met === null ? 'n/a ' : target.met ? 'met ' : 'MISS'}  ${target.target}: ${target.measured ?? 'not measured'}`);
+  log(`phases (s): ${Object.entries(phases).map(([name, seconds]) => `${name} ${seconds}`).join(', ')}`);
+  log(`wrote ${join(args.out, 'results.json')} and ${join(args.out, 'results.svg')}`);
+}
+
+function mb(bytes: number | null): string {
+  return bytes === null ? '?' : (bytes / 1024 / 1024).toFixed(1);
+}

@@ -1,0 +1,87 @@
+// npm run bench:data [-- --customers N]: the large deterministic data set (src/db/benchData.ts) in the
+// configured database (DATABASE_URL, or the embedded one), which must be migrated and empty. Progress
+// and rate go to stderr; the summary and the API keys it created go to stdout.
+import { benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData, type BenchProgress } from '../db/benchData.js';
+import { describeDatabase, openDatabase } from '../db/open.js';
+import { pendingMigrations } from '../db/migrate.js';
+import { SeedRefused } from '../db/seed.js';
+import { loadConfigOrExit } from './fail.js';
+
+const USAGE = 'usage: tsx src/cli/bench-data.ts [--customers N]';
+
+function parseCustomers(args: string[]): number | null {
+  let customers = DEFAULT_BENCH_CUSTOMERS;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = arg.startsWith('--customers=') ? arg.slice('--customers='.length) : arg === '--customers' ? args[++i] : undefined;
+    if (value === undefined) return null;
+    const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
+    if (!Number.isSafeInteger(n) || n < 2) return null;
+    customers = n;
+  }
+  return customers;
+}
+
+function progressPrinter(started: number): (progress: BenchProgress) => void {
+  const tty = process.stderr.isTTY;
+  let lastTable = '';
+  let lastPrint = 0;
+  return (p) => {
+    const seconds = (performance.now() - started) / 1000;
+    const rate = Math.round(p.done / Math.max(seconds, 0.001));
+    const share = Math.min(1, p.done / p.total);
+    const width = 30;
+    const filled = Math.round(share * width);
+    const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ` +
+      `${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} rows, ${rate.toLocaleString('en-US')} rows/s, ` +
+      `${p.table} ${p.tableDone.toLocaleString('en-US')}/${p.tableTotal.toLocaleString('en-US')}`;
+    const now = performance.now();
+    if (tty) {
+      process.stderr.write(`\r${line}\x1b[K`);
+    } else if (p.table !== lastTable || p.tableDone >= p.tableTotal || now - lastPrint > 5000) {
+      process.stderr.write(`${line}\n`);
+      lastPrint = now;
+    }
+    lastTable = p.table;
+  };
+}
+
+async function run(args: string[]): Promise<number> {
+  const customers = parseCustomers(args);
+  if (customers === null) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const config = loadConfigOrExit();
+  const db = openDatabase(config);
+  try {
+    process.stdout.write(`database: ${describeDatabase(config)}\n`);
+    if (config.production) throw new SeedRefused('the bench data set is never loaded in production mode (NODE_ENV=production)');
+    const pending = await pendingMigrations(db);
+    if (pending.length) throw new SeedRefused(`the database is not migrated (pending: ${pending.join(', ')}); run npm run db:migrate first`);
+    const sizes = benchSizes(customers);
+    process.stdout.write(`generating: ${customers} customers, ${sizes.merchants} merchants, ${sizes.clerks} clerks, ${sizes.payments} payments\n`);
+    const result = await generateBenchData(db, { customers, production: config.production, onProgress: progressPrinter(performance.now()) });
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    for (const [table, n] of Object.entries(result.rows)) process.stdout.write(`  ${table.padEnd(22)} ${n.toLocaleString('en-US').padStart(12)}\n`);
+    process.stdout.write(
+      `${result.totalRows.toLocaleString('en-US')} rows in ${result.seconds.toFixed(1)} s ` +
+        `(${Math.round(result.totalRows / result.seconds).toLocaleString('en-US')} rows/s, including ANALYZE)\n`,
+    );
+    process.stdout.write(`partners: ${result.partners.map((p) => `${p.id} ${p.name} (${p.currency}, commission ${p.commissionRateBps} bps)`).join('; ')}\n`);
+    process.stdout.write('API keys created (stored hashed; development data only):\n');
+    for (const key of result.keys) process.stdout.write(`  ${key.kind.padEnd(8)} ${key.owner.padEnd(16)} ${key.key}\n`);
+    process.stdout.write(`  retail   (store keys)     bench-store-key-1 .. bench-store-key-${result.storeKeys} (every 10th revoked)\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof SeedRefused) {
+      process.stderr.write(`refused: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
+process.exitCode = await run(process.argv.slice(2));

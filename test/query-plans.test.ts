@@ -1,0 +1,185 @@
+// Query plans of the service's hot queries on the large data set's shape (issue 7, item 4): the
+// bench generator (the same function as npm run bench:data) fills a fresh Postgres database at a
+// reduced size, ANALYZE gives the planner its statistics, and EXPLAIN of every hot query, built by
+// the service's own query functions, must not read a whole large table (no Seq Scan on it).
+// Postgres only: PGlite's planner and statistics are not the production ones.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BENCH_END, generateBenchData } from '../src/db/benchData.js';
+import type { Db } from '../src/db/knex.js';
+import { hashApiKey } from '../src/modules/auth/keys.js';
+import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/queries.js';
+import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
+import { clerksByKeys } from '../src/modules/clerks/queries.js';
+import { locateCustomer } from '../src/modules/customers/locate.js';
+import { customersById, customersByKeys, customersByPhone } from '../src/modules/customers/queries.js';
+import { devicesByKeys, devicesOfCustomers, findDevice } from '../src/modules/devices/queries.js';
+import {
+  financeOrderById, financeOrdersByKeys, financeOrdersOfCarts, financeOrdersOfCustomers, financeOrdersOfDevices, lockFinanceOrder,
+} from '../src/modules/financeOrders/queries.js';
+import { merchantsByKeys } from '../src/modules/merchants/queries.js';
+import { paymentsByKeys, paymentsOfOrders } from '../src/modules/payments/queries.js';
+import { parseFilterTerms } from '../src/modules/transactions/filters.js';
+import { transactionsInWindow } from '../src/modules/transactions/queries.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
+
+const CUSTOMERS = 5000;
+const LARGE_TABLES = new Set([
+  'customers', 'devices', 'finance_orders', 'payments', 'transactions', 'device_directory', 'carts', 'idempotency_keys', 'vendor_notifications', 'api_keys',
+]);
+const DAY_MS = 86_400_000;
+
+interface Captured {
+  sql: string;
+  bindings: readonly unknown[];
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function seqScans(node: PlanNode, found: string[] = []): string[] {
+  if (node['Node Type'] === 'Seq Scan' && node['Relation Name'] && LARGE_TABLES.has(node['Relation Name'])) found.push(node['Relation Name']);
+  for (const child of node.Plans ?? []) seqScans(child, found);
+  return found;
+}
+
+/** The SQL statements `work` sends, captured from the knex instance's query events. */
+async function captureQueries(db: Db, work: (db: Db) => Promise<unknown>): Promise<Captured[]> {
+  const captured: Captured[] = [];
+  // The event carries Postgres's $n placeholders; knex.raw takes ?.
+  const listener = (query: { sql: string; bindings?: readonly unknown[] }) => {
+    const bindings: unknown[] = [];
+    const sql = query.sql.replace(/\$(\d+)/g, (_, n: string) => {
+      bindings.push(query.bindings?.[Number(n) - 1]);
+      return '?';
+    });
+    captured.push({ sql, bindings });
+  };
+  db.on('query', listener);
+  try {
+    await work(db);
+  } finally {
+    db.removeListener('query', listener);
+  }
+  return captured;
+}
+
+/** A query builder's SQL without running it. */
+function sqlOf(builder: unknown): Captured[] {
+  const compiled = (builder as { toSQL: () => { sql: string; bindings: readonly unknown[] } | Array<{ sql: string; bindings: readonly unknown[] }> }).toSQL();
+  return (Array.isArray(compiled) ? compiled : [compiled]).map(({ sql, bindings }) => ({ sql, bindings }));
+}
+
+describe.skipIf(!onPostgres)('query plans of the hot queries on the large data set (Postgres)', () => {
+  let database: TestDatabase;
+  let db: Db;
+  const hot: Array<{ name: string; queries: () => Promise<Captured[]> }> = [];
+
+  // Realistic parameters, read from the generated data.
+  const p = { partner: '1', otherPartner: '2' } as Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ seed: false });
+    db = database.db;
+    await generateBenchData(db, { customers: CUSTOMERS, production: false });
+    await db.raw('analyze');
+    const device = await db('devices').where({ partner_id: 1, id: 2345 }).first();
+    const customer = await db('customers').where({ partner_id: 1, id: device.customer_id }).first();
+    const order = await db('finance_orders').where({ partner_id: 1, device_id: device.id }).first();
+    const cart = await db('carts').where({ partner_id: 1 }).orderBy('id').offset(100).first();
+    const vendorPayment = await db('payments').where({ channel: 'vendor' }).orderBy('id').offset(500).first();
+    const idempotency = await db('idempotency_keys').orderBy('idempotency_key').offset(100).first();
+    const firstExpiry = (await db('idempotency_keys').min({ at: 'expires_at' }))[0]!.at as Date;
+    Object.assign(p, {
+      deviceId: String(device.id), imei: device.imei, tag: device.tag, customerId: String(customer.id), phone: customer.phone_number,
+      orderId: String(order.id), cartId: String(cart.id), cartTag: cart.cart_tag, merchantId: String(order.merchant_id), clerkId: String(order.clerk_id),
+      paymentId: String(vendorPayment.id), vendorReference: vendorPayment.vendor_reference, idempotencyKey: idempotency.idempotency_key,
+      idempotencyPartner: String(idempotency.partner_id), firstExpiry: firstExpiry.toISOString(),
+    });
+  });
+
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  const now = BENCH_END;
+  const key = (id: string, partnerId = p.partner!) => [{ partnerId, id }];
+  const add = (name: string, queries: () => Promise<Captured[]> | Captured[]) => hot.push({ name, queries: async () => queries() });
+
+  // Authentication.
+  add('api key by hash', () => sqlOf(findActiveApiKey(db, hashApiKey('bench-retail-key-1'), now)));
+  add('api key by id', () => sqlOf(findActiveApiKeyById(db, '3', now)));
+  // Locators: findDevice (directory, then the device with its catalogue), and locateCustomer by each kind.
+  add('findDevice by imei', () => captureQueries(db, (d) => findDevice(d, 'imei', p.imei!, p.partner!)));
+  add('findDevice by tag', () => captureQueries(db, (d) => findDevice(d, 'tag', p.tag!, null)));
+  add('locate customer by imei', () => captureQueries(db, (d) => locateCustomer(d, p.imei!, p.partner!)));
+  add('locate customer by tag', () => captureQueries(db, (d) => locateCustomer(d, p.tag!, p.partner!)));
+  add('locate customer by phone', () => captureQueries(db, (d) => locateCustomer(d, p.phone!, p.partner!)));
+  add('locate customer by id', () => captureQueries(db, (d) => locateCustomer(d, p.customerId!, p.partner!)));
+  add('locate customer by phone, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.phone!, null)));
+  add('locate customer by id, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.customerId!, null)));
+  add('customers by phone, any partner (vendor notification)', () => sqlOf(customersByPhone(db, p.phone!, null)));
+  add('customers by phone', () => sqlOf(customersByPhone(db, p.phone!, p.partner!)));
+  add('customers by id', () => sqlOf(customersById(db, p.customerId!, p.partner!)));
+  add('customers by keys', () => sqlOf(customersByKeys(db, key(p.customerId!))));
+  add('devices by keys', () => sqlOf(devicesByKeys(db, key(p.deviceId!))));
+  add('devices of customers', () => sqlOf(devicesOfCustomers(db, key(p.customerId!))));
+  // Finance orders, carts, payments.
+  add('finance orders by keys', () => sqlOf(financeOrdersByKeys(db, key(p.orderId!))));
+  add('finance order by id', () => sqlOf(financeOrderById(db, p.orderId!, p.partner!)));
+  add('finance order by id, any partner', () => sqlOf(financeOrderById(db, p.orderId!, null)));
+  add('finance orders of customers', () => sqlOf(financeOrdersOfCustomers(db, key(p.customerId!))));
+  add('finance orders of devices', () => sqlOf(financeOrdersOfDevices(db, key(p.deviceId!))));
+  add('finance orders of carts', () => sqlOf(financeOrdersOfCarts(db, key(p.cartId!))));
+  add('lockFinanceOrder', () => sqlOf(lockFinanceOrder(db, { partnerId: p.partner!, id: p.orderId! })));
+  add('cart by tag', () => sqlOf(cartByTag(db, p.partner!, p.cartTag!)));
+  add('carts by keys', () => sqlOf(cartsByKeys(db, key(p.cartId!))));
+  add('payments of orders', () => sqlOf(paymentsOfOrders(db, key(p.orderId!))));
+  add('payments by keys', () => sqlOf(paymentsByKeys(db, key(p.paymentId!, '1'))));
+  add('merchants by keys', () => sqlOf(merchantsByKeys(db, key(p.merchantId!))));
+  add('clerks by keys', () => sqlOf(clerksByKeys(db, key(p.clerkId!))));
+  // Idempotency records, as src/modules/payments/idempotency.ts reads and purges them. The purge runs
+  // before every keyed payment, so in steady state few rows have expired: `now` just past the first expiry.
+  add('idempotency key lookup', () => sqlOf(db('idempotency_keys').where({ partner_id: p.idempotencyPartner, idempotency_key: p.idempotencyKey }).first()));
+  add('idempotency key purge', () =>
+    sqlOf(db('idempotency_keys').where({ partner_id: p.partner }).where('expires_at', '<=', new Date(Date.parse(p.firstExpiry!) + 3_600_000)).delete()));
+  add('vendor notification lookup', () => sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()));
+  // list-transactions: one partner, one day and 30 days, with and without filters.
+  const windowOf = (days: number, filters: string[] = []) => ({
+    partnerId: p.partner!, start: new Date(BENCH_END.getTime() - 120 * DAY_MS), end: new Date(BENCH_END.getTime() - (120 - days) * DAY_MS), filters: parseFilterTerms(filters),
+  });
+  add('transactions of one day', () => sqlOf(transactionsInWindow(db, windowOf(1))));
+  add('transactions of 30 days', () => sqlOf(transactionsInWindow(db, windowOf(30))));
+  add('transactions of one day, paged', () => sqlOf(transactionsInWindow(db, { ...windowOf(1), limit: 1000 })));
+  add('transactions of 30 days, filter type:cash', () => sqlOf(transactionsInWindow(db, windowOf(30, ['type:cash']))));
+  add('transactions of 30 days, filter merchant.id', () => sqlOf(transactionsInWindow(db, windowOf(30, [`merchant.id:${p.merchantId}`]))));
+  add('transactions of one day, filter merchant.name', () => sqlOf(transactionsInWindow(db, windowOf(1, ['merchant.name:Store 1']))));
+  add('transactions of 30 days, filter financeOrder.id', () => sqlOf(transactionsInWindow(db, windowOf(30, [`financeOrder.id:${p.orderId}`]))));
+  add('transactions of one day, filter device.imei', () => sqlOf(transactionsInWindow(db, windowOf(1, [`device.imei:${p.imei}`]))));
+  add('transactions of one day, filter payment.amount', () => sqlOf(transactionsInWindow(db, windowOf(1, ['payment.amount:18.00']))));
+
+  it('generated the reduced data set', async () => {
+    const [{ n }] = (await db.raw('select count(*)::int as n from finance_orders')).rows;
+    expect(n).toBe(CUSTOMERS);
+  });
+
+  it('no hot query reads a whole large table', async () => {
+    const scans: string[] = [];
+    let explained = 0;
+    for (const query of hot) {
+      const statements = await query.queries();
+      expect(statements.length, query.name).toBeGreaterThan(0);
+      for (const statement of statements) {
+        const result = await db.raw(`explain (format json) ${statement.sql}`, statement.bindings as never);
+        const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+        explained++;
+        const tables = seqScans(plan);
+        if (tables.length) scans.push(`${query.name}: Seq Scan on ${tables.join(', ')}\n  ${statement.sql}`);
+      }
+    }
+    expect(explained).toBeGreaterThanOrEqual(hot.length);
+    expect(scans).toEqual([]);
+  });
+});
