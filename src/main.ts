@@ -2,7 +2,7 @@
 // listen, and drain on SIGTERM.
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
-import { loadConfigOrExit } from './cli/fail.js';
+import { loadConfigOrExit } from './cli/run.js';
 import { isEmbedded } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { describeDatabase, openDatabase } from './db/open.js';

@@ -2,10 +2,8 @@
 // configured database (DATABASE_URL, or the embedded one), which must be migrated and empty. Progress
 // and rate go to stderr; the summary and the API keys it created go to stdout.
 import { benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData, type BenchProgress } from '../db/benchData.js';
-import { describeDatabase, openDatabase } from '../db/open.js';
-import { pendingMigrations } from '../db/migrate.js';
-import { SeedRefused } from '../db/seed.js';
-import { loadConfigOrExit } from './fail.js';
+import { describeDatabase } from '../db/open.js';
+import { runCli, UsageError } from './run.js';
 
 const USAGE = 'usage: tsx src/cli/bench-data.ts [--customers N]';
 
@@ -46,19 +44,15 @@ function progressPrinter(started: number): (progress: BenchProgress) => void {
   };
 }
 
-async function run(args: string[]): Promise<number> {
-  const customers = parseCustomers(args);
-  if (customers === null) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const config = loadConfigOrExit();
-  const db = openDatabase(config);
-  try {
+await runCli(
+  USAGE,
+  () => {
+    const customers = parseCustomers(process.argv.slice(2));
+    if (customers === null) throw new UsageError('--customers takes a whole number of at least 2');
+    return customers;
+  },
+  async (db, config, customers) => {
     process.stdout.write(`database: ${describeDatabase(config)}\n`);
-    if (config.production) throw new SeedRefused('the bench data set is never loaded in production mode (NODE_ENV=production)');
-    const pending = await pendingMigrations(db);
-    if (pending.length) throw new SeedRefused(`the database is not migrated (pending: ${pending.join(', ')}); run npm run db:migrate first`);
     const sizes = benchSizes(customers);
     process.stdout.write(`generating: ${customers} customers, ${sizes.merchants} merchants, ${sizes.clerks} clerks, ${sizes.payments} payments\n`);
     const result = await generateBenchData(db, { customers, production: config.production, onProgress: progressPrinter(performance.now()) });
@@ -72,16 +66,5 @@ async function run(args: string[]): Promise<number> {
     process.stdout.write('API keys created (stored hashed; development data only):\n');
     for (const key of result.keys) process.stdout.write(`  ${key.kind.padEnd(8)} ${key.owner.padEnd(16)} ${key.key}\n`);
     process.stdout.write(`  retail   (store keys)     bench-store-key-1 .. bench-store-key-${result.storeKeys} (every 10th revoked)\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof SeedRefused) {
-      process.stderr.write(`refused: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await db.destroy();
-  }
-}
-
-process.exitCode = await run(process.argv.slice(2));
+  },
+);

@@ -9,22 +9,18 @@
 //   partner --name NAME [--commission-bps N]                       a new partner (N in basis points)
 import { userInfo } from 'node:os';
 import type { Db } from '../db/knex.js';
-import { openDatabase } from '../db/open.js';
-import { AppError } from '../errors.js';
 import { insertAuditEvent } from '../modules/audit/queries.js';
 import type { AuditActor } from '../modules/audit/rows.js';
 import { createApiKeyFor, revokeApiKeyAs } from '../modules/auth/admin.js';
 import { listApiKeys } from '../modules/auth/queries.js';
 import type { ApiKeyKind } from '../modules/auth/rows.js';
 import { insertPartner } from '../modules/partners/queries.js';
-import { loadConfigOrExit } from './fail.js';
+import { runCli, UsageError } from './run.js';
 
 const USAGE = `usage: npm run keys -- create --kind partner|retail|vendor|operator (--owner ID | --new-operator NAME) [--label TEXT] [--expires ISO-DATE]
        npm run keys -- list [--partner ID] [--vendor ID]
        npm run keys -- revoke ID
        npm run keys -- partner --name NAME [--commission-bps N]`;
-
-class UsageError extends Error {}
 
 function options(args: string[]): { positional: string[]; flags: Map<string, string> } {
   const positional: string[] = [];
@@ -108,34 +104,19 @@ async function partner(db: Db, actor: AuditActor, flags: Map<string, string>): P
   out(`partner ${row.id} "${row.name}" created (commission ${rate} basis points)`);
 }
 
-async function main(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
-  const { positional, flags } = options(rest);
-  const config = loadConfigOrExit();
-  const db = openDatabase(config);
-  const actor: AuditActor = { kind: 'cli', id: userInfo().username, keyId: null, clientAddress: null, requestId: null };
-  try {
+const actor: AuditActor = { kind: 'cli', id: userInfo().username, keyId: null, clientAddress: null, requestId: null };
+
+await runCli(
+  USAGE,
+  () => {
+    const [command, ...rest] = process.argv.slice(2);
+    if (!['create', 'list', 'revoke', 'partner'].includes(command ?? '')) throw new UsageError(`unknown command ${command ?? '(none)'}`);
+    return { command: command!, ...options(rest) };
+  },
+  async (db, _config, { command, positional, flags }) => {
     if (command === 'create') await create(db, actor, flags);
     else if (command === 'list') await list(db, flags);
     else if (command === 'revoke') await revoke(db, actor, positional);
-    else if (command === 'partner') await partner(db, actor, flags);
-    else throw new UsageError(`unknown command ${command ?? '(none)'}`);
-    return 0;
-  } finally {
-    await db.destroy();
-  }
-}
-
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n${USAGE}\n`);
-    process.exitCode = 2;
-  } else if (error instanceof AppError) {
-    process.stderr.write(`refused: ${error.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw error;
-  }
-}
+    else await partner(db, actor, flags);
+  },
+);

@@ -7,6 +7,7 @@
 // src/ledger/check.ts.
 import type { Knex } from 'knex';
 import { displayPrefix, hashApiKey } from '../modules/auth/keys.js';
+import { pendingMigrations } from './migrate.js';
 import { databaseHoldsData, DEMO_VENDOR_SCHEMA, SeedRefused } from './seed.js';
 
 export const DEFAULT_BENCH_CUSTOMERS = 200_000;
@@ -89,6 +90,8 @@ export async function generateBenchData(db: Knex, options: BenchDataOptions): Pr
   if (options.production) throw new SeedRefused('the bench data set is never loaded in production mode (NODE_ENV=production)');
   const N = Math.floor(options.customers ?? DEFAULT_BENCH_CUSTOMERS);
   if (!Number.isSafeInteger(N) || N < 2 || N > 5_000_000) throw new SeedRefused('--customers must be an integer between 2 and 5,000,000');
+  const pending = await pendingMigrations(db);
+  if (pending.length) throw new SeedRefused(`the database is not migrated (pending: ${pending.join(', ')}); run npm run db:migrate first`);
   const sizes = benchSizes(N);
   const M = sizes.merchants;
   const C = sizes.clerks;
