@@ -351,7 +351,8 @@ async function main(): Promise<void> {
   const { child: service, port: servicePort } = await phase('startService', () =>
     startProcess('service', 'src/main.ts', {
       DATABASE_URL: dbUrl,
-      NODE_ENV: 'development',
+      // As it runs in production (graphql-js also skips its development-only checks there).
+      NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: '0',

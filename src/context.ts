@@ -29,14 +29,16 @@ export interface ServiceDeps {
 }
 
 function createLoaders(db: Db) {
+  const devices = createDeviceLoaders(db);
   return {
     partners: createPartnerLoaders(db),
     merchants: createMerchantLoaders(db),
     clerks: createClerkLoaders(db),
     customers: createCustomerLoaders(db),
-    devices: createDeviceLoaders(db),
+    devices,
     carts: createCartLoaders(db),
-    financeOrders: createFinanceOrderLoaders(db),
+    // Orders read together with their devices prime the device loader.
+    financeOrders: createFinanceOrderLoaders(db, devices),
     payments: createPaymentLoaders(db),
     paymentVendors: createPaymentVendorLoaders(db),
     transactions: createTransactionLoaders(db),

@@ -122,6 +122,22 @@ describe('idempotency key', () => {
     const other = await record({ merchantId: '2000001', salesClerkId: '6001', financeOrderId: '5000002', amount: '1.00', currency: 'MXN', idempotencyKey: 'shared-key' }, 'other-retail-key');
     expect(other.data.recordInStorePayment.replayed).toBe(false);
   });
+
+  it('takes an expired key anew, and clears the partner\'s other expired keys as it stores one', async () => {
+    const keys = () => fixture.database.db('idempotency_keys');
+    await keys().where({ partner_id: 1 }).whereIn('idempotency_key', ['pos-1-receipt-77', 'pos-1-receipt-78']).update({ expires_at: NOW });
+    await keys().where({ partner_id: 2, idempotency_key: 'shared-key' }).update({ expires_at: NOW });
+    const input = { ...base, amount: '3.00', idempotencyKey: 'pos-1-receipt-77' }; // first used with 2.00
+    const anew = await record(input);
+    expect(anew.data.recordInStorePayment.replayed).toBe(false);
+    expect((await record(input)).data.recordInStorePayment).toEqual({ ...anew.data.recordInStorePayment, replayed: true });
+    const left = await keys().orderBy(['partner_id', 'idempotency_key']);
+    expect(left.map((row) => [row.partner_id, row.idempotency_key, row.expires_at.getTime() - NOW.getTime()])).toEqual([
+      ['1', 'pos-1-receipt-77', 86_400_000],
+      ['1', 'shared-key', 86_400_000],
+      ['2', 'shared-key', 0], // another partner's: its own next key clears it
+    ]);
+  });
 });
 
 describe('two payments in one request', () => {

@@ -195,7 +195,7 @@ describe('transactions', () => {
     [{ start: T - 367 * DAY, end: T }, 'end', 'must be at most 366 days after the start of the window'],
     [{ ...WINDOW, filter: ['nocolon'] }, 'filter', 'must be <field path>:<value>'],
     [{ ...WINDOW, filter: ['device.colour:red'] }, 'filter', 'unknown field path "device.colour"'],
-    [{ ...WINDOW, first: 0 }, 'first', 'must be from 1 to 1000'],
+    [{ ...WINDOW, first: 0 }, 'first', 'must be from 1 to 5000'],
     [{ ...WINDOW, after: 'bm9wZQ' }, 'after', 'is not a cursor'],
   ])('refuses %j naming the argument', async (variables, argument, problem) => {
     const { errors } = await partner(LIST, variables);

@@ -11,15 +11,18 @@ import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/quer
 import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
 import { clerksByKeys } from '../src/modules/clerks/queries.js';
 import { locateCustomer } from '../src/modules/customers/locate.js';
-import { customersById, customersByKeys, customersByPhone } from '../src/modules/customers/queries.js';
+import { customersByKeys, customersByPhone } from '../src/modules/customers/queries.js';
 import { devicesByKeys, devicesOfCustomers, findDevice } from '../src/modules/devices/queries.js';
 import {
-  financeOrderById, financeOrdersByKeys, financeOrdersOfCarts, financeOrdersOfCustomers, financeOrdersOfDevices, lockFinanceOrder,
+  financeOrderById, financeOrdersAroundCustomers, financeOrdersByKeys, financeOrdersOfCarts, financeOrdersOfCustomers, financeOrdersOfDevices,
+  lockFinanceOrder,
 } from '../src/modules/financeOrders/queries.js';
 import { merchantsByKeys } from '../src/modules/merchants/queries.js';
-import { paymentsByKeys, paymentsOfOrders } from '../src/modules/payments/queries.js';
+import { storeIdempotencyKey } from '../src/modules/payments/idempotency.js';
+import { merchantAndClerkFound, paymentsByKeys, paymentsOfOrders } from '../src/modules/payments/queries.js';
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
-import { transactionsInWindow } from '../src/modules/transactions/queries.js';
+import { transactionsInWindowQuery } from '../src/modules/transactions/queries.js';
+import type { TransactionLink } from '../src/modules/transactions/rows.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 
 const CUSTOMERS = 5000;
@@ -111,7 +114,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   // Authentication.
   add('api key by hash', () => sqlOf(findActiveApiKey(db, hashApiKey('bench-retail-key-1'), now)));
   add('api key by id', () => sqlOf(findActiveApiKeyById(db, '3', now)));
-  // Locators: findDevice (directory, then the device with its catalogue), and locateCustomer by each kind.
+  // Locators: findDevice (directory, then the device with its catalogue), and locateCustomer (every rule in one statement) by each kind.
   add('findDevice by imei', () => captureQueries(db, (d) => findDevice(d, 'imei', p.imei!, p.partner!)));
   add('findDevice by tag', () => captureQueries(db, (d) => findDevice(d, 'tag', p.tag!, null)));
   add('locate customer by imei', () => captureQueries(db, (d) => locateCustomer(d, p.imei!, p.partner!)));
@@ -120,9 +123,10 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('locate customer by id', () => captureQueries(db, (d) => locateCustomer(d, p.customerId!, p.partner!)));
   add('locate customer by phone, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.phone!, null)));
   add('locate customer by id, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.customerId!, null)));
+  add('locate customer by imei, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.imei!, null)));
+  add('locate customer by tag, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.tag!, null)));
   add('customers by phone, any partner (vendor notification)', () => sqlOf(customersByPhone(db, p.phone!, null)));
   add('customers by phone', () => sqlOf(customersByPhone(db, p.phone!, p.partner!)));
-  add('customers by id', () => sqlOf(customersById(db, p.customerId!, p.partner!)));
   add('customers by keys', () => sqlOf(customersByKeys(db, key(p.customerId!))));
   add('devices by keys', () => sqlOf(devicesByKeys(db, key(p.deviceId!))));
   add('devices of customers', () => sqlOf(devicesOfCustomers(db, key(p.customerId!))));
@@ -133,6 +137,11 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('finance orders of customers', () => sqlOf(financeOrdersOfCustomers(db, key(p.customerId!))));
   add('finance orders of devices', () => sqlOf(financeOrdersOfDevices(db, key(p.deviceId!))));
   add('finance orders of carts', () => sqlOf(financeOrdersOfCarts(db, key(p.cartId!))));
+  // Customer.financeOrder: the orders of the customer's devices (and the matched device), with those devices.
+  add('finance orders around a customer', () =>
+    captureQueries(db, (d) => financeOrdersAroundCustomers(d, [{ partnerId: p.partner!, id: p.customerId!, matchedDeviceId: null }])));
+  add('finance orders around a customer found by its device', () =>
+    captureQueries(db, (d) => financeOrdersAroundCustomers(d, [{ partnerId: p.partner!, id: p.customerId!, matchedDeviceId: p.deviceId! }])));
   add('lockFinanceOrder', () => sqlOf(lockFinanceOrder(db, { partnerId: p.partner!, id: p.orderId! })));
   add('cart by tag', () => sqlOf(cartByTag(db, p.partner!, p.cartTag!)));
   add('carts by keys', () => sqlOf(cartsByKeys(db, key(p.cartId!))));
@@ -140,25 +149,32 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('payments by keys', () => sqlOf(paymentsByKeys(db, key(p.paymentId!, '1'))));
   add('merchants by keys', () => sqlOf(merchantsByKeys(db, key(p.merchantId!))));
   add('clerks by keys', () => sqlOf(clerksByKeys(db, key(p.clerkId!))));
+  add('merchant and clerk of an in-store payment', () =>
+    captureQueries(db, (d) => merchantAndClerkFound(d, p.partner!, { merchantId: p.merchantId!, clerkId: p.clerkId! })));
   // Idempotency records, as src/modules/payments/idempotency.ts reads and purges them. The purge runs
-  // before every keyed payment, so in steady state few rows have expired: `now` just past the first expiry.
+  // as every keyed payment stores its key, so in steady state few rows have expired: `now` just past the first expiry.
   add('idempotency key lookup', () => sqlOf(db('idempotency_keys').where({ partner_id: p.idempotencyPartner, idempotency_key: p.idempotencyKey }).first()));
-  add('idempotency key purge', () =>
-    sqlOf(db('idempotency_keys').where({ partner_id: p.partner }).where('expires_at', '<=', new Date(Date.parse(p.firstExpiry!) + 3_600_000)).delete()));
+  add('idempotency key stored, with the purge', () => sqlOf(storeIdempotencyKey(db, {
+    partnerId: p.partner!, key: 'query-plans-key', requestHash: 'hash', now: new Date(Date.parse(p.firstExpiry!) + 3_600_000),
+  }, { partnerId: p.partner!, paymentId: p.paymentId!, amountMinor: '100', time: 0, deviceTag: 'TAG', remainingMinor: '0', currency: 'USD', nextPayment: null, fullyPaid: true })));
   add('vendor notification lookup', () => sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()));
   // list-transactions: one partner, one day and 30 days, with and without filters.
   const windowOf = (days: number, filters: string[] = []) => ({
     partnerId: p.partner!, start: new Date(BENCH_END.getTime() - 120 * DAY_MS), end: new Date(BENCH_END.getTime() - (120 - days) * DAY_MS), filters: parseFilterTerms(filters),
   });
-  add('transactions of one day', () => sqlOf(transactionsInWindow(db, windowOf(1))));
-  add('transactions of 30 days', () => sqlOf(transactionsInWindow(db, windowOf(30))));
-  add('transactions of one day, paged', () => sqlOf(transactionsInWindow(db, { ...windowOf(1), limit: 1000 })));
-  add('transactions of 30 days, filter type:cash', () => sqlOf(transactionsInWindow(db, windowOf(30, ['type:cash']))));
-  add('transactions of 30 days, filter merchant.id', () => sqlOf(transactionsInWindow(db, windowOf(30, [`merchant.id:${p.merchantId}`]))));
-  add('transactions of one day, filter merchant.name', () => sqlOf(transactionsInWindow(db, windowOf(1, ['merchant.name:Store 1']))));
-  add('transactions of 30 days, filter financeOrder.id', () => sqlOf(transactionsInWindow(db, windowOf(30, [`financeOrder.id:${p.orderId}`]))));
-  add('transactions of one day, filter device.imei', () => sqlOf(transactionsInWindow(db, windowOf(1, [`device.imei:${p.imei}`]))));
-  add('transactions of one day, filter payment.amount', () => sqlOf(transactionsInWindow(db, windowOf(1, ['payment.amount:18.00']))));
+  add('transactions of one day', () => sqlOf(transactionsInWindowQuery(db, windowOf(1))));
+  add('transactions of 30 days', () => sqlOf(transactionsInWindowQuery(db, windowOf(30))));
+  add('transactions of one day, paged', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(1), limit: 1000 })));
+  add('transactions of 30 days, filter type:cash', () => sqlOf(transactionsInWindowQuery(db, windowOf(30, ['type:cash']))));
+  add('transactions of 30 days, filter merchant.id', () => sqlOf(transactionsInWindowQuery(db, windowOf(30, [`merchant.id:${p.merchantId}`]))));
+  add('transactions of one day, filter merchant.name', () => sqlOf(transactionsInWindowQuery(db, windowOf(1, ['merchant.name:Store 1']))));
+  add('transactions of 30 days, filter financeOrder.id', () => sqlOf(transactionsInWindowQuery(db, windowOf(30, [`financeOrder.id:${p.orderId}`]))));
+  add('transactions of one day, filter device.imei', () => sqlOf(transactionsInWindowQuery(db, windowOf(1, [`device.imei:${p.imei}`]))));
+  const everyLink = new Set<TransactionLink>(['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment']);
+  add('transactions of one day with every link (a REST page)', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(1), limit: 5001, links: everyLink })));
+  add('transactions of 30 days with every link (a REST page)', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(30), limit: 5001, links: everyLink })));
+  add('transactions of 30 days with every link, filter device.imei', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(30, [`device.imei:${p.imei}`]), limit: 5001, links: everyLink })));
+  add('transactions of one day, filter payment.amount', () => sqlOf(transactionsInWindowQuery(db, windowOf(1, ['payment.amount:18.00']))));
 
   it('generated the reduced data set', async () => {
     const [{ n }] = (await db.raw('select count(*)::int as n from finance_orders')).rows;

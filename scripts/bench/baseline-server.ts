@@ -1,9 +1,11 @@
 // The bench's baseline: the floor of this stack for lookup-customer. A minimal Express handler with
 // `pg` (no GraphQL, no knex, no middleware) running the same SQL statements, in the same order, as
-// the service issues for GET /v1/lookup-customer.php (captured with DEBUG=knex:query): the key by
-// its hash, the device directory (IMEI, then tag), the device, the customer, the order, its
-// payments and its device; or the customer by phone, then by id. It answers the same top-level
-// shape; it does not check key kinds, rate limits, or write request logs.
+// the service issues for GET /v1/lookup-customer.php (captured with DEBUG=knex:query; the service's
+// count is pinned by test/statements-lookup.test.ts): the key by its hash; the customer by every
+// locator rule in one statement (IMEI, tag, phone number, id; the first rule that finds one wins);
+// the orders of the customer's devices (and of the device the locator matched), each with its
+// device; the chosen order's payments. It answers the same top-level shape; it does not check key
+// kinds, rate limits, or write request logs.
 // Run by scripts/bench.ts as its own process: DATABASE_URL, PORT, DATABASE_POOL_MAX.
 import express from 'express';
 import { createHash } from 'node:crypto';
@@ -12,23 +14,32 @@ import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
 const IMEI = /^[0-9]{15,16}$/;
+const DATABASE_ID = /^[1-9][0-9]{0,17}$/;
 
 const KEY_SQL = `select "id", "key_hash", "display_prefix", "kind", "partner_id", "vendor_id", "operator_id", "label", "created_at", "expires_at", "revoked_at" from "api_keys" where "key_hash" = $1 and "revoked_at" is null and ("expires_at" is null or "expires_at" > $2) limit $3`;
-const DIRECTORY_SQL = {
-  imei: `select "partner_id", "device_id" from "device_directory" where "imei" = $1 limit $2`,
-  tag: `select "partner_id", "device_id" from "device_directory" where "tag" = $1 limit $2`,
-};
-const DEVICE_COLUMNS = `"d"."partner_id", "d"."id", "d"."customer_id", "d"."model_id", "d"."tag", "d"."imei", "d"."sim_number", "d"."phone_number", "d"."description", "d"."last_seen_at", "m"."make_model" as "model_make_model", "m"."name" as "model_name", "f"."id" as "family_id", "f"."name" as "family_name" from "devices" as "d" inner join "device_models" as "m" on "m"."id" = "d"."model_id" inner join "device_families" as "f" on "f"."id" = "m"."family_id"`;
-const DEVICE_SQL = `select ${DEVICE_COLUMNS} where "d"."partner_id" = $1 and "d"."id" = $2 limit $3`;
-const DEVICE_BY_KEYS_SQL = `select ${DEVICE_COLUMNS} where ("d"."partner_id", "d"."id") in (($1, $2))`;
-const CUSTOMER_COLUMNS = `"partner_id", "id", "name", "phone_number", "email", "address", "national_id"`;
-const CUSTOMER_BY_KEYS_SQL = `select ${CUSTOMER_COLUMNS} from "customers" where ("partner_id", "id") in (($1, $2))`;
-const CUSTOMER_BY_PHONE_SQL = `select ${CUSTOMER_COLUMNS} from "customers" where "phone_number" = $1 and "partner_id" = $2 order by "partner_id" asc, "id" asc`;
-const CUSTOMER_BY_ID_SQL = `select ${CUSTOMER_COLUMNS} from "customers" where "id" = $1 and "partner_id" = $2`;
-const ORDER_COLUMNS = `"partner_id", "id", "customer_id", "device_id", "merchant_id", "clerk_id", "cart_id", "currency", "purchase_minor", "down_payment_minor", "price_pre_tax_minor", "monthly_cost_minor", "weekly_cost_minor", "months", "total_paid_minor", "ordered_at"`;
-const ORDERS_BY_DEVICE_SQL = `select ${ORDER_COLUMNS} from "finance_orders" where ("partner_id", "device_id") in (($1, $2)) order by "ordered_at" desc, "id" desc`;
-const ORDERS_BY_CUSTOMER_SQL = `select ${ORDER_COLUMNS} from "finance_orders" where ("partner_id", "customer_id") in (($1, $2)) order by "ordered_at" desc, "id" desc`;
-const PAYMENTS_SQL = `select "partner_id", "id", "finance_order_id", "channel", "amount_minor", "currency", "merchant_id", "clerk_id", "vendor_id", "vendor_reference", "received_at" from "payments" where ("partner_id", "finance_order_id") in (($1, $2)) order by "received_at" asc, "id" asc`;
+
+// The customer: one parenthesised branch per locator rule (the IMEI rule only for 15 or 16 digits, the
+// id rule only for a database id), three parameters each (precedence, locator, partner), then the limit.
+type LocatorRule = 'imei' | 'tag' | 'phone_number' | 'id';
+const LOCATED_COLUMNS = (n: number) =>
+  `$${n}::int4 as precedence, "c"."partner_id", "c"."id", "c"."name", "c"."phone_number", "c"."email", "c"."address", "c"."national_id"`;
+const RULE_SQL = (rule: LocatorRule, n: number) =>
+  rule === 'imei' || rule === 'tag'
+    ? `(select ${LOCATED_COLUMNS(n)}, "dd"."device_id" as "matched_device_id" from "device_directory" as "dd" inner join "devices" as "d" on "d"."partner_id" = "dd"."partner_id" and "d"."id" = "dd"."device_id" inner join "customers" as "c" on "c"."partner_id" = "d"."partner_id" and "c"."id" = "d"."customer_id" where "dd"."${rule}" = $${n + 1} and "dd"."partner_id" = $${n + 2})`
+    : `(select ${LOCATED_COLUMNS(n)}, null::int8 as matched_device_id from "customers" as "c" where "c"."${rule}" = $${n + 1} and "c"."partner_id" = $${n + 2})`;
+const LOCATE_SQL = (rules: readonly LocatorRule[]) =>
+  `${rules.map((rule, i) => RULE_SQL(rule, 3 * i + 1)).join(' union all ')} order by "precedence" asc, "partner_id" asc, "id" asc limit $${3 * rules.length + 1}`;
+
+const ORDER_COLUMNS = ['partner_id', 'id', 'customer_id', 'device_id', 'merchant_id', 'clerk_id', 'cart_id', 'currency', 'purchase_minor', 'down_payment_minor', 'price_pre_tax_minor', 'monthly_cost_minor', 'weekly_cost_minor', 'months', 'total_paid_minor', 'ordered_at']
+  .map((column) => `"o"."${column}"`).join(', ');
+const DEVICE_COLUMNS = [
+  ...['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'].map((column) => `"d"."${column}" as "device__${column}"`),
+  '"m"."make_model" as "device__model_make_model"', '"m"."name" as "device__model_name"', '"f"."id" as "device__family_id"', '"f"."name" as "device__family_name"',
+].join(', ');
+// The orders of every device the customer's orders finance (and of the matched device), with their devices.
+const ORDERS_WITH_DEVICES_SQL = (matched: boolean) =>
+  `select ${ORDER_COLUMNS}, ${DEVICE_COLUMNS} from "finance_orders" as "o" inner join "devices" as "d" on "d"."partner_id" = "o"."partner_id" and "d"."id" = "o"."device_id" inner join "device_models" as "m" on "m"."id" = "d"."model_id" inner join "device_families" as "f" on "f"."id" = "m"."family_id" where ("o"."partner_id", "o"."device_id") in (select "partner_id", "device_id" from "finance_orders" where ("partner_id", "customer_id") in (select * from unnest($1::int8[], $2::int8[]))${matched ? ' union select * from unnest($3::int8[], $4::int8[])' : ''}) order by "o"."ordered_at" desc, "o"."id" desc`;
+const PAYMENTS_SQL = `select "partner_id", "id", "finance_order_id", "channel", "amount_minor", "currency", "merchant_id", "clerk_id", "vendor_id", "vendor_reference", "received_at" from "payments" where ("partner_id", "finance_order_id") in (select * from unnest($1::int8[], $2::int8[])) order by "received_at" asc, "id" asc`;
 
 type Row = Record<string, any>;
 const one = async (sql: string, values: unknown[]): Promise<Row | undefined> => (await pool.query(sql, values)).rows[0];
@@ -45,43 +56,34 @@ app.get('/v1/lookup-customer.php', async (req, res) => {
     if (!principal?.partner_id) return void res.status(401).json({ valid: false, message: 'unknown key' });
     const partnerId = String(principal.partner_id);
 
-    let customer: Row | undefined;
-    let matchedDevice: Row | undefined;
-    for (const by of IMEI.test(locator) ? (['imei', 'tag'] as const) : (['tag'] as const)) {
-      const entry = await one(DIRECTORY_SQL[by], [locator, 1]);
-      if (!entry || String(entry.partner_id) !== partnerId) continue;
-      const device = await one(DEVICE_SQL, [entry.partner_id, entry.device_id, 1]);
-      if (device?.customer_id) {
-        customer = await one(CUSTOMER_BY_KEYS_SQL, [device.partner_id, device.customer_id]);
-        if (customer) {
-          matchedDevice = device;
-          break;
-        }
-      }
-    }
-    if (!customer) customer = (await all(CUSTOMER_BY_PHONE_SQL, [locator, partnerId]))[0];
-    if (!customer && /^[1-9][0-9]{0,17}$/.test(locator)) customer = (await all(CUSTOMER_BY_ID_SQL, [locator, partnerId]))[0];
+    if (locator === '' || locator.length > 64) return void res.status(404).json({ valid: false, message: 'no customer matches the locator' });
+    const rules: LocatorRule[] = [...(IMEI.test(locator) ? (['imei'] as const) : []), 'tag', 'phone_number', ...(DATABASE_ID.test(locator) ? (['id'] as const) : [])];
+    const [customer, next] = await all(LOCATE_SQL(rules), [...rules.flatMap((_, precedence) => [precedence, locator, partnerId]), 2]);
     if (!customer) return void res.status(404).json({ valid: false, message: 'no customer matches the locator' });
+    if (next && next.precedence === customer.precedence) return void res.status(400).json({ valid: false, message: 'matches several customers' });
 
-    const orders = matchedDevice
-      ? await all(ORDERS_BY_DEVICE_SQL, [partnerId, matchedDevice.id])
-      : await all(ORDERS_BY_CUSTOMER_SQL, [partnerId, customer.id]);
-    const order = orders[0];
+    const matchedDeviceId = customer.matched_device_id as string | null;
+    const orders = await all(
+      ORDERS_WITH_DEVICES_SQL(matchedDeviceId !== null),
+      [[partnerId], [customer.id], ...(matchedDeviceId !== null ? [[partnerId], [matchedDeviceId]] : [])],
+    );
+    // The matched device's newest order; else the customer's newest open order, else its newest.
+    const own = orders.filter((row) => String(row.customer_id) === String(customer.id));
+    const order = orders.find((row) => matchedDeviceId !== null && String(row.device_id) === String(matchedDeviceId))
+      ?? own.find((row) => Number(row.monthly_cost_minor) * Number(row.months) > Number(row.total_paid_minor))
+      ?? own[0];
     if (!order) return void res.json({ valid: true, customer: { id: Number(customer.id) } });
-    const payments = await all(PAYMENTS_SQL, [partnerId, order.id]);
-    const device = await one(DEVICE_BY_KEYS_SQL, [partnerId, order.device_id]);
-    // The service also reads the device's orders when the customer was not found through it.
-    if (!matchedDevice) await all(ORDERS_BY_DEVICE_SQL, [partnerId, order.device_id]);
+    const payments = await all(PAYMENTS_SQL, [[partnerId], [order.id]]);
     const remaining = Number(order.monthly_cost_minor) * Number(order.months) - Number(order.total_paid_minor);
     res.json({
       valid: true,
       customer: { id: Number(customer.id) },
-      device: device && {
-        family: { id: Number(device.family_id), name: device.family_name },
-        imei: device.imei,
-        model: { id: Number(device.model_id), makeModel: device.model_make_model, name: device.model_name },
-        simNumber: device.sim_number,
-        lastSeen: seconds(device.last_seen_at),
+      device: {
+        family: { id: Number(order.device__family_id), name: order.device__family_name },
+        imei: order.device__imei,
+        model: { id: Number(order.device__model_id), makeModel: order.device__model_make_model, name: order.device__model_name },
+        simNumber: order.device__sim_number,
+        lastSeen: seconds(order.device__last_seen_at),
       },
       financeOrder: {
         currency: order.currency,

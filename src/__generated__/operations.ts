@@ -57,10 +57,12 @@ export type ListTransactionsQueryVariables = Exact<{
   start: number;
   end: number;
   filter?: Array<string> | string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type ListTransactionsQuery = { transactions: { nodes: Array<
+export type ListTransactionsQuery = { transactions: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<
       | { __typename: 'AdjustmentTransaction', type: TransactionType, time: number, amount: string, currency: string, adjustment: { id: string, kind: AdjustmentKind, notes: string }, merchant: { id: string, name: string } }
       | { __typename: 'CashTransaction', type: TransactionType, time: number, amount: string, currency: string, payment: { id: string, time: number, amount: string }, financeOrder: { id: string }, salesClerk: { id: string, name: string }, merchant: { id: string, name: string } }
       | { __typename: 'CommissionTransaction', type: TransactionType, time: number, amount: string, currency: string, payment: { id: string, time: number, amount: string }, financeOrder: { id: string }, merchant: { id: string, name: string } }

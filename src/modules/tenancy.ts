@@ -14,7 +14,8 @@ interface TenantRow {
   id: string;
 }
 
-const tenantCacheKey = (key: TenantKey) => `${key.partnerId}:${key.id}`;
+/** The one cache key of a (partner, id) key, for every tenant loader. */
+export const tenantCacheKey = (key: TenantKey) => `${key.partnerId}:${key.id}`;
 
 /** Loads one row per (partner, id) key, null where there is none. */
 export function tenantKeyLoader<Row extends TenantRow>(fetch: (keys: readonly TenantKey[]) => Promise<Row[]>) {

@@ -4,11 +4,12 @@
 import type { ApolloServer } from '@apollo/server';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
-import { createContext, type Context, type ServiceDeps } from '../context.js';
+import { createContext, forgetCachedReads, type Context, type ServiceDeps } from '../context.js';
 import { AppError, invalidAccessToken, invalidRequestBody, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
 import { principalForLog } from '../logger.js';
 import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
+import type { LegacyListBody } from './mappers.js';
 import type { LegacyRequest, LegacyRoute } from './routes.js';
 import { HTTP_STATUS, legacyErrorBody, type Surface } from './status.js';
 
@@ -88,6 +89,74 @@ function readJsonBody(req: Request, res: Response): Promise<unknown> {
   });
 }
 
+/** Runs the route's operation through the Apollo pipeline: its data, or its first error in legacy terms. */
+async function execute(
+  deps: LegacyHandlerDeps,
+  route: LegacyRoute<never>,
+  variables: Record<string, unknown>,
+  contextValue: Context,
+): Promise<{ data: unknown } | { error: GraphQLFormattedError }> {
+  const response = await deps.apollo.executeOperation({ query: route.operation, variables }, { contextValue });
+  if (response.body.kind !== 'single') throw new Error(`operation of ${route.name} returned an incremental result`);
+  const { data, errors } = response.body.singleResult;
+  if (errors?.length) return { error: inLegacyTerms(route, errors[0]!) };
+  return { data };
+}
+
+/** Resolves once the client has taken what was written, or has gone away. */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * A list answer, page by page: each page is one run of the operation; it is mapped and written as
+ * it arrives, then forgotten (the loaders too), so memory holds one page whatever the list's length.
+ * An error on the first page is an ordinary error answer; after that the status is sent, and a
+ * failure can only cut the body short (abandonList), which no client can mistake for a whole list.
+ */
+async function writeList(
+  res: Response,
+  deps: LegacyHandlerDeps,
+  route: LegacyRoute<never>,
+  list: { pageSize: number; body: LegacyListBody<never> },
+  variables: Record<string, unknown>,
+  contextValue: Context,
+): Promise<void> {
+  let after: string | null = null;
+  let items = 0;
+  for (;;) {
+    const outcome = await execute(deps, route, { ...variables, first: list.pageSize, after }, contextValue);
+    if ('error' in outcome) {
+      if (!res.headersSent) return sendGraphQLError(res, route.surface, outcome.error);
+      return abandonList(res, deps, route, outcome.error);
+    }
+    const page = list.body.page(outcome.data as never);
+    let chunk = res.headersSent ? '' : list.body.head;
+    for (const item of page.items) chunk += (items++ ? ',' : '') + JSON.stringify(item);
+    if (!res.headersSent) res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+    if (!res.write(chunk)) await drained(res);
+    if (res.destroyed) return;
+    if (!page.hasNextPage || !page.endCursor) break;
+    after = page.endCursor;
+    forgetCachedReads(contextValue);
+  }
+  res.end(list.body.tail);
+}
+
+/** A list that failed after its status was sent: logged, and the connection closed mid-body. */
+function abandonList(res: Response, deps: LegacyHandlerDeps, route: LegacyRoute<never>, error: unknown): void {
+  deps.service.logger.error({ err: error, requestId: res.locals.requestId, route: route.name }, 'list cut short after its first page');
+  res.destroy();
+}
+
 export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<never>): RequestHandler {
   return async (req: Request, res: Response) => {
     if (route.noStore) res.set('Cache-Control', 'no-store');
@@ -107,15 +176,15 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
         header: (name) => req.get(name),
       };
       const variables = route.variables(request);
+      if (route.list) return await writeList(res, deps, route, route.list, variables, contextValue);
 
-      const response = await deps.apollo.executeOperation({ query: route.operation, variables }, { contextValue });
-      if (response.body.kind !== 'single') throw new Error(`operation of ${route.name} returned an incremental result`);
-      const { data, errors } = response.body.singleResult;
-      if (errors?.length) return sendGraphQLError(res, route.surface, inLegacyTerms(route, errors[0]!));
-      const body = route.toLegacy(data as never, request);
-      if (route.replayed?.(data as never)) res.set('Idempotent-Replayed', 'true');
+      const outcome = await execute(deps, route, variables, contextValue);
+      if ('error' in outcome) return sendGraphQLError(res, route.surface, outcome.error);
+      const body = route.toLegacy(outcome.data as never, request);
+      if (route.replayed?.(outcome.data as never)) res.set('Idempotent-Replayed', 'true');
       res.status(200).json(body);
     } catch (error) {
+      if (res.headersSent) return abandonList(res, deps, route, error);
       if (error instanceof AppError) {
         setRetryAfter(res, error.extensions);
         return sendLegacyError(res, route.surface, error.code, error.message);

@@ -193,9 +193,22 @@ function legacyTransaction(node: ListedTransaction) {
   }
 }
 
-export function listTransactionsBody(data: ListTransactionsQuery) {
-  return { valid: true, transactions: data.transactions.nodes.map(legacyTransaction) };
+/**
+ * A legacy body that is one list, written page by page: `head`, the pages' items mapped and joined
+ * by commas, `tail`; the bytes are those of JSON.stringify of the whole body.
+ */
+export interface LegacyListBody<TData> {
+  head: string;
+  page: (data: TData) => { items: readonly unknown[]; hasNextPage: boolean; endCursor: string | null | undefined };
+  tail: string;
 }
+
+// interface.md 4.7: { "valid": true, "transactions": [ items of 2.7 ] }.
+export const listTransactionsBody: LegacyListBody<ListTransactionsQuery> = {
+  head: '{"valid":true,"transactions":[',
+  page: (data) => ({ items: data.transactions.nodes.map(legacyTransaction), ...data.transactions.pageInfo }),
+  tail: ']}',
+};
 
 export function recordCustomerPaymentBody(data: RecordCustomerPaymentMutation) {
   const receipt = data.recordInStorePayment;

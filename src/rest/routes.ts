@@ -23,7 +23,9 @@ import {
   lookupCustomerBody,
   paymentNotificationBody,
   recordCustomerPaymentBody,
+  type LegacyListBody,
 } from './mappers.js';
+import { MAX_PAGE as TRANSACTION_PAGE } from '../modules/transactions/resolvers.js';
 import { parseParam, type ParamSpec } from './params.js';
 import type { Surface } from './status.js';
 
@@ -40,7 +42,21 @@ export interface LegacyRequest {
 /** How the legacy request names what the GraphQL operation calls an argument. */
 export type LegacyName = { param: string } | { header: string };
 
-export interface LegacyRoute<TData = never> {
+/** How a route's answer is written: one body from one run of the operation, or a list read page by page. */
+export type LegacyAnswer<TData> =
+  | { toLegacy: (data: TData, request: LegacyRequest) => unknown; list?: never }
+  | {
+      /**
+       * The operation takes $first and $after and is run once per page (after = the previous page's
+       * endCursor), each page mapped and written as it arrives: memory holds one page, not the list.
+       */
+      list: { pageSize: number; body: LegacyListBody<TData> };
+      toLegacy?: never;
+    };
+
+export type LegacyRoute<TData = never> = LegacyRouteBase<TData> & LegacyAnswer<TData>;
+
+interface LegacyRouteBase<TData> {
   name: string;
   method: 'GET' | 'POST';
   path: string;
@@ -56,7 +72,6 @@ export interface LegacyRoute<TData = never> {
   variables: (request: LegacyRequest) => Record<string, unknown>;
   /** GraphQL arguments the operation's errors may name, as the legacy request names them. */
   argumentNames?: Readonly<Record<string, LegacyName>>;
-  toLegacy: (data: TData, request: LegacyRequest) => unknown;
   /** Whether the answer replays a stored one (sets Idempotent-Replayed: true). */
   replayed?: (data: TData) => boolean;
 }
@@ -193,7 +208,8 @@ export const LEGACY_ROUTES = [
     operation: operation('listTransactions'),
     variables: (request) => ({ start: request.params.starttime, end: request.params.endtime, filter: request.params.filter }),
     argumentNames: { start: { param: 'starttime' }, end: { param: 'endtime' }, filter: { param: 'filter' } },
-    toLegacy: listTransactionsBody,
+    // 10,000 transactions are two pages: three statements with the key's lookup.
+    list: { pageSize: TRANSACTION_PAGE, body: listTransactionsBody },
   }),
   route<RecordCustomerPaymentMutation>({
     name: 'record-customer-payment',

@@ -2,7 +2,8 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { ClerkRow } from './rows.js';
 
-const COLUMNS = ['partner_id', 'id', 'person_uuid', 'name', 'phone_number', 'email'] as const;
+/** The columns of a ClerkRow (a transaction list selects them through its join too). */
+export const COLUMNS = ['partner_id', 'id', 'person_uuid', 'name', 'phone_number', 'email'] as const;
 
 /** The clerks of several partners, ordered by partner, then id. */
 export function clerksOfPartners(db: DbOrTrx, partnerIds: readonly string[]): Promise<ClerkRow[]> {

@@ -14,10 +14,44 @@ export function customersByPhone(db: DbOrTrx, phone: string, partnerId: string |
   return partnerId === null ? query : query.where({ partner_id: partnerId });
 }
 
-/** Customers with this id: within one partner, or across all when partnerId is null. */
-export function customersById(db: DbOrTrx, id: string, partnerId: string | null): Promise<CustomerRow[]> {
-  const query = db<CustomerRow>('customers').select(...COLUMNS).where({ id });
-  return partnerId === null ? query : query.where({ partner_id: partnerId });
+/** A way a customerLocator may name a customer (decisions.md 8). */
+export type LocatorRule = 'imei' | 'tag' | 'phone number' | 'id';
+
+/** A customer a locator rule found: `precedence` is the rule's position in the rules asked for. */
+export interface LocatedCustomerRow extends CustomerRow {
+  precedence: number;
+  /** The device an IMEI or tag rule went through; null for the phone and id rules. */
+  matched_device_id: string | null;
+}
+
+/** The customers `locator` names by one rule, within one partner or any when partnerId is null. */
+function customersByRule(db: DbOrTrx, rule: LocatorRule, precedence: number, locator: string, partnerId: string | null) {
+  const located = [db.raw('?::int4 as precedence', [precedence]), ...COLUMNS.map((column) => `c.${column}`)];
+  if (rule === 'imei' || rule === 'tag') {
+    // The global directory finds the device whatever its partner (one unique-index lookup); the device names its customer.
+    const query = db('device_directory as dd')
+      .join('devices as d', (on) => on.on('d.partner_id', 'dd.partner_id').andOn('d.id', 'dd.device_id'))
+      .join('customers as c', (on) => on.on('c.partner_id', 'd.partner_id').andOn('c.id', 'd.customer_id'))
+      .select(...located, 'dd.device_id as matched_device_id')
+      .where(`dd.${rule}`, locator);
+    return partnerId === null ? query : query.where('dd.partner_id', partnerId);
+  }
+  const query = db('customers as c')
+    .select(...located, db.raw('null::int8 as matched_device_id'))
+    .where(rule === 'id' ? 'c.id' : 'c.phone_number', locator);
+  return partnerId === null ? query : query.where('c.partner_id', partnerId);
+}
+
+/**
+ * The customers `locator` names under `rules`, in one statement (a lookup's cost is its round trips):
+ * the rows of the first rule that finds anyone come first, at most two, enough to tell one customer
+ * from several under that rule. An IMEI or tag rule finds at most one (the directory is unique); the
+ * phone and id rules may find one per partner when partnerId is null. An id rule needs a locator
+ * that is a database id.
+ */
+export function customersByLocator(db: DbOrTrx, locator: string, rules: readonly LocatorRule[], partnerId: string | null): Promise<LocatedCustomerRow[]> {
+  const [first, ...rest] = rules.map((rule, precedence) => customersByRule(db, rule, precedence, locator, partnerId));
+  return (rest.length ? first!.unionAll(rest, true) : first!).orderBy(['precedence', 'partner_id', 'id']).limit(2);
 }
 
 export async function insertCustomer(db: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {

@@ -46,13 +46,15 @@ export const customerResolvers: Resolvers = {
     address: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.address : null),
     nationalId: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.national_id : null),
     financeOrder: async (customer, _args, ctx) => {
-      if (customer.matched_device_id) {
-        const [newest] = await ctx.loaders.financeOrders.ofDevice.load({ partnerId: customer.partner_id, id: customer.matched_device_id });
-        if (newest) return newest;
-      }
-      const orders = await ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id });
+      const { ofMatchedDevice, ofCustomer } = await ctx.loaders.financeOrders.aroundCustomer.load({
+        partnerId: customer.partner_id,
+        id: customer.id,
+        matchedDeviceId: customer.matched_device_id ?? null,
+      });
+      // Found through a device: that device's newest order, if it has one.
+      if (ofMatchedDevice[0]) return ofMatchedDevice[0];
       const now = ctx.now();
-      return orders.find((order) => !standingOf(order, now).fullyPaid) ?? orders[0] ?? null;
+      return ofCustomer.find((order) => !standingOf(order, now).fullyPaid) ?? ofCustomer[0] ?? null;
     },
     financeOrders: (customer, _args, ctx) => ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id }),
     devices: (customer, _args, ctx) => ctx.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id }),

@@ -2,7 +2,13 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
 
-const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
+/** The columns of `devices` a DeviceRow carries (a transaction list selects them through its join too). */
+export const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
+
+/** Where a DeviceRow's catalogue fields come from, given the aliases of device_models and device_families. */
+export function catalogueColumns(model: string, family: string) {
+  return { model_make_model: `${model}.make_model`, model_name: `${model}.name`, family_id: `${family}.id`, family_name: `${family}.name` } as const;
+}
 
 /** Devices with their catalogue model and family joined in (see DeviceRow). */
 function devicesWithCatalogue(db: DbOrTrx) {
@@ -11,10 +17,7 @@ function devicesWithCatalogue(db: DbOrTrx) {
     .join('device_families as f', 'f.id', 'm.family_id')
     .select(
       ...COLUMNS.map((column) => `d.${column}`),
-      'm.make_model as model_make_model',
-      'm.name as model_name',
-      'f.id as family_id',
-      'f.name as family_name',
+      ...Object.entries(catalogueColumns('m', 'f')).map(([field, source]) => `${source} as ${field}`),
     );
 }
 

@@ -1,8 +1,11 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { catalogueColumns, COLUMNS as DEVICE_COLUMNS } from '../devices/queries.js';
+import type { DeviceRow } from '../devices/rows.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
-import type { FinanceOrderRow } from './rows.js';
+import type { FinanceOrderForPayment, FinanceOrderRow } from './rows.js';
 
-const COLUMNS = [
+/** The columns of a FinanceOrderRow (a transaction list selects them through its join too). */
+export const COLUMNS = [
   'partner_id', 'id', 'customer_id', 'device_id', 'merchant_id', 'clerk_id', 'cart_id', 'currency', 'purchase_minor',
   'down_payment_minor', 'price_pre_tax_minor', 'monthly_cost_minor', 'weekly_cost_minor', 'months', 'total_paid_minor', 'ordered_at',
 ] as const;
@@ -34,21 +37,61 @@ export function financeOrdersOfCarts(db: DbOrTrx, carts: readonly TenantKey[]): 
   return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'cart_id'], carts);
 }
 
-/**
- * The order, locked for this transaction (SELECT ... FOR UPDATE): concurrent payments on one order
- * take turns, so each sees the balance the previous one left.
- */
-export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceOrderRow | undefined> {
-  return trx<FinanceOrderRow>('finance_orders').select(...COLUMNS).where({ partner_id: key.partnerId, id: key.id }).forUpdate().first();
+/** A customer whose current order is wanted (id: the customer's), with the device its lookup went through. */
+export interface CustomerOrdersKey extends TenantKey {
+  matchedDeviceId: string | null;
 }
 
-/** Adds a payment to the order's running total; the schema's check refuses going past the repayable total. */
-export async function addToTotalPaid(trx: DbOrTrx, key: TenantKey, amountMinor: bigint): Promise<FinanceOrderRow> {
-  const [row] = await trx<FinanceOrderRow>('finance_orders')
-    .where({ partner_id: key.partnerId, id: key.id })
-    .update({ total_paid_minor: trx.raw('total_paid_minor + ?::int8', [amountMinor.toString()]) as unknown as string })
-    .returning([...COLUMNS]);
-  return row as FinanceOrderRow;
+/** An order read together with its device (and the device's catalogue model and family). */
+export interface FinanceOrderWithDevice {
+  order: FinanceOrderRow;
+  device: DeviceRow;
+}
+
+/** Where each DeviceRow field comes from in financeOrdersAroundCustomers. */
+const DEVICE_SOURCES: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(DEVICE_COLUMNS.map((column) => [column, `d.${column}`])),
+  ...catalogueColumns('m', 'f'),
+};
+
+/**
+ * Every order of the devices that these customers' orders finance or their lookups matched, newest
+ * first, each with its device: one statement that holds ALL the orders of those customers and ALL
+ * the orders of those devices, so a customer's current order, that order's device and the device's
+ * standing (its own newest order) need no further query.
+ */
+export async function financeOrdersAroundCustomers(db: DbOrTrx, customers: readonly CustomerOrdersKey[]): Promise<FinanceOrderWithDevice[]> {
+  const matched = customers.flatMap((key) => (key.matchedDeviceId === null ? [] : [{ partnerId: key.partnerId, id: key.matchedDeviceId }]));
+  const devicesOfCustomers = whereTenantKeys(db('finance_orders').select('partner_id', 'device_id'), ['partner_id', 'customer_id'], customers);
+  const devices = matched.length === 0
+    ? devicesOfCustomers
+    : devicesOfCustomers.union(db.raw('select * from unnest(?::int8[], ?::int8[])', [matched.map((key) => key.partnerId), matched.map((key) => key.id)]));
+  const rows: Array<Record<string, unknown>> = await db('finance_orders as o')
+    .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
+    .join('device_models as m', 'm.id', 'd.model_id')
+    .join('device_families as f', 'f.id', 'm.family_id')
+    .select(...COLUMNS.map((column) => `o.${column}`), ...Object.entries(DEVICE_SOURCES).map(([field, source]) => `${source} as device__${field}`))
+    .whereIn(['o.partner_id', 'o.device_id'], devices)
+    .orderBy([{ column: 'o.ordered_at', order: 'desc' }, { column: 'o.id', order: 'desc' }]);
+  return rows.map((row) => ({
+    order: Object.fromEntries(COLUMNS.map((column) => [column, row[column]])) as unknown as FinanceOrderRow,
+    device: Object.fromEntries(Object.keys(DEVICE_SOURCES).map((field) => [field, row[`device__${field}`]])) as unknown as DeviceRow,
+  }));
+}
+
+/**
+ * The order, locked for this transaction (SELECT ... FOR UPDATE OF the order only): concurrent
+ * payments on one order take turns, so each sees the balance the previous one left. The partner and
+ * the device ride along in the same statement (one round trip); their rows are not locked.
+ */
+export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceOrderForPayment | undefined> {
+  return trx<FinanceOrderForPayment>('finance_orders as o')
+    .join('partners as p', 'p.id', 'o.partner_id')
+    .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
+    .select(...COLUMNS.map((column) => `o.${column}`), 'p.commission_rate_bps', 'd.tag as device_tag')
+    .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })
+    .forUpdate('o')
+    .first();
 }
 
 export async function insertFinanceOrder(trx: DbOrTrx, row: Omit<FinanceOrderRow, 'id' | 'total_paid_minor'>): Promise<FinanceOrderRow> {

@@ -22,6 +22,12 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
   ordered_at: Date;
 }
 
+/** An order as a payment reads it (locked): with its partner's commission rate and its device's tag. */
+export interface FinanceOrderForPayment extends FinanceOrderRow {
+  commission_rate_bps: number;
+  device_tag: string;
+}
+
 export interface PaymentOptionParent {
   type: 'FULL' | 'MONTH' | 'WEEK';
   amountMinor: bigint;

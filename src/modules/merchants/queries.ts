@@ -2,7 +2,8 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { MerchantRow } from './rows.js';
 
-const COLUMNS = ['partner_id', 'id', 'name', 'street', 'street2', 'city', 'state', 'postal_code', 'country', 'phone_number'] as const;
+/** The columns of a MerchantRow (a transaction list selects them through its join too). */
+export const COLUMNS = ['partner_id', 'id', 'name', 'street', 'street2', 'city', 'state', 'postal_code', 'country', 'phone_number'] as const;
 
 /** The merchants of several partners, ordered by partner, then id. */
 export function merchantsOfPartners(db: DbOrTrx, partnerIds: readonly string[]): Promise<MerchantRow[]> {

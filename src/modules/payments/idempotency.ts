@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { DbOrTrx } from '../../db/knex.js';
 import { idempotencyConflict } from '../../errors.js';
-import type { PaymentReceiptSnapshot } from './rows.js';
+import type { RecordedPayment } from './record.js';
+import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** Idempotency keys are kept at least this long (decisions.md 6). */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -31,13 +32,15 @@ async function lock(trx: DbOrTrx, name: string): Promise<void> {
 export interface Claimed {
   receipt: PaymentReceiptSnapshot;
   replayed: boolean;
+  /** The payment's row when this request recorded it; a replay has only the receipt's paymentId. */
+  payment?: PaymentRow;
 }
 
 /** Runs `record` once per (partner, idempotency key); a repeat replays the stored receipt. */
 export async function withIdempotencyKey(
   trx: DbOrTrx,
   claim: { partnerId: string; key: string; requestHash: string; now: Date },
-  record: () => Promise<PaymentReceiptSnapshot>,
+  record: () => Promise<RecordedPayment>,
 ): Promise<Claimed> {
   await lock(trx, `idempotency:${claim.partnerId}:${claim.key}`);
   const existing = await trx('idempotency_keys').where({ partner_id: claim.partnerId, idempotency_key: claim.key }).first();
@@ -45,26 +48,46 @@ export async function withIdempotencyKey(
     if (existing.request_hash !== claim.requestHash) throw idempotencyConflict('this Idempotency-Key');
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
-  // Keys past their lifetime are housekeeping: this partner's go as a new one is stored.
-  await trx('idempotency_keys').where({ partner_id: claim.partnerId }).where('expires_at', '<=', claim.now).delete();
-  const receipt = await record();
-  await trx('idempotency_keys').insert({
-    partner_id: claim.partnerId,
-    idempotency_key: claim.key,
-    request_hash: claim.requestHash,
-    response_status: 200,
-    response_body: JSON.stringify(receipt),
-    created_at: claim.now,
-    expires_at: new Date(claim.now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS),
-  });
-  return { receipt, replayed: false };
+  const { payment, receipt } = await record();
+  await storeIdempotencyKey(trx, claim, receipt);
+  return { receipt, payment, replayed: false };
+}
+
+/**
+ * Stores a key's receipt, in one statement with the housekeeping: the partner's other keys past
+ * their lifetime go. Run under the key's advisory lock, where a row this key still has is an expired
+ * one, which the new record replaces.
+ */
+export function storeIdempotencyKey(
+  trx: DbOrTrx,
+  claim: { partnerId: string; key: string; requestHash: string; now: Date },
+  receipt: PaymentReceiptSnapshot,
+) {
+  return trx
+    .with('purged', (purge) => purge.from('idempotency_keys')
+      .where({ partner_id: claim.partnerId })
+      .where('expires_at', '<=', claim.now)
+      .whereNot({ idempotency_key: claim.key })
+      .delete())
+    .into('idempotency_keys')
+    .insert({
+      partner_id: claim.partnerId,
+      idempotency_key: claim.key,
+      request_hash: claim.requestHash,
+      response_status: 200,
+      response_body: JSON.stringify(receipt),
+      created_at: claim.now,
+      expires_at: new Date(claim.now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS),
+    })
+    .onConflict(['partner_id', 'idempotency_key'])
+    .merge(['request_hash', 'response_status', 'response_body', 'created_at', 'expires_at']);
 }
 
 /** Runs `record` once per (vendor, reference); a repeat replays the stored receipt. References never expire. */
 export async function withVendorReference(
   trx: DbOrTrx,
   claim: { vendorId: string; reference: string; requestHash: string },
-  record: () => Promise<PaymentReceiptSnapshot>,
+  record: () => Promise<RecordedPayment>,
 ): Promise<Claimed> {
   await lock(trx, `vendor-reference:${claim.vendorId}:${claim.reference}`);
   const existing = await trx('vendor_notifications').where({ vendor_id: claim.vendorId, reference: claim.reference }).first();
@@ -72,7 +95,7 @@ export async function withVendorReference(
     if (existing.request_hash !== claim.requestHash) throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
-  const receipt = await record();
+  const { payment, receipt } = await record();
   await trx('vendor_notifications').insert({
     vendor_id: claim.vendorId,
     reference: claim.reference,
@@ -81,5 +104,5 @@ export async function withVendorReference(
     payment_id: receipt.paymentId,
     response_body: JSON.stringify(receipt),
   });
-  return { receipt, replayed: false };
+  return { receipt, payment, replayed: false };
 }

@@ -118,13 +118,12 @@ export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body:
   return db.transaction((trx) =>
     withVendorReference(trx, { vendorId: vendor.id, reference: notification.reference, requestHash: requestHash(body) }, async () => {
       const order = await orderFor(trx, notification.locator, now);
-      const { receipt } = await recordPayment(trx, {
+      return recordPayment(trx, {
         order,
         amount: notification.amount,
         currency: notification.currency,
         source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
       }, now);
-      return receipt;
     }),
   );
 }

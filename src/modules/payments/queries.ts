@@ -1,8 +1,10 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
+import type { TransactionType } from '../transactions/rows.js';
 import type { PaymentRow } from './rows.js';
 
-const COLUMNS = [
+/** The columns of a PaymentRow (a transaction list selects them through its join too). */
+export const COLUMNS = [
   'partner_id', 'id', 'finance_order_id', 'channel', 'amount_minor', 'currency', 'merchant_id', 'clerk_id', 'vendor_id', 'vendor_reference', 'received_at',
 ] as const;
 
@@ -16,7 +18,54 @@ export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Pro
     .orderBy(['received_at', 'id']);
 }
 
-export async function insertPayment(trx: DbOrTrx, row: Omit<PaymentRow, 'id'>): Promise<PaymentRow> {
-  const [inserted] = await trx<PaymentRow>('payments').insert(row).returning([...COLUMNS]);
-  return inserted as PaymentRow;
+/** Whether the store and the clerk taking an in-store payment are the partner's own, asked in one statement. */
+export async function merchantAndClerkFound(
+  db: DbOrTrx,
+  partnerId: string,
+  ids: { merchantId: string; clerkId: string },
+): Promise<{ merchant: boolean; clerk: boolean }> {
+  const found = await db.first(
+    db.raw('exists ? as merchant', [db('merchants').select(1).where({ partner_id: partnerId, id: ids.merchantId })]),
+    db.raw('exists ? as clerk', [db('clerks').select(1).where({ partner_id: partnerId, id: ids.clerkId })]),
+  );
+  return { merchant: found.merchant === true, clerk: found.clerk === true };
+}
+
+/** A partner transaction a payment makes (in store: its cash, and its commission when there is one). */
+export interface PaymentTransaction {
+  type: Extract<TransactionType, 'cash' | 'commission'>;
+  /** Signed from the partner's side: int8 minor units of the payment's currency, as a string. */
+  amount_minor: string;
+  clerk_id: string | null;
+}
+
+/**
+ * Credits a payment to its order, which the caller has locked, in one statement: the order's running
+ * total, the payment row, and its partner transactions (each takes the new payment's id, order,
+ * merchant, currency and time). The schema's check refuses a running total past the repayable total;
+ * if any part fails, none of it is written.
+ */
+export async function creditPayment(
+  trx: DbOrTrx,
+  row: Omit<PaymentRow, 'id'>,
+  transactions: readonly PaymentTransaction[],
+): Promise<{ payment: PaymentRow; totalPaidMinor: string }> {
+  const [written] = await trx
+    .with('credited', trx('finance_orders')
+      .where({ partner_id: row.partner_id, id: row.finance_order_id })
+      .update({ total_paid_minor: trx.raw('total_paid_minor + ?::int8', [row.amount_minor]) })
+      .returning('total_paid_minor'))
+    .with('payment', trx('payments').insert(row).returning([...COLUMNS]))
+    .with('ledger', trx.raw(
+      `insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id, clerk_id)
+       select payment.partner_id, entry.type, entry.amount_minor, payment.currency, payment.received_at, payment.merchant_id,
+              payment.finance_order_id, payment.id, entry.clerk_id
+       from payment, jsonb_to_recordset(?::jsonb) as entry (type text, amount_minor int8, clerk_id int8)`,
+      [JSON.stringify(transactions)],
+    ))
+    .select('payment.*', 'credited.total_paid_minor')
+    .from('payment')
+    .crossJoin(trx.raw('credited'));
+  const { total_paid_minor: totalPaidMinor, ...payment } = written as PaymentRow & { total_paid_minor: string };
+  return { payment, totalPaidMinor };
 }

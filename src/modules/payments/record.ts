@@ -4,13 +4,10 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
 import { commissionOn, formatAmount, parsePaymentAmount } from '../../money.js';
-import { devicesByKeys } from '../devices/queries.js';
-import { addToTotalPaid, lockFinanceOrder } from '../financeOrders/queries.js';
+import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { standingOf } from '../financeOrders/terms.js';
-import { partnersByIds } from '../partners/queries.js';
 import type { TenantKey } from '../tenancy.js';
-import { insertTransactions } from '../transactions/queries.js';
-import { insertPayment } from './queries.js';
+import { creditPayment, type PaymentTransaction } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 export type PaymentSource =
@@ -27,11 +24,14 @@ export interface PaymentRequest {
 
 const toUnixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-export async function recordPayment(
-  trx: DbOrTrx,
-  request: PaymentRequest,
-  now: Date,
-): Promise<{ payment: PaymentRow; receipt: PaymentReceiptSnapshot }> {
+/** A payment just recorded: its row, and the receipt that answers the request (and any replay of it). */
+export interface RecordedPayment {
+  payment: PaymentRow;
+  receipt: PaymentReceiptSnapshot;
+}
+
+export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
+  // One round trip: the order locked, with its partner's commission rate and its device's tag.
   const order = await lockFinanceOrder(trx, request.order);
   if (!order) throw notFound('finance order', request.order.id);
 
@@ -43,8 +43,15 @@ export async function recordPayment(
     throw amountExceedsBalance(formatAmount(parsed.minor, order.currency), formatAmount(before.remainingMinor, order.currency), order.currency);
   }
 
-  const updated = await addToTotalPaid(trx, request.order, parsed.minor);
-  const payment = await insertPayment(trx, {
+  // Money taken in a store is the partner's cash, and earns its commission; a vendor's is neither.
+  const transactions: PaymentTransaction[] = [];
+  if (request.source.channel === 'in_store') {
+    const commission = commissionOn(parsed.minor, order.commission_rate_bps);
+    transactions.push({ type: 'cash', amount_minor: (-parsed.minor).toString(), clerk_id: request.source.clerkId });
+    if (commission > 0n) transactions.push({ type: 'commission', amount_minor: commission.toString(), clerk_id: null });
+  }
+  // Nothing is written before this one statement: the running total, the payment and its transactions.
+  const { payment, totalPaidMinor } = await creditPayment(trx, {
     partner_id: order.partner_id,
     finance_order_id: order.id,
     channel: request.source.channel,
@@ -55,21 +62,9 @@ export async function recordPayment(
     vendor_id: request.source.channel === 'vendor' ? request.source.vendorId : null,
     vendor_reference: request.source.channel === 'vendor' ? request.source.vendorReference : null,
     received_at: now,
-  });
+  }, transactions);
 
-  // Money taken in a store is the partner's cash, and earns its commission; a vendor's is neither.
-  if (request.source.channel === 'in_store') {
-    const [partner] = await partnersByIds(trx, [order.partner_id]);
-    const commission = commissionOn(parsed.minor, partner!.commission_rate_bps);
-    const common = { partner_id: order.partner_id, currency: order.currency, occurred_at: now, merchant_id: request.source.merchantId, finance_order_id: order.id, payment_id: payment.id, adjustment_id: null };
-    await insertTransactions(trx, [
-      { ...common, type: 'cash', amount_minor: (-parsed.minor).toString(), clerk_id: request.source.clerkId },
-      ...(commission > 0n ? [{ ...common, type: 'commission' as const, amount_minor: commission.toString(), clerk_id: null }] : []),
-    ]);
-  }
-
-  const [device] = await devicesByKeys(trx, [{ partnerId: order.partner_id, id: order.device_id }]);
-  const after = standingOf(updated, now);
+  const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
   return {
     payment,
     receipt: {
@@ -77,7 +72,7 @@ export async function recordPayment(
       paymentId: payment.id,
       amountMinor: payment.amount_minor,
       time: toUnixSeconds(now),
-      deviceTag: device!.tag,
+      deviceTag: order.device_tag,
       remainingMinor: after.remainingMinor.toString(),
       currency: order.currency,
       nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,

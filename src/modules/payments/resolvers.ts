@@ -4,12 +4,11 @@ import { forbidden, invalidArgument, notFound } from '../../errors.js';
 import { formatAmount } from '../../money.js';
 import { countPaymentOutcome } from '../../ops/metrics.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
-import { clerksByKeys } from '../clerks/queries.js';
 import { normaliseDecimal, requireId } from '../inputs.js';
-import { merchantsByKeys } from '../merchants/queries.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
-import { requestHash, withIdempotencyKey } from './idempotency.js';
+import { requestHash, withIdempotencyKey, type Claimed } from './idempotency.js';
 import { acceptNotification, notificationMessage } from './notification.js';
+import { merchantAndClerkFound } from './queries.js';
 import { recordPayment } from './record.js';
 
 // Printable ASCII, as HTTP headers carry it; long enough for a UUID or a POS reference.
@@ -30,23 +29,23 @@ export const paymentResolvers: Resolvers = {
       const now = ctx.now();
       const record = async (trx: DbOrTrx) => {
         // The store and the clerk must be the key's partner's own; another partner's are "not found".
-        if (!(await merchantsByKeys(trx, [{ partnerId, id: ids.merchant }]))[0]) throw notFound('merchant', ids.merchant);
-        if (!(await clerksByKeys(trx, [{ partnerId, id: ids.clerk }]))[0]) throw notFound('clerk', ids.clerk);
-        const { receipt } = await recordPayment(trx, {
+        const found = await merchantAndClerkFound(trx, partnerId, { merchantId: ids.merchant, clerkId: ids.clerk });
+        if (!found.merchant) throw notFound('merchant', ids.merchant);
+        if (!found.clerk) throw notFound('clerk', ids.clerk);
+        return recordPayment(trx, {
           order: { partnerId, id: ids.order },
           amount: input.amount,
           currency: input.currency,
           source: { channel: 'in_store', merchantId: ids.merchant, clerkId: ids.clerk },
         }, now);
-        return receipt;
       };
       // Counted (src/ops/metrics.ts): the payment is recorded, replayed, or refused with its error code.
-      const claimed = await countPaymentOutcome('in_store', () => ctx.db.transaction(async (trx) => {
-        if (input.idempotencyKey == null) return { receipt: await record(trx), replayed: false };
+      const claimed = await countPaymentOutcome('in_store', () => ctx.db.transaction(async (trx): Promise<Claimed> => {
+        if (input.idempotencyKey == null) return { ...(await record(trx)), replayed: false };
         const hash = requestHash({ ...ids, amount: normaliseDecimal(input.amount), currency: input.currency });
         return withIdempotencyKey(trx, { partnerId, key: input.idempotencyKey, requestHash: hash, now }, () => record(trx));
       }));
-      return { ...claimed.receipt, replayed: claimed.replayed };
+      return { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
     },
     createPaymentNotification: async (_root, { notification }, ctx) => {
       const vendorId = requireVendorToken(ctx);
@@ -54,7 +53,7 @@ export const paymentResolvers: Resolvers = {
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
       // Counted (src/ops/metrics.ts): the payment is recorded, replayed, or refused with its error code.
       const claimed = await countPaymentOutcome('vendor', () => acceptNotification(ctx.db, vendor, notification, ctx.now()));
-      const receipt = { ...claimed.receipt, replayed: claimed.replayed };
+      const receipt = { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
       return { message: notificationMessage(claimed.receipt), receipt };
     },
   },
@@ -69,7 +68,8 @@ export const paymentResolvers: Resolvers = {
     vendorReference: (payment) => payment.vendor_reference,
   },
   PaymentReceipt: {
-    payment: async (receipt, _args, ctx) => (await ctx.loaders.payments.byKey.load({ partnerId: receipt.partnerId, id: receipt.paymentId }))!,
+    // The row is at hand when this request recorded the payment; a replayed receipt has only its id.
+    payment: async (receipt, _args, ctx) => receipt.payment ?? (await ctx.loaders.payments.byKey.load({ partnerId: receipt.partnerId, id: receipt.paymentId }))!,
     remainingBalance: (receipt) => formatAmount(receipt.remainingMinor, receipt.currency),
   },
 };

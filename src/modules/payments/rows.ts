@@ -31,7 +31,8 @@ export interface PaymentReceiptSnapshot {
   fullyPaid: boolean;
 }
 
-export type PaymentReceiptParent = PaymentReceiptSnapshot & { replayed: boolean };
+/** A receipt as the graph answers it; `payment` is the row when this request recorded it (never stored). */
+export type PaymentReceiptParent = PaymentReceiptSnapshot & { replayed: boolean; payment?: PaymentRow };
 
 export interface PaymentNotificationParent {
   message: string;

@@ -3,9 +3,7 @@
 // matches only transactions that have the field at all.
 import { invalidArgument } from '../../errors.js';
 import { minorUnitsOf, SUPPORTED_CURRENCIES } from '../../money.js';
-import type { TransactionType } from './rows.js';
-
-type Join = 'merchant' | 'clerk' | 'order' | 'device' | 'payment' | 'adjustment';
+import type { TransactionLink as Join, TransactionType } from './rows.js';
 
 interface FilterPath {
   /** SQL of the field's value; for amounts, in minor units of the currency `currencySql` names. */

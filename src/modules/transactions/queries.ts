@@ -1,12 +1,18 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
+import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
+import { catalogueColumns, COLUMNS as DEVICE_COLUMNS } from '../devices/queries.js';
+import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
+import { COLUMNS as MERCHANT_COLUMNS } from '../merchants/queries.js';
+import { COLUMNS as PAYMENT_COLUMNS } from '../payments/queries.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import { decimalSql, type FilterTerm } from './filters.js';
-import type { AdjustmentRow, ListedTransactionRow, TransactionRow } from './rows.js';
+import type { AdjustmentRow, ListedTransactionRow, TransactionLink, TransactionLinks, TransactionRow } from './rows.js';
 
 const COLUMNS = [
   'partner_id', 'id', 'type', 'amount_minor', 'currency', 'occurred_at', 'merchant_id', 'finance_order_id', 'payment_id', 'clerk_id', 'adjustment_id',
 ] as const;
+const ADJUSTMENT_COLUMNS = ['partner_id', 'id', 'kind', 'amount_minor', 'currency', 'notes', 'merchant_id', 'finance_order_id', 'operator_id', 'created_at'] as const;
 
 export interface TransactionWindow {
   partnerId: string;
@@ -17,82 +23,134 @@ export interface TransactionWindow {
   after?: { timeUs: string; id: string };
   /** At most this many rows; all of the window when absent. */
   limit?: number;
+  /** The rows each transaction links to that are read in the same statement (see TransactionLinks). */
+  links?: ReadonlySet<TransactionLink>;
 }
 
-function joinFor(query: Knex.QueryBuilder, join: string): void {
-  switch (join) {
-    case 'merchant':
-      query.leftJoin('merchants as m', function () {
-        this.on('m.partner_id', 't.partner_id').andOn('m.id', 't.merchant_id');
-      });
-      break;
-    case 'clerk':
-      query.leftJoin('clerks as c', function () {
-        this.on('c.partner_id', 't.partner_id').andOn('c.id', 't.clerk_id');
-      });
-      break;
-    case 'order':
-      query.leftJoin('finance_orders as o', function () {
-        this.on('o.partner_id', 't.partner_id').andOn('o.id', 't.finance_order_id');
-      });
-      break;
-    case 'device':
-      query
-        .leftJoin('devices as d', function () {
-          this.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id');
-        })
-        .leftJoin('device_models as dm', 'dm.id', 'd.model_id')
-        .leftJoin('device_families as df', 'df.id', 'dm.family_id');
-      break;
-    case 'payment':
-      query.leftJoin('payments as p', function () {
-        this.on('p.partner_id', 't.partner_id').andOn('p.id', 't.payment_id');
-      });
-      break;
-    case 'adjustment':
-      query.leftJoin('adjustments as a', function () {
-        this.on('a.partner_id', 't.partner_id').andOn('a.id', 't.adjustment_id');
-      });
-      break;
+/** Each tenant row a transaction links to: its table, alias, and the (partner, id) columns that name it. */
+const LINK_TABLES: Record<TransactionLink, { table: string; alias: string; by: readonly [string, string] }> = {
+  merchant: { table: 'merchants', alias: 'm', by: ['t.partner_id', 't.merchant_id'] },
+  clerk: { table: 'clerks', alias: 'c', by: ['t.partner_id', 't.clerk_id'] },
+  order: { table: 'finance_orders', alias: 'o', by: ['t.partner_id', 't.finance_order_id'] },
+  device: { table: 'devices', alias: 'd', by: ['o.partner_id', 'o.device_id'] },
+  payment: { table: 'payments', alias: 'p', by: ['t.partner_id', 't.payment_id'] },
+  adjustment: { table: 'adjustments', alias: 'a', by: ['t.partner_id', 't.adjustment_id'] },
+};
+
+/**
+ * Joins one link by its key, as a LATERAL lookup of at most one row: an index probe per transaction
+ * whatever the planner thinks of the table's size, so a page's cost follows the page, not the table
+ * (a hash join would read every payment of the partner for a page of 300). A device's catalogue
+ * model and family are small global tables, joined plainly.
+ */
+function joinFor(query: Knex.QueryBuilder, join: TransactionLink): void {
+  const { table, alias, by } = LINK_TABLES[join];
+  query.joinRaw('left join lateral (select * from ?? as ?? where ??.partner_id = ?? and ??.id = ?? limit 1) as ?? on true', [
+    table, alias, alias, by[0], alias, by[1], alias,
+  ]);
+  if (join === 'device') {
+    query.leftJoin('device_models as dm', 'dm.id', 'd.model_id').leftJoin('device_families as df', 'df.id', 'dm.family_id');
   }
 }
 
+/** Each link's fields as the join aliases of joinFor name their sources; a linked row's id says whether there is one. */
+const LINK_SOURCES: Record<TransactionLink, Readonly<Record<string, string>>> = {
+  merchant: sourcesOf('m', MERCHANT_COLUMNS),
+  clerk: sourcesOf('c', CLERK_COLUMNS),
+  order: sourcesOf('o', ORDER_COLUMNS),
+  device: { ...sourcesOf('d', DEVICE_COLUMNS), ...catalogueColumns('dm', 'df') },
+  payment: sourcesOf('p', PAYMENT_COLUMNS),
+  adjustment: sourcesOf('a', ADJUSTMENT_COLUMNS),
+};
+/** The joins a link needs (a device is reached through its order). */
+const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
+  merchant: ['merchant'], clerk: ['clerk'], order: ['order'], device: ['order', 'device'], payment: ['payment'], adjustment: ['adjustment'],
+};
+const JOIN_ORDER: TransactionLink[] = ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment'];
+
+function sourcesOf(alias: string, columns: readonly string[]): Record<string, string> {
+  return Object.fromEntries(columns.map((column) => [column, `${alias}.${column}`]));
+}
+
+/** The select-list name of a link's field: link__field. */
+const linkedName = (link: TransactionLink, field: string) => `${link}__${field}`;
+
+/** Per link, its fields paired with their select-list names, computed once (withLinks runs per row). */
+const LINK_FIELDS = Object.fromEntries(
+  JOIN_ORDER.map((link) => [link, Object.keys(LINK_SOURCES[link]).map((field) => [linkedName(link, field), field] as const)]),
+) as unknown as Record<TransactionLink, ReadonlyArray<readonly [string, string]>>;
+const LINK_ID_NAMES = Object.fromEntries(JOIN_ORDER.map((link) => [link, linkedName(link, 'id')])) as Record<TransactionLink, string>;
+
+/** Moves the link__field columns of a result row into the transaction's links (null: no such row). */
+function withLinks(row: Record<string, unknown>, links: readonly TransactionLink[]): ListedTransactionRow {
+  const transaction: Record<string, unknown> = { occurred_at_us: row.occurred_at_us };
+  for (const column of COLUMNS) transaction[column] = row[column];
+  const linked: Record<string, unknown> = {};
+  for (const link of links) {
+    if (row[LINK_ID_NAMES[link]] === null) {
+      linked[link] = null; // the join found no row
+      continue;
+    }
+    const linkedRow: Record<string, unknown> = {};
+    for (const [name, field] of LINK_FIELDS[link]) linkedRow[field] = row[name];
+    linked[link] = linkedRow;
+  }
+  transaction.links = linked as TransactionLinks;
+  return transaction as unknown as ListedTransactionRow;
+}
+
 /**
- * One partner's transactions with start <= time < end, in (time, id) order, one statement. Uses
- * the (partner_id, occurred_at, id) index; joins only what the filters need.
+ * One partner's transactions with start <= time < end, in (time, id) order, one statement: the
+ * window's page is chosen first (the (partner_id, occurred_at, id) index, joining only what the
+ * filters need), then the rows each transaction links to are joined to that page alone, by key.
  */
-export function transactionsInWindow(db: DbOrTrx, window: TransactionWindow): Promise<ListedTransactionRow[]> {
-  const query = db('transactions as t')
+export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow): Knex.QueryBuilder {
+  const page = db('transactions as t')
     .select(...COLUMNS.map((column) => `t.${column}`), db.raw('(extract(epoch from t.occurred_at) * 1000000)::int8 as occurred_at_us'))
     .where('t.partner_id', window.partnerId)
     .where('t.occurred_at', '>=', window.start)
     .where('t.occurred_at', '<', window.end)
     .orderBy(['t.occurred_at', 't.id']);
-  const joins = new Set<string>(window.filters.flatMap((term) => term.field.joins));
-  for (const join of ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment']) if (joins.has(join)) joinFor(query, join);
+  const filterJoins = new Set<TransactionLink>(window.filters.flatMap((term) => term.field.joins));
+  for (const join of JOIN_ORDER) if (filterJoins.has(join)) joinFor(page, join);
   for (const term of window.filters) {
     if (term.field.currencySql) {
       // An amount compares as a number ("-18" matches -18.00); text that is no number matches nothing.
-      if (!/^-?\d{1,20}(\.\d{1,20})?$/.test(term.value)) query.whereRaw('false');
-      else query.whereRaw(`${decimalSql(term.field.sql, term.field.currencySql)} = ?::numeric`, [term.value]);
+      if (!/^-?\d{1,20}(\.\d{1,20})?$/.test(term.value)) page.whereRaw('false');
+      else page.whereRaw(`${decimalSql(term.field.sql, term.field.currencySql)} = ?::numeric`, [term.value]);
     } else {
-      query.whereRaw(`${term.field.sql} = ?`, [term.value]);
+      page.whereRaw(`${term.field.sql} = ?`, [term.value]);
     }
-    if (term.field.types) query.whereIn('t.type', term.field.types);
+    if (term.field.types) page.whereIn('t.type', term.field.types);
   }
   if (window.after) {
-    query.whereRaw(`(t.occurred_at, t.id) > (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?::int8)`, [window.after.timeUs, window.after.id]);
+    page.whereRaw(`(t.occurred_at, t.id) > (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?::int8)`, [window.after.timeUs, window.after.id]);
   }
-  if (window.limit !== undefined) query.limit(window.limit);
-  return query as unknown as Promise<ListedTransactionRow[]>;
+  if (window.limit !== undefined) page.limit(window.limit);
+
+  const links = linksOf(window);
+  if (!links.length) return page;
+  const query = db.select('t.*').from(page.as('t')).orderBy(['t.occurred_at', 't.id']);
+  for (const link of links) {
+    query.select(Object.entries(LINK_SOURCES[link]).map(([field, source]) => `${source} as ${linkedName(link, field)}`));
+  }
+  const linkJoins = new Set<TransactionLink>(links.flatMap((link) => LINK_JOINS[link]));
+  for (const join of JOIN_ORDER) if (linkJoins.has(join)) joinFor(query, join);
+  return query;
+}
+
+const linksOf = (window: TransactionWindow) => JOIN_ORDER.filter((link) => window.links?.has(link));
+
+export async function transactionsInWindow(db: DbOrTrx, window: TransactionWindow): Promise<ListedTransactionRow[]> {
+  const rows = (await transactionsInWindowQuery(db, window)) as Array<Record<string, unknown>>;
+  const links = linksOf(window);
+  return links.length ? rows.map((row) => withLinks(row, links)) : (rows as unknown as ListedTransactionRow[]);
 }
 
 export async function insertTransactions(trx: DbOrTrx, rows: Array<Omit<TransactionRow, 'id'>>): Promise<TransactionRow[]> {
   if (rows.length === 0) return [];
   return (await trx('transactions').insert(rows).returning([...COLUMNS])) as TransactionRow[];
 }
-
-const ADJUSTMENT_COLUMNS = ['partner_id', 'id', 'kind', 'amount_minor', 'currency', 'notes', 'merchant_id', 'finance_order_id', 'operator_id', 'created_at'] as const;
 
 export function adjustmentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<AdjustmentRow[]> {
   return whereTenantKeys(db<AdjustmentRow>('adjustments').select(...ADJUSTMENT_COLUMNS), ['partner_id', 'id'], keys);

@@ -11,23 +11,33 @@ import { operatorActor } from '../audit/record.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
+import { linksSelected } from './selection.js';
 import { insertAdjustment, insertTransactions, transactionsInWindow } from './queries.js';
 import type { TransactionRow } from './rows.js';
 
 /** The longest window one request may ask for (decisions.md 7). */
 const MAX_WINDOW_DAYS = 366;
-const MAX_PAGE = 1000;
+/** The largest page one request may ask for (first); the legacy list streams pages of this size. */
+export const MAX_PAGE = 5000;
 
 const TYPE_NAMES = { finance: 'FinanceTransaction', cash: 'CashTransaction', commission: 'CommissionTransaction', adjustment: 'AdjustmentTransaction' } as const;
 
-const merchantOf = async (row: TransactionRow, ctx: Context) =>
-  (await ctx.loaders.merchants.byKey.load({ partnerId: row.partner_id, id: row.merchant_id }))!;
-const orderOf = async (row: TransactionRow, ctx: Context) =>
-  (await ctx.loaders.financeOrders.byKey.load({ partnerId: row.partner_id, id: row.finance_order_id! }))!;
-const clerkOf = async (row: TransactionRow, ctx: Context) =>
-  (await ctx.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }))!;
-const paymentOf = async (row: TransactionRow, ctx: Context) =>
-  (await ctx.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }))!;
+// A link the listing read along (selection.ts) is answered from the row, without a DataLoader round
+// trip or a promise; otherwise it is loaded as usual (batched per request).
+const merchantOf = (row: TransactionRow, ctx: Context) =>
+  row.links?.merchant ?? ctx.loaders.merchants.byKey.load({ partnerId: row.partner_id, id: row.merchant_id }).then((merchant) => merchant!);
+const orderOf = (row: TransactionRow, ctx: Context) =>
+  row.links?.order ?? ctx.loaders.financeOrders.byKey.load({ partnerId: row.partner_id, id: row.finance_order_id! }).then((order) => order!);
+const clerkOf = (row: TransactionRow, ctx: Context) =>
+  row.links?.clerk ?? ctx.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }).then((clerk) => clerk!);
+const paymentOf = (row: TransactionRow, ctx: Context) =>
+  row.links?.payment ?? ctx.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }).then((payment) => payment!);
+const deviceOf = async (row: TransactionRow, ctx: Context) => {
+  const order = await orderOf(row, ctx);
+  return (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
+};
+const adjustmentOf = (row: TransactionRow, ctx: Context) =>
+  row.links?.adjustment ?? ctx.loaders.transactions.adjustmentByKey.load({ partnerId: row.partner_id, id: row.adjustment_id! }).then((adjustment) => adjustment!);
 
 /** The fields every transaction type shares. */
 const common = {
@@ -39,7 +49,7 @@ const common = {
 
 export const transactionResolvers: Resolvers = {
   Query: {
-    transactions: async (_root, { start, end, filter, first, after, partnerId: requested }, ctx) => {
+    transactions: async (_root, { start, end, filter, first, after, partnerId: requested }, ctx, info) => {
       // Transactions are for partner keys (not retail keys) and operators (decisions.md 1).
       const partnerId = readablePartner(ctx, requested, ['partner']);
       if (partnerId === null) throw invalidArgument('partnerId', 'is required for operators');
@@ -56,6 +66,7 @@ export const transactionResolvers: Resolvers = {
         filters,
         after: afterPosition,
         limit: first != null ? first + 1 : undefined,
+        links: linksSelected(info),
       });
       const hasNextPage = first != null && rows.length > first;
       return { rows: hasNextPage ? rows.slice(0, first!) : rows, hasNextPage };
@@ -132,10 +143,7 @@ export const transactionResolvers: Resolvers = {
     ...common,
     financeOrder: (row, _args, ctx) => orderOf(row, ctx),
     salesClerk: (row, _args, ctx) => clerkOf(row, ctx),
-    device: async (row, _args, ctx) => {
-      const order = await orderOf(row, ctx);
-      return (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
-    },
+    device: (row, _args, ctx) => row.links?.device ?? deviceOf(row, ctx),
   },
   CashTransaction: {
     ...common,
@@ -150,7 +158,7 @@ export const transactionResolvers: Resolvers = {
   },
   AdjustmentTransaction: {
     ...common,
-    adjustment: async (row, _args, ctx) => (await ctx.loaders.transactions.adjustmentByKey.load({ partnerId: row.partner_id, id: row.adjustment_id! }))!,
+    adjustment: (row, _args, ctx) => adjustmentOf(row, ctx),
   },
   Adjustment: {
     kind: (adjustment) => (adjustment.kind === 'payment' ? 'PAYMENT' : 'COMMISSION'),

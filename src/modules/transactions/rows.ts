@@ -1,3 +1,9 @@
+import type { ClerkRow } from '../clerks/rows.js';
+import type { DeviceRow } from '../devices/rows.js';
+import type { FinanceOrderRow } from '../financeOrders/rows.js';
+import type { MerchantRow } from '../merchants/rows.js';
+import type { PaymentRow } from '../payments/rows.js';
+
 export type TransactionType = 'finance' | 'cash' | 'commission' | 'adjustment';
 
 /** A row of `transactions`: signed amount from the partner's side, int8 minor units as a string. */
@@ -13,6 +19,24 @@ export interface TransactionRow {
   payment_id: string | null;
   clerk_id: string | null;
   adjustment_id: string | null;
+  /** Rows it points at, when a listing read them along (not a column). */
+  links?: TransactionLinks;
+}
+
+/** A row a transaction points at (its device through its finance order). */
+export type TransactionLink = 'merchant' | 'clerk' | 'order' | 'device' | 'payment' | 'adjustment';
+
+/**
+ * The rows a listed transaction points at, read in the listing's own statement when the request
+ * selects them; null where the transaction has no such link. A link absent here is loaded as usual.
+ */
+export interface TransactionLinks {
+  merchant?: MerchantRow | null;
+  clerk?: ClerkRow | null;
+  order?: FinanceOrderRow | null;
+  device?: DeviceRow | null;
+  payment?: PaymentRow | null;
+  adjustment?: AdjustmentRow | null;
 }
 
 /** A transaction as listed: with the exact time for its cursor (microseconds since the epoch). */

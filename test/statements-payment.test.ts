@@ -1,0 +1,85 @@
+// Round trips of one payment: every SQL statement is a round trip to Postgres, and their number is
+// what bounds payments per second (issue "Speed"), so each path has a budget here. Counted from the
+// knex instance's query events, auth's API key lookup included; deterministic, no timing.
+//
+// Before the issue: in store 12 statements without an Idempotency-Key, 16 with one, 6 for a replay;
+// a vendor notification 15, its replay 7.
+import { describe, expect, it } from 'vitest';
+import { useSeededService } from './support/fixtures.js';
+
+const NOW = new Date('2026-06-10T15:30:00Z');
+const fixture = useSeededService({ now: NOW });
+
+const RECORD = '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
+
+async function statementsOf(send: () => Promise<Response>): Promise<{ response: Response; body: any; statements: string[] }> {
+  const statements: string[] = [];
+  const count = (query: { sql: string }) => statements.push(query.sql);
+  fixture.database.db.on('query', count);
+  try {
+    const response = await send();
+    return { response, body: await response.json(), statements };
+  } finally {
+    fixture.database.db.off('query', count);
+  }
+}
+
+const recordInStore = (amount: string, idempotencyKey?: string) =>
+  statementsOf(() => fixture.service.request(`${RECORD}&amount=${amount}`, { headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} }));
+
+/** The order is still locked, once, by the statement that reads it. */
+const orderLocks = (statements: string[]) => statements.filter((sql) => /\bfor update\b/i.test(sql) && sql.includes('"finance_orders"'));
+
+describe('record-customer-payment', () => {
+  it('takes 6 statements: key, BEGIN, merchant and clerk, order locked with partner and device, the writes, COMMIT', async () => {
+    const { response, body, statements } = await recordInStore('1.00');
+    expect(response.status).toBe(200);
+    expect(body.payment).toMatchObject({ deviceTag: 'DTSTBBB', remainingBalance: 197, fullyPaid: false });
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(6);
+    expect(orderLocks(statements)).toHaveLength(1);
+    // The answer's payment id is the row the writes returned, not a read after COMMIT.
+    expect(statements.at(-1)).toBe('COMMIT;');
+    const [payment] = await fixture.database.db('payments').where({ partner_id: 1, id: body.payment.id });
+    expect(payment).toMatchObject({ amount_minor: '100', channel: 'in_store', merchant_id: '851005', clerk_id: '5335' });
+  });
+
+  it('with an Idempotency-Key, takes 9: the key locked, looked up, and stored (with its housekeeping) on top', async () => {
+    const { response, body, statements } = await recordInStore('2.00', 'statements-1');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+    expect(body.payment.remainingBalance).toBe(195);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(9);
+    expect(orderLocks(statements)).toHaveLength(1);
+  });
+
+  it('replays in 6: key, BEGIN, the key locked and looked up, COMMIT, and the payment read for its id', async () => {
+    const first = await recordInStore('3.00', 'statements-2');
+    const replay = await recordInStore('3.00', 'statements-2');
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(replay.statements.length, replay.statements.join('\n')).toBeLessThanOrEqual(6);
+    expect(orderLocks(replay.statements)).toHaveLength(0);
+  });
+});
+
+describe('vendor payment notification', () => {
+  it('takes 12 statements, and 7 for a repeated reference', async () => {
+    const token = await fixture.service.request('/payments/v1/token', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
+    });
+    const accessToken = ((await token.json()) as any).data.access_token as string;
+    const notify = () => statementsOf(() => fixture.service.request('/payments/v1/notification', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({ paymentVendor: 'demo-vendor', amount: '20.00', currency: 'USD', reference: 'statements-1', deviceTag: 'DTSTBBD' }),
+    }));
+    const first = await notify();
+    expect(first.response.status).toBe(200);
+    expect(first.body.data).toMatchObject({ message: 'payment of 20.00 USD recorded for device DTSTBBD', remainingBalance: 220 });
+    expect(first.statements.length, first.statements.join('\n')).toBeLessThanOrEqual(12);
+    expect(orderLocks(first.statements)).toHaveLength(1);
+    const repeated = await notify();
+    expect(repeated.body).toEqual(first.body);
+    expect(repeated.statements.length, repeated.statements.join('\n')).toBeLessThanOrEqual(7);
+  });
+});

@@ -1,0 +1,90 @@
+// list-transactions of 10,000 rows (issue 7): at most 5 SQL statements, read in pages no larger
+// than the graph's page limit (memory holds a page, not the list), and streamed byte for byte as
+// the one-shot body would be.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEGACY_ROUTES } from '../src/rest/routes.js';
+import { listTransactionsBody } from '../src/rest/mappers.js';
+import { MAX_PAGE } from '../src/modules/transactions/resolvers.js';
+import { addBulkOrders } from './support/bulk.js';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { startTestService, type TestService } from './support/service.js';
+
+const NOW = new Date('2026-06-10T15:30:00Z');
+const T = Date.parse('2026-06-10T00:00:00Z') / 1000;
+const DAY = 86_400;
+const ORDERS = 3_334; // 3 transactions each: with the demo's own, over 10,000 in the window
+const WINDOW = { start: T - 300 * DAY, end: T - 10 * DAY };
+let database: TestDatabase;
+let service: TestService;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ now: NOW });
+  await addBulkOrders(database.db, ORDERS, new Date((WINDOW.end - DAY) * 1000));
+  service = await startTestService(database.db, { now: () => NOW });
+}, 120_000);
+afterAll(async () => {
+  await service?.close();
+  await database?.destroy();
+});
+
+/** Every statement the service runs while `work` runs, with the number of rows each returned. */
+async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: Array<{ sql: string; rows: number }> }> {
+  const statements: Array<{ sql: string; rows: number }> = [];
+  const onResponse = (response: unknown, query: { sql: string }) => {
+    statements.push({ sql: query.sql, rows: Array.isArray(response) ? response.length : 1 });
+  };
+  database.db.on('query-response', onResponse);
+  try {
+    return { result: await work(), statements };
+  } finally {
+    database.db.off('query-response', onResponse);
+  }
+}
+
+describe('REST list-transactions of 10,000 rows', () => {
+  it('takes at most 5 statements, none returning more than a page, and answers the whole window', async () => {
+    const partner = (await database.db('partners').where({ name: 'Demo Retail' }).first()).id;
+    const [inWindow] = await database.db('transactions')
+      .where('partner_id', partner)
+      .where('occurred_at', '>=', new Date(WINDOW.start * 1000))
+      .where('occurred_at', '<', new Date(WINDOW.end * 1000))
+      .count<{ count: string }[]>('* as count');
+    const rows = Number(inWindow!.count);
+    expect(rows).toBeGreaterThanOrEqual(10_000);
+
+    const { result, statements } = await statementsDuring(async () => {
+      const response = await service.request(`/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}`);
+      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+    });
+    expect(result.status).toBe(200);
+    expect(result.type).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(result.text);
+    expect(body.valid).toBe(true);
+    expect(body.transactions).toHaveLength(rows);
+
+    // The key's lookup, then one statement per page (transactions with everything they link to).
+    expect(statements.length).toBeLessThanOrEqual(5);
+    expect(Math.max(...statements.map((statement) => statement.rows))).toBeLessThanOrEqual(MAX_PAGE + 1);
+    expect(statements.filter((statement) => /from "transactions"/.test(statement.sql)).length).toBe(Math.ceil((rows + 1) / MAX_PAGE));
+  });
+
+  it('streams exactly the body of the whole window read in one page through /graphql', async () => {
+    const route = LEGACY_ROUTES.find((candidate) => candidate.name === 'list-transactions')!;
+    const { status, body: graph } = await service.graphql(route.operation, { 'x-api-key': 'demo-partner-key' }, WINDOW);
+    expect(status).toBe(200);
+    expect(graph.data.transactions.pageInfo.hasNextPage).toBe(false);
+    const oneShot = `${listTransactionsBody.head}${listTransactionsBody.page(graph.data).items.map((item) => JSON.stringify(item)).join(',')}${listTransactionsBody.tail}`;
+
+    const response = await service.request(`/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}`);
+    const streamed = await response.text();
+    expect(streamed.length).toBe(oneShot.length);
+    expect(streamed === oneShot).toBe(true);
+  });
+
+  it('answers an error on the first page as usual, with nothing written before it', async () => {
+    const response = await service.request(`/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}&filter=nocolon`);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string } };
+    expect(body.error.code).toBe('INVALID_QUERY_PARAMETER');
+  });
+});
