@@ -4,8 +4,9 @@
 // count is pinned by test/statements-lookup.test.ts): the key by its hash; the customer by every
 // locator rule in one statement (IMEI, tag, phone number, id; the first rule that finds one wins);
 // the orders of the customer's devices (and of the device the locator matched), each with its
-// device; the chosen order's payments. It answers the same top-level shape; it does not check key
-// kinds, rate limits, or write request logs.
+// device; the chosen order's payments. Like the service (src/db/prepared.ts), it runs each as a
+// named prepared statement. It answers the same top-level shape; it does not check key kinds, rate
+// limits, or write request logs.
 // Run by scripts/bench.ts as its own process: DATABASE_URL, PORT, DATABASE_POOL_MAX.
 import express from 'express';
 import { createHash } from 'node:crypto';
@@ -42,8 +43,9 @@ const ORDERS_WITH_DEVICES_SQL = (matched: boolean) =>
 const PAYMENTS_SQL = `select "partner_id", "id", "finance_order_id", "channel", "amount_minor", "currency", "merchant_id", "clerk_id", "vendor_id", "vendor_reference", "received_at" from "payments" where ("partner_id", "finance_order_id") in (select * from unnest($1::int8[], $2::int8[])) order by "received_at" asc, "id" asc`;
 
 type Row = Record<string, any>;
-const one = async (sql: string, values: unknown[]): Promise<Row | undefined> => (await pool.query(sql, values)).rows[0];
-const all = async (sql: string, values: unknown[]): Promise<Row[]> => (await pool.query(sql, values)).rows;
+const named = (sql: string, values: unknown[]) => ({ name: `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`, text: sql, values });
+const one = async (sql: string, values: unknown[]): Promise<Row | undefined> => (await pool.query(named(sql, values))).rows[0];
+const all = async (sql: string, values: unknown[]): Promise<Row[]> => (await pool.query(named(sql, values))).rows;
 const money = (minor: unknown) => Number(minor) / 100;
 const seconds = (at: unknown) => (at ? Math.floor(new Date(at as string).getTime() / 1000) : null);
 

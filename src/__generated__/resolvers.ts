@@ -1022,7 +1022,8 @@ export type Query = {
    * The caller's transactions from start (inclusive) to end (exclusive), sorted by time, then id. The
    * window is at most 366 days. filter takes "path:value" terms that must all match, e.g.
    * "type:cash", "merchant.name:DEMO", "financeOrder.id:4000004", "device.imei:123456789012347".
-   * Partner keys (not retail keys); operators name the partner. Omit first for the whole window.
+   * Partner keys (not retail keys); operators name the partner. A page holds at most 5000 transactions
+   * (first defaults to that); pageInfo.endCursor passed as after reads the next.
    */
   transactions: TransactionConnection;
   /** The principal behind this request's credential. Fails with MISSING_API_KEY or INVALID_API_KEY without one. */

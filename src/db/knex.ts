@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { Logger } from 'pino';
+import { PreparingPgClient } from './prepared.js';
 import { pgTypes, typeParsers } from './types.js';
 
 export type Db = Knex;
@@ -36,7 +37,7 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl !== null) {
     return knex({
-      client: 'pg',
+      client: PreparingPgClient as unknown as typeof knex.Client,
       connection: {
         connectionString: options.databaseUrl,
         types: pgTypes,
@@ -62,5 +63,5 @@ export function createDb(options: DbOptions): Db {
 }
 
 export function isEmbedded(db: Db): boolean {
-  return db.client.config.client !== 'pg';
+  return !(db.client instanceof PreparingPgClient);
 }

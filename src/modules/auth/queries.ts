@@ -1,11 +1,13 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { prepared } from '../../db/prepared.js';
 import type { ApiKeyRow } from './rows.js';
 
 const COLUMNS = ['id', 'key_hash', 'display_prefix', 'kind', 'partner_id', 'vendor_id', 'operator_id', 'label', 'created_at', 'expires_at', 'revoked_at'] as const;
 
 /** The key with this hash if it is neither revoked nor expired at `now`; one unique-index lookup. */
 export function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
-  return db<ApiKeyRow>('api_keys')
+  // Every authenticated request runs it: a prepared statement.
+  return prepared(db<ApiKeyRow>('api_keys'))
     .select(...COLUMNS)
     .where({ key_hash: keyHash })
     .whereNull('revoked_at')

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { prepared } from '../../db/prepared.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { CustomerRow } from './rows.js';
 
@@ -51,7 +52,7 @@ function customersByRule(db: DbOrTrx, rule: LocatorRule, precedence: number, loc
  */
 export function customersByLocator(db: DbOrTrx, locator: string, rules: readonly LocatorRule[], partnerId: string | null): Promise<LocatedCustomerRow[]> {
   const [first, ...rest] = rules.map((rule, precedence) => customersByRule(db, rule, precedence, locator, partnerId));
-  return (rest.length ? first!.unionAll(rest, true) : first!).orderBy(['precedence', 'partner_id', 'id']).limit(2);
+  return prepared(rest.length ? first!.unionAll(rest, true) : first!).orderBy(['precedence', 'partner_id', 'id']).limit(2);
 }
 
 export async function insertCustomer(db: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { prepared } from '../../db/prepared.js';
 import { catalogueColumns, COLUMNS as DEVICE_COLUMNS } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
@@ -66,7 +67,7 @@ export async function financeOrdersAroundCustomers(db: DbOrTrx, customers: reado
   const devices = matched.length === 0
     ? devicesOfCustomers
     : devicesOfCustomers.union(db.raw('select * from unnest(?::int8[], ?::int8[])', [matched.map((key) => key.partnerId), matched.map((key) => key.id)]));
-  const rows: Array<Record<string, unknown>> = await db('finance_orders as o')
+  const rows: Array<Record<string, unknown>> = await prepared(db('finance_orders as o'))
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
     .join('device_models as m', 'm.id', 'd.model_id')
     .join('device_families as f', 'f.id', 'm.family_id')
@@ -85,7 +86,7 @@ export async function financeOrdersAroundCustomers(db: DbOrTrx, customers: reado
  * the device ride along in the same statement (one round trip); their rows are not locked.
  */
 export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceOrderForPayment | undefined> {
-  return trx<FinanceOrderForPayment>('finance_orders as o')
+  return prepared(trx<FinanceOrderForPayment>('finance_orders as o'))
     .join('partners as p', 'p.id', 'o.partner_id')
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
     .select(...COLUMNS.map((column) => `o.${column}`), 'p.commission_rate_bps', 'd.tag as device_tag')

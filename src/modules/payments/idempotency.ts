@@ -4,6 +4,7 @@
 // replays its receipt (same request) or is refused with IDEMPOTENCY_CONFLICT (different request).
 import { createHash } from 'node:crypto';
 import type { DbOrTrx } from '../../db/knex.js';
+import { prepared } from '../../db/prepared.js';
 import { idempotencyConflict } from '../../errors.js';
 import type { RecordedPayment } from './record.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
@@ -43,7 +44,7 @@ export async function withIdempotencyKey(
   record: () => Promise<RecordedPayment>,
 ): Promise<Claimed> {
   await lock(trx, `idempotency:${claim.partnerId}:${claim.key}`);
-  const existing = await trx('idempotency_keys').where({ partner_id: claim.partnerId, idempotency_key: claim.key }).first();
+  const existing = await prepared(trx('idempotency_keys')).where({ partner_id: claim.partnerId, idempotency_key: claim.key }).first();
   if (existing && existing.expires_at.getTime() > claim.now.getTime()) {
     if (existing.request_hash !== claim.requestHash) throw idempotencyConflict('this Idempotency-Key');
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };

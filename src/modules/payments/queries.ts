@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { prepared } from '../../db/prepared.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { TransactionType } from '../transactions/rows.js';
 import type { PaymentRow } from './rows.js';
@@ -14,7 +15,7 @@ export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise
 
 /** The payments of several orders, oldest first (paymentHistory order). */
 export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Promise<PaymentRow[]> {
-  return whereTenantKeys(db<PaymentRow>('payments').select(...COLUMNS), ['partner_id', 'finance_order_id'], orders)
+  return whereTenantKeys(prepared(db<PaymentRow>('payments')).select(...COLUMNS), ['partner_id', 'finance_order_id'], orders)
     .orderBy(['received_at', 'id']);
 }
 
@@ -24,7 +25,7 @@ export async function merchantAndClerkFound(
   partnerId: string,
   ids: { merchantId: string; clerkId: string },
 ): Promise<{ merchant: boolean; clerk: boolean }> {
-  const found = await db.first(
+  const found = await prepared(db.queryBuilder()).first(
     db.raw('exists ? as merchant', [db('merchants').select(1).where({ partner_id: partnerId, id: ids.merchantId })]),
     db.raw('exists ? as clerk', [db('clerks').select(1).where({ partner_id: partnerId, id: ids.clerkId })]),
   );
@@ -50,7 +51,7 @@ export async function creditPayment(
   row: Omit<PaymentRow, 'id'>,
   transactions: readonly PaymentTransaction[],
 ): Promise<{ payment: PaymentRow; totalPaidMinor: string }> {
-  const [written] = await trx
+  const [written] = await prepared(trx.queryBuilder())
     .with('credited', trx('finance_orders')
       .where({ partner_id: row.partner_id, id: row.finance_order_id })
       .update({ total_paid_minor: trx.raw('total_paid_minor + ?::int8', [row.amount_minor]) })

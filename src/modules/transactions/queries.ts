@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
+import { prepared } from '../../db/prepared.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { catalogueColumns, COLUMNS as DEVICE_COLUMNS } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
@@ -129,14 +130,16 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   if (window.limit !== undefined) page.limit(window.limit);
 
   const links = linksOf(window);
-  if (!links.length) return page;
+  // An unfiltered listing has a handful of SQL texts (links selected, paged or not): prepared. Filters
+  // make texts without bound, so a filtered one is planned each time.
+  if (!links.length) return window.filters.length ? page : prepared(page);
   const query = db.select('t.*').from(page.as('t')).orderBy(['t.occurred_at', 't.id']);
   for (const link of links) {
     query.select(Object.entries(LINK_SOURCES[link]).map(([field, source]) => `${source} as ${linkedName(link, field)}`));
   }
   const linkJoins = new Set<TransactionLink>(links.flatMap((link) => LINK_JOINS[link]));
   for (const join of JOIN_ORDER) if (linkJoins.has(join)) joinFor(query, join);
-  return query;
+  return window.filters.length ? query : prepared(query);
 }
 
 const linksOf = (window: TransactionWindow) => JOIN_ORDER.filter((link) => window.links?.has(link));

@@ -65,11 +65,13 @@ export const transactionResolvers: Resolvers = {
         end: new Date(end * 1000),
         filters,
         after: afterPosition,
-        limit: first != null ? first + 1 : undefined,
+        // One page at a time, whatever the caller asks: memory follows the page, not the window.
+        limit: (first ?? MAX_PAGE) + 1,
         links: linksSelected(info),
       });
-      const hasNextPage = first != null && rows.length > first;
-      return { rows: hasNextPage ? rows.slice(0, first!) : rows, hasNextPage };
+      const pageSize = first ?? MAX_PAGE;
+      const hasNextPage = rows.length > pageSize;
+      return { rows: hasNextPage ? rows.slice(0, pageSize) : rows, hasNextPage };
     },
   },
   Mutation: {
