@@ -1,9 +1,8 @@
 // The database handle: a pg pool for a real Postgres server, or the embedded PGlite database when no
 // DATABASE_URL is set. Everything above this file sees one Knex interface and one set of row types.
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import type { Logger } from 'pino';
 import { PreparingPgClient } from './prepared.js';
 import { pgTypes, typeParsers } from './types.js';
@@ -34,6 +33,8 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
   };
 }
 
+const embeddedRequire = createRequire(import.meta.url);
+
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl !== null) {
     return knex({
@@ -51,6 +52,11 @@ export function createDb(options: DbOptions): Db {
     });
   }
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
+  // The embedded database's code is loaded only when it is used: about 100 MB resident that a
+  // service on Postgres does not carry. knex-pglite is CommonJS and requires PGlite's CommonJS build,
+  // so this file takes that same build (one copy of PGlite in memory, not two).
+  const { PGlite } = embeddedRequire('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const ClientPgLite = embeddedRequire('knex-pglite') as typeof import('knex-pglite');
   const pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers: typeParsers });
   return knex({
     client: ClientPgLite as unknown as typeof knex.Client,
