@@ -151,10 +151,14 @@ async function writeList(
   res.end(list.body.tail);
 }
 
-/** A list that failed after its status was sent: logged, and the connection closed mid-body. */
+/**
+ * A list that failed after its status was sent: logged, and the connection closed mid-body once what
+ * was written has gone out (the body's end never comes, so the client sees an incomplete answer).
+ */
 function abandonList(res: Response, deps: LegacyHandlerDeps, route: LegacyRoute<never>, error: unknown): void {
   deps.service.logger.error({ err: error, requestId: res.locals.requestId, route: route.name }, 'list cut short after its first page');
-  res.destroy();
+  if (res.socket) res.socket.end();
+  else res.destroy();
 }
 
 export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<never>): RequestHandler {
