@@ -5,12 +5,12 @@ import { seedDemoData } from '../src/db/seed.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 const DOMAIN_TABLES = [
-  'adjustments', 'api_keys', 'audit_events', 'carts', 'clerks', 'customers', 'device_directory', 'device_families', 'device_models',
-  'devices', 'finance_orders', 'idempotency_keys', 'merchants', 'operators', 'partners', 'payment_vendors', 'payments',
+  'adjustments', 'api_keys', 'audit_events', 'carts', 'clerks', 'customer_phone_directory', 'customers', 'device_directory', 'device_families', 'device_models',
+  'devices', 'finance_order_directory', 'finance_orders', 'idempotency_keys', 'merchants', 'operators', 'partners', 'payment_vendors', 'payments',
   'transactions', 'vendor_notifications',
 ];
 // Global tables (principals, catalogue, directories); every other table belongs to a partner.
-const GLOBAL_TABLES = ['api_keys', 'audit_events', 'device_directory', 'device_families', 'device_models', 'operators', 'partners', 'payment_vendors', 'vendor_notifications'];
+const GLOBAL_TABLES = ['api_keys', 'audit_events', 'customer_phone_directory', 'device_directory', 'device_families', 'finance_order_directory', 'device_models', 'operators', 'partners', 'payment_vendors', 'vendor_notifications'];
 
 let database: TestDatabase;
 

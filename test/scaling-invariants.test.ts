@@ -32,6 +32,9 @@ const GLOBAL_WITH_PARTNER_ID = {
   // IMEI and tag are unique across partners, and this is what routes a partner-less notification:
   // the pointer (partner_id, device_id) is all it holds. Its primary key does lead with partner_id.
   device_directory: ['device_directory: unique (imei)', 'device_directory: unique (tag)'],
+  // The same for a notification naming a finance order (ids are unique across partners) or a phone number.
+  finance_order_directory: ['finance_order_directory: primary key (id)'],
+  customer_phone_directory: [],
   // A vendor's reference is its idempotency key, claimed before the device (and so the partner) is known.
   vendor_notifications: ['vendor_notifications: primary key (vendor_id,reference)'],
 } as const;
@@ -40,7 +43,12 @@ const GLOBAL_WITH_PARTNER_ID = {
 const REFERENCE_TABLES = ['device_families', 'device_models', 'operators', 'partners', 'payment_vendors'];
 
 /** Foreign keys from a global table into a tenant table: Citus cannot keep these (see README). */
-const GLOBAL_TO_TENANT_KEYS = ['device_directory(partner_id,device_id) -> devices(partner_id,id)', 'vendor_notifications(partner_id,payment_id) -> payments(partner_id,id)'];
+const GLOBAL_TO_TENANT_KEYS = [
+  'customer_phone_directory(partner_id,customer_id) -> customers(partner_id,id)',
+  'device_directory(partner_id,device_id) -> devices(partner_id,id)',
+  'finance_order_directory(partner_id,id) -> finance_orders(partner_id,id)',
+  'vendor_notifications(partner_id,payment_id) -> payments(partner_id,id)',
+];
 
 // ---------------------------------------------------------------------------------------------------
 // The catalogue (pg_catalog: the same on PGlite and Postgres).
@@ -566,16 +574,17 @@ describe('(d) a vendor notification finds its device without visiting every shar
     });
   }
 
-  // Known gap, kept visible: these two locators carry no partner and have no global directory, so each
-  // reads one table across all partners (every shard, on a distributed Postgres). README "Scaling".
+  // A phone number or a finance order id has its own global directory (migration 000900).
   it.each([
-    ['phone number', { phoneNumber: '14084930580' }, 'customers is not pinned by partner_id'],
-    ['finance order id', { financeOrderId: '4000004' }, 'finance_orders is not pinned by partner_id'],
-  ] as const)('by %s: exactly one statement reads across partners (known gap)', async (name, locator, expected) => {
+    ['phone number', { phoneNumber: '14084930580' }, 'customer_phone_directory', /where "phone_number" = \$1/],
+    ['finance order id', { financeOrderId: '4000004' }, 'finance_order_directory', /where "id" = \$1/],
+  ] as const)('by %s: one directory lookup, then every statement pins the partner found', async (name, locator, directoryTable, lookup) => {
     const exchange = await notify(locator, `scaling-${name}`);
     expect(exchange.status).toBe(200);
-    const { problems } = await audit(exchange);
-    expect(problems.map((problem) => problem.slice(0, problem.indexOf(': ')))).toEqual([expected]);
+    expect((await audit(exchange)).problems).toEqual([]);
+    const directory = exchange.statements.filter((sql) => sql.includes(`"${directoryTable}"`));
+    expect(directory).toHaveLength(1);
+    expect(directory[0]).toMatch(lookup);
   });
 });
 

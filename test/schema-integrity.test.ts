@@ -57,6 +57,21 @@ describe('schema integrity', () => {
     expect(vendor).toBeDefined();
   });
 
+  it('keeps the notification directories with every new customer and finance order, whoever writes them', async () => {
+    const [customer] = await database.db('customers').insert({ partner_id: other, name: 'Directory Test', phone_number: '5550009999' }).returning('id');
+    expect(await database.db('customer_phone_directory').where({ phone_number: '5550009999' }).select('partner_id', 'customer_id'))
+      .toEqual([{ partner_id: other, customer_id: customer.id }]);
+    await database.db('customers').where({ partner_id: other, id: customer.id }).update({ phone_number: '5550008888' });
+    expect(await database.db('customer_phone_directory').where({ partner_id: other, customer_id: customer.id }).pluck('phone_number')).toEqual(['5550008888']);
+    // Every existing finance order has its entry, pointing at its own partner.
+    const orders = await database.db('finance_orders').select('id', 'partner_id').orderBy('id');
+    const directory = await database.db('finance_order_directory').select('id', 'partner_id').orderBy('id');
+    expect(orders.length).toBeGreaterThan(3);
+    expect(directory).toEqual(orders);
+    // An entry naming another partner's order is refused (the composite foreign key).
+    expect(await refused(() => database.db('finance_order_directory').insert({ id: orders[0].id, partner_id: orders[0].partner_id === demo ? other : demo }))).toMatch(/^23(505|503)$/);
+  });
+
   it('ties an API key to exactly one principal of its kind', async () => {
     const code = await refused(() =>
       database.db('api_keys').insert({ key_hash: 'h1', display_prefix: 'x', kind: 'vendor', partner_id: demo }),

@@ -9,6 +9,7 @@ import * as ledger from '../../migrations/20261121000500_ledger.js';
 import * as idempotency from '../../migrations/20261121000600_idempotency.js';
 import * as auditEvents from '../../migrations/20261121000700_audit_events.js';
 import * as customersPhoneIndex from '../../migrations/20261121000800_customers_phone_index.js';
+import * as notificationDirectories from '../../migrations/20261121000900_notification_directories.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000600_idempotency': idempotency,
   '20261121000700_audit_events': auditEvents,
   '20261121000800_customers_phone_index': customersPhoneIndex,
+  '20261121000900_notification_directories': notificationDirectories,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -15,6 +15,16 @@ export function customersByPhone(db: DbOrTrx, phone: string, partnerId: string |
   return partnerId === null ? query : query.where({ partner_id: partnerId });
 }
 
+/**
+ * The customers with this phone number in any partner, through the global directory (one index
+ * lookup, not every partner's customers): a vendor notification names a customer without its partner.
+ * At most two: two already say the number is ambiguous.
+ */
+export async function findCustomersByPhone(db: DbOrTrx, phone: string): Promise<TenantKey[]> {
+  const entries = await db('customer_phone_directory').select('partner_id', 'customer_id').where({ phone_number: phone }).orderBy(['partner_id', 'customer_id']).limit(2);
+  return entries.map((entry: { partner_id: string; customer_id: string }) => ({ partnerId: entry.partner_id, id: entry.customer_id }));
+}
+
 /** A way a customerLocator may name a customer (decisions.md 8). */
 export type LocatorRule = 'imei' | 'tag' | 'phone number' | 'id';
 

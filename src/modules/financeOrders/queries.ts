@@ -15,7 +15,16 @@ export function financeOrdersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Pr
   return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
-/** An order by id: within one partner, or in any partner when partnerId is null (operators, vendors). */
+/**
+ * Whose finance order this id is, through the global directory (one primary-key lookup, whatever the
+ * partner): a vendor notification names an order without its partner.
+ */
+export async function findFinanceOrderOwner(db: DbOrTrx, id: string): Promise<TenantKey | undefined> {
+  const entry = await db('finance_order_directory').select('partner_id').where({ id }).first();
+  return entry ? { partnerId: entry.partner_id, id } : undefined;
+}
+
+/** An order by id: within one partner, or in any partner when partnerId is null (operators). */
 export function financeOrderById(db: DbOrTrx, id: string, partnerId: string | null): Promise<FinanceOrderRow | undefined> {
   const query = db<FinanceOrderRow>('finance_orders').select(...COLUMNS).where({ id });
   return (partnerId === null ? query : query.where({ partner_id: partnerId })).first();

@@ -3,9 +3,9 @@
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { forbidden, invalidNotification, notFound } from '../../errors.js';
 import { formatAmount } from '../../money.js';
-import { customersByPhone } from '../customers/queries.js';
+import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
-import { financeOrderById, financeOrdersOfCustomers, financeOrdersOfDevices } from '../financeOrders/queries.js';
+import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner } from '../financeOrders/queries.js';
 import { standingOf } from '../financeOrders/terms.js';
 import { isDatabaseId } from '../../ids.js';
 import type { TenantKey } from '../tenancy.js';
@@ -94,14 +94,14 @@ async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Dat
     return { partnerId: order.partner_id, id: order.id };
   }
   if (field === 'financeOrderId') {
-    const order = isDatabaseId(value) ? await financeOrderById(trx, value, null) : undefined;
+    const order = isDatabaseId(value) ? await findFinanceOrderOwner(trx, value) : undefined;
     if (!order) throw notFound('finance order', value);
-    return { partnerId: order.partner_id, id: order.id };
+    return order;
   }
-  const customers = await customersByPhone(trx, value, null);
+  const customers = await findCustomersByPhone(trx, value);
   if (customers.length === 0) throw notFound('customer', value, 'phoneNumber');
   if (customers.length > 1) throw invalidNotification(['phoneNumber matches customers of several partners; send deviceTag or imei instead']);
-  const orders = await financeOrdersOfCustomers(trx, [{ partnerId: customers[0]!.partner_id, id: customers[0]!.id }]);
+  const orders = await financeOrdersOfCustomers(trx, [customers[0]!]);
   const order = orders.find((candidate) => !standingOf(candidate, now).fullyPaid) ?? orders[0];
   if (!order) throw notFound('finance order for the customer', value, 'phoneNumber');
   return { partnerId: order.partner_id, id: order.id };
