@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBulkOrders } from './support/bulk.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
+import { statementsDuring } from './support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;
@@ -33,17 +34,10 @@ const LIST = `query($start: Timestamp!) { transactions(start: $start, end: ${T})
     ... on AdjustmentTransaction { adjustment { id kind notes } } } } }`;
 
 async function statementsFor(start: number): Promise<{ statements: number; rows: number; types: string[] }> {
-  let statements = 0;
-  const count = () => statements++;
-  database.db.on('query', count);
-  try {
-    const { body } = await service.graphql(LIST, { 'x-api-key': 'demo-partner-key' }, { start });
-    expect(body.errors).toBeUndefined();
-    const nodes: Array<{ type: string }> = body.data.transactions.nodes;
-    return { statements, rows: nodes.length, types: [...new Set(nodes.map((node) => node.type))].sort() };
-  } finally {
-    database.db.off('query', count);
-  }
+  const { result, statements } = await statementsDuring(database.db, () => service.graphql(LIST, { 'x-api-key': 'demo-partner-key' }, { start }));
+  expect(result.body.errors).toBeUndefined();
+  const nodes: Array<{ type: string }> = result.body.data.transactions.nodes;
+  return { statements: statements.length, rows: nodes.length, types: [...new Set(nodes.map((node) => node.type))].sort() };
 }
 
 describe('transactions with everything they link to', () => {

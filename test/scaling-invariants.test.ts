@@ -14,6 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Db, DbOrTrx } from '../src/db/knex.js';
 import { useSeededService } from './support/fixtures.js';
+import { statementsDuring } from './support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
@@ -400,16 +401,12 @@ interface Exchange {
 }
 
 async function captured(work: () => Promise<Response>): Promise<Exchange> {
-  const statements: string[] = [];
-  const listener = (query: { sql: string }) => statements.push(query.sql);
-  db().on('query', listener);
-  try {
+  const { result, statements } = await statementsDuring(db(), async () => {
     const response = await work();
     await response.text();
-    return { status: response.status, statements };
-  } finally {
-    db().off('query', listener);
-  }
+    return response.status;
+  });
+  return { status: result, statements: statements.map((statement) => statement.sql) };
 }
 
 let scopeTables: Parameters<typeof partnerScope>[1] | undefined;

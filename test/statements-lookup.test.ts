@@ -7,19 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { insertDevice } from '../src/modules/devices/queries.js';
 import { useSeededService } from './support/fixtures.js';
+import { statementsDuring } from './support/statements.js';
 
 const fixture = useSeededService();
 
 /** The SQL statements one request sends, and its answer. */
 async function statementsOf(send: () => Promise<{ status: number; body: any }>): Promise<{ sql: string[]; status: number; body: any }> {
-  const sql: string[] = [];
-  const count = (query: { sql: string }) => sql.push(query.sql);
-  fixture.database.db.on('query', count);
-  try {
-    return { ...(await send()), sql };
-  } finally {
-    fixture.database.db.off('query', count);
-  }
+  const { result, statements } = await statementsDuring(fixture.database.db, send);
+  return { ...result, sql: statements.map((statement) => statement.sql) };
 }
 
 function lookup(locator: string, key = 'demo-partner-key') {

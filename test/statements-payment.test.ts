@@ -6,6 +6,7 @@
 // a vendor notification 15, its replay 7.
 import { describe, expect, it } from 'vitest';
 import { useSeededService } from './support/fixtures.js';
+import { statementsDuring } from './support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
@@ -13,15 +14,11 @@ const fixture = useSeededService({ now: NOW });
 const RECORD = '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
 
 async function statementsOf(send: () => Promise<Response>): Promise<{ response: Response; body: any; statements: string[] }> {
-  const statements: string[] = [];
-  const count = (query: { sql: string }) => statements.push(query.sql);
-  fixture.database.db.on('query', count);
-  try {
+  const { result, statements } = await statementsDuring(fixture.database.db, async () => {
     const response = await send();
-    return { response, body: await response.json(), statements };
-  } finally {
-    fixture.database.db.off('query', count);
-  }
+    return { response, body: await response.json() };
+  });
+  return { ...result, statements: statements.map((statement) => statement.sql) };
 }
 
 const recordInStore = (amount: string, idempotencyKey?: string) =>

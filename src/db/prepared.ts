@@ -20,10 +20,21 @@ interface CompiledQuery {
   options?: Record<string, unknown>;
 }
 
+/** Statement names by SQL text: marked texts are few, and naming one is then a map lookup, not a hash per run. */
+const names = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    names.set(sql, name);
+  }
+  return name;
+}
+
 /** knex's pg client, running marked queries by name (pg sends Parse once per connection and name). */
 export class PreparingPgClient extends KnexPgClient {
   override _query(connection: unknown, query: CompiledQuery): Promise<unknown> {
-    if (query.options?.[PREPARE]) query.options = { name: `dfs_${createHash('sha1').update(query.sql).digest('hex').slice(0, 24)}` };
+    if (query.options?.[PREPARE]) query.options = { name: statementName(query.sql) };
     return super._query(connection, query);
   }
 }

@@ -1,13 +1,22 @@
+import { sourcesOf, type RowSources } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
 
-/** The columns of `devices` a DeviceRow carries (a transaction list selects them through its join too). */
-export const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
+const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
 
-/** Where a DeviceRow's catalogue fields come from, given the aliases of device_models and device_families. */
-export function catalogueColumns(model: string, family: string) {
-  return { model_make_model: `${model}.make_model`, model_name: `${model}.name`, family_id: `${family}.id`, family_name: `${family}.name` } as const;
+/**
+ * Where each DeviceRow field comes from, given the aliases devices, device_models and device_families
+ * are joined under (statements that read devices along with other rows select the same row).
+ */
+export function deviceSources(alias: { device: string; model: string; family: string }): RowSources {
+  return {
+    ...sourcesOf(alias.device, COLUMNS),
+    model_make_model: `${alias.model}.make_model`,
+    model_name: `${alias.model}.name`,
+    family_id: `${alias.family}.id`,
+    family_name: `${alias.family}.name`,
+  };
 }
 
 /** Devices with their catalogue model and family joined in (see DeviceRow). */
@@ -15,10 +24,7 @@ function devicesWithCatalogue(db: DbOrTrx) {
   return db<DeviceRow>('devices as d')
     .join('device_models as m', 'm.id', 'd.model_id')
     .join('device_families as f', 'f.id', 'm.family_id')
-    .select(
-      ...COLUMNS.map((column) => `d.${column}`),
-      ...Object.entries(catalogueColumns('m', 'f')).map(([field, source]) => `${source} as ${field}`),
-    );
+    .select(...Object.entries(deviceSources({ device: 'd', model: 'm', family: 'f' })).map(([field, source]) => `${source} as ${field}`));
 }
 
 export function devicesByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<DeviceRow[]> {

@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
-import { catalogueColumns, COLUMNS as DEVICE_COLUMNS } from '../devices/queries.js';
+import { joinedRow } from '../../db/joinedRows.js';
+import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { FinanceOrderForPayment, FinanceOrderRow } from './rows.js';
@@ -58,11 +59,8 @@ export interface FinanceOrderWithDevice {
   device: DeviceRow;
 }
 
-/** Where each DeviceRow field comes from in financeOrdersAroundCustomers. */
-const DEVICE_SOURCES: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(DEVICE_COLUMNS.map((column) => [column, `d.${column}`])),
-  ...catalogueColumns('m', 'f'),
-};
+/** Each order's device in financeOrdersAroundCustomers. */
+const ORDER_DEVICE = joinedRow<DeviceRow>('device', deviceSources({ device: 'd', model: 'm', family: 'f' }));
 
 /**
  * Every order of the devices that these customers' orders finance or their lookups matched, newest
@@ -80,12 +78,12 @@ export async function financeOrdersAroundCustomers(db: DbOrTrx, customers: reado
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
     .join('device_models as m', 'm.id', 'd.model_id')
     .join('device_families as f', 'f.id', 'm.family_id')
-    .select(...COLUMNS.map((column) => `o.${column}`), ...Object.entries(DEVICE_SOURCES).map(([field, source]) => `${source} as device__${field}`))
+    .select(...COLUMNS.map((column) => `o.${column}`), ...ORDER_DEVICE.select)
     .whereIn(['o.partner_id', 'o.device_id'], devices)
     .orderBy([{ column: 'o.ordered_at', order: 'desc' }, { column: 'o.id', order: 'desc' }]);
   return rows.map((row) => ({
     order: Object.fromEntries(COLUMNS.map((column) => [column, row[column]])) as unknown as FinanceOrderRow,
-    device: Object.fromEntries(Object.keys(DEVICE_SOURCES).map((field) => [field, row[`device__${field}`]])) as unknown as DeviceRow,
+    device: ORDER_DEVICE.take(row)!, // an inner join: every order has its device
   }));
 }
 

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
+import { joinedRow, sourcesOf, type JoinedRow } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
-import { catalogueColumns, COLUMNS as DEVICE_COLUMNS } from '../devices/queries.js';
+import { deviceSources } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import { COLUMNS as MERCHANT_COLUMNS } from '../merchants/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../payments/queries.js';
@@ -54,14 +55,14 @@ function joinFor(query: Knex.QueryBuilder, join: TransactionLink): void {
   }
 }
 
-/** Each link's fields as the join aliases of joinFor name their sources; a linked row's id says whether there is one. */
-const LINK_SOURCES: Record<TransactionLink, Readonly<Record<string, string>>> = {
-  merchant: sourcesOf('m', MERCHANT_COLUMNS),
-  clerk: sourcesOf('c', CLERK_COLUMNS),
-  order: sourcesOf('o', ORDER_COLUMNS),
-  device: { ...sourcesOf('d', DEVICE_COLUMNS), ...catalogueColumns('dm', 'df') },
-  payment: sourcesOf('p', PAYMENT_COLUMNS),
-  adjustment: sourcesOf('a', ADJUSTMENT_COLUMNS),
+/** Each link's row as the join aliases of joinFor name its sources, selected as link__field. */
+const LINKED: Record<TransactionLink, JoinedRow<unknown>> = {
+  merchant: joinedRow('merchant', sourcesOf('m', MERCHANT_COLUMNS)),
+  clerk: joinedRow('clerk', sourcesOf('c', CLERK_COLUMNS)),
+  order: joinedRow('order', sourcesOf('o', ORDER_COLUMNS)),
+  device: joinedRow('device', deviceSources({ device: 'd', model: 'dm', family: 'df' })),
+  payment: joinedRow('payment', sourcesOf('p', PAYMENT_COLUMNS)),
+  adjustment: joinedRow('adjustment', sourcesOf('a', ADJUSTMENT_COLUMNS)),
 };
 /** The joins a link needs (a device is reached through its order). */
 const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
@@ -69,33 +70,12 @@ const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
 };
 const JOIN_ORDER: TransactionLink[] = ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment'];
 
-function sourcesOf(alias: string, columns: readonly string[]): Record<string, string> {
-  return Object.fromEntries(columns.map((column) => [column, `${alias}.${column}`]));
-}
-
-/** The select-list name of a link's field: link__field. */
-const linkedName = (link: TransactionLink, field: string) => `${link}__${field}`;
-
-/** Per link, its fields paired with their select-list names, computed once (withLinks runs per row). */
-const LINK_FIELDS = Object.fromEntries(
-  JOIN_ORDER.map((link) => [link, Object.keys(LINK_SOURCES[link]).map((field) => [linkedName(link, field), field] as const)]),
-) as unknown as Record<TransactionLink, ReadonlyArray<readonly [string, string]>>;
-const LINK_ID_NAMES = Object.fromEntries(JOIN_ORDER.map((link) => [link, linkedName(link, 'id')])) as Record<TransactionLink, string>;
-
-/** Moves the link__field columns of a result row into the transaction's links (null: no such row). */
+/** A result row as a listed transaction, its links taken out of their link__field columns (null: no such row). */
 function withLinks(row: Record<string, unknown>, links: readonly TransactionLink[]): ListedTransactionRow {
   const transaction: Record<string, unknown> = { occurred_at_us: row.occurred_at_us };
   for (const column of COLUMNS) transaction[column] = row[column];
   const linked: Record<string, unknown> = {};
-  for (const link of links) {
-    if (row[LINK_ID_NAMES[link]] === null) {
-      linked[link] = null; // the join found no row
-      continue;
-    }
-    const linkedRow: Record<string, unknown> = {};
-    for (const [name, field] of LINK_FIELDS[link]) linkedRow[field] = row[name];
-    linked[link] = linkedRow;
-  }
+  for (const link of links) linked[link] = LINKED[link].take(row);
   transaction.links = linked as TransactionLinks;
   return transaction as unknown as ListedTransactionRow;
 }
@@ -129,17 +109,16 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   }
   if (window.limit !== undefined) page.limit(window.limit);
 
-  const links = linksOf(window);
   // An unfiltered listing has a handful of SQL texts (links selected, paged or not): prepared. Filters
   // make texts without bound, so a filtered one is planned each time.
-  if (!links.length) return window.filters.length ? page : prepared(page);
+  const hot = (query: Knex.QueryBuilder) => (window.filters.length ? query : prepared(query));
+  const links = linksOf(window);
+  if (!links.length) return hot(page);
   const query = db.select('t.*').from(page.as('t')).orderBy(['t.occurred_at', 't.id']);
-  for (const link of links) {
-    query.select(Object.entries(LINK_SOURCES[link]).map(([field, source]) => `${source} as ${linkedName(link, field)}`));
-  }
+  for (const link of links) query.select(LINKED[link].select);
   const linkJoins = new Set<TransactionLink>(links.flatMap((link) => LINK_JOINS[link]));
   for (const join of JOIN_ORDER) if (linkJoins.has(join)) joinFor(query, join);
-  return window.filters.length ? query : prepared(query);
+  return hot(query);
 }
 
 const linksOf = (window: TransactionWindow) => JOIN_ORDER.filter((link) => window.links?.has(link));
