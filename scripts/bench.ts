@@ -22,7 +22,11 @@ import { createDb, type Db } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { displayPrefix, hashApiKey } from '../src/modules/auth/keys.js';
-import { MAX_PAGE } from '../src/modules/transactions/resolvers.js';
+import { listSizeOf } from '../src/listSize.js';
+import { buildSchema } from '../src/schema.js';
+
+/** A page of Query.transactions, as the SDL bounds it. */
+const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 import { renderChart } from './bench/chart.js';
 import { fallbackFill, generatorAvailable, runGenerator, type FillSource } from './bench/fill.js';
 

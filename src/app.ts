@@ -107,8 +107,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // One limiter, in this process's memory, for both doors: each builds its contexts from `service`.
   const service: ServiceDeps = { ...deps, limiter: createRequestLimiter(limits, deps.now, deps.logger) };
+  const schema = buildSchema();
   const apollo = new ApolloServer<Context>({
-    schema: buildSchema(),
+    schema,
     validationRules: graphqlLimitRules(limits.graphql),
     introspection: !deps.production,
     includeStacktraceInErrorResponses: false,
@@ -141,7 +142,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {
-    const handle = createLegacyHandler({ service, apollo }, route);
+    const handle = createLegacyHandler({ service, apollo, schema }, route);
     app.all(route.path, (req, res, next) => {
       if (req.method === route.method) return handle(req, res, next);
       res.set('Allow', route.method);

@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
 import { listTransactionsBody } from '../src/rest/mappers.js';
-import { MAX_PAGE } from '../src/modules/transactions/resolvers.js';
+import { listSizeOf } from '../src/listSize.js';
+import { buildSchema } from '../src/schema.js';
+
+/** A page of Query.transactions, as the SDL bounds it. */
+const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 import { addBulkOrders } from './support/bulk.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
@@ -63,7 +67,7 @@ describe('REST list-transactions of 10,000 rows', () => {
     do {
       const { status, body: graph } = await service.graphql(route.operation, { 'x-api-key': 'demo-partner-key' }, { ...WINDOW, first: 2000, after });
       expect(status).toBe(200);
-      const page = listTransactionsBody.page(graph.data);
+      const page = listTransactionsBody.page(graph.data, 2000);
       items.push(...page.items);
       after = page.hasNextPage ? page.endCursor! : null;
       pages += 1;

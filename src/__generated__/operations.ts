@@ -43,12 +43,18 @@ export type CreatePaymentNotificationMutationVariables = Exact<{
 
 export type CreatePaymentNotificationMutation = { createPaymentNotification: { message: string, receipt: { remainingBalance: string, currency: string, fullyPaid: boolean, replayed: boolean, payment: { id: string } } } };
 
-export type ListClerksQueryVariables = Exact<{ [key: string]: never; }>;
+export type ListClerksQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | number | null | undefined;
+}>;
 
 
 export type ListClerksQuery = { clerks: Array<{ id: string, personUuid: string, name: string, phoneNumber: string, email: string }> };
 
-export type ListMerchantsQueryVariables = Exact<{ [key: string]: never; }>;
+export type ListMerchantsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | number | null | undefined;
+}>;
 
 
 export type ListMerchantsQuery = { merchants: Array<{ id: string, name: string, phoneNumber: string, address: { street: string, street2: string | null, city: string, state: string, postalCode: string, country: string } }> };

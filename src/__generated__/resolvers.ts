@@ -479,7 +479,7 @@ export type Customer = {
   __typename?: 'Customer';
   /** Personal data (postal address as one line): always returned to operators; to partners only with reveal: true. */
   address?: Maybe<Scalars['String']['output']>;
-  /** The customer's devices, ordered by id. */
+  /** The customer's devices, ordered by id: at most 100. */
   devices: Array<Device>;
   /** Personal data: always returned to operators; to partners only when asked for with reveal: true. */
   email?: Maybe<Scalars['String']['output']>;
@@ -488,7 +488,7 @@ export type Customer = {
    * otherwise the customer's newest open order, or the newest order when none is open.
    */
   financeOrder?: Maybe<FinanceOrder>;
-  /** Every order of the customer, newest first. */
+  /** The customer's orders, newest first: at most 100. */
   financeOrders: Array<FinanceOrder>;
   /** The customer's id. */
   id: Scalars['ID']['output'];
@@ -508,8 +508,20 @@ export type CustomerAddressArgs = {
 
 
 /** A partner's customer, who buys devices on credit. */
+export type CustomerDevicesArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A partner's customer, who buys devices on credit. */
 export type CustomerEmailArgs = {
   reveal?: Scalars['Boolean']['input'];
+};
+
+
+/** A partner's customer, who buys devices on credit. */
+export type CustomerFinanceOrdersArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -556,10 +568,16 @@ export type DeviceFamily = {
   __typename?: 'DeviceFamily';
   /** The family's id. */
   id: Scalars['ID']['output'];
-  /** The family's models, ordered by id. */
+  /** The family's models, ordered by id: at most 100. */
   models: Array<DeviceModel>;
   /** The family's name. */
   name: Scalars['String']['output'];
+};
+
+
+/** A family of device models, e.g. Galaxy S6. */
+export type DeviceFamilyModelsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A device model, e.g. SAMSUNG SM-G920P. */
@@ -616,7 +634,7 @@ export type FinanceOrder = {
   paidThrough: Scalars['Timestamp']['output'];
   /** What the customer can pay now: the full balance, a month, a week (each at most the balance); empty once fully paid. */
   paymentOptions: Array<PaymentOption>;
-  /** Every payment, in store or through vendors, oldest first. */
+  /** The order's payments, in store or through vendors, oldest first, a page at a time. */
   payments: Array<Payment>;
   /** Price before tax. */
   pricePreTax: Scalars['Decimal']['output'];
@@ -628,7 +646,7 @@ export type FinanceOrder = {
   repayableTotal: Scalars['Decimal']['output'];
   /** The clerk who sold it. */
   salesClerk: Clerk;
-  /** The monthly instalments with their due times and how much of each is paid. */
+  /** The monthly instalments with their due times and how much of each is paid (an order has at most 120 months). */
   schedule: Array<Installment>;
   /** The device's status under this order. */
   secureStatus: SecureStatus;
@@ -640,6 +658,13 @@ export type FinanceOrder = {
   totalPaid: Scalars['Decimal']['output'];
   /** Weekly instalment. */
   weeklyCost: Scalars['Decimal']['output'];
+};
+
+
+/** A finance order: the customer's contract to repay a device in instalments. */
+export type FinanceOrderPaymentsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A financed sale. */
@@ -863,7 +888,7 @@ export type PageInfo = {
 /** A partner: a retail chain that sells devices on credit through its merchants (stores). */
 export type Partner = {
   __typename?: 'Partner';
-  /** The partner's clerks (sales staff), ordered by id. */
+  /** The partner's clerks (sales staff), ordered by id, a page at a time. */
   clerks: Array<Clerk>;
   /** Commission the partner earns on in-store payments, in basis points (500 = 5%). */
   commissionRateBasisPoints: Scalars['Int']['output'];
@@ -871,10 +896,24 @@ export type Partner = {
   createdAt: Scalars['Timestamp']['output'];
   /** The partner's id. */
   id: Scalars['ID']['output'];
-  /** The partner's merchants (stores), ordered by id. */
+  /** The partner's merchants (stores), ordered by id, a page at a time. */
   merchants: Array<Merchant>;
   /** The partner's name. */
   name: Scalars['String']['output'];
+};
+
+
+/** A partner: a retail chain that sells devices on credit through its merchants (stores). */
+export type PartnerClerksArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A partner: a retail chain that sells devices on credit through its merchants (stores). */
+export type PartnerMerchantsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A payment towards a finance order. */
@@ -996,7 +1035,7 @@ export type Query = {
   cart?: Maybe<Cart>;
   /** One of the caller's clerks by id; null when the caller has no clerk with that id. */
   clerk?: Maybe<Clerk>;
-  /** The caller's clerks, ordered by id. Partner and retail keys. */
+  /** The caller's clerks, ordered by id, a page at a time. Partner and retail keys. */
   clerks: Array<Clerk>;
   /**
    * A customer found by locator, tried in this order: an IMEI (15 or 16 digits), a device tag, the
@@ -1004,17 +1043,17 @@ export type Query = {
    * operators search every partner. Null when nothing matches.
    */
   customer?: Maybe<Customer>;
-  /** The device catalogue: every family with its models, ordered by id. */
+  /** The device catalogue: the families with their models, ordered by id, a page at a time. */
   deviceFamilies: Array<DeviceFamily>;
   /** One of the caller's finance orders by id; null when the caller has no order with that id. Operators reach all. */
   financeOrder?: Maybe<FinanceOrder>;
   /** One of the caller's merchants by id; null when the caller has no merchant with that id. */
   merchant?: Maybe<Merchant>;
-  /** The caller's merchants, ordered by id. Partner and retail keys. */
+  /** The caller's merchants, ordered by id, a page at a time. Partner and retail keys. */
   merchants: Array<Merchant>;
   /** A partner by id: a partner key reaches only its own partner (null for any other); operators reach all. */
   partner?: Maybe<Partner>;
-  /** Every partner, ordered by id. Operators only (FORBIDDEN for anyone else). */
+  /** Every partner, ordered by id, a page at a time. Operators only (FORBIDDEN for anyone else). */
   partners: Array<Partner>;
   /** Every payment vendor, ordered by id. Operators only. */
   paymentVendors: Array<PaymentVendor>;
@@ -1033,6 +1072,7 @@ export type Query = {
 
 /** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryApiKeysArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
   partnerId?: InputMaybe<Scalars['ID']['input']>;
   paymentVendorId?: InputMaybe<Scalars['ID']['input']>;
 };
@@ -1061,8 +1101,22 @@ export type QueryClerkArgs = {
 
 
 /** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryClerksArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryCustomerArgs = {
   locator: Scalars['String']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryDeviceFamiliesArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1079,8 +1133,22 @@ export type QueryMerchantArgs = {
 
 
 /** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryMerchantsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryPartnerArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryPartnersArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1391,6 +1459,14 @@ export type ResolversParentTypes = {
   Viewer: Principal;
 };
 
+export type ListSizeDirectiveArgs = {
+  assumedSize: Scalars['Int']['input'];
+  sizedFields?: Maybe<Array<Scalars['String']['input']>>;
+  slicingArguments?: Maybe<Array<Scalars['String']['input']>>;
+};
+
+export type ListSizeDirectiveResolver<Result, Parent, ContextType = Context, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type AccessTokenResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AccessToken'] = ResolversParentTypes['AccessToken']> = {
   accessToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
@@ -1527,10 +1603,10 @@ export interface CurrencyCodeScalarConfig extends GraphQLScalarTypeConfig<Resolv
 
 export type CustomerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerAddressArgs, 'reveal'>>;
-  devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType>;
+  devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType, Partial<CustomerDevicesArgs>>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerEmailArgs, 'reveal'>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
-  financeOrders?: Resolver<Array<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
+  financeOrders?: Resolver<Array<ResolversTypes['FinanceOrder']>, ParentType, ContextType, Partial<CustomerFinanceOrdersArgs>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nationalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerNationalIdArgs, 'reveal'>>;
@@ -1560,7 +1636,7 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
 
 export type DeviceFamilyResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceFamily'] = ResolversParentTypes['DeviceFamily']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  models?: Resolver<Array<ResolversTypes['DeviceModel']>, ParentType, ContextType>;
+  models?: Resolver<Array<ResolversTypes['DeviceModel']>, ParentType, ContextType, Partial<DeviceFamilyModelsArgs>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -1586,7 +1662,7 @@ export type FinanceOrderResolvers<ContextType = Context, ParentType extends Reso
   nextPayment?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   paidThrough?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   paymentOptions?: Resolver<Array<ResolversTypes['PaymentOption']>, ParentType, ContextType>;
-  payments?: Resolver<Array<ResolversTypes['Payment']>, ParentType, ContextType>;
+  payments?: Resolver<Array<ResolversTypes['Payment']>, ParentType, ContextType, Partial<FinanceOrderPaymentsArgs>>;
   pricePreTax?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   purchaseAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
@@ -1658,11 +1734,11 @@ export type PageInfoResolvers<ContextType = Context, ParentType extends Resolver
 };
 
 export type PartnerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Partner'] = ResolversParentTypes['Partner']> = {
-  clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType>;
+  clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType, Partial<PartnerClerksArgs>>;
   commissionRateBasisPoints?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType>;
+  merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType, Partial<PartnerMerchantsArgs>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -1715,14 +1791,14 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   auditEvents?: Resolver<ResolversTypes['AuditEventConnection'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'first'>>;
   cart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType, RequireFields<QueryCartArgs, 'cartTag'>>;
   clerk?: Resolver<Maybe<ResolversTypes['Clerk']>, ParentType, ContextType, RequireFields<QueryClerkArgs, 'id'>>;
-  clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType>;
+  clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType, Partial<QueryClerksArgs>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'locator'>>;
-  deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType>;
+  deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType, Partial<QueryDeviceFamiliesArgs>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType, RequireFields<QueryFinanceOrderArgs, 'id'>>;
   merchant?: Resolver<Maybe<ResolversTypes['Merchant']>, ParentType, ContextType, RequireFields<QueryMerchantArgs, 'id'>>;
-  merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType>;
+  merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType, Partial<QueryMerchantsArgs>>;
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType, RequireFields<QueryPartnerArgs, 'id'>>;
-  partners?: Resolver<Array<ResolversTypes['Partner']>, ParentType, ContextType>;
+  partners?: Resolver<Array<ResolversTypes['Partner']>, ParentType, ContextType, Partial<QueryPartnersArgs>>;
   paymentVendors?: Resolver<Array<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
@@ -1795,3 +1871,6 @@ export type Resolvers<ContextType = Context> = {
   Viewer?: ViewerResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = Context> = {
+  listSize?: ListSizeDirectiveResolver<any, any, ContextType>;
+};

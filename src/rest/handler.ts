@@ -3,9 +3,10 @@
 // and answer errors with the status table. No rule of the domain lives here.
 import type { ApolloServer } from '@apollo/server';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { GraphQLFormattedError } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createContext, forgetCachedReads, type Context, type ServiceDeps } from '../context.js';
 import { AppError, invalidAccessToken, invalidRequestBody, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
+import { listSizeOf } from '../listSize.js';
 import { principalForLog } from '../logger.js';
 import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
@@ -16,6 +17,8 @@ import { HTTP_STATUS, legacyErrorBody, type Surface } from './status.js';
 export interface LegacyHandlerDeps {
   service: ServiceDeps;
   apollo: ApolloServer<Context>;
+  /** The graph's schema: a list route's page is its field's @listSize bound. */
+  schema: GraphQLSchema;
 }
 
 export function sendLegacyError(res: Response, surface: Surface, code: ErrorCode, message: string): void {
@@ -126,19 +129,20 @@ async function writeList(
   res: Response,
   deps: LegacyHandlerDeps,
   route: LegacyRoute<never>,
-  list: { pageSize: number; body: LegacyListBody<never> },
+  list: { field: string; body: LegacyListBody<never> },
   variables: Record<string, unknown>,
   contextValue: Context,
 ): Promise<void> {
+  const pageSize = listSizeOf(deps.schema, 'Query', list.field)!.max;
   let after: string | null = null;
   let items = 0;
   for (;;) {
-    const outcome = await execute(deps, route, { ...variables, first: list.pageSize, after }, contextValue);
+    const outcome = await execute(deps, route, { ...variables, first: pageSize, after }, contextValue);
     if ('error' in outcome) {
       if (!res.headersSent) return sendGraphQLError(res, route.surface, outcome.error);
       return abandonList(res, deps, route, outcome.error);
     }
-    const page = list.body.page(outcome.data as never);
+    const page = list.body.page(outcome.data as never, pageSize);
     let chunk = res.headersSent ? '' : list.body.head;
     for (const item of page.items) chunk += (items++ ? ',' : '') + JSON.stringify(item);
     if (!res.headersSent) res.status(200).set('Content-Type', 'application/json; charset=utf-8');

@@ -20,25 +20,32 @@ const integer = (id: string): number => Number(id);
 /** An amount the contract types as number, from the exact decimal string. */
 const number = (decimal: string): number => decimalToJsonNumber(decimal);
 
-export function listClerksBody(data: ListClerksQuery) {
-  // interface.md 2.3: every field a string, id included.
-  return {
-    valid: true,
-    clerks: data.clerks.map((clerk) => ({
+/** A page of a list ordered by id: a full page may have a next one, which starts after its last id. */
+function pageById<Item extends { id: string }>(items: readonly Item[], pageSize: number) {
+  return { hasNextPage: items.length === pageSize, endCursor: items.at(-1)?.id };
+}
+
+// interface.md 4.3: { "valid": true, "clerks": [ items of 2.3 ] }; every field a string, id included.
+export const listClerksBody: LegacyListBody<ListClerksQuery> = {
+  head: '{"valid":true,"clerks":[',
+  page: (data, pageSize) => ({
+    items: data.clerks.map((clerk) => ({
       id: clerk.id,
       personUuid: clerk.personUuid,
       name: clerk.name,
       phoneNumber: clerk.phoneNumber,
       email: clerk.email,
     })),
-  };
-}
+    ...pageById(data.clerks, pageSize),
+  }),
+  tail: ']}',
+};
 
-export function listMerchantsBody(data: ListMerchantsQuery) {
-  // interface.md 2.4: string id; street2 string or null; postalCode may be empty.
-  return {
-    valid: true,
-    merchants: data.merchants.map((merchant) => ({
+// interface.md 4.4 and 2.4: string id; street2 string or null; postalCode may be empty.
+export const listMerchantsBody: LegacyListBody<ListMerchantsQuery> = {
+  head: '{"valid":true,"merchants":[',
+  page: (data, pageSize) => ({
+    items: data.merchants.map((merchant) => ({
       id: merchant.id,
       name: merchant.name,
       address: {
@@ -51,8 +58,10 @@ export function listMerchantsBody(data: ListMerchantsQuery) {
       },
       phoneNumber: merchant.phoneNumber,
     })),
-  };
-}
+    ...pageById(data.merchants, pageSize),
+  }),
+  tail: ']}',
+};
 
 export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, withDescription: boolean) {
   const customer = data.customer;
@@ -199,7 +208,8 @@ function legacyTransaction(node: ListedTransaction) {
  */
 export interface LegacyListBody<TData> {
   head: string;
-  page: (data: TData) => { items: readonly unknown[]; hasNextPage: boolean; endCursor: string | null | undefined };
+  /** One page's items, and where the next page starts; `pageSize` is the page the shim asked for. */
+  page: (data: TData, pageSize: number) => { items: readonly unknown[]; hasNextPage: boolean; endCursor: string | null | undefined };
   tail: string;
 }
 

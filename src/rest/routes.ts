@@ -25,7 +25,6 @@ import {
   recordCustomerPaymentBody,
   type LegacyListBody,
 } from './mappers.js';
-import { MAX_PAGE as TRANSACTION_PAGE } from '../modules/transactions/resolvers.js';
 import { parseParam, type ParamSpec } from './params.js';
 import type { Surface } from './status.js';
 
@@ -47,10 +46,11 @@ export type LegacyAnswer<TData> =
   | { toLegacy: (data: TData, request: LegacyRequest) => unknown; list?: never }
   | {
       /**
-       * The operation takes $first and $after and is run once per page (after = the previous page's
-       * endCursor), each page mapped and written as it arrives: memory holds one page, not the list.
+       * The operation takes $first and $after and is run once per page (first = the bound the SDL's
+       * @listSize gives `field` of Query, after = the previous page's endCursor), each page mapped and
+       * written as it arrives: memory holds one page, not the list.
        */
-      list: { pageSize: number; body: LegacyListBody<TData> };
+      list: { field: string; body: LegacyListBody<TData> };
       toLegacy?: never;
     };
 
@@ -141,7 +141,7 @@ export const LEGACY_ROUTES = [
     params: [],
     operation: operation('listClerks'),
     variables: () => ({}),
-    toLegacy: listClerksBody,
+    list: { field: 'clerks', body: listClerksBody },
   }),
   route<ListMerchantsQuery>({
     name: 'list-merchants',
@@ -152,7 +152,7 @@ export const LEGACY_ROUTES = [
     params: [],
     operation: operation('listMerchants'),
     variables: () => ({}),
-    toLegacy: listMerchantsBody,
+    list: { field: 'merchants', body: listMerchantsBody },
   }),
   route<LookupCustomerQuery>({
     name: 'lookup-customer',
@@ -208,8 +208,8 @@ export const LEGACY_ROUTES = [
     operation: operation('listTransactions'),
     variables: (request) => ({ start: request.params.starttime, end: request.params.endtime, filter: request.params.filter }),
     argumentNames: { start: { param: 'starttime' }, end: { param: 'endtime' }, filter: { param: 'filter' } },
-    // 10,000 transactions are two pages: three statements with the key's lookup.
-    list: { pageSize: TRANSACTION_PAGE, body: listTransactionsBody },
+    // 10,000 transactions are two pages (5,000 each): three statements with the key's lookup.
+    list: { field: 'transactions', body: listTransactionsBody },
   }),
   route<RecordCustomerPaymentMutation>({
     name: 'record-customer-payment',

@@ -1,17 +1,15 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
+import { pageSizeOf } from '../../listSize.js';
 import { requireOperator } from '../auth/principal.js';
 import { listAuditEvents } from './queries.js';
 
-const MAX_PAGE = 500;
-
 export const auditResolvers: Resolvers = {
   Query: {
-    auditEvents: async (_root, { first, after, action, partnerId }, ctx) => {
+    auditEvents: async (_root, { first, after, action, partnerId }, ctx, info) => {
       requireOperator(ctx);
-      const limit = first ?? 50;
-      if (limit < 1 || limit > MAX_PAGE) throw invalidArgument('first', `must be from 1 to ${MAX_PAGE}`);
+      const limit = pageSizeOf(info, first);
       const beforeId = after != null ? Buffer.from(after, 'base64url').toString('utf8') : undefined;
       if (beforeId !== undefined && !isDatabaseId(beforeId)) throw invalidArgument('after', 'is not a cursor of this connection');
       if (partnerId != null && !isDatabaseId(partnerId)) return { rows: [], hasNextPage: false };

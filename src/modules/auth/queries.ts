@@ -30,8 +30,10 @@ export function apiKeyById(db: DbOrTrx, id: string): Promise<ApiKeyRow | undefin
 }
 
 /** Keys, newest first, optionally of one partner or one vendor. */
-export function listApiKeys(db: DbOrTrx, filter: { partnerId?: string; vendorId?: string }): Promise<ApiKeyRow[]> {
+/** API keys, newest first; at most `limit` (the graph's page), or all (the keys CLI). */
+export function listApiKeys(db: DbOrTrx, filter: { partnerId?: string; vendorId?: string }, limit?: number): Promise<ApiKeyRow[]> {
   const query = db<ApiKeyRow>('api_keys').select(...COLUMNS).orderBy('id', 'desc');
+  if (limit !== undefined) query.limit(limit);
   if (filter.partnerId) query.where({ partner_id: filter.partnerId });
   if (filter.vendorId) query.where({ vendor_id: filter.vendorId });
   return query;

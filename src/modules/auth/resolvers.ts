@@ -1,6 +1,7 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { AppError, invalidApiKey, invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
+import { pageSizeOf } from '../../listSize.js';
 import { requireId } from '../inputs.js';
 import { operatorActor } from '../audit/record.js';
 import { createApiKeyFor, revokeApiKeyAs } from './admin.js';
@@ -17,10 +18,11 @@ const OWNER_FIELD = { partner: 'partnerId', retail: 'partnerId', vendor: 'paymen
 export const authResolvers: Resolvers = {
   Query: {
     viewer: (_root, _args, ctx) => requirePrincipal(ctx),
-    apiKeys: (_root, { partnerId, paymentVendorId }, ctx) => {
+    apiKeys: (_root, { partnerId, paymentVendorId, first }, ctx, info) => {
       requireOperator(ctx);
+      const limit = pageSizeOf(info, first);
       if ((partnerId != null && !isDatabaseId(partnerId)) || (paymentVendorId != null && !isDatabaseId(paymentVendorId))) return [];
-      return listApiKeys(ctx.db, { partnerId: partnerId ?? undefined, vendorId: paymentVendorId ?? undefined });
+      return listApiKeys(ctx.db, { partnerId: partnerId ?? undefined, vendorId: paymentVendorId ?? undefined }, limit);
     },
   },
   Mutation: {

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { limitToPage, type Page } from '../pages.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { ClerkRow } from './rows.js';
 
@@ -8,6 +9,11 @@ export const COLUMNS = ['partner_id', 'id', 'person_uuid', 'name', 'phone_number
 /** The clerks of several partners, ordered by partner, then id. */
 export function clerksOfPartners(db: DbOrTrx, partnerIds: readonly string[]): Promise<ClerkRow[]> {
   return db<ClerkRow>('clerks').select(...COLUMNS).whereIn('partner_id', partnerIds).orderBy(['partner_id', 'id']);
+}
+
+/** One page of a partner's clerks, ordered by id. */
+export function clerksOfPartner(db: DbOrTrx, partnerId: string, page: Page): Promise<ClerkRow[]> {
+  return limitToPage(db<ClerkRow>('clerks').select(...COLUMNS).where('partner_id', partnerId), page);
 }
 
 /** Clerks by (partner, id): a clerk is only ever found within its own partner. */

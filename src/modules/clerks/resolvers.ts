@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
+import { pageSizeOf } from '../../listSize.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
 import { audited } from '../audit/record.js';
 import { isUniqueViolation, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
-import { insertClerk } from './queries.js';
+import { pageOf } from '../pages.js';
+import { clerksOfPartner, insertClerk } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export const clerkResolvers: Resolvers = {
   Query: {
-    clerks: (_root, _args, ctx) => ctx.loaders.clerks.byPartner.load(requirePartnerTenant(ctx)),
+    clerks: (_root, { first, after }, ctx, info) => clerksOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
     clerk: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
       return isDatabaseId(id) ? ctx.loaders.clerks.byKey.load({ partnerId, id }) : null;

@@ -1,5 +1,6 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
+import { pageSizeOf } from '../../listSize.js';
 import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
 import { standingOf } from '../financeOrders/terms.js';
 import { audited } from '../audit/record.js';
@@ -56,7 +57,9 @@ export const customerResolvers: Resolvers = {
       const now = ctx.now();
       return ofCustomer.find((order) => !standingOf(order, now).fullyPaid) ?? ofCustomer[0] ?? null;
     },
-    financeOrders: (customer, _args, ctx) => ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id }),
-    devices: (customer, _args, ctx) => ctx.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id }),
+    financeOrders: async (customer, { first }, ctx, info) =>
+      (await ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(0, pageSizeOf(info, first)),
+    devices: async (customer, { first }, ctx, info) =>
+      (await ctx.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(0, pageSizeOf(info, first)),
   },
 };

@@ -2,6 +2,7 @@ import { sourcesOf, type RowSources } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
+import { limitToPage, type Page } from '../pages.js';
 
 const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
 
@@ -56,8 +57,9 @@ export async function insertDevice(trx: DbOrTrx, row: NewDevice): Promise<Device
   return device[0]!;
 }
 
-export function listDeviceFamilies(db: DbOrTrx): Promise<DeviceFamilyRow[]> {
-  return db<DeviceFamilyRow>('device_families').select('id', 'name').orderBy('id');
+/** One page of the device catalogue's families, ordered by id. */
+export function listDeviceFamilies(db: DbOrTrx, page: Page): Promise<DeviceFamilyRow[]> {
+  return limitToPage(db<DeviceFamilyRow>('device_families').select('id', 'name'), page);
 }
 
 export function deviceFamiliesByIds(db: DbOrTrx, ids: readonly string[]): Promise<DeviceFamilyRow[]> {

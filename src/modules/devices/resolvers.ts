@@ -1,5 +1,7 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../errors.js';
+import { pageSizeOf } from '../../listSize.js';
+import { pageOf } from '../pages.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { IMEI } from '../customers/locate.js';
 import { customersByKeys } from '../customers/queries.js';
@@ -26,9 +28,9 @@ async function currentStanding(device: DeviceRow, ctx: Context) {
 export const deviceResolvers: Resolvers = {
   Query: {
     // The catalogue is global reference data: any authenticated caller may read it.
-    deviceFamilies: (_root, _args, ctx) => {
+    deviceFamilies: (_root, { first, after }, ctx, info) => {
       requirePrincipal(ctx);
-      return listDeviceFamilies(ctx.db);
+      return listDeviceFamilies(ctx.db, pageOf(pageSizeOf(info, first), after));
     },
   },
   Mutation: {
@@ -96,7 +98,7 @@ export const deviceResolvers: Resolvers = {
     },
   },
   DeviceFamily: {
-    models: (family, _args, ctx) => ctx.loaders.devices.modelsOfFamily.load(family.id),
+    models: async (family, { first }, ctx, info) => (await ctx.loaders.devices.modelsOfFamily.load(family.id)).slice(0, pageSizeOf(info, first)),
   },
   DeviceModel: {
     makeModel: (model) => model.make_model,

@@ -1,6 +1,8 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { formatAmount } from '../../money.js';
 import { isDatabaseId } from '../../ids.js';
+import { pageSizeOf } from '../../listSize.js';
+import { pageOf, slicePageByPosition } from '../pages.js';
 import { readablePartner } from '../auth/principal.js';
 import { financeOrderById } from './queries.js';
 import type { FinanceOrderRow } from './rows.js';
@@ -33,7 +35,9 @@ export const financeOrderResolvers: Resolvers = {
     fullyPaid: (order, _args, ctx) => standingOf(order, ctx.now()).fullyPaid,
     secureStatus: (order, _args, ctx) => standingOf(order, ctx.now()).secureStatus,
     secureStatusText: (order, _args, ctx) => SECURE_STATUS_TEXT[standingOf(order, ctx.now()).secureStatus],
-    payments: (order, _args, ctx) => ctx.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }),
+    // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
+    payments: async (order, { first, after }, ctx, info) =>
+      slicePageByPosition(await ctx.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }), pageOf(pageSizeOf(info, first), after)),
     paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),
     schedule: (order, _args, ctx) => scheduleOf(order, ctx.now()).map((installment) => ({ ...installment, currency: order.currency })),
   },

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { limitToPage, type Page } from '../pages.js';
 import { whereTenantKeys, type TenantKey } from '../tenancy.js';
 import type { MerchantRow } from './rows.js';
 
@@ -8,6 +9,11 @@ export const COLUMNS = ['partner_id', 'id', 'name', 'street', 'street2', 'city',
 /** The merchants of several partners, ordered by partner, then id. */
 export function merchantsOfPartners(db: DbOrTrx, partnerIds: readonly string[]): Promise<MerchantRow[]> {
   return db<MerchantRow>('merchants').select(...COLUMNS).whereIn('partner_id', partnerIds).orderBy(['partner_id', 'id']);
+}
+
+/** One page of a partner's merchants, ordered by id. */
+export function merchantsOfPartner(db: DbOrTrx, partnerId: string, page: Page): Promise<MerchantRow[]> {
+  return limitToPage(db<MerchantRow>('merchants').select(...COLUMNS).where('partner_id', partnerId), page);
 }
 
 /** Merchants by (partner, id): a merchant is only ever found within its own partner. */

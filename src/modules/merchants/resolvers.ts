@@ -1,15 +1,17 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
+import { pageSizeOf } from '../../listSize.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
 import { audited } from '../audit/record.js';
 import { optionalText, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
-import { insertMerchant } from './queries.js';
+import { pageOf } from '../pages.js';
+import { insertMerchant, merchantsOfPartner } from './queries.js';
 
 export const merchantResolvers: Resolvers = {
   Query: {
-    merchants: (_root, _args, ctx) => ctx.loaders.merchants.byPartner.load(requirePartnerTenant(ctx)),
+    merchants: (_root, { first, after }, ctx, info) => merchantsOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
     merchant: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
       return isDatabaseId(id) ? ctx.loaders.merchants.byKey.load({ partnerId, id }) : null;

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { limitToPage, type Page } from '../pages.js';
 import type { PartnerRow } from './rows.js';
 
 const COLUMNS = ['id', 'name', 'commission_rate_bps', 'created_at'] as const;
@@ -8,9 +9,9 @@ export function partnersByIds(db: DbOrTrx, ids: readonly string[]): Promise<Part
   return db<PartnerRow>('partners').select(...COLUMNS).whereIn('id', ids);
 }
 
-/** Every partner, ordered by id. */
-export function listPartners(db: DbOrTrx): Promise<PartnerRow[]> {
-  return db<PartnerRow>('partners').select(...COLUMNS).orderBy('id');
+/** One page of the partners, ordered by id. */
+export function listPartners(db: DbOrTrx, page: Page): Promise<PartnerRow[]> {
+  return limitToPage(db<PartnerRow>('partners').select(...COLUMNS), page);
 }
 
 export async function insertPartner(db: DbOrTrx, row: Pick<PartnerRow, 'name' | 'commission_rate_bps'>): Promise<PartnerRow> {

@@ -1,9 +1,11 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
+import { pageSizeOf } from '../../listSize.js';
 import { canSeePartner, requireOperator } from '../auth/principal.js';
 import { audited } from '../audit/record.js';
 import { requireText } from '../inputs.js';
+import { pageOf, slicePageById } from '../pages.js';
 import { insertPartner, listPartners } from './queries.js';
 
 export const partnerResolvers: Resolvers = {
@@ -12,9 +14,9 @@ export const partnerResolvers: Resolvers = {
       if (!isDatabaseId(id) || !canSeePartner(ctx, id)) return null;
       return ctx.loaders.partners.byId.load(id);
     },
-    partners: (_root, _args, ctx) => {
+    partners: (_root, { first, after }, ctx, info) => {
       requireOperator(ctx);
-      return listPartners(ctx.db);
+      return listPartners(ctx.db, pageOf(pageSizeOf(info, first), after));
     },
   },
   Mutation: {
@@ -35,8 +37,11 @@ export const partnerResolvers: Resolvers = {
   // A Partner object is only ever handed out after the checks above, so its fields need none.
   Partner: {
     commissionRateBasisPoints: (partner) => partner.commission_rate_bps,
-    merchants: (partner, _args, ctx) => ctx.loaders.merchants.byPartner.load(partner.id),
-    clerks: (partner, _args, ctx) => ctx.loaders.clerks.byPartner.load(partner.id),
+    // Several partners' stores and staff in one statement (operators' lists), each list then paged.
+    merchants: async (partner, { first, after }, ctx, info) =>
+      slicePageById(await ctx.loaders.merchants.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
+    clerks: async (partner, { first, after }, ctx, info) =>
+      slicePageById(await ctx.loaders.clerks.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
     createdAt: (partner) => partner.created_at,
   },
 };

@@ -2,6 +2,7 @@ import type { Resolvers, TransactionResolvers } from '../../__generated__/resolv
 import type { Context } from '../../context.js';
 import { currencyMismatch, invalidArgument, notFound } from '../../errors.js';
 import { formatAmount } from '../../money.js';
+import { pageSizeOf } from '../../listSize.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
@@ -17,8 +18,6 @@ import type { TransactionRow } from './rows.js';
 
 /** The longest window one request may ask for (decisions.md 7). */
 const MAX_WINDOW_DAYS = 366;
-/** The largest page one request may ask for (first); the legacy list streams pages of this size. */
-export const MAX_PAGE = 5000;
 
 const TYPE_NAMES = { finance: 'FinanceTransaction', cash: 'CashTransaction', commission: 'CommissionTransaction', adjustment: 'AdjustmentTransaction' } as const;
 
@@ -55,7 +54,7 @@ export const transactionResolvers: Resolvers = {
       if (partnerId === null) throw invalidArgument('partnerId', 'is required for operators');
       if (end < start) throw invalidArgument('end', 'must not be before the start of the window');
       if (end - start > MAX_WINDOW_DAYS * 86_400) throw invalidArgument('end', `must be at most ${MAX_WINDOW_DAYS} days after the start of the window`);
-      if (first != null && (first < 1 || first > MAX_PAGE)) throw invalidArgument('first', `must be from 1 to ${MAX_PAGE}`);
+      const pageSize = pageSizeOf(info, first);
       const filters = parseFilterTerms(filter ?? []);
       const afterPosition = after != null ? parseCursor(after) : undefined;
       if (partnerId === undefined) return { rows: [], hasNextPage: false };
@@ -66,10 +65,9 @@ export const transactionResolvers: Resolvers = {
         filters,
         after: afterPosition,
         // One page at a time, whatever the caller asks: memory follows the page, not the window.
-        limit: (first ?? MAX_PAGE) + 1,
+        limit: pageSize + 1,
         links: linksSelected(info),
       });
-      const pageSize = first ?? MAX_PAGE;
       const hasNextPage = rows.length > pageSize;
       return { rows: hasNextPage ? rows.slice(0, pageSize) : rows, hasNextPage };
     },

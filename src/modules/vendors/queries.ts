@@ -7,8 +7,8 @@ export function paymentVendorsByIds(db: DbOrTrx, ids: readonly string[]): Promis
   return db<PaymentVendorRow>('payment_vendors').select(...COLUMNS).whereIn('id', ids);
 }
 
-export function listPaymentVendors(db: DbOrTrx): Promise<PaymentVendorRow[]> {
-  return db<PaymentVendorRow>('payment_vendors').select(...COLUMNS).orderBy('id');
+export function listPaymentVendors(db: DbOrTrx, limit: number): Promise<PaymentVendorRow[]> {
+  return db<PaymentVendorRow>('payment_vendors').select(...COLUMNS).orderBy('id').limit(limit);
 }
 
 export async function insertPaymentVendor(db: DbOrTrx, row: Omit<PaymentVendorRow, 'id' | 'created_at'>): Promise<PaymentVendorRow> {

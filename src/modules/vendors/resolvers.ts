@@ -1,4 +1,5 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
+import { pageSizeOf } from '../../listSize.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
@@ -22,9 +23,9 @@ function requireSchema(argument: string, schema: unknown): Record<string, unknow
 
 export const paymentVendorResolvers: Resolvers = {
   Query: {
-    paymentVendors: (_root, _args, ctx) => {
+    paymentVendors: (_root, _args, ctx, info) => {
       requireOperator(ctx);
-      return listPaymentVendors(ctx.db);
+      return listPaymentVendors(ctx.db, pageSizeOf(info, null));
     },
   },
   Mutation: {
