@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { createContext, type Context, type ServiceDeps } from './context.js';
 import { maskUnexpectedError } from './errors.js';
 import type { TrustProxy } from './limits/clientAddress.js';
-import { graphqlLimitRules } from './limits/graphqlLimits.js';
+import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
+import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limits/settings.js';
 import { principalForLog } from './logger.js';
@@ -91,7 +92,10 @@ function graphqlCredential(req: Request): string | undefined {
   return match?.[1];
 }
 
-const GRAPHQL_BODY_LIMIT = '256kb';
+// What real documents need: the largest legacy operation is under 2 kB, Sandbox's introspection query
+// under 4 kB, and GRAPHQL_MAX_TOKENS stops the parser long before; a notification's JSON variable is
+// held to the payments door's own 64 kB.
+const GRAPHQL_BODY_LIMIT = '64kb';
 
 // body-parser's error types, said in words a client can act on.
 const BODY_PROBLEMS: Record<string, string> = {
@@ -107,11 +111,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // One limiter, in this process's memory, for both doors: each builds its contexts from `service`.
   const service: ServiceDeps = { ...deps, limiter: createRequestLimiter(limits, deps.now, deps.logger) };
-  const schema = buildSchema();
+  const schema = countListItems(buildSchema());
   const apollo = new ApolloServer<Context>({
     schema,
-    validationRules: graphqlLimitRules(limits.graphql),
+    // The parser stops at the token limit: an oversized document costs no more than one of the limit.
+    parseOptions: { maxTokens: limits.graphql.maxTokens },
+    validationRules: [createOperationShapeRule(limits.graphql)],
     introspection: !deps.production,
+    // In production no error names what the schema holds ("Did you mean ...?").
+    hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
     // main.ts owns draining on SIGTERM; Apollo's own signal handler would race it.
     stopOnTerminationSignals: false,
@@ -120,11 +128,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
       // read @cacheControl hints: a cost per field of every answer (10,000 transactions are ~300,000
       // fields) for hints this graph does not use.
       ApolloServerPluginCacheControlDisabled(),
+      graphqlCostPlugin(limits.graphql),
+      listItemCeilingPlugin(limits.graphql.maxListItems),
       deps.production
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
     ],
     formatError: (formatted, error) => {
+      const tokenLimit = formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' ? tokenLimitMessage(formatted.message) : undefined;
+      if (tokenLimit) return { ...formatted, message: tokenLimit, locations: undefined };
       const masked = maskUnexpectedError(formatted, error);
       if (masked.errorId) deps.logger.error({ err: error, errorId: masked.errorId }, 'unexpected error in GraphQL');
       return masked.formatted;

@@ -22,7 +22,7 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: tempDir() });
     expect(config).toMatchObject({
       port: 4000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       databaseUrl: null,
       production: false,
       logLevel: 'info',
@@ -30,7 +30,8 @@ describe('loadConfig', () => {
       limits: {
         requestsPerKey: { limit: 600, windowSeconds: 60 },
         authFailuresPerAddress: { limit: 20, windowSeconds: 300 },
-        graphql: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 2000 },
+        anonymousPerAddress: { limit: 60, windowSeconds: 60 },
+        graphql: { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxTokens: 2000, maxListItems: 50_000 },
       },
       trustProxy: false,
       corsOrigins: [],
@@ -57,8 +58,11 @@ describe('loadConfig', () => {
       AUTH_FAILURE_WINDOW_SECONDS: '900',
       GRAPHQL_MAX_DEPTH: '10',
       GRAPHQL_MAX_ALIASES: '0',
-      GRAPHQL_MAX_COST: '2000',
+      ANONYMOUS_RATE_LIMIT_REQUESTS: '30',
+      ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS: '120',
+      GRAPHQL_MAX_COST: '45000',
       GRAPHQL_MAX_TOKENS: '1000',
+      GRAPHQL_MAX_LIST_ITEMS: '20000',
       TRUST_PROXY: '1',
       CORS_ORIGINS: 'https://dashboard.example.com, http://localhost:5173',
       REQUEST_TIMEOUT_MS: '20000',
@@ -77,7 +81,8 @@ describe('loadConfig', () => {
       limits: {
         requestsPerKey: { limit: 100, windowSeconds: 10 },
         authFailuresPerAddress: { limit: 5, windowSeconds: 900 },
-        graphql: { maxDepth: 10, maxAliases: 0, maxCost: 2000, maxTokens: 1000 },
+        anonymousPerAddress: { limit: 30, windowSeconds: 120 },
+        graphql: { maxDepth: 10, maxAliases: 0, maxCost: 45_000, maxTokens: 1000, maxListItems: 20_000 },
       },
       trustProxy: 1,
       corsOrigins: ['https://dashboard.example.com', 'http://localhost:5173'],
@@ -139,8 +144,10 @@ describe('loadConfig', () => {
     // Below what the REST shim's handwritten operations need (GRAPHQL_LIMIT_FLOORS).
     [{ GRAPHQL_MAX_DEPTH: '7' }, 'GRAPHQL_MAX_DEPTH'],
     [{ GRAPHQL_MAX_ALIASES: '-1' }, 'GRAPHQL_MAX_ALIASES'],
-    [{ GRAPHQL_MAX_COST: '999' }, 'GRAPHQL_MAX_COST'],
+    [{ GRAPHQL_MAX_COST: '39999' }, 'GRAPHQL_MAX_COST'],
     [{ GRAPHQL_MAX_TOKENS: '499' }, 'GRAPHQL_MAX_TOKENS'],
+    [{ GRAPHQL_MAX_LIST_ITEMS: '9999' }, 'GRAPHQL_MAX_LIST_ITEMS'],
+    [{ ANONYMOUS_RATE_LIMIT_REQUESTS: '0' }, 'ANONYMOUS_RATE_LIMIT_REQUESTS'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'loopback,,10.0.0.1' }, 'TRUST_PROXY'],
@@ -163,6 +170,12 @@ describe('loadConfig', () => {
       '192.168.1.7',
       '172.16.0.0/255.240.0.0',
     ]);
+  });
+
+  it('listens on 127.0.0.1 outside production and on every interface in production, unless HOST says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', TOKEN_SIGNING_SECRET: SECRET }).host).toBe('0.0.0.0');
   });
 
   it('requires a signing secret and a real database in production', () => {

@@ -93,7 +93,7 @@ const DAY_SECONDS = 24 * 3600;
 
 /** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*; a GraphQL limit may not go below what the legacy operations need. */
 function limits(env: Env): LimitSettings {
-  const { requestsPerKey, authFailuresPerAddress, graphql } = DEFAULT_LIMITS;
+  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, graphql } = DEFAULT_LIMITS;
   const floors = GRAPHQL_LIMIT_FLOORS;
   return {
     requestsPerKey: {
@@ -104,11 +104,16 @@ function limits(env: Env): LimitSettings {
       limit: integer(env, 'AUTH_FAILURE_LIMIT', authFailuresPerAddress.limit, 1, 1_000_000),
       windowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', authFailuresPerAddress.windowSeconds, 1, DAY_SECONDS),
     },
+    anonymousPerAddress: {
+      limit: integer(env, 'ANONYMOUS_RATE_LIMIT_REQUESTS', anonymousPerAddress.limit, 1, 1_000_000),
+      windowSeconds: integer(env, 'ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS', anonymousPerAddress.windowSeconds, 1, DAY_SECONDS),
+    },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', graphql.maxDepth, floors.maxDepth, 1000),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', graphql.maxAliases, floors.maxAliases, 100_000),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', graphql.maxCost, floors.maxCost, 1_000_000_000),
       maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', graphql.maxTokens, floors.maxTokens, 1_000_000),
+      maxListItems: integer(env, 'GRAPHQL_MAX_LIST_ITEMS', graphql.maxListItems, floors.maxListItems, 10_000_000),
     },
   };
 }
@@ -188,7 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && dbUrl === null) throw new ConfigError('DATABASE_URL', 'is required when NODE_ENV=production');
 
   const dataDir = resolve(env.DATA_DIR || './.data');
-  const host = env.HOST || '0.0.0.0';
+  // Outside production the service answers this machine only, unless HOST says otherwise (e.g. 0.0.0.0).
+  const host = env.HOST || (production ? '0.0.0.0' : '127.0.0.1');
 
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),

@@ -72,6 +72,8 @@ export function forgetCachedReads(ctx: Context): void {
 
 export interface RequestInfo {
   credential: Credential;
+  /** The route reads its credential from the body (POST /payments/v1/token): not an anonymous request. */
+  credentialInBody?: boolean;
   requestId: string;
   clientAddress?: string | null;
 }
@@ -84,6 +86,8 @@ export interface RequestInfo {
  */
 async function authenticateRequest(deps: ServiceDeps, request: RequestInfo, limits: CredentialLimits): Promise<Authentication> {
   if (request.credential.value) limits.beforeLookup();
+  // Anyone may send a document to be parsed and validated: without a credential, an address's count is limited.
+  else if (!request.credentialInBody) limits.anonymous();
   let auth: Authentication;
   try {
     auth = await authenticate(deps.db, request.credential, deps.tokens, deps.now());

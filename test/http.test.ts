@@ -35,10 +35,10 @@ describe('error bodies', () => {
   });
 
   it('answer an oversized /graphql body with 413 naming the limit', async () => {
-    const query = `{ __typename } # ${'x'.repeat(300 * 1024)}`;
+    const query = `{ __typename } # ${'x'.repeat(70 * 1024)}`;
     const response = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: 'the request body is larger than 256kb' } });
+    expect(await response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: 'the request body is larger than 64kb' } });
   });
 
   it('answer 503 SERVICE_UNAVAILABLE when the database cannot be reached, with no detail in the body', async () => {

@@ -256,3 +256,29 @@ describe('without TRUST_PROXY (the default)', () => {
     expect((await readClerks(service, 'rest', 'demo-partner-key', { 'x-forwarded-for': '203.0.113.3' })).status).toBe(429);
   });
 });
+
+describe('requests without a credential per client address', () => {
+  const LIMIT = 5;
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService(database.db, { limits: { ...TEST_LIMITS, anonymousPerAddress: { limit: LIMIT, windowSeconds: 60 } } });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('parses and validates at most the limit of key-less documents from one address, then answers 429 before reading them', async () => {
+    const document = `{ ${'__typename '.repeat(100)}}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++) statuses.push((await service.graphql(document)).status);
+    expect(statuses).toEqual(Array(LIMIT).fill(200));
+    const refused = await service.request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: document }) });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { errors: unknown[] }).errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } });
+    // The same address with a key is not anonymous: it is served.
+    expect((await readClerks(service, 'graphql', 'demo-partner-key')).status).toBe(200);
+    // A legacy request without its key counts too.
+    expect((await service.request('/v1/list-clerks.php')).status).toBe(429);
+  });
+});

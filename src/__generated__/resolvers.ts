@@ -568,7 +568,7 @@ export type DeviceFamily = {
   __typename?: 'DeviceFamily';
   /** The family's id. */
   id: Scalars['ID']['output'];
-  /** The family's models, ordered by id: at most 100. */
+  /** The family's models, ordered by id: at most 50. */
   models: Array<DeviceModel>;
   /** The family's name. */
   name: Scalars['String']['output'];

@@ -1,8 +1,20 @@
-import { getIntrospectionQuery, parse, validate, type GraphQLSchema } from 'graphql';
+import {
+  getIntrospectionQuery,
+  getNullableType,
+  isListType,
+  isObjectType,
+  Kind,
+  parse,
+  validate,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listSizesOf } from '../listSize.js';
 import { LEGACY_ROUTES } from '../rest/routes.js';
 import { buildSchema } from '../schema.js';
-import { countTokens, graphqlLimitRules, measureDocument } from './graphqlLimits.js';
+import { createOperationShapeRule, operationShape } from './graphqlLimits.js';
+import { fragmentsOf, operationCost } from './operationCost.js';
 import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS } from './settings.js';
 
 let schema: GraphQLSchema;
@@ -10,95 +22,143 @@ beforeAll(() => {
   schema = buildSchema();
 });
 
-const measure = (query: string) => measureDocument(schema, parse(query));
-const refusals = (query: string, limits = DEFAULT_LIMITS.graphql) => validate(schema, parse(query), graphqlLimitRules(limits)).map((error) => error.message);
+const firstOperation = (query: string) => {
+  const document = parse(query);
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+  return { document, operation };
+};
+const cost = (query: string, variables: Record<string, unknown> = {}) => {
+  const { document, operation } = firstOperation(query);
+  return operationCost(schema, document, operation, variables);
+};
+const shape = (query: string) => {
+  const { document, operation } = firstOperation(query);
+  return operationShape(operation, fragmentsOf(document));
+};
+const refusals = (query: string, limits = DEFAULT_LIMITS.graphql) => validate(schema, parse(query), [createOperationShapeRule(limits)]).map((error) => error.message);
+
+describe('the bounds of the graph', () => {
+  it('every list field has a bound the meter can see: its own @listSize, or a connection that sizes it', () => {
+    const sizes = listSizesOf(schema);
+    const sizedByConnection = new Set<string>();
+    for (const [key, size] of sizes) {
+      const [typeName, fieldName] = key.split('.') as [string, string];
+      const type = schema.getType(typeName);
+      if (!isObjectType(type)) continue;
+      const connection = getNullableType(type.getFields()[fieldName]!.type);
+      if (!isObjectType(connection)) continue;
+      for (const sized of size.sizedFields) sizedByConnection.add(`${connection.name}.${sized}`);
+    }
+    const unbounded: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const key = `${type.name}.${field.name}`;
+        if (isListType(getNullableType(field.type)) && !sizes.has(key) && !sizedByConnection.has(key)) unbounded.push(key);
+      }
+    }
+    expect(unbounded).toEqual([]);
+  });
+});
 
 describe('the REST shim operations', () => {
   it.each(LEGACY_ROUTES.map((route) => [route.name, route.operation] as const))('%s fits the least any setting allows', (_name, operation) => {
-    const measured = measure(operation);
+    const measured = shape(operation);
     expect(measured.depth).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxDepth);
     expect(measured.aliases).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxAliases);
-    expect(measured.cost).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxCost);
-    expect(measured.tokens).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxTokens);
+    expect(cost(operation)).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxCost);
     expect(refusals(operation, GRAPHQL_LIMIT_FLOORS)).toEqual([]);
-    expect(refusals(operation)).toEqual([]);
+  });
+
+  it('the legacy list of transactions is one full page: 5,000 rows of at most 7 objects each', () => {
+    const route = LEGACY_ROUTES.find((candidate) => candidate.name === 'list-transactions')!;
+    expect(cost(route.operation)).toBe(1 + 1 + 5000 * 7);
   });
 });
 
 describe('depth', () => {
-  it('counts nested fields; fragments add no level of their own', () => {
-    expect(measure('{ clerks { id } }').depth).toBe(2);
-    expect(measure('{ customer(locator: "x") { financeOrder { device { model { name } } } } }').depth).toBe(5);
-    expect(measure('{ customer(locator: "x") { ...C } } fragment C on Customer { financeOrder { ... on FinanceOrder { id } } }').depth).toBe(3);
+  it('counts nested fields; fragments add no level of their own; introspection adds none', () => {
+    expect(shape('{ clerks { id } }').depth).toBe(2);
+    expect(shape('{ customer(locator: "x") { financeOrder { device { model { name } } } } }').depth).toBe(5);
+    expect(shape('{ customer(locator: "x") { ...C } } fragment C on Customer { financeOrder { ... on FinanceOrder { id } } }').depth).toBe(3);
+    expect(shape(getIntrospectionQuery()).depth).toBe(0);
   });
 });
 
 describe('aliases', () => {
-  it('counts aliased fields, a fragment once per spread', () => {
-    expect(measure('{ a: clerks { b: id id } }').aliases).toBe(2);
-    expect(measure('{ clerks { ...F } merchants { ...G } } fragment F on Clerk { x: id y: name } fragment G on Merchant { z: id }').aliases).toBe(3);
-    expect(measure('{ clerks { ...F ...F } } fragment F on Clerk { x: id }').aliases).toBe(2);
+  it('counts aliased fields, a fragment once per spread, introspection included', () => {
+    expect(shape('{ a: clerks { b: id id } }').aliases).toBe(2);
+    expect(shape('{ clerks { ...F } merchants { ...G } } fragment F on Clerk { x: id y: name } fragment G on Merchant { z: id }').aliases).toBe(3);
+    expect(shape('{ clerks { ...F ...F } } fragment F on Clerk { x: id }').aliases).toBe(2);
+    expect(shape('{ a: __schema { b: types { c: name } } }').aliases).toBe(3);
   });
 });
 
-describe('cost', () => {
-  it('is 1 per field, a list 10 times what it selects, nested multiplicatively', () => {
-    expect(measure('{ viewer { kind } }').cost).toBe(2);
-    expect(measure('{ clerks { id name } }').cost).toBe(1 + 10 * 2);
-    expect(measure('{ partners { merchants { id } } }').cost).toBe(1 + 10 * (1 + 10 * 1));
+describe('cost: the most objects the answer can hold', () => {
+  it('counts objects, not scalars; a list without first at its bound', () => {
+    expect(cost('{ viewer { kind } }')).toBe(1);
+    expect(cost('{ __typename clerks { __typename id name } }')).toBe(5000);
+    expect(cost('{ merchants { id address { city } } }')).toBe(5000 * 2);
+    expect(cost('{ partners { merchants { id } } }')).toBe(1000 * (1 + 5000));
   });
 
-  it("takes a list's size from its first argument, or from the connection's right above it", () => {
-    const nodes = (first: string) => `{ transactions(start: 0, end: 1${first}) { nodes { id } pageInfo { hasNextPage } } }`;
-    expect(measure(nodes('')).cost).toBe(1 + (1 + 10 * 1) + 2);
-    expect(measure(nodes(', first: 50')).cost).toBe(1 + (1 + 50 * 1) + 2);
-    expect(measure('query($n: Int = 3) { transactions(start: 0, end: 1, first: $n) { nodes { id } } }').cost).toBe(1 + (1 + 3));
-    expect(measure('query($n: Int) { transactions(start: 0, end: 1, first: $n) { nodes { id } } }').cost).toBe(1 + (1 + 10));
+  it("reads first as a literal, a variable, a variable's default, or the argument's default", () => {
+    expect(cost('{ clerks(first: 7) { id } }')).toBe(7);
+    expect(cost('query($n: Int) { clerks(first: $n) { id } }', { n: 9 })).toBe(9);
+    expect(cost('query($n: Int = 3) { clerks(first: $n) { id } }')).toBe(3);
+    expect(cost('query($n: Int = 3) { clerks(first: $n) { id } }', { n: null })).toBe(5000);
+    expect(cost('query($n: Int) { clerks(first: $n) { id } }')).toBe(5000);
+    expect(cost('{ auditEvents { nodes { id } } }')).toBe(1 + 50);
+    expect(cost('{ clerks(first: 999999) { id } }')).toBe(5000);
   });
 
-  it('costs nothing for __typename and introspection', () => {
-    expect(measure('{ __typename clerks { __typename } }').cost).toBe(1);
-    expect(measure(getIntrospectionQuery()).cost).toBe(0);
+  it("sizes a connection's nodes and edges by its first", () => {
+    const page = (first: string) => `{ transactions(start: 0, end: 1${first}) { nodes { id } edges { node { id } } pageInfo { hasNextPage } } }`;
+    expect(cost(page(''))).toBe(1 + 5000 + 5000 * 2 + 1);
+    expect(cost(page(', first: 50'))).toBe(1 + 50 + 50 * 2 + 1);
+    expect(cost('query($f: Int) { transactions(start: 0, end: 1, first: $f) { nodes { id } } }', { f: 20 })).toBe(1 + 20);
   });
 
-  it('adds every spread and every inline fragment', () => {
-    expect(measure('{ clerks { ...F ...F } } fragment F on Clerk { id name }').cost).toBe(1 + 10 * 4);
-    expect(measure('{ transactions(start: 0, end: 1) { nodes { ... on CashTransaction { id } ... on FinanceTransaction { id months: id } } } }').cost).toBe(
-      1 + (1 + 10 * 3),
-    );
+  it('counts the costliest possible type of an interface, and every spread and alias', () => {
+    const nodes = '{ transactions(start: 0, end: 1, first: 10) { nodes { merchant { id } ... on CashTransaction { payment { id } salesClerk { id } } ... on CommissionTransaction { payment { id } } } } }';
+    expect(cost(nodes)).toBe(1 + 10 * (1 + 1 + 2));
+    expect(cost('{ customer(locator: "x") { ...F ...F } } fragment F on Customer { financeOrder { id } }')).toBe(1 + 2);
+    expect(cost('{ a: viewer { kind } b: viewer { kind } }')).toBe(2);
   });
 
-  it('saturates instead of overflowing, and survives fragment cycles (another rule refuses those)', () => {
-    const huge = `{ ${'a: transactions(start: 0, end: 1, first: 1000000000) { edges { node { id } } } '.repeat(3)} }`;
-    expect(measure(huge).cost).toBeGreaterThan(DEFAULT_LIMITS.graphql.maxCost);
-    expect(Number.isSafeInteger(measure(huge).cost)).toBe(true);
-    expect(measure('{ clerks { ...A } } fragment A on Clerk { ...B } fragment B on Clerk { ...A id }').cost).toBe(1 + 10 * 1);
+  it('multiplies nested lists: the heap-filling query of an order and its payments is refused', () => {
+    const nested = '{ financeOrder(id: "1") { payments { financeOrder { payments { financeOrder { payments { id } } } } } } }';
+    expect(cost(nested)).toBeGreaterThan(DEFAULT_LIMITS.graphql.maxCost);
+    expect(Number.isSafeInteger(cost(`{ ${'a: transactions(start: 0, end: 1) { edges { node { ... on CashTransaction { payment { financeOrder { payments { id } } } } } } } '.repeat(3)} }`))).toBe(true);
+  });
+
+  it('admits one full page of transactions with a dashboard selection, and not two; nor 30 pages of ids', () => {
+    const full = (alias: string) =>
+      `${alias}: transactions(start: 0, end: 1, first: 5000) { pageInfo { endCursor } nodes { type amount merchant { name } ... on FinanceTransaction { financeOrder { id } salesClerk { name } device { imei model { name } family { name } } } ... on CashTransaction { payment { id } financeOrder { id } salesClerk { name } } } }`;
+    expect(cost(`{ ${full('a')} }`)).toBeLessThanOrEqual(DEFAULT_LIMITS.graphql.maxCost);
+    expect(cost(`{ ${full('a')} ${full('b')} }`)).toBeGreaterThan(DEFAULT_LIMITS.graphql.maxCost);
+    const thin = Array.from({ length: 30 }, (_, i) => `p${i}: transactions(start: 0, end: 1) { nodes { id } }`).join(' ');
+    expect(cost(`{ ${thin} }`)).toBe(30 * 5001);
+  });
+
+  it('counts what an introspection answer really holds: Sandbox fits, 30 x 30 aliases do not', () => {
+    const sandbox = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const full = cost(sandbox);
+    expect(full).toBeGreaterThan(Object.keys(schema.getTypeMap()).length);
+    expect(full).toBeLessThanOrEqual(DEFAULT_LIMITS.graphql.maxCost);
+    const clerk = schema.getType('Clerk');
+    if (!isObjectType(clerk)) throw new Error('no Clerk type');
+    expect(cost('{ __type(name: "Clerk") { name fields { name } } }')).toBe(1 + Object.keys(clerk.getFields()).length);
+    const inner = Array.from({ length: 30 }, (_, i) => `f${i}: fields { name type { name } }`).join(' ');
+    const aliased = `{ __schema { ${Array.from({ length: 30 }, (_, i) => `t${i}: types { ${inner} }`).join(' ')} } }`;
+    expect(cost(aliased)).toBeGreaterThan(DEFAULT_LIMITS.graphql.maxCost);
   });
 });
 
-describe('tokens', () => {
-  it("are the lexer's tokens, comments not included", () => {
-    expect(countTokens(parse('{ clerks { id } }'))).toBe(6);
-    expect(countTokens(parse('# a comment\n{ clerks(x: "a b c") { id } }'))).toBe(11);
-  });
-});
-
-describe('the rules', () => {
-  it('name the limit and the value in each refusal', () => {
-    const limits = { maxDepth: 2, maxAliases: 1, maxCost: 20, maxTokens: 10 };
-    expect(refusals('query Q { a: clerks { b: id name } }', limits)).toEqual([
-      'the document has 13 tokens, more than the limit of 10 (GRAPHQL_MAX_TOKENS)',
-      'operation Q uses 2 aliases, more than the limit of 1 (GRAPHQL_MAX_ALIASES)',
-      'operation Q has an estimated cost of 21, more than the limit of 20 (GRAPHQL_MAX_COST)',
-    ]);
-    expect(refusals('{ partners { merchants { id } } }', limits)).toEqual([
-      'the operation is 3 levels deep, more than the limit of 2 (GRAPHQL_MAX_DEPTH)',
-      'the operation has an estimated cost of 111, more than the limit of 20 (GRAPHQL_MAX_COST)',
-    ]);
-  });
-
-  it('let the full introspection query through (Apollo Sandbox outside production)', () => {
-    const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
-    expect(refusals(query)).toEqual([]);
+describe('the shape rule', () => {
+  it('names the limit and the value in each refusal', () => {
+    const limits = { ...DEFAULT_LIMITS.graphql, maxDepth: 2, maxAliases: 1 };
+    expect(refusals('query Q { a: clerks { b: id name } }', limits)).toEqual(['operation Q uses 2 aliases, more than the limit of 1 (GRAPHQL_MAX_ALIASES)']);
+    expect(refusals('{ partners { merchants { id } } }', limits)).toEqual(['the operation is 3 levels deep, more than the limit of 2 (GRAPHQL_MAX_DEPTH)']);
   });
 });

@@ -15,17 +15,20 @@ export interface RequestLimiter {
   recordAuthFailure(address: string | null): void;
   /** One request of API key `keyId`: counted, or 429 past its limit. */
   chargeKey(keyId: string): void;
+  /** One request without a credential from `address`: counted, or 429 past its limit. */
+  chargeAnonymous(address: string | null): void;
 }
 
 const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export function createRequestLimiter(
-  settings: Pick<LimitSettings, 'requestsPerKey' | 'authFailuresPerAddress'>,
+  settings: Pick<LimitSettings, 'requestsPerKey' | 'authFailuresPerAddress' | 'anonymousPerAddress'>,
   now: () => Date,
   logger?: Pick<Logger, 'warn'>,
 ): RequestLimiter {
-  const { requestsPerKey, authFailuresPerAddress } = settings;
+  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress } = settings;
   const requests = new FixedWindowCounters(requestsPerKey.windowSeconds * 1000);
+  const anonymous = new FixedWindowCounters(anonymousPerAddress.windowSeconds * 1000);
   const failures = new FixedWindowCounters(authFailuresPerAddress.windowSeconds * 1000);
   return {
     refuseBlockedAddress(address) {
@@ -54,6 +57,15 @@ export function createRequestLimiter(
       if (blockedMs === null) return;
       throw rateLimited(`this API key has used its ${requestsPerKey.limit} requests per ${requestsPerKey.windowSeconds} s`, toSeconds(blockedMs));
     },
+    chargeAnonymous(address) {
+      if (address === null) return;
+      const blockedMs = anonymous.take(clientAddressKey(address), anonymousPerAddress.limit, now().getTime());
+      if (blockedMs === null) return;
+      throw rateLimited(
+        `this address has made ${anonymousPerAddress.limit} requests without a credential in ${anonymousPerAddress.windowSeconds} s; send an API key`,
+        toSeconds(blockedMs),
+      );
+    },
   };
 }
 
@@ -65,9 +77,11 @@ export interface CredentialLimits {
   failed(): void;
   /** The credential is API key `keyId` or a token it bought: one request against the key, 429 past its limit. */
   accepted(keyId: string): void;
+  /** The request carried no credential: one request against its address, 429 past the limit. */
+  anonymous(): void;
 }
 
-const UNLIMITED: CredentialLimits = { beforeLookup() {}, failed() {}, accepted() {} };
+const UNLIMITED: CredentialLimits = { beforeLookup() {}, failed() {}, accepted() {}, anonymous() {} };
 
 export function credentialLimitsFor(limiter: RequestLimiter | undefined, clientAddress: string | null): CredentialLimits {
   if (!limiter) return UNLIMITED;
@@ -75,5 +89,6 @@ export function credentialLimitsFor(limiter: RequestLimiter | undefined, clientA
     beforeLookup: () => limiter.refuseBlockedAddress(clientAddress),
     failed: () => limiter.recordAuthFailure(clientAddress),
     accepted: (keyId) => limiter.chargeKey(keyId),
+    anonymous: () => limiter.chargeAnonymous(clientAddress),
   };
 }

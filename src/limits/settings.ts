@@ -8,12 +8,15 @@ export interface WindowLimit {
   windowSeconds: number;
 }
 
-/** What one GraphQL operation may ask for (graphqlLimits.ts defines each measure). */
+/** What one GraphQL operation may ask for (graphqlLimits.ts and operationCost.ts define each measure). */
 export interface GraphQLLimits {
   maxDepth: number;
   maxAliases: number;
+  /** The most objects an answer may hold, as estimated before it runs. */
   maxCost: number;
   maxTokens: number;
+  /** The backstop: the most list items one execution resolves, whatever the estimate said. */
+  maxListItems: number;
 }
 
 export interface LimitSettings {
@@ -21,13 +24,16 @@ export interface LimitSettings {
   requestsPerKey: WindowLimit;
   /** Failed authentications per client address before its credentials are refused unread. */
   authFailuresPerAddress: WindowLimit;
+  /** Requests without a credential per client address (the parse and validation work anyone can ask for). */
+  anonymousPerAddress: WindowLimit;
   graphql: GraphQLLimits;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
   requestsPerKey: { limit: 600, windowSeconds: 60 },
   authFailuresPerAddress: { limit: 20, windowSeconds: 300 },
-  graphql: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 2000 },
+  anonymousPerAddress: { limit: 60, windowSeconds: 60 },
+  graphql: { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxTokens: 2000, maxListItems: 50_000 },
 };
 
 /**
@@ -35,7 +41,7 @@ export const DEFAULT_LIMITS: LimitSettings = {
  * room to grow, so no setting can break the legacy contract (graphqlLimits.test.ts measures every
  * legacy operation against these).
  */
-export const GRAPHQL_LIMIT_FLOORS: GraphQLLimits = { maxDepth: 8, maxAliases: 0, maxCost: 1000, maxTokens: 500 };
+export const GRAPHQL_LIMIT_FLOORS: GraphQLLimits = { maxDepth: 8, maxAliases: 0, maxCost: 40_000, maxTokens: 500, maxListItems: 10_000 };
 
 /** The environment variable behind each GraphQL limit, for messages. */
 export const GRAPHQL_LIMIT_VARIABLES: Readonly<Record<keyof GraphQLLimits, string>> = {
@@ -43,4 +49,5 @@ export const GRAPHQL_LIMIT_VARIABLES: Readonly<Record<keyof GraphQLLimits, strin
   maxAliases: 'GRAPHQL_MAX_ALIASES',
   maxCost: 'GRAPHQL_MAX_COST',
   maxTokens: 'GRAPHQL_MAX_TOKENS',
+  maxListItems: 'GRAPHQL_MAX_LIST_ITEMS',
 };

@@ -171,7 +171,12 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
     try {
       const params = readQueryParams(req.originalUrl);
       const credential = credentialOf(route, params, req);
-      const contextValue = await createContext(deps.service, { credential, requestId: res.locals.requestId as string, clientAddress: req.ip ?? null });
+      const contextValue = await createContext(deps.service, {
+        credential,
+        credentialInBody: route.credential.in === 'none',
+        requestId: res.locals.requestId as string,
+        clientAddress: req.ip ?? null,
+      });
       res.locals.principal = principalForLog(contextValue.auth.principal);
       // Authentication before parameters: an unauthenticated caller learns nothing about them.
       if (route.credential.in !== 'none') requirePrincipal(contextValue);

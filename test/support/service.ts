@@ -29,6 +29,7 @@ export const TEST_LIMITS: LimitSettings = {
   ...DEFAULT_LIMITS,
   requestsPerKey: { limit: 1_000_000, windowSeconds: 60 },
   authFailuresPerAddress: { limit: 1_000_000, windowSeconds: 300 },
+  anonymousPerAddress: { limit: 1_000_000, windowSeconds: 60 },
 };
 
 export interface TestServiceOptions {
