@@ -70,6 +70,11 @@ export const notFound = (resource: string, value: string, by = 'id') =>
 export const serviceUnavailable = () =>
   new AppError('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry shortly', { http: { status: 503 } });
 
+// The vendor's stored schema (stored before a check it now fails) cannot be used: not the vendor's fault
+// and not fixable by resending, so 503 until an operator replaces it, then the same request succeeds.
+export const paymentVendorUnavailable = (vendor: string, problem: string) =>
+  new AppError('SERVICE_UNAVAILABLE', `payment vendor "${vendor}" cannot take notifications until an operator replaces its request schema (${problem})`);
+
 /**
  * Too many requests: `reason` says which limit. `retryAfter` (whole seconds until a request will be
  * accepted) is in the extensions for GraphQL clients and, through `http`, in the Retry-After header;

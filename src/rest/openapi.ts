@@ -240,7 +240,7 @@ export const openApiDocument = {
       post: {
         summary: 'Create a payment notification',
         description:
-          "A vendor tells the service of a payment it collected. The body must satisfy the vendor's stored JSON Schema (demo-vendor: amount, currency, reference, and exactly one of deviceTag, imei, phoneNumber, financeOrderId). The vendor's reference is its idempotency key: a repeat with the same body replays the first answer (Idempotent-Replayed: true); with another body it is 409.",
+          "A vendor tells the service of a payment it collected. The body must satisfy the vendor's stored JSON Schema (demo-vendor: amount, currency, reference, and exactly one of deviceTag, imei, phoneNumber, financeOrderId). Before the schema, the service holds its own limits whatever the schema allows: at most 32 levels of nesting, 1000 values, strings and member names of at most 1000 characters (reference 255, deviceTag, imei, phoneNumber and financeOrderId 64). The vendor's reference is its idempotency key: a repeat with the same body replays the first answer (Idempotent-Replayed: true); with another body it is 409.",
         security: [{ accessToken: [] }],
         requestBody: {
           required: true,
@@ -248,7 +248,7 @@ export const openApiDocument = {
         },
         responses: {
           '200': { description: 'Recorded (or replayed).', headers: requestIdHeader, content: jsonContent(ref('NotificationAccepted')) },
-          '400': paymentsError('The notification is not valid (it names the problem, e.g. that paymentVendor is a required field), or the amount is refused (not positive, too many decimals, other currency, above the balance).'),
+          '400': paymentsError('The notification is not valid (it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit), or the amount is refused (not positive, too many decimals, other currency, above the balance).'),
           '401': paymentsError('The access token is missing, malformed, tampered, expired, or its key was revoked.'),
           '403': paymentsError('paymentVendor is not the token\'s vendor, the vendor is disabled, or the credential is not a vendor\'s.'),
           '404': paymentsError('No device, customer or finance order matches the notification.'),
@@ -258,7 +258,7 @@ export const openApiDocument = {
           '415': paymentsError('The body is not sent as application/json.'),
           '429': rateLimited(paymentsError),
           '500': paymentsError('Internal server error while creating the notification.'),
-          '503': paymentsError('The database cannot be reached or did not answer in time.'),
+          '503': paymentsError('The database cannot be reached or did not answer in time, or the vendor\'s stored schema can no longer be used until an operator replaces it.'),
         },
       },
     },

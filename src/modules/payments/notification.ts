@@ -1,7 +1,7 @@
 // A vendor's payment notification: checked against the vendor's stored JSON Schema before anything is
 // written, then credited to the order its device locator names, once per vendor reference.
 import type { Db, DbOrTrx } from '../../db/knex.js';
-import { forbidden, invalidNotification, notFound } from '../../errors.js';
+import { forbidden, invalidNotification, notFound, paymentVendorUnavailable } from '../../errors.js';
 import { formatAmount } from '../../money.js';
 import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
@@ -9,33 +9,12 @@ import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner
 import { standingOf } from '../financeOrders/terms.js';
 import { isDatabaseId } from '../../ids.js';
 import type { TenantKey } from '../tenancy.js';
-import { notificationProblems } from '../vendors/requestSchema.js';
+import { notificationProblems, schemaProblem } from '../vendors/requestSchema.js';
 import type { PaymentVendorRow } from '../vendors/rows.js';
 import { requestHash, withVendorReference, type Claimed } from './idempotency.js';
+import { LOCATORS, MAX_LOCATOR_LENGTH, notificationLimitProblems } from './notificationLimits.js';
 import { recordPayment } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
-
-const LOCATORS = ['deviceTag', 'imei', 'phoneNumber', 'financeOrderId'] as const;
-
-// Limits the service holds whatever a vendor's schema allows: a reference is stored and indexed, a
-// locator is looked up, and the whole body is hashed for idempotency.
-const MAX_REFERENCE_LENGTH = 255;
-const MAX_LOCATOR_LENGTH = 64;
-const MAX_DEPTH = 32;
-
-/** How deeply a JSON value nests, counted without recursion (a hostile body cannot blow the stack). */
-function depthOf(value: unknown): number {
-  let deepest = 0;
-  const pending: Array<[unknown, number]> = [[value, 1]];
-  while (pending.length) {
-    const [node, depth] = pending.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_DEPTH) return deepest;
-    for (const child of Object.values(node)) pending.push([child, depth + 1]);
-  }
-  return deepest;
-}
 
 interface Notification {
   amount: string;
@@ -47,7 +26,9 @@ interface Notification {
 /** The fields the service itself needs, whatever else the vendor's schema allows. */
 function readNotification(vendor: PaymentVendorRow, body: unknown): Notification {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidNotification(['the body must be a JSON object']);
-  if (depthOf(body) > MAX_DEPTH) throw invalidNotification([`the body nests more than ${MAX_DEPTH} levels deep`]);
+  // The service's own limits first: no vendor schema sees a body past them.
+  const overLimits = notificationLimitProblems(body);
+  if (overLimits.length) throw invalidNotification(overLimits);
   const fields = body as Record<string, unknown>;
   if (fields.paymentVendor === undefined || fields.paymentVendor === null || fields.paymentVendor === '') {
     throw invalidNotification(['paymentVendor is a required field']);
@@ -55,6 +36,9 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   if (fields.paymentVendor !== vendor.name) {
     throw forbidden(`this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(fields.paymentVendor)).slice(0, 80)}`);
   }
+  // A schema stored before its patterns were checked may not compile now: the operator must replace it.
+  const unusable = schemaProblem(vendor.request_schema);
+  if (unusable) throw paymentVendorUnavailable(vendor.name, unusable);
   const problems = notificationProblems(vendor.request_schema, body);
   if (problems.length) throw invalidNotification(problems);
 
@@ -72,9 +56,9 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   const reference = text('reference');
   const given = LOCATORS.filter((field) => fields[field] !== undefined && fields[field] !== null);
   if (given.length !== 1) missing.push(`exactly one of ${LOCATORS.join(', ')} is required`);
-  if (reference.length > MAX_REFERENCE_LENGTH) missing.push(`reference must be at most ${MAX_REFERENCE_LENGTH} characters`);
   const field = given[0];
   const locator = field === undefined ? '' : String(fields[field]);
+  // Strings were held to their limit before the schema; this catches a locator sent as an array.
   if (locator.length > MAX_LOCATOR_LENGTH) missing.push(`${field} must be at most ${MAX_LOCATOR_LENGTH} characters`);
   for (const [name, value] of [['reference', reference], [field, locator]] as const) {
     if (value.includes('\u0000')) missing.push(`${name} must not contain NUL characters`);

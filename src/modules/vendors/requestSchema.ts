@@ -3,10 +3,15 @@
 import { createHash } from 'node:crypto';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { linearRegExp, UnsupportedPattern } from './linearRegExp.js';
 
 const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 // strict: false accepts vendor-specific annotation keywords; allErrors lists every problem at once.
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// `pattern` and `patternProperties` (and `propertyNames` through `pattern`) run on a linear-time engine
+// (linearRegExp.ts). `format` is an annotation only: ajv has no formats without ajv-formats, which the
+// service does not load, so no format runs a regex; validateFormats: false says so (and stops ajv
+// warning on the console about each "unknown" format).
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, code: { regExp: linearRegExp } });
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(schema: object): ValidateFunction {
@@ -26,6 +31,7 @@ export function schemaProblem(schema: unknown): string | null {
     validatorFor(schema);
     return null;
   } catch (error) {
+    if (error instanceof UnsupportedPattern) return `requestSchema ${error.message}`;
     return `requestSchema is not a valid JSON Schema: ${(error as Error).message}`;
   }
 }
