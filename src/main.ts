@@ -1,5 +1,6 @@
 // Process entry: configuration, database (migrated; demo data into an empty embedded database),
 // listen, and drain on SIGTERM.
+import { getHeapStatistics } from 'node:v8';
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './cli/run.js';
@@ -48,6 +49,10 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
+
+// The heap's ceiling is set where the process starts (npm start: --max-old-space-size=1024); the GraphQL
+// backstop (limits/listItemCeiling.ts) answers 503 before an answer can reach it.
+logger.info({ heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'heap limit');
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -321,3 +321,11 @@ describe('an order with a long list of payments: no admitted document holds more
     }
   });
 });
+
+describe('errors outside production', () => {
+  it('suggest the names a mistake was close to (production does not: test/production.test.ts)', async () => {
+    const { status, body } = await asPartner('{ clerkz { id } }');
+    expect(status).toBe(400);
+    expect(body.errors[0].message).toMatch(/Did you mean "clerk" or "clerks"/);
+  });
+});

@@ -1,4 +1,5 @@
-// In production mode the graph does not describe itself: no introspection, no Apollo Sandbox.
+// In production mode the graph does not describe itself: no introspection, no Apollo Sandbox, no
+// schema names suggested in errors.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -44,6 +45,24 @@ describe('production mode', () => {
   it('serves no Sandbox page', async () => {
     const response = await fetch(`${baseUrl}/graphql`, { headers: { accept: 'text/html' } });
     expect(await response.text()).not.toContain('sandbox');
+  });
+
+  it('names nothing of the schema in an error: no "Did you mean" suggestions', async () => {
+    const ask = async (query: string) => {
+      const response = await fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'demo-partner-key' },
+        body: JSON.stringify({ query }),
+      });
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { errors: Array<{ message: string }> }).errors.map((error) => error.message).join(' ');
+    };
+    // Outside production the same mistakes are answered with the names they were close to.
+    const misspelt = await ask('{ clerkz { id } merchants { nam } }');
+    expect(misspelt).toMatch(/Cannot query field "clerkz"/);
+    expect(misspelt).not.toMatch(/Did you mean/i);
+    expect(misspelt).not.toMatch(/"clerks"|"name"/);
+    expect(await ask('query($x: Strin) { clerks { id } }')).not.toMatch(/Did you mean|"String"/);
   });
 
   it('still answers ordinary queries', async () => {
