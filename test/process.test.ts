@@ -167,7 +167,7 @@ describe.skipIf(onPostgres)('npm start on the embedded default', () => {
     const response = await fetch(`${service.baseUrl}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
-      body: JSON.stringify({ query: '{ partners { name merchants { id } } }' }),
+      body: JSON.stringify({ query: '{ partners(first: 10) { name merchants(first: 100) { id } } }' }),
     });
     const body = (await response.json()) as { data: { partners: Array<{ name: string; merchants: unknown[] }> } };
     expect(body.data.partners.map((p) => [p.name, p.merchants.length])).toEqual([
