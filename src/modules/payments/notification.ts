@@ -2,7 +2,8 @@
 // written, then credited to the order its device locator names, once per vendor reference.
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { forbidden, invalidNotification, notFound } from '../../errors.js';
-import { formatAmount } from '../../money.js';
+import { isJsonNumber, MAX_JSON_DEPTH, numberText, plainJson } from '../../losslessJson.js';
+import { decimalOfJsonNumber, formatAmount } from '../../money.js';
 import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
 import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner } from '../financeOrders/queries.js';
@@ -11,17 +12,18 @@ import { isDatabaseId } from '../../ids.js';
 import type { TenantKey } from '../tenancy.js';
 import { notificationProblems } from '../vendors/requestSchema.js';
 import type { PaymentVendorRow } from '../vendors/rows.js';
-import { requestHash, withVendorReference, type Claimed } from './idempotency.js';
+import { fingerprintPaymentRequest, withVendorReference, type Claimed, type RequestFingerprint } from './idempotency.js';
 import { recordPayment } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
 
 const LOCATORS = ['deviceTag', 'imei', 'phoneNumber', 'financeOrderId'] as const;
 
 // Limits the service holds whatever a vendor's schema allows: a reference is stored and indexed, a
-// locator is looked up, and the whole body is hashed for idempotency.
+// locator is looked up, and the whole body is hashed for idempotency. The REST door already refuses a
+// body deeper than MAX_JSON_DEPTH; a notification sent through /graphql is held to the same.
 const MAX_REFERENCE_LENGTH = 255;
 const MAX_LOCATOR_LENGTH = 64;
-const MAX_DEPTH = 32;
+const MAX_DEPTH = MAX_JSON_DEPTH;
 
 /** How deeply a JSON value nests, counted without recursion (a hostile body cannot blow the stack). */
 function depthOf(value: unknown): number {
@@ -29,7 +31,7 @@ function depthOf(value: unknown): number {
   const pending: Array<[unknown, number]> = [[value, 1]];
   while (pending.length) {
     const [node, depth] = pending.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
+    if (typeof node !== 'object' || node === null || isJsonNumber(node)) continue;
     deepest = Math.max(deepest, depth);
     if (deepest > MAX_DEPTH) return deepest;
     for (const child of Object.values(node)) pending.push([child, depth + 1]);
@@ -38,36 +40,46 @@ function depthOf(value: unknown): number {
 }
 
 interface Notification {
+  /** Decimal text: a JSON number's as the vendor wrote it, so the money rules see every digit. */
   amount: string;
   currency: string;
   reference: string;
   locator: { field: (typeof LOCATORS)[number]; value: string };
+  /** What idempotency compares with an earlier notification of the same reference. */
+  fingerprint: RequestFingerprint;
 }
 
-/** The fields the service itself needs, whatever else the vendor's schema allows. */
+/**
+ * The fields the service itself needs, whatever else the vendor's schema allows. The body's numbers
+ * are lossless-json numbers when it came through the REST door (their source text kept), JavaScript
+ * numbers when it came through /graphql; the schema checks types on the plain value either way.
+ */
 function readNotification(vendor: PaymentVendorRow, body: unknown): Notification {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidNotification(['the body must be a JSON object']);
   if (depthOf(body) > MAX_DEPTH) throw invalidNotification([`the body nests more than ${MAX_DEPTH} levels deep`]);
+  const plain = plainJson(body) as Record<string, unknown>;
   const fields = body as Record<string, unknown>;
-  if (fields.paymentVendor === undefined || fields.paymentVendor === null || fields.paymentVendor === '') {
+  if (plain.paymentVendor === undefined || plain.paymentVendor === null || plain.paymentVendor === '') {
     throw invalidNotification(['paymentVendor is a required field']);
   }
-  if (fields.paymentVendor !== vendor.name) {
-    throw forbidden(`this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(fields.paymentVendor)).slice(0, 80)}`);
+  if (plain.paymentVendor !== vendor.name) {
+    throw forbidden(`this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(plain.paymentVendor)).slice(0, 80)}`);
   }
-  const problems = notificationProblems(vendor.request_schema, body);
+  const problems = notificationProblems(vendor.request_schema, plain);
   if (problems.length) throw invalidNotification(problems);
 
   const missing: string[] = [];
   const text = (name: string): string => {
     const value = fields[name];
     if (typeof value === 'string' && value !== '') return value;
-    // A JSON number prints as its shortest exact decimal: 18.5 -> "18.5"; exponents fail the money rules.
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    // A number as written ("18.999999999999999" stays so); through /graphql, its shortest exact decimal.
+    if (isJsonNumber(value) || (typeof value === 'number' && Number.isFinite(value))) return numberText(value);
     missing.push(`${name} is a required field`);
     return '';
   };
-  const amount = text('amount');
+  // A number's "1E3" is the amount 1000, written out exactly (places kept) before the money rules see it.
+  const amountText = text('amount');
+  const amount = typeof fields.amount === 'string' ? amountText : decimalOfJsonNumber(amountText);
   const currency = text('currency');
   const reference = text('reference');
   const given = LOCATORS.filter((field) => fields[field] !== undefined && fields[field] !== null);
@@ -80,7 +92,8 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
     if (value.includes('\u0000')) missing.push(`${name} must not contain NUL characters`);
   }
   if (missing.length) throw invalidNotification(missing);
-  return { amount, currency, reference, locator: { field: field!, value: locator } };
+  const fingerprint = fingerprintPaymentRequest({ ...fields, amount, currency }, plain);
+  return { amount, currency, reference, locator: { field: field!, value: locator }, fingerprint };
 }
 
 /** The order a notification pays: the device's newest order, or the customer's newest open one. */
@@ -116,7 +129,7 @@ export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body:
   if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
   const notification = readNotification(vendor, body);
   return db.transaction((trx) =>
-    withVendorReference(trx, { vendorId: vendor.id, reference: notification.reference, requestHash: requestHash(body) }, async () => {
+    withVendorReference(trx, { vendorId: vendor.id, reference: notification.reference, request: notification.fingerprint }, async () => {
       const order = await orderFor(trx, notification.locator, now);
       return recordPayment(trx, {
         order,
