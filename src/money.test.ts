@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commissionOn, decimalToJsonNumber, formatAmount, minorUnitsOf, MoneyError, parseAmount, subtractMinor } from './money.js';
+import { amountIdentity, commissionOn, decimalOfJsonNumber, decimalToJsonNumber, formatAmount, minorUnitsOf, MoneyError, parseAmount, subtractMinor } from './money.js';
 
 describe('money', () => {
   it.each([
@@ -50,6 +50,27 @@ describe('money', () => {
     expect(JSON.stringify(decimalToJsonNumber(formatAmount(-10n, 'USD')))).toBe('-0.1');
     expect(JSON.stringify(decimalToJsonNumber(formatAmount('19800', 'USD')))).toBe('198');
     expect(() => decimalToJsonNumber('1e3')).toThrow(MoneyError);
+  });
+
+  it.each([
+    ['1E3', '1000'],
+    ['1.25e1', '12.5'],
+    ['1.50e1', '15.0'],
+    ['1850e-2', '18.50'],
+    ['1e-2', '0.01'],
+    ['-2.5E+2', '-250'],
+    ['0.01e0', '0.01'],
+    ['18.999999999999999', '18.999999999999999'],
+    ['1e999', '1e999'],
+  ])('writes the JSON number %s out exactly as %s', (text, decimal) => {
+    expect(decimalOfJsonNumber(text)).toBe(decimal);
+  });
+
+  it('identifies an amount by its minor units: 18, 18.0, 18.00 are one; 18.999999999999999 is its text', () => {
+    expect(new Set(['18', '18.0', '18.00', '018'].map((text) => amountIdentity(text, 'USD')))).toEqual(new Set(['minor:1800']));
+    expect(amountIdentity('18.01', 'USD')).toBe('minor:1801');
+    expect(amountIdentity('18.999999999999999', 'USD')).toBe('text:18.999999999999999');
+    expect(amountIdentity('5', 'XXX')).toBe('text:5');
   });
 
   it('subtracts in minor units, accepting the driver strings', () => {

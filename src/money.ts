@@ -45,6 +45,40 @@ export function parseAmount(text: string, currency: string): bigint {
   return sign === '-' ? -minor : minor;
 }
 
+/** Exponents a JSON number amount may carry: "1E3" is an amount; "1e999" is left for the rules to refuse. */
+const MAX_EXPONENT = 40;
+
+/**
+ * A JSON number's source text as plain decimal text, exactly and keeping its places: "1E3" -> "1000",
+ * "1850e-2" -> "18.50". Text without an exponent, or with one past 40, is returned as written.
+ */
+export function decimalOfJsonNumber(text: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?[eE]([+-]?\d+)$/.exec(text);
+  if (!match) return text;
+  const [, sign, whole, fraction = '', exponentText] = match;
+  const exponent = Number(exponentText);
+  if (!(Math.abs(exponent) <= MAX_EXPONENT)) return text;
+  const digits = whole! + fraction;
+  // Where the decimal point falls among the digits once the exponent is applied.
+  const point = whole!.length + exponent;
+  const wholePart = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+  const fractionPart = point <= 0 ? '0'.repeat(-point) + digits : digits.slice(point);
+  return `${sign}${wholePart.replace(/^0+(?=\d)/, '')}${fractionPart ? `.${fractionPart}` : ''}`;
+}
+
+/**
+ * An amount as idempotency compares requests: its value in the currency's minor units, so "18",
+ * "18.00" and 18 are one amount; text the currency cannot hold (refused by the money rules) as written.
+ */
+export function amountIdentity(text: string, currency: string): string {
+  try {
+    return `minor:${parseAmount(text, currency)}`;
+  } catch (error) {
+    if (error instanceof MoneyError) return `text:${text}`;
+    throw error;
+  }
+}
+
 /** Formats minor units as decimal text with exactly the currency's places: 1800n USD -> "18.00". */
 export function formatAmount(minor: bigint | string, currency: string): string {
   const units = minorUnitsOf(currency);

@@ -755,7 +755,9 @@ export type Mutation = {
   /**
    * Records a payment a vendor collected. The body is the vendor's notification, checked against the
    * vendor's stored JSON Schema before anything is written; its paymentVendor must be the caller's.
-   * The vendor's reference is the idempotency key. Vendor access tokens only.
+   * The vendor's reference is the idempotency key. Vendor access tokens only. Send the amount as a
+   * decimal string here: a JSON number in a variable has already been read as a double (the REST door,
+   * POST /payments/v1/notification, reads numbers as written).
    */
   createPaymentNotification: PaymentNotificationResult;
   /** Sets up a payment vendor. Operators only. */

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { parseAmount, subtractMinor } from '../money.js';
 import { displayPrefix, hashApiKey } from '../modules/auth/keys.js';
-import { requestHash } from '../modules/payments/idempotency.js';
+import { fingerprintPaymentRequest } from '../modules/payments/idempotency.js';
 import type { PaymentReceiptSnapshot } from '../modules/payments/rows.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -196,7 +196,7 @@ export async function seedDemoData(db: Knex, options: { now?: Date; production: 
       remainingMinor: '0', currency: 'USD', nextPayment: null, fullyPaid: true,
     };
     await trx('vendor_notifications').insert({
-      vendor_id: demoVendor!.id, reference: vendorNotification.reference, request_hash: requestHash(vendorNotification),
+      vendor_id: demoVendor!.id, reference: vendorNotification.reference, request_hash: fingerprintPaymentRequest(vendorNotification, vendorNotification).hash,
       partner_id: demo, payment_id: vendorPayment!.id, response_body: JSON.stringify(receipt), created_at: at(-200),
     });
 

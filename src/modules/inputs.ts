@@ -45,7 +45,7 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown })?.code === '23505';
 }
 
-/** Decimal text without insignificant zeros, so "18", "18.0" and "18.00" are the same request. */
+/** Decimal text without insignificant zeros: how in-store amounts were hashed before fingerprints (payments/idempotency.ts). */
 export function normaliseDecimal(text: string): string {
   const [whole, fraction = ''] = text.split('.');
   const trimmedFraction = fraction.replace(/0+$/, '');

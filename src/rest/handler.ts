@@ -2,13 +2,14 @@
 // same Apollo pipeline /graphql uses (executeOperation, in-process), map the data to the legacy body,
 // and answer errors with the status table. No rule of the domain lives here.
 import type { ApolloServer } from '@apollo/server';
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createContext, forgetCachedReads, type Context, type ServiceDeps } from '../context.js';
-import { AppError, invalidAccessToken, invalidRequestBody, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
+import { AppError, invalidAccessToken, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
 import { listSizeOf } from '../listSize.js';
 import { principalForLog } from '../logger.js';
 import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
+import { readJsonBody } from './jsonBody.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
 import type { LegacyListBody } from './mappers.js';
 import type { LegacyRequest, LegacyRoute } from './routes.js';
@@ -71,25 +72,6 @@ function credentialOf(route: LegacyRoute<never>, params: QueryParams, req: Reque
     return { value: match?.[1], expected: 'an access token', presentedAs: 'Authorization: Bearer header' };
   }
   return { value: undefined, expected: 'nothing', presentedAs: 'nothing' };
-}
-
-const BODY_LIMIT = '64kb';
-const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
-
-/** The JSON body of a payments request; a wrong type, bad JSON or a body over the limit is a 4xx. */
-function readJsonBody(req: Request, res: Response): Promise<unknown> {
-  if (!req.is('application/json')) {
-    return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON, sent with Content-Type: application/json'));
-  }
-  return new Promise((resolve, reject) => {
-    parseJson(req, res, (error?: unknown) => {
-      if (!error) return resolve(req.body);
-      const type = (error as { type?: string }).type;
-      if (type === 'entity.too.large') return reject(invalidRequestBody(`is larger than ${BODY_LIMIT}`));
-      if (type === 'charset.unsupported' || type === 'encoding.unsupported') return reject(invalidRequestBody('must be UTF-8 JSON, not compressed'));
-      reject(invalidRequestBody('is not valid JSON'));
-    });
-  });
 }
 
 /** Runs the route's operation through the Apollo pipeline: its data, or its first error in legacy terms. */

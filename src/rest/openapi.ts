@@ -225,7 +225,7 @@ export const openApiDocument = {
         requestBody: { required: true, content: jsonContent(obj({ apiKey: str('The private API key.') })) },
         responses: {
           '200': { description: 'The token.', headers: requestIdHeader, content: jsonContent(ref('AccessToken')) },
-          '400': paymentsError('The body is not a JSON object, is malformed or too large, or apiKey is not a string.'),
+          '400': paymentsError('The body is not a JSON object, is malformed, not UTF-8 or too large, names a member twice in one object, or apiKey is not a string.'),
           '401': paymentsError('The action is not authorized: the key is missing, invalid, revoked or expired, or cannot buy tokens.'),
           '405': paymentsError('Another method than POST.'),
           '414': paymentsError('The query string is longer than 8 KiB (8192 bytes).'),
@@ -240,7 +240,7 @@ export const openApiDocument = {
       post: {
         summary: 'Create a payment notification',
         description:
-          "A vendor tells the service of a payment it collected. The body must satisfy the vendor's stored JSON Schema (demo-vendor: amount, currency, reference, and exactly one of deviceTag, imei, phoneNumber, financeOrderId). Before the schema, the service holds its own limits whatever the schema allows: at most 32 levels of nesting, 1000 values, strings and member names of at most 1000 characters (reference 255, deviceTag, imei, phoneNumber and financeOrderId 64). The vendor's reference is its idempotency key: a repeat with the same body replays the first answer (Idempotent-Replayed: true); with another body it is 409.",
+          "A vendor tells the service of a payment it collected. The body must satisfy the vendor's stored JSON Schema (demo-vendor: amount, currency, reference, and exactly one of deviceTag, imei, phoneNumber, financeOrderId). Before the schema, the service holds its own limits whatever the schema allows: at most 32 levels of nesting, 1000 values, strings and member names of at most 1000 characters (reference 255, deviceTag, imei, phoneNumber and financeOrderId 64). The vendor's reference is its idempotency key: a repeat with the same body replays the first answer (Idempotent-Replayed: true); with another body it is 409. Bodies are compared with the amount by value in the currency's minor units (19, 19.00 and \"19.00\" are one amount) and member order ignored. A JSON number is read as written, never rounded: an amount with more decimals than the currency has (18.999999999999999 USD) is refused. A member name given twice in one object is refused (400).",
         security: [{ accessToken: [] }],
         requestBody: {
           required: true,
@@ -248,7 +248,7 @@ export const openApiDocument = {
         },
         responses: {
           '200': { description: 'Recorded (or replayed).', headers: requestIdHeader, content: jsonContent(ref('NotificationAccepted')) },
-          '400': paymentsError('The notification is not valid (it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit), or the amount is refused (not positive, too many decimals, other currency, above the balance).'),
+          '400': paymentsError('The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object; the notification is not valid (it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (not positive, too many decimals, other currency, above the balance).'),
           '401': paymentsError('The access token is missing, malformed, tampered, expired, or its key was revoked.'),
           '403': paymentsError('paymentVendor is not the token\'s vendor, the vendor is disabled, or the credential is not a vendor\'s.'),
           '404': paymentsError('No device, customer or finance order matches the notification.'),

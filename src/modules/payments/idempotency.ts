@@ -6,24 +6,64 @@ import { createHash } from 'node:crypto';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
 import { idempotencyConflict } from '../../errors.js';
+import { canonicalNumber, isJsonNumber, numberText, plainJson, type JsonNumber } from '../../losslessJson.js';
+import { amountIdentity } from '../../money.js';
 import type { RecordedPayment } from './record.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** Idempotency keys are kept at least this long (decisions.md 6). */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-/** JSON with object keys sorted, so equal requests hash equally whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+/**
+ * JSON with object keys sorted, so equal requests hash equally whatever their member order; numbers
+ * written by `number` (lossless-json numbers as their exact value; JavaScript numbers as given).
+ */
+function canonicalJson(value: unknown, number: (value: JsonNumber | number) => string): string {
+  if (isJsonNumber(value) || typeof value === 'number') return number(value);
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, number)).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item, number)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
 
-export function requestHash(request: unknown): string {
-  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** How a request was hashed before fingerprints (v2): JSON.parse's numbers, every field as given. */
+function legacyRequestHash(request: unknown): string {
+  return sha256(canonicalJson(plainJson(request), (value) => JSON.stringify(value)));
+}
+
+/** A payment request as idempotency compares it: the amount and currency as decimal text and code, the rest as sent. */
+export type PaymentRequestForm = Record<string, unknown> & { amount: string; currency: string };
+
+/**
+ * What is stored of a request and compared with a repeat. `hash` is the fingerprint; `legacyHash` is
+ * the hash this request would have had before fingerprints, so keys and references stored then still
+ * replay (a stored hash cannot be recomputed). The two never coincide: fingerprints start "v2:".
+ */
+export interface RequestFingerprint {
+  hash: string;
+  legacyHash: string;
+}
+
+/**
+ * THE rule of sameness for both doors (an in-store Idempotency-Key, a vendor reference): two payment
+ * requests are the same when their canonical forms are equal. The amount counts by its value in the
+ * currency's minor units (18 == 18.00 == "18.00", money.ts amountIdentity); the currency as given (the
+ * service takes ISO codes in capitals only, and normalises none); every other field as given, numbers
+ * by exact value (1.50 == 1.5), member order ignored. `asHashedBefore` is the request as the service
+ * hashed it before this rule (see RequestFingerprint).
+ */
+export function fingerprintPaymentRequest(request: PaymentRequestForm, asHashedBefore: unknown): RequestFingerprint {
+  const canonical = canonicalJson({ ...request, amount: amountIdentity(request.amount, request.currency) }, (value) => canonicalNumber(numberText(value)));
+  return { hash: `v2:${sha256(canonical)}`, legacyHash: legacyRequestHash(asHashedBefore) };
+}
+
+/** Whether a stored request hash is this request's (by the rule above, or as stored before it). */
+function sameRequest(storedHash: string, request: RequestFingerprint): boolean {
+  return storedHash === request.hash || storedHash === request.legacyHash;
 }
 
 async function lock(trx: DbOrTrx, name: string): Promise<void> {
@@ -40,17 +80,17 @@ export interface Claimed {
 /** Runs `record` once per (partner, idempotency key); a repeat replays the stored receipt. */
 export async function withIdempotencyKey(
   trx: DbOrTrx,
-  claim: { partnerId: string; key: string; requestHash: string; now: Date },
+  claim: { partnerId: string; key: string; request: RequestFingerprint; now: Date },
   record: () => Promise<RecordedPayment>,
 ): Promise<Claimed> {
   await lock(trx, `idempotency:${claim.partnerId}:${claim.key}`);
   const existing = await prepared(trx('idempotency_keys')).where({ partner_id: claim.partnerId, idempotency_key: claim.key }).first();
   if (existing && existing.expires_at.getTime() > claim.now.getTime()) {
-    if (existing.request_hash !== claim.requestHash) throw idempotencyConflict('this Idempotency-Key');
+    if (!sameRequest(existing.request_hash, claim.request)) throw idempotencyConflict('this Idempotency-Key');
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
   const { payment, receipt } = await record();
-  await storeIdempotencyKey(trx, claim, receipt);
+  await storeIdempotencyKey(trx, { ...claim, requestHash: claim.request.hash }, receipt);
   return { receipt, payment, replayed: false };
 }
 
@@ -87,20 +127,20 @@ export function storeIdempotencyKey(
 /** Runs `record` once per (vendor, reference); a repeat replays the stored receipt. References never expire. */
 export async function withVendorReference(
   trx: DbOrTrx,
-  claim: { vendorId: string; reference: string; requestHash: string },
+  claim: { vendorId: string; reference: string; request: RequestFingerprint },
   record: () => Promise<RecordedPayment>,
 ): Promise<Claimed> {
   await lock(trx, `vendor-reference:${claim.vendorId}:${claim.reference}`);
   const existing = await trx('vendor_notifications').where({ vendor_id: claim.vendorId, reference: claim.reference }).first();
   if (existing) {
-    if (existing.request_hash !== claim.requestHash) throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
+    if (!sameRequest(existing.request_hash, claim.request)) throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
   const { payment, receipt } = await record();
   await trx('vendor_notifications').insert({
     vendor_id: claim.vendorId,
     reference: claim.reference,
-    request_hash: claim.requestHash,
+    request_hash: claim.request.hash,
     partner_id: receipt.partnerId,
     payment_id: receipt.paymentId,
     response_body: JSON.stringify(receipt),

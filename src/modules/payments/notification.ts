@@ -2,7 +2,8 @@
 // written, then credited to the order its device locator names, once per vendor reference.
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { forbidden, invalidNotification, notFound, paymentVendorUnavailable } from '../../errors.js';
-import { formatAmount } from '../../money.js';
+import { isJsonNumber, numberText, plainJson } from '../../losslessJson.js';
+import { decimalOfJsonNumber, formatAmount } from '../../money.js';
 import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
 import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner } from '../financeOrders/queries.js';
@@ -11,47 +12,57 @@ import { isDatabaseId } from '../../ids.js';
 import type { TenantKey } from '../tenancy.js';
 import { notificationProblems, schemaProblem } from '../vendors/requestSchema.js';
 import type { PaymentVendorRow } from '../vendors/rows.js';
-import { requestHash, withVendorReference, type Claimed } from './idempotency.js';
+import { fingerprintPaymentRequest, withVendorReference, type Claimed, type RequestFingerprint } from './idempotency.js';
 import { LOCATORS, MAX_LOCATOR_LENGTH, notificationLimitProblems } from './notificationLimits.js';
 import { recordPayment } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
 
 interface Notification {
+  /** Decimal text: a JSON number's as the vendor wrote it, so the money rules see every digit. */
   amount: string;
   currency: string;
   reference: string;
   locator: { field: (typeof LOCATORS)[number]; value: string };
+  /** What idempotency compares with an earlier notification of the same reference. */
+  fingerprint: RequestFingerprint;
 }
 
-/** The fields the service itself needs, whatever else the vendor's schema allows. */
+/**
+ * The fields the service itself needs, whatever else the vendor's schema allows. The body's numbers
+ * are lossless-json numbers when it came through the REST door (their source text kept), JavaScript
+ * numbers when it came through /graphql; the schema checks types on the plain value either way.
+ */
 function readNotification(vendor: PaymentVendorRow, body: unknown): Notification {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidNotification(['the body must be a JSON object']);
-  // The service's own limits first: no vendor schema sees a body past them.
+  // The service's own limits first (walked without recursion): no vendor schema sees a body past them.
   const overLimits = notificationLimitProblems(body);
   if (overLimits.length) throw invalidNotification(overLimits);
+  const plain = plainJson(body) as Record<string, unknown>;
   const fields = body as Record<string, unknown>;
-  if (fields.paymentVendor === undefined || fields.paymentVendor === null || fields.paymentVendor === '') {
+  if (plain.paymentVendor === undefined || plain.paymentVendor === null || plain.paymentVendor === '') {
     throw invalidNotification(['paymentVendor is a required field']);
   }
-  if (fields.paymentVendor !== vendor.name) {
-    throw forbidden(`this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(fields.paymentVendor)).slice(0, 80)}`);
+  if (plain.paymentVendor !== vendor.name) {
+    throw forbidden(`this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(plain.paymentVendor)).slice(0, 80)}`);
   }
   // A schema stored before its patterns were checked may not compile now: the operator must replace it.
   const unusable = schemaProblem(vendor.request_schema);
   if (unusable) throw paymentVendorUnavailable(vendor.name, unusable);
-  const problems = notificationProblems(vendor.request_schema, body);
+  const problems = notificationProblems(vendor.request_schema, plain);
   if (problems.length) throw invalidNotification(problems);
 
   const missing: string[] = [];
   const text = (name: string): string => {
     const value = fields[name];
     if (typeof value === 'string' && value !== '') return value;
-    // A JSON number prints as its shortest exact decimal: 18.5 -> "18.5"; exponents fail the money rules.
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    // A number as written ("18.999999999999999" stays so); through /graphql, its shortest exact decimal.
+    if (isJsonNumber(value) || (typeof value === 'number' && Number.isFinite(value))) return numberText(value);
     missing.push(`${name} is a required field`);
     return '';
   };
-  const amount = text('amount');
+  // A number's "1E3" is the amount 1000, written out exactly (places kept) before the money rules see it.
+  const amountText = text('amount');
+  const amount = typeof fields.amount === 'string' ? amountText : decimalOfJsonNumber(amountText);
   const currency = text('currency');
   const reference = text('reference');
   const given = LOCATORS.filter((field) => fields[field] !== undefined && fields[field] !== null);
@@ -64,7 +75,8 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
     if (value.includes('\u0000')) missing.push(`${name} must not contain NUL characters`);
   }
   if (missing.length) throw invalidNotification(missing);
-  return { amount, currency, reference, locator: { field: field!, value: locator } };
+  const fingerprint = fingerprintPaymentRequest({ ...fields, amount, currency }, plain);
+  return { amount, currency, reference, locator: { field: field!, value: locator }, fingerprint };
 }
 
 /** The order a notification pays: the device's newest order, or the customer's newest open one. */
@@ -100,7 +112,7 @@ export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body:
   if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
   const notification = readNotification(vendor, body);
   return db.transaction((trx) =>
-    withVendorReference(trx, { vendorId: vendor.id, reference: notification.reference, requestHash: requestHash(body) }, async () => {
+    withVendorReference(trx, { vendorId: vendor.id, reference: notification.reference, request: notification.fingerprint }, async () => {
       const order = await orderFor(trx, notification.locator, now);
       return recordPayment(trx, {
         order,

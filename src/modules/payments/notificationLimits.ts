@@ -2,8 +2,10 @@
 // the schema runs: no vendor schema ever sees a body nested deeper, with more values, or with a
 // longer string than these. A reference is stored and indexed, a locator is looked up, and the whole
 // body is hashed for idempotency; the rest bounds the work a vendor schema's keywords can be made to do.
+import { isJsonNumber, MAX_JSON_DEPTH } from '../../losslessJson.js';
 
-export const MAX_DEPTH = 32;
+/** The REST door refuses deeper bodies already (losslessJson.ts); /graphql's JSON variable meets it here. */
+export const MAX_DEPTH = MAX_JSON_DEPTH;
 export const MAX_VALUES = 1000;
 export const MAX_STRING_LENGTH = 1000;
 export const MAX_REFERENCE_LENGTH = 255;
@@ -36,7 +38,8 @@ export function notificationLimitProblems(body: unknown): string[] {
       if (node.length > limit) problems.push(`${named(path)} must be at most ${limit} characters`);
       continue;
     }
-    if (typeof node !== 'object' || node === null) continue;
+    // A number (a lossless one from the REST door too) is a leaf.
+    if (typeof node !== 'object' || node === null || isJsonNumber(node)) continue;
     if (path.length >= MAX_DEPTH) return [`the body nests more than ${MAX_DEPTH} levels deep`];
     for (const [name, child] of Object.entries(node)) {
       if (name.length > MAX_STRING_LENGTH) problems.push(`${named(path)} has a member name longer than ${MAX_STRING_LENGTH} characters`);

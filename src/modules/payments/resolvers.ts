@@ -6,7 +6,7 @@ import { countPaymentOutcome } from '../../ops/metrics.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
 import { normaliseDecimal, requireId } from '../inputs.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
-import { requestHash, withIdempotencyKey, type Claimed } from './idempotency.js';
+import { fingerprintPaymentRequest, withIdempotencyKey, type Claimed } from './idempotency.js';
 import { acceptNotification, notificationMessage } from './notification.js';
 import { merchantAndClerkFound } from './queries.js';
 import { recordPayment } from './record.js';
@@ -42,8 +42,9 @@ export const paymentResolvers: Resolvers = {
       // Counted (src/ops/metrics.ts): the payment is recorded, replayed, or refused with its error code.
       const claimed = await countPaymentOutcome('in_store', () => ctx.db.transaction(async (trx): Promise<Claimed> => {
         if (input.idempotencyKey == null) return { ...(await record(trx)), replayed: false };
-        const hash = requestHash({ ...ids, amount: normaliseDecimal(input.amount), currency: input.currency });
-        return withIdempotencyKey(trx, { partnerId, key: input.idempotencyKey, requestHash: hash, now }, () => record(trx));
+        const request = { ...ids, amount: input.amount, currency: input.currency };
+        const fingerprint = fingerprintPaymentRequest(request, { ...request, amount: normaliseDecimal(input.amount) });
+        return withIdempotencyKey(trx, { partnerId, key: input.idempotencyKey, request: fingerprint, now }, () => record(trx));
       }));
       return { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
     },

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { canonicalNumber, isJsonNumber, JsonTextError, MAX_JSON_DEPTH, numberText, parseLosslessJson, plainJson } from './losslessJson.js';
+
+const refusal = (text: string) => {
+  try {
+    parseLosslessJson(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonTextError);
+    return (error as Error).message;
+  }
+  throw new Error(`${text} was not refused`);
+};
+
+describe('parseLosslessJson', () => {
+  it('keeps every number as written', () => {
+    const value = parseLosslessJson('{"amount":18.999999999999999,"list":[1E3,-0.10,99999999999999999999]}') as any;
+    expect(isJsonNumber(value.amount)).toBe(true);
+    expect(numberText(value.amount)).toBe('18.999999999999999');
+    expect(value.list.map(numberText)).toEqual(['1E3', '-0.10', '99999999999999999999']);
+  });
+
+  it('reads what JSON.parse reads, numbers aside', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const text = JSON.stringify(value);
+        expect(plainJson(parseLosslessJson(text))).toEqual(JSON.parse(text));
+      }),
+    );
+  });
+
+  it.each([
+    ['{"a":1,"a":2}', 'a'],
+    ['{"a":1,"a":1}', 'a'],
+    ['{"a":"x","b":{"c":[],"c":[]}}', 'c'],
+    ['[{"id":1},{"id":2,"k":0,"id":2}]', 'id'],
+    ['{"a":1,"\\u0061":1}', 'a'],
+    ['{"__proto__":1,"__proto__":1}', '__proto__'],
+  ])('refuses a member name repeated in one object: %s', (text, name) => {
+    expect(refusal(text)).toBe(`names the member ${JSON.stringify(name)} more than once in one object`);
+  });
+
+  it('takes one name in several objects, and a name that is only a value elsewhere', () => {
+    expect(plainJson(parseLosslessJson('[{"a":1},{"a":1},{"b":"a","c":{"a":"a"}}]'))).toEqual([{ a: 1 }, { a: 1 }, { b: 'a', c: { a: 'a' } }]);
+  });
+
+  it(`takes ${MAX_JSON_DEPTH} levels and refuses one more, however deep, without recursion past the limit`, () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    expect(() => parseLosslessJson(nested(MAX_JSON_DEPTH))).not.toThrow();
+    expect(refusal(nested(MAX_JSON_DEPTH + 1))).toBe(`nests more than ${MAX_JSON_DEPTH} levels deep`);
+    expect(refusal(nested(60_000))).toBe(`nests more than ${MAX_JSON_DEPTH} levels deep`);
+    // Brackets inside strings are text, not nesting.
+    expect(() => parseLosslessJson(`{"a":"${'['.repeat(100)}"}`)).not.toThrow();
+  });
+
+  it.each(['', ' ', '{', '{"a":}', '[1,]', '{"a":01}', "{'a':1}", '1 2', 'NaN', '{"a":1}x', '"\\x"', '\ufeff{}'])('refuses malformed text %j as not valid JSON', (text) => {
+    expect(refusal(text)).toBe('is not valid JSON');
+  });
+
+  it('keeps a member named __proto__ as an ordinary member', () => {
+    const value = plainJson(parseLosslessJson('{"__proto__":{"polluted":true}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('plainJson', () => {
+  it('gives numbers as JSON.parse would', () => {
+    const text = '[18.999999999999999,-0,1e999,99999999999999999999,"7"]';
+    expect(plainJson(parseLosslessJson(text))).toEqual(JSON.parse(text));
+  });
+});
+
+describe('canonicalNumber', () => {
+  it.each([
+    [['5', '5.00', '5.0e0', '0.5e1', '500e-2', '0005'], '5e0'],
+    [['1.50', '15e-1', '0.150e1', '1.5'], '15e-1'],
+    [['0', '-0', '0.000', '0e10'], '0'],
+    [['-18.00', '-1.8E1'], '-18e0'],
+    [['1e999999999999999999999', '10e999999999999999999998'], '1e999999999999999999999'],
+  ])('gives equal values one text: %j', (texts, canonical) => {
+    for (const text of texts) expect(canonicalNumber(text)).toBe(canonical);
+  });
+
+  it('tells different values apart however close', () => {
+    expect(canonicalNumber('18.999999999999999')).not.toBe(canonicalNumber('19'));
+    expect(canonicalNumber('1e999999999999999999999')).not.toBe(canonicalNumber('1e999999999999999999998'));
+  });
+});
