@@ -7,6 +7,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { createContext, forgetCachedReads, type Context, type ServiceDeps } from '../context.js';
 import { AppError, invalidAccessToken, invalidRequestBody, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
 import { principalForLog } from '../logger.js';
+import { setRateLimitHeaders } from '../ops/headers.js';
 import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
 import type { LegacyListBody } from './mappers.js';
@@ -167,7 +168,12 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
     try {
       const params = readQueryParams(req.originalUrl);
       const credential = credentialOf(route, params, req);
-      const contextValue = await createContext(deps.service, { credential, requestId: res.locals.requestId as string, clientAddress: req.ip ?? null });
+      const contextValue = await createContext(deps.service, {
+        credential,
+        requestId: res.locals.requestId as string,
+        clientAddress: req.ip ?? null,
+        onQuota: (quota) => setRateLimitHeaders(res, quota),
+      });
       res.locals.principal = principalForLog(contextValue.auth.principal);
       // Authentication before parameters: an unauthenticated caller learns nothing about them.
       if (route.credential.in !== 'none') requirePrincipal(contextValue);

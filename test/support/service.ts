@@ -37,6 +37,7 @@ export interface TestServiceOptions {
   logger?: Logger;
   limits?: LimitSettings;
   trustProxy?: TrustProxy;
+  corsOrigins?: readonly string[];
 }
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
@@ -48,6 +49,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     tokens: options.tokens ?? TEST_TOKENS,
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
+    corsOrigins: options.corsOrigins,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
