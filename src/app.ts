@@ -16,9 +16,11 @@ import { DEFAULT_LIMITS, type LimitSettings } from './limits/settings.js';
 import { principalForLog } from './logger.js';
 import { createLegacyHandler, sendLegacyError, sendUnexpectedError } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
+import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
+import { setRateLimitHeaders } from './ops/headers.js';
 import { createOperationsRouter } from './ops/router.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
-import type { Surface } from './rest/status.js';
+import { withHttpStatus, type Surface } from './rest/status.js';
 import { buildSchema } from './schema.js';
 
 export interface AppDeps extends ServiceDeps {
@@ -162,9 +164,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     });
   }
 
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
-  });
+  app
+    .route('/openapi.json')
+    .get((_req, res) => {
+      res.json(openApiDocument);
+    })
+    .all(allowOnly('/openapi.json', READ_METHODS));
 
   app.use(
     '/graphql',
@@ -174,14 +179,23 @@ export async function createApp(deps: AppDeps): Promise<App> {
     },
     express.json({ limit: GRAPHQL_BODY_LIMIT }),
     expressMiddleware(apollo, {
+      // An error here refuses the request before it runs, with the error's HTTP status (withHttpStatus).
       context: async ({ req, res }) => {
-        const context = await createContext(service, {
-          credential: { value: graphqlCredential(req), expected: 'an API key', presentedAs: 'X-Api-Key header (or Authorization: Bearer)' },
-          requestId: res.locals.requestId as string,
-          clientAddress: req.ip ?? null,
-        });
-        res.locals.principal = principalForLog(context.auth.principal);
-        return context;
+        try {
+          const context = await createContext(service, {
+            credential: { value: graphqlCredential(req), expected: 'an API key', presentedAs: 'X-Api-Key header (or Authorization: Bearer)' },
+            requestId: res.locals.requestId as string,
+            clientAddress: req.ip ?? null,
+            onQuota: (quota) => setRateLimitHeaders(res, quota),
+          });
+          res.locals.principal = principalForLog(context.auth.principal);
+          // A credential presented and not valid is 401 whatever is asked; none at all is left to each
+          // field (createAccessToken needs none): MISSING_API_KEY in execution.
+          if (!context.auth.principal && context.credential.value) throw context.auth.failure;
+          return context;
+        } catch (error) {
+          throw withHttpStatus(error);
+        }
       },
     }),
   );

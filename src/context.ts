@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
-import { credentialLimitsFor, type CredentialLimits, type RequestLimiter } from './limits/requestLimits.js';
+import { credentialLimitsFor, type CredentialLimits, type KeyQuota, type RequestLimiter } from './limits/requestLimits.js';
 import { authenticate, type Authentication, type Credential } from './modules/auth/principal.js';
 import type { TokenSettings } from './modules/auth/tokens.js';
 import { createCartLoaders } from './modules/carts/loaders.js';
@@ -76,6 +76,8 @@ export interface RequestInfo {
   credentialInBody?: boolean;
   requestId: string;
   clientAddress?: string | null;
+  /** Hears the quota of each API key the request is charged to (refused or not): the door's RateLimit headers. */
+  onQuota?: (quota: KeyQuota) => void;
 }
 
 /**
@@ -102,7 +104,7 @@ async function authenticateRequest(deps: ServiceDeps, request: RequestInfo, limi
 }
 
 export async function createContext(deps: ServiceDeps, request: RequestInfo): Promise<Context> {
-  const credentialLimits = credentialLimitsFor(deps.limiter, request.clientAddress ?? null);
+  const credentialLimits = credentialLimitsFor(deps.limiter, request.clientAddress ?? null, request.onQuota);
   return {
     db: deps.db,
     loaders: createLoaders(deps.db),

@@ -20,7 +20,15 @@ describe('maskUnexpectedError', () => {
 
   it('shows GraphQL request errors (the client wrote a bad query)', () => {
     const formattedIn = { message: 'Cannot query field "x"', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
-    expect(maskUnexpectedError(formattedIn, new GraphQLError('x')).formatted).toBe(formattedIn);
+    expect(maskUnexpectedError(formattedIn, new GraphQLError('x')).formatted).toEqual(formattedIn);
+  });
+
+  it("cuts a client's name quoted in a GraphQL request error to 64 characters", () => {
+    const formattedIn = { message: `Unknown operation named "${'n'.repeat(10_000)}".`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } };
+    expect(maskUnexpectedError(formattedIn, new GraphQLError('x')).formatted).toEqual({
+      message: `Unknown operation named "${'n'.repeat(64)}…".`,
+      extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+    });
   });
 
   it('replaces anything else with an error id, hiding its text', () => {

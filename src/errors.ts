@@ -123,6 +123,20 @@ const GRAPHQL_REQUEST_ERROR_CODES = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
 
+/** The most of a client's name (an operationName, a field) a request error repeats back. */
+export const MAX_ECHOED_NAME_LENGTH = 64;
+
+/**
+ * graphql-js and Apollo quote what the client sent in their messages (`Unknown operation named
+ * "..."`, `Cannot query field "..."`): anything longer than MAX_ECHOED_NAME_LENGTH is cut, with an
+ * ellipsis, so a 10 kB name is not sent back whole.
+ */
+function shortenEchoedNames(message: string): string {
+  return message.replace(/"([^"]*)"/g, (quoted, name: string) =>
+    name.length > MAX_ECHOED_NAME_LENGTH ? `"${name.slice(0, MAX_ECHOED_NAME_LENGTH)}…"` : quoted,
+  );
+}
+
 // Connection-level failures of the database: the service is up, its database is not reachable now.
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 // Connection, resources, operator intervention, and 57014: a statement cancelled, e.g. by
@@ -180,7 +194,7 @@ export function maskUnexpectedError(formatted: GraphQLFormattedError, error: unk
   const original = rootCause(error);
   if (original instanceof AppError) return { formatted };
   const code = formatted.extensions?.code;
-  if (typeof code === 'string' && GRAPHQL_REQUEST_ERROR_CODES.has(code)) return { formatted };
+  if (typeof code === 'string' && GRAPHQL_REQUEST_ERROR_CODES.has(code)) return { formatted: { ...formatted, message: shortenEchoedNames(formatted.message) } };
   // The backstop behind input validation: a value the database refused is the client's 400, never a 500.
   if (isRejectedValue(original)) {
     return { formatted: { message: REJECTED_VALUE_MESSAGE, path: formatted.path, extensions: { code: 'INVALID_ARGUMENT' } } };

@@ -72,6 +72,7 @@ describe('GraphQL authentication', () => {
     expect(missing.body.errors[0].message).toContain('X-Api-Key header');
 
     const unknown = await service().graphql(VIEWER, { authorization: 'Bearer nope' });
+    expect(unknown.status).toBe(401); // refused before execution
     expect(unknown.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
   });
 

@@ -473,10 +473,17 @@ describe('createPaymentNotification: refusals write nothing', () => {
 describe('createPaymentNotification: credentials', () => {
   const body = (reference: string) => ({ paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference, deviceTag: 'DTSTBBB' });
 
-  async function refusedWith(headers: Record<string, string>, code: string, reference: string) {
+  /** `beforeExecution`: a credential not valid refuses the whole request (401, no data); else the field fails (200, data null). */
+  async function refusedWith(headers: Record<string, string>, code: string, reference: string, beforeExecution = false) {
     const before = await snapshot();
-    const { body: response } = await service().graphql(NOTIFY, headers, { notification: body(reference) });
-    expect(response.data).toBeNull();
+    const { status, body: response } = await service().graphql(NOTIFY, headers, { notification: body(reference) });
+    if (beforeExecution) {
+      expect(status).toBe(401);
+      expect(response).not.toHaveProperty('data');
+    } else {
+      expect(status).toBe(200);
+      expect(response.data).toBeNull();
+    }
     expect(response.errors[0].extensions.code).toBe(code);
     expect(await snapshot()).toEqual(before);
     return response.errors[0] as { message: string };
@@ -499,17 +506,17 @@ describe('createPaymentNotification: credentials', () => {
     // Change the first character: the last one of a base64url HMAC carries padding bits.
     const tampered = `${version}.${claims}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
     expect(tampered).not.toBe(token);
-    const error = await refusedWith(bearer(tampered), 'INVALID_ACCESS_TOKEN', 'CRED-TAMPERED');
+    const error = await refusedWith(bearer(tampered), 'INVALID_ACCESS_TOKEN', 'CRED-TAMPERED', true);
     expect(error.message).toContain('signature');
     // Claims re-encoded for another key without the secret fail the same way.
     const forgedClaims = Buffer.from(JSON.stringify({ k: '1', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url');
-    await refusedWith(bearer(`${version}.${forgedClaims}.${signature}`), 'INVALID_ACCESS_TOKEN', 'CRED-FORGED');
+    await refusedWith(bearer(`${version}.${forgedClaims}.${signature}`), 'INVALID_ACCESS_TOKEN', 'CRED-FORGED', true);
   });
 
   it('refuses an expired token, and accepts one minted the same way that is still valid', async () => {
     const keyId = await demoVendorKeyId();
     const expired = issueAccessToken(TEST_TOKENS, keyId, new Date(Date.now() - 2 * 3600 * 1000)).token;
-    const error = await refusedWith(bearer(expired), 'INVALID_ACCESS_TOKEN', 'CRED-EXPIRED');
+    const error = await refusedWith(bearer(expired), 'INVALID_ACCESS_TOKEN', 'CRED-EXPIRED', true);
     expect(error.message).toContain('expired');
 
     const fresh = issueAccessToken(TEST_TOKENS, keyId, new Date()).token;
@@ -519,7 +526,7 @@ describe('createPaymentNotification: credentials', () => {
   it('refuses a token signed with another secret', async () => {
     const keyId = await demoVendorKeyId();
     const foreign = issueAccessToken({ signingKeys: [{ id: 'test', secret: 'another-secret-of-at-least-32-characters' }], ttlSeconds: 3600 }, keyId, new Date()).token;
-    await refusedWith(bearer(foreign), 'INVALID_ACCESS_TOKEN', 'CRED-FOREIGN');
+    await refusedWith(bearer(foreign), 'INVALID_ACCESS_TOKEN', 'CRED-FOREIGN', true);
   });
 
   it("forbids partner and retail keys, and an operator's token", async () => {
@@ -544,7 +551,7 @@ describe('createPaymentNotification: credentials', () => {
     const revoked = await service().graphql('mutation ($id: ID!) { revokeApiKey(id: $id) { id active } }', OPERATOR, { id: apiKey.id });
     expect(revoked.body.data.revokeApiKey).toEqual({ id: apiKey.id, active: false });
 
-    const error = await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-AFTER-REVOKE');
+    const error = await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-AFTER-REVOKE', true);
     expect(error.message).toContain('revoked');
     const again = await service().graphql(CREATE_TOKEN, {}, { apiKey: secret });
     expect(again.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
@@ -562,7 +569,7 @@ describe('createPaymentNotification: credentials', () => {
     const { secret, apiKey } = created.body.data.createApiKey;
     const token = await buyToken(secret);
     await db()('api_keys').where({ id: apiKey.id }).update({ expires_at: new Date(Date.now() - 1000) });
-    await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-KEY-EXPIRED');
+    await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-KEY-EXPIRED', true);
     const again = await service().graphql(CREATE_TOKEN, {}, { apiKey: secret });
     expect(again.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
   });
@@ -572,7 +579,7 @@ describe('createPaymentNotification: credentials', () => {
     const key = () => db()('api_keys').where({ key_hash: hashApiKey('demo-vendor-key') });
     await key().update({ revoked_at: new Date() });
     try {
-      await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-DB-REVOKED');
+      await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-DB-REVOKED', true);
     } finally {
       await key().update({ revoked_at: null });
     }

@@ -86,7 +86,7 @@ describe('hostile input', () => {
     const operator = (query: string, variables?: Record<string, unknown>) => graphql('demo-operator-key', query, variables);
     const vendor = await operator('mutation($s: JSON!) { createPaymentVendor(input: { name: "loose-vendor", displayName: "Loose", requestSchema: $s }) { id } }', { s: { type: 'object' } });
     const key = await operator(`mutation { createApiKey(input: { kind: VENDOR, paymentVendorId: "${vendor.data.createPaymentVendor.id}" }) { secret } }`);
-    const token = (await graphql('none', `mutation { createAccessToken(apiKey: "${key.data.createApiKey.secret}") { accessToken } }`)).data.createAccessToken.accessToken;
+    const token = (await fixture.service.graphql(`mutation { createAccessToken(apiKey: "${key.data.createApiKey.secret}") { accessToken } }`)).body.data.createAccessToken.accessToken;
     const before = await ledgerSnapshot(fixture.database.db);
     const notify = (body: unknown) =>
       fixture.service.request('/payments/v1/notification', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
@@ -98,7 +98,7 @@ describe('hostile input', () => {
     ] as const) {
       const response = await notify(body);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: { message } });
+      expect(await response.json()).toEqual({ error: { code: 'INVALID_NOTIFICATION', message } });
     }
     expect(await ledgerSnapshot(fixture.database.db)).toEqual(before);
     expect((await notify(base)).status).toBe(200);
@@ -110,7 +110,7 @@ describe('hostile input', () => {
       const response = await fixture.service.request(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: huge });
       if (path.endsWith('token')) {
         expect(response.status).toBe(400);
-        expect(await response.json()).toEqual({ error: { message: 'the request body is larger than 64kb' } });
+        expect(await response.json()).toEqual({ error: { code: 'INVALID_REQUEST_BODY', message: 'the request body is larger than 64kb' } });
       } else {
         // The credential is checked first: an unauthenticated caller learns nothing about the body.
         expect(response.status).toBe(401);

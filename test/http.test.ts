@@ -23,7 +23,7 @@ describe('error bodies', () => {
   it('answer an unknown payments path in the payments shape', async () => {
     const response = await service().request('/payments/v1/nothing', { method: 'POST' });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { message: 'no endpoint POST /payments/v1/nothing' } });
+    expect(await response.json()).toEqual({ error: { code: 'RESOURCE_NOT_FOUND', message: 'no endpoint POST /payments/v1/nothing' } });
   });
 
   it('answer malformed JSON on /graphql with 400, not 500, and no parser internals', async () => {

@@ -137,7 +137,7 @@ describe('requests with an access token', () => {
     });
     expect(again.status).toBe(429);
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await again.json()).toEqual({ error: { message: expect.stringMatching(/^this API key has used its 5 requests per 60 s; retry after \d+ s$/) } });
+    expect(await again.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^this API key has used its 5 requests per 60 s; retry after \d+ s$/) } });
   });
 });
 
@@ -229,7 +229,7 @@ describe('failed authentications per client address', () => {
     }
     const refused = await buyToken(guesser, 'demo-vendor-key');
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ error: { message: expect.stringMatching(/^too many failed authentications from this address/) } });
+    expect(await refused.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^too many failed authentications from this address/) } });
     expect((await createAccessToken('mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }')).status).toBe(429);
     expect((await readClerks(service, 'graphql', 'demo-partner-key', from(guesser))).status).toBe(429);
   });

@@ -263,7 +263,7 @@ describe('CORS on /graphql', () => {
       const allowed = await app.request('/graphql', query(DASHBOARD));
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
-      expect(allowed.headers.get('access-control-expose-headers')).toBe('X-Request-ID,Retry-After');
+      expect(allowed.headers.get('access-control-expose-headers')).toBe('X-Request-ID,Retry-After,RateLimit,RateLimit-Policy');
       expect(allowed.headers.get('vary')).toMatch(/origin/i);
 
       const preflight = await app.request('/graphql', {
@@ -304,7 +304,7 @@ describe('query-string limit', () => {
 
     const payments = await service().request(`/payments/v1/token?a=1${padding(MAX_QUERY_STRING_LENGTH)}`, { method: 'POST' });
     expect(payments.status).toBe(414);
-    expect(await payments.json()).toEqual({ error: { message } });
+    expect(await payments.json()).toEqual({ error: { code: 'URI_TOO_LONG', message } });
 
     const graphql = await service().request(`/graphql?query=${encodeURIComponent('{ __typename }')}${padding(MAX_QUERY_STRING_LENGTH)}`);
     expect(graphql.status).toBe(414);

@@ -11,6 +11,15 @@ describe('FixedWindowCounters', () => {
     expect(counters.take('key', 3, 61_000)).toBeNull();
   });
 
+  it("tells a key's count and how long its window has left", () => {
+    const counters = new FixedWindowCounters(60_000);
+    expect(counters.usage('key', 0)).toBeNull();
+    counters.take('key', 3, 1000);
+    counters.take('key', 3, 2000);
+    expect(counters.usage('key', 2500)).toEqual({ count: 2, endsInMs: 58_500 });
+    expect(counters.usage('key', 61_000)).toBeNull(); // the window ended
+  });
+
   it('counts every key on its own', () => {
     const counters = new FixedWindowCounters(1000);
     expect(counters.take('a', 1, 0)).toBeNull();

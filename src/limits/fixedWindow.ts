@@ -56,6 +56,12 @@ export class FixedWindowCounters {
     return blocked;
   }
 
+  /** The events counted in `key`'s live window and the milliseconds until it ends; null without one. */
+  usage(key: string, now: number): { count: number; endsInMs: number } | null {
+    const window = this.live(key, now);
+    return window ? { count: window.count, endsInMs: window.startedAt + this.windowMs - now } : null;
+  }
+
   private live(key: string, now: number): Window | undefined {
     const window = this.windows.get(key);
     return window && now < window.startedAt + this.windowMs ? window : undefined;

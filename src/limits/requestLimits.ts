@@ -3,19 +3,33 @@
 // authentications per client address. Counted in this process's memory: each instance behind a load
 // balancer keeps its own counts.
 import type { Logger } from 'pino';
-import { rateLimited } from '../errors.js';
+import { rateLimited, type AppError } from '../errors.js';
 import { clientAddressKey } from './clientAddress.js';
 import { FixedWindowCounters } from './fixedWindow.js';
 import type { LimitSettings } from './settings.js';
+
+/**
+ * Where an API key stands in its request quota after a request: what the doors' RateLimit headers
+ * say. A plain value, so the headers do not depend on how a limiter counts.
+ */
+export interface KeyQuota {
+  /** Requests per window (RATE_LIMIT_REQUESTS). */
+  limit: number;
+  /** The window's length in seconds (RATE_LIMIT_WINDOW_SECONDS). */
+  windowSeconds: number;
+  /** Requests the key has left in its current window. */
+  remaining: number;
+  /** Whole seconds until its current window ends. */
+  resetSeconds: number;
+}
 
 export interface RequestLimiter {
   /** 429 when `address` failed authentication too often lately; call before looking its credential up. */
   refuseBlockedAddress(address: string | null): void;
   /** A credential presented from `address` was not valid. */
   recordAuthFailure(address: string | null): void;
-  /** One request of API key `keyId`: counted, or 429 past its limit. */
-  chargeKey(keyId: string): void;
-  /** One request without a credential from `address`: counted, or 429 past its limit. */
+  /** One request of API key `keyId`: counted, or refused (429) past its limit; the key's quota either way. */
+  chargeKey(keyId: string): { quota: KeyQuota; refusal: AppError | null };
   chargeAnonymous(address: string | null): void;
 }
 
@@ -53,9 +67,18 @@ export function createRequestLimiter(
       );
     },
     chargeKey(keyId) {
-      const blockedMs = requests.take(keyId, requestsPerKey.limit, now().getTime());
-      if (blockedMs === null) return;
-      throw rateLimited(`this API key has used its ${requestsPerKey.limit} requests per ${requestsPerKey.windowSeconds} s`, toSeconds(blockedMs));
+      const at = now().getTime();
+      const blockedMs = requests.take(keyId, requestsPerKey.limit, at);
+      const usage = requests.usage(keyId, at) ?? { count: requestsPerKey.limit, endsInMs: requestsPerKey.windowSeconds * 1000 };
+      const quota: KeyQuota = {
+        limit: requestsPerKey.limit,
+        windowSeconds: requestsPerKey.windowSeconds,
+        remaining: Math.max(0, requestsPerKey.limit - usage.count),
+        resetSeconds: toSeconds(usage.endsInMs),
+      };
+      if (blockedMs === null) return { quota, refusal: null };
+      const refusal = rateLimited(`this API key has used its ${requestsPerKey.limit} requests per ${requestsPerKey.windowSeconds} s`, toSeconds(blockedMs));
+      return { quota, refusal };
     },
     chargeAnonymous(address) {
       if (address === null) return;
@@ -83,12 +106,21 @@ export interface CredentialLimits {
 
 const UNLIMITED: CredentialLimits = { beforeLookup() {}, failed() {}, accepted() {}, anonymous() {} };
 
-export function credentialLimitsFor(limiter: RequestLimiter | undefined, clientAddress: string | null): CredentialLimits {
+/** `onQuota` hears the quota of every key charged, refused or not: the door writes its RateLimit headers from it. */
+export function credentialLimitsFor(
+  limiter: RequestLimiter | undefined,
+  clientAddress: string | null,
+  onQuota: (quota: KeyQuota) => void = () => {},
+): CredentialLimits {
   if (!limiter) return UNLIMITED;
   return {
     beforeLookup: () => limiter.refuseBlockedAddress(clientAddress),
     failed: () => limiter.recordAuthFailure(clientAddress),
-    accepted: (keyId) => limiter.chargeKey(keyId),
+    accepted: (keyId) => {
+      const { quota, refusal } = limiter.chargeKey(keyId);
+      onQuota(quota);
+      if (refusal) throw refusal;
+    },
     anonymous: () => limiter.chargeAnonymous(clientAddress),
   };
 }

@@ -3,7 +3,7 @@
 // 256 kB /graphql).
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
-import { HTTP_STATUS, legacyErrorBody } from '../rest/status.js';
+import { sendDoorError } from './doorErrors.js';
 
 /** Longer query strings are refused with 414 (Node itself refuses request heads over 16 KiB with 431). */
 export const MAX_QUERY_STRING_LENGTH = 8 * 1024;
@@ -13,13 +13,7 @@ export const refuseLongQueryStrings: RequestHandler = (req, res, next) => {
   const url = req.originalUrl;
   const start = url.indexOf('?');
   if (start === -1 || url.length - start - 1 <= MAX_QUERY_STRING_LENGTH) return next();
-  const message = `the query string is longer than ${MAX_QUERY_STRING_LENGTH} bytes`;
-  const status = HTTP_STATUS.URI_TOO_LONG;
-  if (res.locals.route === '/graphql') {
-    res.status(status).json({ errors: [{ message, extensions: { code: 'URI_TOO_LONG' } }] });
-    return;
-  }
-  res.status(status).json(legacyErrorBody(req.path.startsWith('/payments/') ? 'payments' : 'partner', 'URI_TOO_LONG', message));
+  sendDoorError(req, res, 'URI_TOO_LONG', `the query string is longer than ${MAX_QUERY_STRING_LENGTH} bytes`);
 };
 
 export interface HttpServerTimeouts {

@@ -1,8 +1,9 @@
 // What operations put in front of both doors, in one router mounted first by createApp: request
-// metrics, security headers, the query-string limit, the health and metrics endpoints, and CORS on
-// /graphql.
+// metrics, security headers, the query-string limit, the health and metrics endpoints, and CORS and
+// the allowed methods on /graphql.
 import express, { type Router } from 'express';
 import type { Db } from '../db/knex.js';
+import { allowOnly, READ_METHODS } from './doorErrors.js';
 import { graphqlCors, securityHeaders } from './headers.js';
 import { serveLiveness, serveReadiness } from './health.js';
 import { refuseLongQueryStrings } from './limits.js';
@@ -23,10 +24,13 @@ export function createOperationsRouter(options: OperationsOptions): Router {
   router.use(securityHeaders({ production: options.production }));
   router.use(refuseLongQueryStrings);
   // No auth: they say nothing about any tenant. Keep /metrics off the public internet all the same.
-  router.get('/healthz', serveLiveness);
-  router.get('/readyz', serveReadiness(options.db));
-  router.get('/metrics', serveMetrics(options.db));
+  // GET answers HEAD too; any other method is 405.
+  router.route('/healthz').get(serveLiveness).all(allowOnly('/healthz', READ_METHODS));
+  router.route('/readyz').get(serveReadiness(options.db)).all(allowOnly('/readyz', READ_METHODS));
+  router.route('/metrics').get(serveMetrics(options.db)).all(allowOnly('/metrics', READ_METHODS));
   const cors = graphqlCors(options.corsOrigins);
   if (cors) router.use('/graphql', cors);
+  // After CORS, which answers a dashboard's preflight (OPTIONS) itself.
+  router.use('/graphql', allowOnly('/graphql', ['GET', 'POST']));
   return router;
 }

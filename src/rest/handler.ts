@@ -8,6 +8,7 @@ import { createContext, forgetCachedReads, type Context, type ServiceDeps } from
 import { AppError, invalidAccessToken, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
 import { listSizeOf } from '../listSize.js';
 import { principalForLog } from '../logger.js';
+import { setRateLimitHeaders } from '../ops/headers.js';
 import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readJsonBody } from './jsonBody.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
@@ -158,6 +159,7 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
         credentialInBody: route.credential.in === 'none',
         requestId: res.locals.requestId as string,
         clientAddress: req.ip ?? null,
+        onQuota: (quota) => setRateLimitHeaders(res, quota),
       });
       res.locals.principal = principalForLog(contextValue.auth.principal);
       // Authentication before parameters: an unauthenticated caller learns nothing about them.

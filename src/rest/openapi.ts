@@ -32,7 +32,13 @@ const requestIdHeader = { 'X-Request-ID': { description: 'The request id (an inc
 const retryAfterHeader = { 'Retry-After': { description: 'Whole seconds until a request will be accepted.', schema: { type: 'integer', minimum: 1 } } };
 const RATE_LIMITED =
   'RATE_LIMITED: the API key made more requests than its limit in the window (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS), or the client address failed authentication too often (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS; its credentials are then refused unread). Retry after Retry-After seconds.';
-const rateLimited = (error: (description: string) => Record<string, unknown>) => ({ ...error(RATE_LIMITED), headers: retryAfterHeader });
+// draft-ietf-httpapi-ratelimit-headers: on every answer to a request whose key was accepted.
+const rateLimitHeaders = {
+  'RateLimit-Policy': { description: 'The API key\'s quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>.', schema: str() },
+  RateLimit: { description: 'What is left of it: "default";r=<requests left>;t=<seconds until the window ends>.', schema: str() },
+};
+const successHeaders = { ...requestIdHeader, ...rateLimitHeaders };
+const rateLimited = (error: (description: string) => Record<string, unknown>) => ({ ...error(RATE_LIMITED), headers: { ...retryAfterHeader, ...rateLimitHeaders } });
 
 const queryParam = (name: string, description: string, schema: Schema = str(), required = true) => ({
   name,
@@ -64,7 +70,7 @@ function partnerGet(summary: string, description: string, parameters: unknown[],
       security: [{ partnerKey: [] }],
       parameters: [KEY_PARAM, ...parameters],
       responses: {
-        '200': { description: 'Success.', headers: requestIdHeader, content: jsonContent(success) },
+        '200': { description: 'Success.', headers: successHeaders, content: jsonContent(success) },
         ...PARTNER_ERRORS,
         ...extra,
       },
@@ -83,7 +89,12 @@ const schemas: Record<string, Schema> = {
     message: str('The same text as error.message, for clients that read only valid/message.'),
     error: obj({ code: str('A stable code: see the error table in the README.'), message: str('What was wrong, naming the parameter.') }),
   }),
-  PaymentsError: obj({ error: obj({ message: str('What was wrong, e.g. that paymentVendor is a required field.') }) }),
+  PaymentsError: obj({
+    error: obj({
+      code: str('A stable code (the same as the partner interface and GraphQL use): see the error table in the README. An addition to the contract\'s { error: { message } }.'),
+      message: str('What was wrong, e.g. that paymentVendor is a required field.'),
+    }),
+  }),
   Clerk: obj({ id: str(), personUuid: { type: 'string', format: 'uuid' }, name: str(), phoneNumber: str(), email: str() }),
   Merchant: obj({
     id: str(),
@@ -207,7 +218,7 @@ export const openApiDocument = {
     title: 'Device-financing service: legacy REST contract',
     version: '1.0.0',
     description:
-      'The payments interface (/payments/v1) and the partner query interface (/v1). Every response carries X-Request-ID. Partner errors: { valid: false, message, error: { code, message } }; payments errors: { error: { message } }.',
+      'The payments interface (/payments/v1) and the partner query interface (/v1). Every response carries X-Request-ID; every answer to a request whose API key (or access token) was accepted carries RateLimit-Policy and RateLimit. Partner errors: { valid: false, message, error: { code, message } }; payments errors: { error: { code, message } }.',
   },
   servers: [{ url: 'http://localhost:4000' }],
   components: {
@@ -224,7 +235,7 @@ export const openApiDocument = {
         description: 'Trades a vendor (or operator) API key for a bearer access token (default lifetime 3600 s).',
         requestBody: { required: true, content: jsonContent(obj({ apiKey: str('The private API key.') })) },
         responses: {
-          '200': { description: 'The token.', headers: requestIdHeader, content: jsonContent(ref('AccessToken')) },
+          '200': { description: 'The token.', headers: successHeaders, content: jsonContent(ref('AccessToken')) },
           '400': paymentsError('The body is not a JSON object, is malformed, not UTF-8 or too large, names a member twice in one object, or apiKey is not a string.'),
           '401': paymentsError('The action is not authorized: the key is missing, invalid, revoked or expired, or cannot buy tokens.'),
           '405': paymentsError('Another method than POST.'),
@@ -247,7 +258,7 @@ export const openApiDocument = {
           content: jsonContent({ type: 'object', required: ['paymentVendor'], properties: { paymentVendor: str('The name agreed for the integration.') } }),
         },
         responses: {
-          '200': { description: 'Recorded (or replayed).', headers: requestIdHeader, content: jsonContent(ref('NotificationAccepted')) },
+          '200': { description: 'Recorded (or replayed).', headers: successHeaders, content: jsonContent(ref('NotificationAccepted')) },
           '400': paymentsError('The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object; the notification is not valid (it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (not positive, too many decimals, other currency, above the balance).'),
           '401': paymentsError('The access token is missing, malformed, tampered, expired, or its key was revoked.'),
           '403': paymentsError('paymentVendor is not the token\'s vendor, the vendor is disabled, or the credential is not a vendor\'s.'),

@@ -1,5 +1,5 @@
 // Error code -> HTTP status, and the two legacy error bodies. The one table every door uses.
-import type { ErrorCode } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   MISSING_API_KEY: 401,
@@ -30,9 +30,21 @@ export type Surface = 'partner' | 'payments';
 
 /**
  * Partner query interface: the top-level valid/message keep clients that only read those working
- * (decisions.md 3). Payments interface: { error: { message } } (interface.md 7).
+ * (decisions.md 3). Payments interface: interface.md 7's { error: { message } }, with the code added
+ * beside the message (an addition clients of the contract can ignore).
  */
 export function legacyErrorBody(surface: Surface, code: ErrorCode, message: string): unknown {
-  if (surface === 'payments') return { error: { message } };
+  if (surface === 'payments') return { error: { code, message } };
   return { valid: false, message, error: { code, message } };
+}
+
+/**
+ * An AppError that refuses a /graphql request before it runs, given the status of this table: Apollo
+ * answers with extensions.http.status (and strips it from the body), else 500. An error that already
+ * names its status (RATE_LIMITED, SERVICE_UNAVAILABLE) is kept as it is.
+ */
+export function withHttpStatus(error: unknown): unknown {
+  if (!(error instanceof AppError) || error.extensions.http !== undefined) return error;
+  const { code: _code, ...details } = error.extensions;
+  return new AppError(error.code, error.message, { ...details, http: { status: HTTP_STATUS[error.code] } });
 }

@@ -38,6 +38,7 @@ export interface TestServiceOptions {
   logger?: Logger;
   limits?: LimitSettings;
   trustProxy?: TrustProxy;
+  corsOrigins?: readonly string[];
 }
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
@@ -49,6 +50,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     tokens: options.tokens ?? TEST_TOKENS,
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
+    corsOrigins: options.corsOrigins,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

@@ -12,6 +12,13 @@ describe('access tokens', () => {
     expect(verifyAccessToken(SETTINGS, token, new Date(NOW.getTime() + 60_000))).toEqual({ ok: false, problem: 'the access token expired; request a new one' });
   });
 
+  it('are refused when issued more than 60 s in the future (clock skew between instances is allowed up to that)', () => {
+    const at = (seconds: number) => issueAccessToken(SETTINGS, '42', new Date(NOW.getTime() + seconds * 1000)).token;
+    expect(verifyAccessToken(SETTINGS, at(60), NOW).ok).toBe(true);
+    expect(verifyAccessToken(SETTINGS, at(61), NOW)).toEqual({ ok: false, problem: 'the access token is not valid (it was issued in the future)' });
+    expect(verifyAccessToken(SETTINGS, at(3600), NOW).ok).toBe(false);
+  });
+
   it('have exactly one spelling: any other text is refused, even text that decodes to the same bytes', () => {
     for (const variant of [`${token}!`, `${token}=`, `${token.slice(0, -1)}`, token.replace('dfs1.', 'dfs2.'), `${token}.x`]) {
       expect(verifyAccessToken(SETTINGS, variant, NOW).ok, variant).toBe(false);

@@ -7,6 +7,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const VERSION = 'dfs1';
 
+/**
+ * How far ahead of this instance's clock another instance's may run: a token it issued is accepted
+ * up to this many seconds "in the future"; beyond that the token is refused (a wrong clock or a forgery).
+ */
+export const CLOCK_SKEW_SECONDS = 60;
+
 export interface TokenClaims {
   /** The API key that bought the token. */
   keyId: string;
@@ -71,6 +77,8 @@ export function verifyAccessToken(settings: TokenSettings, token: string, now: D
   if (typeof raw.k !== 'string' || typeof raw.iat !== 'number' || typeof raw.exp !== 'number') {
     return { ok: false, problem: 'the access token is malformed' };
   }
-  if (raw.exp <= now.getTime() / 1000) return { ok: false, problem: 'the access token expired; request a new one' };
+  const nowSeconds = now.getTime() / 1000;
+  if (raw.iat > nowSeconds + CLOCK_SKEW_SECONDS) return { ok: false, problem: 'the access token is not valid (it was issued in the future)' };
+  if (raw.exp <= nowSeconds) return { ok: false, problem: 'the access token expired; request a new one' };
   return { ok: true, claims: { keyId: raw.k, issuedAt: raw.iat, expiresAt: raw.exp } };
 }
