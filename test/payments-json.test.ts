@@ -30,7 +30,7 @@ describe('money text in a notification', () => {
     const before = await ledgerSnapshot(fixture.database.db);
     const answer = await notify(notificationText('JSON-MONEY-1', '18.999999999999999'));
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: { message: 'the payment amount is not acceptable: USD amounts have at most 2 decimal places, got "18.999999999999999"' } });
+    expect(answer.body).toEqual({ error: { code: 'INVALID_PAYMENT_AMOUNT', message: 'the payment amount is not acceptable: USD amounts have at most 2 decimal places, got "18.999999999999999"' } });
     expect(await ledgerSnapshot(fixture.database.db)).toEqual(before);
   });
 
@@ -110,7 +110,7 @@ describe('a member name given twice', () => {
     const before = await ledgerSnapshot(fixture.database.db);
     const answer = route === 'token' ? await post('/payments/v1/token', body) : await notify(body);
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: { message: `the request body names the member "${member}" more than once in one object` } });
+    expect(answer.body).toEqual({ error: { code: 'INVALID_REQUEST_BODY', message: `the request body names the member "${member}" more than once in one object` } });
     expect(await ledgerSnapshot(fixture.database.db)).toEqual(before);
   });
 
@@ -134,7 +134,7 @@ describe('the body is UTF-8 JSON', () => {
         body,
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: { message: 'the request body must be UTF-8 JSON, not compressed' } });
+      expect(await response.json()).toEqual({ error: { code: 'INVALID_REQUEST_BODY', message: 'the request body must be UTF-8 JSON, not compressed' } });
     }
     expect(await ledgerSnapshot(fixture.database.db)).toEqual(before);
     // Declared as UTF-8 (any spelling) it is read.

@@ -37,9 +37,12 @@ const notify = (body: unknown) =>
     body: JSON.stringify(body),
   });
 
+/** The code a refusal of each status carries here: a notification the service does not take, or a vendor it cannot check against. */
+const CODES: Record<number, string> = { 400: 'INVALID_NOTIFICATION', 503: 'SERVICE_UNAVAILABLE' };
+
 async function expectRefused(body: unknown, status: number, message: string) {
   const response = await notify(body);
-  expect({ status: response.status, body: await response.json() }).toEqual({ status, body: { error: { message } } });
+  expect({ status: response.status, body: await response.json() }).toEqual({ status, body: { error: { code: CODES[status], message } } });
 }
 
 describe('vendor schemas', () => {
