@@ -7,20 +7,20 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createContext, type Context, type ServiceDeps } from './context.js';
-import { maskUnexpectedError } from './errors.js';
+import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
+import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
 import type { TrustProxy } from './limits/clientAddress.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limits/settings.js';
 import { principalForLog } from './logger.js';
-import { createLegacyHandler, sendLegacyError, sendUnexpectedError } from './rest/handler.js';
+import { createLegacyHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { createOperationsRouter } from './ops/router.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
-import { withHttpStatus, type Surface } from './rest/status.js';
 import { buildSchema } from './schema.js';
 
 export interface AppDeps extends ServiceDeps {
@@ -99,15 +99,18 @@ function graphqlCredential(req: Request): string | undefined {
 // held to the payments door's own 64 kB.
 const GRAPHQL_BODY_LIMIT = '64kb';
 
-// body-parser's error types, said in words a client can act on.
-const BODY_PROBLEMS: Record<string, string> = {
-  'entity.parse.failed': 'the request body is not valid JSON',
-  'entity.too.large': `the request body is larger than ${GRAPHQL_BODY_LIMIT}`,
-  'charset.unsupported': 'the request body must be UTF-8',
-  'encoding.unsupported': 'the request body has an unsupported Content-Encoding',
-};
-
-const surfaceOf = (path: string): Surface => (path.startsWith('/payments/') ? 'payments' : 'partner');
+/** A /graphql body body-parser could not read, as the taxonomy error a client can act on. */
+function unreadableBody(type: unknown): AppError {
+  if (type === 'entity.parse.failed') return invalidRequestBody('is not valid JSON');
+  if (type === 'entity.too.large') {
+    return new AppError('REQUEST_TOO_LARGE', `the request body is larger than ${GRAPHQL_BODY_LIMIT}`);
+  }
+  if (type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be UTF-8');
+  if (type === 'encoding.unsupported') {
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body has an unsupported Content-Encoding');
+  }
+  return invalidRequestBody('could not be read');
+}
 
 export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
@@ -201,18 +204,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
 
   app.use((req, res) => {
-    sendLegacyError(res, surfaceOf(req.path), 'RESOURCE_NOT_FOUND', `no endpoint ${req.method} ${req.path}`);
+    sendDoorError(req, res, new AppError('RESOURCE_NOT_FOUND', `no endpoint ${req.method} ${req.path}`));
   });
 
-  // Last resort: malformed bodies are the client's fault (4xx); anything else is masked.
+  // Last resort, in the error body of the request's door: an unreadable body is the client's fault
+  // (4xx, a taxonomy error); anything else is masked.
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
-    if (status >= 400 && status < 500) {
-      const message = BODY_PROBLEMS[String(error?.type)] ?? 'the request could not be read';
-      res.status(status).json({ error: { code: 'BAD_REQUEST', message } });
-      return;
-    }
-    sendUnexpectedError(res, surfaceOf(req.path), error, deps, req.path);
+    if (status >= 400 && status < 500) return sendDoorError(req, res, unreadableBody(error?.type));
+    sendUnexpectedError(res, doorOf(req, res), error, deps, req.path);
   };
   app.use(onError);
 

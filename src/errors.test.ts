@@ -1,12 +1,22 @@
 import { createRequire } from 'node:module';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { AppError, isDatabaseUnavailable, maskUnexpectedError } from './errors.js';
+import { AppError, HTTP_STATUS, isDatabaseUnavailable, maskUnexpectedError, withHttpStatus } from './errors.js';
 
 describe('AppError', () => {
   it('is a GraphQLError of the same graphql module Apollo loads (no dual-package copy)', () => {
     const apolloGraphql = createRequire(createRequire(import.meta.url).resolve('@apollo/server'))('graphql');
     expect(new AppError('FORBIDDEN', 'no')).toBeInstanceOf(apolloGraphql.GraphQLError);
+  });
+});
+
+describe('withHttpStatus', () => {
+  it("gives a refusal of a whole /graphql request its status from the one table, never the error's own", () => {
+    const refusal = withHttpStatus(new AppError('INVALID_API_KEY', 'no', { http: { status: 200 }, parameter: 'key' }));
+    const http = { status: HTTP_STATUS.INVALID_API_KEY, headers: new Map() };
+    expect(refusal.extensions).toEqual({ code: 'INVALID_API_KEY', parameter: 'key', http });
+    const plain = new Error('not ours');
+    expect(withHttpStatus(plain)).toBe(plain);
   });
 });
 

@@ -1,6 +1,7 @@
 // The one error taxonomy clients may see. Every error a resolver raises on purpose is an AppError
 // with one of these stable codes; anything else is masked (see maskUnexpectedError) so that no stack
-// trace, SQL text or key reaches a response. rest/status.ts maps the codes to HTTP statuses.
+// trace, SQL text or key reaches a response. HTTP_STATUS below gives each code its HTTP status; the doors
+// render the answers (src/http/errorResponses.ts).
 import { randomUUID } from 'node:crypto';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
@@ -19,6 +20,7 @@ export const ERROR_CODES = [
   'URI_TOO_LONG',
   'UNSUPPORTED_MEDIA_TYPE',
   'INVALID_REQUEST_BODY',
+  'REQUEST_TOO_LARGE',
   'INVALID_PAYMENT_AMOUNT',
   'CURRENCY_MISMATCH',
   'AMOUNT_EXCEEDS_BALANCE',
@@ -34,6 +36,35 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
+
+/**
+ * Error code -> HTTP status: the one table. The legacy doors answer every error with it; /graphql
+ * answers with it a request refused as a whole (withHttpStatus), while a field's error leaves a 200.
+ */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  INVALID_ACCESS_TOKEN: 401,
+  FORBIDDEN: 403,
+  MISSING_QUERY_PARAMETER: 400,
+  INVALID_QUERY_PARAMETER: 400,
+  INVALID_ARGUMENT: 400,
+  INVALID_NOTIFICATION: 400,
+  RESOURCE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  URI_TOO_LONG: 414,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INVALID_REQUEST_BODY: 400,
+  REQUEST_TOO_LARGE: 413,
+  INVALID_PAYMENT_AMOUNT: 400,
+  CURRENCY_MISMATCH: 400,
+  AMOUNT_EXCEEDS_BALANCE: 400,
+  IDEMPOTENCY_CONFLICT: 409,
+  RESPONSE_TOO_LARGE: 400,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
 
 export class AppError extends GraphQLError {
   constructor(
@@ -65,10 +96,22 @@ export const forbidden = (message: string) => new AppError('FORBIDDEN', message)
 export const notFound = (resource: string, value: string, by = 'id') =>
   new AppError('RESOURCE_NOT_FOUND', `no ${resource} with ${by} ${JSON.stringify(value.slice(0, 64))} was found`, { resource });
 
-// Apollo reads extensions.http.status for errors thrown while building the context; it strips the
-// http extension from the response body.
+/**
+ * The error refusing a whole /graphql request: Apollo answers with extensions.http (and strips it from
+ * the body), else 500, so an AppError gets its status from HTTP_STATUS there, and a Retry-After header
+ * when it says when to retry (rateLimited). Anything else is returned as it is.
+ */
+export function withHttpStatus<E>(error: E): E {
+  if (!(error instanceof AppError)) return error;
+  const { code: _code, http: _http, ...details } = error.extensions;
+  const headers = new Map<string, string>();
+  if (typeof details.retryAfter === 'number') headers.set('retry-after', String(details.retryAfter));
+  const http = { status: HTTP_STATUS[error.code], headers };
+  return new AppError(error.code, error.message, { ...details, http }) as E;
+}
+
 export const serviceUnavailable = () =>
-  new AppError('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry shortly', { http: { status: 503 } });
+  new AppError('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry shortly');
 
 // The vendor's stored schema (stored before a check it now fails) cannot be used: not the vendor's fault
 // and not fixable by resending, so 503 until an operator replaces it, then the same request succeeds.
@@ -77,14 +120,13 @@ export const paymentVendorUnavailable = (vendor: string, problem: string) =>
 
 /**
  * Too many requests: `reason` says which limit. `retryAfter` (whole seconds until a request will be
- * accepted) is in the extensions for GraphQL clients and, through `http`, in the Retry-After header;
- * the REST shim sets the same header from the extension.
+ * accepted) is in the extensions for GraphQL clients and in the Retry-After header of every door. It
+ * refuses the whole request wherever it is raised (createAccessToken too), so /graphql answers 429.
  */
 export const rateLimited = (reason: string, retryAfterSeconds: number) =>
-  new AppError('RATE_LIMITED', `${reason}; retry after ${retryAfterSeconds} s`, {
-    retryAfter: retryAfterSeconds,
-    http: { status: 429, headers: new Map([['retry-after', String(retryAfterSeconds)]]) },
-  });
+  withHttpStatus(
+    new AppError('RATE_LIMITED', `${reason}; retry after ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds }),
+  );
 
 export const missingParameter = (name: string) =>
   new AppError('MISSING_QUERY_PARAMETER', `the ${name} query parameter is required`, { parameter: name });

@@ -9,10 +9,9 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/ledger/check.js';
-import { ERROR_CODES } from '../src/errors.js';
+import { ERROR_CODES, HTTP_STATUS } from '../src/errors.js';
 import { FILTER_PATHS } from '../src/modules/transactions/filters.js';
 import { openApiDocument } from '../src/rest/openapi.js';
-import { HTTP_STATUS } from '../src/rest/status.js';
 import { useSeededService } from './support/fixtures.js';
 import { ledgerSnapshot } from './support/ledger.js';
 

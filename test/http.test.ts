@@ -38,7 +38,31 @@ describe('error bodies', () => {
     const query = `{ __typename } # ${'x'.repeat(70 * 1024)}`;
     const response = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: 'the request body is larger than 64kb' } });
+    expect(await response.json()).toEqual({
+      errors: [{ message: 'the request body is larger than 64kb', extensions: { code: 'REQUEST_TOO_LARGE' } }],
+    });
+  });
+
+  // A transport failure on /graphql is a taxonomy error in GraphQL's shape, its status from the one table.
+  it('answer a /graphql body that cannot be read in GraphQL\'s errors shape', async () => {
+    const post = (body: string, headers: Record<string, string> = {}) => {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body };
+      return service().request('/graphql', init);
+    };
+    const refusal = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
+
+    const malformed = await post('{"query": ');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual(refusal('the request body is not valid JSON', 'INVALID_REQUEST_BODY'));
+
+    const latin1 = await post('{"query":"{ __typename }"}', { 'content-type': 'application/json; charset=latin1' });
+    expect(latin1.status).toBe(415);
+    expect(await latin1.json()).toEqual(refusal('the request body must be UTF-8', 'UNSUPPORTED_MEDIA_TYPE'));
+
+    const compressed = await post('{"query":"{ __typename }"}', { 'content-encoding': 'compress' });
+    expect(compressed.status).toBe(415);
+    const unsupported = refusal('the request body has an unsupported Content-Encoding', 'UNSUPPORTED_MEDIA_TYPE');
+    expect(await compressed.json()).toEqual(unsupported);
   });
 
   it('answer 503 SERVICE_UNAVAILABLE when the database cannot be reached, with no detail in the body', async () => {

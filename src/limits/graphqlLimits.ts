@@ -11,7 +11,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
 import type { Context } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, withHttpStatus } from '../errors.js';
 import { fragmentsOf, operationCost } from './operationCost.js';
 import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from './settings.js';
 
@@ -101,7 +101,7 @@ export function graphqlCostPlugin(limits: Pick<GraphQLLimits, 'maxCost'>): Apoll
           if (!operation) return; // Apollo has refused the request already
           if (selectsIntrospection(operation) && !contextValue.auth.principal) {
             const failure = contextValue.auth.failure;
-            throw new AppError(failure.code, `introspection needs a credential: ${failure.message}`, { http: { status: 401 } });
+            throw withHttpStatus(new AppError(failure.code, `introspection needs a credential: ${failure.message}`));
           }
           const cost = operationCost(schema, document, operation, request.variables ?? {}, limits.maxCost);
           if (cost > limits.maxCost) {

@@ -8,7 +8,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { defaultFieldResolver, getNullableType, isListType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { getHeapStatistics } from 'node:v8';
 import type { Context } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, HTTP_STATUS } from '../errors.js';
 
 export interface HeapReading {
   used: number;
@@ -50,7 +50,8 @@ export class ListItemBudget {
     if (Math.floor(before / HEAP_CHECK_EVERY) !== Math.floor(this.items / HEAP_CHECK_EVERY) || length >= HEAP_CHECK_EVERY) {
       const { used, limit } = this.heap();
       if (used > limit * HEAP_SHARE) {
-        this.stopped = new AppError('SERVICE_UNAVAILABLE', 'the service is short of memory for this answer; retry shortly', { http: { status: 503 } });
+        const message = 'the service is short of memory for this answer; retry shortly';
+        this.stopped = new AppError('SERVICE_UNAVAILABLE', message);
         throw this.stopped;
       }
     }
@@ -93,7 +94,7 @@ export function listItemCeilingPlugin(ceiling: number, heap?: () => HeapReading)
           if (!stopped || response.body.kind !== 'single') return;
           // The partial answer is dropped whole: the one error says why, and its memory is freed.
           response.body.singleResult = { errors: [{ message: stopped.message, extensions: { code: stopped.code } }] };
-          response.http.status = stopped.code === 'SERVICE_UNAVAILABLE' ? 503 : 400;
+          response.http.status = HTTP_STATUS[stopped.code];
         },
       };
     },

@@ -1,9 +1,10 @@
 // Sizes and times the service refuses to exceed: the query string of a request, and how long the HTTP
 // server waits for a request to arrive. Bodies are limited where they are read (64 kB payments,
-// 256 kB /graphql).
+// 64 kB /graphql).
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
-import { sendDoorError } from './doorErrors.js';
+import { AppError } from '../errors.js';
+import { sendDoorError } from '../http/errorResponses.js';
 
 /** Longer query strings are refused with 414 (Node itself refuses request heads over 16 KiB with 431). */
 export const MAX_QUERY_STRING_LENGTH = 8 * 1024;
@@ -13,7 +14,8 @@ export const refuseLongQueryStrings: RequestHandler = (req, res, next) => {
   const url = req.originalUrl;
   const start = url.indexOf('?');
   if (start === -1 || url.length - start - 1 <= MAX_QUERY_STRING_LENGTH) return next();
-  sendDoorError(req, res, 'URI_TOO_LONG', `the query string is longer than ${MAX_QUERY_STRING_LENGTH} bytes`);
+  const message = `the query string is longer than ${MAX_QUERY_STRING_LENGTH} bytes`;
+  sendDoorError(req, res, new AppError('URI_TOO_LONG', message));
 };
 
 export interface HttpServerTimeouts {

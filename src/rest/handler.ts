@@ -1,11 +1,12 @@
 // One legacy request: read the credential, parameters and body, run the route's operation through the
 // same Apollo pipeline /graphql uses (executeOperation, in-process), map the data to the legacy body,
-// and answer errors with the status table. No rule of the domain lives here.
+// and answer errors through the one renderer (http/errorResponses.ts). No rule of the domain lives here.
 import type { ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createContext, forgetCachedReads, type Context, type ServiceDeps } from '../context.js';
-import { AppError, invalidAccessToken, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
+import { AppError, invalidAccessToken } from '../errors.js';
+import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
 import { listSizeOf } from '../listSize.js';
 import { principalForLog } from '../logger.js';
 import { setRateLimitHeaders } from '../ops/headers.js';
@@ -14,38 +15,12 @@ import { readJsonBody } from './jsonBody.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
 import type { LegacyListBody } from './mappers.js';
 import type { LegacyRequest, LegacyRoute } from './routes.js';
-import { HTTP_STATUS, legacyErrorBody, type Surface } from './status.js';
 
 export interface LegacyHandlerDeps {
   service: ServiceDeps;
   apollo: ApolloServer<Context>;
   /** The graph's schema: a list route's page is its field's @listSize bound. */
   schema: GraphQLSchema;
-}
-
-export function sendLegacyError(res: Response, surface: Surface, code: ErrorCode, message: string): void {
-  res.status(HTTP_STATUS[code]).json(legacyErrorBody(surface, code, message));
-}
-
-/** Masks an unexpected error (500, or 503 when the database is unreachable) and logs its detail. */
-export function sendUnexpectedError(res: Response, surface: Surface, error: unknown, deps: Pick<ServiceDeps, 'logger'>, where: string): void {
-  const { formatted, errorId } = maskUnexpectedError({ message: 'unexpected' }, error);
-  deps.logger.error({ err: error, errorId, where, requestId: res.locals.requestId }, 'unexpected error');
-  sendGraphQLError(res, surface, formatted);
-}
-
-/** A RATE_LIMITED answer says when a request will be accepted again (errors.ts rateLimited). */
-function setRetryAfter(res: Response, extensions: Readonly<Record<string, unknown>> | undefined): void {
-  const retryAfter = extensions?.retryAfter;
-  if (extensions?.code === 'RATE_LIMITED' && typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
-}
-
-function sendGraphQLError(res: Response, surface: Surface, error: GraphQLFormattedError): void {
-  const code = error.extensions?.code;
-  setRetryAfter(res, error.extensions);
-  // Anything without one of our codes reaching here is a bug in a handwritten operation: mask it.
-  if (isErrorCode(code)) sendLegacyError(res, surface, code, error.message);
-  else sendLegacyError(res, surface, 'INTERNAL_SERVER_ERROR', 'internal server error');
 }
 
 /** An argument error of the graph, said of the query parameter or header the legacy request used. */
@@ -122,7 +97,7 @@ async function writeList(
   for (;;) {
     const outcome = await execute(deps, route, { ...variables, first: pageSize, after }, contextValue);
     if ('error' in outcome) {
-      if (!res.headersSent) return sendGraphQLError(res, route.surface, outcome.error);
+      if (!res.headersSent) return sendError(res, route.surface, outcome.error);
       return abandonList(res, deps, route, outcome.error);
     }
     const page = list.body.page(outcome.data as never, pageSize);
@@ -176,16 +151,13 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<
       if (route.list) return await writeList(res, deps, route, route.list, variables, contextValue);
 
       const outcome = await execute(deps, route, variables, contextValue);
-      if ('error' in outcome) return sendGraphQLError(res, route.surface, outcome.error);
+      if ('error' in outcome) return sendError(res, route.surface, outcome.error);
       const body = route.toLegacy(outcome.data as never, request);
       if (route.replayed?.(outcome.data as never)) res.set('Idempotent-Replayed', 'true');
       res.status(200).json(body);
     } catch (error) {
       if (res.headersSent) return abandonList(res, deps, route, error);
-      if (error instanceof AppError) {
-        setRetryAfter(res, error.extensions);
-        return sendLegacyError(res, route.surface, error.code, error.message);
-      }
+      if (error instanceof AppError) return sendError(res, route.surface, error);
       sendUnexpectedError(res, route.surface, error, deps.service, route.name);
     }
   };

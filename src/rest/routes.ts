@@ -26,7 +26,7 @@ import {
   type LegacyListBody,
 } from './mappers.js';
 import { parseParam, type ParamSpec } from './params.js';
-import type { Surface } from './status.js';
+import type { Surface } from '../http/errorResponses.js';
 
 /** Where a route's credential is presented. */
 export type CredentialSource = { in: 'query'; name: string } | { in: 'bearer' } | { in: 'none' };

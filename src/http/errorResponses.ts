@@ -1,0 +1,76 @@
+// The one renderer of error answers, for every door: GraphQL's { errors } on /graphql, the partner and
+// payments interfaces' legacy bodies elsewhere, each status from the taxonomy's table (HTTP_STATUS).
+// The REST shim, the operations router and the /graphql door's transport failures all answer through it.
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { HTTP_STATUS, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
+
+/** Which legacy interface a route belongs to; each has its own error body. */
+export type Surface = 'partner' | 'payments';
+
+/** Where a request came in: each door has its own error body. */
+export type Door = Surface | 'graphql';
+
+/** What the renderer reads of an error: an AppError, or an error as Apollo formatted it. */
+export interface RenderedError {
+  message: string;
+  extensions?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Partner query interface: the top-level valid/message keep clients that only read those working
+ * (decisions.md 3). Payments interface: interface.md 7's { error: { message } }, with the code added
+ * beside the message (an addition clients of the contract can ignore).
+ */
+export function legacyErrorBody(surface: Surface, code: ErrorCode, message: string): unknown {
+  if (surface === 'payments') return { error: { code, message } };
+  return { valid: false, message, error: { code, message } };
+}
+
+/** The legacy interface a path belongs to (the partner body for /healthz, /metrics and unknown paths). */
+export const surfaceOf = (path: string): Surface => (path.startsWith('/payments/') ? 'payments' : 'partner');
+
+/** /graphql (labelled by the operations router, subpaths too), else the legacy interface of the path. */
+export function doorOf(req: Request, res: Response): Door {
+  return res.locals.route === '/graphql' ? 'graphql' : surfaceOf(req.originalUrl);
+}
+
+/**
+ * Answers `error` in the body of `door`, with the status of its code. A code outside the taxonomy
+ * (only a bug in a handwritten operation can bring one) is masked as INTERNAL_SERVER_ERROR. A
+ * RATE_LIMITED answer says when a request will be accepted again (errors.ts rateLimited).
+ */
+export function sendError(res: Response, door: Door, error: RenderedError): void {
+  const { code, http: _http, ...details } = error.extensions ?? {};
+  if (!isErrorCode(code)) {
+    return sendError(res, door, { message: 'internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  }
+  if (code === 'RATE_LIMITED' && typeof details.retryAfter === 'number') {
+    res.set('Retry-After', String(details.retryAfter));
+  }
+  res.status(HTTP_STATUS[code]);
+  if (door === 'graphql') res.json({ errors: [{ message: error.message, extensions: { code, ...details } }] });
+  else res.json(legacyErrorBody(door, code, error.message));
+}
+
+export function sendLegacyError(res: Response, surface: Surface, code: ErrorCode, message: string): void {
+  sendError(res, surface, { message, extensions: { code } });
+}
+
+/** An error raised in front of the doors or at the transport (414, 405, an unreadable body), in its door's body. */
+export function sendDoorError(req: Request, res: Response, error: RenderedError): void {
+  sendError(res, doorOf(req, res), error);
+}
+
+/** Masks an unexpected error (500, or 503 when the database is unreachable) and logs its detail. */
+export function sendUnexpectedError(
+  res: Response,
+  door: Door,
+  error: unknown,
+  deps: { logger: Pick<Logger, 'error'> },
+  where: string,
+): void {
+  const { formatted, errorId } = maskUnexpectedError({ message: 'unexpected' }, error);
+  deps.logger.error({ err: error, errorId, where, requestId: res.locals.requestId }, 'unexpected error');
+  sendError(res, door, formatted);
+}
