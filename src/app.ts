@@ -13,7 +13,7 @@ import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from '
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limits/settings.js';
-import { principalForLog } from './logger.js';
+import { principalForLog } from './modules/auth/principal.js';
 import { createLegacyHandler, sendLegacyError, sendUnexpectedError } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
