@@ -18,6 +18,7 @@ import { createLegacyHandler, sendLegacyError, sendUnexpectedError } from './res
 import { openApiDocument } from './rest/openapi.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
+import { paymentMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import { withHttpStatus, type Surface } from './rest/status.js';
@@ -112,7 +113,9 @@ const surfaceOf = (path: string): Surface => (path.startsWith('/payments/') ? 'p
 export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // One limiter, in this process's memory, for both doors: each builds its contexts from `service`.
-  const service: ServiceDeps = { ...deps, limiter: createRequestLimiter(limits, deps.now, deps.logger) };
+  // Payment outcomes are counted by the metrics, through the context's port (resolvers never import ops/).
+  const limiter = createRequestLimiter(limits, deps.now, deps.logger);
+  const service: ServiceDeps = { ...deps, limiter, observe: deps.observe ?? paymentMetrics };
   const schema = countListItems(buildSchema());
   const apollo = new ApolloServer<Context>({
     schema,
