@@ -4,7 +4,7 @@
 // the service's own query functions, must not read a whole large table (no Seq Scan on it).
 // Postgres only: PGlite's planner and statistics are not the production ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BENCH_END, generateBenchData } from '../src/db/benchData.js';
+import { BENCH_END, generateBenchData } from '../src/fixtures/benchData.js';
 import type { Db } from '../src/db/knex.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/queries.js';
