@@ -11,7 +11,7 @@ import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/quer
 import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
 import { clerksByKeys } from '../src/modules/clerks/queries.js';
 import { locateCustomer } from '../src/modules/customers/locate.js';
-import { customersByKeys, customersByPhone, findCustomersByPhone } from '../src/modules/customers/queries.js';
+import { customersByKeys, findCustomersByPhone } from '../src/modules/customers/queries.js';
 import { devicesByKeys, devicesOfCustomers, findDevice } from '../src/modules/devices/queries.js';
 import {
   financeOrderById, findFinanceOrderOwner, financeOrdersAroundCustomers, financeOrdersByKeys, financeOrdersOfCarts, financeOrdersOfCustomers, financeOrdersOfDevices,
@@ -125,10 +125,8 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('locate customer by id, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.customerId!, null)));
   add('locate customer by imei, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.imei!, null)));
   add('locate customer by tag, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.tag!, null)));
-  add('customers by phone, any partner (operator search)', () => sqlOf(customersByPhone(db, p.phone!, null)));
   add('customer phone directory (vendor notification)', () => captureQueries(db, (d) => findCustomersByPhone(d, p.phone!)));
   add('finance order directory (vendor notification)', () => captureQueries(db, (d) => findFinanceOrderOwner(d, p.orderId!)));
-  add('customers by phone', () => sqlOf(customersByPhone(db, p.phone!, p.partner!)));
   add('customers by keys', () => sqlOf(customersByKeys(db, key(p.customerId!))));
   add('devices by keys', () => sqlOf(devicesByKeys(db, key(p.deviceId!))));
   add('devices of customers', () => sqlOf(devicesOfCustomers(db, key(p.customerId!))));
