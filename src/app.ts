@@ -8,11 +8,11 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { randomUUID } from 'node:crypto';
 import { createContext, type Context, type ServiceDeps } from './context.js';
 import { maskUnexpectedError } from './errors.js';
-import type { TrustProxy } from './limits/clientAddress.js';
+import type { TrustProxy } from './clientAddress.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
-import { DEFAULT_LIMITS, type LimitSettings } from './limits/settings.js';
+import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
 import { principalForLog } from './modules/auth/principal.js';
 import { createLegacyHandler, sendLegacyError, sendUnexpectedError } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
