@@ -7,18 +7,19 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createContext, type Context, type ServiceDeps } from './context.js';
+import type { TrustProxy } from './clientAddress.js';
 import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
-import type { TrustProxy } from './limits/clientAddress.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
-import { DEFAULT_LIMITS, type LimitSettings } from './limits/settings.js';
-import { principalForLog } from './logger.js';
+import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
+import { principalForLog } from './modules/auth/principal.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
+import { paymentMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import { buildSchema } from './schema.js';
@@ -115,7 +116,9 @@ function unreadableBody(type: unknown): AppError {
 export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // One limiter, in this process's memory, for both doors: each builds its contexts from `service`.
-  const service: ServiceDeps = { ...deps, limiter: createRequestLimiter(limits, deps.now, deps.logger) };
+  // Payment outcomes are counted by the metrics, through the context's port (resolvers never import ops/).
+  const limiter = createRequestLimiter(limits, deps.now, deps.logger);
+  const service: ServiceDeps = { ...deps, limiter, observe: deps.observe ?? paymentMetrics };
   const schema = countListItems(buildSchema());
   const apollo = new ApolloServer<Context>({
     schema,

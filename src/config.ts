@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseTrustProxy, type TrustProxy } from './limits/clientAddress.js';
-import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limits/settings.js';
+import { parseTrustProxy, type TrustProxy } from './clientAddress.js';
+import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limitSettings.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

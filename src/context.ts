@@ -14,6 +14,7 @@ import { createFinanceOrderLoaders } from './modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
 import { createPartnerLoaders } from './modules/partners/loaders.js';
 import { createPaymentLoaders } from './modules/payments/loaders.js';
+import { UNOBSERVED, type PaymentObserver } from './modules/payments/observe.js';
 import { createTransactionLoaders } from './modules/transactions/loaders.js';
 import { createPaymentVendorLoaders } from './modules/vendors/loaders.js';
 
@@ -26,6 +27,8 @@ export interface ServiceDeps {
   tokens: TokenSettings;
   /** Requests per key and failed authentications per address, in this process's memory; createApp builds it. Absent: no limits. */
   limiter?: RequestLimiter;
+  /** Hears what became of each payment request (createApp installs the metrics); absent: nothing observes. */
+  observe?: PaymentObserver;
 }
 
 function createLoaders(db: Db) {
@@ -60,6 +63,8 @@ export interface Context {
   logger: Logger;
   now: () => Date;
   tokens: TokenSettings;
+  /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
+  observe: PaymentObserver;
 }
 
 /**
@@ -116,5 +121,6 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     logger: deps.logger.child({ requestId: request.requestId }),
     now: deps.now,
     tokens: deps.tokens,
+    observe: deps.observe ?? UNOBSERVED,
   };
 }

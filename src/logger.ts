@@ -2,7 +2,6 @@
 // query string (the partner key travels there), and these paths are redacted wherever they appear.
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from './config.js';
-import type { Principal } from './modules/auth/principal.js';
 
 export const REDACTED_PATHS = [
   'key',
@@ -30,18 +29,4 @@ export const REDACTED_PATHS = [
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
-}
-
-/** Who made a request, as a log line shows it: never the key or token itself. */
-export interface LoggedPrincipal {
-  kind: Principal['kind'];
-  keyKind: Principal['keyKind'];
-  keyId: string;
-  viaToken: boolean;
-}
-
-/** The one description of a principal for logs (null: no principal, or authentication failed). */
-export function principalForLog(principal: Principal | null | undefined): LoggedPrincipal | null {
-  if (!principal) return null;
-  return { kind: principal.kind, keyKind: principal.keyKind, keyId: principal.keyId, viaToken: principal.viaToken };
 }

@@ -7,7 +7,7 @@ import { loadConfigOrExit } from './cli/run.js';
 import { isEmbedded } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { describeDatabase, openDatabase } from './db/open.js';
-import { activeDemoKeys, databaseHoldsData, seedDemoData } from './db/seed.js';
+import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo.js';
 import { createLogger } from './logger.js';
 import { createHttpServer } from './ops/limits.js';
 

@@ -86,7 +86,7 @@ const CREATE_MODEL = `mutation($input: CreateDeviceModelInput!) {
 const CREATE_DEVICE = `mutation($input: CreateDeviceInput!) {
   createDevice(input: $input) {
     id tag imei simNumber phoneNumber description model { id } family { id } customer { id }
-    financeOrder { id } validThrough secureStatus secureStatusText
+    financeOrder { id } validThrough secureStatus
   }
 }`;
 const CREATE_CART = `mutation($input: CreateCartInput!) {
@@ -97,12 +97,12 @@ const CREATE_CART = `mutation($input: CreateCartInput!) {
 }`;
 const ORDER_FIELDS = `
   id currency purchaseAmount downPayment financeAmount pricePreTax monthlyCost weeklyCost months
-  repayableTotal totalPaid remainingBalance time paidThrough nextPayment fullyPaid secureStatus secureStatusText
+  repayableTotal totalPaid remainingBalance time paidThrough nextPayment fullyPaid secureStatus
   paymentOptions { type amount currency }
   payments { id amount currency channel time merchant { id } salesClerk { id } paymentVendor { id } vendorReference }
   schedule { number dueAt amount paid status }
   customer { id } merchant { id } salesClerk { id } cart { cartTag }
-  device { id tag validThrough secureStatus secureStatusText }
+  device { id tag validThrough secureStatus }
 `;
 const FINANCE_CART = `mutation($input: FinanceCartInput!) { financeCart(input: $input) { ${ORDER_FIELDS} } }`;
 const FINANCE_ORDER = `query($id: ID!) { financeOrder(id: $id) { ${ORDER_FIELDS} } }`;
@@ -225,7 +225,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     expect(device).toMatchObject({
       tag: walk.deviceTag, imei: walk.imei, simNumber: '89014103211118510720', phoneNumber: '13035550177', description: 'Blue, 64 GB',
       model: { id: walk.modelId }, family: { id: walk.familyId }, customer: { id: walk.customerId },
-      financeOrder: null, validThrough: null, secureStatus: null, secureStatusText: null,
+      financeOrder: null, validThrough: null, secureStatus: null,
     });
     walk.deviceId = device.id;
 
@@ -257,7 +257,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       monthlyCost: '40.00', weeklyCost: '10.00', months: 12,
       repayableTotal: '480.00', totalPaid: '0.00', remainingBalance: '480.00',
       paidThrough, nextPayment: paidThrough, fullyPaid: false,
-      secureStatus: 'ACTIVE_AND_SECURED', secureStatusText: 'Device Active And Secured',
+      secureStatus: 'ACTIVE_AND_SECURED',
       paymentOptions: [
         { type: 'FULL', amount: '480.00', currency: 'USD' },
         { type: 'MONTH', amount: '40.00', currency: 'USD' },
@@ -325,8 +325,8 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
   it('5. (before any payment) the unpaid order locks once its paid-through time has passed', async () => {
     // Services over the same database with pinned clocks; the order was made at walk.orderTime.
     const query = `query($id: ID!, $locator: String!) {
-      financeOrder(id: $id) { paidThrough nextPayment secureStatus secureStatusText fullyPaid schedule { number status } }
-      customer(locator: $locator) { devices { tag validThrough secureStatus secureStatusText } }
+      financeOrder(id: $id) { paidThrough nextPayment secureStatus fullyPaid schedule { number status } }
+      customer(locator: $locator) { devices { tag validThrough secureStatus } }
     }`;
     const at = async (seconds: number) => {
       const pinned = await startTestService(fixture.database.db, { now: () => new Date(seconds * 1000) });
@@ -341,13 +341,13 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
 
     const stillActive = await at(paidThrough - 1);
     expect(stillActive.financeOrder).toMatchObject({ paidThrough, nextPayment: paidThrough, secureStatus: 'ACTIVE_AND_SECURED', fullyPaid: false });
-    expect(stillActive.customer.devices).toEqual([{ tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'ACTIVE_AND_SECURED', secureStatusText: 'Device Active And Secured' }]);
+    expect(stillActive.customer.devices).toEqual([{ tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'ACTIVE_AND_SECURED' }]);
 
     const locked = await at(walk.orderTime + 31 * DAY);
-    expect(locked.financeOrder).toMatchObject({ paidThrough, nextPayment: paidThrough, secureStatus: 'LOCKED', secureStatusText: 'Device Locked', fullyPaid: false });
+    expect(locked.financeOrder).toMatchObject({ paidThrough, nextPayment: paidThrough, secureStatus: 'LOCKED', fullyPaid: false });
     expect(locked.financeOrder.schedule[0]).toEqual({ number: 1, status: 'OVERDUE' });
     expect(locked.financeOrder.schedule[1]).toEqual({ number: 2, status: 'UPCOMING' });
-    expect(locked.customer.devices).toEqual([{ tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'LOCKED', secureStatusText: 'Device Locked' }]);
+    expect(locked.customer.devices).toEqual([{ tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'LOCKED' }]);
 
     // The service on the real clock still sees it active.
     expect(ok(await operator(FINANCE_ORDER, { id: walk.orderId })).financeOrder.secureStatus).toBe('ACTIVE_AND_SECURED');
@@ -412,8 +412,8 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     const final = ok(await operator(FINANCE_ORDER, { id: walk.orderId })).financeOrder;
     expect(final).toMatchObject({
       totalPaid: '480.00', remainingBalance: '0.00', fullyPaid: true, nextPayment: null, paymentOptions: [],
-      secureStatus: 'RELEASED', secureStatusText: 'Device Released',
-      device: { secureStatus: 'RELEASED', secureStatusText: 'Device Released' },
+      secureStatus: 'RELEASED',
+      device: { secureStatus: 'RELEASED' },
     });
     expect(final.schedule.every((installment: { status: string; paid: string }) => installment.status === 'PAID' && installment.paid === '40.00')).toBe(true);
     // Payments oldest first.

@@ -14,7 +14,7 @@ const partner = as('demo-partner-key');
 const operator = as('demo-operator-key');
 
 const ORDER = `id remainingBalance totalPaid repayableTotal financeAmount purchaseAmount downPayment pricePreTax monthlyCost weeklyCost months currency
-  time paidThrough nextPayment fullyPaid secureStatus secureStatusText paymentOptions { type amount currency }`;
+  time paidThrough nextPayment fullyPaid secureStatus paymentOptions { type amount currency }`;
 
 describe('finance orders', () => {
   it('4000004: owes 198.00, paid through T+20d, active and secured', async () => {
@@ -23,7 +23,7 @@ describe('finance orders', () => {
       id: '4000004', remainingBalance: '198.00', totalPaid: '18.00', repayableTotal: '216.00', financeAmount: '200.00',
       purchaseAmount: '300.00', downPayment: '100.00', pricePreTax: '300.00', monthlyCost: '18.00', weeklyCost: '4.00', months: 12, currency: 'USD',
       time: T - 40 * DAY, paidThrough: T + 20 * DAY, nextPayment: T + 20 * DAY, fullyPaid: false,
-      secureStatus: 'ACTIVE_AND_SECURED', secureStatusText: 'Device Active And Secured',
+      secureStatus: 'ACTIVE_AND_SECURED',
       paymentOptions: [
         { type: 'FULL', amount: '198.00', currency: 'USD' },
         { type: 'MONTH', amount: '18.00', currency: 'USD' },
@@ -34,18 +34,18 @@ describe('finance orders', () => {
   });
 
   it('4000010: fully paid by a vendor, released, no next payment, no options', async () => {
-    const { data } = await partner(`{ financeOrder(id: "4000010") { remainingBalance fullyPaid nextPayment secureStatus secureStatusText paymentOptions { type } payments { amount channel paymentVendor { name } vendorReference } } }`);
+    const { data } = await partner(`{ financeOrder(id: "4000010") { remainingBalance fullyPaid nextPayment secureStatus paymentOptions { type } payments { amount channel paymentVendor { name } vendorReference } } }`);
     expect(data.financeOrder).toEqual({
-      remainingBalance: '0.00', fullyPaid: true, nextPayment: null, secureStatus: 'RELEASED', secureStatusText: 'Device Released', paymentOptions: [],
+      remainingBalance: '0.00', fullyPaid: true, nextPayment: null, secureStatus: 'RELEASED', paymentOptions: [],
       payments: [{ amount: '420.00', channel: 'VENDOR', paymentVendor: { name: 'demo-vendor' }, vendorReference: 'DEMO-VENDOR-4000010-1' }],
     });
   });
 
   it('4000012: owes 240.00, locked since T-70d, with three overdue instalments', async () => {
-    const { data } = await partner(`{ financeOrder(id: "4000012") { remainingBalance paidThrough secureStatus secureStatusText schedule { number dueAt amount paid status } } }`);
+    const { data } = await partner(`{ financeOrder(id: "4000012") { remainingBalance paidThrough secureStatus schedule { number dueAt amount paid status } } }`);
     expect(data.financeOrder.remainingBalance).toBe('240.00');
     expect(data.financeOrder.paidThrough).toBe(T - 70 * DAY);
-    expect(data.financeOrder.secureStatusText).toBe('Device Locked');
+    expect(data.financeOrder.secureStatus).toBe('LOCKED');
     expect(data.financeOrder.schedule).toHaveLength(12);
     expect(data.financeOrder.schedule.slice(0, 4)).toEqual([
       { number: 1, dueAt: T - 70 * DAY, amount: '20.00', paid: '0.00', status: 'OVERDUE' },
@@ -77,10 +77,10 @@ describe('customer(locator)', () => {
   });
 
   it('gives the device, its model and family, its paid-through time and status', async () => {
-    const { data } = await partner(`{ customer(locator: "DTSTBBB") { devices { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus secureStatusText model { id makeModel name } family { id name } } } }`);
+    const { data } = await partner(`{ customer(locator: "DTSTBBB") { devices { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus model { id makeModel name } family { id name } } } }`);
     expect(data.customer.devices).toEqual([{
       tag: 'DTSTBBB', imei: '123456789012347', simNumber: '12345678901774567891', phoneNumber: '15052111315', description: 'Black, 32 GB',
-      lastSeen: T - DAY, validThrough: T + 20 * DAY, secureStatus: 'ACTIVE_AND_SECURED', secureStatusText: 'Device Active And Secured',
+      lastSeen: T - DAY, validThrough: T + 20 * DAY, secureStatus: 'ACTIVE_AND_SECURED',
       model: { id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }, family: { id: '3', name: 'Galaxy S6' },
     }]);
   });

@@ -3,7 +3,7 @@
 // outside production only (test/production.test.ts covers production).
 import { getIntrospectionQuery } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../src/limits/settings.js';
+import { DEFAULT_LIMITS } from '../src/limitSettings.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService, TEST_LIMITS } from './support/service.js';
 

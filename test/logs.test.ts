@@ -10,8 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
-import { createLogger, type LoggedPrincipal } from '../src/logger.js';
+import { createLogger } from '../src/logger.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
+import type { LoggedPrincipal } from '../src/modules/auth/principal.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { goldenFiles, goldenFolders, goldenInit, readGolden, useGoldenService } from './support/golden.js';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrateLatest, pendingMigrations, rollback } from '../src/db/migrate.js';
-import { seedDemoData } from '../src/db/seed.js';
+import { seedDemoData } from '../src/fixtures/demo.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 const DOMAIN_TABLES = [

@@ -4,14 +4,14 @@
 // the service's own query functions, must not read a whole large table (no Seq Scan on it).
 // Postgres only: PGlite's planner and statistics are not the production ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BENCH_END, generateBenchData } from '../src/db/benchData.js';
+import { BENCH_END, generateBenchData } from '../src/fixtures/benchData.js';
 import type { Db } from '../src/db/knex.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/queries.js';
 import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
 import { clerksByKeys } from '../src/modules/clerks/queries.js';
 import { locateCustomer } from '../src/modules/customers/locate.js';
-import { customersByKeys, customersByPhone, findCustomersByPhone } from '../src/modules/customers/queries.js';
+import { customersByKeys, findCustomersByPhone } from '../src/modules/customers/queries.js';
 import { devicesByKeys, devicesOfCustomers, findDevice } from '../src/modules/devices/queries.js';
 import {
   financeOrderById, findFinanceOrderOwner, financeOrdersAroundCustomers, financeOrdersByKeys, financeOrdersOfCarts, financeOrdersOfCustomers, financeOrdersOfDevices,
@@ -125,10 +125,8 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('locate customer by id, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.customerId!, null)));
   add('locate customer by imei, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.imei!, null)));
   add('locate customer by tag, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.tag!, null)));
-  add('customers by phone, any partner (operator search)', () => sqlOf(customersByPhone(db, p.phone!, null)));
   add('customer phone directory (vendor notification)', () => captureQueries(db, (d) => findCustomersByPhone(d, p.phone!)));
   add('finance order directory (vendor notification)', () => captureQueries(db, (d) => findFinanceOrderOwner(d, p.orderId!)));
-  add('customers by phone', () => sqlOf(customersByPhone(db, p.phone!, p.partner!)));
   add('customers by keys', () => sqlOf(customersByKeys(db, key(p.customerId!))));
   add('devices by keys', () => sqlOf(devicesByKeys(db, key(p.deviceId!))));
   add('devices of customers', () => sqlOf(devicesOfCustomers(db, key(p.customerId!))));

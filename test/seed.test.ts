@@ -1,7 +1,7 @@
 // The demo data set as shared/spec/demo-data.md describes it, with its figures checked from the rows.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_KEYS, SeedRefused, databaseHoldsData, demoEpoch, seedDemoData } from '../src/db/seed.js';
+import { DEMO_KEYS, SeedRefused, databaseHoldsData, demoEpoch, seedDemoData } from '../src/fixtures/demo.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 const NOW = new Date('2026-03-15T13:45:12Z');

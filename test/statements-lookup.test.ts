@@ -3,7 +3,7 @@
 // customer id (the key; the directory by IMEI, then by tag; the device; the customer, or the
 // customer by phone, then by id; the orders; the payments; the order's device; by phone or id the
 // device's orders again). Now 4 for every kind: the key, every locator rule in one statement, the
-// orders with their devices in one, the payments. scripts/bench/baseline-server.ts runs the same.
+// orders with their devices in one, the payments. bench/baseline-server.ts runs the same.
 import { describe, expect, it } from 'vitest';
 import { insertDevice } from '../src/modules/devices/queries.js';
 import { useSeededService } from './support/fixtures.js';

@@ -18,6 +18,15 @@ export type PaymentOptionType =
   /** One weekly instalment (or the balance, if less). */
   | 'WEEK';
 
+/** How a device stands, from its current order's payments. */
+export type SecureStatus =
+  /** Paid through a moment still in the future: usable, and secured against tampering. */
+  | 'ACTIVE_AND_SECURED'
+  /** Paid-through time has passed: locked until a payment arrives. */
+  | 'LOCKED'
+  /** Fully paid: released for good. */
+  | 'RELEASED';
+
 /** What a transaction records, from the partner's side. */
 export type TransactionType =
   /** An operator's correction, signed. */
@@ -95,7 +104,7 @@ export type LookupCustomerQueryVariables = Exact<{
 }>;
 
 
-export type LookupCustomerQuery = { customer: { id: string, financeOrder: { id: string, currency: string, downPayment: string, financeAmount: string, monthlyCost: string, months: number, pricePreTax: string, purchaseAmount: string, remainingBalance: string, time: number, weeklyCost: string, payments: Array<{ amount: string, currency: string, time: number }>, paymentOptions: Array<{ type: PaymentOptionType, amount: string, currency: string }>, device: { validThrough: number | null, imei: string, simNumber: string | null, lastSeen: number | null, secureStatusText: string | null, description?: string | null, family: { id: string, name: string }, model: { id: string, makeModel: string, name: string } } } | null } | null };
+export type LookupCustomerQuery = { customer: { id: string, financeOrder: { id: string, currency: string, downPayment: string, financeAmount: string, monthlyCost: string, months: number, pricePreTax: string, purchaseAmount: string, remainingBalance: string, time: number, weeklyCost: string, payments: Array<{ amount: string, currency: string, time: number }>, paymentOptions: Array<{ type: PaymentOptionType, amount: string, currency: string }>, device: { validThrough: number | null, imei: string, simNumber: string | null, lastSeen: number | null, secureStatus: SecureStatus | null, description?: string | null, family: { id: string, name: string }, model: { id: string, makeModel: string, name: string } } } | null } | null };
 
 export type RecordCustomerPaymentMutationVariables = Exact<{
   merchantId: string | number;

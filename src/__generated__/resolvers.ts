@@ -553,8 +553,6 @@ export type Device = {
   phoneNumber?: Maybe<Scalars['String']['output']>;
   /** Status of the device from its current order; null without an order. */
   secureStatus?: Maybe<SecureStatus>;
-  /** The status as the legacy text, e.g. "Device Active And Secured". */
-  secureStatusText?: Maybe<Scalars['String']['output']>;
   /** The SIM card number, when known. */
   simNumber?: Maybe<Scalars['String']['output']>;
   /** The device tag printed on the device, unique across the service. */
@@ -650,8 +648,6 @@ export type FinanceOrder = {
   schedule: Array<Installment>;
   /** The device's status under this order. */
   secureStatus: SecureStatus;
-  /** The status as the legacy text, e.g. "Device Active And Secured". */
-  secureStatusText: Scalars['String']['output'];
   /** When the order was made. */
   time: Scalars['Timestamp']['output'];
   /** Sum of every payment so far. */
@@ -1630,7 +1626,6 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   model?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
   phoneNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   secureStatus?: Resolver<Maybe<ResolversTypes['SecureStatus']>, ParentType, ContextType>;
-  secureStatusText?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   validThrough?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
@@ -1672,7 +1667,6 @@ export type FinanceOrderResolvers<ContextType = Context, ParentType extends Reso
   salesClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType>;
   schedule?: Resolver<Array<ResolversTypes['Installment']>, ParentType, ContextType>;
   secureStatus?: Resolver<ResolversTypes['SecureStatus'], ParentType, ContextType>;
-  secureStatusText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   totalPaid?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   weeklyCost?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;

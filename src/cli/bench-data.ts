@@ -1,7 +1,7 @@
-// npm run bench:data [-- --customers N]: the large deterministic data set (src/db/benchData.ts) in the
+// npm run bench:data [-- --customers N]: the large deterministic data set (src/fixtures/benchData.ts) in the
 // configured database (DATABASE_URL, or the embedded one), which must be migrated and empty. Progress
 // and rate go to stderr; the summary and the API keys it created go to stdout.
-import { benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData, type BenchProgress } from '../db/benchData.js';
+import { benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData, type BenchProgress } from '../fixtures/benchData.js';
 import { describeDatabase } from '../db/open.js';
 import { runCli, UsageError } from './run.js';
 

@@ -1,7 +1,7 @@
 // npm run db:migrate | db:rollback [-- --all] | db:seed
 import { migrateLatest, rollback } from '../db/migrate.js';
 import { describeDatabase } from '../db/open.js';
-import { seedDemoData } from '../db/seed.js';
+import { seedDemoData } from '../fixtures/demo.js';
 import { runCli, UsageError } from './run.js';
 
 const USAGE = 'usage: tsx src/cli/db.ts migrate | rollback [--all] | seed';

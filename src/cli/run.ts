@@ -4,7 +4,7 @@
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
-import { SeedRefused } from '../db/seed.js';
+import { SeedRefused } from '../fixtures/demo.js';
 import { AppError } from '../errors.js';
 
 /** Loads the configuration, or stops the process with a message naming the bad variable. */

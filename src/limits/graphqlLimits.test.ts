@@ -15,7 +15,7 @@ import { LEGACY_ROUTES } from '../rest/routes.js';
 import { buildSchema } from '../schema.js';
 import { createOperationShapeRule, operationShape } from './graphqlLimits.js';
 import { fragmentsOf, operationCost } from './operationCost.js';
-import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS } from './settings.js';
+import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS } from '../limitSettings.js';
 
 let schema: GraphQLSchema;
 beforeAll(() => {

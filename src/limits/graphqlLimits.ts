@@ -13,7 +13,7 @@ import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type 
 import type { Context } from '../context.js';
 import { AppError, withHttpStatus } from '../errors.js';
 import { fragmentsOf, operationCost } from './operationCost.js';
-import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from './settings.js';
+import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from '../limitSettings.js';
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 

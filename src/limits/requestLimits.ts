@@ -4,9 +4,9 @@
 // balancer keeps its own counts.
 import type { Logger } from 'pino';
 import { rateLimited, type AppError } from '../errors.js';
-import { clientAddressKey } from './clientAddress.js';
+import { clientAddressKey } from '../clientAddress.js';
 import { FixedWindowCounters } from './fixedWindow.js';
-import type { LimitSettings } from './settings.js';
+import type { LimitSettings } from '../limitSettings.js';
 
 /**
  * Where an API key stands in its request quota after a request: what the doors' RateLimit headers

@@ -4,7 +4,7 @@
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/knex.js';
-import { AppError } from '../errors.js';
+import type { PaymentObserver } from '../modules/payments/observe.js';
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
@@ -52,24 +52,12 @@ const dbPoolConnections = new Gauge({
   registers: [metricsRegistry],
 });
 
-export type PaymentChannel = 'in_store' | 'vendor';
-
-/** Counts what became of one payment request: recorded, replayed, or refused with an error code. */
-export async function countPaymentOutcome<T extends { replayed: boolean }>(
-  channel: PaymentChannel,
-  attempt: () => Promise<T>,
-): Promise<T> {
-  let outcome: T;
-  try {
-    outcome = await attempt();
-  } catch (error) {
-    // Only refusals the service states (an AppError's code); a lost database is not a refusal.
-    if (error instanceof AppError) paymentsRefused.inc({ code: error.code });
-    throw error;
-  }
-  (outcome.replayed ? paymentsReplayed : paymentsRecorded).inc({ channel });
-  return outcome;
-}
+/** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
+export const paymentMetrics: PaymentObserver = {
+  paymentRecorded: (channel) => paymentsRecorded.inc({ channel }),
+  paymentReplayed: (channel) => paymentsReplayed.inc({ channel }),
+  paymentRefused: (code) => paymentsRefused.inc({ code }),
+};
 
 /**
  * Times and counts every request. The route label is the template express matched (a legacy path),

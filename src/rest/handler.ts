@@ -8,9 +8,8 @@ import { createContext, forgetCachedReads, type Context, type ServiceDeps } from
 import { AppError, invalidAccessToken } from '../errors.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
 import { listSizeOf } from '../listSize.js';
-import { principalForLog } from '../logger.js';
 import { setRateLimitHeaders } from '../ops/headers.js';
-import { requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
+import { principalForLog, requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readJsonBody } from './jsonBody.js';
 import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
 import type { LegacyListBody } from './mappers.js';

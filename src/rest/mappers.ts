@@ -11,6 +11,7 @@ import type {
   LookupCartQuery,
   LookupCustomerQuery,
   RecordCustomerPaymentMutation,
+  SecureStatus,
 } from '../__generated__/operations.js';
 import { AppError } from '../errors.js';
 import { decimalToJsonNumber } from '../money.js';
@@ -63,6 +64,13 @@ export const listMerchantsBody: LegacyListBody<ListMerchantsQuery> = {
   tail: ']}',
 };
 
+// decisions.md 5: the legacy's words for the graph's secure status; the graph itself has only the enum.
+const LEGACY_SECURE_STATUS: Readonly<Record<SecureStatus, string>> = {
+  ACTIVE_AND_SECURED: 'Device Active And Secured',
+  LOCKED: 'Device Locked',
+  RELEASED: 'Device Released',
+};
+
 export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, withDescription: boolean) {
   const customer = data.customer;
   if (!customer) {
@@ -82,7 +90,7 @@ export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, w
       model: { id: integer(device.model.id), makeModel: device.model.makeModel, name: device.model.name },
       simNumber: device.simNumber,
       lastSeen: device.lastSeen,
-      secureStatus: device.secureStatusText,
+      secureStatus: device.secureStatus && LEGACY_SECURE_STATUS[device.secureStatus],
       ...(withDescription ? { description: device.description ?? null } : {}),
     },
     financeOrder: order && {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { migrateLatest } from '../../src/db/migrate.js';
-import { seedDemoData } from '../../src/db/seed.js';
+import { seedDemoData } from '../../src/fixtures/demo.js';
 
 export interface TestDatabase {
   db: Db;

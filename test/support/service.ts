@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
-import type { TrustProxy } from '../../src/limits/clientAddress.js';
-import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limits/settings.js';
+import type { TrustProxy } from '../../src/clientAddress.js';
+import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
 

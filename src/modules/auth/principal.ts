@@ -20,6 +20,20 @@ export type Principal =
   | (PrincipalBase & { kind: 'vendor'; keyKind: 'vendor'; vendorId: string })
   | (PrincipalBase & { kind: 'operator'; keyKind: 'operator'; operatorId: string });
 
+/** Who made a request, as a log line shows it: never the key or token itself. */
+export interface LoggedPrincipal {
+  kind: Principal['kind'];
+  keyKind: Principal['keyKind'];
+  keyId: string;
+  viaToken: boolean;
+}
+
+/** The one description of a principal for logs (null: no principal, or authentication failed). */
+export function principalForLog(principal: Principal | null | undefined): LoggedPrincipal | null {
+  if (!principal) return null;
+  return { kind: principal.kind, keyKind: principal.keyKind, keyId: principal.keyId, viaToken: principal.viaToken };
+}
+
 /** The outcome of authenticating a request: a principal, or the error to answer without one. */
 export type Authentication = { principal: Principal } | { principal: null; failure: AppError };
 

@@ -9,12 +9,6 @@ export function customersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promis
   return whereTenantKeys(db<CustomerRow>('customers').select(...COLUMNS), ['partner_id', 'id'], keys);
 }
 
-/** Customers with this phone number: within one partner, or across all when partnerId is null. */
-export function customersByPhone(db: DbOrTrx, phone: string, partnerId: string | null): Promise<CustomerRow[]> {
-  const query = db<CustomerRow>('customers').select(...COLUMNS).where({ phone_number: phone }).orderBy(['partner_id', 'id']);
-  return partnerId === null ? query : query.where({ partner_id: partnerId });
-}
-
 /**
  * The customers with this phone number in any partner, through the global directory (one index
  * lookup, not every partner's customers): a vendor notification names a customer without its partner.

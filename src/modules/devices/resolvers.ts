@@ -5,7 +5,7 @@ import { pageOf } from '../pages.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { IMEI } from '../customers/locate.js';
 import { customersByKeys } from '../customers/queries.js';
-import { SECURE_STATUS_TEXT, standingOf } from '../financeOrders/terms.js';
+import { standingOf } from '../financeOrders/terms.js';
 import { isUniqueViolation, optionalText, requireId, requireText } from '../inputs.js';
 import { audited, operatorActor } from '../audit/record.js';
 import { insertAuditEvent } from '../audit/queries.js';
@@ -115,9 +115,5 @@ export const deviceResolvers: Resolvers = {
     financeOrder: (device, _args, ctx) => currentOrder(device, ctx),
     validThrough: async (device, _args, ctx) => (await currentStanding(device, ctx))?.paidThrough ?? null,
     secureStatus: async (device, _args, ctx) => (await currentStanding(device, ctx))?.secureStatus ?? null,
-    secureStatusText: async (device, _args, ctx) => {
-      const standing = await currentStanding(device, ctx);
-      return standing ? SECURE_STATUS_TEXT[standing.secureStatus] : null;
-    },
   },
 };

@@ -6,7 +6,7 @@ import { pageOf, slicePageByPosition } from '../pages.js';
 import { readablePartner } from '../auth/principal.js';
 import { financeOrderById } from './queries.js';
 import type { FinanceOrderRow } from './rows.js';
-import { financeTermsFields, paymentOptionsOf, scheduleOf, SECURE_STATUS_TEXT, standingOf } from './terms.js';
+import { financeTermsFields, paymentOptionsOf, scheduleOf, standingOf } from './terms.js';
 
 const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(minor, order.currency);
 
@@ -34,7 +34,6 @@ export const financeOrderResolvers: Resolvers = {
     nextPayment: (order, _args, ctx) => standingOf(order, ctx.now()).nextPayment,
     fullyPaid: (order, _args, ctx) => standingOf(order, ctx.now()).fullyPaid,
     secureStatus: (order, _args, ctx) => standingOf(order, ctx.now()).secureStatus,
-    secureStatusText: (order, _args, ctx) => SECURE_STATUS_TEXT[standingOf(order, ctx.now()).secureStatus],
     // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
     payments: async (order, { first, after }, ctx, info) =>
       slicePageByPosition(await ctx.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }), pageOf(pageSizeOf(info, first), after)),

@@ -18,12 +18,6 @@ export interface OrderTerms {
 
 export type SecureStatus = 'ACTIVE_AND_SECURED' | 'LOCKED' | 'RELEASED';
 
-export const SECURE_STATUS_TEXT: Readonly<Record<SecureStatus, string>> = {
-  ACTIVE_AND_SECURED: 'Device Active And Secured',
-  LOCKED: 'Device Locked',
-  RELEASED: 'Device Released',
-};
-
 export interface Standing {
   repayableMinor: bigint;
   totalPaidMinor: bigint;

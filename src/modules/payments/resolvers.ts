@@ -2,12 +2,12 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { forbidden, invalidArgument, notFound } from '../../errors.js';
 import { formatAmount } from '../../money.js';
-import { countPaymentOutcome } from '../../ops/metrics.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
 import { normaliseDecimal, requireId } from '../inputs.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
 import { fingerprintPaymentRequest, withIdempotencyKey, type Claimed } from './idempotency.js';
 import { acceptNotification, notificationMessage } from './notification.js';
+import { observePaymentOutcome } from './observe.js';
 import { merchantAndClerkFound } from './queries.js';
 import { recordPayment } from './record.js';
 
@@ -39,8 +39,8 @@ export const paymentResolvers: Resolvers = {
           source: { channel: 'in_store', merchantId: ids.merchant, clerkId: ids.clerk },
         }, now);
       };
-      // Counted (src/ops/metrics.ts): the payment is recorded, replayed, or refused with its error code.
-      const claimed = await countPaymentOutcome('in_store', () => ctx.db.transaction(async (trx): Promise<Claimed> => {
+      // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
+      const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () => ctx.db.transaction(async (trx): Promise<Claimed> => {
         if (input.idempotencyKey == null) return { ...(await record(trx)), replayed: false };
         const request = { ...ids, amount: input.amount, currency: input.currency };
         const fingerprint = fingerprintPaymentRequest(request, { ...request, amount: normaliseDecimal(input.amount) });
@@ -52,8 +52,8 @@ export const paymentResolvers: Resolvers = {
       const vendorId = requireVendorToken(ctx);
       const [vendor] = await paymentVendorsByIds(ctx.db, [vendorId]);
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
-      // Counted (src/ops/metrics.ts): the payment is recorded, replayed, or refused with its error code.
-      const claimed = await countPaymentOutcome('vendor', () => acceptNotification(ctx.db, vendor, notification, ctx.now()));
+      // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
+      const claimed = await observePaymentOutcome(ctx.observe, 'vendor', () => acceptNotification(ctx.db, vendor, notification, ctx.now()));
       const receipt = { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
       return { message: notificationMessage(claimed.receipt), receipt };
     },

@@ -7,7 +7,7 @@
 // device; the chosen order's payments. Like the service (src/db/prepared.ts), it runs each as a
 // named prepared statement. It answers the same top-level shape; it does not check key kinds, rate
 // limits, or write request logs.
-// Run by scripts/bench.ts as its own process: DATABASE_URL, PORT, DATABASE_POOL_MAX.
+// Run by bench/run.ts as its own process: DATABASE_URL, PORT, DATABASE_POOL_MAX.
 import express from 'express';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

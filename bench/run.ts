@@ -1,14 +1,14 @@
-// npm run bench [-- --customers 20000 --duration 10 --warmup 5 --connections 32 --fill auto|generator|fallback --keep]
+// npm run bench [-- --customers 20000 --duration 10 --warmup 5 --connections 32 --keep]
 //
 // Issue 7, item 2: the benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL
 // that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh
-// database dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`
-// when the project has it, else the fallback of scripts/bench/fill.ts), starts the service
-// (src/main.ts) and the baseline (scripts/bench/baseline-server.ts) as separate processes, and loads
-// them from this process on loopback with autocannon: a fixed duration per scenario, after a short
-// warm-up. It reports requests per second and p50/p99 latency, each with its ratio to the baseline's
-// requests per second in the same run, the service's peak resident memory, and whether the ledger
-// is clean after the payments; writes bench/results.json and bench/results.svg; drops the database.
+// database dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`),
+// starts the service (src/main.ts) and the baseline (bench/baseline-server.ts) as separate
+// processes, and loads them from this process on loopback with autocannon: a fixed duration per
+// scenario, after a short warm-up. It reports requests per second and p50/p99 latency, each with its
+// ratio to the baseline's requests per second in the same run, the service's peak resident memory,
+// and whether the ledger is clean after the payments; writes bench/results.json and
+// bench/results.svg; drops the database.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -27,8 +27,8 @@ import { buildSchema } from '../src/schema.js';
 
 /** A page of Query.transactions, as the SDL bounds it. */
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
-import { renderChart } from './bench/chart.js';
-import { fallbackFill, generatorAvailable, runGenerator, type FillSource } from './bench/fill.js';
+import { renderChart } from './chart.js';
+import { runGenerator } from './fill.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DAY = 86_400;
@@ -41,7 +41,6 @@ const { values: args } = parseArgs({
     // code for V8 to compile than the baseline, and 2 s left it measured half-warm.
     warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
-    fill: { type: 'string', default: 'auto' },
     out: { type: 'string', default: 'bench' },
     keep: { type: 'boolean', default: false },
   },
@@ -51,7 +50,6 @@ const duration = positive('duration', args.duration);
 const warmup = Number(args.warmup);
 const lookupConnections = positive('connections', args.connections);
 const outDir = resolve(ROOT, args.out);
-if (!['auto', 'generator', 'fallback'].includes(args.fill)) fail('--fill must be auto, generator or fallback');
 
 function positive(name: string, raw: string): number {
   const value = Number(raw);
@@ -262,19 +260,11 @@ async function main(): Promise<void> {
     db = createDb({ databaseUrl: dbUrl, dataDir: null, poolMax: 4 });
     await migrateLatest(db);
   });
-  const bench = db as unknown as Db;
-  const useGenerator = args.fill === 'generator' || (args.fill === 'auto' && generatorAvailable(ROOT));
-  if (args.fill === 'generator' && !generatorAvailable(ROOT)) throw new Error('--fill generator: the project has no bench:data script yet');
-  const fillSource: FillSource = useGenerator ? 'generator' : 'fallback';
-  log(`database ${dbName}: filling with ${fillSource === 'generator' ? 'npm run bench:data' : 'the fallback fill (demo seed + bulk orders)'}`);
+  log(`database ${dbName}: filling with npm run bench:data`);
   await phase('fill', async () => {
-    if (useGenerator) {
-      await bench.destroy(); // the generator may want the database to itself
-      await runGenerator(ROOT, dbUrl, customers);
-      db = createDb({ databaseUrl: dbUrl, dataDir: null, poolMax: 4 });
-    } else {
-      await fallbackFill(bench, customers, new Date());
-    }
+    await (db as unknown as Db).destroy(); // the generator may want the database to itself
+    await runGenerator(ROOT, dbUrl, customers);
+    db = createDb({ databaseUrl: dbUrl, dataDir: null, poolMax: 4 });
   });
   const data = db as unknown as Db;
   const counts = Object.fromEntries(
@@ -370,7 +360,7 @@ async function main(): Promise<void> {
     }, serviceErrors),
   );
   const { port: baselinePort } = await phase('startBaseline', () =>
-    startProcess('baseline', 'scripts/bench/baseline-server.ts', { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' }),
+    startProcess('baseline', 'bench/baseline-server.ts', { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' }),
   );
   const servicePid = service.pid as number;
   const serviceRssAtStart = procStatus(servicePid, 'VmRSS');
@@ -623,7 +613,7 @@ async function main(): Promise<void> {
       postgres,
       loadAverageAtStart: round(busy, 2),
     },
-    settings: { customers, durationSeconds: duration, warmupSeconds: warmup, lookupConnections, fill: fillSource, partnerId: partner },
+    settings: { customers, durationSeconds: duration, warmupSeconds: warmup, lookupConnections, fill: 'generator', partnerId: partner },
     data: { counts, windows: Object.fromEntries(Object.entries(windows).map(([name, w]) => [name, { ...w, rows: rows[name], probe: probes[name] }])) },
     serviceErrorLog: { count: serviceErrors.count, samples: serviceErrors.samples },
     scenarios: results,

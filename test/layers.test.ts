@@ -1,0 +1,193 @@
+// Each layer imports only downward (README "Layers"): every import of every source file under src/
+// is read (a regex over its import and export statements is enough for our own code) and its target's
+// layer compared with its own. A failure lists each upward import, file and line.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** Top to bottom; an import may point to its own layer or any below it. */
+const LAYERS = ['entry', 'doors', 'pipeline', 'domain', 'data', 'kernel'] as const;
+type Layer = (typeof LAYERS)[number];
+
+/**
+ * Where each file sits, by path from the repo root; the longest matching prefix wins. A path that
+ * matches none fails the test: a new folder or top-level file must be given its place here.
+ */
+const PLACES: ReadonlyArray<readonly [string, Layer]> = [
+  // Entry: the process and the app, and beside them the command-line tools and the fixtures (the demo
+  // data set, the benchmark's data set), which may use every layer below. The benchmark itself lives
+  // in bench/, outside src/, and stands above them all.
+  ['src/main.ts', 'entry'],
+  ['src/app.ts', 'entry'],
+  ['src/cli/', 'entry'],
+  ['src/fixtures/', 'entry'],
+  // Doors: the REST shim and the operations endpoints (health, metrics, headers, HTTP limits).
+  ['src/rest/', 'doors'],
+  ['src/ops/', 'doors'],
+  // The one error renderer every door answers through (errors.ts holds the table it reads).
+  ['src/http/', 'doors'],
+  // Pipeline: what every request goes through before a resolver runs.
+  ['src/schema.ts', 'pipeline'],
+  ['src/context.ts', 'pipeline'],
+  ['src/limits/', 'pipeline'],
+  // Domain: the modules, their generated resolver signatures (the SDL's types bound to the modules'
+  // rows), and the ledger checker, which states the ledger's invariants over the data layer.
+  ['src/modules/', 'domain'],
+  ['src/__generated__/resolvers.ts', 'domain'],
+  ['src/ledger/', 'domain'],
+  // Data: the database, its drivers and the migrations it applies.
+  ['src/db/', 'data'],
+  ['migrations/', 'data'],
+  // Kernel: what every layer may use.
+  ['src/errors.ts', 'kernel'],
+  ['src/money.ts', 'kernel'],
+  ['src/scalars.ts', 'kernel'],
+  ['src/config.ts', 'kernel'],
+  ['src/logger.ts', 'kernel'],
+  ['src/ids.ts', 'kernel'],
+  ['src/listSize.ts', 'kernel'],
+  ['src/losslessJson.ts', 'kernel'],
+  ['src/limitSettings.ts', 'kernel'],
+  ['src/clientAddress.ts', 'kernel'],
+  ['src/__generated__/operations.ts', 'kernel'],
+];
+
+function layerOf(path: string): Layer | undefined {
+  let best: readonly [string, Layer] | undefined;
+  for (const place of PLACES) {
+    const matches = place[0].endsWith('/') ? path.startsWith(place[0]) : path === place[0];
+    if (matches && (!best || place[0].length > best[0].length)) best = place;
+  }
+  return best?.[1];
+}
+
+const rank = (layer: Layer) => LAYERS.indexOf(layer);
+
+/** Every checked source file: src/**\/*.ts but tests and generated code. */
+function sourceFiles(dir = 'src'): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === '__generated__' ? [] : sourceFiles(path);
+    return path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+interface Import {
+  line: number;
+  /** The repo-relative path of a relative import's target, as a .ts file. */
+  target: string;
+  /** `import type` / `export type`, or every named binding marked `type`: erased at compile time. */
+  typeOnly: boolean;
+}
+
+// import x from '...', import { a } from '...', import type ..., export { a } from '...', export * from '...'
+const STATIC_IMPORT = /\b(import|export)\s+(type\s+)?([\w*${}\s,]*?)\s*from\s*['"]([^'"]+)['"]/g;
+// import '...' (for its effects) and import('...')
+const BARE_IMPORT = /\bimport\s*(?:\(\s*)?['"]([^'"]+)['"]/g;
+
+/** The relative imports of one file (packages and node: builtins are not layers). */
+function importsOf(path: string, text: string): Import[] {
+  const found: Import[] = [];
+  const lineAt = (index: number) => text.slice(0, index).split('\n').length;
+  const add = (index: number, specifier: string, typeOnly: boolean) => {
+    if (!specifier.startsWith('.')) return;
+    const target = relative(ROOT, resolve(ROOT, dirname(path), specifier)).replace(/\.js$/, '.ts');
+    found.push({ line: lineAt(index), target, typeOnly });
+  };
+  for (const match of text.matchAll(STATIC_IMPORT)) {
+    const bindings = match[3]!;
+    const named = /\{([^}]*)\}/.exec(bindings)?.[1];
+    const withDefault = /^[\w$]+\s*,/.test(bindings.trim());
+    const names = (named ?? '').split(',').map((binding) => binding.trim()).filter(Boolean);
+    const everyNamedIsType = !withDefault && names.length > 0 && names.every((binding) => binding.startsWith('type '));
+    add(match.index, match[4]!, !!match[2] || everyNamedIsType);
+  }
+  for (const match of text.matchAll(BARE_IMPORT)) add(match.index, match[1]!, false);
+  return found;
+}
+
+/**
+ * The one upward import allowed: resolvers (and the generated resolver signatures) name their
+ * context's type, as every GraphQL server does. Only the type: it is erased when compiled, so no
+ * code of the domain runs code of the pipeline.
+ */
+function allowedUpward(from: string, imported: Import): boolean {
+  return layerOf(from) === 'domain' && imported.target === 'src/context.ts' && imported.typeOnly;
+}
+
+/** Every import from a lower layer to a higher one, as "file:line (layer) -> target (layer)". */
+function upwardImports(files: readonly { path: string; text: string }[]): string[] {
+  const upward: string[] = [];
+  for (const { path, text } of files) {
+    const from = layerOf(path)!;
+    for (const imported of importsOf(path, text)) {
+      const to = layerOf(imported.target);
+      if (!to) {
+        upward.push(`${path}:${imported.line} (${from}) -> ${imported.target} (no layer)`);
+        continue;
+      }
+      if (rank(to) < rank(from) && !allowedUpward(path, imported)) {
+        upward.push(`${path}:${imported.line} (${from}) -> ${imported.target} (${to})`);
+      }
+    }
+  }
+  return upward;
+}
+
+const files = sourceFiles().map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
+
+describe('layers', () => {
+  it('gives every source file under src/ a layer', () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.filter((file) => !layerOf(file.path)).map((file) => file.path)).toEqual([]);
+  });
+
+  it('has no import from a lower layer to a higher one', () => {
+    expect(upwardImports(files)).toEqual([]);
+  });
+
+  it('keeps the domain out of the doors and the pipeline: only the Context type may be named', () => {
+    const above = /^src\/(rest|ops|limits|cli|fixtures)\/|^src\/(context|schema|app|main)\.ts$/;
+    const reachingUp = files
+      .filter((file) => layerOf(file.path) === 'domain')
+      .flatMap((file) => importsOf(file.path, file.text).map((imported) => ({ from: file.path, imported })))
+      .filter(({ from, imported }) => above.test(imported.target) && !allowedUpward(from, imported));
+    expect(reachingUp.map(({ from, imported }) => `${from}:${imported.line} -> ${imported.target}`)).toEqual([]);
+  });
+
+  it('reads the import forms our code uses, and catches an upward one (the check itself)', () => {
+    const text = [
+      "import { a } from '../../ops/metrics.js';",
+      "import type { Context } from '../../context.js';",
+      "import { type Context as C } from '../../context.js';",
+      "import { createContext } from '../../context.js';",
+      "export { b } from '../../rest/status.js';",
+      "import '../../app.js';",
+      "const lazy = await import('../../limits/graphqlLimits.js');",
+      "import { c } from 'graphql';",
+    ].join('\n');
+    expect(importsOf('src/modules/x/y.ts', text).map((i) => [i.line, i.target, i.typeOnly])).toEqual([
+      [1, 'src/ops/metrics.ts', false],
+      [2, 'src/context.ts', true],
+      [3, 'src/context.ts', true],
+      [4, 'src/context.ts', false],
+      [5, 'src/rest/status.ts', false],
+      [6, 'src/app.ts', false],
+      [7, 'src/limits/graphqlLimits.ts', false],
+    ]);
+    expect(upwardImports([{ path: 'src/modules/x/y.ts', text }])).toEqual([
+      'src/modules/x/y.ts:1 (domain) -> src/ops/metrics.ts (doors)',
+      'src/modules/x/y.ts:4 (domain) -> src/context.ts (pipeline)',
+      'src/modules/x/y.ts:5 (domain) -> src/rest/status.ts (doors)',
+      'src/modules/x/y.ts:6 (domain) -> src/app.ts (entry)',
+      'src/modules/x/y.ts:7 (domain) -> src/limits/graphqlLimits.ts (pipeline)',
+    ]);
+    // A type-only import is still an import: only the domain's Context type is let through.
+    const fromData = "import type { Principal } from '../modules/auth/principal.js';";
+    expect(upwardImports([{ path: 'src/db/x.ts', text: fromData }])).toEqual([
+      'src/db/x.ts:1 (data) -> src/modules/auth/principal.ts (domain)',
+    ]);
+  });
+});
