@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { amountIdentity, commissionOn, decimalOfJsonNumber, decimalToJsonNumber, formatAmount, minorUnitsOf, MoneyError, parseAmount, subtractMinor } from './money.js';
+import {
+  amountIdentity, commissionOn, commissionOnMoney, decimalOfJsonNumber, decimalToJsonNumber, formatAmount, formatMoney,
+  isDecimalText, isMoreThan, minMoney, minorUnitsOf, money, MoneyError, multiplyMoney, normaliseDecimal, parseAmount,
+  subtractMinor, subtractMoney,
+} from './money.js';
 
 describe('money', () => {
   it.each([
@@ -124,5 +128,57 @@ describe('money laws', () => {
         expect(parseAmount(json, currency)).toBe(minor);
       }),
     );
+  });
+});
+
+describe('Money: an amount with its currency', () => {
+  const usd = (minor: bigint) => money(minor, 'USD');
+
+  it('combines amounts of one currency exactly, and keeps the currency', () => {
+    expect(subtractMoney(usd(21600n), money('1800', 'USD'))).toEqual(usd(19800n));
+    expect(minMoney(usd(1800n), usd(400n))).toEqual(usd(400n));
+    expect([isMoreThan(usd(1801n), usd(1800n)), isMoreThan(usd(1800n), usd(1800n))]).toEqual([true, false]);
+    expect(multiplyMoney(usd(1800n), 12)).toEqual(usd(21600n));
+    expect(commissionOnMoney(money(1800n, 'MXN'), 500)).toEqual(money(90n, 'MXN'));
+    expect(formatMoney(money(1234n, 'KWD'))).toBe('1.234');
+  });
+
+  it('refuses to combine two currencies: the arithmetic itself catches a mismatch', () => {
+    const pesos = money(1800n, 'MXN');
+    expect(() => subtractMoney(usd(1800n), pesos)).toThrow(MoneyError);
+    expect(() => minMoney(usd(1800n), pesos)).toThrow(MoneyError);
+    expect(() => isMoreThan(pesos, usd(1n))).toThrow(/USD/);
+  });
+
+  it('multiplies by whole numbers only, never rounding', () => {
+    expect(() => multiplyMoney(usd(1800n), 1.5)).toThrow(MoneyError);
+  });
+
+  it('subtracting keeps every minor unit, and the smaller of two is one of them', () => {
+    const amounts = fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n });
+    fc.assert(
+      fc.property(amounts, amounts, (a, b) => {
+        expect(subtractMoney(usd(a), usd(b)).minor + b).toBe(a);
+        const smaller = minMoney(usd(a), usd(b)).minor;
+        expect(smaller === a || smaller === b).toBe(true);
+        expect(smaller <= a && smaller <= b).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('decimal text', () => {
+  it.each(['18', '18.00', '-0.10', '0', '12345678901234567890.12345678901234567890'])('%s is a Decimal', (text) => {
+    expect(isDecimalText(text)).toBe(true);
+  });
+
+  const tooLong = ['123456789012345678901', '1.123456789012345678901'];
+  const notDecimals = ['', '.5', '5.', '1e3', ' 1', '1,00', '+1', '0x10', ...tooLong];
+  it.each(notDecimals)('%j is not', (text) => {
+    expect(isDecimalText(text)).toBe(false);
+  });
+
+  it('normalises away insignificant zeros of the fraction, as in-store amounts were hashed before fingerprints', () => {
+    expect(['18.00', '18.50', '18', '18.05', '0.0'].map(normaliseDecimal)).toEqual(['18', '18.5', '18', '18.05', '0']);
   });
 });

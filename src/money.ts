@@ -1,7 +1,9 @@
 // The only place where arithmetic on money happens. Amounts are integers in the currency's minor
 // units (bigint in code, bigint in Postgres); decimal text is parsed and formatted here and nowhere
-// else. Binary floating point never takes part in a calculation: `toJsonNumber` exists only because
-// the legacy contract serialises some amounts as JSON numbers (decimalToJsonNumber), applied last, to output.
+// else. Amounts that are combined travel as Money (minor units with their currency), whose arithmetic
+// refuses a currency mismatch. Binary floating point never takes part in a calculation: `toJsonNumber`
+// exists only because the legacy contract serialises some amounts as JSON numbers (decimalToJsonNumber),
+// applied last, to output.
 
 /** ISO 4217 minor units of the currencies the service accepts. */
 const MINOR_UNITS: Readonly<Record<string, number>> = {
@@ -28,6 +30,22 @@ export function minorUnitsOf(currency: string): number {
 }
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+// Syntax only, as both doors take an amount (at most 20 digits either side of the point): which
+// amounts a currency or a payment allows is parseAmount's and the payment rules' decision.
+const DECIMAL_TEXT = /^-?\d{1,20}(\.\d{1,20})?$/;
+
+/** Whether text is written as a Decimal ("18", "-0.10"): one syntax for the graph's scalar, REST params, filters. */
+export function isDecimalText(text: string): boolean {
+  return DECIMAL_TEXT.test(text);
+}
+
+/** Decimal text without trailing fraction zeros: how in-store amounts were hashed before fingerprints. */
+export function normaliseDecimal(text: string): string {
+  const [whole, fraction = ''] = text.split('.');
+  const trimmedFraction = fraction.replace(/0+$/, '');
+  return trimmedFraction ? `${whole}.${trimmedFraction}` : whole!;
+}
 
 /**
  * Parses decimal text ("18", "18.5", "18.50", "-0.10") into minor units of `currency`.
@@ -90,7 +108,6 @@ export function formatAmount(minor: bigint | string, currency: string): string {
   return `${negative ? '-' : ''}${whole}${units > 0 ? `.${fraction}` : ''}`;
 }
 
-
 export function subtractMinor(minuend: bigint | string, subtrahend: bigint | string): bigint {
   return BigInt(minuend) - BigInt(subtrahend);
 }
@@ -99,8 +116,54 @@ export function minMinor(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
 }
 
-export function multiplyMinor(amount: bigint | string, factor: number | bigint): bigint {
-  return BigInt(amount) * BigInt(factor);
+/**
+ * An amount with its currency, as dinero.js keeps them: the arithmetic below refuses to combine two
+ * currencies, so a rule that forgets to check one cannot add pesos to dollars. A mismatch here is the
+ * service's bug (a MoneyError, masked as any unexpected error); a caller's mismatch is refused first,
+ * by name (CURRENCY_MISMATCH).
+ */
+export interface Money {
+  readonly minor: bigint;
+  readonly currency: string;
+}
+
+/** An amount of `currency` in minor units (a driver's int8 string or a bigint). */
+export function money(minor: bigint | string, currency: string): Money {
+  return { minor: BigInt(minor), currency };
+}
+
+function currencyOfBoth(a: Money, b: Money): string {
+  if (a.currency !== b.currency) {
+    throw new MoneyError(`cannot combine an amount in ${a.currency} with one in ${b.currency}`);
+  }
+  return a.currency;
+}
+
+export function subtractMoney(a: Money, b: Money): Money {
+  return money(a.minor - b.minor, currencyOfBoth(a, b));
+}
+
+export function minMoney(a: Money, b: Money): Money {
+  currencyOfBoth(a, b);
+  return a.minor <= b.minor ? a : b;
+}
+
+export function isMoreThan(a: Money, b: Money): boolean {
+  currencyOfBoth(a, b);
+  return a.minor > b.minor;
+}
+
+/** An amount times a whole number (monthly cost * months); a fractional factor is refused, never rounded. */
+export function multiplyMoney(amount: Money, factor: number | bigint): Money {
+  if (typeof factor === 'number' && !Number.isSafeInteger(factor)) {
+    throw new MoneyError(`cannot multiply an amount by ${factor}`);
+  }
+  return money(amount.minor * BigInt(factor), amount.currency);
+}
+
+/** Decimal text with exactly the currency's places (formatAmount). */
+export function formatMoney(amount: Money): string {
+  return formatAmount(amount.minor, amount.currency);
 }
 
 const BASIS_POINTS = 10_000n;
@@ -112,6 +175,11 @@ const BASIS_POINTS = 10_000n;
 export function commissionOn(amount: bigint, rateBasisPoints: number): bigint {
   if (amount < 0n) throw new MoneyError('commission is computed on a positive amount');
   return (amount * BigInt(rateBasisPoints) + BASIS_POINTS / 2n) / BASIS_POINTS;
+}
+
+/** commissionOn for an amount with its currency: the commission is in the payment's currency. */
+export function commissionOnMoney(amount: Money, rateBasisPoints: number): Money {
+  return money(commissionOn(amount.minor, rateBasisPoints), amount.currency);
 }
 
 /**

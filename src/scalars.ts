@@ -1,14 +1,11 @@
 // The graph's scalars. Money travels as exact decimal strings, time as Unix seconds.
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
-import { isSupportedCurrency } from './money.js';
+import { isDecimalText, isSupportedCurrency } from './money.js';
 
 const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 
-// Syntax only: which amounts a currency or a payment allows is the money rules' decision.
-const DECIMAL_TEXT = /^-?\d{1,20}(\.\d{1,20})?$/;
-
 function parseDecimal(value: unknown): string {
-  if (typeof value !== 'string' || !DECIMAL_TEXT.test(value)) {
+  if (typeof value !== 'string' || !isDecimalText(value)) {
     throw badInput(`Decimal must be a decimal string such as "18.00", got ${JSON.stringify(value)?.slice(0, 40)}`);
   }
   return value;
@@ -22,7 +19,7 @@ function outputFailure(scalar: string, value: unknown): Error {
 export const DecimalScalar = new GraphQLScalarType<string, string>({
   name: 'Decimal',
   serialize: (value) => {
-    if (typeof value !== 'string' || !DECIMAL_TEXT.test(value)) throw outputFailure('Decimal', value);
+    if (typeof value !== 'string' || !isDecimalText(value)) throw outputFailure('Decimal', value);
     return value;
   },
   parseValue: parseDecimal,

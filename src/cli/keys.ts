@@ -9,12 +9,11 @@
 //   partner --name NAME [--commission-bps N]                       a new partner (N in basis points)
 import { userInfo } from 'node:os';
 import type { Db } from '../db/knex.js';
-import { insertAuditEvent } from '../modules/audit/queries.js';
 import type { AuditActor } from '../modules/audit/rows.js';
-import { createApiKeyFor, revokeApiKeyAs } from '../modules/auth/admin.js';
+import { createApiKeyFor, createOperator, revokeApiKeyAs } from '../modules/auth/admin.js';
 import { listApiKeys } from '../modules/auth/queries.js';
 import type { ApiKeyKind } from '../modules/auth/rows.js';
-import { insertPartner } from '../modules/partners/queries.js';
+import { createPartner } from '../modules/partners/create.js';
 import { runCli, UsageError } from './run.js';
 
 const USAGE = `usage: npm run keys -- create --kind partner|retail|vendor|operator (--owner ID | --new-operator NAME) [--label TEXT] [--expires ISO-DATE]
@@ -55,11 +54,7 @@ async function create(db: Db, actor: AuditActor, flags: Map<string, string>): Pr
   const newOperator = flags.get('new-operator');
   if (newOperator !== undefined) {
     if (kind !== 'operator') throw new UsageError('--new-operator goes with --kind operator');
-    ownerId = await db.transaction(async (trx) => {
-      const [operator] = await trx('operators').insert({ name: newOperator }).returning('id');
-      await insertAuditEvent(trx, actor, { action: 'operator.create', subjectKind: 'operator', subjectId: operator.id, details: { name: newOperator } });
-      return operator.id as string;
-    });
+    ownerId = await createOperator(db, actor, newOperator);
     out(`operator ${ownerId} "${newOperator}" created`);
   }
   if (ownerId === undefined || !ID.test(ownerId)) throw new UsageError('--owner ID (or --new-operator NAME) is required');
@@ -96,11 +91,7 @@ async function partner(db: Db, actor: AuditActor, flags: Map<string, string>): P
   const name = requireFlag(flags, 'name').trim();
   const rate = Number(flags.get('commission-bps') ?? '0');
   if (!Number.isInteger(rate) || rate < 0 || rate > 10_000) throw new UsageError('--commission-bps must be a whole number from 0 to 10000');
-  const row = await db.transaction(async (trx) => {
-    const created = await insertPartner(trx, { name, commission_rate_bps: rate });
-    await insertAuditEvent(trx, actor, { action: 'partner.create', subjectKind: 'partner', subjectId: created.id, partnerId: created.id, details: { name, commissionRateBasisPoints: rate } });
-    return created;
-  });
+  const row = await createPartner(db, actor, { name, commissionRateBasisPoints: rate });
   out(`partner ${row.id} "${row.name}" created (commission ${rate} basis points)`);
 }
 

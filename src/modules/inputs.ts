@@ -44,10 +44,3 @@ export function requireAmount(argument: string, text: string, currency: string, 
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown })?.code === '23505';
 }
-
-/** Decimal text without insignificant zeros: how in-store amounts were hashed before fingerprints (payments/idempotency.ts). */
-export function normaliseDecimal(text: string): string {
-  const [whole, fraction = ''] = text.split('.');
-  const trimmedFraction = fraction.replace(/0+$/, '');
-  return trimmedFraction ? `${whole}.${trimmedFraction}` : whole!;
-}

@@ -2,7 +2,7 @@
 // "first one wins" (decisions.md 3). Unknown parameters are ignored.
 import { invalidParameter, missingParameter } from '../errors.js';
 import { isDatabaseId } from '../ids.js';
-import { isSupportedCurrency } from '../money.js';
+import { isDecimalText, isSupportedCurrency } from '../money.js';
 
 /** Every query parameter with all of its values, in order. */
 export type QueryParams = ReadonlyMap<string, readonly string[]>;
@@ -45,7 +45,7 @@ export const parseParam = {
     return Number(raw);
   },
   decimal: (raw: string, name: string): string => {
-    if (!/^-?\d{1,20}(\.\d{1,20})?$/.test(raw)) throw invalidParameter(name, 'must be a decimal number such as 18.00');
+    if (!isDecimalText(raw)) throw invalidParameter(name, 'must be a decimal number such as 18.00');
     return raw;
   },
   currencyCode: (raw: string, name: string): string => {

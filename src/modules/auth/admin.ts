@@ -3,10 +3,10 @@
 // can be rotated without downtime) and for the audit record, written in the same transaction.
 import type { Db } from '../../db/knex.js';
 import { invalidArgument, notFound } from '../../errors.js';
-import { insertAuditEvent } from '../audit/queries.js';
+import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
-import { apiKeyById, insertApiKey, revokeApiKey } from './queries.js';
+import { apiKeyById, insertApiKey, insertOperator, revokeApiKey } from './queries.js';
 import type { ApiKeyKind, ApiKeyRow } from './rows.js';
 
 /** Two: the key in use and its replacement, during a rotation. */
@@ -29,7 +29,7 @@ export interface NewApiKey {
 export async function createApiKeyFor(db: Db, request: NewApiKey, actor: AuditActor, now: Date): Promise<{ row: ApiKeyRow; secret: string }> {
   const owner = OWNER[request.kind];
   if (request.expiresAt && request.expiresAt.getTime() <= now.getTime()) throw invalidArgument('expiresAt', 'must be in the future');
-  return db.transaction(async (trx) => {
+  return audited(db, actor, async (trx) => {
     // Serialise key creation per owner and kind, so two requests cannot both take the last free slot.
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`api-keys:${request.kind}:${request.ownerId}`]);
     if (!(await trx(owner.table).where({ id: request.ownerId }).first('id'))) throw notFound(owner.name, request.ownerId);
@@ -52,30 +52,44 @@ export async function createApiKeyFor(db: Db, request: NewApiKey, actor: AuditAc
       label: request.label?.trim() || null,
       expires_at: request.expiresAt ?? null,
     });
-    await insertAuditEvent(trx, actor, {
-      action: 'api_key.create',
-      subjectKind: 'api_key',
-      subjectId: row.id,
-      partnerId: row.partner_id,
-      details: { kind: row.kind, displayPrefix: row.display_prefix, label: row.label, expiresAt: row.expires_at, owner: { [owner.column]: request.ownerId } },
-    });
     return { row, secret };
-  });
+  }, ({ row }) => ({
+    action: 'api_key.create',
+    subjectKind: 'api_key',
+    subjectId: row.id,
+    partnerId: row.partner_id,
+    details: {
+      kind: row.kind,
+      displayPrefix: row.display_prefix,
+      label: row.label,
+      expiresAt: row.expires_at,
+      owner: { [owner.column]: request.ownerId },
+    },
+  }));
 }
 
 /** Revokes a key now (a key already revoked keeps its first revocation time); the event is recorded either way. */
 export async function revokeApiKeyAs(db: Db, id: string, actor: AuditActor, now: Date): Promise<ApiKeyRow> {
-  return db.transaction(async (trx) => {
+  const { row } = await audited(db, actor, async (trx) => {
     const before = await apiKeyById(trx, id);
     if (!before) throw notFound('API key', id);
-    const row = (await revokeApiKey(trx, id, now))!;
-    await insertAuditEvent(trx, actor, {
-      action: 'api_key.revoke',
-      subjectKind: 'api_key',
-      subjectId: row.id,
-      partnerId: row.partner_id,
-      details: { kind: row.kind, displayPrefix: row.display_prefix, alreadyRevoked: before.revoked_at !== null },
-    });
-    return row;
-  });
+    return { row: (await revokeApiKey(trx, id, now))!, alreadyRevoked: before.revoked_at !== null };
+  }, ({ row, alreadyRevoked }) => ({
+    action: 'api_key.revoke',
+    subjectKind: 'api_key',
+    subjectId: row.id,
+    partnerId: row.partner_id,
+    details: { kind: row.kind, displayPrefix: row.display_prefix, alreadyRevoked },
+  }));
+  return row;
+}
+
+/** A new operator (internal staff), from the keys CLI: its first key is created next, by createApiKeyFor. */
+export function createOperator(db: Db, actor: AuditActor, name: string): Promise<string> {
+  return audited(
+    db,
+    actor,
+    (trx) => insertOperator(trx, name),
+    (operatorId) => ({ action: 'operator.create', subjectKind: 'operator', subjectId: operatorId, details: { name } }),
+  );
 }

@@ -44,6 +44,12 @@ export async function insertApiKey(db: DbOrTrx, row: Omit<ApiKeyRow, 'id' | 'cre
   return inserted as ApiKeyRow;
 }
 
+/** Inserts an operator; returns its id. */
+export async function insertOperator(db: DbOrTrx, name: string): Promise<string> {
+  const [operator] = await db('operators').insert({ name }).returning('id');
+  return operator.id as string;
+}
+
 /** Revokes a key now, once: a key already revoked keeps its first revocation time. */
 export async function revokeApiKey(db: DbOrTrx, id: string, now: Date): Promise<ApiKeyRow | undefined> {
   await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: now });

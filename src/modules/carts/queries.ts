@@ -19,3 +19,12 @@ export async function insertCart(db: DbOrTrx, row: Omit<CartRow, 'id' | 'created
   const [inserted] = await db<CartRow>('carts').insert(row).returning([...COLUMNS]);
   return inserted as CartRow;
 }
+
+/** The cart with this tag, locked for the caller's transaction (FOR UPDATE): two operators cannot finance it twice. */
+export function lockCartByTag(trx: DbOrTrx, partnerId: string, cartTag: string): Promise<CartRow | undefined> {
+  return trx<CartRow>('carts')
+    .select(...COLUMNS)
+    .where({ partner_id: partnerId, cart_tag: cartTag })
+    .forUpdate()
+    .first();
+}

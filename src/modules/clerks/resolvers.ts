@@ -4,11 +4,12 @@ import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
-import { audited } from '../audit/record.js';
-import { isUniqueViolation, requireText } from '../inputs.js';
+import { operatorActor } from '../audit/record.js';
+import { requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { pageOf } from '../pages.js';
-import { clerksOfPartner, insertClerk } from './queries.js';
+import { createClerk } from './create.js';
+import { clerksOfPartner } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -33,16 +34,7 @@ export const clerkResolvers: Resolvers = {
         phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
         email: requireText('input.email', input.email),
       };
-      try {
-        return await audited(
-          ctx,
-          (trx) => insertClerk(trx, row),
-          (clerk) => ({ action: 'clerk.create', subjectKind: 'clerk', subjectId: clerk.id, partnerId, details: { personUuid: clerk.person_uuid } }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw invalidArgument('input.personUuid', 'is already a clerk of this partner');
-        throw error;
-      }
+      return createClerk(ctx.db, operatorActor(ctx), row);
     },
   },
   Clerk: {

@@ -1,13 +1,12 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { invalidArgument } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
-import { standingOf } from '../financeOrders/terms.js';
-import { audited } from '../audit/record.js';
-import { isUniqueViolation, optionalText, requireText } from '../inputs.js';
+import { operatorActor } from '../audit/record.js';
+import { currentOrderOf } from '../financeOrders/current.js';
+import { optionalText, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
+import { createCustomer } from './create.js';
 import { locateCustomer } from './locate.js';
-import { insertCustomer } from './queries.js';
 
 export const customerResolvers: Resolvers = {
   Query: {
@@ -28,17 +27,7 @@ export const customerResolvers: Resolvers = {
         address: optionalText('input.address', input.address, 500),
         national_id: optionalText('input.nationalId', input.nationalId, 64),
       };
-      try {
-        // The trail names the customer by id only: no personal data in the audit record.
-        return await audited(
-          ctx,
-          (trx) => insertCustomer(trx, row),
-          (customer) => ({ action: 'customer.create', subjectKind: 'customer', subjectId: customer.id, partnerId }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw invalidArgument('input.phoneNumber', 'is already the phone number of a customer of this partner');
-        throw error;
-      }
+      return createCustomer(ctx.db, operatorActor(ctx), row);
     },
   },
   Customer: {
@@ -52,10 +41,7 @@ export const customerResolvers: Resolvers = {
         id: customer.id,
         matchedDeviceId: customer.matched_device_id ?? null,
       });
-      // Found through a device: that device's newest order, if it has one.
-      if (ofMatchedDevice[0]) return ofMatchedDevice[0];
-      const now = ctx.now();
-      return ofCustomer.find((order) => !standingOf(order, now).fullyPaid) ?? ofCustomer[0] ?? null;
+      return currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.now()) ?? null;
     },
     financeOrders: async (customer, { first }, ctx, info) =>
       (await ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(0, pageSizeOf(info, first)),

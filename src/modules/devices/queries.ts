@@ -57,6 +57,11 @@ export async function insertDevice(trx: DbOrTrx, row: NewDevice): Promise<Device
   return device[0]!;
 }
 
+/** Gives a device without a holder to a customer (when a sale finances it). */
+export async function assignDeviceToCustomer(trx: DbOrTrx, device: TenantKey, customerId: string): Promise<void> {
+  await trx('devices').where({ partner_id: device.partnerId, id: device.id }).update({ customer_id: customerId });
+}
+
 /** One page of the device catalogue's families, ordered by id. */
 export function listDeviceFamilies(db: DbOrTrx, page: Page): Promise<DeviceFamilyRow[]> {
   return limitToPage(db<DeviceFamilyRow>('device_families').select('id', 'name'), page);

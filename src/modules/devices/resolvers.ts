@@ -4,14 +4,13 @@ import { pageSizeOf } from '../../listSize.js';
 import { pageOf } from '../pages.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { IMEI } from '../customers/locate.js';
-import { customersByKeys } from '../customers/queries.js';
 import { standingOf } from '../financeOrders/terms.js';
-import { isUniqueViolation, optionalText, requireId, requireText } from '../inputs.js';
-import { audited, operatorActor } from '../audit/record.js';
-import { insertAuditEvent } from '../audit/queries.js';
+import { optionalText, requireId, requireText } from '../inputs.js';
+import { operatorActor } from '../audit/record.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import type { Context } from '../../context.js';
-import { deviceModelsByIds, insertDevice, insertDeviceFamily, insertDeviceModel, listDeviceFamilies } from './queries.js';
+import { createDevice, createDeviceFamily, createDeviceModel } from './create.js';
+import { listDeviceFamilies } from './queries.js';
 import type { DeviceRow } from './rows.js';
 
 /** The device's current order: the newest one financing it. */
@@ -36,33 +35,14 @@ export const deviceResolvers: Resolvers = {
   Mutation: {
     createDeviceFamily: async (_root, { name }, ctx) => {
       requireOperator(ctx);
-      const familyName = requireText('name', name);
-      try {
-        return await audited(
-          ctx,
-          (trx) => insertDeviceFamily(trx, familyName),
-          (family) => ({ action: 'device_family.create', subjectKind: 'device_family', subjectId: family.id, details: { name: familyName } }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw invalidArgument('name', 'is already a device family');
-        throw error;
-      }
+      return createDeviceFamily(ctx.db, operatorActor(ctx), requireText('name', name));
     },
     createDeviceModel: async (_root, { input }, ctx) => {
       requireOperator(ctx);
       const familyId = requireId('device family', input.familyId);
       if (!(await ctx.loaders.devices.familyById.load(familyId))) throw notFound('device family', familyId);
       const row = { family_id: familyId, make_model: requireText('input.makeModel', input.makeModel), name: requireText('input.name', input.name) };
-      try {
-        return await audited(
-          ctx,
-          (trx) => insertDeviceModel(trx, row),
-          (model) => ({ action: 'device_model.create', subjectKind: 'device_model', subjectId: model.id, details: { familyId, makeModel: model.make_model } }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw invalidArgument('input.makeModel', 'is already a device model');
-        throw error;
-      }
+      return createDeviceModel(ctx.db, operatorActor(ctx), row);
     },
     createDevice: async (_root, { input }, ctx) => {
       requireOperator(ctx);
@@ -71,29 +51,15 @@ export const deviceResolvers: Resolvers = {
       const modelId = requireId('device model', input.modelId);
       const imei = input.imei.trim();
       if (!IMEI.test(imei)) throw invalidArgument('input.imei', 'must be 15 or 16 digits');
-      const actor = operatorActor(ctx);
-      return ctx.db.transaction(async (trx) => {
-        const [customer] = await customersByKeys(trx, [{ partnerId, id: customerId }]);
-        if (!customer) throw notFound('customer', customerId);
-        const [model] = await deviceModelsByIds(trx, [modelId]);
-        if (!model) throw notFound('device model', modelId);
-        try {
-          const device = await insertDevice(trx, {
-            partner_id: partnerId,
-            customer_id: customerId,
-            model_id: modelId,
-            tag: requireText('input.tag', input.tag, 64),
-            imei,
-            sim_number: optionalText('input.simNumber', input.simNumber, 32),
-            phone_number: optionalText('input.phoneNumber', input.phoneNumber, 32),
-            description: optionalText('input.description', input.description),
-          });
-          await insertAuditEvent(trx, actor, { action: 'device.create', subjectKind: 'device', subjectId: device.id, partnerId, details: { tag: device.tag, modelId } });
-          return device;
-        } catch (error) {
-          if (isUniqueViolation(error)) throw invalidArgument('input', 'names an IMEI or device tag that is already registered');
-          throw error;
-        }
+      return createDevice(ctx.db, operatorActor(ctx), {
+        partner_id: partnerId,
+        customer_id: customerId,
+        model_id: modelId,
+        tag: requireText('input.tag', input.tag, 64),
+        imei,
+        sim_number: optionalText('input.simNumber', input.simNumber, 32),
+        phone_number: optionalText('input.phoneNumber', input.phoneNumber, 32),
+        description: optionalText('input.description', input.description),
       });
     },
   },

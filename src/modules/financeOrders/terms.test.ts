@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paymentOptionsOf, scheduleOf, standingOf, type OrderTerms } from './terms.js';
+import {
+  financeAmountOf, paymentOptionsOf, remainingBalanceOf, repayableTotalOf, scheduleOf, standingOf, type OrderTerms,
+} from './terms.js';
 
 const DAY = 86_400_000;
 const ORDERED = new Date('2026-01-01T00:00:00Z');
 const order = (overrides: Partial<OrderTerms> = {}): OrderTerms => ({
-  monthly_cost_minor: '1800', weekly_cost_minor: '400',
+  currency: 'USD', monthly_cost_minor: '1800', weekly_cost_minor: '400',
   months: 12, total_paid_minor: '0', ordered_at: ORDERED, ...overrides,
 });
 
@@ -151,6 +153,29 @@ describe('sums and allocations keep every minor unit', () => {
         expect(total).toBe(repayable);
         const per = type === 'FULL' ? full : type === 'MONTH' ? monthly : weekly;
         expect(BigInt(payments)).toBe((full + per - 1n) / per);
+      }),
+    );
+  });
+});
+
+describe('the figures, one function each (decisions.md 5)', () => {
+  it('financeAmount = purchase - down; repayable = monthly * months; remaining = repayable - paid', () => {
+    const cart = { currency: 'MXN', purchase_minor: '20000', down_payment_minor: '4000' };
+    expect(financeAmountOf(cart)).toEqual({ minor: 16000n, currency: 'MXN' });
+    expect(repayableTotalOf(order())).toEqual({ minor: 21600n, currency: 'USD' });
+    expect(remainingBalanceOf(order({ total_paid_minor: '1800' }))).toEqual({ minor: 19800n, currency: 'USD' });
+  });
+
+  it('the standing, the options and the balance agree', () => {
+    const monthlies = fc.bigInt({ min: 1n, max: 10n ** 12n });
+    const shares = fc.bigInt({ min: 0n, max: 10n ** 6n });
+    fc.assert(
+      fc.property(monthlies, fc.integer({ min: 1, max: 120 }), shares, (monthly, months, share) => {
+        const paid = (monthly * BigInt(months) * share) / 10n ** 6n;
+        const terms = order({ monthly_cost_minor: String(monthly), months, total_paid_minor: String(paid) });
+        const remaining = remainingBalanceOf(terms).minor;
+        expect(standingOf(terms, ORDERED).remainingMinor).toBe(remaining);
+        expect(paymentOptionsOf(terms).find((option) => option.type === 'FULL')?.amountMinor ?? 0n).toBe(remaining);
       }),
     );
   });

@@ -1,7 +1,9 @@
 // The rules of a finance order (decisions.md 5): balance, paid-through time, secure status, payment
 // options and the instalment schedule, computed from the order's terms and its total paid. All
-// arithmetic goes through money.ts.
-import { daysCovered, formatAmount, minMinor, multiplyMinor, subtractMinor } from '../../money.js';
+// arithmetic goes through money.ts; each figure has one function here, used wherever it is needed.
+import {
+  daysCovered, formatAmount, formatMoney, minMinor, minMoney, money, multiplyMoney, subtractMoney, type Money,
+} from '../../money.js';
 import type { FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;
@@ -9,6 +11,7 @@ const DAY_MS = 86_400_000;
 export const DAYS_PER_MONTH = 30;
 
 export interface OrderTerms {
+  currency: string;
   monthly_cost_minor: string;
   weekly_cost_minor: string;
   months: number;
@@ -29,17 +32,35 @@ export interface Standing {
   secureStatus: SecureStatus;
 }
 
+/** financeAmount = purchaseAmount - downPayment: what a financed sale puts on the partner's ledger. */
+export function financeAmountOf(
+  terms: Pick<FinanceTermsColumns, 'currency' | 'purchase_minor' | 'down_payment_minor'>,
+): Money {
+  return subtractMoney(money(terms.purchase_minor, terms.currency), money(terms.down_payment_minor, terms.currency));
+}
+
+/** repayableTotal = monthlyCost * months (the finance charge included). */
+export function repayableTotalOf(order: Pick<OrderTerms, 'currency' | 'monthly_cost_minor' | 'months'>): Money {
+  return multiplyMoney(money(order.monthly_cost_minor, order.currency), order.months);
+}
+
+/** remainingBalance = repayableTotal - the total paid (the order's running `total_paid_minor`). */
+export function remainingBalanceOf(
+  order: Pick<OrderTerms, 'currency' | 'monthly_cost_minor' | 'months' | 'total_paid_minor'>,
+): Money {
+  return subtractMoney(repayableTotalOf(order), money(order.total_paid_minor, order.currency));
+}
+
 /** Where an order stands at `now`, given the total paid so far. */
 export function standingOf(order: OrderTerms, now: Date): Standing {
   const monthly = BigInt(order.monthly_cost_minor);
   const totalPaidMinor = BigInt(order.total_paid_minor);
-  const repayableMinor = multiplyMinor(monthly, order.months);
-  const remainingMinor = repayableMinor - totalPaidMinor;
+  const remainingMinor = remainingBalanceOf(order).minor;
   const fullyPaid = remainingMinor <= 0n;
   const days = BigInt(DAYS_PER_MONTH) + daysCovered(totalPaidMinor, monthly, DAYS_PER_MONTH);
   const paidThrough = new Date(order.ordered_at.getTime() + Number(days) * DAY_MS);
   return {
-    repayableMinor,
+    repayableMinor: repayableTotalOf(order).minor,
     totalPaidMinor,
     remainingMinor,
     fullyPaid,
@@ -53,12 +74,12 @@ export type PaymentOptionType = 'FULL' | 'MONTH' | 'WEEK';
 
 /** full = the balance, month = min(monthly, balance), week = min(weekly, balance); none once paid. */
 export function paymentOptionsOf(order: OrderTerms): Array<{ type: PaymentOptionType; amountMinor: bigint }> {
-  const remaining = multiplyMinor(order.monthly_cost_minor, order.months) - BigInt(order.total_paid_minor);
-  if (remaining <= 0n) return [];
+  const remaining = remainingBalanceOf(order);
+  if (remaining.minor <= 0n) return [];
   return [
-    { type: 'FULL', amountMinor: remaining },
-    { type: 'MONTH', amountMinor: minMinor(BigInt(order.monthly_cost_minor), remaining) },
-    { type: 'WEEK', amountMinor: minMinor(BigInt(order.weekly_cost_minor), remaining) },
+    { type: 'FULL', amountMinor: remaining.minor },
+    { type: 'MONTH', amountMinor: minMoney(money(order.monthly_cost_minor, order.currency), remaining).minor },
+    { type: 'WEEK', amountMinor: minMoney(money(order.weekly_cost_minor, order.currency), remaining).minor },
   ];
 }
 
@@ -82,7 +103,7 @@ export function scheduleOf(order: OrderTerms, now: Date) {
 export const financeTermsFields = {
   purchaseAmount: (terms: FinanceTermsColumns) => formatAmount(terms.purchase_minor, terms.currency),
   downPayment: (terms: FinanceTermsColumns) => formatAmount(terms.down_payment_minor, terms.currency),
-  financeAmount: (terms: FinanceTermsColumns) => formatAmount(subtractMinor(terms.purchase_minor, terms.down_payment_minor), terms.currency),
+  financeAmount: (terms: FinanceTermsColumns) => formatMoney(financeAmountOf(terms)),
   pricePreTax: (terms: FinanceTermsColumns) => formatAmount(terms.price_pre_tax_minor, terms.currency),
   monthlyCost: (terms: FinanceTermsColumns) => formatAmount(terms.monthly_cost_minor, terms.currency),
   weeklyCost: (terms: FinanceTermsColumns) => formatAmount(terms.weekly_cost_minor, terms.currency),

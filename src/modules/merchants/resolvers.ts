@@ -3,11 +3,12 @@ import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
-import { audited } from '../audit/record.js';
+import { operatorActor } from '../audit/record.js';
 import { optionalText, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { pageOf } from '../pages.js';
-import { insertMerchant, merchantsOfPartner } from './queries.js';
+import { createMerchant } from './create.js';
+import { merchantsOfPartner } from './queries.js';
 
 export const merchantResolvers: Resolvers = {
   Query: {
@@ -34,11 +35,7 @@ export const merchantResolvers: Resolvers = {
         country,
         phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
       };
-      return audited(
-        ctx,
-        (trx) => insertMerchant(trx, row),
-        (merchant) => ({ action: 'merchant.create', subjectKind: 'merchant', subjectId: merchant.id, partnerId, details: { name: merchant.name } }),
-      );
+      return createMerchant(ctx.db, operatorActor(ctx), row);
     },
   },
   Merchant: {

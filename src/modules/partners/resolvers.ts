@@ -3,10 +3,11 @@ import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { canSeePartner, requireOperator } from '../auth/principal.js';
-import { audited } from '../audit/record.js';
+import { operatorActor } from '../audit/record.js';
 import { requireText } from '../inputs.js';
 import { pageOf, slicePageById } from '../pages.js';
-import { insertPartner, listPartners } from './queries.js';
+import { createPartner } from './create.js';
+import { listPartners } from './queries.js';
 
 export const partnerResolvers: Resolvers = {
   Query: {
@@ -27,11 +28,7 @@ export const partnerResolvers: Resolvers = {
         throw invalidArgument('input.commissionRateBasisPoints', 'must be a whole number from 0 to 10000 (500 = 5%)');
       }
       const name = requireText('input.name', input.name);
-      return audited(
-        ctx,
-        (trx) => insertPartner(trx, { name, commission_rate_bps: rate }),
-        (partner) => ({ action: 'partner.create', subjectKind: 'partner', subjectId: partner.id, partnerId: partner.id, details: { name, commissionRateBasisPoints: rate } }),
-      );
+      return createPartner(ctx.db, operatorActor(ctx), { name, commissionRateBasisPoints: rate });
     },
   },
   // A Partner object is only ever handed out after the checks above, so its fields need none.

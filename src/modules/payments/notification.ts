@@ -6,8 +6,8 @@ import { isJsonNumber, numberText, plainJson } from '../../losslessJson.js';
 import { decimalOfJsonNumber, formatAmount } from '../../money.js';
 import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
+import { currentOrderOf } from '../financeOrders/current.js';
 import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner } from '../financeOrders/queries.js';
-import { standingOf } from '../financeOrders/terms.js';
 import { isDatabaseId } from '../../ids.js';
 import type { TenantKey } from '../tenancy.js';
 import { notificationProblems, schemaProblem } from '../vendors/requestSchema.js';
@@ -79,13 +79,14 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   return { amount, currency, reference, locator: { field: field!, value: locator }, fingerprint };
 }
 
-/** The order a notification pays: the device's newest order, or the customer's newest open one. */
+/** The order a notification pays: the one named, or the current order (current.ts) of the device or customer named. */
 async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Date): Promise<TenantKey> {
   const { field, value } = locator;
   if (field === 'deviceTag' || field === 'imei') {
     const device = await findDevice(trx, field === 'imei' ? 'imei' : 'tag', value, null);
     if (!device) throw notFound('device', value, field);
-    const [order] = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
+    const ofDevice = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
+    const order = currentOrderOf({ ofDevice, ofCustomer: [] }, now);
     if (!order) throw notFound('finance order for the device', value, field);
     return { partnerId: order.partner_id, id: order.id };
   }
@@ -97,8 +98,7 @@ async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Dat
   const customers = await findCustomersByPhone(trx, value);
   if (customers.length === 0) throw notFound('customer', value, 'phoneNumber');
   if (customers.length > 1) throw invalidNotification(['phoneNumber matches customers of several partners; send deviceTag or imei instead']);
-  const orders = await financeOrdersOfCustomers(trx, [customers[0]!]);
-  const order = orders.find((candidate) => !standingOf(candidate, now).fullyPaid) ?? orders[0];
+  const order = currentOrderOf({ ofCustomer: await financeOrdersOfCustomers(trx, [customers[0]!]) }, now);
   if (!order) throw notFound('finance order for the customer', value, 'phoneNumber');
   return { partnerId: order.partner_id, id: order.id };
 }

@@ -3,9 +3,9 @@
 // transactions (in store: cash and commission) and the balance change commit together or not at all.
 import type { DbOrTrx } from '../../db/knex.js';
 import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
-import { commissionOn, formatAmount, parsePaymentAmount } from '../../money.js';
+import { commissionOnMoney, formatMoney, isMoreThan, money, parsePaymentAmount } from '../../money.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
-import { standingOf } from '../financeOrders/terms.js';
+import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { TenantKey } from '../tenancy.js';
 import { creditPayment, type PaymentTransaction } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
@@ -38,25 +38,28 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   if (request.currency !== order.currency) throw currencyMismatch(request.currency, order.currency);
   const parsed = parsePaymentAmount(request.amount, order.currency);
   if ('problem' in parsed) throw invalidPaymentAmount(parsed.problem);
-  const before = standingOf(order, now);
-  if (parsed.minor > before.remainingMinor) {
-    throw amountExceedsBalance(formatAmount(parsed.minor, order.currency), formatAmount(before.remainingMinor, order.currency), order.currency);
+  const amount = money(parsed.minor, request.currency);
+  const balance = remainingBalanceOf(order);
+  if (isMoreThan(amount, balance)) {
+    throw amountExceedsBalance(formatMoney(amount), formatMoney(balance), order.currency);
   }
 
   // Money taken in a store is the partner's cash, and earns its commission; a vendor's is neither.
   const transactions: PaymentTransaction[] = [];
   if (request.source.channel === 'in_store') {
-    const commission = commissionOn(parsed.minor, order.commission_rate_bps);
-    transactions.push({ type: 'cash', amount_minor: (-parsed.minor).toString(), clerk_id: request.source.clerkId });
-    if (commission > 0n) transactions.push({ type: 'commission', amount_minor: commission.toString(), clerk_id: null });
+    const commission = commissionOnMoney(amount, order.commission_rate_bps);
+    transactions.push({ type: 'cash', amount_minor: (-amount.minor).toString(), clerk_id: request.source.clerkId });
+    if (commission.minor > 0n) {
+      transactions.push({ type: 'commission', amount_minor: commission.minor.toString(), clerk_id: null });
+    }
   }
   // Nothing is written before this one statement: the running total, the payment and its transactions.
   const { payment, totalPaidMinor } = await creditPayment(trx, {
     partner_id: order.partner_id,
     finance_order_id: order.id,
     channel: request.source.channel,
-    amount_minor: parsed.minor.toString(),
-    currency: order.currency,
+    amount_minor: amount.minor.toString(),
+    currency: amount.currency,
     merchant_id: request.source.channel === 'in_store' ? request.source.merchantId : null,
     clerk_id: request.source.channel === 'in_store' ? request.source.clerkId : null,
     vendor_id: request.source.channel === 'vendor' ? request.source.vendorId : null,

@@ -1,15 +1,12 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import type { DbOrTrx } from '../../db/knex.js';
-import { forbidden, invalidArgument, notFound } from '../../errors.js';
+import { forbidden, invalidArgument } from '../../errors.js';
 import { formatAmount } from '../../money.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
-import { normaliseDecimal, requireId } from '../inputs.js';
+import { requireId } from '../inputs.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
-import { fingerprintPaymentRequest, withIdempotencyKey, type Claimed } from './idempotency.js';
+import { recordInStorePayment } from './inStore.js';
 import { acceptNotification, notificationMessage } from './notification.js';
 import { observePaymentOutcome } from './observe.js';
-import { merchantAndClerkFound } from './queries.js';
-import { recordPayment } from './record.js';
 
 // Printable ASCII, as HTTP headers carry it; long enough for a UUID or a POS reference.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -21,31 +18,17 @@ export const paymentResolvers: Resolvers = {
       if (input.idempotencyKey != null && !IDEMPOTENCY_KEY.test(input.idempotencyKey)) {
         throw invalidArgument('idempotencyKey', 'must be 1 to 255 printable ASCII characters');
       }
-      const ids = {
-        merchant: requireId('merchant', input.merchantId),
-        clerk: requireId('clerk', input.salesClerkId),
-        order: requireId('finance order', input.financeOrderId),
-      };
-      const now = ctx.now();
-      const record = async (trx: DbOrTrx) => {
-        // The store and the clerk must be the key's partner's own; another partner's are "not found".
-        const found = await merchantAndClerkFound(trx, partnerId, { merchantId: ids.merchant, clerkId: ids.clerk });
-        if (!found.merchant) throw notFound('merchant', ids.merchant);
-        if (!found.clerk) throw notFound('clerk', ids.clerk);
-        return recordPayment(trx, {
-          order: { partnerId, id: ids.order },
-          amount: input.amount,
-          currency: input.currency,
-          source: { channel: 'in_store', merchantId: ids.merchant, clerkId: ids.clerk },
-        }, now);
+      const request = {
+        partnerId,
+        merchantId: requireId('merchant', input.merchantId),
+        clerkId: requireId('clerk', input.salesClerkId),
+        financeOrderId: requireId('finance order', input.financeOrderId),
+        amount: input.amount,
+        currency: input.currency,
+        idempotencyKey: input.idempotencyKey ?? null,
       };
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
-      const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () => ctx.db.transaction(async (trx): Promise<Claimed> => {
-        if (input.idempotencyKey == null) return { ...(await record(trx)), replayed: false };
-        const request = { ...ids, amount: input.amount, currency: input.currency };
-        const fingerprint = fingerprintPaymentRequest(request, { ...request, amount: normaliseDecimal(input.amount) });
-        return withIdempotencyKey(trx, { partnerId, key: input.idempotencyKey, request: fingerprint, now }, () => record(trx));
-      }));
+      const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () => recordInStorePayment(ctx.db, request, ctx.now()));
       return { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
     },
     createPaymentNotification: async (_root, { notification }, ctx) => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { joinedRow, sourcesOf, type JoinedRow } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
+import { isDecimalText } from '../../money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { deviceSources } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
@@ -97,7 +98,7 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   for (const term of window.filters) {
     if (term.field.currencySql) {
       // An amount compares as a number ("-18" matches -18.00); text that is no number matches nothing.
-      if (!/^-?\d{1,20}(\.\d{1,20})?$/.test(term.value)) page.whereRaw('false');
+      if (!isDecimalText(term.value)) page.whereRaw('false');
       else page.whereRaw(`${decimalSql(term.field.sql, term.field.currencySql)} = ?::numeric`, [term.value]);
     } else {
       page.whereRaw(`${term.field.sql} = ?`, [term.value]);

@@ -1,19 +1,17 @@
 import type { Resolvers, TransactionResolvers } from '../../__generated__/resolvers.js';
 import type { Context } from '../../context.js';
-import { currencyMismatch, invalidArgument, notFound } from '../../errors.js';
-import { formatAmount } from '../../money.js';
+import { invalidArgument } from '../../errors.js';
+import { formatAmount, money } from '../../money.js';
 import { pageSizeOf } from '../../listSize.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
-import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
-import { merchantsByKeys } from '../merchants/queries.js';
-import { insertAuditEvent } from '../audit/queries.js';
 import { operatorActor } from '../audit/record.js';
 import { requireExistingPartner } from '../partners/guards.js';
+import { createAdjustment } from './adjust.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
 import { linksSelected } from './selection.js';
-import { insertAdjustment, insertTransactions, transactionsInWindow } from './queries.js';
+import { transactionsInWindow } from './queries.js';
 import type { TransactionRow } from './rows.js';
 
 /** The longest window one request may ask for (decisions.md 7). */
@@ -77,51 +75,21 @@ export const transactionResolvers: Resolvers = {
       const operatorId = requireOperator(ctx);
       const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
       const merchantId = requireId('merchant', input.merchantId);
-      const orderId = input.financeOrderId != null ? requireId('finance order', input.financeOrderId) : null;
-      const amount = requireAmount('input.amount', input.amount, input.currency, 'non-zero');
+      const financeOrderId = input.financeOrderId != null ? requireId('finance order', input.financeOrderId) : null;
+      const amount = money(requireAmount('input.amount', input.amount, input.currency, 'non-zero'), input.currency);
       const notes = requireText('input.notes', input.notes, 1000);
-      const now = ctx.now();
-      const actor = operatorActor(ctx);
-      return ctx.db.transaction(async (trx) => {
-        if (!(await merchantsByKeys(trx, [{ partnerId, id: merchantId }]))[0]) throw notFound('merchant', merchantId);
-        if (orderId) {
-          const [order] = await financeOrdersByKeys(trx, [{ partnerId, id: orderId }]);
-          if (!order) throw notFound('finance order', orderId);
-          if (order.currency !== input.currency) throw currencyMismatch(input.currency, order.currency);
-        }
-        const adjustment = await insertAdjustment(trx, {
-          partner_id: partnerId,
-          kind: input.kind === 'PAYMENT' ? 'payment' : 'commission',
-          amount_minor: amount.toString(),
-          currency: input.currency,
-          notes,
-          merchant_id: merchantId,
-          finance_order_id: orderId,
-          operator_id: operatorId,
-          created_at: now,
-        });
-        await insertTransactions(trx, [{
-          partner_id: partnerId,
-          type: 'adjustment',
-          amount_minor: amount.toString(),
-          currency: input.currency,
-          occurred_at: now,
-          merchant_id: merchantId,
-          finance_order_id: orderId,
-          payment_id: null,
-          clerk_id: null,
-          adjustment_id: adjustment.id,
-        }]);
-        await insertAuditEvent(trx, actor, {
-          action: 'adjustment.create',
-          subjectKind: 'adjustment',
-          subjectId: adjustment.id,
-          partnerId,
-          details: { kind: adjustment.kind, amount: input.amount, currency: input.currency, notes, merchantId, financeOrderId: orderId },
-        });
-        ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');
-        return adjustment;
-      });
+      const adjustment = await createAdjustment(ctx.db, operatorActor(ctx), {
+        partnerId,
+        merchantId,
+        financeOrderId,
+        kind: input.kind === 'PAYMENT' ? 'payment' : 'commission',
+        amount,
+        amountAsGiven: input.amount,
+        notes,
+        operatorId,
+      }, ctx.now());
+      ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');
+      return adjustment;
     },
   },
   TransactionConnection: {

@@ -18,7 +18,7 @@ export async function insertPaymentVendor(db: DbOrTrx, row: Omit<PaymentVendorRo
   return inserted as PaymentVendorRow;
 }
 
-export async function updatePaymentVendor(
+export async function updatePaymentVendorRow(
   db: DbOrTrx,
   id: string,
   changes: Partial<Pick<PaymentVendorRow, 'display_name' | 'request_schema' | 'enabled'>>,

@@ -1,11 +1,12 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { pageSizeOf } from '../../listSize.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { invalidArgument } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
-import { audited } from '../audit/record.js';
-import { isUniqueViolation, requireId, requireText } from '../inputs.js';
-import { insertPaymentVendor, listPaymentVendors, updatePaymentVendor } from './queries.js';
+import { operatorActor } from '../audit/record.js';
+import { requireId, requireText } from '../inputs.js';
+import { createPaymentVendor, updatePaymentVendor } from './configure.js';
+import { listPaymentVendors } from './queries.js';
 import { schemaProblem } from './requestSchema.js';
 
 const VENDOR_NAME = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -38,16 +39,7 @@ export const paymentVendorResolvers: Resolvers = {
         request_schema: requireSchema('input.requestSchema', input.requestSchema),
         enabled: input.enabled ?? true,
       };
-      try {
-        return await audited(
-          ctx,
-          (trx) => insertPaymentVendor(trx, row),
-          (vendor) => ({ action: 'payment_vendor.create', subjectKind: 'payment_vendor', subjectId: vendor.id, details: { name: vendor.name, enabled: vendor.enabled, requestSchema: vendor.request_schema } }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw invalidArgument('input.name', 'is already a payment vendor');
-        throw error;
-      }
+      return createPaymentVendor(ctx.db, operatorActor(ctx), row);
     },
     updatePaymentVendor: async (_root, { input }, ctx) => {
       requireOperator(ctx);
@@ -57,16 +49,7 @@ export const paymentVendorResolvers: Resolvers = {
         ...(input.requestSchema != null ? { request_schema: requireSchema('input.requestSchema', input.requestSchema) } : {}),
         ...(input.enabled != null ? { enabled: input.enabled } : {}),
       };
-      // The trail keeps what changed: a schema change records the new schema in full.
-      const row = await audited(
-        ctx,
-        async (trx) => {
-          const updated = await updatePaymentVendor(trx, id, changes);
-          if (!updated) throw notFound('payment vendor', id);
-          return updated;
-        },
-        (vendor) => ({ action: 'payment_vendor.update', subjectKind: 'payment_vendor', subjectId: vendor.id, details: { changed: changes } }),
-      );
+      const row = await updatePaymentVendor(ctx.db, operatorActor(ctx), id, changes);
       ctx.logger.info({ paymentVendorId: id, changed: Object.keys(changes) }, 'payment vendor updated');
       return row;
     },

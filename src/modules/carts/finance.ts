@@ -1,0 +1,89 @@
+// Financing a cart: in one transaction the cart is locked, the device checked and given to the cart's
+// customer, the finance order written with the partner's finance transaction (+financeAmount), and
+// the operator's audit record. Every refusal happens before anything is written.
+import type { Db } from '../../db/knex.js';
+import { invalidArgument, notFound } from '../../errors.js';
+import { audited } from '../audit/record.js';
+import type { AuditActor } from '../audit/rows.js';
+import { assignDeviceToCustomer, devicesByKeys } from '../devices/queries.js';
+import { financeOrdersOfCarts, financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
+import type { FinanceOrderRow } from '../financeOrders/rows.js';
+import { financeAmountOf, standingOf } from '../financeOrders/terms.js';
+import { insertTransactions } from '../transactions/queries.js';
+import { lockCartByTag } from './queries.js';
+
+export interface FinanceCartRequest {
+  partnerId: string;
+  cartTag: string;
+  deviceId: string;
+}
+
+export function financeCart(
+  db: Db,
+  actor: AuditActor,
+  request: FinanceCartRequest,
+  now: Date,
+): Promise<FinanceOrderRow> {
+  const { partnerId, cartTag, deviceId } = request;
+  return audited(
+    db,
+    actor,
+    async (trx) => {
+      const cart = await lockCartByTag(trx, partnerId, cartTag);
+      if (!cart) throw notFound('cart', cartTag);
+      const [financed] = await financeOrdersOfCarts(trx, [{ partnerId, id: cart.id }]);
+      if (financed) throw invalidArgument('input.cartTag', `was already financed as finance order ${financed.id}`);
+      const [device] = await devicesByKeys(trx, [{ partnerId, id: deviceId }]);
+      if (!device) throw notFound('device', deviceId);
+      if (device.model_id !== cart.device_model_id)
+        throw invalidArgument('input.deviceId', "is not of the cart's device model");
+      if (device.customer_id !== null && device.customer_id !== cart.customer_id) {
+        throw invalidArgument('input.deviceId', "is held by another customer than the cart's");
+      }
+      const [current] = await financeOrdersOfDevices(trx, [{ partnerId, id: deviceId }]);
+      if (current && !standingOf(current, now).fullyPaid) {
+        throw invalidArgument('input.deviceId', `is still being repaid under finance order ${current.id}`);
+      }
+      if (device.customer_id === null) await assignDeviceToCustomer(trx, { partnerId, id: deviceId }, cart.customer_id);
+      const order = await insertFinanceOrder(trx, {
+        partner_id: partnerId,
+        customer_id: cart.customer_id,
+        device_id: deviceId,
+        merchant_id: cart.merchant_id,
+        clerk_id: cart.clerk_id,
+        cart_id: cart.id,
+        currency: cart.currency,
+        purchase_minor: cart.purchase_minor,
+        down_payment_minor: cart.down_payment_minor,
+        price_pre_tax_minor: cart.price_pre_tax_minor,
+        monthly_cost_minor: cart.monthly_cost_minor,
+        weekly_cost_minor: cart.weekly_cost_minor,
+        months: cart.months,
+        ordered_at: now,
+      });
+      // The partner's ledger: the financed sale, +financeAmount.
+      await insertTransactions(trx, [
+        {
+          partner_id: partnerId,
+          type: 'finance',
+          amount_minor: financeAmountOf(cart).minor.toString(),
+          currency: cart.currency,
+          occurred_at: now,
+          merchant_id: cart.merchant_id,
+          clerk_id: cart.clerk_id,
+          finance_order_id: order.id,
+          payment_id: null,
+          adjustment_id: null,
+        },
+      ]);
+      return order;
+    },
+    (order) => ({
+      action: 'cart.finance',
+      subjectKind: 'finance_order',
+      subjectId: order.id,
+      partnerId,
+      details: { cartTag, deviceId },
+    }),
+  );
+}
