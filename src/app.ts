@@ -14,7 +14,7 @@ import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from '
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
-import { principalForLog } from './modules/auth/principal.js';
+import { bearerCredential, principalForLog } from './modules/auth/principal.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
@@ -87,12 +87,11 @@ function logRequests(deps: AppDeps): RequestHandler {
   };
 }
 
-/** The GraphQL door's credential: X-Api-Key, or Authorization: Bearer <key or token>. */
+/** The GraphQL door's credential: X-Api-Key, or Authorization: Bearer <key or token> (a malformed one is 401). */
 function graphqlCredential(req: Request): string | undefined {
   const apiKey = req.get('x-api-key');
   if (apiKey) return apiKey;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-  return match?.[1];
+  return bearerCredential(req.get('authorization'), 'API key or access token');
 }
 
 // What real documents need: the largest legacy operation is under 2 kB, Sandbox's introspection query

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
 import { credentialLimitsFor, type CredentialLimits, type KeyQuota, type RequestLimiter } from './limits/requestLimits.js';
-import { authenticate, type Authentication, type Credential } from './modules/auth/principal.js';
+import { authenticateCredential, type Authentication, type Credential } from './modules/auth/principal.js';
 import type { TokenSettings } from './modules/auth/tokens.js';
 import { createCartLoaders } from './modules/carts/loaders.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
@@ -88,24 +88,20 @@ export interface RequestInfo {
 /**
  * Authenticates the request, under the request limits for both doors: a credential from an address
  * that failed too often is refused (429) without being looked up; a failure counts against the
- * address, a request against its key (429 past the limit). A database that cannot be reached is
- * SERVICE_UNAVAILABLE.
+ * address, a request against its key (429 past the limit), in authenticateCredential. A database
+ * that cannot be reached is SERVICE_UNAVAILABLE.
  */
 async function authenticateRequest(deps: ServiceDeps, request: RequestInfo, limits: CredentialLimits): Promise<Authentication> {
-  if (request.credential.value) limits.beforeLookup();
   // Anyone may send a document to be parsed and validated: without a credential, an address's count is limited.
-  else if (!request.credentialInBody) limits.anonymous();
-  let auth: Authentication;
+  if (!request.credential.value && !request.credentialInBody) limits.anonymous();
   try {
-    auth = await authenticate(deps.db, request.credential, deps.tokens, deps.now());
+    const authDeps = { db: deps.db, tokens: deps.tokens, now: deps.now(), accounting: limits };
+    return await authenticateCredential(authDeps, request.credential);
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     deps.logger.warn({ err: error, requestId: request.requestId }, 'database unavailable while authenticating');
     throw serviceUnavailable();
   }
-  if (auth.principal) limits.accepted(auth.principal.keyId);
-  else if (auth.failure.code === 'INVALID_API_KEY' || auth.failure.code === 'INVALID_ACCESS_TOKEN') limits.failed();
-  return auth;
 }
 
 export async function createContext(deps: ServiceDeps, request: RequestInfo): Promise<Context> {

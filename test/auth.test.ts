@@ -1,8 +1,9 @@
 // Partner and retail key authentication on both doors; revoked and expired keys fail exactly like
 // unknown ones.
 import { describe, expect, it } from 'vitest';
-import { hashApiKey } from '../src/modules/auth/keys.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../src/modules/auth/keys.js';
 import { useSeededService } from './support/fixtures.js';
+import { statementsDuring } from './support/statements.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;
@@ -76,9 +77,62 @@ describe('GraphQL authentication', () => {
     expect(unknown.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
   });
 
+  it('refuses a malformed Authorization header with 401, as the REST door does; X-Api-Key still wins', async () => {
+    const basic = 'Basic ZGVtbzpkZW1v';
+    const malformed = [basic, 'Bearer', 'Bearer a b', 'Token demo-partner-key', 'Bearer\tdemo-partner-key'];
+    const message = 'the Authorization header must be "Bearer <API key or access token>"';
+    for (const authorization of malformed) {
+      const answer = await service().graphql(VIEWER, { authorization });
+      expect(answer.status, authorization).toBe(401);
+      const refusal = { message, extensions: { code: 'INVALID_ACCESS_TOKEN' } };
+      expect(answer.body, authorization).toEqual({ errors: [refusal] });
+    }
+    const withKey = await service().graphql(VIEWER, { 'x-api-key': 'demo-partner-key', authorization: basic });
+    expect(withKey.status).toBe(200);
+    expect(withKey.body.data.viewer.kind).toBe('PARTNER');
+    // A blank header is no credential at all, as on the REST door.
+    const blank = await service().graphql(VIEWER, { authorization: ' ' });
+    expect(blank.body.errors[0].extensions.code).toBe('MISSING_API_KEY');
+  });
+
   it('forbids partner data to vendor keys', async () => {
     const result = await service().graphql('{ merchants { id } }', { 'x-api-key': 'demo-vendor-key' });
     expect(result.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(result.body.data).toBeNull();
+  });
+});
+
+describe('createAccessToken authenticates its apiKey as every door authenticates a key', () => {
+  const CREATE_TOKEN = 'mutation($apiKey: String!) { createAccessToken(apiKey: $apiKey) { tokenType } }';
+  const NOT_VALID = 'the action is not authorized: the API key is not valid (unknown, revoked or expired)';
+  const REFUSED = { message: NOT_VALID, extensions: { code: 'INVALID_API_KEY' } };
+  const buy = (apiKey: string) => service().graphql(CREATE_TOKEN, {}, { apiKey });
+
+  it('refuses a generated key with a broken checksum without looking it up', async () => {
+    const key = generateApiKey('vendor');
+    const broken = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
+    const { result, statements } = await statementsDuring(fixture.database.db, () => buy(broken));
+    expect(result.body.errors[0]).toMatchObject(REFUSED);
+    expect(statements).toEqual([]);
+  });
+
+  it('refuses a generated key whose prefix disagrees with the kind it is stored as', async () => {
+    const vendorId = (await fixture.database.db('payment_vendors').where({ name: 'demo-vendor' }).first('id')).id;
+    // A partner-prefixed secret stored as a vendor key: the door refuses it, so createAccessToken must too.
+    const secret = generateApiKey('partner');
+    const hash = hashApiKey(secret);
+    const row = { key_hash: hash, display_prefix: displayPrefix(secret), kind: 'vendor', vendor_id: vendorId };
+    await fixture.database.db('api_keys').insert(row);
+    const viewer = await service().graphql('{ viewer { kind } }', { 'x-api-key': secret });
+    expect(viewer.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
+    expect((await buy(secret)).body.errors[0]).toMatchObject(REFUSED);
+  });
+
+  it('takes an API key only: an access token is not traded for another', async () => {
+    const token = (await buy('demo-vendor-key')).body.data.createAccessToken;
+    expect(token.tokenType).toBe('Bearer');
+    const bought = await service().graphql('mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }');
+    const retrade = await buy(bought.body.data.createAccessToken.accessToken);
+    expect(retrade.body.errors[0]).toMatchObject(REFUSED);
   });
 });

@@ -5,15 +5,22 @@ import type { ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createContext, forgetCachedReads, type Context, type ServiceDeps } from '../context.js';
-import { AppError, invalidAccessToken } from '../errors.js';
+import { AppError } from '../errors.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
 import { listSizeOf } from '../listSize.js';
 import { setRateLimitHeaders } from '../ops/headers.js';
-import { principalForLog, requirePartnerTenant, requirePrincipal, type Credential } from '../modules/auth/principal.js';
+import { bearerCredential, principalForLog, requireRoutePrincipal, type Credential } from '../modules/auth/principal.js';
 import { readJsonBody } from './jsonBody.js';
-import { readDeclaredParams, readQueryParams, singleValue, type QueryParams } from './params.js';
+import {
+  readDeclaredParams,
+  readQueryParams,
+  singleValue,
+  type ParamSpecs,
+  type ParamValues,
+  type QueryParams,
+} from './params.js';
 import type { LegacyListBody } from './mappers.js';
-import type { LegacyRequest, LegacyRoute } from './routes.js';
+import type { LegacyRequest, LegacyRoute, LegacyRouteHead, OperationVariables, TypedLegacyRoute } from './routes.js';
 
 export interface LegacyHandlerDeps {
   service: ServiceDeps;
@@ -23,7 +30,7 @@ export interface LegacyHandlerDeps {
 }
 
 /** An argument error of the graph, said of the query parameter or header the legacy request used. */
-function inLegacyTerms(route: LegacyRoute<never>, error: GraphQLFormattedError): GraphQLFormattedError {
+function inLegacyTerms(route: LegacyRouteHead, error: GraphQLFormattedError): GraphQLFormattedError {
   const { code, argument, problem } = error.extensions ?? {};
   const name = typeof argument === 'string' ? route.argumentNames?.[argument] : undefined;
   if (code !== 'INVALID_ARGUMENT' || !name) return error;
@@ -33,33 +40,31 @@ function inLegacyTerms(route: LegacyRoute<never>, error: GraphQLFormattedError):
   return { message: `the ${name.header} header ${String(problem)}`, extensions: { code: 'INVALID_ARGUMENT' } };
 }
 
-function credentialOf(route: LegacyRoute<never>, params: QueryParams, req: Request): Credential {
+function credentialOf(route: LegacyRouteHead, params: QueryParams, req: Request): Credential {
   const source = route.credential;
   if (source.in === 'query') {
     return { value: singleValue(params, source.name), expected: 'an API key', presentedAs: `${source.name} query parameter` };
   }
   if (source.in === 'bearer') {
-    const header = req.get('authorization');
-    const match = header === undefined ? null : /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
-    if (header !== undefined && header.trim() !== '' && !match) {
-      throw invalidAccessToken('the Authorization header must be "Bearer <access token>"');
-    }
-    return { value: match?.[1], expected: 'an access token', presentedAs: 'Authorization: Bearer header' };
+    const value = bearerCredential(req.get('authorization'), 'access token');
+    return { value, expected: 'an access token', presentedAs: 'Authorization: Bearer header' };
   }
   return { value: undefined, expected: 'nothing', presentedAs: 'nothing' };
 }
 
 /** Runs the route's operation through the Apollo pipeline: its data, or its first error in legacy terms. */
-async function execute(
+async function execute<TData>(
   deps: LegacyHandlerDeps,
-  route: LegacyRoute<never>,
-  variables: Record<string, unknown>,
+  route: LegacyRouteHead,
+  variables: OperationVariables,
   contextValue: Context,
-): Promise<{ data: unknown } | { error: GraphQLFormattedError }> {
-  const response = await deps.apollo.executeOperation({ query: route.operation, variables }, { contextValue });
+): Promise<{ data: TData } | { error: GraphQLFormattedError }> {
+  // TData is the operation's generated type (codegen from the same .graphql file).
+  const response = await deps.apollo.executeOperation<TData>({ query: route.operation, variables }, { contextValue });
   if (response.body.kind !== 'single') throw new Error(`operation of ${route.name} returned an incremental result`);
   const { data, errors } = response.body.singleResult;
   if (errors?.length) return { error: inLegacyTerms(route, errors[0]!) };
+  if (data === undefined || data === null) throw new Error(`operation of ${route.name} returned no data and no error`);
   return { data };
 }
 
@@ -82,24 +87,24 @@ function drained(res: Response): Promise<void> {
  * An error on the first page is an ordinary error answer; after that the status is sent, and a
  * failure can only cut the body short (abandonList), which no client can mistake for a whole list.
  */
-async function writeList(
+async function writeList<TData>(
   res: Response,
   deps: LegacyHandlerDeps,
-  route: LegacyRoute<never>,
-  list: { field: string; body: LegacyListBody<never> },
-  variables: Record<string, unknown>,
+  route: LegacyRouteHead,
+  list: { field: string; body: LegacyListBody<TData> },
+  variables: OperationVariables,
   contextValue: Context,
 ): Promise<void> {
   const pageSize = listSizeOf(deps.schema, 'Query', list.field)!.max;
   let after: string | null = null;
   let items = 0;
   for (;;) {
-    const outcome = await execute(deps, route, { ...variables, first: pageSize, after }, contextValue);
+    const outcome = await execute<TData>(deps, route, { ...variables, first: pageSize, after }, contextValue);
     if ('error' in outcome) {
       if (!res.headersSent) return sendError(res, route.surface, outcome.error);
       return abandonList(res, deps, route, outcome.error);
     }
-    const page = list.body.page(outcome.data as never, pageSize);
+    const page = list.body.page(outcome.data, pageSize);
     let chunk = res.headersSent ? '' : list.body.head;
     for (const item of page.items) chunk += (items++ ? ',' : '') + JSON.stringify(item);
     if (!res.headersSent) res.status(200).set('Content-Type', 'application/json; charset=utf-8');
@@ -116,44 +121,53 @@ async function writeList(
  * A list that failed after its status was sent: logged, and the connection closed mid-body once what
  * was written has gone out (the body's end never comes, so the client sees an incomplete answer).
  */
-function abandonList(res: Response, deps: LegacyHandlerDeps, route: LegacyRoute<never>, error: unknown): void {
+function abandonList(res: Response, deps: LegacyHandlerDeps, route: LegacyRouteHead, error: unknown): void {
   deps.service.logger.error({ err: error, requestId: res.locals.requestId, route: route.name }, 'list cut short after its first page');
   if (res.socket) res.socket.end();
   else res.destroy();
 }
 
-export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute<never>): RequestHandler {
+/** The rest of a request once its caller is known: parameters, body, operation and answer, typed by the route. */
+async function answer<TData, P extends ParamSpecs>(
+  deps: LegacyHandlerDeps,
+  route: TypedLegacyRoute<TData, P>,
+  query: QueryParams,
+  req: Request,
+  res: Response,
+  contextValue: Context,
+): Promise<void> {
+  const request: LegacyRequest<ParamValues<P>> = {
+    params: readDeclaredParams(query, route.params),
+    body: route.jsonBody ? await readJsonBody(req, res) : undefined,
+    header: (name) => req.get(name),
+  };
+  const variables = route.variables(request);
+  if (route.list) return writeList(res, deps, route, route.list, variables, contextValue);
+
+  const outcome = await execute<TData>(deps, route, variables, contextValue);
+  if ('error' in outcome) return sendError(res, route.surface, outcome.error);
+  const body = route.toLegacy(outcome.data, request);
+  if (route.replayed?.(outcome.data)) res.set('Idempotent-Replayed', 'true');
+  res.status(200).json(body);
+}
+
+export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute): RequestHandler {
   return async (req: Request, res: Response) => {
     if (route.noStore) res.set('Cache-Control', 'no-store');
     try {
-      const params = readQueryParams(req.originalUrl);
-      const credential = credentialOf(route, params, req);
+      const query = readQueryParams(req.originalUrl);
       const contextValue = await createContext(deps.service, {
-        credential,
+        credential: credentialOf(route, query, req),
         credentialInBody: route.credential.in === 'none',
-        requestId: res.locals.requestId as string,
+        requestId: res.locals.requestId,
         clientAddress: req.ip ?? null,
         onQuota: (quota) => setRateLimitHeaders(res, quota),
       });
       res.locals.principal = principalForLog(contextValue.auth.principal);
-      // Authentication before parameters: an unauthenticated caller learns nothing about them.
-      if (route.credential.in !== 'none') requirePrincipal(contextValue);
-      // The partner interface is the partners' door (decisions.md 1): operator and vendor keys use
-      // GraphQL and the payments interface. Which partner key kind each route takes is the graph's rule.
-      if (route.surface === 'partner') requirePartnerTenant(contextValue);
-      const request: LegacyRequest = {
-        params: readDeclaredParams(params, route.params),
-        body: route.jsonBody ? await readJsonBody(req, res) : undefined,
-        header: (name) => req.get(name),
-      };
-      const variables = route.variables(request);
-      if (route.list) return await writeList(res, deps, route, route.list, variables, contextValue);
-
-      const outcome = await execute(deps, route, variables, contextValue);
-      if ('error' in outcome) return sendError(res, route.surface, outcome.error);
-      const body = route.toLegacy(outcome.data as never, request);
-      if (route.replayed?.(outcome.data as never)) res.set('Idempotent-Replayed', 'true');
-      res.status(200).json(body);
+      // Authentication before parameters: an unauthenticated caller learns nothing about them. What
+      // each route needs is declared in its table entry; the partner interface is the partners' door.
+      requireRoutePrincipal(contextValue, route.principal);
+      await route.typed((typed) => answer(deps, typed, query, req, res, contextValue));
     } catch (error) {
       if (res.headersSent) return abandonList(res, deps, route, error);
       if (error instanceof AppError) return sendError(res, route.surface, error);

@@ -11,7 +11,7 @@ const int = (description?: string): Schema => ({ type: 'integer', ...(descriptio
 const num = (description?: string): Schema => ({ type: 'number', ...(description ? { description } : {}) });
 const bool: Schema = { type: 'boolean' };
 const decimalString = (description: string): Schema => ({ type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', description });
-const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type, 'null'] });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const arr = (items: Schema): Schema => ({ type: 'array', items });
 

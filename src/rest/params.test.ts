@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { readDeclaredParams, readQueryParams, singleValue } from './params.js';
+import { param, readDeclaredParams, readQueryParams, singleValue } from './params.js';
 
 const codeOf = (work: () => unknown) => {
   try {
@@ -27,10 +27,7 @@ describe('legacy query parameters', () => {
   });
 
   it('names a missing required parameter and passes parsed values through', () => {
-    const specs = [
-      { name: 'amount', required: true, parse: (raw: string) => `parsed:${raw}` },
-      { name: 'note', required: false, parse: (raw: string) => raw },
-    ];
+    const specs = { amount: param.required((raw) => `parsed:${raw}`), note: param.optional((raw) => raw) };
     expect(codeOf(() => readDeclaredParams(readQueryParams('/?note=x'), specs))).toEqual([
       'MISSING_QUERY_PARAMETER',
       'the amount query parameter is required',

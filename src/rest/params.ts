@@ -18,15 +18,39 @@ export function readQueryParams(url: string): QueryParams {
   return params;
 }
 
-/** A declared parameter of a legacy route. */
-export interface ParamSpec<T = unknown> {
-  name: string;
-  required: boolean;
+/** Turns a parameter's text into the operation variable's value; throws AppError for a bad value. */
+export type ParamParser<T> = (raw: string, name: string) => T;
+
+/** A declared parameter of a legacy route; its name is its key in the route's ParamSpecs. */
+export interface ParamSpec<T = unknown, TRequired extends boolean = boolean, TRepeatable extends boolean = boolean> {
+  required: TRequired;
   /** May be given more than once (filter): the value is then the list of every value. */
-  repeatable?: boolean;
-  /** Turns the text into the operation variable's value; throws AppError for a bad value. */
-  parse: (raw: string, name: string) => T;
+  repeatable: TRepeatable;
+  parse: ParamParser<T>;
 }
+
+/** A route's declared parameters by name, read in the order written. */
+export type ParamSpecs = Readonly<Record<string, ParamSpec>>;
+
+/** How a route declares a parameter: the literal types tell ParamValues which values are always there. */
+export const param = {
+  required: <T>(parse: ParamParser<T>): ParamSpec<T, true, false> => ({ required: true, repeatable: false, parse }),
+  optional: <T>(parse: ParamParser<T>): ParamSpec<T, false, false> => ({ required: false, repeatable: false, parse }),
+  /** Every value given, in order; none is an empty list. */
+  repeatable: <T>(parse: ParamParser<T>): ParamSpec<T, false, true> => ({ required: false, repeatable: true, parse }),
+};
+
+type ValueOf<TSpec> =
+  TSpec extends ParamSpec<infer T, boolean, true> ? T[] : TSpec extends ParamSpec<infer T> ? T : never;
+/** Names of the parameters that always have a value once read: the required and the repeatable ones. */
+type PresentNames<P extends ParamSpecs> = {
+  [K in keyof P]: P[K] extends ParamSpec<unknown, true> | ParamSpec<unknown, boolean, true> ? K : never;
+}[keyof P];
+
+/** The values readDeclaredParams gives, e.g. `{ cartTag: string; fields?: ReadonlySet<string> }`. */
+export type ParamValues<P extends ParamSpecs> = { [K in PresentNames<P>]: ValueOf<P[K]> } & {
+  [K in Exclude<keyof P, PresentNames<P>>]?: ValueOf<P[K]>;
+};
 
 /** Parsers of parameter text; each failure is INVALID_QUERY_PARAMETER naming the parameter. */
 export const parseParam = {
@@ -82,21 +106,22 @@ function withoutNul(name: string, value: string): string {
 }
 
 /** Reads every declared parameter: missing, repeated and malformed ones are 400s naming the parameter. */
-export function readDeclaredParams(params: QueryParams, specs: readonly ParamSpec[]): Record<string, unknown> {
+export function readDeclaredParams<P extends ParamSpecs>(params: QueryParams, specs: P): ParamValues<P> {
   const values: Record<string, unknown> = {};
-  for (const spec of specs) {
+  for (const [name, spec] of Object.entries(specs)) {
     if (spec.repeatable) {
-      const all = params.get(spec.name) ?? [];
-      if (spec.required && all.length === 0) throw missingParameter(spec.name);
-      values[spec.name] = all.map((raw) => spec.parse(withoutNul(spec.name, raw), spec.name));
+      const all = params.get(name) ?? [];
+      if (spec.required && all.length === 0) throw missingParameter(name);
+      values[name] = all.map((raw) => spec.parse(withoutNul(name, raw), name));
       continue;
     }
-    const raw = singleValue(params, spec.name);
+    const raw = singleValue(params, name);
     if (raw === undefined || raw === '') {
-      if (spec.required) throw missingParameter(spec.name);
+      if (spec.required) throw missingParameter(name);
       continue;
     }
-    values[spec.name] = spec.parse(raw, spec.name);
+    values[name] = spec.parse(raw, name);
   }
-  return values;
+  // The loop gave each declared name its parser's value (required ones always, optional ones when given).
+  return values as ParamValues<P>;
 }

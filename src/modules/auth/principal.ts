@@ -44,6 +44,43 @@ export interface Credential {
   expected: string;
   /** e.g. "key query parameter", "X-Api-Key header". */
   presentedAs: string;
+  /** Only an API key will do (createAccessToken's argument): a token is not read as one, so buys no token. */
+  keyOnly?: boolean;
+}
+
+/**
+ * The request limits' accounting around a credential's lookup (limits/requestLimits.ts keeps the
+ * counts): the same calls for a header, a query parameter, or createAccessToken's argument.
+ */
+export interface CredentialAccounting {
+  /** Before the lookup: throws (429) when this address failed authentication too often lately. */
+  beforeLookup(): void;
+  /** The credential was not valid. */
+  failed(): void;
+  /** The credential is API key `keyId` or a token it bought: throws (429) past the key's limit. */
+  accepted(keyId: string): void;
+}
+
+export interface AuthenticationDeps {
+  db: DbOrTrx;
+  tokens: TokenSettings;
+  now: Date;
+  accounting: CredentialAccounting;
+}
+
+// One word after "Bearer" and nothing else (RFC 6750 section 2.1), spaces only.
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+
+/**
+ * The credential an Authorization header carries, for both doors: undefined when there is none (or it
+ * is blank); any other shape is INVALID_ACCESS_TOKEN, never silently taken for no credential.
+ * `what` names what the door takes after "Bearer", for the message.
+ */
+export function bearerCredential(header: string | undefined, what: string): string | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  const match = BEARER.exec(header);
+  if (!match) throw invalidAccessToken(`the Authorization header must be "Bearer <${what}>"`);
+  return match[1];
 }
 
 function principalOf(key: ApiKeyRow, viaToken: boolean): Principal {
@@ -58,15 +95,29 @@ function principalOf(key: ApiKeyRow, viaToken: boolean): Principal {
   }
 }
 
-export async function authenticate(
-  db: DbOrTrx,
+/**
+ * Who presented `credential`, under the request limits: the one way every credential is checked (a
+ * header or query parameter in createContext, createAccessToken's apiKey). No credential is not
+ * counted here: whether that is allowed is the caller's rule.
+ */
+export async function authenticateCredential(
+  deps: AuthenticationDeps,
   credential: Credential,
-  tokens: TokenSettings,
-  now: Date,
 ): Promise<Authentication> {
+  if (!credential.value) return authenticate(deps, credential);
+  deps.accounting.beforeLookup();
+  const auth = await authenticate(deps, credential);
+  if (auth.principal) deps.accounting.accepted(auth.principal.keyId);
+  else if (auth.failure.code === 'INVALID_API_KEY' || auth.failure.code === 'INVALID_ACCESS_TOKEN') {
+    deps.accounting.failed();
+  }
+  return auth;
+}
+
+async function authenticate({ db, tokens, now }: AuthenticationDeps, credential: Credential): Promise<Authentication> {
   const value = credential.value;
   if (value === undefined || value === '') return { principal: null, failure: missingApiKey(credential.expected, credential.presentedAs) };
-  if (looksLikeAccessToken(value)) {
+  if (!credential.keyOnly && looksLikeAccessToken(value)) {
     const check = verifyAccessToken(tokens, value, now);
     if (!check.ok) return { principal: null, failure: invalidAccessToken(check.problem) };
     const key = await findActiveApiKeyById(db, check.claims.keyId, now);
@@ -109,6 +160,21 @@ export function requirePartnerTenant(
   const allowed = allowedKeyKinds.map((kind) => KEY_KIND_NAMES[kind]).join(' or ');
   const hint = principal.kind === 'operator' ? '; operators use GraphQL, where partner(id) reaches any partner' : '';
   throw forbidden(`this needs ${allowed}; ${KEY_KIND_NAMES[principal.keyKind]} cannot use it${hint}`);
+}
+
+/** What a door's route needs of its caller before it reads anything else of the request. */
+export type PrincipalRequirement =
+  /** No credential (the route trades one it reads itself: POST /payments/v1/token). */
+  | 'none'
+  /** Any principal; the graph decides what it may do. */
+  | 'any'
+  /** A partner or retail key: the partner interface is the partners' door (decisions.md 1). */
+  | 'partner-tenant';
+
+/** Checks a route's requirement: the authentication failure, or FORBIDDEN for a principal of another kind. */
+export function requireRoutePrincipal(ctx: AuthContext, requirement: PrincipalRequirement): void {
+  if (requirement === 'any') requirePrincipal(ctx);
+  else if (requirement === 'partner-tenant') requirePartnerTenant(ctx);
 }
 
 /** Operators only. */

@@ -5,9 +5,8 @@ import { pageSizeOf } from '../../listSize.js';
 import { requireId } from '../inputs.js';
 import { operatorActor } from '../audit/record.js';
 import { createApiKeyFor, revokeApiKeyAs } from './admin.js';
-import { hashApiKey } from './keys.js';
-import { requireOperator, requirePrincipal } from './principal.js';
-import { findActiveApiKey, listApiKeys } from './queries.js';
+import { authenticateCredential, requireOperator, requirePrincipal } from './principal.js';
+import { listApiKeys } from './queries.js';
 import type { ApiKeyKind } from './rows.js';
 import { issueAccessToken } from './tokens.js';
 
@@ -28,17 +27,17 @@ export const authResolvers: Resolvers = {
   Mutation: {
     createAccessToken: async (_root, { apiKey }, ctx) => {
       const now = ctx.now();
-      // A key presented as an argument is under the same request limits as one in a header (context.ts).
-      if (apiKey) ctx.credentialLimits.beforeLookup();
-      const key = apiKey ? await findActiveApiKey(ctx.db, hashApiKey(apiKey), now) : undefined;
-      if (key) ctx.credentialLimits.accepted(key.id);
-      else if (apiKey) ctx.credentialLimits.failed();
-      if (!key) throw new AppError('INVALID_API_KEY', `the action is not authorized: ${invalidApiKey().message}`);
+      // The argument is a credential like a header's: the same checks and the same request limits.
+      const { principal } = await authenticateCredential(
+        { db: ctx.db, tokens: ctx.tokens, now, accounting: ctx.credentialLimits },
+        { value: apiKey, expected: 'an API key', presentedAs: 'apiKey argument', keyOnly: true },
+      );
+      if (!principal) throw new AppError('INVALID_API_KEY', `the action is not authorized: ${invalidApiKey().message}`);
       // Partner and retail keys are used as they are; only vendors and operators trade keys for tokens.
-      if (key.kind !== 'vendor' && key.kind !== 'operator') {
+      if (principal.kind !== 'vendor' && principal.kind !== 'operator') {
         throw new AppError('INVALID_API_KEY', 'the action is not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
       }
-      const { token, claims } = issueAccessToken(ctx.tokens, key.id, now);
+      const { token, claims } = issueAccessToken(ctx.tokens, principal.keyId, now);
       return { accessToken: token, tokenType: 'Bearer', expiresIn: claims.expiresAt - claims.issuedAt, expiresAt: claims.expiresAt };
     },
     createApiKey: async (_root, { input }, ctx) => {
