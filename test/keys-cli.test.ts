@@ -1,8 +1,12 @@
 // Production from nothing: an operator bootstraps with the keys CLI (no demo keys exist), the new
-// partner calls every partner endpoint, and revoking its key stops it at once.
+// partner calls every partner endpoint, and revoking its key stops it at once. And the command line
+// itself: --help, both spellings of an option's value, and every mistake refused with exit code 2.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import knex from 'knex';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { migrateLatest } from '../src/db/migrate.js';
 
@@ -15,9 +19,13 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  script = 'src/cli/keys.ts',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { cwd: ROOT, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -88,5 +96,85 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe('INVALID_API_KEY');
     expect((await get(`/v1/list-merchants.php?key=${rk}`)).status).toBe(200);
+  });
+});
+
+describe('the keys command line', () => {
+  let env: NodeJS.ProcessEnv;
+  let partnerId: string;
+  beforeAll(async () => {
+    env = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' };
+    if (onPostgres) {
+      const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
+      cleanups.push(() => database.drop());
+      env.DATABASE_URL = database.url;
+    } else {
+      const dataDir = mkdtempSync(join(tmpdir(), 'dfs-keys-cli-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      env.DATA_DIR = dataDir;
+    }
+    const migrated = await run(['migrate'], env, 'src/cli/db.ts');
+    expect(migrated.code, migrated.stderr).toBe(0);
+    const partner = await run(['partner', '--name=Acme Phones', '--commission-bps=250'], env);
+    expect(partner.code, partner.stderr).toBe(0);
+    partnerId = /partner (\d+) "Acme Phones" created/.exec(partner.stdout)![1]!;
+  });
+
+  /** Exit code 2, nothing on stdout, and on stderr the one-line message followed by the usage. */
+  function expectUsageError(result: { code: number | null; stdout: string; stderr: string }, message: string): void {
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe('');
+    const [first, ...rest] = result.stderr.split('\n');
+    expect(first).toBe(message);
+    expect(rest.join('\n')).toMatch(/^usage: npm run keys -- create --kind /);
+  }
+
+  it('prints its usage on stdout for --help and -h, anywhere on the line, with exit code 0', async () => {
+    for (const args of [['--help'], ['create', '--kind', 'partner', '-h']]) {
+      const result = await run(args, env);
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(/^usage: npm run keys -- create --kind partner\|retail\|vendor\|operator /);
+      expect(result.stdout).toContain('npm run keys -- revoke ID');
+      expect(result.stderr).toBe('');
+    }
+  });
+
+  it('takes an option\'s value after = or as the next argument', async () => {
+    const spelled = [
+      ['create', '--kind=partner', `--owner=${partnerId}`, '--label=back office'],
+      ['create', '--kind', 'retail', '--owner', partnerId, '--label', 'till 1'],
+    ];
+    for (const args of spelled) {
+      const result = await run(args, env);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    const listed = await run([`--partner=${partnerId}`, 'list'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = listed.stdout.split('\n').filter((line) => line.includes(`partner ${partnerId}`));
+    const kindAndLabel = rows.map((row) => row.split('\t')).map(([, kind, , , label]) => `${kind}: ${label}`);
+    expect(kindAndLabel.sort()).toEqual(['partner: back office', 'retail: till 1']);
+  });
+
+  it('refuses an unknown option, a missing value, an option of another command and a stray argument with exit code 2', async () => {
+    const owner = `--owner=${partnerId}`;
+    expectUsageError(await run(['create', '--kind=partner', owner, '--colour', 'blue'], env), "Unknown option '--colour'");
+    expectUsageError(await run(['create', owner, '--kind'], env), "Option '--kind <value>' argument missing");
+    expectUsageError(
+      await run(['create', '--kind', owner], env),
+      "Option '--kind' argument is ambiguous. Did you forget to specify the option argument for '--kind'?",
+    );
+    expectUsageError(await run(['list', '--kind=partner'], env), '--kind does not go with list');
+    expectUsageError(await run(['revoke', '1', '2'], env), 'unexpected argument 2');
+    expectUsageError(await run(['rotate'], env), 'unknown command rotate');
+    expectUsageError(await run([], env), 'unknown command (none)');
+    // Nothing was written by any of them: the partner still holds the two keys of the test above.
+    const listed = await run(['list', '--partner', partnerId], env);
+    expect(listed.stdout.split('\n').filter((line) => line.includes(`partner ${partnerId}`))).toHaveLength(2);
+  });
+
+  it('keeps exit code 1 for a refusal', async () => {
+    const result = await run(['revoke', '999999'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('refused: no API key with id "999999" was found\n');
   });
 });

@@ -138,6 +138,31 @@ describe('configuration', () => {
   });
 });
 
+describe('the db command line', () => {
+  it('prints its usage for --help and refuses an unknown option or a misplaced --all with exit code 2', async () => {
+    const env = baseEnv({ DATA_DIR: tempDataDir() });
+    const help = await run('src/cli/db.ts', ['rollback', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run db:migrate \| db:rollback \[-- --all\] \| db:seed\n/);
+    for (const [args, message] of [
+      [['migrate', '--dry-run'], "Unknown option '--dry-run'"],
+      [['migrate', '--all'], '--all goes with rollback only'],
+      [['--all=yes', 'rollback'], "Option '--all' does not take an argument"],
+      [['rollback', 'twice'], 'unexpected argument twice'],
+    ] as const) {
+      const result = await run('src/cli/db.ts', [...args], env);
+      expect(result.code, args.join(' ')).toBe(2);
+      const [first, ...usage] = result.stderr.split('\n');
+      expect(first).toBe(message);
+      expect(usage.join('\n')).toMatch(/^usage: npm run db:migrate /);
+    }
+    // The documented npm run db:rollback -- --all still reads (here on a database with nothing to undo).
+    const rollbackAll = await run('src/cli/db.ts', ['rollback', '--all'], env);
+    expect(rollbackAll.code, rollbackAll.stderr).toBe(0);
+    expect(rollbackAll.stdout).toContain('nothing to roll back');
+  });
+});
+
 describe.skipIf(onPostgres)('npm start on the embedded default', () => {
   let dataDir: string;
   beforeAll(() => {

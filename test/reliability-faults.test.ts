@@ -3,7 +3,10 @@
 // Each ends with the ledger checker. Idempotency keys make every retry safe, so "nothing lost" is
 // shown by retrying what failed and finding each payment exactly once.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
 import { checkLedger } from '../src/ledger/check.js';
@@ -233,10 +236,12 @@ interface ServiceProcess {
 
 /** src/main.ts as its own process on a free port, over the given database. */
 function startServiceProcess(databaseUrl: string): Promise<ServiceProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dfs-faults-')); // where the child keeps its generated signing secret
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: '/tmp/dfs-faults' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir },
     });
     cleanups.push(async () => child.kill('SIGKILL'));
     let output = '';

@@ -3,21 +3,16 @@
 // and rate go to stderr; the summary and the API keys it created go to stdout.
 import { benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData, type BenchProgress } from '../fixtures/benchData.js';
 import { describeDatabase } from '../db/open.js';
-import { runCli, UsageError } from './run.js';
+import { readArgs, runCli, UsageError } from './run.js';
 
-const USAGE = 'usage: tsx src/cli/bench-data.ts [--customers N]';
+const USAGE = 'usage: npm run bench:data [-- --customers N]   (N: a whole number of at least 2; 1_000 and 1,000 read as 1000)';
 
-function parseCustomers(args: string[]): number | null {
-  let customers = DEFAULT_BENCH_CUSTOMERS;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const value = arg.startsWith('--customers=') ? arg.slice('--customers='.length) : arg === '--customers' ? args[++i] : undefined;
-    if (value === undefined) return null;
-    const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
-    if (!Number.isSafeInteger(n) || n < 2) return null;
-    customers = n;
-  }
-  return customers;
+function parseCustomers(): number {
+  const { values } = readArgs({ options: { customers: { type: 'string' } } });
+  if (values.customers === undefined) return DEFAULT_BENCH_CUSTOMERS;
+  const n = Number(values.customers.replaceAll('_', '').replaceAll(',', ''));
+  if (!Number.isSafeInteger(n) || n < 2) throw new UsageError('--customers takes a whole number of at least 2');
+  return n;
 }
 
 function progressPrinter(started: number): (progress: BenchProgress) => void {
@@ -46,11 +41,7 @@ function progressPrinter(started: number): (progress: BenchProgress) => void {
 
 await runCli(
   USAGE,
-  () => {
-    const customers = parseCustomers(process.argv.slice(2));
-    if (customers === null) throw new UsageError('--customers takes a whole number of at least 2');
-    return customers;
-  },
+  parseCustomers,
   async (db, config, customers) => {
     process.stdout.write(`database: ${describeDatabase(config)}\n`);
     const sizes = benchSizes(customers);

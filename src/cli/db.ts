@@ -1,18 +1,25 @@
 // npm run db:migrate | db:rollback [-- --all] | db:seed
+// built (npm run build): node dist/src/cli/db.js migrate | rollback [--all] | seed
 import { migrateLatest, rollback } from '../db/migrate.js';
 import { describeDatabase } from '../db/open.js';
 import { seedDemoData } from '../fixtures/demo.js';
-import { runCli, UsageError } from './run.js';
+import { readArgs, runCli, UsageError } from './run.js';
 
-const USAGE = 'usage: tsx src/cli/db.ts migrate | rollback [--all] | seed';
+const USAGE = `usage: npm run db:migrate | db:rollback [-- --all] | db:seed
+       node dist/src/cli/db.js migrate | rollback [--all] | seed      (built: npm run build)`;
 const COMMANDS = ['migrate', 'rollback', 'seed'] as const;
+type Command = (typeof COMMANDS)[number];
+const isCommand = (word: string | undefined): word is Command => COMMANDS.includes(word as Command);
 
 await runCli(
   USAGE,
   () => {
-    const command = process.argv[2];
-    if (!COMMANDS.includes(command as (typeof COMMANDS)[number])) throw new UsageError(`unknown command ${command ?? '(none)'}`);
-    return { command: command as (typeof COMMANDS)[number], all: process.argv.slice(3).includes('--all') };
+    const { values, positionals } = readArgs({ options: { all: { type: 'boolean' } }, allowPositionals: true });
+    const [command, ...extra] = positionals;
+    if (!isCommand(command)) throw new UsageError(`unknown command ${command ?? '(none)'}`);
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+    if (values.all && command !== 'rollback') throw new UsageError('--all goes with rollback only');
+    return { command, all: values.all ?? false };
   },
   async (db, config, { command, all }) => {
     process.stdout.write(`database: ${describeDatabase(config)}\n`);

@@ -14,28 +14,50 @@ import { createApiKeyFor, createOperator, revokeApiKeyAs } from '../modules/auth
 import { listApiKeys } from '../modules/auth/queries.js';
 import type { ApiKeyKind } from '../modules/auth/rows.js';
 import { createPartner } from '../modules/partners/create.js';
-import { runCli, UsageError } from './run.js';
+import { readArgs, runCli, UsageError } from './run.js';
 
-const USAGE = `usage: npm run keys -- create --kind partner|retail|vendor|operator (--owner ID | --new-operator NAME) [--label TEXT] [--expires ISO-DATE]
+const USAGE = `usage: npm run keys -- create --kind partner|retail|vendor|operator (--owner ID | --new-operator NAME)
+                                [--label TEXT] [--expires ISO-DATE]
        npm run keys -- list [--partner ID] [--vendor ID]
        npm run keys -- revoke ID
-       npm run keys -- partner --name NAME [--commission-bps N]`;
+       npm run keys -- partner --name NAME [--commission-bps N]
+       built (npm run build): node dist/src/cli/keys.js <the same arguments>`;
 
-function options(args: string[]): { positional: string[]; flags: Map<string, string> } {
-  const positional: string[] = [];
-  const flags = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const value = args[i + 1];
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
-    flags.set(arg.slice(2), value);
-    i++;
+const text = { type: 'string' } as const;
+const OPTIONS = {
+  kind: text,
+  owner: text,
+  'new-operator': text,
+  label: text,
+  expires: text,
+  partner: text,
+  vendor: text,
+  name: text,
+  'commission-bps': text,
+};
+const COMMANDS = {
+  create: ['kind', 'owner', 'new-operator', 'label', 'expires'],
+  list: ['partner', 'vendor'],
+  revoke: [],
+  partner: ['name', 'commission-bps'],
+} as const satisfies Record<string, ReadonlyArray<keyof typeof OPTIONS>>;
+type Command = keyof typeof COMMANDS;
+const isCommand = (word: string | undefined): word is Command => word !== undefined && Object.hasOwn(COMMANDS, word);
+
+/** The command, its options (each only with the command it belongs to) and revoke's key id. */
+function commandLine(): { command: Command; positional: string[]; flags: Map<string, string> } {
+  const { values, positionals } = readArgs({ options: OPTIONS, allowPositionals: true });
+  const [command, ...positional] = positionals;
+  if (!isCommand(command)) throw new UsageError(`unknown command ${command ?? '(none)'}`);
+  const allowed: ReadonlyArray<string> = COMMANDS[command];
+  for (const name of Object.keys(values)) {
+    if (!allowed.includes(name)) throw new UsageError(`--${name} does not go with ${command}`);
   }
-  return { positional, flags };
+  const extra = positional.slice(command === 'revoke' ? 1 : 0);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const flags = new Map<string, string>();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined) flags.set(name, value);
+  return { command, positional, flags };
 }
 
 const ID = /^[1-9][0-9]{0,17}$/;
@@ -99,11 +121,7 @@ const actor: AuditActor = { kind: 'cli', id: userInfo().username, keyId: null, c
 
 await runCli(
   USAGE,
-  () => {
-    const [command, ...rest] = process.argv.slice(2);
-    if (!['create', 'list', 'revoke', 'partner'].includes(command ?? '')) throw new UsageError(`unknown command ${command ?? '(none)'}`);
-    return { command: command!, ...options(rest) };
-  },
+  commandLine,
   async (db, _config, { command, positional, flags }) => {
     if (command === 'create') await create(db, actor, flags);
     else if (command === 'list') await list(db, flags);

@@ -1,6 +1,8 @@
-// What every command line tool shares: configuration (a bad variable stops it, named), the database
-// (opened after the arguments are read, always closed), and exit codes: 0 done, 1 refused (a domain
-// refusal, a seed into a database that holds data...), 2 wrong usage.
+// What every command line tool shares: its arguments read strictly (node:util parseArgs; -h/--help
+// prints the usage), configuration (a bad variable stops it, named), the database (opened after the
+// arguments are read, always closed), and exit codes: 0 done, 1 refused (a domain refusal, a seed into
+// a database that holds data...), 2 wrong usage.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
@@ -23,23 +25,47 @@ export function loadConfigOrExit(): Config {
 /** The command line was wrong: the message and the usage are printed, exit code 2. */
 export class UsageError extends Error {}
 
+/** -h or --help: the usage is printed on stdout, exit code 0. */
+class HelpRequested extends Error {}
+
+const isParseArgsError = (error: unknown): error is Error & { code: string } =>
+  error instanceof Error && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_');
+
 /**
- * Reads the arguments with `parse` (before anything is opened), then runs `work` on the configured
- * database; `work` returns the exit code (0 when it returns nothing).
+ * The command's arguments read strictly: an unknown option, a missing value, a value given to a
+ * switch or an argument where none is taken is a UsageError naming it, in one line.
  */
-export async function runCli<Args>(
+export function readArgs<const T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(
+  config: T,
+  args = process.argv.slice(2),
+) {
+  const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (options.includes('--help') || options.includes('-h')) throw new HelpRequested();
+  try {
+    return parseArgs({ ...config, args, strict: true });
+  } catch (error) {
+    if (!isParseArgsError(error)) throw error;
+    // Node's message without its advice on positionals, on one line.
+    throw new UsageError(error.message.replace(/[.\s]*To specify .*$/s, '').replaceAll('\n', ' '));
+  }
+}
+
+/**
+ * Reads the arguments with `parse`, then runs `work`, which returns the exit code (0 when it returns
+ * nothing). Help, wrong usage and refusals are answered here, with their exit codes.
+ */
+export async function runCommand<Args>(
   usage: string,
   parse: () => Args,
-  work: (db: Db, config: Config, args: Args) => Promise<number | void>,
+  work: (args: Args) => Promise<number | void>,
 ): Promise<void> {
-  let db: Db | undefined;
   try {
-    const args = parse();
-    const config = loadConfigOrExit();
-    db = openDatabase(config);
-    process.exitCode = (await work(db, config, args)) ?? 0;
+    process.exitCode = (await work(parse())) ?? 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(`${usage}\n`);
+      process.exitCode = 0;
+    } else if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n${usage}\n`);
       process.exitCode = 2;
     } else if (error instanceof SeedRefused || error instanceof AppError) {
@@ -48,7 +74,22 @@ export async function runCli<Args>(
     } else {
       throw error;
     }
-  } finally {
-    await db?.destroy();
   }
+}
+
+/** runCommand on the configured database, opened after the arguments are read and always closed. */
+export async function runCli<Args>(
+  usage: string,
+  parse: () => Args,
+  work: (db: Db, config: Config, args: Args) => Promise<number | void>,
+): Promise<void> {
+  await runCommand(usage, parse, async (args) => {
+    const config = loadConfigOrExit();
+    const db = openDatabase(config);
+    try {
+      return await work(db, config, args);
+    } finally {
+      await db.destroy();
+    }
+  });
 }
