@@ -8,12 +8,16 @@
 // named prepared statement. It answers the same top-level shape; it does not check key kinds, rate
 // limits, or write request logs.
 // Run by bench/run.ts as its own process: DATABASE_URL, PORT, DATABASE_POOL_MAX.
-import express from 'express';
+
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import pg from 'pg';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+});
 const IMEI = /^[0-9]{15,16}$/;
 const DATABASE_ID = /^[1-9][0-9]{0,17}$/;
 
@@ -31,20 +35,58 @@ const RULE_SQL = (rule: LocatorRule, n: number) =>
 const LOCATE_SQL = (rules: readonly LocatorRule[]) =>
   `${rules.map((rule, i) => RULE_SQL(rule, 3 * i + 1)).join(' union all ')} order by "precedence" asc, "partner_id" asc, "id" asc limit $${3 * rules.length + 1}`;
 
-const ORDER_COLUMNS = ['partner_id', 'id', 'customer_id', 'device_id', 'merchant_id', 'clerk_id', 'cart_id', 'currency', 'purchase_minor', 'down_payment_minor', 'price_pre_tax_minor', 'monthly_cost_minor', 'weekly_cost_minor', 'months', 'total_paid_minor', 'ordered_at']
-  .map((column) => `"o"."${column}"`).join(', ');
+const ORDER_COLUMNS = [
+  'partner_id',
+  'id',
+  'customer_id',
+  'device_id',
+  'merchant_id',
+  'clerk_id',
+  'cart_id',
+  'currency',
+  'purchase_minor',
+  'down_payment_minor',
+  'price_pre_tax_minor',
+  'monthly_cost_minor',
+  'weekly_cost_minor',
+  'months',
+  'total_paid_minor',
+  'ordered_at',
+]
+  .map((column) => `"o"."${column}"`)
+  .join(', ');
 const DEVICE_COLUMNS = [
-  ...['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'].map((column) => `"d"."${column}" as "device__${column}"`),
-  '"m"."make_model" as "device__model_make_model"', '"m"."name" as "device__model_name"', '"f"."id" as "device__family_id"', '"f"."name" as "device__family_name"',
+  ...[
+    'partner_id',
+    'id',
+    'customer_id',
+    'model_id',
+    'tag',
+    'imei',
+    'sim_number',
+    'phone_number',
+    'description',
+    'last_seen_at',
+  ].map((column) => `"d"."${column}" as "device__${column}"`),
+  '"m"."make_model" as "device__model_make_model"',
+  '"m"."name" as "device__model_name"',
+  '"f"."id" as "device__family_id"',
+  '"f"."name" as "device__family_name"',
 ].join(', ');
 // The orders of every device the customer's orders finance (and of the matched device), with their devices.
 const ORDERS_WITH_DEVICES_SQL = (matched: boolean) =>
   `select ${ORDER_COLUMNS}, ${DEVICE_COLUMNS} from "finance_orders" as "o" inner join "devices" as "d" on "d"."partner_id" = "o"."partner_id" and "d"."id" = "o"."device_id" inner join "device_models" as "m" on "m"."id" = "d"."model_id" inner join "device_families" as "f" on "f"."id" = "m"."family_id" where ("o"."partner_id", "o"."device_id") in (select "partner_id", "device_id" from "finance_orders" where ("partner_id", "customer_id") in (select * from unnest($1::int8[], $2::int8[]))${matched ? ' union select * from unnest($3::int8[], $4::int8[])' : ''}) order by "o"."ordered_at" desc, "o"."id" desc`;
 const PAYMENTS_SQL = `select "partner_id", "id", "finance_order_id", "channel", "amount_minor", "currency", "merchant_id", "clerk_id", "vendor_id", "vendor_reference", "received_at" from "payments" where ("partner_id", "finance_order_id") in (select * from unnest($1::int8[], $2::int8[])) order by "received_at" asc, "id" asc`;
 
-type Row = Record<string, any>;
-const named = (sql: string, values: unknown[]) => ({ name: `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`, text: sql, values });
-const one = async (sql: string, values: unknown[]): Promise<Row | undefined> => (await pool.query(named(sql, values))).rows[0];
+// A row as pg returns it: columns of any type, read by name.
+type Row = Record<string, unknown>;
+const named = (sql: string, values: unknown[]) => ({
+  name: `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`,
+  text: sql,
+  values,
+});
+const one = async (sql: string, values: unknown[]): Promise<Row | undefined> =>
+  (await pool.query(named(sql, values))).rows[0];
 const all = async (sql: string, values: unknown[]): Promise<Row[]> => (await pool.query(named(sql, values))).rows;
 const money = (minor: unknown) => Number(minor) / 100;
 const seconds = (at: unknown) => (at ? Math.floor(new Date(at as string).getTime() / 1000) : null);
@@ -58,22 +100,34 @@ app.get('/v1/lookup-customer.php', async (req, res) => {
     if (!principal?.partner_id) return void res.status(401).json({ valid: false, message: 'unknown key' });
     const partnerId = String(principal.partner_id);
 
-    if (locator === '' || locator.length > 64) return void res.status(404).json({ valid: false, message: 'no customer matches the locator' });
-    const rules: LocatorRule[] = [...(IMEI.test(locator) ? (['imei'] as const) : []), 'tag', 'phone_number', ...(DATABASE_ID.test(locator) ? (['id'] as const) : [])];
-    const [customer, next] = await all(LOCATE_SQL(rules), [...rules.flatMap((_, precedence) => [precedence, locator, partnerId]), 2]);
+    if (locator === '' || locator.length > 64)
+      return void res.status(404).json({ valid: false, message: 'no customer matches the locator' });
+    const rules: LocatorRule[] = [
+      ...(IMEI.test(locator) ? (['imei'] as const) : []),
+      'tag',
+      'phone_number',
+      ...(DATABASE_ID.test(locator) ? (['id'] as const) : []),
+    ];
+    const [customer, next] = await all(LOCATE_SQL(rules), [
+      ...rules.flatMap((_, precedence) => [precedence, locator, partnerId]),
+      2,
+    ]);
     if (!customer) return void res.status(404).json({ valid: false, message: 'no customer matches the locator' });
-    if (next && next.precedence === customer.precedence) return void res.status(400).json({ valid: false, message: 'matches several customers' });
+    if (next && next.precedence === customer.precedence)
+      return void res.status(400).json({ valid: false, message: 'matches several customers' });
 
     const matchedDeviceId = customer.matched_device_id as string | null;
-    const orders = await all(
-      ORDERS_WITH_DEVICES_SQL(matchedDeviceId !== null),
-      [[partnerId], [customer.id], ...(matchedDeviceId !== null ? [[partnerId], [matchedDeviceId]] : [])],
-    );
+    const orders = await all(ORDERS_WITH_DEVICES_SQL(matchedDeviceId !== null), [
+      [partnerId],
+      [customer.id],
+      ...(matchedDeviceId !== null ? [[partnerId], [matchedDeviceId]] : []),
+    ]);
     // The matched device's newest order; else the customer's newest open order, else its newest.
     const own = orders.filter((row) => String(row.customer_id) === String(customer.id));
-    const order = orders.find((row) => matchedDeviceId !== null && String(row.device_id) === String(matchedDeviceId))
-      ?? own.find((row) => Number(row.monthly_cost_minor) * Number(row.months) > Number(row.total_paid_minor))
-      ?? own[0];
+    const order =
+      orders.find((row) => matchedDeviceId !== null && String(row.device_id) === String(matchedDeviceId)) ??
+      own.find((row) => Number(row.monthly_cost_minor) * Number(row.months) > Number(row.total_paid_minor)) ??
+      own[0];
     if (!order) return void res.json({ valid: true, customer: { id: Number(customer.id) } });
     const payments = await all(PAYMENTS_SQL, [[partnerId], [order.id]]);
     const remaining = Number(order.monthly_cost_minor) * Number(order.months) - Number(order.total_paid_minor);
@@ -83,7 +137,11 @@ app.get('/v1/lookup-customer.php', async (req, res) => {
       device: {
         family: { id: Number(order.device__family_id), name: order.device__family_name },
         imei: order.device__imei,
-        model: { id: Number(order.device__model_id), makeModel: order.device__model_make_model, name: order.device__model_name },
+        model: {
+          id: Number(order.device__model_id),
+          makeModel: order.device__model_make_model,
+          name: order.device__model_name,
+        },
         simNumber: order.device__sim_number,
         lastSeen: seconds(order.device__last_seen_at),
       },
@@ -100,7 +158,9 @@ app.get('/v1/lookup-customer.php', async (req, res) => {
         time: seconds(order.ordered_at),
         weeklyCost: money(order.weekly_cost_minor),
       },
-      paymentHistory: payments.map((p) => `${seconds(p.received_at)} ${money(p.amount_minor).toFixed(2)} ${p.currency}`),
+      paymentHistory: payments.map(
+        (p) => `${seconds(p.received_at)} ${money(p.amount_minor).toFixed(2)} ${p.currency}`,
+      ),
       paymentOptions: [
         { amount: money(remaining), currency: order.currency, type: 'full' },
         { amount: money(order.monthly_cost_minor), currency: order.currency, type: 'month' },

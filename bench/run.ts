@@ -9,25 +9,31 @@
 // ratio to the baseline's requests per second in the same run, the service's peak resident memory,
 // and whether the ledger is clean after the payments; writes bench/results.json and
 // bench/results.svg; drops the database.
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
 import knex from 'knex';
 import { createDb, type Db } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { displayPrefix, hashApiKey } from '../src/modules/auth/keys.js';
 import { listSizeOf } from '../src/listSize.js';
+import { displayPrefix, hashApiKey } from '../src/modules/auth/keys.js';
 import { buildSchema } from '../src/schema.js';
 
 /** A page of Query.transactions, as the SDL bounds it. */
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
+
 import { renderChart } from './chart.js';
+
+/** A request autocannon hands to setupRequest, to return changed. */
+type AutocannonRequest = autocannon.Request;
+
 import { runGenerator } from './fill.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,7 +109,12 @@ interface ErrorLog {
   samples: string[];
 }
 
-function startProcess(name: string, entry: string, env: Record<string, string>, errorLog: ErrorLog = { count: 0, samples: [] }): Promise<{ child: ChildProcess; port: number }> {
+function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  errorLog: ErrorLog = { count: 0, samples: [] },
+): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolvePort, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', entry], {
       cwd: ROOT,
@@ -130,7 +141,9 @@ function startProcess(name: string, entry: string, env: Record<string, string>, 
             errorLog.count += 1;
             if (errorLog.samples.length < 5) {
               const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(line)?.[1] ?? line;
-              errorLog.samples.push(message.length > 240 ? `${message.slice(0, 100)} … ${message.slice(-130)}` : message);
+              errorLog.samples.push(
+                message.length > 240 ? `${message.slice(0, 100)} … ${message.slice(-130)}` : message,
+              );
             }
           }
         });
@@ -141,7 +154,10 @@ function startProcess(name: string, entry: string, env: Record<string, string>, 
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       // Requests autocannon had sent when a scenario ended still arrive while the service drains.
-      const lines = chunk.toString().split('\n').filter((line) => line.trim() && !line.includes('during server shutdown'));
+      const lines = chunk
+        .toString()
+        .split('\n')
+        .filter((line) => line.trim() && !line.includes('during server shutdown'));
       if (lines.length) process.stderr.write(lines.map((line) => `[${name}] ${line}\n`).join(''));
     });
     child.once('exit', (code, signal) => {
@@ -230,8 +246,8 @@ function cleanup(): Promise<void> {
     await Promise.all(children.map(stopProcess));
     if (db) await db.destroy().catch(() => undefined);
     if (created && !args.keep) {
-      await withAdmin((admin) => admin.raw('drop database if exists ?? with (force)', [dbName])).catch((error: unknown) =>
-        process.stderr.write(`bench: could not drop ${dbName}: ${String(error)}\n`),
+      await withAdmin((admin) => admin.raw('drop database if exists ?? with (force)', [dbName])).catch(
+        (error: unknown) => process.stderr.write(`bench: could not drop ${dbName}: ${String(error)}\n`),
       );
     } else if (created) log(`kept database ${dbName} (--keep): ${dbUrl}`);
   })();
@@ -250,8 +266,13 @@ try {
 
 async function main(): Promise<void> {
   const busy = os.loadavg()[0] ?? 0;
-  if (busy > os.cpus().length * 0.5) log(`bench: warning: the machine is busy (1-minute load average ${busy.toFixed(2)} on ${os.cpus().length} CPUs); figures will be lower than on an idle machine`);
-  log(`bench: ${customers} customers, ${duration} s per scenario (+${warmup} s warm-up), ${lookupConnections} connections for lookups`);
+  if (busy > os.cpus().length * 0.5)
+    log(
+      `bench: warning: the machine is busy (1-minute load average ${busy.toFixed(2)} on ${os.cpus().length} CPUs); figures will be lower than on an idle machine`,
+    );
+  log(
+    `bench: ${customers} customers, ${duration} s per scenario (+${warmup} s warm-up), ${lookupConnections} connections for lookups`,
+  );
 
   // 1. A fresh database, migrated and filled.
   await phase('createAndMigrate', async () => {
@@ -269,16 +290,24 @@ async function main(): Promise<void> {
   const data = db as unknown as Db;
   const counts = Object.fromEntries(
     await Promise.all(
-      ['partners', 'merchants', 'clerks', 'customers', 'devices', 'finance_orders', 'payments', 'transactions'].map(async (table) => {
-        const row = (await data.raw(`select count(*)::int8 as n from ??`, [table])).rows[0] as { n: string };
-        return [table, Number(row.n)] as const;
-      }),
+      ['partners', 'merchants', 'clerks', 'customers', 'devices', 'finance_orders', 'payments', 'transactions'].map(
+        async (table) => {
+          const row = (await data.raw(`select count(*)::int8 as n from ??`, [table])).rows[0] as { n: string };
+          return [table, Number(row.n)] as const;
+        },
+      ),
     ),
   );
-  log(`data: ${Object.entries(counts).map(([table, n]) => `${table} ${n.toLocaleString('en-US')}`).join(', ')}`);
+  log(
+    `data: ${Object.entries(counts)
+      .map(([table, n]) => `${table} ${n.toLocaleString('en-US')}`)
+      .join(', ')}`,
+  );
 
   // 2. What to ask for: the busiest partner, keys of its own, locators, orders, windows.
-  const partner = (await data.raw(`select partner_id from finance_orders group by partner_id order by count(*) desc limit 1`)).rows[0]?.partner_id as string | undefined;
+  const partner = (
+    await data.raw(`select partner_id from finance_orders group by partner_id order by count(*) desc limit 1`)
+  ).rows[0]?.partner_id as string | undefined;
   if (!partner) throw new Error('the filled database holds no finance orders');
   const partnerKey = `bench-partner-${randomBytes(12).toString('hex')}`;
   const retailKey = `bench-retail-${randomBytes(12).toString('hex')}`;
@@ -286,7 +315,13 @@ async function main(): Promise<void> {
     [
       { key: partnerKey, kind: 'partner' },
       { key: retailKey, kind: 'retail' },
-    ].map(({ key, kind }) => ({ key_hash: hashApiKey(key), display_prefix: displayPrefix(key), kind, partner_id: partner, label: `bench ${kind} key` })),
+    ].map(({ key, kind }) => ({
+      key_hash: hashApiKey(key),
+      display_prefix: displayPrefix(key),
+      kind,
+      partner_id: partner,
+      label: `bench ${kind} key`,
+    })),
   );
   const sample = (
     await data.raw(
@@ -300,16 +335,18 @@ async function main(): Promise<void> {
   ).rows as Array<{ imei: string; tag: string; phone_number: string | null; customer_id: string }>;
   const sharedPhones = new Set(
     (
-      await data.raw(`select phone_number from customers where partner_id = ? and phone_number = any(?) group by phone_number having count(*) > 1`, [
-        partner,
-        sample.map((row) => row.phone_number).filter((phone): phone is string => Boolean(phone)),
-      ])
+      await data.raw(
+        `select phone_number from customers where partner_id = ? and phone_number = any(?) group by phone_number having count(*) > 1`,
+        [partner, sample.map((row) => row.phone_number).filter((phone): phone is string => Boolean(phone))],
+      )
     ).rows.map((row: { phone_number: string }) => row.phone_number),
   );
   const locators = {
     imei: sample.map((row) => row.imei),
     tag: sample.map((row) => row.tag),
-    phone: sample.map((row) => row.phone_number).filter((phone): phone is string => Boolean(phone) && !sharedPhones.has(phone)),
+    phone: sample
+      .map((row) => row.phone_number)
+      .filter((phone): phone is string => Boolean(phone) && !sharedPhones.has(phone)),
     customerId: sample.map((row) => row.customer_id),
   };
   const kinds = (Object.keys(locators) as Array<keyof typeof locators>).filter((kind) => locators[kind].length > 0);
@@ -326,7 +363,11 @@ async function main(): Promise<void> {
   ).rows as Array<{ id: string; merchant_id: string; clerk_id: string; currency: string }>;
   if (orders.length === 0) throw new Error('no finance order with a balance to pay');
 
-  const latest = (await data.raw(`select extract(epoch from max(occurred_at))::int8 as at from transactions where partner_id = ?`, [partner])).rows[0]?.at as string | null;
+  const latest = (
+    await data.raw(`select extract(epoch from max(occurred_at))::int8 as at from transactions where partner_id = ?`, [
+      partner,
+    ])
+  ).rows[0]?.at as string | null;
   if (!latest) throw new Error('the partner has no transactions');
   // Windows end at the start of the UTC day of the partner's latest transaction: that day may be partial.
   const end = Math.floor(Number(latest) / DAY) * DAY;
@@ -346,39 +387,56 @@ async function main(): Promise<void> {
   // 3. The processes.
   const serviceErrors: ErrorLog = { count: 0, samples: [] };
   const { child: service, port: servicePort } = await phase('startService', () =>
-    startProcess('service', 'src/main.ts', {
-      DATABASE_URL: dbUrl,
-      // As it runs in production (graphql-js also skips its development-only checks there).
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: join(os.tmpdir(), dbName),
-      TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
-      RATE_LIMIT_REQUESTS: '1000000',
-      RATE_LIMIT_WINDOW_SECONDS: '60',
-    }, serviceErrors),
+    startProcess(
+      'service',
+      'src/main.ts',
+      {
+        DATABASE_URL: dbUrl,
+        // As it runs in production (graphql-js also skips its development-only checks there).
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: join(os.tmpdir(), dbName),
+        TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
+        RATE_LIMIT_REQUESTS: '1000000',
+        RATE_LIMIT_WINDOW_SECONDS: '60',
+      },
+      serviceErrors,
+    ),
   );
   const { port: baselinePort } = await phase('startBaseline', () =>
     startProcess('baseline', 'bench/baseline-server.ts', { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' }),
   );
   const servicePid = service.pid as number;
   const serviceRssAtStart = procStatus(servicePid, 'VmRSS');
-  log(`service pid ${servicePid} on port ${servicePort} (RSS ${mb(serviceRssAtStart)} MB at start); baseline on port ${baselinePort}`);
+  log(
+    `service pid ${servicePid} on port ${servicePort} (RSS ${mb(serviceRssAtStart)} MB at start); baseline on port ${baselinePort}`,
+  );
 
   // 4. The scenarios.
   const operation = (file: string) => readFileSync(join(ROOT, 'src/rest/operations', `${file}.graphql`), 'utf8');
   const lookupDocument = operation('lookupCustomer');
   const transactionsDocument = operation('listTransactions');
-  const lookupPath = (key: string) => `/v1/lookup-customer.php?key=${key}&customerLocator=${encodeURIComponent(randomLocator())}`;
-  const transactionsPath = (window: { start: number; end: number }) => `/v1/list-transactions.php?key=${partnerKey}&starttime=${window.start}&endtime=${window.end}`;
+  const lookupPath = (key: string) =>
+    `/v1/lookup-customer.php?key=${key}&customerLocator=${encodeURIComponent(randomLocator())}`;
+  const transactionsPath = (window: { start: number; end: number }) =>
+    `/v1/list-transactions.php?key=${partnerKey}&starttime=${window.start}&endtime=${window.end}`;
   const graphqlRequest = (query: string, variables: () => Record<string, unknown>) => ({
     method: 'POST' as const,
     path: '/graphql',
     headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
-    setupRequest: (request: any) => ({ ...request, body: JSON.stringify({ query, variables: variables() }) }),
+    setupRequest: (request: AutocannonRequest) => ({
+      ...request,
+      body: JSON.stringify({ query, variables: variables() }),
+    }),
   });
-  const base = (port: number, connections: number) => ({ url: `http://127.0.0.1:${port}`, connections, duration, timeout: 30 });
+  const base = (port: number, connections: number) => ({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration,
+    timeout: 30,
+  });
 
   const scenarios: Scenario[] = [
     {
@@ -386,14 +444,30 @@ async function main(): Promise<void> {
       label: 'baseline: express + pg lookup',
       target: 'baseline',
       connections: lookupConnections,
-      options: (port) => ({ ...base(port, lookupConnections), requests: [{ method: 'GET', setupRequest: (request: any) => ({ ...request, path: lookupPath(partnerKey) }) }] }),
+      options: (port) => ({
+        ...base(port, lookupConnections),
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
+          },
+        ],
+      }),
     },
     {
       name: 'rest-lookup-customer',
       label: 'REST lookup-customer',
       target: 'service',
       connections: lookupConnections,
-      options: (port) => ({ ...base(port, lookupConnections), requests: [{ method: 'GET', setupRequest: (request: any) => ({ ...request, path: lookupPath(partnerKey) }) }] }),
+      options: (port) => ({
+        ...base(port, lookupConnections),
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
+          },
+        ],
+      }),
     },
     {
       name: 'graphql-lookup-customer',
@@ -401,7 +475,10 @@ async function main(): Promise<void> {
       target: 'service',
       connections: lookupConnections,
       graphql: true,
-      options: (port) => ({ ...base(port, lookupConnections), requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))] }),
+      options: (port) => ({
+        ...base(port, lookupConnections),
+        requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
+      }),
     },
   ];
   // The payments before the transaction windows: a window the service cannot answer must not spoil them.
@@ -415,7 +492,7 @@ async function main(): Promise<void> {
       requests: [
         {
           method: 'GET',
-          setupRequest: (request: any) => {
+          setupRequest: (request: AutocannonRequest) => {
             const order = pick(orders);
             return {
               ...request,
@@ -437,7 +514,10 @@ async function main(): Promise<void> {
         label: `REST list-transactions, ${windowName}`,
         target: 'service',
         connections,
-        options: (port) => ({ ...base(port, connections), requests: [{ method: 'GET', path: transactionsPath(window) }] }),
+        options: (port) => ({
+          ...base(port, connections),
+          requests: [{ method: 'GET', path: transactionsPath(window) }],
+        }),
       },
       {
         name: `graphql-list-transactions-${slug}`,
@@ -446,7 +526,10 @@ async function main(): Promise<void> {
         target: 'service',
         connections,
         graphql: true,
-        options: (port) => ({ ...base(port, connections), requests: [graphqlRequest(transactionsDocument, () => ({ start: window.start, end: window.end }))] }),
+        options: (port) => ({
+          ...base(port, connections),
+          requests: [graphqlRequest(transactionsDocument, () => ({ start: window.start, end: window.end }))],
+        }),
       },
     );
   }
@@ -470,13 +553,24 @@ async function main(): Promise<void> {
       rows[windowName] = listed.length;
       probes[windowName] = { status: response.status, ms, rows: listed.length };
     } else {
-      const counted = (await data.raw(`select count(*)::int8 as n from transactions where partner_id = ? and occurred_at >= to_timestamp(?) and occurred_at < to_timestamp(?)`, [partner, window.start, window.end])).rows[0] as { n: string };
+      const counted = (
+        await data.raw(
+          `select count(*)::int8 as n from transactions where partner_id = ? and occurred_at >= to_timestamp(?) and occurred_at < to_timestamp(?)`,
+          [partner, window.start, window.end],
+        )
+      ).rows[0] as { n: string };
       rows[windowName] = Number(counted.n);
       probes[windowName] = { status: response.status, ms, rows: null, body: text.slice(0, 300) };
-      log(`list-transactions, ${windowName}: the service answered ${response.status} in ${ms} ms (${rows[windowName]} rows in the window): ${text.slice(0, 200)}`);
+      log(
+        `list-transactions, ${windowName}: the service answered ${response.status} in ${ms} ms (${rows[windowName]} rows in the window): ${text.slice(0, 200)}`,
+      );
     }
   }
-  log(`windows (partner ${partner}): ${Object.entries(windows).map(([name, w]) => `${name} ${w.start}..${w.end} = ${rows[name]} rows`).join('; ')}`);
+  log(
+    `windows (partner ${partner}): ${Object.entries(windows)
+      .map(([name, w]) => `${name} ${w.start}..${w.end} = ${rows[name]} rows`)
+      .join('; ')}`,
+  );
 
   // Between runs, the service must be idle: autocannon stops at the deadline but the service still
   // answers what it had received (it does not cancel on a closed socket). Wait until /healthz answers
@@ -486,10 +580,18 @@ async function main(): Promise<void> {
     let quiet = 0;
     while (quiet < 3 && Date.now() - at < 180_000) {
       const asked = performance.now();
-      const healthy = await fetch(`http://127.0.0.1:${servicePort}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
+      const healthy = await fetch(`http://127.0.0.1:${servicePort}/healthz`, {
+        signal: AbortSignal.timeout(5000),
+      }).then(
+        (r) => r.ok,
+        () => false,
+      );
       const prompt = healthy && performance.now() - asked < 100;
       const active = (
-        await data.raw(`select count(*)::int as n from pg_stat_activity where datname = ? and state <> 'idle' and pid <> pg_backend_pid()`, [dbName])
+        await data.raw(
+          `select count(*)::int as n from pg_stat_activity where datname = ? and state <> 'idle' and pid <> pg_backend_pid()`,
+          [dbName],
+        )
       ).rows[0] as { n: number };
       quiet = prompt && Number(active.n) === 0 ? quiet + 1 : 0;
       await new Promise((done) => setTimeout(done, quiet ? 100 : 500));
@@ -538,13 +640,21 @@ async function main(): Promise<void> {
         durationSeconds: result.duration,
         requests: result.requests.total,
         requestsPerSecond: round(result.requests.total / result.duration),
-        latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: round(result.latency.mean, 2) },
+        latencyMs: {
+          p50: result.latency.p50,
+          p90: result.latency.p90,
+          p99: result.latency.p99,
+          max: result.latency.max,
+          mean: round(result.latency.mean, 2),
+        },
         ratioToBaseline: null,
         non2xx: result.non2xx,
         errors: result.errors,
         timeouts: result.timeouts,
         graphqlErrors,
-        ...(windowName ? { rowsPerResponse: scenario.graphql ? Math.min(rows[windowName]!, MAX_PAGE) : rows[windowName] } : {}),
+        ...(windowName
+          ? { rowsPerResponse: scenario.graphql ? Math.min(rows[windowName]!, MAX_PAGE) : rows[windowName] }
+          : {}),
         bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
         serviceRssPeakBytes: scenario.target === 'service' ? peak : null,
         settledBeforeSeconds: settledSeconds,
@@ -568,7 +678,9 @@ async function main(): Promise<void> {
   // requests still in flight when the load stopped, so the check sees a settled ledger.
   await phase('stopService', () => stopProcess(service));
   const ledger = await phase('ledgerCheck', () => checkLedger(data));
-  log(`ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`);
+  log(
+    `ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`,
+  );
   for (const problem of ledger.problems.slice(0, 10)) log(`  ${problem}`);
 
   // 6. The targets of issue 7.
@@ -581,21 +693,44 @@ async function main(): Promise<void> {
     {
       target: 'REST lookup-customer ≥ 60% of baseline requests/s',
       measured: lookup?.ratioToBaseline ?? null,
-      met: lookup ? lookup.ratioToBaseline !== null && lookup.ratioToBaseline >= 0.6 && failuresOf(lookup) === 0 : false,
+      met: lookup
+        ? lookup.ratioToBaseline !== null && lookup.ratioToBaseline >= 0.6 && failuresOf(lookup) === 0
+        : false,
     },
-    { target: `REST lookup-customer p99 < 25 ms at ${lookupConnections} connections`, measured: lookup?.latencyMs.p99 ?? null, met: lookup ? lookup.requests > 0 && lookup.latencyMs.p99 < 25 : false },
+    {
+      target: `REST lookup-customer p99 < 25 ms at ${lookupConnections} connections`,
+      measured: lookup?.latencyMs.p99 ?? null,
+      met: lookup ? lookup.requests > 0 && lookup.latencyMs.p99 < 25 : false,
+    },
     {
       target: 'list-transactions of 10,000 rows < 300 ms (p99, one connection)',
-      measured: tenK ? (tenK.requests > 0 && failuresOf(tenK) === 0 ? tenK.latencyMs.p99 : `${tenK.requests} answered, ${failuresOf(tenK)} failed (first probe: ${probes['10,000 rows']?.status} after ${probes['10,000 rows']?.ms} ms)`) : null,
-      met: tenK ? tenK.requests > 0 && failuresOf(tenK) === 0 && tenK.latencyMs.p99 < 300 && (tenK.rowsPerResponse ?? 0) >= 10_000 : null,
+      measured: tenK
+        ? tenK.requests > 0 && failuresOf(tenK) === 0
+          ? tenK.latencyMs.p99
+          : `${tenK.requests} answered, ${failuresOf(tenK)} failed (first probe: ${probes['10,000 rows']?.status} after ${probes['10,000 rows']?.ms} ms)`
+        : null,
+      met: tenK
+        ? tenK.requests > 0 &&
+          failuresOf(tenK) === 0 &&
+          tenK.latencyMs.p99 < 300 &&
+          (tenK.rowsPerResponse ?? 0) >= 10_000
+        : null,
     },
     {
       target: 'record-customer-payment ≥ 500/s sustained, no failures',
       measured: payment?.requestsPerSecond ?? null,
       met: payment ? payment.requestsPerSecond >= 500 && failuresOf(payment) === 0 : false,
     },
-    { target: 'ledger:check clean after the payments', measured: ledger.problems.length, met: ledger.problems.length === 0 },
-    { target: 'service resident memory < 300 MB (VmHWM)', measured: serviceHwm === null ? null : mb(serviceHwm), met: serviceHwm !== null && serviceHwm < 300 * 1024 * 1024 },
+    {
+      target: 'ledger:check clean after the payments',
+      measured: ledger.problems.length,
+      met: ledger.problems.length === 0,
+    },
+    {
+      target: 'service resident memory < 300 MB (VmHWM)',
+      measured: serviceHwm === null ? null : mb(serviceHwm),
+      met: serviceHwm !== null && serviceHwm < 300 * 1024 * 1024,
+    },
   ];
 
   phases.total = Math.round((Date.now() - started) / 100) / 10;
@@ -613,11 +748,27 @@ async function main(): Promise<void> {
       postgres,
       loadAverageAtStart: round(busy, 2),
     },
-    settings: { customers, durationSeconds: duration, warmupSeconds: warmup, lookupConnections, fill: 'generator', partnerId: partner },
-    data: { counts, windows: Object.fromEntries(Object.entries(windows).map(([name, w]) => [name, { ...w, rows: rows[name], probe: probes[name] }])) },
+    settings: {
+      customers,
+      durationSeconds: duration,
+      warmupSeconds: warmup,
+      lookupConnections,
+      fill: 'generator',
+      partnerId: partner,
+    },
+    data: {
+      counts,
+      windows: Object.fromEntries(
+        Object.entries(windows).map(([name, w]) => [name, { ...w, rows: rows[name], probe: probes[name] }]),
+      ),
+    },
     serviceErrorLog: { count: serviceErrors.count, samples: serviceErrors.samples },
     scenarios: results,
-    memory: { serviceRssAtStartBytes: serviceRssAtStart, serviceRssPeakSampledBytes: rssPeakSampled, serviceVmHWMBytes: serviceHwm },
+    memory: {
+      serviceRssAtStartBytes: serviceRssAtStart,
+      serviceRssPeakSampledBytes: rssPeakSampled,
+      serviceVmHWMBytes: serviceHwm,
+    },
     ledger: { clean: ledger.problems.length === 0, checked: ledger.checked, problems: ledger.problems.slice(0, 50) },
     targets,
     phasesSeconds: phases,
@@ -652,12 +803,22 @@ async function main(): Promise<void> {
     );
   }
   log('');
-  log(`service memory: ${mb(serviceRssAtStart)} MB at start, peak ${mb(serviceHwm)} MB (VmHWM), ${mb(rssPeakSampled)} MB highest sampled RSS`);
-  if (serviceErrors.count) log(`service error log: ${serviceErrors.count} error lines, e.g. ${serviceErrors.samples[0]}`);
+  log(
+    `service memory: ${mb(serviceRssAtStart)} MB at start, peak ${mb(serviceHwm)} MB (VmHWM), ${mb(rssPeakSampled)} MB highest sampled RSS`,
+  );
+  if (serviceErrors.count)
+    log(`service error log: ${serviceErrors.count} error lines, e.g. ${serviceErrors.samples[0]}`);
   log(`ledger after the payments: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`}`);
   log('targets:');
-  for (const target of targets) log(`  ${target.met === null ? 'n/a ' : target.met ? 'met ' : 'MISS'}  ${target.target}: ${target.measured ?? 'not measured'}`);
-  log(`phases (s): ${Object.entries(phases).map(([name, seconds]) => `${name} ${seconds}`).join(', ')}`);
+  for (const target of targets)
+    log(
+      `  ${target.met === null ? 'n/a ' : target.met ? 'met ' : 'MISS'}  ${target.target}: ${target.measured ?? 'not measured'}`,
+    );
+  log(
+    `phases (s): ${Object.entries(phases)
+      .map(([name, seconds]) => `${name} ${seconds}`)
+      .join(', ')}`,
+  );
   log(`wrote ${join(args.out, 'results.json')} and ${join(args.out, 'results.svg')}`);
 }
 

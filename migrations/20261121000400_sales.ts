@@ -65,7 +65,11 @@ export async function up(knex: Knex): Promise<void> {
     t.foreign(['partner_id', 'cart_id']).references(['partner_id', 'id']).inTable('carts');
     t.unique(['partner_id', 'cart_id']);
     checkFinanceTerms(t, 'finance_orders_terms_valid');
-    t.check('total_paid_minor >= 0 and total_paid_minor <= monthly_cost_minor * months', [], 'finance_orders_balance_in_range');
+    t.check(
+      'total_paid_minor >= 0 and total_paid_minor <= monthly_cost_minor * months',
+      [],
+      'finance_orders_balance_in_range',
+    );
     t.index(['id']);
     t.index(['partner_id', 'customer_id']);
     t.index(['partner_id', 'device_id']);

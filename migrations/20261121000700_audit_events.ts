@@ -28,8 +28,12 @@ export async function up(knex: Knex): Promise<void> {
       raise exception 'audit_events is append-only';
     end
   $$`);
-  await knex.raw('create trigger audit_events_no_update_or_delete before update or delete on audit_events for each row execute function audit_events_append_only()');
-  await knex.raw('create trigger audit_events_no_truncate before truncate on audit_events for each statement execute function audit_events_append_only()');
+  await knex.raw(
+    'create trigger audit_events_no_update_or_delete before update or delete on audit_events for each row execute function audit_events_append_only()',
+  );
+  await knex.raw(
+    'create trigger audit_events_no_truncate before truncate on audit_events for each statement execute function audit_events_append_only()',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -24,7 +24,9 @@ export async function up(knex: Knex): Promise<void> {
       insert into finance_order_directory (id, partner_id) values (new.id, new.partner_id);
       return new;
     end $$`);
-  await knex.raw('create trigger finance_orders_in_directory after insert on finance_orders for each row execute function finance_order_directory_add()');
+  await knex.raw(
+    'create trigger finance_orders_in_directory after insert on finance_orders for each row execute function finance_order_directory_add()',
+  );
   await knex.raw(`create function customer_phone_directory_sync() returns trigger language plpgsql as $$
     begin
       if tg_op = 'UPDATE' then
@@ -35,10 +37,14 @@ export async function up(knex: Knex): Promise<void> {
       end if;
       return new;
     end $$`);
-  await knex.raw('create trigger customers_in_phone_directory after insert or update of phone_number on customers for each row execute function customer_phone_directory_sync()');
+  await knex.raw(
+    'create trigger customers_in_phone_directory after insert or update of phone_number on customers for each row execute function customer_phone_directory_sync()',
+  );
   // What is there already.
   await knex.raw('insert into finance_order_directory (id, partner_id) select id, partner_id from finance_orders');
-  await knex.raw('insert into customer_phone_directory (phone_number, partner_id, customer_id) select phone_number, partner_id, id from customers where phone_number is not null');
+  await knex.raw(
+    'insert into customer_phone_directory (phone_number, partner_id, customer_id) select phone_number, partner_id, id from customers where phone_number is not null',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

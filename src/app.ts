@@ -1,26 +1,30 @@
 // createApp(deps) -> the express app with both doors: the REST shim (legacy route table) and
 // /graphql. It never listens itself: main.ts and the tests do.
+
+import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import { randomUUID } from 'node:crypto';
-import { createContext, type Context, type ServiceDeps } from './context.js';
 import type { TrustProxy } from './clientAddress.js';
+import { type Context, createContext, type ServiceDeps } from './context.js';
 import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
+import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
-import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
-import { createLegacyHandler } from './rest/handler.js';
-import { openApiDocument } from './rest/openapi.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
+import { createLegacyHandler } from './rest/handler.js';
+import { openApiDocument } from './rest/openapi.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import { buildSchema } from './schema.js';
 
@@ -142,7 +146,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
     ],
     formatError: (formatted, error) => {
-      const tokenLimit = formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' ? tokenLimitMessage(formatted.message) : undefined;
+      const tokenLimit =
+        formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' ? tokenLimitMessage(formatted.message) : undefined;
       if (tokenLimit) return { ...formatted, message: tokenLimit, locations: undefined };
       const masked = maskUnexpectedError(formatted, error);
       if (masked.errorId) deps.logger.error({ err: error, errorId: masked.errorId }, 'unexpected error in GraphQL');
@@ -165,7 +170,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     app.all(route.path, (req, res, next) => {
       if (req.method === route.method) return handle(req, res, next);
       res.set('Allow', route.method);
-      sendLegacyError(res, route.surface, 'METHOD_NOT_ALLOWED', `${route.path} accepts ${route.method} only, not ${req.method}`);
+      sendLegacyError(
+        res,
+        route.surface,
+        'METHOD_NOT_ALLOWED',
+        `${route.path} accepts ${route.method} only, not ${req.method}`,
+      );
     });
   }
 
@@ -188,7 +198,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
       context: async ({ req, res }) => {
         try {
           const context = await createContext(service, {
-            credential: { value: graphqlCredential(req), expected: 'an API key', presentedAs: 'X-Api-Key header (or Authorization: Bearer)' },
+            credential: {
+              value: graphqlCredential(req),
+              expected: 'an API key',
+              presentedAs: 'X-Api-Key header (or Authorization: Bearer)',
+            },
             requestId: res.locals.requestId as string,
             clientAddress: req.ip ?? null,
             onQuota: (quota) => setRateLimitHeaders(res, quota),

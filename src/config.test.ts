@@ -122,20 +122,41 @@ describe('loadConfig', () => {
   });
 
   it('reads rotating signing keys, the first signing', () => {
-    const keys = loadConfig({ DATA_DIR: tempDir(), TOKEN_SIGNING_KEYS: `k2:${'b'.repeat(40)}, k1:${'a'.repeat(40)}` }).tokenSigningKeys;
-    expect(keys).toEqual([{ id: 'k2', secret: 'b'.repeat(40) }, { id: 'k1', secret: 'a'.repeat(40) }]);
-    for (const bad of ['nocolon', `k1:short`, `bad id:${'a'.repeat(40)}`, `k1:${'a'.repeat(40)},k1:${'b'.repeat(40)}`]) {
+    const keys = loadConfig({
+      DATA_DIR: tempDir(),
+      TOKEN_SIGNING_KEYS: `k2:${'b'.repeat(40)}, k1:${'a'.repeat(40)}`,
+    }).tokenSigningKeys;
+    expect(keys).toEqual([
+      { id: 'k2', secret: 'b'.repeat(40) },
+      { id: 'k1', secret: 'a'.repeat(40) },
+    ]);
+    for (const bad of [
+      'nocolon',
+      `k1:short`,
+      `bad id:${'a'.repeat(40)}`,
+      `k1:${'a'.repeat(40)},k1:${'b'.repeat(40)}`,
+    ]) {
       expect(failure({ TOKEN_SIGNING_KEYS: bad }).variable, bad).toBe('TOKEN_SIGNING_KEYS');
     }
   });
 
   it('reads CORS_ORIGINS as exact http(s) origins, refusing anything else', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
-    expect(loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: 'https://Dash.Example.com,http://127.0.0.1:8080' }).corsOrigins).toEqual([
-      'https://dash.example.com',
-      'http://127.0.0.1:8080',
-    ]);
-    for (const bad of ['*', 'null', 'dash.example.com', 'ftp://dash.example.com', 'https://dash.example.com/', 'https://dash.example.com/app', 'https://dash.example.com?x=1', 'https://user@dash.example.com', 'https://dash.example.com:443', 'https://a.example.com,,https://b.example.com']) {
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), CORS_ORIGINS: 'https://Dash.Example.com,http://127.0.0.1:8080' }).corsOrigins,
+    ).toEqual(['https://dash.example.com', 'http://127.0.0.1:8080']);
+    for (const bad of [
+      '*',
+      'null',
+      'dash.example.com',
+      'ftp://dash.example.com',
+      'https://dash.example.com/',
+      'https://dash.example.com/app',
+      'https://dash.example.com?x=1',
+      'https://user@dash.example.com',
+      'https://dash.example.com:443',
+      'https://a.example.com,,https://b.example.com',
+    ]) {
       const error = failure({ CORS_ORIGINS: bad });
       expect(error.variable, bad).toBe('CORS_ORIGINS');
       expect(error.message.startsWith('CORS_ORIGINS')).toBe(true);
@@ -183,7 +204,9 @@ describe('loadConfig', () => {
   it('listens on 127.0.0.1 outside production and on every interface in production, unless HOST says otherwise', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe('127.0.0.1');
     expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
-    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', TOKEN_SIGNING_SECRET: SECRET }).host).toBe('0.0.0.0');
+    expect(
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', TOKEN_SIGNING_SECRET: SECRET }).host,
+    ).toBe('0.0.0.0');
   });
 
   it('requires a signing secret and a real database in production', () => {

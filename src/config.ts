@@ -83,7 +83,10 @@ function corsOrigins(env: Env): string[] {
     }
     // An origin has no path, query, fragment or credentials: its URL's origin is the text itself.
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== candidate.toLowerCase()) {
-      throw new ConfigError('CORS_ORIGINS', `must be comma-separated origins such as https://dashboard.example.com, got "${candidate}"`);
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `must be comma-separated origins such as https://dashboard.example.com, got "${candidate}"`,
+      );
     }
     return url.origin;
   });
@@ -106,7 +109,13 @@ function limits(env: Env): LimitSettings {
     },
     anonymousPerAddress: {
       limit: integer(env, 'ANONYMOUS_RATE_LIMIT_REQUESTS', anonymousPerAddress.limit, 1, 1_000_000),
-      windowSeconds: integer(env, 'ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS', anonymousPerAddress.windowSeconds, 1, DAY_SECONDS),
+      windowSeconds: integer(
+        env,
+        'ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS',
+        anonymousPerAddress.windowSeconds,
+        1,
+        DAY_SECONDS,
+      ),
     },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', graphql.maxDepth, floors.maxDepth, 1000),
@@ -145,12 +154,20 @@ function tokenSigningKeys(env: Env, production: boolean, dataDir: string): Array
       const id = entry.slice(0, separator).trim();
       const secret = entry.slice(separator + 1).trim();
       if (separator <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
-        throw new ConfigError('TOKEN_SIGNING_KEYS', 'must be a comma-separated list of id:secret, ids of letters, digits, _ and -');
+        throw new ConfigError(
+          'TOKEN_SIGNING_KEYS',
+          'must be a comma-separated list of id:secret, ids of letters, digits, _ and -',
+        );
       }
-      if (secret.length < MIN_SECRET_LENGTH) throw new ConfigError('TOKEN_SIGNING_KEYS', `secret of key "${id}" must be at least ${MIN_SECRET_LENGTH} characters long`);
+      if (secret.length < MIN_SECRET_LENGTH)
+        throw new ConfigError(
+          'TOKEN_SIGNING_KEYS',
+          `secret of key "${id}" must be at least ${MIN_SECRET_LENGTH} characters long`,
+        );
       return { id, secret };
     });
-    if (new Set(keys.map((key) => key.id)).size !== keys.length) throw new ConfigError('TOKEN_SIGNING_KEYS', 'names a key id twice');
+    if (new Set(keys.map((key) => key.id)).size !== keys.length)
+      throw new ConfigError('TOKEN_SIGNING_KEYS', 'names a key id twice');
     return keys;
   }
   return [{ id: 'default', secret: tokenSigningSecret(env, production, dataDir) }];
@@ -164,7 +181,8 @@ function tokenSigningSecret(env: Env, production: boolean, dataDir: string): str
     }
     return raw;
   }
-  if (production) throw new ConfigError('TOKEN_SIGNING_SECRET', 'or TOKEN_SIGNING_KEYS is required when NODE_ENV=production');
+  if (production)
+    throw new ConfigError('TOKEN_SIGNING_SECRET', 'or TOKEN_SIGNING_KEYS is required when NODE_ENV=production');
   const file = join(dataDir, 'token-signing-secret');
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim();

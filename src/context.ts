@@ -3,8 +3,13 @@
 import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
-import { credentialLimitsFor, type CredentialLimits, type KeyQuota, type RequestLimiter } from './limits/requestLimits.js';
-import { authenticateCredential, type Authentication, type Credential } from './modules/auth/principal.js';
+import {
+  type CredentialLimits,
+  credentialLimitsFor,
+  type KeyQuota,
+  type RequestLimiter,
+} from './limits/requestLimits.js';
+import { type Authentication, authenticateCredential, type Credential } from './modules/auth/principal.js';
 import type { TokenSettings } from './modules/auth/tokens.js';
 import { createCartLoaders } from './modules/carts/loaders.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
@@ -14,7 +19,7 @@ import { createFinanceOrderLoaders } from './modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
 import { createPartnerLoaders } from './modules/partners/loaders.js';
 import { createPaymentLoaders } from './modules/payments/loaders.js';
-import { UNOBSERVED, type PaymentObserver } from './modules/payments/observe.js';
+import { type PaymentObserver, UNOBSERVED } from './modules/payments/observe.js';
 import { createTransactionLoaders } from './modules/transactions/loaders.js';
 import { createPaymentVendorLoaders } from './modules/vendors/loaders.js';
 
@@ -91,7 +96,11 @@ export interface RequestInfo {
  * address, a request against its key (429 past the limit), in authenticateCredential. A database
  * that cannot be reached is SERVICE_UNAVAILABLE.
  */
-async function authenticateRequest(deps: ServiceDeps, request: RequestInfo, limits: CredentialLimits): Promise<Authentication> {
+async function authenticateRequest(
+  deps: ServiceDeps,
+  request: RequestInfo,
+  limits: CredentialLimits,
+): Promise<Authentication> {
   // Anyone may send a document to be parsed and validated: without a credential, an address's count is limited.
   if (!request.credential.value && !request.credentialInBody) limits.anonymous();
   try {

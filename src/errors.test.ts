@@ -34,7 +34,10 @@ describe('maskUnexpectedError', () => {
   });
 
   it("cuts a client's name quoted in a GraphQL request error to 64 characters", () => {
-    const formattedIn = { message: `Unknown operation named "${'n'.repeat(10_000)}".`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } };
+    const formattedIn = {
+      message: `Unknown operation named "${'n'.repeat(10_000)}".`,
+      extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+    };
     expect(maskUnexpectedError(formattedIn, new GraphQLError('x')).formatted).toEqual({
       message: `Unknown operation named "${'n'.repeat(64)}…".`,
       extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
@@ -43,7 +46,10 @@ describe('maskUnexpectedError', () => {
 
   it('replaces anything else with an error id, hiding its text', () => {
     const leak = new Error('insert into "api_keys" ("key_hash") values ($1) - duplicate key demo-partner-key');
-    const { formatted, errorId } = maskUnexpectedError({ message: leak.message, extensions: { stacktrace: ['at x'] } }, leak);
+    const { formatted, errorId } = maskUnexpectedError(
+      { message: leak.message, extensions: { stacktrace: ['at x'] } },
+      leak,
+    );
     expect(errorId).toMatch(/^[0-9a-f-]{36}$/);
     expect(formatted.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', errorId });
     expect(formatted.message).toBe(`internal server error (error id ${errorId})`);
@@ -52,10 +58,14 @@ describe('maskUnexpectedError', () => {
 
   it('turns a lost database into SERVICE_UNAVAILABLE', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
     const uniqueViolation = Object.assign(new Error('duplicate key'), { code: '23505' });
     // Seen when Postgres killed the connection under a transaction: knex's ROLLBACK then fails too.
-    expect(isDatabaseUnavailable(new Error('ROLLBACK - Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new Error('ROLLBACK - Client has encountered a connection error and is not queryable')),
+    ).toBe(true);
     expect(isDatabaseUnavailable(new Error('ROLLBACK - Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(refused)).toBe(true);
     expect(isDatabaseUnavailable(terminated)).toBe(true);

@@ -3,8 +3,8 @@
 // trace, SQL text or key reaches a response. HTTP_STATUS below gives each code its HTTP status; the doors
 // render the answers (src/http/errorResponses.ts).
 import { randomUUID } from 'node:crypto';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
 export const ERROR_CODES = [
   'MISSING_API_KEY',
@@ -81,11 +81,13 @@ export const missingApiKey = (what: string, where: string) =>
   new AppError('MISSING_API_KEY', `${what} is required: send it as the ${where}`);
 
 // One message for unknown, revoked and expired keys alike, so a caller cannot tell which it was.
-export const invalidApiKey = () => new AppError('INVALID_API_KEY', 'the API key is not valid (unknown, revoked or expired)');
+export const invalidApiKey = () =>
+  new AppError('INVALID_API_KEY', 'the API key is not valid (unknown, revoked or expired)');
 
 export const invalidAccessToken = (problem: string) => new AppError('INVALID_ACCESS_TOKEN', problem);
 
-export const invalidRequestBody = (problem: string) => new AppError('INVALID_REQUEST_BODY', `the request body ${problem}`);
+export const invalidRequestBody = (problem: string) =>
+  new AppError('INVALID_REQUEST_BODY', `the request body ${problem}`);
 
 export const invalidNotification = (problems: readonly string[]) =>
   new AppError('INVALID_NOTIFICATION', `the notification is not valid: ${problems.join('; ')}`, { problems });
@@ -94,7 +96,9 @@ export const forbidden = (message: string) => new AppError('FORBIDDEN', message)
 
 /** Nothing the caller may see is `resource` with `by` = `value` (by default its id). */
 export const notFound = (resource: string, value: string, by = 'id') =>
-  new AppError('RESOURCE_NOT_FOUND', `no ${resource} with ${by} ${JSON.stringify(value.slice(0, 64))} was found`, { resource });
+  new AppError('RESOURCE_NOT_FOUND', `no ${resource} with ${by} ${JSON.stringify(value.slice(0, 64))} was found`, {
+    resource,
+  });
 
 /**
  * The error refusing a whole /graphql request: Apollo answers with extensions.http (and strips it from
@@ -116,7 +120,10 @@ export const serviceUnavailable = () =>
 // The vendor's stored schema (stored before a check it now fails) cannot be used: not the vendor's fault
 // and not fixable by resending, so 503 until an operator replaces it, then the same request succeeds.
 export const paymentVendorUnavailable = (vendor: string, problem: string) =>
-  new AppError('SERVICE_UNAVAILABLE', `payment vendor "${vendor}" cannot take notifications until an operator replaces its request schema (${problem})`);
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    `payment vendor "${vendor}" cannot take notifications until an operator replaces its request schema (${problem})`,
+  );
 
 /**
  * Too many requests: `reason` says which limit. `retryAfter` (whole seconds until a request will be
@@ -141,18 +148,26 @@ export const invalidParameter = (name: string, problem: string) =>
 export const invalidArgument = (argument: string, problem: string) =>
   new AppError('INVALID_ARGUMENT', `the ${argument} argument ${problem}`, { argument, problem });
 
-export const invalidPaymentAmount = (problem: string) => new AppError('INVALID_PAYMENT_AMOUNT', `the payment amount is not acceptable: ${problem}`);
+export const invalidPaymentAmount = (problem: string) =>
+  new AppError('INVALID_PAYMENT_AMOUNT', `the payment amount is not acceptable: ${problem}`);
 
 export const currencyMismatch = (given: string, expected: string) =>
   new AppError('CURRENCY_MISMATCH', `the payment is in ${given} but the finance order is in ${expected}`, { expected });
 
 export const amountExceedsBalance = (amount: string, remaining: string, currency: string) =>
-  new AppError('AMOUNT_EXCEEDS_BALANCE', `the payment of ${amount} ${currency} is more than the remaining balance of ${remaining} ${currency}`, {
-    remainingBalance: remaining,
-  });
+  new AppError(
+    'AMOUNT_EXCEEDS_BALANCE',
+    `the payment of ${amount} ${currency} is more than the remaining balance of ${remaining} ${currency}`,
+    {
+      remainingBalance: remaining,
+    },
+  );
 
 export const idempotencyConflict = (what: string) =>
-  new AppError('IDEMPOTENCY_CONFLICT', `${what} was already used for a different request; use a new one for a new payment`);
+  new AppError(
+    'IDEMPOTENCY_CONFLICT',
+    `${what} was already used for a different request; use a new one for a new payment`,
+  );
 
 // Codes graphql-js and Apollo give to a malformed GraphQL request: the client's fault, shown as is.
 const GRAPHQL_REQUEST_ERROR_CODES = new Set([
@@ -216,7 +231,8 @@ export function isRejectedValue(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('22') || code === '54000');
 }
 
-const REJECTED_VALUE_MESSAGE = 'a value in the request cannot be stored or compared: it is malformed, out of range or too long';
+const REJECTED_VALUE_MESSAGE =
+  'a value in the request cannot be stored or compared: it is malformed, out of range or too long';
 
 /** The error underneath Apollo's and graphql-js's wrappers (resolver errors, context failures). */
 function rootCause(error: unknown): unknown {
@@ -236,10 +252,13 @@ export function maskUnexpectedError(formatted: GraphQLFormattedError, error: unk
   const original = rootCause(error);
   if (original instanceof AppError) return { formatted };
   const code = formatted.extensions?.code;
-  if (typeof code === 'string' && GRAPHQL_REQUEST_ERROR_CODES.has(code)) return { formatted: { ...formatted, message: shortenEchoedNames(formatted.message) } };
+  if (typeof code === 'string' && GRAPHQL_REQUEST_ERROR_CODES.has(code))
+    return { formatted: { ...formatted, message: shortenEchoedNames(formatted.message) } };
   // The backstop behind input validation: a value the database refused is the client's 400, never a 500.
   if (isRejectedValue(original)) {
-    return { formatted: { message: REJECTED_VALUE_MESSAGE, path: formatted.path, extensions: { code: 'INVALID_ARGUMENT' } } };
+    return {
+      formatted: { message: REJECTED_VALUE_MESSAGE, path: formatted.path, extensions: { code: 'INVALID_ARGUMENT' } },
+    };
   }
   const errorId = randomUUID();
   if (isDatabaseUnavailable(original)) {

@@ -41,7 +41,13 @@ export const DEFAULT_LIMITS: LimitSettings = {
  * room to grow, so no setting can break the legacy contract (graphqlLimits.test.ts measures every
  * legacy operation against these).
  */
-export const GRAPHQL_LIMIT_FLOORS: GraphQLLimits = { maxDepth: 8, maxAliases: 0, maxCost: 40_000, maxTokens: 500, maxListItems: 10_000 };
+export const GRAPHQL_LIMIT_FLOORS: GraphQLLimits = {
+  maxDepth: 8,
+  maxAliases: 0,
+  maxCost: 40_000,
+  maxTokens: 500,
+  maxListItems: 10_000,
+};
 
 /** The environment variable behind each GraphQL limit, for messages. */
 export const GRAPHQL_LIMIT_VARIABLES: Readonly<Record<keyof GraphQLLimits, string>> = {

@@ -1,7 +1,7 @@
 // How long a list of the graph may be, declared once in the SDL with the directive of the GraphQL cost
 // directives draft (`@listSize(assumedSize, slicingArguments, sizedFields)`), and read from there by
 // both the resolvers (which never return more) and the cost meter (which counts what they may return).
-import { getDirectiveValues, type GraphQLField, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { type GraphQLField, type GraphQLResolveInfo, type GraphQLSchema, getDirectiveValues } from 'graphql';
 import { invalidArgument } from './errors.js';
 
 export interface ListSize {
@@ -53,6 +53,7 @@ export function pageSizeOf(info: GraphQLResolveInfo, first: number | null | unde
   const size = listSizeOf(info.schema, info.parentType.name, info.fieldName);
   if (!size) throw new Error(`${info.parentType.name}.${info.fieldName} has no @listSize`);
   if (first == null) return size.max;
-  if (!Number.isInteger(first) || first < 1 || first > size.max) throw invalidArgument('first', `must be from 1 to ${size.max}`);
+  if (!Number.isInteger(first) || first < 1 || first > size.max)
+    throw invalidArgument('first', `must be from 1 to ${size.max}`);
   return first;
 }

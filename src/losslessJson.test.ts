@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalNumber, isJsonNumber, JsonTextError, MAX_JSON_DEPTH, numberText, parseLosslessJson, plainJson } from './losslessJson.js';
+import { describe, expect, it } from 'vitest';
+import {
+  canonicalNumber,
+  isJsonNumber,
+  JsonTextError,
+  MAX_JSON_DEPTH,
+  numberText,
+  parseLosslessJson,
+  plainJson,
+} from './losslessJson.js';
 
 const refusal = (text: string) => {
   try {
@@ -41,7 +49,11 @@ describe('parseLosslessJson', () => {
   });
 
   it('takes one name in several objects, and a name that is only a value elsewhere', () => {
-    expect(plainJson(parseLosslessJson('[{"a":1},{"a":1},{"b":"a","c":{"a":"a"}}]'))).toEqual([{ a: 1 }, { a: 1 }, { b: 'a', c: { a: 'a' } }]);
+    expect(plainJson(parseLosslessJson('[{"a":1},{"a":1},{"b":"a","c":{"a":"a"}}]'))).toEqual([
+      { a: 1 },
+      { a: 1 },
+      { b: 'a', c: { a: 'a' } },
+    ]);
   });
 
   it(`takes ${MAX_JSON_DEPTH} levels and refuses one more, however deep, without recursion past the limit`, () => {
@@ -53,9 +65,12 @@ describe('parseLosslessJson', () => {
     expect(() => parseLosslessJson(`{"a":"${'['.repeat(100)}"}`)).not.toThrow();
   });
 
-  it.each(['', ' ', '{', '{"a":}', '[1,]', '{"a":01}', "{'a':1}", '1 2', 'NaN', '{"a":1}x', '"\\x"', '\ufeff{}'])('refuses malformed text %j as not valid JSON', (text) => {
-    expect(refusal(text)).toBe('is not valid JSON');
-  });
+  it.each(['', ' ', '{', '{"a":}', '[1,]', '{"a":01}', "{'a':1}", '1 2', 'NaN', '{"a":1}x', '"\\x"', '\ufeff{}'])(
+    'refuses malformed text %j as not valid JSON',
+    (text) => {
+      expect(refusal(text)).toBe('is not valid JSON');
+    },
+  );
 
   it('keeps a member named __proto__ as an ordinary member', () => {
     const value = plainJson(parseLosslessJson('{"__proto__":{"polluted":true}}')) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 // JSON as the payments bodies are read: every number keeps its source text (lossless-json's
 // LosslessNumber), so "18.999999999999999" reaches the money rules as written instead of as 19, and a
 // member name given twice in one object is refused instead of silently keeping the last value.
-import { isLosslessNumber, parse, type LosslessNumber } from 'lossless-json';
+import { isLosslessNumber, type LosslessNumber, parse } from 'lossless-json';
 
 /** How deeply a payments body may nest (the top-level object is level 1). */
 export const MAX_JSON_DEPTH = 32;
@@ -21,7 +21,8 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const WHITESPACE = /[ \t\n\r]/;
 
-const duplicateMember = (name: string) => new JsonTextError(`names the member ${JSON.stringify(name).slice(0, 80)} more than once in one object`);
+const duplicateMember = (name: string) =>
+  new JsonTextError(`names the member ${JSON.stringify(name).slice(0, 80)} more than once in one object`);
 
 /**
  * One pass over the text without recursion: whether it nests past MAX_JSON_DEPTH, and the first member
@@ -99,7 +100,13 @@ export function plainJson(value: unknown): unknown {
   if (value && typeof value === 'object') {
     const plain: Record<string, unknown> = {};
     // defineProperty: a member named "__proto__" stays an ordinary member, as JSON.parse keeps it.
-    for (const [name, item] of Object.entries(value)) Object.defineProperty(plain, name, { value: plainJson(item), enumerable: true, writable: true, configurable: true });
+    for (const [name, item] of Object.entries(value))
+      Object.defineProperty(plain, name, {
+        value: plainJson(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return plain;
   }
   return value;

@@ -1,7 +1,8 @@
 // Process entry: configuration, database (migrated; demo data into an empty embedded database),
 // listen, and drain on SIGTERM.
-import { getHeapStatistics } from 'node:v8';
+
 import type { Server } from 'node:http';
+import { getHeapStatistics } from 'node:v8';
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './cli/run.js';
 import { isEmbedded } from './db/knex.js';
@@ -45,7 +46,9 @@ process.stdout.write(
     `  GraphQL:           ${base}/graphql${config.production ? '' : '  (Apollo Sandbox in a browser)'}`,
     `  partner interface: ${base}/v1/list-clerks.php?key=...`,
     `  payments:          ${base}/payments/v1/token`,
-    ...(demoKeys.length ? ['  demo keys:', ...demoKeys.map(({ key, kind, owner }) => `    ${key.padEnd(20)} ${kind} key of ${owner}`)] : []),
+    ...(demoKeys.length
+      ? ['  demo keys:', ...demoKeys.map(({ key, kind, owner }) => `    ${key.padEnd(20)} ${kind} key of ${owner}`)]
+      : []),
     '',
   ].join('\n'),
 );

@@ -1,9 +1,24 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import {
-  amountIdentity, commissionOn, commissionOnMoney, decimalOfJsonNumber, decimalToJsonNumber, formatAmount, formatMoney,
-  isDecimalText, isMoreThan, minMoney, minorUnitsOf, money, MoneyError, multiplyMoney, normaliseDecimal, parseAmount,
-  subtractMinor, subtractMoney,
+  amountIdentity,
+  commissionOn,
+  commissionOnMoney,
+  decimalOfJsonNumber,
+  decimalToJsonNumber,
+  formatAmount,
+  formatMoney,
+  isDecimalText,
+  isMoreThan,
+  MoneyError,
+  minMoney,
+  minorUnitsOf,
+  money,
+  multiplyMoney,
+  normaliseDecimal,
+  parseAmount,
+  subtractMinor,
+  subtractMoney,
 } from './money.js';
 
 describe('money', () => {
@@ -71,7 +86,9 @@ describe('money', () => {
   });
 
   it('identifies an amount by its minor units: 18, 18.0, 18.00 are one; 18.999999999999999 is its text', () => {
-    expect(new Set(['18', '18.0', '18.00', '018'].map((text) => amountIdentity(text, 'USD')))).toEqual(new Set(['minor:1800']));
+    expect(new Set(['18', '18.0', '18.00', '018'].map((text) => amountIdentity(text, 'USD')))).toEqual(
+      new Set(['minor:1800']),
+    );
     expect(amountIdentity('18.01', 'USD')).toBe('minor:1801');
     expect(amountIdentity('18.999999999999999', 'USD')).toBe('text:18.999999999999999');
     expect(amountIdentity('5', 'XXX')).toBe('text:5');
@@ -94,9 +111,13 @@ describe('money laws', () => {
 
   it('parse and format round-trip every amount of every currency', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'), (minor, currency) => {
-        expect(parseAmount(formatAmount(minor, currency), currency)).toBe(minor);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }),
+        fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'),
+        (minor, currency) => {
+          expect(parseAmount(formatAmount(minor, currency), currency)).toBe(minor);
+        },
+      ),
     );
   });
 
@@ -112,21 +133,30 @@ describe('money laws', () => {
     );
   });
 
-  it('parsing never rounds: any decimal beyond the currency\'s places is refused, whatever the digits', () => {
+  it("parsing never rounds: any decimal beyond the currency's places is refused, whatever the digits", () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'), fc.stringMatching(/^[0-9]{1,5}$/), (minor, currency, extra) => {
-        const text = formatAmount(minor, currency) + (minorUnitsOf(currency) === 0 ? '.' : '') + extra;
-        expect(() => parseAmount(text, currency)).toThrow(MoneyError);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }),
+        fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'),
+        fc.stringMatching(/^[0-9]{1,5}$/),
+        (minor, currency, extra) => {
+          const text = formatAmount(minor, currency) + (minorUnitsOf(currency) === 0 ? '.' : '') + extra;
+          expect(() => parseAmount(text, currency)).toThrow(MoneyError);
+        },
+      ),
     );
   });
 
   it('a JSON number of the contract keeps every minor unit of amounts up to 15 significant digits', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 15n) + 1n, max: 10n ** 15n - 1n }), fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'), (minor, currency) => {
-        const json = JSON.stringify(decimalToJsonNumber(formatAmount(minor, currency)));
-        expect(parseAmount(json, currency)).toBe(minor);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 15n) + 1n, max: 10n ** 15n - 1n }),
+        fc.constantFrom('USD', 'JPY', 'KWD', 'MXN'),
+        (minor, currency) => {
+          const json = JSON.stringify(decimalToJsonNumber(formatAmount(minor, currency)));
+          expect(parseAmount(json, currency)).toBe(minor);
+        },
+      ),
     );
   });
 });

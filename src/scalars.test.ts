@@ -13,7 +13,8 @@ describe('scalars', () => {
   it('Timestamp is whole Unix seconds; a Date serialises to its second', () => {
     expect(TimestampScalar.serialize(new Date('2026-01-01T00:00:00.999Z'))).toBe(1767225600);
     expect(TimestampScalar.parseValue(1767225600)).toBe(1767225600);
-    for (const bad of [1.5, -1, '1767225600', 2 ** 60, 253_402_300_800]) expect(() => TimestampScalar.parseValue(bad)).toThrow(/Timestamp must be/);
+    for (const bad of [1.5, -1, '1767225600', 2 ** 60, 253_402_300_800])
+      expect(() => TimestampScalar.parseValue(bad)).toThrow(/Timestamp must be/);
     expect(TimestampScalar.parseValue(253_402_300_799)).toBe(253_402_300_799);
   });
 

@@ -1,5 +1,5 @@
 // The graph's scalars. Money travels as exact decimal strings, time as Unix seconds.
-import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode, valueFromASTUntyped } from 'graphql';
 import { isDecimalText, isSupportedCurrency } from './money.js';
 
 const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -31,7 +31,9 @@ export const MAX_TIMESTAMP = 253_402_300_799;
 
 function parseTimestamp(value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_TIMESTAMP) {
-    throw badInput(`Timestamp must be a whole number of seconds from 1970 to the year 9999, got ${JSON.stringify(value)?.slice(0, 40)}`);
+    throw badInput(
+      `Timestamp must be a whole number of seconds from 1970 to the year 9999, got ${JSON.stringify(value)?.slice(0, 40)}`,
+    );
   }
   return value;
 }

@@ -2,6 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
+import type { Resolvers } from './__generated__/resolvers.js';
+import { type Context, forgetCachedReads } from './context.js';
 import { auditResolvers } from './modules/audit/resolvers.js';
 import { authResolvers } from './modules/auth/resolvers.js';
 import { cartResolvers } from './modules/carts/resolvers.js';
@@ -14,8 +16,6 @@ import { partnerResolvers } from './modules/partners/resolvers.js';
 import { paymentResolvers } from './modules/payments/resolvers.js';
 import { transactionResolvers } from './modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from './modules/vendors/resolvers.js';
-import type { Resolvers } from './__generated__/resolvers.js';
-import { forgetCachedReads, type Context } from './context.js';
 import { scalarResolvers } from './scalars.js';
 
 const SCHEMA_DIR = new URL('../schema/', import.meta.url);

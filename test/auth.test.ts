@@ -62,7 +62,9 @@ describe('GraphQL authentication', () => {
       data: { viewer: { kind: 'PARTNER', keyKind: 'RETAIL', partner: { name: 'Other Retail' } } },
     });
     expect((await service().graphql(VIEWER, { 'x-api-key': 'demo-operator-key' })).body.data.viewer).toEqual({
-      kind: 'OPERATOR', keyKind: 'OPERATOR', partner: null,
+      kind: 'OPERATOR',
+      keyKind: 'OPERATOR',
+      partner: null,
     });
   });
 

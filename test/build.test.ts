@@ -2,7 +2,7 @@
 // production starts it (the start:prod script: plain node, no TypeScript compiler loaded, the heap limit of
 // npm start) after the compiled db commands migrated and seeded a fresh database (embedded under a temporary
 // DATA_DIR, or a new Postgres database with TEST_DATABASE_URL).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -25,7 +25,15 @@ describe.skipIf(!onPostgres)('concurrent payments on one order (Postgres)', () =
   it('50 parallel payments all land: none lost, each with its cash and commission', async () => {
     const before = await ledgerSnapshot(fixture.database.db);
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => record({ merchantId: '851005', salesClerkId: '5335', financeOrderId: '4000004', amount: '1.00', currency: 'USD' })),
+      Array.from({ length: 50 }, () =>
+        record({
+          merchantId: '851005',
+          salesClerkId: '5335',
+          financeOrderId: '4000004',
+          amount: '1.00',
+          currency: 'USD',
+        }),
+      ),
     );
     expect(results.filter((result) => result.errors)).toEqual([]);
     expect(await totalPaid('4000004')).toBe(String(1800 + 50 * 100));
@@ -41,7 +49,15 @@ describe.skipIf(!onPostgres)('concurrent payments on one order (Postgres)', () =
   it('parallel payments that together exceed the balance: the ones that fit land, the rest are refused', async () => {
     // 4000012 owes 240.00: 40 payments of 10.00 at once, 24 fit.
     const results = await Promise.all(
-      Array.from({ length: 40 }, () => record({ merchantId: '1000201', salesClerkId: '5320', financeOrderId: '4000012', amount: '10.00', currency: 'USD' })),
+      Array.from({ length: 40 }, () =>
+        record({
+          merchantId: '1000201',
+          salesClerkId: '5320',
+          financeOrderId: '4000012',
+          amount: '10.00',
+          currency: 'USD',
+        }),
+      ),
     );
     const accepted = results.filter((result) => result.data);
     const refused = results.filter((result) => result.errors);
@@ -53,7 +69,14 @@ describe.skipIf(!onPostgres)('concurrent payments on one order (Postgres)', () =
 
   it('one idempotency key sent by 20 requests at the same instant records one payment; all get its receipt', async () => {
     const before = await ledgerSnapshot(fixture.database.db);
-    const input = { merchantId: '851005', salesClerkId: '5335', financeOrderId: '4000004', amount: '3.00', currency: 'USD', idempotencyKey: 'race-1' };
+    const input = {
+      merchantId: '851005',
+      salesClerkId: '5335',
+      financeOrderId: '4000004',
+      amount: '3.00',
+      currency: 'USD',
+      idempotencyKey: 'race-1',
+    };
     const results = await Promise.all(Array.from({ length: 20 }, () => record(input)));
     expect(results.filter((result) => result.errors)).toEqual([]);
     const paymentIds = new Set(results.map((result) => result.data.recordInStorePayment.payment.id));
@@ -67,10 +90,21 @@ describe.skipIf(!onPostgres)('concurrent payments on one order (Postgres)', () =
 
   it('one idempotency key with different amounts at once: one lands, the others are IDEMPOTENCY_CONFLICT', async () => {
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => record({ merchantId: '851005', salesClerkId: '5335', financeOrderId: '4000004', amount: `${i + 1}.00`, currency: 'USD', idempotencyKey: 'race-2' })),
+      Array.from({ length: 10 }, (_, i) =>
+        record({
+          merchantId: '851005',
+          salesClerkId: '5335',
+          financeOrderId: '4000004',
+          amount: `${i + 1}.00`,
+          currency: 'USD',
+          idempotencyKey: 'race-2',
+        }),
+      ),
     );
     expect(results.filter((result) => result.data)).toHaveLength(1);
-    expect(results.filter((result) => result.errors).map((result) => result.errors[0].extensions.code)).toEqual(Array(9).fill('IDEMPOTENCY_CONFLICT'));
+    expect(results.filter((result) => result.errors).map((result) => result.errors[0].extensions.code)).toEqual(
+      Array(9).fill('IDEMPOTENCY_CONFLICT'),
+    );
     expect(await fixture.database.db('idempotency_keys').where({ idempotency_key: 'race-2' })).toHaveLength(1);
     await ledgerIsConsistent();
   });

@@ -10,7 +10,15 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../src/rest/openapi.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { GOLDEN_DIR, goldenFiles, goldenFolders, goldenInit, readGolden, useGoldenService, type GoldenCase } from './support/golden.js';
+import {
+  GOLDEN_DIR,
+  type GoldenCase,
+  goldenFiles,
+  goldenFolders,
+  goldenInit,
+  readGolden,
+  useGoldenService,
+} from './support/golden.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 // Headers whose value is part of the contract; X-Request-ID is checked separately (it varies).
@@ -27,16 +35,22 @@ function documentedSchema(golden: GoldenCase): object | undefined {
   const paths = openApiDocument.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
   if (!paths[path]) {
     // Not an endpoint: the error body of the interface the path belongs to.
-    return { $ref: `openapi.json#/components/schemas/${path.startsWith('/payments/') ? 'PaymentsError' : 'PartnerError'}` };
+    return {
+      $ref: `openapi.json#/components/schemas/${path.startsWith('/payments/') ? 'PaymentsError' : 'PartnerError'}`,
+    };
   }
   const method = golden.request.method.toLowerCase();
   if (!paths[path][method]?.responses[String(golden.response.status)]) {
     // Another method than the documented one: 405 in the path's error body.
     const documented = Object.values(paths[path])[0]!.responses[String(golden.response.status)];
     if (!documented) return undefined;
-    return { $ref: `openapi.json#/${pointer('paths', path, Object.keys(paths[path])[0]!, 'responses', String(golden.response.status), 'content', 'application/json', 'schema')}` };
+    return {
+      $ref: `openapi.json#/${pointer('paths', path, Object.keys(paths[path])[0]!, 'responses', String(golden.response.status), 'content', 'application/json', 'schema')}`,
+    };
   }
-  return { $ref: `openapi.json#/${pointer('paths', path, method, 'responses', String(golden.response.status), 'content', 'application/json', 'schema')}` };
+  return {
+    $ref: `openapi.json#/${pointer('paths', path, method, 'responses', String(golden.response.status), 'content', 'application/json', 'schema')}`,
+  };
 }
 
 const folders = goldenFolders();
@@ -67,7 +81,10 @@ for (const folder of folders) {
       // Byte for byte: same fields, same order, same JSON types.
       expect(text).toBe(JSON.stringify(golden.response.body));
       const schema = documentedSchema(golden);
-      expect(schema, `the OpenAPI document describes ${request.method} ${request.path} ${golden.response.status}`).toBeDefined();
+      expect(
+        schema,
+        `the OpenAPI document describes ${request.method} ${request.path} ${golden.response.status}`,
+      ).toBeDefined();
       const validate = ajv.compile(schema!);
       expect(validate(golden.response.body) ? [] : validate.errors).toEqual([]);
     });
@@ -79,8 +96,14 @@ describe('golden coverage', () => {
     const cases = folders.flatMap((folder) => casesOf(folder).map((file) => read(folder, file)));
     for (const route of LEGACY_ROUTES) {
       const forRoute = cases.filter((c) => c.request.path.split('?')[0] === route.path);
-      expect(forRoute.some((c) => c.response.status === 200), `${route.path} success`).toBe(true);
-      expect(forRoute.some((c) => c.response.status >= 400), `${route.path} error`).toBe(true);
+      expect(
+        forRoute.some((c) => c.response.status === 200),
+        `${route.path} success`,
+      ).toBe(true);
+      expect(
+        forRoute.some((c) => c.response.status >= 400),
+        `${route.path} error`,
+      ).toBe(true);
     }
   });
 

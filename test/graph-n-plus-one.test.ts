@@ -34,10 +34,16 @@ const LIST = `query($start: Timestamp!) { transactions(start: $start, end: ${T})
     ... on AdjustmentTransaction { adjustment { id kind notes } } } } }`;
 
 async function statementsFor(start: number): Promise<{ statements: number; rows: number; types: string[] }> {
-  const { result, statements } = await statementsDuring(database.db, () => service.graphql(LIST, { 'x-api-key': 'demo-partner-key' }, { start }));
+  const { result, statements } = await statementsDuring(database.db, () =>
+    service.graphql(LIST, { 'x-api-key': 'demo-partner-key' }, { start }),
+  );
   expect(result.body.errors).toBeUndefined();
   const nodes: Array<{ type: string }> = result.body.data.transactions.nodes;
-  return { statements: statements.length, rows: nodes.length, types: [...new Set(nodes.map((node) => node.type))].sort() };
+  return {
+    statements: statements.length,
+    rows: nodes.length,
+    types: [...new Set(nodes.map((node) => node.type))].sort(),
+  };
 }
 
 describe('transactions with everything they link to', () => {

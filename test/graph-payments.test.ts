@@ -22,9 +22,20 @@ describe('recordInStorePayment', () => {
     const { data } = await record({ ...base, amount: '9' });
     // 18.00 + 9.00 paid of 18.00 a month: 30 + floor(27 * 30 / 18) = 75 days after the order (T-40d).
     expect(data.recordInStorePayment).toMatchObject({
-      time: Math.floor(NOW.getTime() / 1000), deviceTag: 'DTSTBBB', remainingBalance: '189.00', currency: 'USD',
-      nextPayment: T - 40 * DAY + 75 * DAY, fullyPaid: false, replayed: false,
-      payment: { amount: '9.00', currency: 'USD', channel: 'IN_STORE', merchant: { id: '851005' }, salesClerk: { id: '5335' } },
+      time: Math.floor(NOW.getTime() / 1000),
+      deviceTag: 'DTSTBBB',
+      remainingBalance: '189.00',
+      currency: 'USD',
+      nextPayment: T - 40 * DAY + 75 * DAY,
+      fullyPaid: false,
+      replayed: false,
+      payment: {
+        amount: '9.00',
+        currency: 'USD',
+        channel: 'IN_STORE',
+        merchant: { id: '851005' },
+        salesClerk: { id: '5335' },
+      },
     });
     const paymentId = data.recordInStorePayment.payment.id;
     const ledger = await fixture.database.db('transactions').where({ payment_id: paymentId }).orderBy('type');
@@ -32,34 +43,71 @@ describe('recordInStorePayment', () => {
       ['cash', '-900', '851005', '5335'],
       ['commission', '45', '851005', null], // 5% of 9.00
     ]);
-    const history = await fixture.service.graphql('{ financeOrder(id: "4000004") { payments { id amount } remainingBalance } }', { 'x-api-key': 'demo-partner-key' });
-    expect(history.body.data.financeOrder).toEqual({ payments: [{ id: '4000008', amount: '18.00' }, { id: paymentId, amount: '9.00' }], remainingBalance: '189.00' });
+    const history = await fixture.service.graphql(
+      '{ financeOrder(id: "4000004") { payments { id amount } remainingBalance } }',
+      { 'x-api-key': 'demo-partner-key' },
+    );
+    expect(history.body.data.financeOrder).toEqual({
+      payments: [
+        { id: '4000008', amount: '18.00' },
+        { id: paymentId, amount: '9.00' },
+      ],
+      remainingBalance: '189.00',
+    });
   });
 
   it('rounds commission half up to the cent: 5% of 0.10 is 0.01, of 0.01 is nothing', async () => {
     const dime = await record({ ...base, amount: '0.10' });
     const cent = await record({ ...base, amount: '0.01' });
     const commission = async (paymentId: string) =>
-      (await fixture.database.db('transactions').where({ payment_id: paymentId, type: 'commission' })).map((t) => t.amount_minor);
+      (await fixture.database.db('transactions').where({ payment_id: paymentId, type: 'commission' })).map(
+        (t) => t.amount_minor,
+      );
     expect(await commission(dime.data.recordInStorePayment.payment.id)).toEqual(['1']);
     expect(await commission(cent.data.recordInStorePayment.payment.id)).toEqual([]);
   });
 
   it('makes no commission transaction for a partner at 0%, in its own currency', async () => {
-    const { data } = await record({ merchantId: '2000001', salesClerkId: '6001', financeOrderId: '5000002', amount: '16.50', currency: 'MXN' }, 'other-retail-key');
+    const { data } = await record(
+      { merchantId: '2000001', salesClerkId: '6001', financeOrderId: '5000002', amount: '16.50', currency: 'MXN' },
+      'other-retail-key',
+    );
     expect(data.recordInStorePayment).toMatchObject({ remainingBalance: '175.50', currency: 'MXN' });
-    const ledger = await fixture.database.db('transactions').where({ payment_id: data.recordInStorePayment.payment.id });
+    const ledger = await fixture.database
+      .db('transactions')
+      .where({ payment_id: data.recordInStorePayment.payment.id });
     expect(ledger.map((t) => [t.type, t.amount_minor, t.currency.trim()])).toEqual([['cash', '-1650', 'MXN']]);
   });
 
   it('pays an order off exactly: released, no next payment, nothing more accepted', async () => {
-    const before = await fixture.service.graphql('{ financeOrder(id: "4000012") { remainingBalance } }', { 'x-api-key': 'demo-partner-key' });
+    const before = await fixture.service.graphql('{ financeOrder(id: "4000012") { remainingBalance } }', {
+      'x-api-key': 'demo-partner-key',
+    });
     const remaining = before.body.data.financeOrder.remainingBalance;
-    const paid = await record({ merchantId: '1000201', salesClerkId: '5320', financeOrderId: '4000012', amount: remaining, currency: 'USD' });
-    expect(paid.data.recordInStorePayment).toMatchObject({ remainingBalance: '0.00', fullyPaid: true, nextPayment: null });
-    const after = await fixture.service.graphql('{ financeOrder(id: "4000012") { secureStatus paymentOptions { type } } }', { 'x-api-key': 'demo-partner-key' });
+    const paid = await record({
+      merchantId: '1000201',
+      salesClerkId: '5320',
+      financeOrderId: '4000012',
+      amount: remaining,
+      currency: 'USD',
+    });
+    expect(paid.data.recordInStorePayment).toMatchObject({
+      remainingBalance: '0.00',
+      fullyPaid: true,
+      nextPayment: null,
+    });
+    const after = await fixture.service.graphql(
+      '{ financeOrder(id: "4000012") { secureStatus paymentOptions { type } } }',
+      { 'x-api-key': 'demo-partner-key' },
+    );
     expect(after.body.data.financeOrder).toEqual({ secureStatus: 'RELEASED', paymentOptions: [] });
-    const more = await record({ merchantId: '1000201', salesClerkId: '5320', financeOrderId: '4000012', amount: '0.01', currency: 'USD' });
+    const more = await record({
+      merchantId: '1000201',
+      salesClerkId: '5320',
+      financeOrderId: '4000012',
+      amount: '0.01',
+      currency: 'USD',
+    });
     expect(more.errors[0].extensions.code).toBe('AMOUNT_EXCEEDS_BALANCE');
   });
 
@@ -69,9 +117,9 @@ describe('recordInStorePayment', () => {
     ['too many decimals', { amount: '1.001' }, 'INVALID_PAYMENT_AMOUNT'],
     ['another currency', { currency: 'MXN', amount: '5' }, 'CURRENCY_MISMATCH'],
     ['above the balance', { amount: '100000' }, 'AMOUNT_EXCEEDS_BALANCE'],
-    ['another partner\'s merchant', { merchantId: '2000001', amount: '5' }, 'RESOURCE_NOT_FOUND'],
-    ['another partner\'s clerk', { salesClerkId: '6001', amount: '5' }, 'RESOURCE_NOT_FOUND'],
-    ['another partner\'s order', { financeOrderId: '5000002', amount: '5' }, 'RESOURCE_NOT_FOUND'],
+    ["another partner's merchant", { merchantId: '2000001', amount: '5' }, 'RESOURCE_NOT_FOUND'],
+    ["another partner's clerk", { salesClerkId: '6001', amount: '5' }, 'RESOURCE_NOT_FOUND'],
+    ["another partner's order", { financeOrderId: '5000002', amount: '5' }, 'RESOURCE_NOT_FOUND'],
     ['an order that does not exist', { financeOrderId: '999', amount: '5' }, 'RESOURCE_NOT_FOUND'],
     ['an id that cannot exist', { merchantId: 'abc', amount: '5' }, 'RESOURCE_NOT_FOUND'],
     ['a malformed idempotency key', { amount: '5', idempotencyKey: 'has space' }, 'INVALID_ARGUMENT'],
@@ -85,7 +133,9 @@ describe('recordInStorePayment', () => {
 
   it('names the balance when refusing an overpayment', async () => {
     const { errors } = await record({ ...base, amount: '100000' });
-    expect(errors[0].message).toMatch(/^the payment of 100000\.00 USD is more than the remaining balance of \d+\.\d\d USD$/);
+    expect(errors[0].message).toMatch(
+      /^the payment of 100000\.00 USD is more than the remaining balance of \d+\.\d\d USD$/,
+    );
   });
 
   it('is for retail keys only', async () => {
@@ -119,18 +169,34 @@ describe('idempotency key', () => {
     expect(refused.errors[0].extensions.code).toBe('INVALID_PAYMENT_AMOUNT');
     const fixed = await record({ ...base, amount: '1.00', idempotencyKey: 'shared-key' });
     expect(fixed.data.recordInStorePayment.replayed).toBe(false);
-    const other = await record({ merchantId: '2000001', salesClerkId: '6001', financeOrderId: '5000002', amount: '1.00', currency: 'MXN', idempotencyKey: 'shared-key' }, 'other-retail-key');
+    const other = await record(
+      {
+        merchantId: '2000001',
+        salesClerkId: '6001',
+        financeOrderId: '5000002',
+        amount: '1.00',
+        currency: 'MXN',
+        idempotencyKey: 'shared-key',
+      },
+      'other-retail-key',
+    );
     expect(other.data.recordInStorePayment.replayed).toBe(false);
   });
 
-  it('takes an expired key anew, and clears the partner\'s other expired keys as it stores one', async () => {
+  it("takes an expired key anew, and clears the partner's other expired keys as it stores one", async () => {
     const keys = () => fixture.database.db('idempotency_keys');
-    await keys().where({ partner_id: 1 }).whereIn('idempotency_key', ['pos-1-receipt-77', 'pos-1-receipt-78']).update({ expires_at: NOW });
+    await keys()
+      .where({ partner_id: 1 })
+      .whereIn('idempotency_key', ['pos-1-receipt-77', 'pos-1-receipt-78'])
+      .update({ expires_at: NOW });
     await keys().where({ partner_id: 2, idempotency_key: 'shared-key' }).update({ expires_at: NOW });
     const input = { ...base, amount: '3.00', idempotencyKey: 'pos-1-receipt-77' }; // first used with 2.00
     const anew = await record(input);
     expect(anew.data.recordInStorePayment.replayed).toBe(false);
-    expect((await record(input)).data.recordInStorePayment).toEqual({ ...anew.data.recordInStorePayment, replayed: true });
+    expect((await record(input)).data.recordInStorePayment).toEqual({
+      ...anew.data.recordInStorePayment,
+      replayed: true,
+    });
     const left = await keys().orderBy(['partner_id', 'idempotency_key']);
     expect(left.map((row) => [row.partner_id, row.idempotency_key, row.expires_at.getTime() - NOW.getTime()])).toEqual([
       ['1', 'pos-1-receipt-77', 86_400_000],
@@ -141,15 +207,17 @@ describe('idempotency key', () => {
 });
 
 describe('two payments in one request', () => {
-  it('shows each payment\'s order as it stands after that payment, not a cached read', async () => {
+  it("shows each payment's order as it stands after that payment, not a cached read", async () => {
     const input = { ...base, amount: '1.00' };
-    const { data } = await fixture.service.graphql(
-      `mutation($input: RecordInStorePaymentInput!) {
+    const { data } = await fixture.service
+      .graphql(
+        `mutation($input: RecordInStorePaymentInput!) {
         a: recordInStorePayment(input: $input) { remainingBalance payment { financeOrder { remainingBalance totalPaid } } }
         b: recordInStorePayment(input: $input) { remainingBalance payment { financeOrder { remainingBalance totalPaid } } } }`,
-      { 'x-api-key': 'demo-retail-key' },
-      { input },
-    ).then((result) => result.body);
+        { 'x-api-key': 'demo-retail-key' },
+        { input },
+      )
+      .then((result) => result.body);
     expect(data.a.payment.financeOrder.remainingBalance).toBe(data.a.remainingBalance);
     expect(data.b.payment.financeOrder.remainingBalance).toBe(data.b.remainingBalance);
     expect(Number(data.a.remainingBalance) - Number(data.b.remainingBalance)).toBe(1);

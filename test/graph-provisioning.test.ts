@@ -20,8 +20,10 @@ const DEMO_ORDER_ID = '4000004';
 type Body = { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> };
 
 /** A GraphQL caller presenting `key` as X-Api-Key; answers the response body. */
-const as = (key: string) => (query: string, variables?: Record<string, unknown>): Promise<Body> =>
-  fixture.service.graphql(query, { 'x-api-key': key }, variables).then((result) => result.body as Body);
+const as =
+  (key: string) =>
+  (query: string, variables?: Record<string, unknown>): Promise<Body> =>
+    fixture.service.graphql(query, { 'x-api-key': key }, variables).then((result) => result.body as Body);
 const operator = as(OPERATOR_KEY);
 
 /** The data of a response that must have succeeded. */
@@ -41,8 +43,24 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 // Rows in every table a provisioning mutation, a payment or an adjustment can write.
 const WRITTEN_TABLES = [
-  'partners', 'merchants', 'clerks', 'customers', 'device_families', 'device_models', 'devices', 'device_directory', 'carts',
-  'finance_orders', 'payments', 'transactions', 'adjustments', 'api_keys', 'payment_vendors', 'idempotency_keys', 'vendor_notifications', 'operators',
+  'partners',
+  'merchants',
+  'clerks',
+  'customers',
+  'device_families',
+  'device_models',
+  'devices',
+  'device_directory',
+  'carts',
+  'finance_orders',
+  'payments',
+  'transactions',
+  'adjustments',
+  'api_keys',
+  'payment_vendors',
+  'idempotency_keys',
+  'vendor_notifications',
+  'operators',
 ] as const;
 
 async function tableCounts(): Promise<Record<string, number>> {
@@ -138,7 +156,8 @@ const CREATE_ADJUSTMENT = `mutation($input: CreateAdjustmentInput!) {
 const VIEWER = '{ viewer { kind keyKind partner { id name } } }';
 
 /** The rule of decisions.md 5, on whole cents: 30 days + floor(totalPaid * 30 / monthlyCost) days. */
-const paidThroughDays = (totalPaidCents: number, monthlyCents: number) => 30 + Math.floor((totalPaidCents * 30) / monthlyCents);
+const paidThroughDays = (totalPaidCents: number, monthlyCents: number) =>
+  30 + Math.floor((totalPaidCents * 30) / monthlyCents);
 const cents = (decimal: string) => Math.round(Number(decimal) * 100);
 
 // ---------------------------------------------------------------------------------------------------
@@ -168,84 +187,162 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
   const window = () => ({ start: walk.orderTime - 60, end: nowSeconds() + 3600 });
 
   it('1. provisions partner, store, clerk, customer, catalogue, device and cart, then finances the cart', async () => {
-    const partner = ok(await operator(CREATE_PARTNER, { input: { name: 'Walk Retail', commissionRateBasisPoints: 250 } })).createPartner;
+    const partner = ok(
+      await operator(CREATE_PARTNER, { input: { name: 'Walk Retail', commissionRateBasisPoints: 250 } }),
+    ).createPartner;
     expect(partner).toMatchObject({ name: 'Walk Retail', commissionRateBasisPoints: 250, merchants: [], clerks: [] });
     expect(partner.id).toMatch(/^\d+$/);
     walk.partnerId = partner.id;
 
-    const merchant = ok(await operator(CREATE_MERCHANT, {
-      input: {
-        partnerId: walk.partnerId, name: 'WALK STORE', phoneNumber: '303-555-0100',
-        address: { street: '1 Walk St', city: 'Denver', state: 'CO', postalCode: '80202', country: 'us' },
-      },
-    })).createMerchant;
+    const merchant = ok(
+      await operator(CREATE_MERCHANT, {
+        input: {
+          partnerId: walk.partnerId,
+          name: 'WALK STORE',
+          phoneNumber: '303-555-0100',
+          address: { street: '1 Walk St', city: 'Denver', state: 'CO', postalCode: '80202', country: 'us' },
+        },
+      }),
+    ).createMerchant;
     expect(merchant).toMatchObject({
-      name: 'WALK STORE', phoneNumber: '303-555-0100',
+      name: 'WALK STORE',
+      phoneNumber: '303-555-0100',
       address: { street: '1 Walk St', street2: null, city: 'Denver', state: 'CO', postalCode: '80202', country: 'US' },
     });
     walk.merchantId = merchant.id;
 
-    const clerk = ok(await operator(CREATE_CLERK, {
-      input: { partnerId: walk.partnerId, name: 'Walk Clerk', phoneNumber: '13035550101', email: 'clerk@walk.example' },
-    })).createClerk;
+    const clerk = ok(
+      await operator(CREATE_CLERK, {
+        input: {
+          partnerId: walk.partnerId,
+          name: 'Walk Clerk',
+          phoneNumber: '13035550101',
+          email: 'clerk@walk.example',
+        },
+      }),
+    ).createClerk;
     expect(clerk).toMatchObject({ name: 'Walk Clerk', phoneNumber: '13035550101', email: 'clerk@walk.example' });
     expect(clerk.personUuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     walk.clerkId = clerk.id;
 
     walk.customerPhone = '13035550199';
-    const customer = ok(await operator(CREATE_CUSTOMER, {
-      input: {
-        partnerId: walk.partnerId, name: 'Walk Customer', phoneNumber: walk.customerPhone,
-        email: 'walker@example.com', address: '1 Walk St, Denver, CO, US', nationalId: 'ID-WALK-1',
-      },
-    })).createCustomer;
+    const customer = ok(
+      await operator(CREATE_CUSTOMER, {
+        input: {
+          partnerId: walk.partnerId,
+          name: 'Walk Customer',
+          phoneNumber: walk.customerPhone,
+          email: 'walker@example.com',
+          address: '1 Walk St, Denver, CO, US',
+          nationalId: 'ID-WALK-1',
+        },
+      }),
+    ).createCustomer;
     // Operators always see the personal data.
     expect(customer).toMatchObject({
-      name: 'Walk Customer', phoneNumber: walk.customerPhone, email: 'walker@example.com',
-      address: '1 Walk St, Denver, CO, US', nationalId: 'ID-WALK-1', financeOrder: null, financeOrders: [], devices: [],
+      name: 'Walk Customer',
+      phoneNumber: walk.customerPhone,
+      email: 'walker@example.com',
+      address: '1 Walk St, Denver, CO, US',
+      nationalId: 'ID-WALK-1',
+      financeOrder: null,
+      financeOrders: [],
+      devices: [],
     });
     walk.customerId = customer.id;
 
     const family = ok(await operator(CREATE_FAMILY, { name: 'Walk Phone' })).createDeviceFamily;
     expect(family).toMatchObject({ name: 'Walk Phone', models: [] });
     walk.familyId = family.id;
-    const model = ok(await operator(CREATE_MODEL, { input: { familyId: walk.familyId, makeModel: 'WALK W1', name: 'Walk Phone One' } })).createDeviceModel;
-    expect(model).toMatchObject({ makeModel: 'WALK W1', name: 'Walk Phone One', family: { id: walk.familyId, name: 'Walk Phone' } });
+    const model = ok(
+      await operator(CREATE_MODEL, {
+        input: { familyId: walk.familyId, makeModel: 'WALK W1', name: 'Walk Phone One' },
+      }),
+    ).createDeviceModel;
+    expect(model).toMatchObject({
+      makeModel: 'WALK W1',
+      name: 'Walk Phone One',
+      family: { id: walk.familyId, name: 'Walk Phone' },
+    });
     walk.modelId = model.id;
 
     walk.deviceTag = 'DTWALK01';
     walk.imei = '356938035643809';
-    const device = ok(await operator(CREATE_DEVICE, {
-      input: {
-        partnerId: walk.partnerId, customerId: walk.customerId, modelId: walk.modelId, tag: walk.deviceTag, imei: walk.imei,
-        simNumber: '89014103211118510720', phoneNumber: '13035550177', description: 'Blue, 64 GB',
-      },
-    })).createDevice;
+    const device = ok(
+      await operator(CREATE_DEVICE, {
+        input: {
+          partnerId: walk.partnerId,
+          customerId: walk.customerId,
+          modelId: walk.modelId,
+          tag: walk.deviceTag,
+          imei: walk.imei,
+          simNumber: '89014103211118510720',
+          phoneNumber: '13035550177',
+          description: 'Blue, 64 GB',
+        },
+      }),
+    ).createDevice;
     // Without an order, the device has no paid-through time and no status.
     expect(device).toMatchObject({
-      tag: walk.deviceTag, imei: walk.imei, simNumber: '89014103211118510720', phoneNumber: '13035550177', description: 'Blue, 64 GB',
-      model: { id: walk.modelId }, family: { id: walk.familyId }, customer: { id: walk.customerId },
-      financeOrder: null, validThrough: null, secureStatus: null,
+      tag: walk.deviceTag,
+      imei: walk.imei,
+      simNumber: '89014103211118510720',
+      phoneNumber: '13035550177',
+      description: 'Blue, 64 GB',
+      model: { id: walk.modelId },
+      family: { id: walk.familyId },
+      customer: { id: walk.customerId },
+      financeOrder: null,
+      validThrough: null,
+      secureStatus: null,
     });
     walk.deviceId = device.id;
 
     walk.cartTag = 'CART-WALK-1';
-    const cart = ok(await operator(CREATE_CART, {
-      input: {
-        partnerId: walk.partnerId, cartTag: walk.cartTag, customerId: walk.customerId, merchantId: walk.merchantId,
-        salesClerkId: walk.clerkId, deviceModelId: walk.modelId, deviceDescription: 'Blue, 64 GB', currency: 'USD',
-        purchaseAmount: '500.00', downPayment: '100', pricePreTax: '460.00', monthlyCost: '40.00', weeklyCost: '10.00', months: 12,
-      },
-    })).createCart;
+    const cart = ok(
+      await operator(CREATE_CART, {
+        input: {
+          partnerId: walk.partnerId,
+          cartTag: walk.cartTag,
+          customerId: walk.customerId,
+          merchantId: walk.merchantId,
+          salesClerkId: walk.clerkId,
+          deviceModelId: walk.modelId,
+          deviceDescription: 'Blue, 64 GB',
+          currency: 'USD',
+          purchaseAmount: '500.00',
+          downPayment: '100',
+          pricePreTax: '460.00',
+          monthlyCost: '40.00',
+          weeklyCost: '10.00',
+          months: 12,
+        },
+      }),
+    ).createCart;
     expect(cart).toMatchObject({
-      cartTag: walk.cartTag, currency: 'USD', purchaseAmount: '500.00', downPayment: '100.00', financeAmount: '400.00',
-      pricePreTax: '460.00', monthlyCost: '40.00', weeklyCost: '10.00', months: 12, deviceDescription: 'Blue, 64 GB',
-      customer: { id: walk.customerId }, merchant: { id: walk.merchantId }, salesClerk: { id: walk.clerkId },
-      deviceModel: { id: walk.modelId }, financeOrder: null,
+      cartTag: walk.cartTag,
+      currency: 'USD',
+      purchaseAmount: '500.00',
+      downPayment: '100.00',
+      financeAmount: '400.00',
+      pricePreTax: '460.00',
+      monthlyCost: '40.00',
+      weeklyCost: '10.00',
+      months: 12,
+      deviceDescription: 'Blue, 64 GB',
+      customer: { id: walk.customerId },
+      merchant: { id: walk.merchantId },
+      salesClerk: { id: walk.clerkId },
+      deviceModel: { id: walk.modelId },
+      financeOrder: null,
     });
 
     const before = nowSeconds();
-    const order = ok(await operator(FINANCE_CART, { input: { partnerId: walk.partnerId, cartTag: walk.cartTag, deviceId: walk.deviceId } })).financeCart;
+    const order = ok(
+      await operator(FINANCE_CART, {
+        input: { partnerId: walk.partnerId, cartTag: walk.cartTag, deviceId: walk.deviceId },
+      }),
+    ).financeCart;
     const after = nowSeconds();
     expect(order.time).toBeGreaterThanOrEqual(before);
     expect(order.time).toBeLessThanOrEqual(after);
@@ -253,10 +350,20 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     walk.orderTime = order.time;
     const paidThrough = order.time + 30 * DAY;
     expect(order).toMatchObject({
-      currency: 'USD', purchaseAmount: '500.00', downPayment: '100.00', financeAmount: '400.00', pricePreTax: '460.00',
-      monthlyCost: '40.00', weeklyCost: '10.00', months: 12,
-      repayableTotal: '480.00', totalPaid: '0.00', remainingBalance: '480.00',
-      paidThrough, nextPayment: paidThrough, fullyPaid: false,
+      currency: 'USD',
+      purchaseAmount: '500.00',
+      downPayment: '100.00',
+      financeAmount: '400.00',
+      pricePreTax: '460.00',
+      monthlyCost: '40.00',
+      weeklyCost: '10.00',
+      months: 12,
+      repayableTotal: '480.00',
+      totalPaid: '0.00',
+      remainingBalance: '480.00',
+      paidThrough,
+      nextPayment: paidThrough,
+      fullyPaid: false,
       secureStatus: 'ACTIVE_AND_SECURED',
       paymentOptions: [
         { type: 'FULL', amount: '480.00', currency: 'USD' },
@@ -264,41 +371,88 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
         { type: 'WEEK', amount: '10.00', currency: 'USD' },
       ],
       payments: [],
-      customer: { id: walk.customerId }, merchant: { id: walk.merchantId }, salesClerk: { id: walk.clerkId },
+      customer: { id: walk.customerId },
+      merchant: { id: walk.merchantId },
+      salesClerk: { id: walk.clerkId },
       cart: { cartTag: walk.cartTag },
       device: { id: walk.deviceId, tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'ACTIVE_AND_SECURED' },
     });
     expect(order.schedule).toHaveLength(12);
-    expect(order.schedule[0]).toEqual({ number: 1, dueAt: order.time + 30 * DAY, amount: '40.00', paid: '0.00', status: 'UPCOMING' });
-    expect(order.schedule[11]).toEqual({ number: 12, dueAt: order.time + 360 * DAY, amount: '40.00', paid: '0.00', status: 'UPCOMING' });
+    expect(order.schedule[0]).toEqual({
+      number: 1,
+      dueAt: order.time + 30 * DAY,
+      amount: '40.00',
+      paid: '0.00',
+      status: 'UPCOMING',
+    });
+    expect(order.schedule[11]).toEqual({
+      number: 12,
+      dueAt: order.time + 360 * DAY,
+      amount: '40.00',
+      paid: '0.00',
+      status: 'UPCOMING',
+    });
 
     // The cart now names its order.
-    const financedCart = ok(await operator('query($t: String!, $p: ID) { cart(cartTag: $t, partnerId: $p) { cartTag financeOrder { id } } }', {
-      t: walk.cartTag, p: walk.partnerId,
-    })).cart;
+    const financedCart = ok(
+      await operator(
+        'query($t: String!, $p: ID) { cart(cartTag: $t, partnerId: $p) { cartTag financeOrder { id } } }',
+        {
+          t: walk.cartTag,
+          p: walk.partnerId,
+        },
+      ),
+    ).cart;
     expect(financedCart).toEqual({ cartTag: walk.cartTag, financeOrder: { id: walk.orderId } });
 
     // The partner's ledger holds exactly the financed sale: +financeAmount at the order's time.
     const ledger = ok(await operator(TRANSACTIONS, { ...window(), partnerId: walk.partnerId })).transactions.nodes;
-    expect(ledger).toEqual([{
-      __typename: 'FinanceTransaction', id: expect.any(String), type: 'FINANCE', time: walk.orderTime, amount: '400.00', currency: 'USD',
-      merchant: { id: walk.merchantId }, financeOrder: { id: walk.orderId }, salesClerk: { id: walk.clerkId }, device: { tag: walk.deviceTag },
-    }]);
+    expect(ledger).toEqual([
+      {
+        __typename: 'FinanceTransaction',
+        id: expect.any(String),
+        type: 'FINANCE',
+        time: walk.orderTime,
+        amount: '400.00',
+        currency: 'USD',
+        merchant: { id: walk.merchantId },
+        financeOrder: { id: walk.orderId },
+        salesClerk: { id: walk.clerkId },
+        device: { tag: walk.deviceTag },
+      },
+    ]);
   });
 
   it('2. issues the partner a retail and a partner key: each secret shown once, never listed', async () => {
-    const retail = ok(await operator(CREATE_API_KEY, { input: { kind: 'RETAIL', partnerId: walk.partnerId, label: 'walk till' } })).createApiKey;
+    const retail = ok(
+      await operator(CREATE_API_KEY, { input: { kind: 'RETAIL', partnerId: walk.partnerId, label: 'walk till' } }),
+    ).createApiKey;
     expect(retail.secret).toMatch(/^dfs_rk_[0-9A-Za-z]{38}$/);
     expect(retail.apiKey).toMatchObject({
-      kind: 'RETAIL', displayPrefix: retail.secret.slice(0, 12), label: 'walk till', partner: { id: walk.partnerId },
-      paymentVendor: null, operatorId: null, expiresAt: null, revokedAt: null, active: true,
+      kind: 'RETAIL',
+      displayPrefix: retail.secret.slice(0, 12),
+      label: 'walk till',
+      partner: { id: walk.partnerId },
+      paymentVendor: null,
+      operatorId: null,
+      expiresAt: null,
+      revokedAt: null,
+      active: true,
     });
     walk.retailKey = retail.secret;
     walk.retailKeyId = retail.apiKey.id;
 
-    const partnerKey = ok(await operator(CREATE_API_KEY, { input: { kind: 'PARTNER', partnerId: walk.partnerId } })).createApiKey;
+    const partnerKey = ok(
+      await operator(CREATE_API_KEY, { input: { kind: 'PARTNER', partnerId: walk.partnerId } }),
+    ).createApiKey;
     expect(partnerKey.secret).toMatch(/^dfs_pk_[0-9A-Za-z]{38}$/);
-    expect(partnerKey.apiKey).toMatchObject({ kind: 'PARTNER', displayPrefix: partnerKey.secret.slice(0, 12), label: null, partner: { id: walk.partnerId }, active: true });
+    expect(partnerKey.apiKey).toMatchObject({
+      kind: 'PARTNER',
+      displayPrefix: partnerKey.secret.slice(0, 12),
+      label: null,
+      partner: { id: walk.partnerId },
+      active: true,
+    });
     expect(partnerKey.secret).not.toBe(retail.secret);
     walk.partnerKey = partnerKey.secret;
     walk.partnerKeyId = partnerKey.apiKey.id;
@@ -315,11 +469,21 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     expect(text).not.toContain(walk.retailKey);
     expect(text).not.toContain(walk.partnerKey);
     // The secret is no field of ApiKey at all.
-    expect(failure(await operator('query($p: ID) { apiKeys(partnerId: $p) { id secret } }', { p: walk.partnerId }))).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(
+      failure(await operator('query($p: ID) { apiKeys(partnerId: $p) { id secret } }', { p: walk.partnerId })),
+    ).toBe('GRAPHQL_VALIDATION_FAILED');
 
     // Both keys work at once, for their own partner.
-    expect(ok(await as(walk.retailKey)(VIEWER)).viewer).toEqual({ kind: 'PARTNER', keyKind: 'RETAIL', partner: { id: walk.partnerId, name: 'Walk Retail' } });
-    expect(ok(await as(walk.partnerKey)(VIEWER)).viewer).toEqual({ kind: 'PARTNER', keyKind: 'PARTNER', partner: { id: walk.partnerId, name: 'Walk Retail' } });
+    expect(ok(await as(walk.retailKey)(VIEWER)).viewer).toEqual({
+      kind: 'PARTNER',
+      keyKind: 'RETAIL',
+      partner: { id: walk.partnerId, name: 'Walk Retail' },
+    });
+    expect(ok(await as(walk.partnerKey)(VIEWER)).viewer).toEqual({
+      kind: 'PARTNER',
+      keyKind: 'PARTNER',
+      partner: { id: walk.partnerId, name: 'Walk Retail' },
+    });
   });
 
   it('5. (before any payment) the unpaid order locks once its paid-through time has passed', async () => {
@@ -331,7 +495,11 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     const at = async (seconds: number) => {
       const pinned = await startTestService(fixture.database.db, { now: () => new Date(seconds * 1000) });
       try {
-        const { body } = await pinned.graphql(query, { 'x-api-key': OPERATOR_KEY }, { id: walk.orderId, locator: walk.deviceTag });
+        const { body } = await pinned.graphql(
+          query,
+          { 'x-api-key': OPERATOR_KEY },
+          { id: walk.orderId, locator: walk.deviceTag },
+        );
         return ok(body);
       } finally {
         await pinned.close();
@@ -340,17 +508,33 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     const paidThrough = walk.orderTime + 30 * DAY;
 
     const stillActive = await at(paidThrough - 1);
-    expect(stillActive.financeOrder).toMatchObject({ paidThrough, nextPayment: paidThrough, secureStatus: 'ACTIVE_AND_SECURED', fullyPaid: false });
-    expect(stillActive.customer.devices).toEqual([{ tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'ACTIVE_AND_SECURED' }]);
+    expect(stillActive.financeOrder).toMatchObject({
+      paidThrough,
+      nextPayment: paidThrough,
+      secureStatus: 'ACTIVE_AND_SECURED',
+      fullyPaid: false,
+    });
+    expect(stillActive.customer.devices).toEqual([
+      { tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'ACTIVE_AND_SECURED' },
+    ]);
 
     const locked = await at(walk.orderTime + 31 * DAY);
-    expect(locked.financeOrder).toMatchObject({ paidThrough, nextPayment: paidThrough, secureStatus: 'LOCKED', fullyPaid: false });
+    expect(locked.financeOrder).toMatchObject({
+      paidThrough,
+      nextPayment: paidThrough,
+      secureStatus: 'LOCKED',
+      fullyPaid: false,
+    });
     expect(locked.financeOrder.schedule[0]).toEqual({ number: 1, status: 'OVERDUE' });
     expect(locked.financeOrder.schedule[1]).toEqual({ number: 2, status: 'UPCOMING' });
-    expect(locked.customer.devices).toEqual([{ tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'LOCKED' }]);
+    expect(locked.customer.devices).toEqual([
+      { tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'LOCKED' },
+    ]);
 
     // The service on the real clock still sees it active.
-    expect(ok(await operator(FINANCE_ORDER, { id: walk.orderId })).financeOrder.secureStatus).toBe('ACTIVE_AND_SECURED');
+    expect(ok(await operator(FINANCE_ORDER, { id: walk.orderId })).financeOrder.secureStatus).toBe(
+      'ACTIVE_AND_SECURED',
+    );
   });
 
   it('3. records in-store payments with the new retail key until the order is paid off', async () => {
@@ -366,7 +550,13 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     ];
     const pay = (amount: string, key = walk.retailKey, currency = 'USD') =>
       as(key)(RECORD_PAYMENT, {
-        input: { merchantId: walk.merchantId, salesClerkId: walk.clerkId, financeOrderId: walk.orderId, amount, currency },
+        input: {
+          merchantId: walk.merchantId,
+          salesClerkId: walk.clerkId,
+          financeOrderId: walk.orderId,
+          amount,
+          currency,
+        },
       });
     walk.paymentIds = [];
 
@@ -382,11 +572,19 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
 
       const receipt = ok(await pay(step.amount)).recordInStorePayment;
       expect(receipt).toMatchObject({
-        deviceTag: walk.deviceTag, remainingBalance: step.remaining, currency: 'USD',
-        nextPayment: fullyPaid ? null : paidThrough, fullyPaid, replayed: false,
+        deviceTag: walk.deviceTag,
+        remainingBalance: step.remaining,
+        currency: 'USD',
+        nextPayment: fullyPaid ? null : paidThrough,
+        fullyPaid,
+        replayed: false,
         payment: {
-          amount: step.amount, currency: 'USD', channel: 'IN_STORE',
-          merchant: { id: walk.merchantId }, salesClerk: { id: walk.clerkId }, financeOrder: { id: walk.orderId },
+          amount: step.amount,
+          currency: 'USD',
+          channel: 'IN_STORE',
+          merchant: { id: walk.merchantId },
+          salesClerk: { id: walk.clerkId },
+          financeOrder: { id: walk.orderId },
         },
       });
       expect(receipt.payment.time).toBe(receipt.time);
@@ -396,33 +594,59 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       const order = ok(await as(walk.partnerKey)(FINANCE_ORDER, { id: walk.orderId })).financeOrder;
       const remaining = step.remaining;
       expect(order).toMatchObject({
-        totalPaid: step.totalPaid, remainingBalance: remaining, repayableTotal: '480.00',
-        paidThrough, nextPayment: fullyPaid ? null : paidThrough, fullyPaid,
+        totalPaid: step.totalPaid,
+        remainingBalance: remaining,
+        repayableTotal: '480.00',
+        paidThrough,
+        nextPayment: fullyPaid ? null : paidThrough,
+        fullyPaid,
         secureStatus: fullyPaid ? 'RELEASED' : 'ACTIVE_AND_SECURED',
         device: { validThrough: paidThrough, secureStatus: fullyPaid ? 'RELEASED' : 'ACTIVE_AND_SECURED' },
       });
       const min = (a: string, b: string) => (cents(a) <= cents(b) ? a : b);
-      expect(order.paymentOptions).toEqual(fullyPaid ? [] : [
-        { type: 'FULL', amount: remaining, currency: 'USD' },
-        { type: 'MONTH', amount: min('40.00', remaining), currency: 'USD' },
-        { type: 'WEEK', amount: min('10.00', remaining), currency: 'USD' },
-      ]);
+      expect(order.paymentOptions).toEqual(
+        fullyPaid
+          ? []
+          : [
+              { type: 'FULL', amount: remaining, currency: 'USD' },
+              { type: 'MONTH', amount: min('40.00', remaining), currency: 'USD' },
+              { type: 'WEEK', amount: min('10.00', remaining), currency: 'USD' },
+            ],
+      );
     }
 
     const final = ok(await operator(FINANCE_ORDER, { id: walk.orderId })).financeOrder;
     expect(final).toMatchObject({
-      totalPaid: '480.00', remainingBalance: '0.00', fullyPaid: true, nextPayment: null, paymentOptions: [],
+      totalPaid: '480.00',
+      remainingBalance: '0.00',
+      fullyPaid: true,
+      nextPayment: null,
+      paymentOptions: [],
       secureStatus: 'RELEASED',
       device: { secureStatus: 'RELEASED' },
     });
-    expect(final.schedule.every((installment: { status: string; paid: string }) => installment.status === 'PAID' && installment.paid === '40.00')).toBe(true);
+    expect(
+      final.schedule.every(
+        (installment: { status: string; paid: string }) =>
+          installment.status === 'PAID' && installment.paid === '40.00',
+      ),
+    ).toBe(true);
     // Payments oldest first.
     expect(final.payments.map((payment: { id: string }) => payment.id)).toEqual(walk.paymentIds);
-    expect(final.payments.map((payment: { amount: string }) => payment.amount)).toEqual(steps.map((step) => step.amount));
+    expect(final.payments.map((payment: { amount: string }) => payment.amount)).toEqual(
+      steps.map((step) => step.amount),
+    );
     const times = final.payments.map((payment: { time: number }) => payment.time);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     for (const payment of final.payments) {
-      expect(payment).toMatchObject({ currency: 'USD', channel: 'IN_STORE', merchant: { id: walk.merchantId }, salesClerk: { id: walk.clerkId }, paymentVendor: null, vendorReference: null });
+      expect(payment).toMatchObject({
+        currency: 'USD',
+        channel: 'IN_STORE',
+        merchant: { id: walk.merchantId },
+        salesClerk: { id: walk.clerkId },
+        paymentVendor: null,
+        vendorReference: null,
+      });
     }
 
     // The ledger: the sale, then per payment a CASH of minus the amount and, unless it rounds to zero,
@@ -435,30 +659,47 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     });
     expect(ledger.map((node: any) => [node.type, node.amount, node.payment?.id ?? null])).toEqual(expected);
     for (const node of ledger) {
-      expect(node).toMatchObject({ currency: 'USD', merchant: { id: walk.merchantId }, financeOrder: { id: walk.orderId } });
+      expect(node).toMatchObject({
+        currency: 'USD',
+        merchant: { id: walk.merchantId },
+        financeOrder: { id: walk.orderId },
+      });
       if (node.type === 'CASH') expect(node.salesClerk).toEqual({ id: walk.clerkId });
     }
     // No commission transaction at all for the 0.01 payment (0.0025 rounds to 0.00).
-    const commissions = ok(await operator(TRANSACTIONS, { ...window(), partnerId: walk.partnerId, filter: ['type:commission'] })).transactions.nodes;
+    const commissions = ok(
+      await operator(TRANSACTIONS, { ...window(), partnerId: walk.partnerId, filter: ['type:commission'] }),
+    ).transactions.nodes;
     expect(commissions.map((node: any) => node.amount)).toEqual(['1.00', '0.01', '0.33', '10.54', '0.13']);
     expect(commissions.some((node: any) => node.payment.id === walk.paymentIds[1])).toBe(false);
   });
 
   it('4. keeps the new partner and the demo partners apart', async () => {
     const mine = as(walk.partnerKey);
-    const own = ok(await mine(`query($phone: String!, $tag: String!, $imei: String!, $id: ID!, $cart: String!) {
+    const own = ok(
+      await mine(
+        `query($phone: String!, $tag: String!, $imei: String!, $id: ID!, $cart: String!) {
       merchants { id } clerks { id }
       byPhone: customer(locator: $phone) { id email nationalId revealed: email(reveal: true) financeOrder { id } }
       byTag: customer(locator: $tag) { id financeOrder { id } }
       byImei: customer(locator: $imei) { id }
       financeOrder(id: $id) { id }
       cart(cartTag: $cart) { cartTag financeOrder { id } }
-    }`, { phone: walk.customerPhone, tag: walk.deviceTag, imei: walk.imei, id: walk.orderId, cart: walk.cartTag }));
+    }`,
+        { phone: walk.customerPhone, tag: walk.deviceTag, imei: walk.imei, id: walk.orderId, cart: walk.cartTag },
+      ),
+    );
     expect(own).toEqual({
       merchants: [{ id: walk.merchantId }],
       clerks: [{ id: walk.clerkId }],
       // Personal data only when asked for.
-      byPhone: { id: walk.customerId, email: null, nationalId: null, revealed: 'walker@example.com', financeOrder: { id: walk.orderId } },
+      byPhone: {
+        id: walk.customerId,
+        email: null,
+        nationalId: null,
+        revealed: 'walker@example.com',
+        financeOrder: { id: walk.orderId },
+      },
       byTag: { id: walk.customerId, financeOrder: { id: walk.orderId } },
       byImei: { id: walk.customerId },
       financeOrder: { id: walk.orderId },
@@ -466,7 +707,8 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     });
 
     // The new partner key reaches nothing of Demo Retail's.
-    const theirs = ok(await mine(`{
+    const theirs = ok(
+      await mine(`{
       financeOrder(id: "${DEMO_ORDER_ID}") { id }
       byTag: customer(locator: "DTSTBBB") { id }
       byPhone: customer(locator: "14084930580") { id }
@@ -474,21 +716,38 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       cart(cartTag: "CART-DEMO-1") { cartTag }
       merchant(id: "851005") { id }
       clerk(id: "5335") { id }
-    }`));
-    expect(theirs).toEqual({ financeOrder: null, byTag: null, byPhone: null, byId: null, cart: null, merchant: null, clerk: null });
+    }`),
+    );
+    expect(theirs).toEqual({
+      financeOrder: null,
+      byTag: null,
+      byPhone: null,
+      byId: null,
+      cart: null,
+      merchant: null,
+      clerk: null,
+    });
 
     // Its ledger is its own, whatever the filter asks for.
     const ledger = ok(await mine(TRANSACTIONS, window())).transactions.nodes;
     expect(ledger.length).toBeGreaterThan(0);
     for (const node of ledger) expect(node.merchant).toEqual({ id: walk.merchantId });
-    expect(ok(await mine(TRANSACTIONS, { ...window(), filter: [`financeOrder.id:${DEMO_ORDER_ID}`] })).transactions.nodes).toEqual([]);
+    expect(
+      ok(await mine(TRANSACTIONS, { ...window(), filter: [`financeOrder.id:${DEMO_ORDER_ID}`] })).transactions.nodes,
+    ).toEqual([]);
     // Naming another partner answers nothing rather than that partner's ledger.
     const demoId = (await fixture.database.db('partners').where({ name: 'Demo Retail' }).first()).id as string;
-    const foreign = await mine(TRANSACTIONS, { start: nowSeconds() - 300 * DAY, end: nowSeconds() + DAY, partnerId: demoId });
+    const foreign = await mine(TRANSACTIONS, {
+      start: nowSeconds() - 300 * DAY,
+      end: nowSeconds() + DAY,
+      partnerId: demoId,
+    });
     expect(ok(foreign).transactions.nodes).toEqual([]);
 
     // Demo Retail's partner key gets null for each of the new partner's records.
-    const demo = ok(await as('demo-partner-key')(`query($phone: String!, $tag: String!, $imei: String!, $customerId: String!, $id: ID!, $cart: String!, $m: ID!, $c: ID!) {
+    const demo = ok(
+      await as('demo-partner-key')(
+        `query($phone: String!, $tag: String!, $imei: String!, $customerId: String!, $id: ID!, $cart: String!, $m: ID!, $c: ID!) {
       financeOrder(id: $id) { id }
       byPhone: customer(locator: $phone) { id }
       byTag: customer(locator: $tag) { id }
@@ -497,35 +756,74 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       cart(cartTag: $cart) { cartTag }
       merchant(id: $m) { id }
       clerk(id: $c) { id }
-    }`, {
-      phone: walk.customerPhone, tag: walk.deviceTag, imei: walk.imei, customerId: walk.customerId, id: walk.orderId, cart: walk.cartTag,
-      m: walk.merchantId, c: walk.clerkId,
-    }));
-    expect(demo).toEqual({ financeOrder: null, byPhone: null, byTag: null, byImei: null, byId: null, cart: null, merchant: null, clerk: null });
-    const demoLedger = ok(await as('demo-partner-key')(TRANSACTIONS, { ...window(), filter: [`financeOrder.id:${walk.orderId}`] })).transactions.nodes;
+    }`,
+        {
+          phone: walk.customerPhone,
+          tag: walk.deviceTag,
+          imei: walk.imei,
+          customerId: walk.customerId,
+          id: walk.orderId,
+          cart: walk.cartTag,
+          m: walk.merchantId,
+          c: walk.clerkId,
+        },
+      ),
+    );
+    expect(demo).toEqual({
+      financeOrder: null,
+      byPhone: null,
+      byTag: null,
+      byImei: null,
+      byId: null,
+      cart: null,
+      merchant: null,
+      clerk: null,
+    });
+    const demoLedger = ok(
+      await as('demo-partner-key')(TRANSACTIONS, { ...window(), filter: [`financeOrder.id:${walk.orderId}`] }),
+    ).transactions.nodes;
     expect(demoLedger).toEqual([]);
     // The demo retail key cannot pay the new partner's order either: to it, the order does not exist.
     const demoPay = await as('demo-retail-key')(RECORD_PAYMENT, {
-      input: { merchantId: '851005', salesClerkId: '5335', financeOrderId: walk.orderId, amount: '1.00', currency: 'USD' },
+      input: {
+        merchantId: '851005',
+        salesClerkId: '5335',
+        financeOrderId: walk.orderId,
+        amount: '1.00',
+        currency: 'USD',
+      },
     });
     expect(failure(demoPay)).toBe('RESOURCE_NOT_FOUND');
   });
 
   it('6. a revoked retail key stops working at once; the partner key is untouched', async () => {
-    const revoked = ok(await operator('mutation($id: ID!) { revokeApiKey(id: $id) { id kind revokedAt active } }', { id: walk.retailKeyId })).revokeApiKey;
+    const revoked = ok(
+      await operator('mutation($id: ID!) { revokeApiKey(id: $id) { id kind revokedAt active } }', {
+        id: walk.retailKeyId,
+      }),
+    ).revokeApiKey;
     expect(revoked).toMatchObject({ id: walk.retailKeyId, kind: 'RETAIL', active: false });
     expect(revoked.revokedAt).toBeGreaterThanOrEqual(walk.orderTime);
 
     expect(failure(await as(walk.retailKey)(VIEWER))).toBe('INVALID_API_KEY');
     const before = await tableCounts();
     const payment = await as(walk.retailKey)(RECORD_PAYMENT, {
-      input: { merchantId: walk.merchantId, salesClerkId: walk.clerkId, financeOrderId: walk.orderId, amount: '1.00', currency: 'USD' },
+      input: {
+        merchantId: walk.merchantId,
+        salesClerkId: walk.clerkId,
+        financeOrderId: walk.orderId,
+        amount: '1.00',
+        currency: 'USD',
+      },
     });
     expect(failure(payment)).toBe('INVALID_API_KEY');
     expect(await tableCounts()).toEqual(before);
 
     const listed = ok(await operator(API_KEYS, { partnerId: walk.partnerId })).apiKeys;
-    expect(listed.map((key: { kind: string; active: boolean }) => [key.kind, key.active])).toEqual([['PARTNER', true], ['RETAIL', false]]);
+    expect(listed.map((key: { kind: string; active: boolean }) => [key.kind, key.active])).toEqual([
+      ['PARTNER', true],
+      ['RETAIL', false],
+    ]);
     expect(ok(await as(walk.partnerKey)(VIEWER)).viewer.keyKind).toBe('PARTNER');
   });
 });
@@ -536,36 +834,80 @@ describe('provisioning refusals: each one an error code, with nothing written', 
   // A small partner of its own, provisioned through GraphQL: a customer with a device of a new model
   // (financed through cart V-1) and a device of the demo model 12, plus an unfinanced cart V-2.
   const setup = {} as {
-    partnerId: string; merchantId: string; clerkId: string; customerId: string; modelId: string;
-    deviceId: string; otherModelDeviceId: string; orderId: string;
+    partnerId: string;
+    merchantId: string;
+    clerkId: string;
+    customerId: string;
+    modelId: string;
+    deviceId: string;
+    otherModelDeviceId: string;
+    orderId: string;
   };
   const cartInput = (overrides: Record<string, unknown> = {}) => ({
-    partnerId: setup.partnerId, cartTag: 'CART-V-NEW', customerId: setup.customerId, merchantId: setup.merchantId,
-    salesClerkId: setup.clerkId, deviceModelId: setup.modelId, currency: 'USD', purchaseAmount: '100.00', downPayment: '10.00',
-    pricePreTax: '100.00', monthlyCost: '10.00', weeklyCost: '2.50', months: 10, ...overrides,
+    partnerId: setup.partnerId,
+    cartTag: 'CART-V-NEW',
+    customerId: setup.customerId,
+    merchantId: setup.merchantId,
+    salesClerkId: setup.clerkId,
+    deviceModelId: setup.modelId,
+    currency: 'USD',
+    purchaseAmount: '100.00',
+    downPayment: '10.00',
+    pricePreTax: '100.00',
+    monthlyCost: '10.00',
+    weeklyCost: '2.50',
+    months: 10,
+    ...overrides,
   });
 
   beforeAll(async () => {
-    setup.partnerId = ok(await operator(CREATE_PARTNER, { input: { name: 'Validation Retail', commissionRateBasisPoints: 0 } })).createPartner.id;
-    setup.merchantId = ok(await operator(CREATE_MERCHANT, {
-      input: { partnerId: setup.partnerId, name: 'V STORE', phoneNumber: '1', address: { street: '2 V St', city: 'Reno', state: 'NV', country: 'US' } },
-    })).createMerchant.id;
-    setup.clerkId = ok(await operator(CREATE_CLERK, { input: { partnerId: setup.partnerId, name: 'V Clerk', phoneNumber: '2', email: 'v@clerk.example' } })).createClerk.id;
-    setup.customerId = ok(await operator(CREATE_CUSTOMER, { input: { partnerId: setup.partnerId, name: 'V Customer', phoneNumber: '17755550001' } })).createCustomer.id;
+    setup.partnerId = ok(
+      await operator(CREATE_PARTNER, { input: { name: 'Validation Retail', commissionRateBasisPoints: 0 } }),
+    ).createPartner.id;
+    setup.merchantId = ok(
+      await operator(CREATE_MERCHANT, {
+        input: {
+          partnerId: setup.partnerId,
+          name: 'V STORE',
+          phoneNumber: '1',
+          address: { street: '2 V St', city: 'Reno', state: 'NV', country: 'US' },
+        },
+      }),
+    ).createMerchant.id;
+    setup.clerkId = ok(
+      await operator(CREATE_CLERK, {
+        input: { partnerId: setup.partnerId, name: 'V Clerk', phoneNumber: '2', email: 'v@clerk.example' },
+      }),
+    ).createClerk.id;
+    setup.customerId = ok(
+      await operator(CREATE_CUSTOMER, {
+        input: { partnerId: setup.partnerId, name: 'V Customer', phoneNumber: '17755550001' },
+      }),
+    ).createCustomer.id;
     const familyId = ok(await operator(CREATE_FAMILY, { name: 'Validation Phone' })).createDeviceFamily.id;
-    setup.modelId = ok(await operator(CREATE_MODEL, { input: { familyId, makeModel: 'VALID V1', name: 'Validation One' } })).createDeviceModel.id;
+    setup.modelId = ok(
+      await operator(CREATE_MODEL, { input: { familyId, makeModel: 'VALID V1', name: 'Validation One' } }),
+    ).createDeviceModel.id;
     const device = (tag: string, imei: string, modelId: string) =>
-      operator(CREATE_DEVICE, { input: { partnerId: setup.partnerId, customerId: setup.customerId, modelId, tag, imei } });
+      operator(CREATE_DEVICE, {
+        input: { partnerId: setup.partnerId, customerId: setup.customerId, modelId, tag, imei },
+      });
     setup.deviceId = ok(await device('DTVAL001', '490154203237518', setup.modelId)).createDevice.id;
     setup.otherModelDeviceId = ok(await device('DTVAL002', '490154203237526', '12')).createDevice.id;
     ok(await operator(CREATE_CART, { input: cartInput({ cartTag: 'CART-V-1' }) }));
     ok(await operator(CREATE_CART, { input: cartInput({ cartTag: 'CART-V-2' }) }));
-    setup.orderId = ok(await operator(FINANCE_CART, { input: { partnerId: setup.partnerId, cartTag: 'CART-V-1', deviceId: setup.deviceId } })).financeCart.id;
+    setup.orderId = ok(
+      await operator(FINANCE_CART, {
+        input: { partnerId: setup.partnerId, cartTag: 'CART-V-1', deviceId: setup.deviceId },
+      }),
+    ).financeCart.id;
   });
 
   it('refuses a commission rate outside 0..10000 basis points', async () => {
     for (const rate of [10_001, -1]) {
-      await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_PARTNER, { input: { name: 'Too Greedy', commissionRateBasisPoints: rate } }));
+      await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+        operator(CREATE_PARTNER, { input: { name: 'Too Greedy', commissionRateBasisPoints: rate } }),
+      );
     }
   });
 
@@ -573,63 +915,137 @@ describe('provisioning refusals: each one an error code, with nothing written', 
     const input = (partnerId: string, country: string) => ({
       input: { partnerId, name: 'BAD', phoneNumber: '1', address: { street: '1 St', city: 'X', state: 'Y', country } },
     });
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_MERCHANT, input(setup.partnerId, 'USA')));
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(CREATE_MERCHANT, input(setup.partnerId, 'USA')),
+    );
     await expectRefusedWithoutWriting('RESOURCE_NOT_FOUND', () => operator(CREATE_MERCHANT, input('987654321', 'US')));
   });
 
   it('refuses a second customer with the same phone number within a partner, not across partners', async () => {
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
-      operator(CREATE_CUSTOMER, { input: { partnerId: setup.partnerId, name: 'Twin', phoneNumber: '17755550001' } }));
+      operator(CREATE_CUSTOMER, { input: { partnerId: setup.partnerId, name: 'Twin', phoneNumber: '17755550001' } }),
+    );
     const otherId = (await fixture.database.db('partners').where({ name: 'Other Retail' }).first()).id as string;
-    const elsewhere = ok(await operator(CREATE_CUSTOMER, { input: { partnerId: otherId, name: 'Twin Elsewhere', phoneNumber: '17755550001' } })).createCustomer;
+    const elsewhere = ok(
+      await operator(CREATE_CUSTOMER, {
+        input: { partnerId: otherId, name: 'Twin Elsewhere', phoneNumber: '17755550001' },
+      }),
+    ).createCustomer;
     expect(elsewhere.phoneNumber).toBe('17755550001');
   });
 
-  it('refuses a device whose IMEI is malformed, or whose IMEI or tag another partner\'s device already has', async () => {
-    const input = (tag: string, imei: string) => ({ input: { partnerId: setup.partnerId, customerId: setup.customerId, modelId: setup.modelId, tag, imei } });
+  it("refuses a device whose IMEI is malformed, or whose IMEI or tag another partner's device already has", async () => {
+    const input = (tag: string, imei: string) => ({
+      input: { partnerId: setup.partnerId, customerId: setup.customerId, modelId: setup.modelId, tag, imei },
+    });
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_DEVICE, input('DTVAL003', '123')));
     // 123456789012347 is Demo Retail's DTSTBBB: IMEIs are unique across every partner.
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_DEVICE, input('DTVAL003', '123456789012347')));
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_DEVICE, input('DTSTBBB', '490154203237534')));
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(CREATE_DEVICE, input('DTVAL003', '123456789012347')),
+    );
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(CREATE_DEVICE, input('DTSTBBB', '490154203237534')),
+    );
   });
 
   it('refuses a cart whose down payment exceeds the price, or with more decimals than the currency has', async () => {
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_CART, { input: cartInput({ purchaseAmount: '100.00', downPayment: '100.01' }) }));
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_CART, { input: cartInput({ purchaseAmount: '10.001' }) }));
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_CART, { input: cartInput({ cartTag: 'CART-V-1' }) }));
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(CREATE_CART, { input: cartInput({ purchaseAmount: '100.00', downPayment: '100.01' }) }),
+    );
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(CREATE_CART, { input: cartInput({ purchaseAmount: '10.001' }) }),
+    );
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(CREATE_CART, { input: cartInput({ cartTag: 'CART-V-1' }) }),
+    );
   });
 
   it('refuses to finance a cart twice, or with a device of another model', async () => {
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
-      operator(FINANCE_CART, { input: { partnerId: setup.partnerId, cartTag: 'CART-V-1', deviceId: setup.deviceId } }));
+      operator(FINANCE_CART, { input: { partnerId: setup.partnerId, cartTag: 'CART-V-1', deviceId: setup.deviceId } }),
+    );
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
-      operator(FINANCE_CART, { input: { partnerId: setup.partnerId, cartTag: 'CART-V-2', deviceId: setup.otherModelDeviceId } }));
+      operator(FINANCE_CART, {
+        input: { partnerId: setup.partnerId, cartTag: 'CART-V-2', deviceId: setup.otherModelDeviceId },
+      }),
+    );
     // Cart V-2 is still unfinanced, and V-1 still has its one order.
-    const carts = ok(await operator(`query($p: ID) { v1: cart(cartTag: "CART-V-1", partnerId: $p) { financeOrder { id } } v2: cart(cartTag: "CART-V-2", partnerId: $p) { financeOrder { id } } }`, { p: setup.partnerId }));
+    const carts = ok(
+      await operator(
+        `query($p: ID) { v1: cart(cartTag: "CART-V-1", partnerId: $p) { financeOrder { id } } v2: cart(cartTag: "CART-V-2", partnerId: $p) { financeOrder { id } } }`,
+        { p: setup.partnerId },
+      ),
+    );
     expect(carts).toEqual({ v1: { financeOrder: { id: setup.orderId } }, v2: { financeOrder: null } });
   });
 
-  it('refuses an adjustment in another currency than its order\'s', async () => {
-    await expectRefusedWithoutWriting('CURRENCY_MISMATCH', () => operator(CREATE_ADJUSTMENT, {
-      input: { partnerId: setup.partnerId, kind: 'PAYMENT', amount: '1.00', currency: 'MXN', notes: 'wrong currency', merchantId: setup.merchantId, financeOrderId: setup.orderId },
-    }));
+  it("refuses an adjustment in another currency than its order's", async () => {
+    await expectRefusedWithoutWriting('CURRENCY_MISMATCH', () =>
+      operator(CREATE_ADJUSTMENT, {
+        input: {
+          partnerId: setup.partnerId,
+          kind: 'PAYMENT',
+          amount: '1.00',
+          currency: 'MXN',
+          notes: 'wrong currency',
+          merchantId: setup.merchantId,
+          financeOrderId: setup.orderId,
+        },
+      }),
+    );
   });
 
   it('keeps every provisioning mutation to operators: partner and retail keys are FORBIDDEN', async () => {
     const mutations: Array<[string, Record<string, unknown>]> = [
       [CREATE_PARTNER, { input: { name: 'Self Made', commissionRateBasisPoints: 100 } }],
-      [CREATE_MERCHANT, { input: { partnerId: setup.partnerId, name: 'X', phoneNumber: '1', address: { street: '1', city: '1', state: '1', country: 'US' } } }],
+      [
+        CREATE_MERCHANT,
+        {
+          input: {
+            partnerId: setup.partnerId,
+            name: 'X',
+            phoneNumber: '1',
+            address: { street: '1', city: '1', state: '1', country: 'US' },
+          },
+        },
+      ],
       [CREATE_CLERK, { input: { partnerId: setup.partnerId, name: 'X', phoneNumber: '1', email: 'x@example.com' } }],
       [CREATE_CUSTOMER, { input: { partnerId: setup.partnerId, name: 'X', phoneNumber: '17755559999' } }],
       [CREATE_FAMILY, { name: 'Forbidden Family' }],
       [CREATE_MODEL, { input: { familyId: '3', makeModel: 'FORBIDDEN F1', name: 'F1' } }],
-      [CREATE_DEVICE, { input: { partnerId: setup.partnerId, customerId: setup.customerId, modelId: setup.modelId, tag: 'DTFORBID', imei: '490154203237542' } }],
+      [
+        CREATE_DEVICE,
+        {
+          input: {
+            partnerId: setup.partnerId,
+            customerId: setup.customerId,
+            modelId: setup.modelId,
+            tag: 'DTFORBID',
+            imei: '490154203237542',
+          },
+        },
+      ],
       [CREATE_CART, { input: cartInput({ cartTag: 'CART-FORBIDDEN' }) }],
       [FINANCE_CART, { input: { partnerId: setup.partnerId, cartTag: 'CART-V-2', deviceId: setup.deviceId } }],
-      [CREATE_ADJUSTMENT, { input: { partnerId: setup.partnerId, kind: 'PAYMENT', amount: '1.00', currency: 'USD', notes: 'x', merchantId: setup.merchantId } }],
+      [
+        CREATE_ADJUSTMENT,
+        {
+          input: {
+            partnerId: setup.partnerId,
+            kind: 'PAYMENT',
+            amount: '1.00',
+            currency: 'USD',
+            notes: 'x',
+            merchantId: setup.merchantId,
+          },
+        },
+      ],
       [CREATE_API_KEY, { input: { kind: 'RETAIL', partnerId: setup.partnerId } }],
       ['mutation { revokeApiKey(id: "1") { id } }', {}],
-      ['mutation($input: CreatePaymentVendorInput!) { createPaymentVendor(input: $input) { id } }', { input: { name: 'sneaky', displayName: 'Sneaky', requestSchema: { type: 'object' } } }],
+      [
+        'mutation($input: CreatePaymentVendorInput!) { createPaymentVendor(input: $input) { id } }',
+        { input: { name: 'sneaky', displayName: 'Sneaky', requestSchema: { type: 'object' } } },
+      ],
       ['mutation { updatePaymentVendor(input: { id: "1", enabled: false }) { id } }', {}],
     ];
     for (const key of ['demo-partner-key', 'demo-retail-key']) {
@@ -655,28 +1071,51 @@ describe('adjustments', () => {
     expect(balancesBefore.a).toEqual({ totalPaid: '18.00', remainingBalance: '198.00' });
 
     const start = nowSeconds() - 60;
-    const adjustment = ok(await operator(CREATE_ADJUSTMENT, {
-      input: {
-        partnerId: demoId, kind: 'COMMISSION', amount: '-0.50', currency: 'USD', notes: 'walk: commission over-credited on 4000004',
-        merchantId: '851005', financeOrderId: DEMO_ORDER_ID,
-      },
-    })).createAdjustment;
+    const adjustment = ok(
+      await operator(CREATE_ADJUSTMENT, {
+        input: {
+          partnerId: demoId,
+          kind: 'COMMISSION',
+          amount: '-0.50',
+          currency: 'USD',
+          notes: 'walk: commission over-credited on 4000004',
+          merchantId: '851005',
+          financeOrderId: DEMO_ORDER_ID,
+        },
+      }),
+    ).createAdjustment;
     expect(adjustment).toMatchObject({
-      kind: 'COMMISSION', amount: '-0.50', currency: 'USD', notes: 'walk: commission over-credited on 4000004',
-      merchant: { id: '851005' }, financeOrder: { id: DEMO_ORDER_ID },
+      kind: 'COMMISSION',
+      amount: '-0.50',
+      currency: 'USD',
+      notes: 'walk: commission over-credited on 4000004',
+      merchant: { id: '851005' },
+      financeOrder: { id: DEMO_ORDER_ID },
     });
     expect(adjustment.time).toBeGreaterThanOrEqual(start);
 
     const window = { start, end: nowSeconds() + 60, filter: ['type:adjustment'] };
     const expectedNode = {
-      __typename: 'AdjustmentTransaction', id: expect.any(String), type: 'ADJUSTMENT', time: adjustment.time, amount: '-0.50', currency: 'USD',
+      __typename: 'AdjustmentTransaction',
+      id: expect.any(String),
+      type: 'ADJUSTMENT',
+      time: adjustment.time,
+      amount: '-0.50',
+      currency: 'USD',
       merchant: { id: '851005' },
       adjustment: {
-        id: adjustment.id, kind: 'COMMISSION', amount: '-0.50', currency: 'USD', notes: 'walk: commission over-credited on 4000004',
-        financeOrder: { id: DEMO_ORDER_ID }, merchant: { id: '851005' },
+        id: adjustment.id,
+        kind: 'COMMISSION',
+        amount: '-0.50',
+        currency: 'USD',
+        notes: 'walk: commission over-credited on 4000004',
+        financeOrder: { id: DEMO_ORDER_ID },
+        merchant: { id: '851005' },
       },
     };
-    expect(ok(await operator(TRANSACTIONS, { ...window, partnerId: demoId })).transactions.nodes).toEqual([expectedNode]);
+    expect(ok(await operator(TRANSACTIONS, { ...window, partnerId: demoId })).transactions.nodes).toEqual([
+      expectedNode,
+    ]);
     // The partner sees it in its own ledger; another partner does not.
     expect(ok(await as('demo-partner-key')(TRANSACTIONS, window)).transactions.nodes).toEqual([expectedNode]);
     expect(ok(await as('other-partner-key')(TRANSACTIONS, window)).transactions.nodes).toEqual([]);
@@ -686,9 +1125,18 @@ describe('adjustments', () => {
 
   it('refuses a zero adjustment and one for a store of another partner', async () => {
     const demoId = (await fixture.database.db('partners').where({ name: 'Demo Retail' }).first()).id as string;
-    const input = { partnerId: demoId, kind: 'PAYMENT', amount: '0.00', currency: 'USD', notes: 'nothing', merchantId: '851005' };
+    const input = {
+      partnerId: demoId,
+      kind: 'PAYMENT',
+      amount: '0.00',
+      currency: 'USD',
+      notes: 'nothing',
+      merchantId: '851005',
+    };
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_ADJUSTMENT, { input }));
-    await expectRefusedWithoutWriting('RESOURCE_NOT_FOUND', () => operator(CREATE_ADJUSTMENT, { input: { ...input, amount: '1.00', merchantId: '2000001' } }));
+    await expectRefusedWithoutWriting('RESOURCE_NOT_FOUND', () =>
+      operator(CREATE_ADJUSTMENT, { input: { ...input, amount: '1.00', merchantId: '2000001' } }),
+    );
   });
 });
 
@@ -705,28 +1153,52 @@ describe('payment vendors', () => {
   const SCHEMA = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
-    properties: { paymentVendor: { type: 'string' }, amount: { type: 'string' }, currency: { type: 'string' }, reference: { type: 'string' }, deviceTag: { type: 'string' } },
+    properties: {
+      paymentVendor: { type: 'string' },
+      amount: { type: 'string' },
+      currency: { type: 'string' },
+      reference: { type: 'string' },
+      deviceTag: { type: 'string' },
+    },
     required: ['paymentVendor', 'amount', 'currency', 'reference', 'deviceTag'],
   };
 
   it('refuses a request schema that is not a valid JSON Schema', async () => {
     for (const requestSchema of [{ type: 12 }, { required: 'reference' }, ['not', 'an', 'object']]) {
       await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
-        operator(CREATE_VENDOR, { input: { name: 'walk-broken', displayName: 'Broken', requestSchema } }));
+        operator(CREATE_VENDOR, { input: { name: 'walk-broken', displayName: 'Broken', requestSchema } }),
+      );
     }
     const names = ok(await operator(VENDORS)).paymentVendors.map((vendor: { name: string }) => vendor.name);
     expect(names).not.toContain('walk-broken');
   });
 
   it('lists a new vendor with its schema, and toggles it with updatePaymentVendor', async () => {
-    const created = ok(await operator(CREATE_VENDOR, { input: { name: 'walk-pay', displayName: 'Walk Pay', requestSchema: SCHEMA } })).createPaymentVendor;
+    const created = ok(
+      await operator(CREATE_VENDOR, { input: { name: 'walk-pay', displayName: 'Walk Pay', requestSchema: SCHEMA } }),
+    ).createPaymentVendor;
     expect(created).toMatchObject({ name: 'walk-pay', displayName: 'Walk Pay', requestSchema: SCHEMA, enabled: true });
 
-    const find = async () => (ok(await operator(VENDORS)).paymentVendors as Array<{ id: string }>).find((vendor) => vendor.id === created.id);
-    expect(await find()).toEqual({ id: created.id, name: 'walk-pay', displayName: 'Walk Pay', requestSchema: SCHEMA, enabled: true });
+    const find = async () =>
+      (ok(await operator(VENDORS)).paymentVendors as Array<{ id: string }>).find((vendor) => vendor.id === created.id);
+    expect(await find()).toEqual({
+      id: created.id,
+      name: 'walk-pay',
+      displayName: 'Walk Pay',
+      requestSchema: SCHEMA,
+      enabled: true,
+    });
 
-    const disabled = ok(await operator(UPDATE_VENDOR, { input: { id: created.id, enabled: false } })).updatePaymentVendor;
-    expect(disabled).toEqual({ id: created.id, name: 'walk-pay', displayName: 'Walk Pay', requestSchema: SCHEMA, enabled: false });
+    const disabled = ok(
+      await operator(UPDATE_VENDOR, { input: { id: created.id, enabled: false } }),
+    ).updatePaymentVendor;
+    expect(disabled).toEqual({
+      id: created.id,
+      name: 'walk-pay',
+      displayName: 'Walk Pay',
+      requestSchema: SCHEMA,
+      enabled: false,
+    });
     expect(await find()).toMatchObject({ enabled: false });
 
     const enabled = ok(await operator(UPDATE_VENDOR, { input: { id: created.id, enabled: true } })).updatePaymentVendor;
@@ -734,10 +1206,14 @@ describe('payment vendors', () => {
     expect(await find()).toMatchObject({ enabled: true });
 
     // An invalid new schema is refused and the stored one stays.
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(UPDATE_VENDOR, { input: { id: created.id, requestSchema: { type: 12 } } }));
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(UPDATE_VENDOR, { input: { id: created.id, requestSchema: { type: 12 } } }),
+    );
     expect(await find()).toMatchObject({ requestSchema: SCHEMA, enabled: true });
 
     // The agreed name is unique.
-    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_VENDOR, { input: { name: 'walk-pay', displayName: 'Again', requestSchema: SCHEMA } }));
+    await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
+      operator(CREATE_VENDOR, { input: { name: 'walk-pay', displayName: 'Again', requestSchema: SCHEMA } }),
+    );
   });
 });

@@ -18,31 +18,71 @@ const ORDER = `id remainingBalance totalPaid repayableTotal financeAmount purcha
 
 describe('finance orders', () => {
   it('4000004: owes 198.00, paid through T+20d, active and secured', async () => {
-    const { data } = await partner(`{ financeOrder(id: "4000004") { ${ORDER} payments { id amount currency time channel merchant { id } salesClerk { id } } } }`);
+    const { data } = await partner(
+      `{ financeOrder(id: "4000004") { ${ORDER} payments { id amount currency time channel merchant { id } salesClerk { id } } } }`,
+    );
     expect(data.financeOrder).toEqual({
-      id: '4000004', remainingBalance: '198.00', totalPaid: '18.00', repayableTotal: '216.00', financeAmount: '200.00',
-      purchaseAmount: '300.00', downPayment: '100.00', pricePreTax: '300.00', monthlyCost: '18.00', weeklyCost: '4.00', months: 12, currency: 'USD',
-      time: T - 40 * DAY, paidThrough: T + 20 * DAY, nextPayment: T + 20 * DAY, fullyPaid: false,
+      id: '4000004',
+      remainingBalance: '198.00',
+      totalPaid: '18.00',
+      repayableTotal: '216.00',
+      financeAmount: '200.00',
+      purchaseAmount: '300.00',
+      downPayment: '100.00',
+      pricePreTax: '300.00',
+      monthlyCost: '18.00',
+      weeklyCost: '4.00',
+      months: 12,
+      currency: 'USD',
+      time: T - 40 * DAY,
+      paidThrough: T + 20 * DAY,
+      nextPayment: T + 20 * DAY,
+      fullyPaid: false,
       secureStatus: 'ACTIVE_AND_SECURED',
       paymentOptions: [
         { type: 'FULL', amount: '198.00', currency: 'USD' },
         { type: 'MONTH', amount: '18.00', currency: 'USD' },
         { type: 'WEEK', amount: '4.00', currency: 'USD' },
       ],
-      payments: [{ id: '4000008', amount: '18.00', currency: 'USD', time: T - 10 * DAY, channel: 'IN_STORE', merchant: { id: '851005' }, salesClerk: { id: '5335' } }],
+      payments: [
+        {
+          id: '4000008',
+          amount: '18.00',
+          currency: 'USD',
+          time: T - 10 * DAY,
+          channel: 'IN_STORE',
+          merchant: { id: '851005' },
+          salesClerk: { id: '5335' },
+        },
+      ],
     });
   });
 
   it('4000010: fully paid by a vendor, released, no next payment, no options', async () => {
-    const { data } = await partner(`{ financeOrder(id: "4000010") { remainingBalance fullyPaid nextPayment secureStatus paymentOptions { type } payments { amount channel paymentVendor { name } vendorReference } } }`);
+    const { data } = await partner(
+      `{ financeOrder(id: "4000010") { remainingBalance fullyPaid nextPayment secureStatus paymentOptions { type } payments { amount channel paymentVendor { name } vendorReference } } }`,
+    );
     expect(data.financeOrder).toEqual({
-      remainingBalance: '0.00', fullyPaid: true, nextPayment: null, secureStatus: 'RELEASED', paymentOptions: [],
-      payments: [{ amount: '420.00', channel: 'VENDOR', paymentVendor: { name: 'demo-vendor' }, vendorReference: 'DEMO-VENDOR-4000010-1' }],
+      remainingBalance: '0.00',
+      fullyPaid: true,
+      nextPayment: null,
+      secureStatus: 'RELEASED',
+      paymentOptions: [],
+      payments: [
+        {
+          amount: '420.00',
+          channel: 'VENDOR',
+          paymentVendor: { name: 'demo-vendor' },
+          vendorReference: 'DEMO-VENDOR-4000010-1',
+        },
+      ],
     });
   });
 
   it('4000012: owes 240.00, locked since T-70d, with three overdue instalments', async () => {
-    const { data } = await partner(`{ financeOrder(id: "4000012") { remainingBalance paidThrough secureStatus schedule { number dueAt amount paid status } } }`);
+    const { data } = await partner(
+      `{ financeOrder(id: "4000012") { remainingBalance paidThrough secureStatus schedule { number dueAt amount paid status } } }`,
+    );
     expect(data.financeOrder.remainingBalance).toBe('240.00');
     expect(data.financeOrder.paidThrough).toBe(T - 70 * DAY);
     expect(data.financeOrder.secureStatus).toBe('LOCKED');
@@ -55,15 +95,18 @@ describe('finance orders', () => {
     ]);
   });
 
-  it('answers another partner\'s order as not found, and lets operators reach every order', async () => {
+  it("answers another partner's order as not found, and lets operators reach every order", async () => {
     expect((await as('other-partner-key')('{ financeOrder(id: "4000004") { id } }')).data.financeOrder).toBeNull();
     expect((await partner('{ financeOrder(id: "5000002") { id } }')).data.financeOrder).toBeNull();
-    expect((await operator('{ financeOrder(id: "5000002") { id currency remainingBalance } }')).data.financeOrder).toEqual({ id: '5000002', currency: 'MXN', remainingBalance: '192.00' });
+    expect(
+      (await operator('{ financeOrder(id: "5000002") { id currency remainingBalance } }')).data.financeOrder,
+    ).toEqual({ id: '5000002', currency: 'MXN', remainingBalance: '192.00' });
   });
 });
 
 describe('customer(locator)', () => {
-  const LOOKUP = 'query($l: String!) { customer(locator: $l) { id name phoneNumber financeOrder { id } device: financeOrder { device { tag imei } } } }';
+  const LOOKUP =
+    'query($l: String!) { customer(locator: $l) { id name phoneNumber financeOrder { id } device: financeOrder { device { tag imei } } } }';
 
   it.each([
     ['an IMEI', '123456789012347', '4000005', '4000004'],
@@ -77,12 +120,23 @@ describe('customer(locator)', () => {
   });
 
   it('gives the device, its model and family, its paid-through time and status', async () => {
-    const { data } = await partner(`{ customer(locator: "DTSTBBB") { devices { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus model { id makeModel name } family { id name } } } }`);
-    expect(data.customer.devices).toEqual([{
-      tag: 'DTSTBBB', imei: '123456789012347', simNumber: '12345678901774567891', phoneNumber: '15052111315', description: 'Black, 32 GB',
-      lastSeen: T - DAY, validThrough: T + 20 * DAY, secureStatus: 'ACTIVE_AND_SECURED',
-      model: { id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }, family: { id: '3', name: 'Galaxy S6' },
-    }]);
+    const { data } = await partner(
+      `{ customer(locator: "DTSTBBB") { devices { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus model { id makeModel name } family { id name } } } }`,
+    );
+    expect(data.customer.devices).toEqual([
+      {
+        tag: 'DTSTBBB',
+        imei: '123456789012347',
+        simNumber: '12345678901774567891',
+        phoneNumber: '15052111315',
+        description: 'Black, 32 GB',
+        lastSeen: T - DAY,
+        validThrough: T + 20 * DAY,
+        secureStatus: 'ACTIVE_AND_SECURED',
+        model: { id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' },
+        family: { id: '3', name: 'Galaxy S6' },
+      },
+    ]);
   });
 
   it('finds nothing of another partner, and nothing for locators that match nothing', async () => {
@@ -93,31 +147,55 @@ describe('customer(locator)', () => {
   });
 
   it('returns personal data to partners only when asked with reveal, and always to operators', async () => {
-    const query = '{ customer(locator: "4000005") { email address nationalId revealed: email(reveal: true) a2: address(reveal: true) n2: nationalId(reveal: true) } }';
+    const query =
+      '{ customer(locator: "4000005") { email address nationalId revealed: email(reveal: true) a2: address(reveal: true) n2: nationalId(reveal: true) } }';
     expect((await partner(query)).data.customer).toEqual({
-      email: null, address: null, nationalId: null,
-      revealed: 'api.user@example.com', a2: '679 3rd St, Tallahassee, FL, US', n2: 'ID-4000005',
+      email: null,
+      address: null,
+      nationalId: null,
+      revealed: 'api.user@example.com',
+      a2: '679 3rd St, Tallahassee, FL, US',
+      n2: 'ID-4000005',
     });
-    expect((await operator('{ customer(locator: "4000005") { email } }')).data.customer.email).toBe('api.user@example.com');
+    expect((await operator('{ customer(locator: "4000005") { email } }')).data.customer.email).toBe(
+      'api.user@example.com',
+    );
   });
 });
 
 describe('cart(cartTag)', () => {
   it('gives the cart with its terms to the partner key', async () => {
-    const { data } = await partner(`{ cart(cartTag: "CART-DEMO-1") { cartTag purchaseAmount financeAmount downPayment pricePreTax monthlyCost weeklyCost months currency
+    const { data } =
+      await partner(`{ cart(cartTag: "CART-DEMO-1") { cartTag purchaseAmount financeAmount downPayment pricePreTax monthlyCost weeklyCost months currency
       deviceDescription deviceModel { makeModel family { name } } merchant { id } salesClerk { id } customer { id name } financeOrder { id } } }`);
     expect(data.cart).toEqual({
-      cartTag: 'CART-DEMO-1', purchaseAmount: '300.00', financeAmount: '200.00', downPayment: '100.00', pricePreTax: '300.00',
-      monthlyCost: '18.00', weeklyCost: '4.00', months: 12, currency: 'USD', deviceDescription: 'Black, 32 GB',
-      deviceModel: { makeModel: 'SAMSUNG SM-G920P', family: { name: 'Galaxy S6' } }, merchant: { id: '851005' }, salesClerk: { id: '5335' },
-      customer: { id: '4000005', name: 'API User' }, financeOrder: null,
+      cartTag: 'CART-DEMO-1',
+      purchaseAmount: '300.00',
+      financeAmount: '200.00',
+      downPayment: '100.00',
+      pricePreTax: '300.00',
+      monthlyCost: '18.00',
+      weeklyCost: '4.00',
+      months: 12,
+      currency: 'USD',
+      deviceDescription: 'Black, 32 GB',
+      deviceModel: { makeModel: 'SAMSUNG SM-G920P', family: { name: 'Galaxy S6' } },
+      merchant: { id: '851005' },
+      salesClerk: { id: '5335' },
+      customer: { id: '4000005', name: 'API User' },
+      financeOrder: null,
     });
   });
 
   it('is refused to retail keys, not found for other partners, and needs a partner from operators', async () => {
-    expect((await as('demo-retail-key')('{ cart(cartTag: "CART-DEMO-1") { id } }')).errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await as('demo-retail-key')('{ cart(cartTag: "CART-DEMO-1") { id } }')).errors[0].extensions.code).toBe(
+      'FORBIDDEN',
+    );
     expect((await partner('{ cart(cartTag: "CART-OTHER-1") { id } }')).data.cart).toBeNull();
-    expect((await operator('{ cart(cartTag: "CART-OTHER-1") { id } }')).errors[0].extensions).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'partnerId' });
+    expect((await operator('{ cart(cartTag: "CART-OTHER-1") { id } }')).errors[0].extensions).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      argument: 'partnerId',
+    });
   });
 });
 
@@ -132,7 +210,7 @@ describe('transactions', () => {
         ... on AdjustmentTransaction { adjustment { id kind notes amount } } } }
       pageInfo { hasNextPage endCursor } } }`;
 
-  it('lists the partner\'s window in (time, id) order with every type\'s fields', async () => {
+  it("lists the partner's window in (time, id) order with every type's fields", async () => {
     const { data } = await partner(LIST, WINDOW);
     const nodes = data.transactions.edges.map((edge: { node: unknown }) => edge.node);
     // 4000010's finance transaction (T-400d) is outside the window; Other Retail's never shows.
@@ -143,15 +221,30 @@ describe('transactions', () => {
       ['COMMISSION', '0.90', T - 10 * DAY],
       ['ADJUSTMENT', '-0.10', T - 5 * DAY],
     ]);
-    expect(nodes[1]).toMatchObject({ financeOrder: { id: '4000004' }, salesClerk: { id: '5335' }, device: { imei: '123456789012347' } });
-    expect(nodes[2]).toMatchObject({ payment: { id: '4000008' }, financeOrder: { id: '4000004' }, salesClerk: { id: '5335' } });
-    expect(nodes[4].adjustment).toMatchObject({ kind: 'COMMISSION', notes: 'commission correction for financeOrder 4000004', amount: '-0.10' });
+    expect(nodes[1]).toMatchObject({
+      financeOrder: { id: '4000004' },
+      salesClerk: { id: '5335' },
+      device: { imei: '123456789012347' },
+    });
+    expect(nodes[2]).toMatchObject({
+      payment: { id: '4000008' },
+      financeOrder: { id: '4000004' },
+      salesClerk: { id: '5335' },
+    });
+    expect(nodes[4].adjustment).toMatchObject({
+      kind: 'COMMISSION',
+      notes: 'commission correction for financeOrder 4000004',
+      amount: '-0.10',
+    });
     expect(data.transactions.pageInfo.hasNextPage).toBe(false);
   });
 
   it('takes start inclusive and end exclusive', async () => {
     const exact = await partner(LIST, { start: T - 10 * DAY, end: T - 5 * DAY });
-    expect(exact.data.transactions.edges.map((e: { node: { type: string } }) => e.node.type)).toEqual(['CASH', 'COMMISSION']);
+    expect(exact.data.transactions.edges.map((e: { node: { type: string } }) => e.node.type)).toEqual([
+      'CASH',
+      'COMMISSION',
+    ]);
   });
 
   it.each([
@@ -180,7 +273,14 @@ describe('transactions', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 10; page++) {
-      const body: { data: { transactions: { edges: Array<{ node: { id: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string } } } } = await partner(LIST, { ...WINDOW, first: 2, after });
+      const body: {
+        data: {
+          transactions: {
+            edges: Array<{ node: { id: string } }>;
+            pageInfo: { hasNextPage: boolean; endCursor: string };
+          };
+        };
+      } = await partner(LIST, { ...WINDOW, first: 2, after });
       seen.push(...body.data.transactions.edges.map((edge) => edge.node.id));
       if (!body.data.transactions.pageInfo.hasNextPage) break;
       after = body.data.transactions.pageInfo.endCursor;
@@ -205,9 +305,14 @@ describe('transactions', () => {
 
   it('is refused to retail keys and scoped for operators', async () => {
     expect((await as('demo-retail-key')(LIST, WINDOW)).errors[0].extensions.code).toBe('FORBIDDEN');
-    const other = await operator('query($p: ID) { transactions(start: 0, end: 31536000, partnerId: $p) { nodes { id } } }', { p: null });
+    const other = await operator(
+      'query($p: ID) { transactions(start: 0, end: 31536000, partnerId: $p) { nodes { id } } }',
+      { p: null },
+    );
     expect(other.errors[0].extensions).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'partnerId' });
-    const mine = await as('other-partner-key')(`{ transactions(start: ${T - 30 * DAY}, end: ${T}) { nodes { amount currency } } }`);
+    const mine = await as('other-partner-key')(
+      `{ transactions(start: ${T - 30 * DAY}, end: ${T}) { nodes { amount currency } } }`,
+    );
     expect(mine.data.transactions.nodes).toEqual([{ amount: '160.00', currency: 'MXN' }]);
   });
 });
@@ -216,15 +321,24 @@ describe('catalogue and operator lists', () => {
   it('lists the device catalogue to any caller', async () => {
     const { data } = await as('demo-retail-key')('{ deviceFamilies { id name models { id makeModel name } } }');
     expect(data.deviceFamilies).toEqual([
-      { id: '3', name: 'Galaxy S6', models: [{ id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }] },
+      {
+        id: '3',
+        name: 'Galaxy S6',
+        models: [{ id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }],
+      },
       { id: '7', name: 'Moto G', models: [{ id: '12', makeModel: 'motorola moto g(8)', name: 'Motorola Moto G8' }] },
     ]);
   });
 
-  it('lists vendors and keys to operators only, never a key\'s secret', async () => {
+  it("lists vendors and keys to operators only, never a key's secret", async () => {
     const vendors = await operator('{ paymentVendors { name enabled requestSchema } }');
     expect(vendors.data.paymentVendors.map((v: { name: string }) => v.name)).toEqual(['demo-vendor', 'other-vendor']);
-    expect(vendors.data.paymentVendors[0].requestSchema.required).toEqual(['paymentVendor', 'amount', 'currency', 'reference']);
+    expect(vendors.data.paymentVendors[0].requestSchema.required).toEqual([
+      'paymentVendor',
+      'amount',
+      'currency',
+      'reference',
+    ]);
     const keys = await operator('{ apiKeys { kind displayPrefix active partner { name } paymentVendor { name } } }');
     expect(keys.data.apiKeys).toHaveLength(7);
     expect(JSON.stringify(keys)).not.toMatch(/demo-partner-key|key_hash/);

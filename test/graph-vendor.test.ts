@@ -48,7 +48,9 @@ async function totalPaid(orderId: number): Promise<bigint> {
 
 /** Still to pay on an order, from its row: monthly cost * months - total paid. */
 async function remaining(orderId: number): Promise<bigint> {
-  const row = await db()('finance_orders').where({ id: orderId }).first('monthly_cost_minor', 'months', 'total_paid_minor');
+  const row = await db()('finance_orders')
+    .where({ id: orderId })
+    .first('monthly_cost_minor', 'months', 'total_paid_minor');
   return BigInt(row.monthly_cost_minor) * BigInt(row.months) - BigInt(row.total_paid_minor);
 }
 
@@ -129,12 +131,18 @@ async function expectRecorded(
   expect(after.payments).toBe(before.payments + 1);
   expect(after.notifications).toBe(before.notifications + 1);
   expect(after.transactions).toBe(before.transactions);
-  expect(Number((await db()('transactions').where({ payment_id: result.receipt.payment.id }).count({ n: '*' }))[0]!.n)).toBe(0);
+  expect(
+    Number((await db()('transactions').where({ payment_id: result.receipt.payment.id }).count({ n: '*' }))[0]!.n),
+  ).toBe(0);
   return result;
 }
 
 const demoVendorKeyId = async (): Promise<string> =>
-  (await db()('api_keys').where({ key_hash: hashApiKey('demo-vendor-key') }).first('id')).id as string;
+  (
+    await db()('api_keys')
+      .where({ key_hash: hashApiKey('demo-vendor-key') })
+      .first('id')
+  ).id as string;
 
 describe('createAccessToken', () => {
   it('trades a vendor key or an operator key for a Bearer token that lasts an hour, with no other credential', async () => {
@@ -158,14 +166,18 @@ describe('createAccessToken', () => {
       const { body } = await service().graphql(CREATE_TOKEN, {}, { apiKey });
       expect(body.data).toBeNull();
       expect(body.errors[0].extensions.code).toBe('INVALID_API_KEY');
-      expect(body.errors[0].message).toBe('the action is not authorized: the API key is not valid (unknown, revoked or expired)');
+      expect(body.errors[0].message).toBe(
+        'the action is not authorized: the API key is not valid (unknown, revoked or expired)',
+      );
     }
     // The caller holds a working key, so saying why it cannot buy a token reveals nothing new.
     for (const apiKey of ['demo-partner-key', 'demo-retail-key', 'other-partner-key']) {
       const { body } = await service().graphql(CREATE_TOKEN, {}, { apiKey });
       expect(body.data).toBeNull();
       expect(body.errors[0].extensions.code).toBe('INVALID_API_KEY');
-      expect(body.errors[0].message).toBe('the action is not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
+      expect(body.errors[0].message).toBe(
+        'the action is not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens',
+      );
     }
   });
 });
@@ -174,17 +186,36 @@ describe('viewer with an access token', () => {
   it('is the vendor, via an access token', async () => {
     const token = await buyToken('demo-vendor-key');
     expect((await service().graphql(VIEWER, bearer(token))).body).toEqual({
-      data: { viewer: { kind: 'VENDOR', keyKind: 'VENDOR', viaAccessToken: true, partner: null, paymentVendor: { name: 'demo-vendor', displayName: 'Demo Vendor' } } },
+      data: {
+        viewer: {
+          kind: 'VENDOR',
+          keyKind: 'VENDOR',
+          viaAccessToken: true,
+          partner: null,
+          paymentVendor: { name: 'demo-vendor', displayName: 'Demo Vendor' },
+        },
+      },
     });
     // The key itself, for comparison: the same vendor, not via a token.
     expect((await service().graphql(VIEWER, { 'x-api-key': 'demo-vendor-key' })).body.data.viewer).toEqual({
-      kind: 'VENDOR', keyKind: 'VENDOR', viaAccessToken: false, partner: null, paymentVendor: { name: 'demo-vendor', displayName: 'Demo Vendor' },
+      kind: 'VENDOR',
+      keyKind: 'VENDOR',
+      viaAccessToken: false,
+      partner: null,
+      paymentVendor: { name: 'demo-vendor', displayName: 'Demo Vendor' },
     });
     const otherToken = await buyToken('other-vendor-key');
-    expect((await service().graphql(VIEWER, bearer(otherToken))).body.data.viewer.paymentVendor).toEqual({ name: 'other-vendor', displayName: 'Other Vendor' });
+    expect((await service().graphql(VIEWER, bearer(otherToken))).body.data.viewer.paymentVendor).toEqual({
+      name: 'other-vendor',
+      displayName: 'Other Vendor',
+    });
     const operatorToken = await buyToken('demo-operator-key');
     expect((await service().graphql(VIEWER, bearer(operatorToken))).body.data.viewer).toEqual({
-      kind: 'OPERATOR', keyKind: 'OPERATOR', viaAccessToken: true, partner: null, paymentVendor: null,
+      kind: 'OPERATOR',
+      keyKind: 'OPERATOR',
+      viaAccessToken: true,
+      partner: null,
+      paymentVendor: null,
     });
   });
 });
@@ -213,12 +244,24 @@ describe('createPaymentNotification: recording', () => {
     const token = await buyToken('demo-vendor-key');
     await expectRecorded(
       token,
-      { paymentVendor: 'demo-vendor', amount: 7, currency: 'USD', reference: 'REC-PHONE-1', phoneNumber: '14084930580' },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: 7,
+        currency: 'USD',
+        reference: 'REC-PHONE-1',
+        phoneNumber: '14084930580',
+      },
       { orderId: 4000004, amountMinor: 700n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
     );
     await expectRecorded(
       token,
-      { paymentVendor: 'demo-vendor', amount: '1.25', currency: 'USD', reference: 'REC-PHONE-2', phoneNumber: '5512345680' },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '1.25',
+        currency: 'USD',
+        reference: 'REC-PHONE-2',
+        phoneNumber: '5512345680',
+      },
       { orderId: 4000012, amountMinor: 125n, deviceTag: 'DTSTBBD', currency: 'USD', vendor: 'demo-vendor' },
     );
   });
@@ -227,12 +270,24 @@ describe('createPaymentNotification: recording', () => {
     const token = await buyToken('demo-vendor-key');
     await expectRecorded(
       token,
-      { paymentVendor: 'demo-vendor', amount: '10.00', currency: 'USD', reference: 'REC-ORDER-1', financeOrderId: 4000004 },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '10.00',
+        currency: 'USD',
+        reference: 'REC-ORDER-1',
+        financeOrderId: 4000004,
+      },
       { orderId: 4000004, amountMinor: 1000n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
     );
     await expectRecorded(
       token,
-      { paymentVendor: 'demo-vendor', amount: '0.01', currency: 'USD', reference: 'REC-ORDER-2', financeOrderId: '4000004' },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '0.01',
+        currency: 'USD',
+        reference: 'REC-ORDER-2',
+        financeOrderId: '4000004',
+      },
       { orderId: 4000004, amountMinor: 1n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
     );
   });
@@ -241,7 +296,13 @@ describe('createPaymentNotification: recording', () => {
     const token = await buyToken('other-vendor-key');
     await expectRecorded(
       token,
-      { paymentVendor: 'other-vendor', amount: '16.00', currency: 'MXN', reference: 'REC-OTHER-1', deviceTag: 'DTSTBBE' },
+      {
+        paymentVendor: 'other-vendor',
+        amount: '16.00',
+        currency: 'MXN',
+        reference: 'REC-OTHER-1',
+        deviceTag: 'DTSTBBE',
+      },
       { orderId: 5000002, amountMinor: 1600n, deviceTag: 'DTSTBBE', currency: 'MXN', vendor: 'other-vendor' },
     );
   });
@@ -249,15 +310,37 @@ describe('createPaymentNotification: recording', () => {
   it('pays an order off exactly: remaining 0.00 and fullyPaid, after which any amount exceeds the balance', async () => {
     // An order of its own (2 x 10.00 USD), so the other tests' payments cannot change its balance.
     const partner = await db()('partners').where({ name: 'Demo Retail' }).first('id');
-    await db()('customers').insert({ partner_id: partner.id, id: 4000099, name: 'Pays Off', phone_number: '5512340099' });
+    await db()('customers').insert({
+      partner_id: partner.id,
+      id: 4000099,
+      name: 'Pays Off',
+      phone_number: '5512340099',
+    });
     const [device] = await db()('devices')
       .insert({ partner_id: partner.id, customer_id: 4000099, model_id: 12, tag: 'DTPAYOFF', imei: '123456789019999' })
       .returning(['id']);
-    await db()('device_directory').insert({ imei: '123456789019999', tag: 'DTPAYOFF', partner_id: partner.id, device_id: device.id });
+    await db()('device_directory').insert({
+      imei: '123456789019999',
+      tag: 'DTPAYOFF',
+      partner_id: partner.id,
+      device_id: device.id,
+    });
     await db()('finance_orders').insert({
-      partner_id: partner.id, id: 4000099, customer_id: 4000099, device_id: device.id, merchant_id: 851005, clerk_id: 5335, currency: 'USD',
-      purchase_minor: '3000', down_payment_minor: '1000', price_pre_tax_minor: '3000', monthly_cost_minor: '1000', weekly_cost_minor: '250',
-      months: 2, total_paid_minor: '0', ordered_at: new Date(Date.now() - 5 * 86_400_000),
+      partner_id: partner.id,
+      id: 4000099,
+      customer_id: 4000099,
+      device_id: device.id,
+      merchant_id: 851005,
+      clerk_id: 5335,
+      currency: 'USD',
+      purchase_minor: '3000',
+      down_payment_minor: '1000',
+      price_pre_tax_minor: '3000',
+      monthly_cost_minor: '1000',
+      weekly_cost_minor: '250',
+      months: 2,
+      total_paid_minor: '0',
+      ordered_at: new Date(Date.now() - 5 * 86_400_000),
     });
 
     const token = await buyToken('demo-vendor-key');
@@ -288,8 +371,20 @@ describe('createPaymentNotification: recording', () => {
 describe('createPaymentNotification: idempotency by vendor reference', () => {
   it('replays the same body: the same payment, nothing new written', async () => {
     const token = await buyToken('demo-vendor-key');
-    const notification = { paymentVendor: 'demo-vendor', amount: '3.00', currency: 'USD', reference: 'IDEM-1', deviceTag: 'DTSTBBB' };
-    const first = await expectRecorded(token, notification, { orderId: 4000004, amountMinor: 300n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' });
+    const notification = {
+      paymentVendor: 'demo-vendor',
+      amount: '3.00',
+      currency: 'USD',
+      reference: 'IDEM-1',
+      deviceTag: 'DTSTBBB',
+    };
+    const first = await expectRecorded(token, notification, {
+      orderId: 4000004,
+      amountMinor: 300n,
+      deviceTag: 'DTSTBBB',
+      currency: 'USD',
+      vendor: 'demo-vendor',
+    });
 
     const before = await snapshot();
     const again = await notify(token, notification);
@@ -299,20 +394,42 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
       receipt: { ...first.receipt, replayed: true },
     });
     // The same body with its keys in another order, and with a fresh token, is the same request.
-    const reordered = { deviceTag: 'DTSTBBB', reference: 'IDEM-1', currency: 'USD', amount: '3.00', paymentVendor: 'demo-vendor' };
+    const reordered = {
+      deviceTag: 'DTSTBBB',
+      reference: 'IDEM-1',
+      currency: 'USD',
+      amount: '3.00',
+      paymentVendor: 'demo-vendor',
+    };
     const third = await notify(await buyToken('demo-vendor-key'), reordered);
     expect(third.body.data.createPaymentNotification.receipt.payment.id).toBe(first.receipt.payment.id);
     expect(third.body.data.createPaymentNotification.receipt.replayed).toBe(true);
     expect(await snapshot()).toEqual(before);
-    expect(await db()('payments').where({ vendor_reference: 'IDEM-1' }).select('id')).toEqual([{ id: first.receipt.payment.id }]);
+    expect(await db()('payments').where({ vendor_reference: 'IDEM-1' }).select('id')).toEqual([
+      { id: first.receipt.payment.id },
+    ]);
   });
 
   it('refuses the same reference with a different amount with IDEMPOTENCY_CONFLICT, writing nothing', async () => {
     const token = await buyToken('demo-vendor-key');
-    const notification = { paymentVendor: 'demo-vendor', amount: '2.00', currency: 'USD', reference: 'IDEM-2', deviceTag: 'DTSTBBB' };
-    const first = await expectRecorded(token, notification, { orderId: 4000004, amountMinor: 200n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' });
+    const notification = {
+      paymentVendor: 'demo-vendor',
+      amount: '2.00',
+      currency: 'USD',
+      reference: 'IDEM-2',
+      deviceTag: 'DTSTBBB',
+    };
+    const first = await expectRecorded(token, notification, {
+      orderId: 4000004,
+      amountMinor: 200n,
+      deviceTag: 'DTSTBBB',
+      currency: 'USD',
+      vendor: 'demo-vendor',
+    });
     const error = await expectRefused(token, { ...notification, amount: '2.50' }, 'IDEMPOTENCY_CONFLICT');
-    expect(error.message).toBe('the reference "IDEM-2" was already used for a different request; use a new one for a new payment');
+    expect(error.message).toBe(
+      'the reference "IDEM-2" was already used for a different request; use a new one for a new payment',
+    );
     // The same reference for another device is another request too.
     await expectRefused(token, { ...notification, deviceTag: 'DTSTBBD' }, 'IDEMPOTENCY_CONFLICT');
     expect(await db()('payments').where({ vendor_reference: 'IDEM-2' }).select('id', 'amount_minor')).toEqual([
@@ -322,7 +439,13 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
 
   it('records one payment when the same notification arrives several times at once', async () => {
     const token = await buyToken('demo-vendor-key');
-    const notification = { paymentVendor: 'demo-vendor', amount: '0.50', currency: 'USD', reference: 'IDEM-PARALLEL', deviceTag: 'DTSTBBB' };
+    const notification = {
+      paymentVendor: 'demo-vendor',
+      amount: '0.50',
+      currency: 'USD',
+      reference: 'IDEM-PARALLEL',
+      deviceTag: 'DTSTBBB',
+    };
     const paidBefore = await totalPaid(4000004);
     const paymentsBefore = await countOf('payments');
     const results = await Promise.all(Array.from({ length: 5 }, () => notify(token, notification)));
@@ -334,12 +457,18 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
     expect(await totalPaid(4000004)).toBe(paidBefore + 50n);
   });
 
-  it("replays the seeded reference DEMO-VENDOR-4000010-1 with its original body: no new payment on the paid-off order", async () => {
+  it('replays the seeded reference DEMO-VENDOR-4000010-1 with its original body: no new payment on the paid-off order', async () => {
     const token = await buyToken('demo-vendor-key');
     const seeded = await db()('payments').where({ vendor_reference: 'DEMO-VENDOR-4000010-1' }).first('id');
     expect(seeded).toBeDefined();
     const before = await snapshot();
-    const { body } = await notify(token, { paymentVendor: 'demo-vendor', amount: '420.00', currency: 'USD', reference: 'DEMO-VENDOR-4000010-1', deviceTag: 'DTSTBBC' });
+    const { body } = await notify(token, {
+      paymentVendor: 'demo-vendor',
+      amount: '420.00',
+      currency: 'USD',
+      reference: 'DEMO-VENDOR-4000010-1',
+      deviceTag: 'DTSTBBC',
+    });
     expect(body.errors).toBeUndefined();
     expect(body.data.createPaymentNotification).toEqual({
       message: 'payment of 420.00 USD recorded for device DTSTBBC',
@@ -368,12 +497,24 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
     const otherToken = await buyToken('other-vendor-key');
     await expectRecorded(
       demoToken,
-      { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'MXN', reference: 'SHARED-REF-1', deviceTag: 'DTSTBBE' },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '1.00',
+        currency: 'MXN',
+        reference: 'SHARED-REF-1',
+        deviceTag: 'DTSTBBE',
+      },
       { orderId: 5000002, amountMinor: 100n, deviceTag: 'DTSTBBE', currency: 'MXN', vendor: 'demo-vendor' },
     );
     await expectRecorded(
       otherToken,
-      { paymentVendor: 'other-vendor', amount: '1.00', currency: 'MXN', reference: 'SHARED-REF-1', deviceTag: 'DTSTBBE' },
+      {
+        paymentVendor: 'other-vendor',
+        amount: '1.00',
+        currency: 'MXN',
+        reference: 'SHARED-REF-1',
+        deviceTag: 'DTSTBBE',
+      },
       { orderId: 5000002, amountMinor: 100n, deviceTag: 'DTSTBBE', currency: 'MXN', vendor: 'other-vendor' },
     );
   });
@@ -392,10 +533,18 @@ describe('createPaymentNotification: refusals write nothing', () => {
 
   it("forbids naming another vendor than the token's", async () => {
     const token = await buyToken('demo-vendor-key');
-    const error = await expectRefused(token, { ...base, paymentVendor: 'other-vendor', reference: 'REF-WRONGVENDOR' }, 'FORBIDDEN');
+    const error = await expectRefused(
+      token,
+      { ...base, paymentVendor: 'other-vendor', reference: 'REF-WRONGVENDOR' },
+      'FORBIDDEN',
+    );
     expect(error.message).toContain('demo-vendor');
     // Not even an exact body that the other vendor could have sent, nor an unknown vendor name.
-    await expectRefused(token, { ...base, paymentVendor: 'no-such-vendor', reference: 'REF-WRONGVENDOR-2' }, 'FORBIDDEN');
+    await expectRefused(
+      token,
+      { ...base, paymentVendor: 'no-such-vendor', reference: 'REF-WRONGVENDOR-2' },
+      'FORBIDDEN',
+    );
   });
 
   it("refuses bodies that break the vendor's schema", async () => {
@@ -403,9 +552,17 @@ describe('createPaymentNotification: refusals write nothing', () => {
     const missingReference = await expectRefused(token, base, 'INVALID_NOTIFICATION');
     expect(missingReference.message).toContain('reference is a required field');
 
-    const twoLocators = await expectRefused(token, { ...base, reference: 'REF-TWO', imei: '123456789012347' }, 'INVALID_NOTIFICATION');
+    const twoLocators = await expectRefused(
+      token,
+      { ...base, reference: 'REF-TWO', imei: '123456789012347' },
+      'INVALID_NOTIFICATION',
+    );
     expect(twoLocators.message).toContain('exactly one of deviceTag, imei, phoneNumber, financeOrderId is required');
-    const noLocator = await expectRefused(token, { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference: 'REF-NONE' }, 'INVALID_NOTIFICATION');
+    const noLocator = await expectRefused(
+      token,
+      { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference: 'REF-NONE' },
+      'INVALID_NOTIFICATION',
+    );
     expect(noLocator.message).toContain('exactly one of deviceTag, imei, phoneNumber, financeOrderId is required');
 
     const abc = await expectRefused(token, { ...base, reference: 'REF-ABC', amount: 'abc' }, 'INVALID_NOTIFICATION');
@@ -415,10 +572,18 @@ describe('createPaymentNotification: refusals write nothing', () => {
     await expectRefused(token, { ...base, reference: 'REF-ZERO-NUMBER', amount: 0 }, 'INVALID_NOTIFICATION');
 
     for (const currency of ['usd', 'US', 'USDX', 840]) {
-      const error = await expectRefused(token, { ...base, reference: `REF-CUR-${currency}`, currency }, 'INVALID_NOTIFICATION');
+      const error = await expectRefused(
+        token,
+        { ...base, reference: `REF-CUR-${currency}`, currency },
+        'INVALID_NOTIFICATION',
+      );
       expect(error.message).toContain('currency');
     }
-    await expectRefused(token, { ...base, reference: 'REF-IMEI', deviceTag: undefined, imei: '12345' }, 'INVALID_NOTIFICATION');
+    await expectRefused(
+      token,
+      { ...base, reference: 'REF-IMEI', deviceTag: undefined, imei: '12345' },
+      'INVALID_NOTIFICATION',
+    );
     await expectRefused(token, ['not', 'an', 'object'], 'INVALID_NOTIFICATION');
   });
 
@@ -433,15 +598,26 @@ describe('createPaymentNotification: refusals write nothing', () => {
   it('refuses an amount above the remaining balance with AMOUNT_EXCEEDS_BALANCE', async () => {
     const token = await buyToken('demo-vendor-key');
     const left = await remaining(4000004);
-    const error = await expectRefused(token, { ...base, reference: 'REF-OVER', amount: twoPlaces(left + 1n) }, 'AMOUNT_EXCEEDS_BALANCE');
-    expect(error.message).toBe(`the payment of ${twoPlaces(left + 1n)} USD is more than the remaining balance of ${twoPlaces(left)} USD`);
+    const error = await expectRefused(
+      token,
+      { ...base, reference: 'REF-OVER', amount: twoPlaces(left + 1n) },
+      'AMOUNT_EXCEEDS_BALANCE',
+    );
+    expect(error.message).toBe(
+      `the payment of ${twoPlaces(left + 1n)} USD is more than the remaining balance of ${twoPlaces(left)} USD`,
+    );
     expect(error.extensions.remainingBalance).toBe(twoPlaces(left));
     await expectRefused(token, { ...base, reference: 'REF-OVER-BIG', amount: 1000000 }, 'AMOUNT_EXCEEDS_BALANCE');
   });
 
   it('refuses a zero amount or more decimals than the currency has with INVALID_PAYMENT_AMOUNT', async () => {
     const token = await buyToken('demo-vendor-key');
-    for (const [reference, amount] of [['REF-AMT-0', '0'], ['REF-AMT-000', '0.00'], ['REF-AMT-18001', '18.001'], ['REF-AMT-NUM', 18.001]] as const) {
+    for (const [reference, amount] of [
+      ['REF-AMT-0', '0'],
+      ['REF-AMT-000', '0.00'],
+      ['REF-AMT-18001', '18.001'],
+      ['REF-AMT-NUM', 18.001],
+    ] as const) {
       const error = await expectRefused(token, { ...base, reference, amount }, 'INVALID_PAYMENT_AMOUNT');
       expect(error.message).toMatch(/^the payment amount is not acceptable: /);
     }
@@ -451,14 +627,30 @@ describe('createPaymentNotification: refusals write nothing', () => {
     const token = await buyToken('demo-vendor-key');
     const { deviceTag: _tag, ...noLocator } = base;
     await expectRefused(token, { ...base, reference: 'REF-NOTAG', deviceTag: 'NOSUCHTAG' }, 'RESOURCE_NOT_FOUND');
-    await expectRefused(token, { ...noLocator, reference: 'REF-NOIMEI', imei: '999999999999999' }, 'RESOURCE_NOT_FOUND');
-    await expectRefused(token, { ...noLocator, reference: 'REF-NOPHONE', phoneNumber: '10000000000' }, 'RESOURCE_NOT_FOUND');
-    await expectRefused(token, { ...noLocator, reference: 'REF-NOORDER', financeOrderId: 9999999 }, 'RESOURCE_NOT_FOUND');
+    await expectRefused(
+      token,
+      { ...noLocator, reference: 'REF-NOIMEI', imei: '999999999999999' },
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectRefused(
+      token,
+      { ...noLocator, reference: 'REF-NOPHONE', phoneNumber: '10000000000' },
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectRefused(
+      token,
+      { ...noLocator, reference: 'REF-NOORDER', financeOrderId: 9999999 },
+      'RESOURCE_NOT_FOUND',
+    );
   });
 
   it('refuses a new reference on the fully paid order 4000010 with AMOUNT_EXCEEDS_BALANCE', async () => {
     const token = await buyToken('demo-vendor-key');
-    const error = await expectRefused(token, { ...base, reference: 'REF-PAIDOFF', deviceTag: 'DTSTBBC' }, 'AMOUNT_EXCEEDS_BALANCE');
+    const error = await expectRefused(
+      token,
+      { ...base, reference: 'REF-PAIDOFF', deviceTag: 'DTSTBBC' },
+      'AMOUNT_EXCEEDS_BALANCE',
+    );
     expect(error.message).toBe('the payment of 1.00 USD is more than the remaining balance of 0.00 USD');
     expect(await totalPaid(4000010)).toBe(42000n);
   });
@@ -466,15 +658,30 @@ describe('createPaymentNotification: refusals write nothing', () => {
   it('does not burn the reference: after a refusal the same reference records the corrected payment', async () => {
     const token = await buyToken('demo-vendor-key');
     await expectRefused(token, { ...base, reference: 'REF-RETRY', currency: 'EUR' }, 'CURRENCY_MISMATCH');
-    await expectRecorded(token, { ...base, reference: 'REF-RETRY' }, { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' });
+    await expectRecorded(
+      token,
+      { ...base, reference: 'REF-RETRY' },
+      { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+    );
   });
 });
 
 describe('createPaymentNotification: credentials', () => {
-  const body = (reference: string) => ({ paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference, deviceTag: 'DTSTBBB' });
+  const body = (reference: string) => ({
+    paymentVendor: 'demo-vendor',
+    amount: '1.00',
+    currency: 'USD',
+    reference,
+    deviceTag: 'DTSTBBB',
+  });
 
   /** `beforeExecution`: a credential not valid refuses the whole request (401, no data); else the field fails (200, data null). */
-  async function refusedWith(headers: Record<string, string>, code: string, reference: string, beforeExecution = false) {
+  async function refusedWith(
+    headers: Record<string, string>,
+    code: string,
+    reference: string,
+    beforeExecution = false,
+  ) {
     const before = await snapshot();
     const { status, body: response } = await service().graphql(NOTIFY, headers, { notification: body(reference) });
     if (beforeExecution) {
@@ -509,7 +716,9 @@ describe('createPaymentNotification: credentials', () => {
     const error = await refusedWith(bearer(tampered), 'INVALID_ACCESS_TOKEN', 'CRED-TAMPERED', true);
     expect(error.message).toContain('signature');
     // Claims re-encoded for another key without the secret fail the same way.
-    const forgedClaims = Buffer.from(JSON.stringify({ k: '1', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url');
+    const forgedClaims = Buffer.from(
+      JSON.stringify({ k: '1', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 }),
+    ).toString('base64url');
     await refusedWith(bearer(`${version}.${forgedClaims}.${signature}`), 'INVALID_ACCESS_TOKEN', 'CRED-FORGED', true);
   });
 
@@ -520,12 +729,22 @@ describe('createPaymentNotification: credentials', () => {
     expect(error.message).toContain('expired');
 
     const fresh = issueAccessToken(TEST_TOKENS, keyId, new Date()).token;
-    await expectRecorded(fresh, body('CRED-FRESH'), { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' });
+    await expectRecorded(fresh, body('CRED-FRESH'), {
+      orderId: 4000004,
+      amountMinor: 100n,
+      deviceTag: 'DTSTBBB',
+      currency: 'USD',
+      vendor: 'demo-vendor',
+    });
   });
 
   it('refuses a token signed with another secret', async () => {
     const keyId = await demoVendorKeyId();
-    const foreign = issueAccessToken({ signingKeys: [{ id: 'test', secret: 'another-secret-of-at-least-32-characters' }], ttlSeconds: 3600 }, keyId, new Date()).token;
+    const foreign = issueAccessToken(
+      { signingKeys: [{ id: 'test', secret: 'another-secret-of-at-least-32-characters' }], ttlSeconds: 3600 },
+      keyId,
+      new Date(),
+    ).token;
     await refusedWith(bearer(foreign), 'INVALID_ACCESS_TOKEN', 'CRED-FOREIGN', true);
   });
 
@@ -535,7 +754,7 @@ describe('createPaymentNotification: credentials', () => {
     await refusedWith(bearer(await buyToken('demo-operator-key')), 'FORBIDDEN', 'CRED-OPERATOR');
   });
 
-  it("stops a token at once when its key is revoked; the revoked key buys no token", async () => {
+  it('stops a token at once when its key is revoked; the revoked key buys no token', async () => {
     const vendor = await db()('payment_vendors').where({ name: 'demo-vendor' }).first('id');
     const created = await service().graphql(
       `mutation ($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id kind paymentVendor { name } } } }`,
@@ -546,9 +765,17 @@ describe('createPaymentNotification: credentials', () => {
     const { secret, apiKey } = created.body.data.createApiKey;
     expect(apiKey.paymentVendor).toEqual({ name: 'demo-vendor' });
     const token = await buyToken(secret);
-    await expectRecorded(token, body('CRED-BEFORE-REVOKE'), { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' });
+    await expectRecorded(token, body('CRED-BEFORE-REVOKE'), {
+      orderId: 4000004,
+      amountMinor: 100n,
+      deviceTag: 'DTSTBBB',
+      currency: 'USD',
+      vendor: 'demo-vendor',
+    });
 
-    const revoked = await service().graphql('mutation ($id: ID!) { revokeApiKey(id: $id) { id active } }', OPERATOR, { id: apiKey.id });
+    const revoked = await service().graphql('mutation ($id: ID!) { revokeApiKey(id: $id) { id active } }', OPERATOR, {
+      id: apiKey.id,
+    });
     expect(revoked.body.data.revokeApiKey).toEqual({ id: apiKey.id, active: false });
 
     const error = await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-AFTER-REVOKE', true);
@@ -556,7 +783,13 @@ describe('createPaymentNotification: credentials', () => {
     const again = await service().graphql(CREATE_TOKEN, {}, { apiKey: secret });
     expect(again.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
     // The vendor's other key is untouched.
-    await expectRecorded(await buyToken('demo-vendor-key'), body('CRED-OTHER-KEY'), { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' });
+    await expectRecorded(await buyToken('demo-vendor-key'), body('CRED-OTHER-KEY'), {
+      orderId: 4000004,
+      amountMinor: 100n,
+      deviceTag: 'DTSTBBB',
+      currency: 'USD',
+      vendor: 'demo-vendor',
+    });
   });
 
   it('treats an expired key like a revoked one: no new token, and its tokens stop', async () => {
@@ -568,7 +801,9 @@ describe('createPaymentNotification: credentials', () => {
     );
     const { secret, apiKey } = created.body.data.createApiKey;
     const token = await buyToken(secret);
-    await db()('api_keys').where({ id: apiKey.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await db()('api_keys')
+      .where({ id: apiKey.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await refusedWith(bearer(token), 'INVALID_ACCESS_TOKEN', 'CRED-KEY-EXPIRED', true);
     const again = await service().graphql(CREATE_TOKEN, {}, { apiKey: secret });
     expect(again.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
@@ -583,11 +818,18 @@ describe('createPaymentNotification: credentials', () => {
     } finally {
       await key().update({ revoked_at: null });
     }
-    await expectRecorded(token, body('CRED-DB-RESTORED'), { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' });
+    await expectRecorded(token, body('CRED-DB-RESTORED'), {
+      orderId: 4000004,
+      amountMinor: 100n,
+      deviceTag: 'DTSTBBB',
+      currency: 'USD',
+      vendor: 'demo-vendor',
+    });
   });
 
   it('forbids a disabled vendor, and records again once it is enabled', async () => {
-    const schema = (await db()('payment_vendors').where({ name: 'demo-vendor' }).first('request_schema')).request_schema;
+    const schema = (await db()('payment_vendors').where({ name: 'demo-vendor' }).first('request_schema'))
+      .request_schema;
     const vendor = await service().graphql(
       `mutation ($input: CreatePaymentVendorInput!) { createPaymentVendor(input: $input) { id name enabled } }`,
       OPERATOR,
@@ -601,7 +843,13 @@ describe('createPaymentNotification: credentials', () => {
       { input: { kind: 'VENDOR', paymentVendorId: vendorId } },
     );
     const token = await buyToken(key.body.data.createApiKey.secret);
-    const notification = { paymentVendor: 'switchable-vendor', amount: '1.00', currency: 'USD', reference: 'CRED-DISABLED', deviceTag: 'DTSTBBB' };
+    const notification = {
+      paymentVendor: 'switchable-vendor',
+      amount: '1.00',
+      currency: 'USD',
+      reference: 'CRED-DISABLED',
+      deviceTag: 'DTSTBBB',
+    };
 
     const setEnabled = async (enabled: boolean) => {
       const result = await service().graphql(
@@ -615,7 +863,13 @@ describe('createPaymentNotification: credentials', () => {
     const error = await expectRefused(token, notification, 'FORBIDDEN');
     expect(error.message).toContain('disabled');
     await setEnabled(true);
-    await expectRecorded(token, notification, { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'switchable-vendor' });
+    await expectRecorded(token, notification, {
+      orderId: 4000004,
+      amountMinor: 100n,
+      deviceTag: 'DTSTBBB',
+      currency: 'USD',
+      vendor: 'switchable-vendor',
+    });
   });
 });
 
@@ -634,14 +888,26 @@ describe('createPaymentNotification: a token is bound to its vendor', () => {
     const token = await buyToken('other-vendor-key');
     const error = await expectRefused(
       token,
-      { paymentVendor: 'other-vendor', amount: '1.00', currency: 'USD', reference: 'BOUND-IMEI', imei: '123456789012347' },
+      {
+        paymentVendor: 'other-vendor',
+        amount: '1.00',
+        currency: 'USD',
+        reference: 'BOUND-IMEI',
+        imei: '123456789012347',
+      },
       'INVALID_NOTIFICATION',
     );
     expect(error.message).toContain('deviceTag is a required field');
     // The same body is acceptable to demo-vendor's schema.
     await expectRecorded(
       await buyToken('demo-vendor-key'),
-      { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference: 'BOUND-IMEI', imei: '123456789012347' },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '1.00',
+        currency: 'USD',
+        reference: 'BOUND-IMEI',
+        imei: '123456789012347',
+      },
       { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
     );
   });

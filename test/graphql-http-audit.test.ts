@@ -1,7 +1,7 @@
 // The GraphQL over HTTP conformance audit of the `graphql-http` package, run against /graphql. Every
 // audit is a test of its own: a failing MUST fails the suite; a failing SHOULD or MAY is a
 // recommendation, listed by the last test (console.info), never a failure.
-import { serverAudits, type Audit, type AuditRequirement, type AuditResult } from 'graphql-http';
+import { type Audit, type AuditRequirement, type AuditResult, serverAudits } from 'graphql-http';
 import { describe, expect, it } from 'vitest';
 import { useSeededService } from './support/fixtures.js';
 
@@ -75,7 +75,9 @@ describe('graphql-http server audits on /graphql', () => {
       const passed = ofLevel.filter((audit) => results.get(audit.id)?.status === 'ok').length;
       return `${requirement} ${passed}/${ofLevel.length}`;
     };
-    const lines = recommendationsNotMet.map((failure) => `  ${failure.name} (${failure.id}): ${failure.reason}; the response: ${failure.response}`);
+    const lines = recommendationsNotMet.map(
+      (failure) => `  ${failure.name} (${failure.id}): ${failure.reason}; the response: ${failure.response}`,
+    );
     console.info(
       [`graphql-http audit of /graphql, passed: ${count('MUST')}, ${count('SHOULD')}, ${count('MAY')}`]
         .concat(lines.length > 0 ? ['SHOULD/MAY audits not met:', ...lines] : ['every SHOULD and MAY audit is met'])

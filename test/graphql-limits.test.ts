@@ -38,7 +38,9 @@ async function expectAnswered(query: string): Promise<any> {
 
 /** customer -> financeOrder -> customer -> ... `depth` levels deep, ending in a scalar. */
 function nested(depth: number): string {
-  const fields = Array.from({ length: depth - 1 }, (_, i) => (i === 0 ? 'customer(locator: "123456789012347")' : i % 2 ? 'financeOrder' : 'customer'));
+  const fields = Array.from({ length: depth - 1 }, (_, i) =>
+    i === 0 ? 'customer(locator: "123456789012347")' : i % 2 ? 'financeOrder' : 'customer',
+  );
   return `{ ${fields.join(' { ')} { id }${' }'.repeat(depth - 2)} }`;
 }
 
@@ -46,17 +48,24 @@ describe(`depth (GRAPHQL_MAX_DEPTH, default ${maxDepth})`, () => {
   it('answers a query exactly at the limit and refuses one level more', async () => {
     const data = await expectAnswered(nested(maxDepth));
     expect(JSON.stringify(data)).toMatch(/^\{"customer":\{"financeOrder":\{"customer":.*"id":"\d+"/);
-    await expectRefused(nested(maxDepth + 1), `the operation is ${maxDepth + 1} levels deep, more than the limit of ${maxDepth} (GRAPHQL_MAX_DEPTH)`);
+    await expectRefused(
+      nested(maxDepth + 1),
+      `the operation is ${maxDepth + 1} levels deep, more than the limit of ${maxDepth} (GRAPHQL_MAX_DEPTH)`,
+    );
   });
 });
 
 describe(`aliases (GRAPHQL_MAX_ALIASES, default ${maxAliases})`, () => {
-  const aliased = (count: number) => `query Aliased { ${Array.from({ length: count }, (_, i) => `c${i}: clerks(first: 100) { id }`).join(' ')} }`;
+  const aliased = (count: number) =>
+    `query Aliased { ${Array.from({ length: count }, (_, i) => `c${i}: clerks(first: 100) { id }`).join(' ')} }`;
 
   it('answers a query with as many aliases as allowed and refuses one more', async () => {
     const data = await expectAnswered(aliased(maxAliases));
     expect(Object.keys(data)).toHaveLength(maxAliases);
-    await expectRefused(aliased(maxAliases + 1), `operation Aliased uses ${maxAliases + 1} aliases, more than the limit of ${maxAliases} (GRAPHQL_MAX_ALIASES)`);
+    await expectRefused(
+      aliased(maxAliases + 1),
+      `operation Aliased uses ${maxAliases + 1} aliases, more than the limit of ${maxAliases} (GRAPHQL_MAX_ALIASES)`,
+    );
   });
 });
 
@@ -68,7 +77,10 @@ describe(`cost (GRAPHQL_MAX_COST, default ${maxCost}): the most objects an answe
   it('answers a query of exactly the limit and refuses one of a unit more', async () => {
     expect(maxCost).toBe(50_000);
     await expectAnswered(pages(Array(10).fill(4999)));
-    await expectRefused(pages([...Array(9).fill(4999), 5000]), 'the operation has an estimated cost of 50001, more than the limit of 50000 (GRAPHQL_MAX_COST)');
+    await expectRefused(
+      pages([...Array(9).fill(4999), 5000]),
+      'the operation has an estimated cost of 50001, more than the limit of 50000 (GRAPHQL_MAX_COST)',
+    );
   });
 
   it('admits one full page of 5,000 transactions with a dashboard selection, and refuses two', async () => {
@@ -77,12 +89,21 @@ describe(`cost (GRAPHQL_MAX_COST, default ${maxCost}): the most objects an answe
         ... on FinanceTransaction { financeOrder { id } salesClerk { name } device { imei model { name } family { name } } }
         ... on CashTransaction { payment { id amount } financeOrder { id } salesClerk { name } } } }`;
     await expectAnswered(`{ ${page('a')} }`);
-    await expectRefused(`{ ${page('a')} ${page('b')} }`, 'the operation has an estimated cost of 70004, more than the limit of 50000 (GRAPHQL_MAX_COST)');
+    await expectRefused(
+      `{ ${page('a')} ${page('b')} }`,
+      'the operation has an estimated cost of 70004, more than the limit of 50000 (GRAPHQL_MAX_COST)',
+    );
   });
 
   it('counts a list without first at its bound, and refuses 30 aliased pages', async () => {
-    await expectRefused(pages(Array(30).fill(5000)).replace(/, first: 5000/g, ''), 'the operation has an estimated cost of 150030, more than the limit of 50000 (GRAPHQL_MAX_COST)');
-    await expectRefused('{ partners { clerks { id } } }', 'the operation has an estimated cost of 5001000, more than the limit of 50000 (GRAPHQL_MAX_COST)');
+    await expectRefused(
+      pages(Array(30).fill(5000)).replace(/, first: 5000/g, ''),
+      'the operation has an estimated cost of 150030, more than the limit of 50000 (GRAPHQL_MAX_COST)',
+    );
+    await expectRefused(
+      '{ partners { clerks { id } } }',
+      'the operation has an estimated cost of 5001000, more than the limit of 50000 (GRAPHQL_MAX_COST)',
+    );
   });
 
   it('reads first from the request variables, not only from the document', async () => {
@@ -90,7 +111,9 @@ describe(`cost (GRAPHQL_MAX_COST, default ${maxCost}): the most objects an answe
     expect((await service().graphql(query, { 'x-api-key': 'demo-partner-key' }, { n: 4999 })).status).toBe(200);
     const refused = await service().graphql(query, { 'x-api-key': 'demo-partner-key' }, { n: 5000 });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors[0].message).toBe('operation Pages has an estimated cost of 50010, more than the limit of 50000 (GRAPHQL_MAX_COST)');
+    expect(refused.body.errors[0].message).toBe(
+      'operation Pages has an estimated cost of 50010, more than the limit of 50000 (GRAPHQL_MAX_COST)',
+    );
   });
 });
 
@@ -101,7 +124,9 @@ describe(`tokens (GRAPHQL_MAX_TOKENS, default ${maxTokens})`, () => {
   function padded(tokens: number): string {
     const fragments = Math.floor((tokens - 2) / 9);
     const spreads = Array.from({ length: fragments }, (_, i) => `...F${i}`).join(' ');
-    const definitions = Array.from({ length: fragments }, (_, i) => `fragment F${i} on Query { __typename }`).join('\n');
+    const definitions = Array.from({ length: fragments }, (_, i) => `fragment F${i} on Query { __typename }`).join(
+      '\n',
+    );
     return `# ${'comment '.repeat(500)}\n{ ${spreads} ${'__typename '.repeat((tokens - 2) % 9)}}\n${definitions}`;
   }
 
@@ -110,7 +135,10 @@ describe(`tokens (GRAPHQL_MAX_TOKENS, default ${maxTokens})`, () => {
     const { status, body } = await asPartner(padded(maxTokens + 1));
     expect(status).toBe(400);
     expect(body.errors).toEqual([
-      { message: `the document has more than ${maxTokens} tokens, the limit (GRAPHQL_MAX_TOKENS); parsing stopped there`, extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
+      {
+        message: `the document has more than ${maxTokens} tokens, the limit (GRAPHQL_MAX_TOKENS); parsing stopped there`,
+        extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+      },
     ]);
   });
 
@@ -152,14 +180,26 @@ describe('the REST shim operations', () => {
     const notification = await service().request('/payments/v1/notification', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${data.access_token}` },
-      body: JSON.stringify({ paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference: 'LIMITS-1', deviceTag: 'DTSTBBD' }),
+      body: JSON.stringify({
+        paymentVendor: 'demo-vendor',
+        amount: '1.00',
+        currency: 'USD',
+        reference: 'LIMITS-1',
+        deviceTag: 'DTSTBBD',
+      }),
     });
     expect(notification.status).toBe(200);
   });
 });
 
 describe('introspection outside production', () => {
-  const sandbox = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+  const sandbox = getIntrospectionQuery({
+    descriptions: true,
+    specifiedByUrl: true,
+    directiveIsRepeatable: true,
+    schemaDescription: true,
+    inputValueDeprecation: true,
+  });
 
   it("answers Apollo Sandbox's full introspection query to a caller with a key", async () => {
     const data = await expectAnswered(sandbox);
@@ -188,7 +228,9 @@ describe('introspection outside production', () => {
       `{ __schema { ${Array.from({ length: n }, (_, i) => `t${i}: types { ...Types }`).join(' ')} } }
       fragment Types on __Type { name fields { name args { name type { name ofType { name ofType { name } } } } type { name ofType { name ofType { name ofType { name } } } } }
         inputFields { name type { name ofType { name ofType { name } } } } enumValues { name } interfaces { name } possibleTypes { name } }`;
-    const strict = await startTestService(fixture.database.db, { limits: { ...TEST_LIMITS, graphql: { ...TEST_LIMITS.graphql, maxCost: 40_000 } } });
+    const strict = await startTestService(fixture.database.db, {
+      limits: { ...TEST_LIMITS, graphql: { ...TEST_LIMITS.graphql, maxCost: 40_000 } },
+    });
     try {
       const admitted = await strict.graphql(copies(29), { 'x-api-key': 'demo-partner-key' });
       expect(admitted.status).toBe(200);
@@ -198,7 +240,9 @@ describe('introspection outside production', () => {
       expect(1 + 30 * perCopy).toBeGreaterThan(40_000);
       const refused = await strict.graphql(copies(30), { 'x-api-key': 'demo-partner-key' });
       expect(refused.status).toBe(400);
-      expect(refused.body.errors[0].message).toBe('the operation has an estimated cost above the limit of 40000 (GRAPHQL_MAX_COST)');
+      expect(refused.body.errors[0].message).toBe(
+        'the operation has an estimated cost above the limit of 40000 (GRAPHQL_MAX_COST)',
+      );
     } finally {
       await strict.close();
     }
@@ -221,7 +265,9 @@ describe('the transport', () => {
     const bare = await service().request(path, { headers: { 'x-api-key': 'demo-partner-key' } });
     expect(bare.status).toBe(400);
     expect(await bare.text()).toMatch(/Cross-Site Request Forgery/);
-    const preflighted = await service().request(path, { headers: { 'x-api-key': 'demo-partner-key', 'apollo-require-preflight': 'true' } });
+    const preflighted = await service().request(path, {
+      headers: { 'x-api-key': 'demo-partner-key', 'apollo-require-preflight': 'true' },
+    });
     expect(preflighted.status).toBe(200);
   });
 
@@ -257,11 +303,20 @@ describe('an order with a long list of payments: no admitted document holds more
     ['first as a variable', `query($n: Int) { ${nested('(first: $n)')} }`, { n: PAYMENTS }],
     ["first as a variable's default", `query($n: Int = ${PAYMENTS}) { ${nested('(first: $n)')} }`],
     ['first as a variable given null', `query($n: Int = 2) { ${nested('(first: $n)')} }`, { n: null }],
-    ['through fragments', `{ financeOrder(id: "${ORDER}") { ...P } } fragment P on FinanceOrder { payments { financeOrder { ...Q } } } fragment Q on FinanceOrder { payments { financeOrder { payments { id } } } }`],
-    ['through aliases', `{ ${Array.from({ length: 30 }, (_, i) => `o${i}: financeOrder(id: "${ORDER}") { payments { id } }`).join(' ')} }`],
+    [
+      'through fragments',
+      `{ financeOrder(id: "${ORDER}") { ...P } } fragment P on FinanceOrder { payments { financeOrder { ...Q } } } fragment Q on FinanceOrder { payments { financeOrder { payments { id } } } }`,
+    ],
+    [
+      'through aliases',
+      `{ ${Array.from({ length: 30 }, (_, i) => `o${i}: financeOrder(id: "${ORDER}") { payments { id } }`).join(' ')} }`,
+    ],
     ['small pages, nested', `{ ${nested('(first: 10)')} }`],
     ['one page of the long list', `{ financeOrder(id: "${ORDER}") { payments { id amount time } } }`],
-    ['a connection, as many pages as fit', `{ ${Array.from({ length: 9 }, (_, i) => `t${i}: transactions(start: 0, end: 31536000) { nodes { id } }`).join(' ')} }`],
+    [
+      'a connection, as many pages as fit',
+      `{ ${Array.from({ length: 9 }, (_, i) => `t${i}: transactions(start: 0, end: 31536000) { nodes { id } }`).join(' ')} }`,
+    ],
     ['introspection', getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true })],
   ];
 
@@ -279,7 +334,11 @@ describe('an order with a long list of payments: no admitted document holds more
   });
 
   it('refuses every spelling of the heap-filling query, answers the small pages exactly, and keeps serving', async () => {
-    const statuses = await Promise.all(documents.slice(0, 6).map(([, query, variables]) => service().graphql(query, { 'x-api-key': 'demo-partner-key' }, variables)));
+    const statuses = await Promise.all(
+      documents
+        .slice(0, 6)
+        .map(([, query, variables]) => service().graphql(query, { 'x-api-key': 'demo-partner-key' }, variables)),
+    );
     expect(statuses.map((answer) => answer.status)).toEqual([400, 400, 400, 400, 400, 400]);
     const small = await expectAnswered(`{ ${nested('(first: 10)')} }`);
     expect(small.financeOrder.payments).toHaveLength(10);
@@ -289,25 +348,37 @@ describe('an order with a long list of payments: no admitted document holds more
     expect(whole.financeOrder.payments).toHaveLength(Number(recorded?.n));
     expect(whole.financeOrder.payments.length).toBeGreaterThan(PAYMENTS);
     // The next page starts after the last id asked for.
-    const second = await expectAnswered(`{ financeOrder(id: "${ORDER}") { payments(first: 150, after: "${whole.financeOrder.payments[99].id}") { id } } }`);
-    expect(second.financeOrder.payments.map((payment: { id: string }) => payment.id)).toEqual(whole.financeOrder.payments.slice(100).map((payment: { id: string }) => payment.id));
+    const second = await expectAnswered(
+      `{ financeOrder(id: "${ORDER}") { payments(first: 150, after: "${whole.financeOrder.payments[99].id}") { id } } }`,
+    );
+    expect(second.financeOrder.payments.map((payment: { id: string }) => payment.id)).toEqual(
+      whole.financeOrder.payments.slice(100).map((payment: { id: string }) => payment.id),
+    );
     expect((await expectAnswered('{ viewer { kind } }')).viewer.kind).toBe('PARTNER');
   });
 
   it('stops an execution past GRAPHQL_MAX_LIST_ITEMS whatever the estimate said: one error, no partial answer', async () => {
-    const ceiling = await startTestService(fixture.database.db, { limits: { ...TEST_LIMITS, graphql: { ...TEST_LIMITS.graphql, maxListItems: 150 } } });
+    const ceiling = await startTestService(fixture.database.db, {
+      limits: { ...TEST_LIMITS, graphql: { ...TEST_LIMITS.graphql, maxListItems: 150 } },
+    });
     try {
-      const within = await ceiling.graphql(`{ financeOrder(id: "${ORDER}") { payments(first: 150) { id } } }`, { 'x-api-key': 'demo-partner-key' });
-      expect(within.status).toBe(200);
-      expect(within.body.data.financeOrder.payments).toHaveLength(150);
-      const past = await ceiling.graphql(`{ a: financeOrder(id: "${ORDER}") { payments(first: 100) { id } } b: financeOrder(id: "${ORDER}") { payments(first: 100) { id } } }`, {
+      const within = await ceiling.graphql(`{ financeOrder(id: "${ORDER}") { payments(first: 150) { id } } }`, {
         'x-api-key': 'demo-partner-key',
       });
+      expect(within.status).toBe(200);
+      expect(within.body.data.financeOrder.payments).toHaveLength(150);
+      const past = await ceiling.graphql(
+        `{ a: financeOrder(id: "${ORDER}") { payments(first: 100) { id } } b: financeOrder(id: "${ORDER}") { payments(first: 100) { id } } }`,
+        {
+          'x-api-key': 'demo-partner-key',
+        },
+      );
       expect(past.status).toBe(400);
       expect(past.body).toEqual({
         errors: [
           {
-            message: 'the answer would hold more than 150 list items (GRAPHQL_MAX_LIST_ITEMS); ask for smaller pages (first) or fewer lists',
+            message:
+              'the answer would hold more than 150 list items (GRAPHQL_MAX_LIST_ITEMS); ask for smaller pages (first) or fewer lists',
             extensions: { code: 'RESPONSE_TOO_LARGE' },
           },
         ],

@@ -17,17 +17,31 @@ const json = { 'content-type': 'application/json' };
 
 describe('payments interface error body', () => {
   it('carries the code beside the message', async () => {
-    const token = await service().request('/payments/v1/token', { method: 'POST', headers: json, body: JSON.stringify({ apiKey: 'not-a-key' }) });
+    const token = await service().request('/payments/v1/token', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ apiKey: 'not-a-key' }),
+    });
     expect(token.status).toBe(401);
-    expect(await token.json()).toEqual({ error: { code: 'INVALID_API_KEY', message: expect.stringContaining('not authorized') } });
+    expect(await token.json()).toEqual({
+      error: { code: 'INVALID_API_KEY', message: expect.stringContaining('not authorized') },
+    });
 
-    const notification = await service().request('/payments/v1/notification', { method: 'POST', headers: json, body: '{}' });
+    const notification = await service().request('/payments/v1/notification', {
+      method: 'POST',
+      headers: json,
+      body: '{}',
+    });
     expect(notification.status).toBe(401);
-    expect(await notification.json()).toEqual({ error: { code: 'MISSING_API_KEY', message: expect.stringContaining('Authorization: Bearer') } });
+    expect(await notification.json()).toEqual({
+      error: { code: 'MISSING_API_KEY', message: expect.stringContaining('Authorization: Bearer') },
+    });
 
     const wrongMethod = await service().request('/payments/v1/token');
     expect(wrongMethod.status).toBe(405);
-    expect(await wrongMethod.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: '/payments/v1/token accepts POST only, not GET' } });
+    expect(await wrongMethod.json()).toEqual({
+      error: { code: 'METHOD_NOT_ALLOWED', message: '/payments/v1/token accepts POST only, not GET' },
+    });
   });
 });
 
@@ -35,7 +49,11 @@ describe('/graphql: a request refused before execution has its HTTP status', () 
   it('401 for an API key that is not valid, with no data', async () => {
     const answer = await service().graphql(VIEWER, { 'x-api-key': 'not-a-key' });
     expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({ errors: [{ message: 'the API key is not valid (unknown, revoked or expired)', extensions: { code: 'INVALID_API_KEY' } }] });
+    expect(answer.body).toEqual({
+      errors: [
+        { message: 'the API key is not valid (unknown, revoked or expired)', extensions: { code: 'INVALID_API_KEY' } },
+      ],
+    });
   });
 
   it('401 for an access token that is not valid, even for a field that needs no credential', async () => {
@@ -56,10 +74,14 @@ describe('/graphql: a request refused before execution has its HTTP status', () 
   });
 
   it('a field refused during execution stays 200 with the partial data', async () => {
-    const answer = await service().graphql('{ viewer { kind } merchant(id: "1") { id } }', { 'x-api-key': 'demo-vendor-key' });
+    const answer = await service().graphql('{ viewer { kind } merchant(id: "1") { id } }', {
+      'x-api-key': 'demo-vendor-key',
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.data).toEqual({ viewer: { kind: 'VENDOR' }, merchant: null });
-    expect(answer.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual(['FORBIDDEN']);
+    expect(answer.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'FORBIDDEN',
+    ]);
   });
 });
 
@@ -73,18 +95,28 @@ describe('405 with Allow on every known path', () => {
         expect(response.status, `${method} ${path}`).toBe(405);
         expect(response.headers.get('allow')).toBe('GET, HEAD');
         const message = `${path} accepts GET or HEAD only, not ${method}`;
-        expect(await response.json()).toEqual({ valid: false, message, error: { code: 'METHOD_NOT_ALLOWED', message } });
+        expect(await response.json()).toEqual({
+          valid: false,
+          message,
+          error: { code: 'METHOD_NOT_ALLOWED', message },
+        });
       }
     });
   }
 
   it('/graphql: PUT, DELETE and PATCH are 405 with Allow: GET, POST in the GraphQL error body', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
-      const response = await service().request('/graphql', { method, headers: { ...json, 'x-api-key': 'demo-partner-key' }, body: '{"query":"{ __typename }"}' });
+      const response = await service().request('/graphql', {
+        method,
+        headers: { ...json, 'x-api-key': 'demo-partner-key' },
+        body: '{"query":"{ __typename }"}',
+      });
       expect(response.status, method).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, POST');
       expect(await response.json()).toEqual({
-        errors: [{ message: `/graphql accepts GET or POST only, not ${method}`, extensions: { code: 'METHOD_NOT_ALLOWED' } }],
+        errors: [
+          { message: `/graphql accepts GET or POST only, not ${method}`, extensions: { code: 'METHOD_NOT_ALLOWED' } },
+        ],
       });
     }
   });
@@ -96,13 +128,26 @@ describe('405 with Allow on every known path', () => {
 
 describe('access tokens issued in the future', () => {
   it('are refused beyond 60 s of clock skew; within it they are accepted', async () => {
-    const keyId = String((await fixture.database.db('api_keys').where({ key_hash: hashApiKey('demo-vendor-key') }).first('id')).id);
+    const keyId = String(
+      (
+        await fixture.database
+          .db('api_keys')
+          .where({ key_hash: hashApiKey('demo-vendor-key') })
+          .first('id')
+      ).id,
+    );
     const notify = (token: string) =>
-      service().request('/payments/v1/notification', { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: '{}' });
+      service().request('/payments/v1/notification', {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: '{}',
+      });
     const future = issueAccessToken(TEST_TOKENS, keyId, new Date(Date.now() + 10 * 60_000)).token;
     const refused = await notify(future);
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ error: { code: 'INVALID_ACCESS_TOKEN', message: 'the access token is not valid (it was issued in the future)' } });
+    expect(await refused.json()).toEqual({
+      error: { code: 'INVALID_ACCESS_TOKEN', message: 'the access token is not valid (it was issued in the future)' },
+    });
     // A token from an instance whose clock runs 30 s ahead passes authentication (and fails on the empty body).
     const skewed = issueAccessToken(TEST_TOKENS, keyId, new Date(Date.now() + 30_000)).token;
     const accepted = await notify(skewed);
@@ -123,7 +168,12 @@ describe('an unknown operationName', () => {
     expect(response.status).toBe(400);
     expect(text.length).toBeLessThan(400);
     expect(JSON.parse(text)).toEqual({
-      errors: [{ message: `Unknown operation named "${'x'.repeat(64)}…".`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }],
+      errors: [
+        {
+          message: `Unknown operation named "${'x'.repeat(64)}…".`,
+          extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+        },
+      ],
     });
   });
 });
@@ -134,7 +184,10 @@ describe('a long name in a GraphQL request error', () => {
     const answer = await service().graphql(`{ ${field} }`, { 'x-api-key': 'demo-partner-key' });
     expect(answer.status).toBe(400);
     expect(answer.body.errors).toEqual([
-      expect.objectContaining({ message: `Cannot query field "${'y'.repeat(64)}…" on type "Query".`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+      expect.objectContaining({
+        message: `Cannot query field "${'y'.repeat(64)}…" on type "Query".`,
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      }),
     ]);
   });
 });
@@ -157,12 +210,19 @@ describe('RateLimit headers', () => {
     await database?.destroy();
   });
 
-  const rateLimitOf = (response: Response) => ({ policy: response.headers.get('ratelimit-policy'), limit: response.headers.get('ratelimit') });
+  const rateLimitOf = (response: Response) => ({
+    policy: response.headers.get('ratelimit-policy'),
+    limit: response.headers.get('ratelimit'),
+  });
   const POLICY = '"default";q=4;w=60';
   const graphql = (key: string, query = '{ clerks { id } }') =>
-    limited.request('/graphql', { method: 'POST', headers: { ...json, 'x-api-key': key, origin: DASHBOARD }, body: JSON.stringify({ query }) });
+    limited.request('/graphql', {
+      method: 'POST',
+      headers: { ...json, 'x-api-key': key, origin: DASHBOARD },
+      body: JSON.stringify({ query }),
+    });
 
-  it('say the key\'s quota on both doors, down to the 429, which carries them beside Retry-After', async () => {
+  it("say the key's quota on both doors, down to the 429, which carries them beside Retry-After", async () => {
     const rest = await limited.request('/v1/list-clerks.php?key=demo-partner-key');
     expect(rest.status).toBe(200);
     expect(rateLimitOf(rest)).toEqual({ policy: POLICY, limit: '"default";r=3;t=60' });
@@ -171,16 +231,26 @@ describe('RateLimit headers', () => {
     expect(graph.status).toBe(200);
     expect(rateLimitOf(graph)).toEqual({ policy: POLICY, limit: '"default";r=2;t=60' });
     // Dashboards on another origin can read them.
-    expect(graph.headers.get('access-control-expose-headers')?.split(',')).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+    expect(graph.headers.get('access-control-expose-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['RateLimit', 'RateLimit-Policy']),
+    );
 
     // An answer refused after authentication still carries them.
-    const forbidden = await limited.request('/v1/record-customer-payment.php?key=demo-partner-key&merchantId=1&salesClerkId=1&financeOrderId=1&amount=1&currency=USD');
+    const forbidden = await limited.request(
+      '/v1/record-customer-payment.php?key=demo-partner-key&merchantId=1&salesClerkId=1&financeOrderId=1&amount=1&currency=USD',
+    );
     expect(forbidden.status).toBe(403);
     expect(rateLimitOf(forbidden)).toEqual({ policy: POLICY, limit: '"default";r=1;t=60' });
 
-    expect(rateLimitOf(await graphql('demo-partner-key', '{ __typename }'))).toEqual({ policy: POLICY, limit: '"default";r=0;t=60' });
+    expect(rateLimitOf(await graphql('demo-partner-key', '{ __typename }'))).toEqual({
+      policy: POLICY,
+      limit: '"default";r=0;t=60',
+    });
 
-    for (const refused of [await limited.request('/v1/list-clerks.php?key=demo-partner-key'), await graphql('demo-partner-key')]) {
+    for (const refused of [
+      await limited.request('/v1/list-clerks.php?key=demo-partner-key'),
+      await graphql('demo-partner-key'),
+    ]) {
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('60');
       expect(rateLimitOf(refused)).toEqual({ policy: POLICY, limit: '"default";r=0;t=60' });
@@ -188,11 +258,19 @@ describe('RateLimit headers', () => {
   });
 
   it('count a token purchase against the key that buys it, on the token route too', async () => {
-    const bought = await limited.request('/payments/v1/token', { method: 'POST', headers: json, body: JSON.stringify({ apiKey: 'demo-vendor-key' }) });
+    const bought = await limited.request('/payments/v1/token', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
+    });
     expect(bought.status).toBe(200);
     expect(rateLimitOf(bought)).toEqual({ policy: POLICY, limit: '"default";r=3;t=60' });
     const { access_token: token } = ((await bought.json()) as { data: { access_token: string } }).data;
-    const notification = await limited.request('/payments/v1/notification', { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: '{}' });
+    const notification = await limited.request('/payments/v1/notification', {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: '{}',
+    });
     expect(notification.status).toBe(400);
     expect(rateLimitOf(notification)).toEqual({ policy: POLICY, limit: '"default";r=2;t=60' });
   });

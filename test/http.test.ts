@@ -10,11 +10,17 @@ const service = () => fixture.service;
 
 describe('X-Request-ID', () => {
   it('echoes a well-formed incoming id and replaces a malformed one', async () => {
-    const echoed = await service().request('/v1/list-clerks.php?key=demo-partner-key', { headers: { 'x-request-id': 'pos-42.abc:1' } });
+    const echoed = await service().request('/v1/list-clerks.php?key=demo-partner-key', {
+      headers: { 'x-request-id': 'pos-42.abc:1' },
+    });
     expect(echoed.headers.get('x-request-id')).toBe('pos-42.abc:1');
     const replaced = await service().request('/v1/list-clerks.php', { headers: { 'x-request-id': 'x'.repeat(200) } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const graphql = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'dash-1' }, body: '{"query":"{ __typename }"}' });
+    const graphql = await service().request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'dash-1' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(graphql.headers.get('x-request-id')).toBe('dash-1');
   });
 });
@@ -23,11 +29,17 @@ describe('error bodies', () => {
   it('answer an unknown payments path in the payments shape', async () => {
     const response = await service().request('/payments/v1/nothing', { method: 'POST' });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { code: 'RESOURCE_NOT_FOUND', message: 'no endpoint POST /payments/v1/nothing' } });
+    expect(await response.json()).toEqual({
+      error: { code: 'RESOURCE_NOT_FOUND', message: 'no endpoint POST /payments/v1/nothing' },
+    });
   });
 
   it('answer malformed JSON on /graphql with 400, not 500, and no parser internals', async () => {
-    const response = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    const response = await service().request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query": ',
+    });
     expect(response.status).toBe(400);
     const text = await response.text();
     expect(text).toContain('not valid JSON');
@@ -36,7 +48,11 @@ describe('error bodies', () => {
 
   it('answer an oversized /graphql body with 413 naming the limit', async () => {
     const query = `{ __typename } # ${'x'.repeat(70 * 1024)}`;
-    const response = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const response = await service().request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
       errors: [{ message: 'the request body is larger than 64kb', extensions: { code: 'REQUEST_TOO_LARGE' } }],
@@ -44,7 +60,7 @@ describe('error bodies', () => {
   });
 
   // A transport failure on /graphql is a taxonomy error in GraphQL's shape, its status from the one table.
-  it('answer a /graphql body that cannot be read in GraphQL\'s errors shape', async () => {
+  it("answer a /graphql body that cannot be read in GraphQL's errors shape", async () => {
     const post = (body: string, headers: Record<string, string> = {}) => {
       const init = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body };
       return service().request('/graphql', init);
@@ -67,7 +83,11 @@ describe('error bodies', () => {
 
   it('answer 503 SERVICE_UNAVAILABLE when the database cannot be reached, with no detail in the body', async () => {
     // Port 1 on loopback: nothing listens there, so every connection is refused.
-    const unreachable = createDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere', dataDir: null, logger: createLogger('silent') });
+    const unreachable = createDb({
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere',
+      dataDir: null,
+      logger: createLogger('silent'),
+    });
     const unreachableService = await startTestService(unreachable);
     try {
       const response = await unreachableService.request('/v1/list-clerks.php?key=demo-partner-key');
@@ -81,7 +101,10 @@ describe('error bodies', () => {
       const graph = await unreachableService.graphql('{ clerks { id } }', { 'x-api-key': 'demo-partner-key' });
       expect(graph.status).toBe(503);
       expect(graph.body.errors).toEqual([
-        { message: 'the service is temporarily unavailable; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } },
+        {
+          message: 'the service is temporarily unavailable; retry shortly',
+          extensions: { code: 'SERVICE_UNAVAILABLE' },
+        },
       ]);
     } finally {
       await unreachableService.close();
@@ -97,9 +120,12 @@ describe('/graphql', () => {
     expect(await response.text()).toContain('sandbox');
   });
 
-  it('answers the slice\'s data the same as the legacy route does', async () => {
+  it("answers the slice's data the same as the legacy route does", async () => {
     const legacy = (await (await service().request('/v1/list-merchants.php?key=demo-partner-key')).json()) as any;
-    const graph = await service().graphql('{ merchants { id name address { street street2 city state postalCode country } phoneNumber } }', { 'x-api-key': 'demo-partner-key' });
+    const graph = await service().graphql(
+      '{ merchants { id name address { street street2 city state postalCode country } phoneNumber } }',
+      { 'x-api-key': 'demo-partner-key' },
+    );
     expect(graph.body.data.merchants).toEqual(legacy.merchants);
   });
 });

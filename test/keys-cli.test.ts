@@ -1,14 +1,14 @@
 // Production from nothing: an operator bootstraps with the keys CLI (no demo keys exist), the new
 // partner calls every partner endpoint, and revoking its key stops it at once. And the command line
 // itself: --help, both spellings of an option's value, and every mistake refused with exit code 2.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { migrateLatest } from '../src/db/migrate.js';
+import { createPostgresDatabase, onPostgres } from './support/db.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECRET = 'production-signing-secret-for-the-cli-test-0123';
@@ -45,7 +45,14 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
     const admin = knex({ client: 'pg', connection: database.url });
     await migrateLatest(admin); // an empty database: no demo data, no demo keys
     await admin.destroy();
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATABASE_URL: database.url, TOKEN_SIGNING_SECRET: SECRET, LOG_LEVEL: 'warn' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      TOKEN_SIGNING_SECRET: SECRET,
+      LOG_LEVEL: 'warn',
+    };
 
     const operator = await run(['create', '--kind', 'operator', '--new-operator', 'Operations'], env);
     expect(operator.code, operator.stderr).toBe(0);
@@ -61,7 +68,10 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
     expect(listed.stdout).not.toContain(pk);
     expect(listed.stdout.split('\n').filter((line) => line.includes(`partner ${partnerId}`))).toHaveLength(2);
 
-    const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' } });
+    const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    });
     children.push(service);
     const baseUrl = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -72,7 +82,11 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
       });
       service.on('close', (code) => reject(new Error(`service exited ${code}: ${output}`)));
     });
-    const get = (path: string) => fetch(`${baseUrl}${path}`).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+    const get = (path: string) =>
+      fetch(`${baseUrl}${path}`).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as any,
+      }));
 
     // No demo key works in production.
     expect((await get('/v1/list-clerks.php?key=demo-partner-key')).status).toBe(401);
@@ -84,7 +98,10 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
       [`/v1/lookup-customer.php?key=${pk}&customerLocator=5550100`, 404],
       [`/v1/lookup-cart.php?key=${pk}&cartTag=NONE`, 404],
       [`/v1/list-transactions.php?key=${pk}&starttime=${now - 86_400}&endtime=${now}`, 200],
-      [`/v1/record-customer-payment.php?key=${rk}&merchantId=1&salesClerkId=1&financeOrderId=1&amount=1.00&currency=USD`, 404],
+      [
+        `/v1/record-customer-payment.php?key=${rk}&merchantId=1&salesClerkId=1&financeOrderId=1&amount=1.00&currency=USD`,
+        404,
+      ],
     ] as const;
     for (const [path, status] of calls) expect((await get(path)).status, path).toBe(status);
     expect((await get(`/v1/list-clerks.php?key=${pk}`)).body).toEqual({ valid: true, clerks: [] });
@@ -139,7 +156,7 @@ describe('the keys command line', () => {
     }
   });
 
-  it('takes an option\'s value after = or as the next argument', async () => {
+  it("takes an option's value after = or as the next argument", async () => {
     const spelled = [
       ['create', '--kind=partner', `--owner=${partnerId}`, '--label=back office'],
       ['create', '--kind', 'retail', '--owner', partnerId, '--label', 'till 1'],
@@ -157,7 +174,10 @@ describe('the keys command line', () => {
 
   it('refuses an unknown option, a missing value, an option of another command and a stray argument with exit code 2', async () => {
     const owner = `--owner=${partnerId}`;
-    expectUsageError(await run(['create', '--kind=partner', owner, '--colour', 'blue'], env), "Unknown option '--colour'");
+    expectUsageError(
+      await run(['create', '--kind=partner', owner, '--colour', 'blue'], env),
+      "Unknown option '--colour'",
+    );
     expectUsageError(await run(['create', owner, '--kind'], env), "Option '--kind <value>' argument missing");
     expectUsageError(
       await run(['create', '--kind', owner], env),

@@ -100,7 +100,10 @@ function importsOf(path: string, text: string): Import[] {
     const bindings = match[3]!;
     const named = /\{([^}]*)\}/.exec(bindings)?.[1];
     const withDefault = /^[\w$]+\s*,/.test(bindings.trim());
-    const names = (named ?? '').split(',').map((binding) => binding.trim()).filter(Boolean);
+    const names = (named ?? '')
+      .split(',')
+      .map((binding) => binding.trim())
+      .filter(Boolean);
     const everyNamedIsType = !withDefault && names.length > 0 && names.every((binding) => binding.startsWith('type '));
     add(match.index, match[4]!, !!match[2] || everyNamedIsType);
   }

@@ -17,7 +17,12 @@ afterAll(async () => {
 /** A clock the test moves forward: real time plus `skip` milliseconds. */
 function movableClock() {
   let skipped = 0;
-  return { now: () => new Date(Date.now() + skipped), skip: (seconds: number) => void (skipped += seconds * 1000) };
+  return {
+    now: () => new Date(Date.now() + skipped),
+    skip: (seconds: number) => {
+      skipped += seconds * 1000;
+    },
+  };
 }
 
 /** Runs `count` calls of `task`, at most `concurrency` at a time; results in call order. */
@@ -42,7 +47,12 @@ interface Answer {
 }
 
 /** One authenticated read through either door: list-clerks, or { clerks { id } } on /graphql. */
-async function readClerks(service: TestService, door: 'rest' | 'graphql', key: string, headers: Record<string, string> = {}): Promise<Answer> {
+async function readClerks(
+  service: TestService,
+  door: 'rest' | 'graphql',
+  key: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const response =
     door === 'rest'
       ? await service.request(`/v1/list-clerks.php?key=${encodeURIComponent(key)}`, { headers })
@@ -51,10 +61,18 @@ async function readClerks(service: TestService, door: 'rest' | 'graphql', key: s
           headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
           body: JSON.stringify({ query: '{ clerks { id } }' }),
         });
-  return { door, status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+  return {
+    door,
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: await response.json(),
+  };
 }
 
-const withRequestLimit = (limit: number, windowSeconds: number): LimitSettings => ({ ...TEST_LIMITS, requestsPerKey: { limit, windowSeconds } });
+const withRequestLimit = (limit: number, windowSeconds: number): LimitSettings => ({
+  ...TEST_LIMITS,
+  requestsPerKey: { limit, windowSeconds },
+});
 
 describe('requests per API key', () => {
   const LIMIT = 100;
@@ -75,7 +93,10 @@ describe('requests per API key', () => {
     const burst = await inParallel(1000, 20, async (i) => {
       if (i % 50 === 25) {
         const refusedBefore = refusedSoFar;
-        otherKey.push({ ...(await readClerks(service, i % 100 === 25 ? 'rest' : 'graphql', 'other-partner-key')), refusedBefore });
+        otherKey.push({
+          ...(await readClerks(service, i % 100 === 25 ? 'rest' : 'graphql', 'other-partner-key')),
+          refusedBefore,
+        });
       }
       const answer = await readClerks(service, i % 2 ? 'graphql' : 'rest', 'demo-partner-key');
       if (answer.status === 429) refusedSoFar += 1;
@@ -93,7 +114,9 @@ describe('requests per API key', () => {
       if (answer.door === 'rest') {
         expect(answer.body).toEqual({ valid: false, message, error: { code: 'RATE_LIMITED', message } });
       } else {
-        expect(answer.body).toEqual({ errors: [{ message, extensions: { code: 'RATE_LIMITED', retryAfter: seconds } }] });
+        expect(answer.body).toEqual({
+          errors: [{ message, extensions: { code: 'RATE_LIMITED', retryAfter: seconds } }],
+        });
       }
     }
     expect(otherKey).toHaveLength(20);
@@ -118,7 +141,8 @@ describe('requests with an access token', () => {
     await service?.close();
   });
 
-  const partners = (credential: string) => service.graphql('{ partners { id } }', { authorization: `Bearer ${credential}` });
+  const partners = (credential: string) =>
+    service.graphql('{ partners { id } }', { authorization: `Bearer ${credential}` });
 
   it('count against the key that bought the token', async () => {
     // Buying the token is the key's first request (its key is the mutation's argument).
@@ -137,7 +161,12 @@ describe('requests with an access token', () => {
     });
     expect(again.status).toBe(429);
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await again.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^this API key has used its 5 requests per 60 s; retry after \d+ s$/) } });
+    expect(await again.json()).toEqual({
+      error: {
+        code: 'RATE_LIMITED',
+        message: expect.stringMatching(/^this API key has used its 5 requests per 60 s; retry after \d+ s$/),
+      },
+    });
   });
 });
 
@@ -177,16 +206,26 @@ describe('failed authentications per client address', () => {
     const attacker = '203.0.113.7';
     // Failures through every door count alike: bad keys on REST and /graphql, bad access tokens.
     const failures = await inParallel(FAILURES, 5, async (i) => {
-      if (i % 4 === 0) return (await readClerks(service, 'graphql', `guess-${i}`, from(attacker))).body.errors[0].extensions.code;
-      if (i % 4 === 1) return (await notification(attacker, `dfs1.forged-${i}.signature`)).status === 401 ? 'INVALID_ACCESS_TOKEN' : 'unexpected';
+      if (i % 4 === 0)
+        return (await readClerks(service, 'graphql', `guess-${i}`, from(attacker))).body.errors[0].extensions.code;
+      if (i % 4 === 1)
+        return (await notification(attacker, `dfs1.forged-${i}.signature`)).status === 401
+          ? 'INVALID_ACCESS_TOKEN'
+          : 'unexpected';
       return (await readClerks(service, 'rest', `guess-${i}`, from(attacker))).body.error.code;
     });
-    expect(failures).toEqual(Array.from({ length: FAILURES }, (_, i) => (i % 4 === 1 ? 'INVALID_ACCESS_TOKEN' : 'INVALID_API_KEY')));
+    expect(failures).toEqual(
+      Array.from({ length: FAILURES }, (_, i) => (i % 4 === 1 ? 'INVALID_ACCESS_TOKEN' : 'INVALID_API_KEY')),
+    );
 
     const next = await readClerks(service, 'rest', 'guess-next', from(attacker));
     expect(next.status).toBe(429);
     expect(next.body.error.code).toBe('RATE_LIMITED');
-    expect(next.body.message).toMatch(new RegExp(`^too many failed authentications from this address \\(the limit is ${FAILURES} per 300 s\\); retry after \\d+ s$`));
+    expect(next.body.message).toMatch(
+      new RegExp(
+        `^too many failed authentications from this address \\(the limit is ${FAILURES} per 300 s\\); retry after \\d+ s$`,
+      ),
+    );
     const retryAfter = Number(next.retryAfter);
     expect(retryAfter).toBeGreaterThan(290);
     expect(retryAfter).toBeLessThanOrEqual(300);
@@ -211,31 +250,55 @@ describe('failed authentications per client address', () => {
     expect((await readClerks(service, 'rest', 'demo-partner-key', from(attacker))).status).toBe(200);
 
     // The block is logged once, with the address and for how long.
-    const blocked = warnings.filter((line) => line.msg === 'client address blocked after too many failed authentications');
-    expect(blocked).toEqual([expect.objectContaining({ clientAddress: attacker, failures: FAILURES, blockedSeconds: expect.any(Number) })]);
+    const blocked = warnings.filter(
+      (line) => line.msg === 'client address blocked after too many failed authentications',
+    );
+    expect(blocked).toEqual([
+      expect.objectContaining({ clientAddress: attacker, failures: FAILURES, blockedSeconds: expect.any(Number) }),
+    ]);
   });
 
   it('counts each key guessed through the token route and createAccessToken, whose argument is a credential', async () => {
     const guesser = '198.51.100.9';
     const createAccessToken = (query: string) =>
-      service.request('/graphql', { method: 'POST', headers: { ...from(guesser), 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      service.request('/graphql', {
+        method: 'POST',
+        headers: { ...from(guesser), 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
     // An alias batch of guesses stops at the first refused one: the mutation's field is non-null.
-    const guesses = Array.from({ length: 5 }, (_, i) => `g${i}: createAccessToken(apiKey: "guess-${i}") { accessToken }`).join(' ');
-    const batch = (await (await createAccessToken(`mutation { ${guesses} }`)).json()) as { errors: Array<{ extensions: { code: string } }> };
+    const guesses = Array.from(
+      { length: 5 },
+      (_, i) => `g${i}: createAccessToken(apiKey: "guess-${i}") { accessToken }`,
+    ).join(' ');
+    const batch = (await (await createAccessToken(`mutation { ${guesses} }`)).json()) as {
+      errors: Array<{ extensions: { code: string } }>;
+    };
     expect(batch.errors.map((error) => error.extensions.code)).toEqual(['INVALID_API_KEY']);
     for (let i = 1; i < FAILURES; i++) {
-      const response = i % 2 ? await buyToken(guesser, `guess-${i}`) : await createAccessToken(`mutation { createAccessToken(apiKey: "guess-${i}") { accessToken } }`);
+      const response =
+        i % 2
+          ? await buyToken(guesser, `guess-${i}`)
+          : await createAccessToken(`mutation { createAccessToken(apiKey: "guess-${i}") { accessToken } }`);
       expect(response.status, `guess ${i}`).toBe(i % 2 ? 401 : 200);
     }
     const refused = await buyToken(guesser, 'demo-vendor-key');
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^too many failed authentications from this address/) } });
-    expect((await createAccessToken('mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }')).status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: {
+        code: 'RATE_LIMITED',
+        message: expect.stringMatching(/^too many failed authentications from this address/),
+      },
+    });
+    expect(
+      (await createAccessToken('mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }')).status,
+    ).toBe(429);
     expect((await readClerks(service, 'graphql', 'demo-partner-key', from(guesser))).status).toBe(429);
   });
 
   it('counts IPv6 clients by their /64 network', async () => {
-    for (let i = 0; i < FAILURES; i++) expect((await readClerks(service, 'rest', 'guess', from(`2001:db8:7:7::${i.toString(16)}`))).status).toBe(401);
+    for (let i = 0; i < FAILURES; i++)
+      expect((await readClerks(service, 'rest', 'guess', from(`2001:db8:7:7::${i.toString(16)}`))).status).toBe(401);
     expect((await readClerks(service, 'rest', 'demo-partner-key', from('2001:db8:7:7:ffff::1'))).status).toBe(429);
     expect((await readClerks(service, 'rest', 'demo-partner-key', from('2001:db8:7:8::1'))).status).toBe(200);
   });
@@ -244,7 +307,9 @@ describe('failed authentications per client address', () => {
 describe('without TRUST_PROXY (the default)', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(database.db, { limits: { ...TEST_LIMITS, authFailuresPerAddress: { limit: 2, windowSeconds: 300 } } });
+    service = await startTestService(database.db, {
+      limits: { ...TEST_LIMITS, authFailuresPerAddress: { limit: 2, windowSeconds: 300 } },
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -253,7 +318,9 @@ describe('without TRUST_PROXY (the default)', () => {
   it('ignores X-Forwarded-For: a client cannot pick the address it is counted under', async () => {
     expect((await readClerks(service, 'rest', 'guess-1', { 'x-forwarded-for': '203.0.113.1' })).status).toBe(401);
     expect((await readClerks(service, 'rest', 'guess-2', { 'x-forwarded-for': '203.0.113.2' })).status).toBe(401);
-    expect((await readClerks(service, 'rest', 'demo-partner-key', { 'x-forwarded-for': '203.0.113.3' })).status).toBe(429);
+    expect((await readClerks(service, 'rest', 'demo-partner-key', { 'x-forwarded-for': '203.0.113.3' })).status).toBe(
+      429,
+    );
   });
 });
 
@@ -261,7 +328,9 @@ describe('requests without a credential per client address', () => {
   const LIMIT = 5;
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(database.db, { limits: { ...TEST_LIMITS, anonymousPerAddress: { limit: LIMIT, windowSeconds: 60 } } });
+    service = await startTestService(database.db, {
+      limits: { ...TEST_LIMITS, anonymousPerAddress: { limit: LIMIT, windowSeconds: 60 } },
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -272,10 +341,16 @@ describe('requests without a credential per client address', () => {
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT; i++) statuses.push((await service.graphql(document)).status);
     expect(statuses).toEqual(Array(LIMIT).fill(200));
-    const refused = await service.request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: document }) });
+    const refused = await service.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: document }),
+    });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await refused.json()) as { errors: unknown[] }).errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } });
+    expect(((await refused.json()) as { errors: unknown[] }).errors[0]).toMatchObject({
+      extensions: { code: 'RATE_LIMITED' },
+    });
     // The same address with a key is not anonymous: it is served.
     expect((await readClerks(service, 'graphql', 'demo-partner-key')).status).toBe(200);
     // A legacy request without its key counts too.

@@ -2,9 +2,10 @@
 // status is sent, so a failure on a later page can only cut the body short: the client must get
 // an incomplete body (never a well-formed shorter list), and the failure must be logged. The Apollo
 // server here answers the first page and then fails, the way a lost database connection would.
+
+import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import express from 'express';
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
@@ -26,7 +27,9 @@ const adjustment = (id: number) => ({
   merchant: { id: '851005', name: 'DEMO' },
   adjustment: { id: String(id), kind: 'PAYMENT', notes: 'n' },
 });
-const firstPage = { transactions: { pageInfo: { hasNextPage: true, endCursor: 'c1' }, nodes: [adjustment(1), adjustment(2)] } };
+const firstPage = {
+  transactions: { pageInfo: { hasNextPage: true, endCursor: 'c1' }, nodes: [adjustment(1), adjustment(2)] },
+};
 
 let database: TestDatabase;
 let server: Server;
@@ -45,7 +48,10 @@ beforeAll(async () => {
     },
   } as unknown as ApolloServer<Context>;
   const logger = createLogger('error', { write: (line: string) => void logged.push(line) });
-  const handle = createLegacyHandler({ service: { db: database.db, logger, now: () => new Date(), tokens: TEST_TOKENS }, apollo, schema }, route);
+  const handle = createLegacyHandler(
+    { service: { db: database.db, logger, now: () => new Date(), tokens: TEST_TOKENS }, apollo, schema },
+    route,
+  );
   const app = express();
   app.get(route.path, (req, res, next) => {
     res.locals.requestId = 'req-1';
@@ -81,7 +87,18 @@ async function readList(): Promise<{ status: number; text: string; complete: boo
 describe('a list that fails after its first page', () => {
   it.each([
     ['the operation throws (a lost connection)', () => Promise.reject(new Error('Connection terminated unexpectedly'))],
-    ['the operation answers an error', () => Promise.resolve({ body: { kind: 'single', singleResult: { errors: [{ message: 'the service is unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } }] } } })],
+    [
+      'the operation answers an error',
+      () =>
+        Promise.resolve({
+          body: {
+            kind: 'single',
+            singleResult: {
+              errors: [{ message: 'the service is unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+            },
+          },
+        }),
+    ],
   ])('%s: the first page was sent, the body is cut short, the failure logged', async (_case, failure) => {
     secondPage = failure;
     logged.length = 0;
@@ -96,14 +113,25 @@ describe('a list that fails after its first page', () => {
     expect(text.endsWith(listTransactionsBody.tail)).toBe(false);
     expect(complete).toBe(false);
     expect(() => JSON.parse(text)).toThrow();
-    expect(logged.some((line) => line.includes('list cut short after its first page') && line.includes('req-1'))).toBe(true);
+    expect(logged.some((line) => line.includes('list cut short after its first page') && line.includes('req-1'))).toBe(
+      true,
+    );
   });
 
   it('a whole list ends with the tail when the second page is the last', async () => {
-    secondPage = async () => ({ body: { kind: 'single', singleResult: { data: { transactions: { pageInfo: { hasNextPage: false, endCursor: 'c2' }, nodes: [adjustment(3)] } } } } });
+    secondPage = async () => ({
+      body: {
+        kind: 'single',
+        singleResult: {
+          data: { transactions: { pageInfo: { hasNextPage: false, endCursor: 'c2' }, nodes: [adjustment(3)] } },
+        },
+      },
+    });
     const { status, text, complete } = await readList();
     expect(status).toBe(200);
     expect(complete).toBe(true);
-    expect(JSON.parse(text).transactions.map((item: { adjustment: { id: number } }) => item.adjustment.id)).toEqual([1, 2, 3]);
+    expect(JSON.parse(text).transactions.map((item: { adjustment: { id: number } }) => item.adjustment.id)).toEqual([
+      1, 2, 3,
+    ]);
   });
 });

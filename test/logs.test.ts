@@ -18,8 +18,15 @@ import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { goldenFiles, goldenFolders, goldenInit, readGolden, useGoldenService } from './support/golden.js';
 import { startTestService, TEST_TOKENS, type TestService } from './support/service.js';
 
-
-const DEMO_KEYS = ['demo-partner-key', 'demo-retail-key', 'other-partner-key', 'other-retail-key', 'demo-vendor-key', 'other-vendor-key', 'demo-operator-key'];
+const DEMO_KEYS = [
+  'demo-partner-key',
+  'demo-retail-key',
+  'other-partner-key',
+  'other-retail-key',
+  'demo-vendor-key',
+  'other-vendor-key',
+  'demo-operator-key',
+];
 const DB_PASSWORD = `db-password-${randomBytes(8).toString('hex')}`;
 
 // ---------------------------------------------------------------------------------------------------
@@ -27,7 +34,12 @@ const DB_PASSWORD = `db-password-${randomBytes(8).toString('hex')}`;
 
 const logText: string[] = [];
 const logger = createLogger('trace', { write: (line: string) => void logText.push(line) });
-const logLines = () => logText.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const logLines = () =>
+  logText
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 interface Sent {
   requestId: string;
@@ -74,7 +86,11 @@ async function send(
 ): Promise<Response> {
   const requestId = `logs-${++counter}`;
   const method = init.method ?? 'GET';
-  const response = await service.request(path, { ...init, method, headers: { ...init.headers, 'x-request-id': requestId } });
+  const response = await service.request(path, {
+    ...init,
+    method,
+    headers: { ...init.headers, 'x-request-id': requestId },
+  });
   sent.push({ requestId, method, status: response.status, principal });
   return response;
 }
@@ -89,18 +105,35 @@ async function graphql(
   const response = await send(
     service,
     '/graphql',
-    { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    },
     principal,
   );
   return { status: response.status, body: await response.json() };
 }
 
-const postJson = (service: TestService, path: string, json: unknown, headers: Record<string, string> = {}, principal?: LoggedPrincipal | null) =>
-  send(service, path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(json) }, principal);
+const postJson = (
+  service: TestService,
+  path: string,
+  json: unknown,
+  headers: Record<string, string> = {},
+  principal?: LoggedPrincipal | null,
+) =>
+  send(
+    service,
+    path,
+    { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(json) },
+    principal,
+  );
 
 /** The principal a request line shows for `key` (looked up by its hash, as the service does). */
 async function principalOf(db: Db, key: string, viaToken = false): Promise<LoggedPrincipal> {
-  const row = await db('api_keys').where({ key_hash: hashApiKey(key) }).first();
+  const row = await db('api_keys')
+    .where({ key_hash: hashApiKey(key) })
+    .first();
   expect(row, `api key ${key.slice(0, 8)}...`).toBeDefined();
   const kind = row.kind === 'retail' ? 'partner' : row.kind;
   return { kind, keyKind: row.kind, keyId: String(row.id), viaToken };
@@ -139,7 +172,8 @@ describe('a full run, logged at level trace', () => {
           const { request } = golden;
           const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : '';
           for (const key of new URLSearchParams(query).getAll('key')) secret(key);
-          for (const [name, value] of Object.entries(request.headers ?? {})) if (/authorization|api-key/i.test(name)) secret(value);
+          for (const [name, value] of Object.entries(request.headers ?? {}))
+            if (/authorization|api-key/i.test(name)) secret(value);
           secret((request.json as { apiKey?: unknown } | undefined)?.apiKey);
           secret(golden.response.body?.data?.access_token);
           const response = await send(fixture.service, request.path, goldenInit(request));
@@ -165,9 +199,15 @@ describe('a full run, logged at level trace', () => {
     it('GraphQL with every demo key, as X-Api-Key and as Authorization: Bearer; the request line names the principal', async () => {
       for (const key of DEMO_KEYS) {
         const principal = await principalOf(database.db, key);
-        for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Array<Record<string, string>>) {
+        for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Array<
+          Record<string, string>
+        >) {
           const { body } = await graphql(service, VIEWER, headers, undefined, principal);
-          expect(body.data.viewer).toEqual({ kind: principal.kind.toUpperCase(), keyKind: principal.keyKind.toUpperCase(), viaAccessToken: false });
+          expect(body.data.viewer).toEqual({
+            kind: principal.kind.toUpperCase(),
+            keyKind: principal.keyKind.toUpperCase(),
+            viaAccessToken: false,
+          });
         }
         // And on the partner interface, where the key travels in the query string.
         await send(service, `/v1/list-clerks.php?key=${encodeURIComponent(key)}`, {}, principal);
@@ -175,8 +215,16 @@ describe('a full run, logged at level trace', () => {
     });
 
     it('access tokens: bought through both doors (inline literal and variable), used as Bearer and as X-Api-Key, tampered and forged', async () => {
-      const inline = await graphql(service, 'mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }');
-      const viaVariable = await graphql(service, 'mutation($k: String!) { createAccessToken(apiKey: $k) { accessToken } }', {}, { k: 'demo-operator-key' });
+      const inline = await graphql(
+        service,
+        'mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }',
+      );
+      const viaVariable = await graphql(
+        service,
+        'mutation($k: String!) { createAccessToken(apiKey: $k) { accessToken } }',
+        {},
+        { k: 'demo-operator-key' },
+      );
       const rest = await postJson(service, '/payments/v1/token', { apiKey: 'other-vendor-key' }, {}, null);
       const vendorToken: string = inline.body.data.createAccessToken.accessToken;
       const operatorToken: string = viaVariable.body.data.createAccessToken.accessToken;
@@ -186,12 +234,34 @@ describe('a full run, logged at level trace', () => {
 
       const asVendor = await principalOf(database.db, 'demo-vendor-key', true);
       const asOperator = await principalOf(database.db, 'demo-operator-key', true);
-      expect((await graphql(service, VIEWER, { authorization: `Bearer ${vendorToken}` }, undefined, asVendor)).body.data.viewer.viaAccessToken).toBe(true);
-      expect((await graphql(service, VIEWER, { 'x-api-key': operatorToken }, undefined, asOperator)).body.data.viewer.viaAccessToken).toBe(true);
+      expect(
+        (await graphql(service, VIEWER, { authorization: `Bearer ${vendorToken}` }, undefined, asVendor)).body.data
+          .viewer.viaAccessToken,
+      ).toBe(true);
+      expect(
+        (await graphql(service, VIEWER, { 'x-api-key': operatorToken }, undefined, asOperator)).body.data.viewer
+          .viaAccessToken,
+      ).toBe(true);
 
       // The vendor token notifies a payment through both doors.
-      const notification = (reference: string) => ({ paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference, deviceTag: 'DTSTBBD' });
-      expect((await postJson(service, '/payments/v1/notification', notification('LOGS-1'), { authorization: `Bearer ${vendorToken}` }, asVendor)).status).toBe(200);
+      const notification = (reference: string) => ({
+        paymentVendor: 'demo-vendor',
+        amount: '1.00',
+        currency: 'USD',
+        reference,
+        deviceTag: 'DTSTBBD',
+      });
+      expect(
+        (
+          await postJson(
+            service,
+            '/payments/v1/notification',
+            notification('LOGS-1'),
+            { authorization: `Bearer ${vendorToken}` },
+            asVendor,
+          )
+        ).status,
+      ).toBe(200);
       const viaGraph = await graphql(
         service,
         'mutation($n: JSON!) { createPaymentNotification(notification: $n) { message } }',
@@ -203,8 +273,21 @@ describe('a full run, logged at level trace', () => {
 
       for (const bad of [tampered(vendorToken), forged(operatorToken)]) {
         secret(bad);
-        expect((await graphql(service, VIEWER, { authorization: `Bearer ${bad}` }, undefined, null)).body.errors[0].extensions.code).toBe('INVALID_ACCESS_TOKEN');
-        expect((await postJson(service, '/payments/v1/notification', notification('LOGS-X'), { authorization: `Bearer ${bad}` }, null)).status).toBe(401);
+        expect(
+          (await graphql(service, VIEWER, { authorization: `Bearer ${bad}` }, undefined, null)).body.errors[0]
+            .extensions.code,
+        ).toBe('INVALID_ACCESS_TOKEN');
+        expect(
+          (
+            await postJson(
+              service,
+              '/payments/v1/notification',
+              notification('LOGS-X'),
+              { authorization: `Bearer ${bad}` },
+              null,
+            )
+          ).status,
+        ).toBe(401);
       }
     });
 
@@ -214,27 +297,74 @@ describe('a full run, logged at level trace', () => {
       const operator = { 'x-api-key': 'demo-operator-key' };
       const asOperator = await principalOf(database.db, 'demo-operator-key');
       const CREATE = 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id } } }';
-      const retail = (await graphql(service, CREATE, operator, { input: { kind: 'RETAIL', partnerId, label: 'logs' } }, asOperator)).body.data.createApiKey;
-      const vendor = (await graphql(service, CREATE, operator, { input: { kind: 'VENDOR', paymentVendorId: vendorId } }, asOperator)).body.data.createApiKey;
+      const retail = (
+        await graphql(service, CREATE, operator, { input: { kind: 'RETAIL', partnerId, label: 'logs' } }, asOperator)
+      ).body.data.createApiKey;
+      const vendor = (
+        await graphql(service, CREATE, operator, { input: { kind: 'VENDOR', paymentVendorId: vendorId } }, asOperator)
+      ).body.data.createApiKey;
       secret(retail.secret);
       secret(vendor.secret);
 
-      const asRetail: LoggedPrincipal = { kind: 'partner', keyKind: 'retail', keyId: retail.apiKey.id, viaToken: false };
-      expect((await send(service, `/v1/list-clerks.php?key=${encodeURIComponent(retail.secret)}`, {}, asRetail)).status).toBe(200);
-      expect((await graphql(service, '{ clerks { id } }', { 'x-api-key': retail.secret }, undefined, asRetail)).body.data.clerks).toHaveLength(3);
-      expect((await graphql(service, '{ merchants { id } }', { authorization: `Bearer ${retail.secret}` }, undefined, asRetail)).body.data.merchants).toHaveLength(3);
+      const asRetail: LoggedPrincipal = {
+        kind: 'partner',
+        keyKind: 'retail',
+        keyId: retail.apiKey.id,
+        viaToken: false,
+      };
+      expect(
+        (await send(service, `/v1/list-clerks.php?key=${encodeURIComponent(retail.secret)}`, {}, asRetail)).status,
+      ).toBe(200);
+      expect(
+        (await graphql(service, '{ clerks { id } }', { 'x-api-key': retail.secret }, undefined, asRetail)).body.data
+          .clerks,
+      ).toHaveLength(3);
+      expect(
+        (
+          await graphql(
+            service,
+            '{ merchants { id } }',
+            { authorization: `Bearer ${retail.secret}` },
+            undefined,
+            asRetail,
+          )
+        ).body.data.merchants,
+      ).toHaveLength(3);
 
       const bought = await postJson(service, '/payments/v1/token', { apiKey: vendor.secret }, {}, null);
       const vendorToken: string = ((await bought.json()) as any).data.access_token;
       secret(vendorToken);
-      const asNewVendor: LoggedPrincipal = { kind: 'vendor', keyKind: 'vendor', keyId: vendor.apiKey.id, viaToken: true };
-      expect((await graphql(service, VIEWER, { authorization: `Bearer ${vendorToken}` }, undefined, asNewVendor)).body.data.viewer.kind).toBe('VENDOR');
+      const asNewVendor: LoggedPrincipal = {
+        kind: 'vendor',
+        keyKind: 'vendor',
+        keyId: vendor.apiKey.id,
+        viaToken: true,
+      };
+      expect(
+        (await graphql(service, VIEWER, { authorization: `Bearer ${vendorToken}` }, undefined, asNewVendor)).body.data
+          .viewer.kind,
+      ).toBe('VENDOR');
 
       for (const id of [retail.apiKey.id, vendor.apiKey.id]) {
-        expect((await graphql(service, 'mutation($id: ID!) { revokeApiKey(id: $id) { active } }', operator, { id }, asOperator)).body.data.revokeApiKey.active).toBe(false);
+        expect(
+          (
+            await graphql(
+              service,
+              'mutation($id: ID!) { revokeApiKey(id: $id) { active } }',
+              operator,
+              { id },
+              asOperator,
+            )
+          ).body.data.revokeApiKey.active,
+        ).toBe(false);
       }
-      expect((await send(service, `/v1/list-clerks.php?key=${encodeURIComponent(retail.secret)}`, {}, null)).status).toBe(401);
-      expect((await graphql(service, VIEWER, { authorization: `Bearer ${vendorToken}` }, undefined, null)).body.errors[0].extensions.code).toBe('INVALID_ACCESS_TOKEN');
+      expect(
+        (await send(service, `/v1/list-clerks.php?key=${encodeURIComponent(retail.secret)}`, {}, null)).status,
+      ).toBe(401);
+      expect(
+        (await graphql(service, VIEWER, { authorization: `Bearer ${vendorToken}` }, undefined, null)).body.errors[0]
+          .extensions.code,
+      ).toBe('INVALID_ACCESS_TOKEN');
       expect((await postJson(service, '/payments/v1/token', { apiKey: vendor.secret }, {}, null)).status).toBe(401);
     });
 
@@ -242,19 +372,53 @@ describe('a full run, logged at level trace', () => {
       const unknown = `unknown-key-${randomBytes(6).toString('hex')}`;
       secret(unknown);
       expect((await send(service, `/v1/list-merchants.php?key=${unknown}`, {}, null)).status).toBe(401);
-      expect((await graphql(service, VIEWER, { 'x-api-key': unknown }, undefined, null)).body.errors[0].extensions.code).toBe('INVALID_API_KEY');
-      expect((await graphql(service, VIEWER, { authorization: `Bearer ${unknown}` }, undefined, null)).body.errors[0].extensions.code).toBe('INVALID_API_KEY');
-      expect((await graphql(service, `mutation { createAccessToken(apiKey: "${unknown}") { accessToken } }`)).body.errors[0].extensions.code).toBe('INVALID_API_KEY');
+      expect(
+        (await graphql(service, VIEWER, { 'x-api-key': unknown }, undefined, null)).body.errors[0].extensions.code,
+      ).toBe('INVALID_API_KEY');
+      expect(
+        (await graphql(service, VIEWER, { authorization: `Bearer ${unknown}` }, undefined, null)).body.errors[0]
+          .extensions.code,
+      ).toBe('INVALID_API_KEY');
+      expect(
+        (await graphql(service, `mutation { createAccessToken(apiKey: "${unknown}") { accessToken } }`)).body.errors[0]
+          .extensions.code,
+      ).toBe('INVALID_API_KEY');
       expect((await postJson(service, '/payments/v1/token', { apiKey: unknown }, {}, null)).status).toBe(401);
-      expect((await postJson(service, '/payments/v1/notification', {}, { authorization: `Bearer ${unknown}` }, null)).status).toBe(401);
+      expect(
+        (await postJson(service, '/payments/v1/notification', {}, { authorization: `Bearer ${unknown}` }, null)).status,
+      ).toBe(401);
 
       // A client that writes the key into the path: "&" for "?", or an encoded "?".
       expect((await send(service, '/v1/list-clerks.php&key=demo-partner-key', {}, null)).status).toBe(404);
       expect((await send(service, '/v1/list-clerks.php%3Fkey%3Ddemo-retail-key', {}, null)).status).toBe(404);
-      expect((await send(service, '/payments/v1/token;apiKey=demo-vendor-key', { method: 'POST' }, null)).status).toBe(404);
+      expect((await send(service, '/payments/v1/token;apiKey=demo-vendor-key', { method: 'POST' }, null)).status).toBe(
+        404,
+      );
       // Bodies that cannot be read, with a credential beside them.
-      expect((await send(service, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' }, body: '{"query": "demo-operator-key' }, null)).status).toBe(400);
-      expect((await send(service, '/payments/v1/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey": "demo-vendor-key"' }, null)).status).toBe(400);
+      expect(
+        (
+          await send(
+            service,
+            '/graphql',
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
+              body: '{"query": "demo-operator-key',
+            },
+            null,
+          )
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await send(
+            service,
+            '/payments/v1/token',
+            { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey": "demo-vendor-key"' },
+            null,
+          )
+        ).status,
+      ).toBe(400);
       expect((await send(service, '/openapi.json', {}, null)).status).toBe(200);
     });
 
@@ -266,14 +430,26 @@ describe('a full run, logged at level trace', () => {
         const partnerRequestId = sent.at(-1)!.requestId;
         const graph = await graphql(service, VIEWER, { 'x-api-key': 'demo-operator-key' }, undefined, null);
         expect(graph.body.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
-        const token = await graphql(service, 'mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }', {}, undefined, null);
+        const token = await graphql(
+          service,
+          'mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }',
+          {},
+          undefined,
+          null,
+        );
         expect(token.body.errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', errorId: expect.any(String) });
-        expect((await postJson(service, '/payments/v1/token', { apiKey: 'demo-vendor-key' }, {}, null)).status).toBe(500);
+        expect((await postJson(service, '/payments/v1/token', { apiKey: 'demo-vendor-key' }, {}, null)).status).toBe(
+          500,
+        );
         // Each was logged with its error id: the detail is in the log, and this test reads it.
         const errorIds = new Set(logLines().map((line) => line.errorId));
         expect(errorIds.has(graph.body.errors[0].extensions.errorId)).toBe(true);
         expect(errorIds.has(token.body.errors[0].extensions.errorId)).toBe(true);
-        expect(logLines().some((line) => line.msg === 'unexpected error' && line.requestId === partnerRequestId && line.errorId)).toBe(true);
+        expect(
+          logLines().some(
+            (line) => line.msg === 'unexpected error' && line.requestId === partnerRequestId && line.errorId,
+          ),
+        ).toBe(true);
       } finally {
         await database.db.raw('alter table api_keys_gone rename to api_keys');
       }
@@ -282,13 +458,25 @@ describe('a full run, logged at level trace', () => {
 
   it('an unexpected error: a database that cannot be reached (with a password in its URL)', async () => {
     // Port 1 on loopback: nothing listens there.
-    const unreachable = createDb({ databaseUrl: `postgres://postgres:${DB_PASSWORD}@127.0.0.1:1/nowhere`, dataDir: null, logger });
+    const unreachable = createDb({
+      databaseUrl: `postgres://postgres:${DB_PASSWORD}@127.0.0.1:1/nowhere`,
+      dataDir: null,
+      logger,
+    });
     const service = await startTestService(unreachable, { logger });
     try {
       expect((await send(service, '/v1/list-clerks.php?key=demo-partner-key', {}, null)).status).toBe(503);
       expect((await graphql(service, VIEWER, { 'x-api-key': 'demo-operator-key' }, undefined, null)).status).toBe(503);
-      expect((await graphql(service, VIEWER, { authorization: `Bearer ${someToken}` }, undefined, null)).status).toBe(503);
-      const token = await graphql(service, 'mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }', {}, undefined, null);
+      expect((await graphql(service, VIEWER, { authorization: `Bearer ${someToken}` }, undefined, null)).status).toBe(
+        503,
+      );
+      const token = await graphql(
+        service,
+        'mutation { createAccessToken(apiKey: "demo-vendor-key") { accessToken } }',
+        {},
+        undefined,
+        null,
+      );
       expect(token.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
       expect((await postJson(service, '/payments/v1/token', { apiKey: 'demo-vendor-key' }, {}, null)).status).toBe(503);
     } finally {
@@ -303,13 +491,19 @@ describe('what the run logged', () => {
     const lines = logLines();
     expect(lines.filter((line) => line.msg === 'request').length).toBe(sent.length);
     expect(lines.some((line) => line.msg === 'api key created')).toBe(true);
-    expect(lines.some((line) => line.level === 40 && line.msg === 'database unavailable while authenticating')).toBe(true);
+    expect(lines.some((line) => line.level === 40 && line.msg === 'database unavailable while authenticating')).toBe(
+      true,
+    );
     expect(lines.some((line) => line.level === 50 && typeof line.errorId === 'string' && line.err)).toBe(true);
   });
 
   it('no log line contains a key, a token, the database password or the token signing secret', () => {
     const leaks = [...secrets].flatMap((value) =>
-      logText.join('').split('\n').filter((line) => line.includes(value)).map((line) => ({ secret: `${value.slice(0, 12)}...`, line })),
+      logText
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes(value))
+        .map((line) => ({ secret: `${value.slice(0, 12)}...`, line })),
     );
     expect(leaks).toEqual([]);
     expect(secrets.size).toBeGreaterThan(20);
@@ -323,10 +517,14 @@ describe('what the run logged', () => {
       expect(mine, request.requestId).toHaveLength(1);
       const line = mine[0]!;
       expect(line).toMatchObject({ level: 30, method: request.method, status: request.status });
-      expect(typeof line.path === 'string' && line.path.startsWith('/') && !line.path.includes('?'), String(line.path)).toBe(true);
+      expect(
+        typeof line.path === 'string' && line.path.startsWith('/') && !line.path.includes('?'),
+        String(line.path),
+      ).toBe(true);
       expect(routes.has(line.route as string), String(line.route)).toBe(true);
       expect(typeof line.ms === 'number' && line.ms >= 0).toBe(true);
-      if (line.principal !== null) expect(Object.keys(line.principal as object).sort()).toEqual(['keyId', 'keyKind', 'kind', 'viaToken']);
+      if (line.principal !== null)
+        expect(Object.keys(line.principal as object).sort()).toEqual(['keyId', 'keyKind', 'kind', 'viaToken']);
       if (request.principal !== undefined) expect(line.principal, request.requestId).toEqual(request.principal);
     }
     // The route is the template: a legacy path as routed, /graphql for the graph, "unmatched" otherwise.

@@ -5,17 +5,48 @@ import { seedDemoData } from '../src/fixtures/demo.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 const DOMAIN_TABLES = [
-  'adjustments', 'api_keys', 'audit_events', 'carts', 'clerks', 'customer_phone_directory', 'customers', 'device_directory', 'device_families', 'device_models',
-  'devices', 'finance_order_directory', 'finance_orders', 'idempotency_keys', 'merchants', 'operators', 'partners', 'payment_vendors', 'payments',
-  'transactions', 'vendor_notifications',
+  'adjustments',
+  'api_keys',
+  'audit_events',
+  'carts',
+  'clerks',
+  'customer_phone_directory',
+  'customers',
+  'device_directory',
+  'device_families',
+  'device_models',
+  'devices',
+  'finance_order_directory',
+  'finance_orders',
+  'idempotency_keys',
+  'merchants',
+  'operators',
+  'partners',
+  'payment_vendors',
+  'payments',
+  'transactions',
+  'vendor_notifications',
 ];
 // Global tables (principals, catalogue, directories); every other table belongs to a partner.
-const GLOBAL_TABLES = ['api_keys', 'audit_events', 'customer_phone_directory', 'device_directory', 'device_families', 'finance_order_directory', 'device_models', 'operators', 'partners', 'payment_vendors', 'vendor_notifications'];
+const GLOBAL_TABLES = [
+  'api_keys',
+  'audit_events',
+  'customer_phone_directory',
+  'device_directory',
+  'device_families',
+  'finance_order_directory',
+  'device_models',
+  'operators',
+  'partners',
+  'payment_vendors',
+  'vendor_notifications',
+];
 
 let database: TestDatabase;
 
 async function tables(): Promise<string[]> {
-  const rows: Array<{ table_name: string }> = await database.db('information_schema.tables')
+  const rows: Array<{ table_name: string }> = await database
+    .db('information_schema.tables')
     .select('table_name')
     .where({ table_schema: 'public', table_type: 'BASE TABLE' })
     .whereNot('table_name', 'like', 'knex_%')
@@ -45,12 +76,14 @@ describe('migrations', () => {
   });
 
   it('carry partner_id on every tenant table, leading its primary key', async () => {
-    const rows: Array<{ table_name: string; column_name: string; ordinal: number }> = await database.db.raw(`
+    const rows: Array<{ table_name: string; column_name: string; ordinal: number }> = await database.db
+      .raw(`
       select tc.table_name, kcu.column_name, kcu.ordinal_position as ordinal
       from information_schema.table_constraints tc
       join information_schema.key_column_usage kcu using (constraint_schema, constraint_name, table_name)
       where tc.constraint_type = 'PRIMARY KEY' and tc.table_schema = 'public' and kcu.ordinal_position = 1
-    `).then((result: { rows: never[] }) => result.rows);
+    `)
+      .then((result: { rows: never[] }) => result.rows);
     const leading = Object.fromEntries(rows.map((row) => [row.table_name, row.column_name]));
     for (const table of DOMAIN_TABLES.filter((name) => !GLOBAL_TABLES.includes(name))) {
       expect(leading[table], table).toBe('partner_id');

@@ -3,8 +3,8 @@
 import type { RequestListener, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type AppDeps } from '../src/app.js';
+import { describe, expect, it } from 'vitest';
+import { type AppDeps, createApp } from '../src/app.js';
 import { createDb, type Db } from '../src/db/knex.js';
 import { MIGRATIONS, migrateLatest } from '../src/db/migrate.js';
 import { isDatabaseUnavailable } from '../src/errors.js';
@@ -19,7 +19,14 @@ const service = () => fixture.service;
 
 /** An app of its own (other options than the fixture's) on an ephemeral port. */
 async function startApp(db: Db, options: Partial<AppDeps> = {}, server?: (app: RequestListener) => Server) {
-  const { app, stop } = await createApp({ db, logger: createLogger('silent'), now: () => new Date(), production: false, tokens: TEST_TOKENS, ...options });
+  const { app, stop } = await createApp({
+    db,
+    logger: createLogger('silent'),
+    now: () => new Date(),
+    production: false,
+    tokens: TEST_TOKENS,
+    ...options,
+  });
   const listening = (server ? server(app) : app).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => listening.once('listening', resolve));
   const address = listening.address();
@@ -37,7 +44,8 @@ async function startApp(db: Db, options: Partial<AppDeps> = {}, server?: (app: R
   };
 }
 
-const unreachableDb = () => createDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere', dataDir: null, logger: createLogger('silent') });
+const unreachableDb = () =>
+  createDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere', dataDir: null, logger: createLogger('silent') });
 
 describe('GET /healthz', () => {
   it('answers 200 {"status":"ok"} with no credential', async () => {
@@ -112,9 +120,12 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, value]) => [key, value]));
+    const found = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, value]) => [key, value]),
+    );
     const wanted = Object.entries(labels);
-    if (Object.keys(found).length === wanted.length && wanted.every(([key, value]) => found[key] === value)) return Number(match[3]);
+    if (Object.keys(found).length === wanted.length && wanted.every(([key, value]) => found[key] === value))
+      return Number(match[3]);
   }
   return 0;
 }
@@ -125,7 +136,8 @@ const scrape = async () => {
   return response.text();
 };
 
-const RECORD = '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
+const RECORD =
+  '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
 
 describe('GET /metrics', () => {
   it('serves the Prometheus text format with the default process metrics and the pool gauges', async () => {
@@ -136,8 +148,10 @@ describe('GET /metrics', () => {
     expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
     expect(text).toContain('# TYPE nodejs_heap_size_used_bytes gauge');
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
-    for (const state of ['used', 'free', 'pending']) expect(text).toMatch(new RegExp(`^db_pool_connections\\{state="${state}"\\} \\d+$`, 'm'));
-    const open = sample(text, 'db_pool_connections', { state: 'used' }) + sample(text, 'db_pool_connections', { state: 'free' });
+    for (const state of ['used', 'free', 'pending'])
+      expect(text).toMatch(new RegExp(`^db_pool_connections\\{state="${state}"\\} \\d+$`, 'm'));
+    const open =
+      sample(text, 'db_pool_connections', { state: 'used' }) + sample(text, 'db_pool_connections', { state: 'free' });
     if (fixture.database.backend === 'pglite') expect(open).toBeLessThanOrEqual(1); // PGlite: a pool of one
     expect(open).toBeGreaterThanOrEqual(1);
   });
@@ -150,28 +164,40 @@ describe('GET /metrics', () => {
     await service().graphql('{ __typename }');
     const after = await scrape();
     expect(sample(after, 'http_requests_total', key) - sample(before, 'http_requests_total', key)).toBe(1);
-    expect(sample(after, 'http_request_duration_seconds_count', key) - sample(before, 'http_request_duration_seconds_count', key)).toBe(1);
+    expect(
+      sample(after, 'http_request_duration_seconds_count', key) -
+        sample(before, 'http_request_duration_seconds_count', key),
+    ).toBe(1);
     const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
     expect(sample(after, 'http_requests_total', unmatched) - sample(before, 'http_requests_total', unmatched)).toBe(1);
     const graphql = { method: 'POST', route: '/graphql', status: '200' };
     expect(sample(after, 'http_requests_total', graphql) - sample(before, 'http_requests_total', graphql)).toBe(1);
     expect(after).not.toContain('demo-partner-key');
     expect(after).not.toContain('path-12345');
-    expect(after).toMatch(/^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/v1\/list-clerks\.php",status="200"\} \d+$/m);
+    expect(after).toMatch(
+      /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/v1\/list-clerks\.php",status="200"\} \d+$/m,
+    );
   });
 
   it('counts a recorded, a replayed and a refused in-store payment', async () => {
     const before = await scrape();
-    const recorded = await service().request(`${RECORD}&amount=1.00`, { headers: { 'idempotency-key': 'ops-metrics-1' } });
+    const recorded = await service().request(`${RECORD}&amount=1.00`, {
+      headers: { 'idempotency-key': 'ops-metrics-1' },
+    });
     expect(recorded.status).toBe(200);
-    const replayed = await service().request(`${RECORD}&amount=1.00`, { headers: { 'idempotency-key': 'ops-metrics-1' } });
+    const replayed = await service().request(`${RECORD}&amount=1.00`, {
+      headers: { 'idempotency-key': 'ops-metrics-1' },
+    });
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect((await service().request(`${RECORD}&amount=999999.00`)).status).toBe(400);
     expect((await service().request(`${RECORD.replace('currency=USD', 'currency=EUR')}&amount=1.00`)).status).toBe(400);
-    const conflict = await service().request(`${RECORD}&amount=2.00`, { headers: { 'idempotency-key': 'ops-metrics-1' } });
+    const conflict = await service().request(`${RECORD}&amount=2.00`, {
+      headers: { 'idempotency-key': 'ops-metrics-1' },
+    });
     expect(conflict.status).toBe(409);
     const after = await scrape();
-    const delta = (name: string, labels: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      sample(after, name, labels) - sample(before, name, labels);
     expect(delta('payments_recorded_total', { channel: 'in_store' })).toBe(1);
     expect(delta('payments_replayed_total', { channel: 'in_store' })).toBe(1);
     expect(delta('payments_refused_total', { code: 'AMOUNT_EXCEEDS_BALANCE' })).toBe(1);
@@ -197,7 +223,8 @@ describe('GET /metrics', () => {
     expect((await notify({ amount: '2.00', reference: 'OPS-METRICS-2', deviceTag: 'NO-SUCH-TAG' })).status).toBe(404);
     expect((await notify({ amount: '2.00' })).status).toBe(400); // no reference: fails the vendor's schema
     const after = await scrape();
-    const delta = (name: string, labels: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      sample(after, name, labels) - sample(before, name, labels);
     expect(delta('payments_recorded_total', { channel: 'vendor' })).toBe(1);
     expect(delta('payments_refused_total', { code: 'RESOURCE_NOT_FOUND' })).toBe(1);
     expect(delta('payments_refused_total', { code: 'INVALID_NOTIFICATION' })).toBe(1);
@@ -221,7 +248,11 @@ describe('security headers', () => {
     expectHelmet(await service().request('/v1/list-clerks.php'));
     expectHelmet(await service().request('/healthz'));
     expectHelmet(await service().request('/nothing'));
-    const graphql = await service().request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const graphql = await service().request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
     expectHelmet(graphql);
     const payment = await service().request(`${RECORD}&amount=0`);
     expectHelmet(payment);
@@ -255,7 +286,11 @@ describe('security headers', () => {
 
 describe('CORS on /graphql', () => {
   const DASHBOARD = 'https://dashboard.example.com';
-  const query = (origin: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', origin }, body: '{"query":"{ __typename }"}' });
+  const query = (origin: string) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: '{"query":"{ __typename }"}',
+  });
 
   it('allows exactly the configured origins, on /graphql only', async () => {
     const app = await startApp(fixture.database.db, { corsOrigins: [DASHBOARD] });
@@ -263,12 +298,18 @@ describe('CORS on /graphql', () => {
       const allowed = await app.request('/graphql', query(DASHBOARD));
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
-      expect(allowed.headers.get('access-control-expose-headers')).toBe('X-Request-ID,Retry-After,RateLimit,RateLimit-Policy');
+      expect(allowed.headers.get('access-control-expose-headers')).toBe(
+        'X-Request-ID,Retry-After,RateLimit,RateLimit-Policy',
+      );
       expect(allowed.headers.get('vary')).toMatch(/origin/i);
 
       const preflight = await app.request('/graphql', {
         method: 'OPTIONS',
-        headers: { origin: DASHBOARD, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+        headers: {
+          origin: DASHBOARD,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-api-key',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
@@ -296,31 +337,43 @@ describe('query-string limit', () => {
 
   it('answers a query string over 8 KiB with 414 in the body of its door', async () => {
     const base = 'key=demo-partner-key';
-    const partner = await service().request(`/v1/list-clerks.php?${base}${padding(MAX_QUERY_STRING_LENGTH + 1 - base.length)}`);
+    const partner = await service().request(
+      `/v1/list-clerks.php?${base}${padding(MAX_QUERY_STRING_LENGTH + 1 - base.length)}`,
+    );
     expect(partner.status).toBe(414);
     const message = 'the query string is longer than 8192 bytes';
     expect(await partner.json()).toEqual({ valid: false, message, error: { code: 'URI_TOO_LONG', message } });
     expect(partner.headers.get('x-request-id')).toBeTruthy();
 
-    const payments = await service().request(`/payments/v1/token?a=1${padding(MAX_QUERY_STRING_LENGTH)}`, { method: 'POST' });
+    const payments = await service().request(`/payments/v1/token?a=1${padding(MAX_QUERY_STRING_LENGTH)}`, {
+      method: 'POST',
+    });
     expect(payments.status).toBe(414);
     expect(await payments.json()).toEqual({ error: { code: 'URI_TOO_LONG', message } });
 
-    const graphql = await service().request(`/graphql?query=${encodeURIComponent('{ __typename }')}${padding(MAX_QUERY_STRING_LENGTH)}`);
+    const graphql = await service().request(
+      `/graphql?query=${encodeURIComponent('{ __typename }')}${padding(MAX_QUERY_STRING_LENGTH)}`,
+    );
     expect(graphql.status).toBe(414);
     expect(await graphql.json()).toEqual({ errors: [{ message, extensions: { code: 'URI_TOO_LONG' } }] });
   });
 
   it('lets exactly 8 KiB through', async () => {
     const base = 'key=demo-partner-key';
-    const response = await service().request(`/v1/list-clerks.php?${base}${padding(MAX_QUERY_STRING_LENGTH - base.length)}`);
+    const response = await service().request(
+      `/v1/list-clerks.php?${base}${padding(MAX_QUERY_STRING_LENGTH - base.length)}`,
+    );
     expect(response.status).toBe(200);
   });
 });
 
 describe('HTTP server timeouts', () => {
-  it('keep the head timeout below the request timeout, and keep-alive past load balancers\' 60 s', () => {
-    expect(httpServerTimeouts(30_000)).toEqual({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 65_000 });
+  it("keep the head timeout below the request timeout, and keep-alive past load balancers' 60 s", () => {
+    expect(httpServerTimeouts(30_000)).toEqual({
+      requestTimeout: 30_000,
+      headersTimeout: 10_000,
+      keepAliveTimeout: 65_000,
+    });
     expect(httpServerTimeouts(1000)).toEqual({ requestTimeout: 1000, headersTimeout: 500, keepAliveTimeout: 65_000 });
   });
 
@@ -346,24 +399,36 @@ describe('HTTP server timeouts', () => {
 
 describe('database statement timeout', () => {
   it('treats a cancelled statement (SQLSTATE 57014) as the database being unavailable', () => {
-    expect(isDatabaseUnavailable(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      ),
+    ).toBe(true);
   });
 
-  it.runIf(onPostgres)('is set on every Postgres connection, and a statement past it answers 503 SERVICE_UNAVAILABLE', async () => {
-    const db = createDb({ databaseUrl: fixture.database.url!, dataDir: null, statementTimeoutMs: 300, logger: createLogger('silent') });
-    const app = await startApp(db);
-    const blocker = await fixture.database.db.transaction();
-    try {
-      expect((await db.raw('show statement_timeout')).rows[0].statement_timeout).toBe('300ms');
-      // Another transaction holds the order's row: the payment waits for its lock past the timeout.
-      await blocker.raw('select 1 from finance_orders where id = ? for update', ['4000004']);
-      const response = await app.request(`${RECORD}&amount=1.00`);
-      expect(response.status).toBe(503);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
-    } finally {
-      await blocker.rollback();
-      await app.close();
-      await db.destroy();
-    }
-  });
+  it.runIf(onPostgres)(
+    'is set on every Postgres connection, and a statement past it answers 503 SERVICE_UNAVAILABLE',
+    async () => {
+      const db = createDb({
+        databaseUrl: fixture.database.url!,
+        dataDir: null,
+        statementTimeoutMs: 300,
+        logger: createLogger('silent'),
+      });
+      const app = await startApp(db);
+      const blocker = await fixture.database.db.transaction();
+      try {
+        expect((await db.raw('show statement_timeout')).rows[0].statement_timeout).toBe('300ms');
+        // Another transaction holds the order's row: the payment waits for its lock past the timeout.
+        await blocker.raw('select 1 from finance_orders where id = ? for update', ['4000004']);
+        const response = await app.request(`${RECORD}&amount=1.00`);
+        expect(response.status).toBe(503);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
+      } finally {
+        await blocker.rollback();
+        await app.close();
+        await db.destroy();
+      }
+    },
+  );
 });

@@ -1,7 +1,7 @@
 // The service as a newcomer runs it: `npm start` (src/main.ts) and the db:* commands, as real child
 // processes. On PGlite: the embedded default under a fresh DATA_DIR. On Postgres (TEST_DATABASE_URL):
 // db:migrate, db:seed and start against a fresh database. Both must give the golden bodies, byte for byte.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +97,11 @@ function runReadmeExamples(baseUrl: string): Promise<Finished> {
 /** Every README example answered successfully: six partner bodies and the notification's. */
 function expectReadmeExamplesWork(result: Finished): void {
   expect(result.code, result.stderr).toBe(0);
-  const bodies = result.stdout.replace(/}{/g, '}\n{').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const bodies = result.stdout
+    .replace(/}{/g, '}\n{')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   expect(bodies).toHaveLength(7);
   expect(bodies[0].data.message).toBe('payment of 20.00 USD recorded for device DTSTBBD');
   expect(bodies.slice(1).every((body: { valid: boolean }) => body.valid === true)).toBe(true);
@@ -128,11 +132,15 @@ describe('configuration', () => {
 
   it('refuses to seed in production mode', async () => {
     // Nothing is connected: the refusal comes before any query.
-    const result = await run('src/cli/db.ts', ['seed'], baseEnv({
-      NODE_ENV: 'production',
-      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused',
-      TOKEN_SIGNING_SECRET: SECRET,
-    }));
+    const result = await run(
+      'src/cli/db.ts',
+      ['seed'],
+      baseEnv({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused',
+        TOKEN_SIGNING_SECRET: SECRET,
+      }),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('refused: the demo data set is never loaded in production mode');
   });
@@ -228,7 +236,11 @@ describe.skipIf(!onPostgres)('db:migrate, db:seed and npm start on an empty Post
 
     const service = await start(env);
     try {
-      for (const name of ['list-clerks/demo-partner-key', 'list-clerks/other-partner-key', 'list-merchants/demo-partner-key']) {
+      for (const name of [
+        'list-clerks/demo-partner-key',
+        'list-clerks/other-partner-key',
+        'list-merchants/demo-partner-key',
+      ]) {
         const request = JSON.parse(readFileSync(join(ROOT, 'test/golden', `${name}.json`), 'utf8')).request;
         const response = await fetch(`${service.baseUrl}${request.path}`);
         expect(await response.text(), name).toBe(golden(name));

@@ -14,7 +14,13 @@ let baseUrl: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const app = await createApp({ db: database.db, logger: createLogger('silent'), now: () => new Date(), production: true, tokens: TEST_TOKENS });
+  const app = await createApp({
+    db: database.db,
+    logger: createLogger('silent'),
+    now: () => new Date(),
+    production: true,
+    tokens: TEST_TOKENS,
+  });
   stop = app.stop;
   server = app.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -55,7 +61,9 @@ describe('production mode', () => {
         body: JSON.stringify({ query }),
       });
       expect(response.status).toBe(400);
-      return ((await response.json()) as { errors: Array<{ message: string }> }).errors.map((error) => error.message).join(' ');
+      return ((await response.json()) as { errors: Array<{ message: string }> }).errors
+        .map((error) => error.message)
+        .join(' ');
     };
     // Outside production the same mistakes are answered with the names they were close to.
     const misspelt = await ask('{ clerkz { id } merchants { nam } }');

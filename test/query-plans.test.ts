@@ -4,8 +4,8 @@
 // the service's own query functions, must not read a whole large table (no Seq Scan on it).
 // Postgres only: PGlite's planner and statistics are not the production ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BENCH_END, generateBenchData } from '../src/fixtures/benchData.js';
 import type { Db } from '../src/db/knex.js';
+import { BENCH_END, generateBenchData } from '../src/fixtures/benchData.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/queries.js';
 import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
@@ -14,7 +14,13 @@ import { locateCustomer } from '../src/modules/customers/locate.js';
 import { customersByKeys, findCustomersByPhone } from '../src/modules/customers/queries.js';
 import { devicesByKeys, devicesOfCustomers, findDevice } from '../src/modules/devices/queries.js';
 import {
-  financeOrderById, findFinanceOrderOwner, financeOrdersAroundCustomers, financeOrdersByKeys, financeOrdersOfCarts, financeOrdersOfCustomers, financeOrdersOfDevices,
+  financeOrderById,
+  financeOrdersAroundCustomers,
+  financeOrdersByKeys,
+  financeOrdersOfCarts,
+  financeOrdersOfCustomers,
+  financeOrdersOfDevices,
+  findFinanceOrderOwner,
   lockFinanceOrder,
 } from '../src/modules/financeOrders/queries.js';
 import { merchantsByKeys } from '../src/modules/merchants/queries.js';
@@ -27,7 +33,16 @@ import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.
 
 const CUSTOMERS = 5000;
 const LARGE_TABLES = new Set([
-  'customers', 'devices', 'finance_orders', 'payments', 'transactions', 'device_directory', 'carts', 'idempotency_keys', 'vendor_notifications', 'api_keys',
+  'customers',
+  'devices',
+  'finance_orders',
+  'payments',
+  'transactions',
+  'device_directory',
+  'carts',
+  'idempotency_keys',
+  'vendor_notifications',
+  'api_keys',
 ]);
 const DAY_MS = 86_400_000;
 
@@ -43,7 +58,8 @@ interface PlanNode {
 }
 
 function seqScans(node: PlanNode, found: string[] = []): string[] {
-  if (node['Node Type'] === 'Seq Scan' && node['Relation Name'] && LARGE_TABLES.has(node['Relation Name'])) found.push(node['Relation Name']);
+  if (node['Node Type'] === 'Seq Scan' && node['Relation Name'] && LARGE_TABLES.has(node['Relation Name']))
+    found.push(node['Relation Name']);
   for (const child of node.Plans ?? []) seqScans(child, found);
   return found;
 }
@@ -71,7 +87,11 @@ async function captureQueries(db: Db, work: (db: Db) => Promise<unknown>): Promi
 
 /** A query builder's SQL without running it. */
 function sqlOf(builder: unknown): Captured[] {
-  const compiled = (builder as { toSQL: () => { sql: string; bindings: readonly unknown[] } | Array<{ sql: string; bindings: readonly unknown[] }> }).toSQL();
+  const compiled = (
+    builder as {
+      toSQL: () => { sql: string; bindings: readonly unknown[] } | Array<{ sql: string; bindings: readonly unknown[] }>;
+    }
+  ).toSQL();
   return (Array.isArray(compiled) ? compiled : [compiled]).map(({ sql, bindings }) => ({ sql, bindings }));
 }
 
@@ -96,10 +116,21 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     const idempotency = await db('idempotency_keys').orderBy('idempotency_key').offset(100).first();
     const firstExpiry = (await db('idempotency_keys').min({ at: 'expires_at' }))[0]!.at as Date;
     Object.assign(p, {
-      deviceId: String(device.id), imei: device.imei, tag: device.tag, customerId: String(customer.id), phone: customer.phone_number,
-      orderId: String(order.id), cartId: String(cart.id), cartTag: cart.cart_tag, merchantId: String(order.merchant_id), clerkId: String(order.clerk_id),
-      paymentId: String(vendorPayment.id), vendorReference: vendorPayment.vendor_reference, idempotencyKey: idempotency.idempotency_key,
-      idempotencyPartner: String(idempotency.partner_id), firstExpiry: firstExpiry.toISOString(),
+      deviceId: String(device.id),
+      imei: device.imei,
+      tag: device.tag,
+      customerId: String(customer.id),
+      phone: customer.phone_number,
+      orderId: String(order.id),
+      cartId: String(cart.id),
+      cartTag: cart.cart_tag,
+      merchantId: String(order.merchant_id),
+      clerkId: String(order.clerk_id),
+      paymentId: String(vendorPayment.id),
+      vendorReference: vendorPayment.vendor_reference,
+      idempotencyKey: idempotency.idempotency_key,
+      idempotencyPartner: String(idempotency.partner_id),
+      firstExpiry: firstExpiry.toISOString(),
     });
   });
 
@@ -109,7 +140,8 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
 
   const now = BENCH_END;
   const key = (id: string, partnerId = p.partner!) => [{ partnerId, id }];
-  const add = (name: string, queries: () => Promise<Captured[]> | Captured[]) => hot.push({ name, queries: async () => queries() });
+  const add = (name: string, queries: () => Promise<Captured[]> | Captured[]) =>
+    hot.push({ name, queries: async () => queries() });
 
   // Authentication.
   add('api key by hash', () => sqlOf(findActiveApiKey(db, hashApiKey('bench-retail-key-1'), now)));
@@ -125,8 +157,12 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('locate customer by id, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.customerId!, null)));
   add('locate customer by imei, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.imei!, null)));
   add('locate customer by tag, any partner', () => captureQueries(db, (d) => locateCustomer(d, p.tag!, null)));
-  add('customer phone directory (vendor notification)', () => captureQueries(db, (d) => findCustomersByPhone(d, p.phone!)));
-  add('finance order directory (vendor notification)', () => captureQueries(db, (d) => findFinanceOrderOwner(d, p.orderId!)));
+  add('customer phone directory (vendor notification)', () =>
+    captureQueries(db, (d) => findCustomersByPhone(d, p.phone!)),
+  );
+  add('finance order directory (vendor notification)', () =>
+    captureQueries(db, (d) => findFinanceOrderOwner(d, p.orderId!)),
+  );
   add('customers by keys', () => sqlOf(customersByKeys(db, key(p.customerId!))));
   add('devices by keys', () => sqlOf(devicesByKeys(db, key(p.deviceId!))));
   add('devices of customers', () => sqlOf(devicesOfCustomers(db, key(p.customerId!))));
@@ -139,9 +175,15 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('finance orders of carts', () => sqlOf(financeOrdersOfCarts(db, key(p.cartId!))));
   // Customer.financeOrder: the orders of the customer's devices (and the matched device), with those devices.
   add('finance orders around a customer', () =>
-    captureQueries(db, (d) => financeOrdersAroundCustomers(d, [{ partnerId: p.partner!, id: p.customerId!, matchedDeviceId: null }])));
+    captureQueries(db, (d) =>
+      financeOrdersAroundCustomers(d, [{ partnerId: p.partner!, id: p.customerId!, matchedDeviceId: null }]),
+    ),
+  );
   add('finance orders around a customer found by its device', () =>
-    captureQueries(db, (d) => financeOrdersAroundCustomers(d, [{ partnerId: p.partner!, id: p.customerId!, matchedDeviceId: p.deviceId! }])));
+    captureQueries(db, (d) =>
+      financeOrdersAroundCustomers(d, [{ partnerId: p.partner!, id: p.customerId!, matchedDeviceId: p.deviceId! }]),
+    ),
+  );
   add('lockFinanceOrder', () => sqlOf(lockFinanceOrder(db, { partnerId: p.partner!, id: p.orderId! })));
   add('cart by tag', () => sqlOf(cartByTag(db, p.partner!, p.cartTag!)));
   add('carts by keys', () => sqlOf(cartsByKeys(db, key(p.cartId!))));
@@ -150,31 +192,80 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('merchants by keys', () => sqlOf(merchantsByKeys(db, key(p.merchantId!))));
   add('clerks by keys', () => sqlOf(clerksByKeys(db, key(p.clerkId!))));
   add('merchant and clerk of an in-store payment', () =>
-    captureQueries(db, (d) => merchantAndClerkFound(d, p.partner!, { merchantId: p.merchantId!, clerkId: p.clerkId! })));
+    captureQueries(db, (d) => merchantAndClerkFound(d, p.partner!, { merchantId: p.merchantId!, clerkId: p.clerkId! })),
+  );
   // Idempotency records, as src/modules/payments/idempotency.ts reads and purges them. The purge runs
   // as every keyed payment stores its key, so in steady state few rows have expired: `now` just past the first expiry.
-  add('idempotency key lookup', () => sqlOf(db('idempotency_keys').where({ partner_id: p.idempotencyPartner, idempotency_key: p.idempotencyKey }).first()));
-  add('idempotency key stored, with the purge', () => sqlOf(storeIdempotencyKey(db, {
-    partnerId: p.partner!, key: 'query-plans-key', requestHash: 'hash', now: new Date(Date.parse(p.firstExpiry!) + 3_600_000),
-  }, { partnerId: p.partner!, paymentId: p.paymentId!, amountMinor: '100', time: 0, deviceTag: 'TAG', remainingMinor: '0', currency: 'USD', nextPayment: null, fullyPaid: true })));
-  add('vendor notification lookup', () => sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()));
+  add('idempotency key lookup', () =>
+    sqlOf(
+      db('idempotency_keys').where({ partner_id: p.idempotencyPartner, idempotency_key: p.idempotencyKey }).first(),
+    ),
+  );
+  add('idempotency key stored, with the purge', () =>
+    sqlOf(
+      storeIdempotencyKey(
+        db,
+        {
+          partnerId: p.partner!,
+          key: 'query-plans-key',
+          requestHash: 'hash',
+          now: new Date(Date.parse(p.firstExpiry!) + 3_600_000),
+        },
+        {
+          partnerId: p.partner!,
+          paymentId: p.paymentId!,
+          amountMinor: '100',
+          time: 0,
+          deviceTag: 'TAG',
+          remainingMinor: '0',
+          currency: 'USD',
+          nextPayment: null,
+          fullyPaid: true,
+        },
+      ),
+    ),
+  );
+  add('vendor notification lookup', () =>
+    sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()),
+  );
   // list-transactions: one partner, one day and 30 days, with and without filters.
   const windowOf = (days: number, filters: string[] = []) => ({
-    partnerId: p.partner!, start: new Date(BENCH_END.getTime() - 120 * DAY_MS), end: new Date(BENCH_END.getTime() - (120 - days) * DAY_MS), filters: parseFilterTerms(filters),
+    partnerId: p.partner!,
+    start: new Date(BENCH_END.getTime() - 120 * DAY_MS),
+    end: new Date(BENCH_END.getTime() - (120 - days) * DAY_MS),
+    filters: parseFilterTerms(filters),
   });
   add('transactions of one day', () => sqlOf(transactionsInWindowQuery(db, windowOf(1))));
   add('transactions of 30 days', () => sqlOf(transactionsInWindowQuery(db, windowOf(30))));
   add('transactions of one day, paged', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(1), limit: 1000 })));
-  add('transactions of 30 days, filter type:cash', () => sqlOf(transactionsInWindowQuery(db, windowOf(30, ['type:cash']))));
-  add('transactions of 30 days, filter merchant.id', () => sqlOf(transactionsInWindowQuery(db, windowOf(30, [`merchant.id:${p.merchantId}`]))));
-  add('transactions of one day, filter merchant.name', () => sqlOf(transactionsInWindowQuery(db, windowOf(1, ['merchant.name:Store 1']))));
-  add('transactions of 30 days, filter financeOrder.id', () => sqlOf(transactionsInWindowQuery(db, windowOf(30, [`financeOrder.id:${p.orderId}`]))));
-  add('transactions of one day, filter device.imei', () => sqlOf(transactionsInWindowQuery(db, windowOf(1, [`device.imei:${p.imei}`]))));
+  add('transactions of 30 days, filter type:cash', () =>
+    sqlOf(transactionsInWindowQuery(db, windowOf(30, ['type:cash']))),
+  );
+  add('transactions of 30 days, filter merchant.id', () =>
+    sqlOf(transactionsInWindowQuery(db, windowOf(30, [`merchant.id:${p.merchantId}`]))),
+  );
+  add('transactions of one day, filter merchant.name', () =>
+    sqlOf(transactionsInWindowQuery(db, windowOf(1, ['merchant.name:Store 1']))),
+  );
+  add('transactions of 30 days, filter financeOrder.id', () =>
+    sqlOf(transactionsInWindowQuery(db, windowOf(30, [`financeOrder.id:${p.orderId}`]))),
+  );
+  add('transactions of one day, filter device.imei', () =>
+    sqlOf(transactionsInWindowQuery(db, windowOf(1, [`device.imei:${p.imei}`]))),
+  );
   const everyLink = new Set<TransactionLink>(['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment']);
-  add('transactions of one day with every link (a REST page)', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(1), limit: 5001, links: everyLink })));
-  add('transactions of 30 days with every link (a REST page)', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(30), limit: 5001, links: everyLink })));
-  add('transactions of 30 days with every link, filter device.imei', () => sqlOf(transactionsInWindowQuery(db, { ...windowOf(30, [`device.imei:${p.imei}`]), limit: 5001, links: everyLink })));
-  add('transactions of one day, filter payment.amount', () => sqlOf(transactionsInWindowQuery(db, windowOf(1, ['payment.amount:18.00']))));
+  add('transactions of one day with every link (a REST page)', () =>
+    sqlOf(transactionsInWindowQuery(db, { ...windowOf(1), limit: 5001, links: everyLink })),
+  );
+  add('transactions of 30 days with every link (a REST page)', () =>
+    sqlOf(transactionsInWindowQuery(db, { ...windowOf(30), limit: 5001, links: everyLink })),
+  );
+  add('transactions of 30 days with every link, filter device.imei', () =>
+    sqlOf(transactionsInWindowQuery(db, { ...windowOf(30, [`device.imei:${p.imei}`]), limit: 5001, links: everyLink })),
+  );
+  add('transactions of one day, filter payment.amount', () =>
+    sqlOf(transactionsInWindowQuery(db, windowOf(1, ['payment.amount:18.00']))),
+  );
 
   it('generated the reduced data set', async () => {
     const [{ n }] = (await db.raw('select count(*)::int as n from finance_orders')).rows;

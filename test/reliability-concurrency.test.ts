@@ -41,13 +41,26 @@ afterAll(() => {
 });
 
 async function inStore(order: (typeof ORDERS)[number], amount: string, key: string | null) {
-  const query = new URLSearchParams({ key: order.key, merchantId: order.merchant, salesClerkId: order.clerk, financeOrderId: order.id, amount, currency: order.currency });
-  const response = await fixture.service.request(`/v1/record-customer-payment.php?${query}`, { headers: key ? { 'idempotency-key': key } : {} });
+  const query = new URLSearchParams({
+    key: order.key,
+    merchantId: order.merchant,
+    salesClerkId: order.clerk,
+    financeOrderId: order.id,
+    amount,
+    currency: order.currency,
+  });
+  const response = await fixture.service.request(`/v1/record-customer-payment.php?${query}`, {
+    headers: key ? { 'idempotency-key': key } : {},
+  });
   return { status: response.status, body: await response.json() };
 }
 
 async function vendorToken(): Promise<string> {
-  const response = await fixture.service.request('/payments/v1/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'demo-vendor-key' }) });
+  const response = await fixture.service.request('/payments/v1/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
+  });
   return ((await response.json()) as { data: { access_token: string } }).data.access_token;
 }
 
@@ -55,12 +68,19 @@ async function notify(token: string, order: (typeof ORDERS)[number], amount: str
   const response = await fixture.service.request('/payments/v1/notification', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ paymentVendor: 'demo-vendor', amount, currency: order.currency, reference, deviceTag: order.tag }),
+    body: JSON.stringify({
+      paymentVendor: 'demo-vendor',
+      amount,
+      currency: order.currency,
+      reference,
+      deviceTag: order.tag,
+    }),
   });
   return { status: response.status, body: await response.json() };
 }
 
-const paymentIdOf = (sent: Sent): string => String(sent.kind === 'in-store' ? sent.body.payment.id : sent.body.data.paymentId);
+const paymentIdOf = (sent: Sent): string =>
+  String(sent.kind === 'in-store' ? sent.body.payment.id : sent.body.data.paymentId);
 const minor = (amount: string) => Math.round(Number(amount) * 100);
 
 describe.skipIf(!onPostgres)('mixed writers at once (Postgres)', () => {
@@ -68,7 +88,12 @@ describe.skipIf(!onPostgres)('mixed writers at once (Postgres)', () => {
     const random = generator(20261121);
     const token = await vendorToken();
     const db = fixture.database.db;
-    const totalsBefore = new Map((await db('finance_orders').select('id', 'total_paid_minor')).map((o) => [o.id as string, BigInt(o.total_paid_minor)]));
+    const totalsBefore = new Map(
+      (await db('finance_orders').select('id', 'total_paid_minor')).map((o) => [
+        o.id as string,
+        BigInt(o.total_paid_minor),
+      ]),
+    );
     const paymentsBefore = Number((await db('payments').count({ n: '*' }))[0]!.n);
 
     // Small amounts: together they stay below every balance, so only the overdraws are refused.
@@ -82,28 +107,49 @@ describe.skipIf(!onPostgres)('mixed writers at once (Postgres)', () => {
       const order = pick();
       const value = amount();
       const key = i % 10 < 7 ? `mix-key-${i}` : null;
-      plan({ kind: 'in-store', identity: key, order: order.id, amount: value, intent: 'pay' }, () => inStore(order, value, key));
-      if (key && i % 4 === 0) plan({ kind: 'in-store', identity: key, order: order.id, amount: value, intent: 'replay' }, () => inStore(order, value, key));
+      plan({ kind: 'in-store', identity: key, order: order.id, amount: value, intent: 'pay' }, () =>
+        inStore(order, value, key),
+      );
+      if (key && i % 4 === 0)
+        plan({ kind: 'in-store', identity: key, order: order.id, amount: value, intent: 'replay' }, () =>
+          inStore(order, value, key),
+        );
       if (key && i % 6 === 1) {
         const changed = (Number(value) + 0.01).toFixed(2);
-        plan({ kind: 'in-store', identity: key, order: order.id, amount: changed, intent: 'changed-replay' }, () => inStore(order, changed, key));
+        plan({ kind: 'in-store', identity: key, order: order.id, amount: changed, intent: 'changed-replay' }, () =>
+          inStore(order, changed, key),
+        );
       }
     }
     for (let i = 0; i < 60; i++) {
       const order = pick();
       const value = amount();
       const reference = `mix-ref-${i}`;
-      plan({ kind: 'vendor', identity: reference, order: order.id, amount: value, intent: 'pay' }, () => notify(token, order, value, reference));
-      if (i % 3 === 0) plan({ kind: 'vendor', identity: reference, order: order.id, amount: value, intent: 'replay' }, () => notify(token, order, value, reference));
+      plan({ kind: 'vendor', identity: reference, order: order.id, amount: value, intent: 'pay' }, () =>
+        notify(token, order, value, reference),
+      );
+      if (i % 3 === 0)
+        plan({ kind: 'vendor', identity: reference, order: order.id, amount: value, intent: 'replay' }, () =>
+          notify(token, order, value, reference),
+        );
       if (i % 5 === 2) {
         const changed = (Number(value) + 0.01).toFixed(2);
-        plan({ kind: 'vendor', identity: reference, order: order.id, amount: changed, intent: 'changed-replay' }, () => notify(token, order, changed, reference));
+        plan({ kind: 'vendor', identity: reference, order: order.id, amount: changed, intent: 'changed-replay' }, () =>
+          notify(token, order, changed, reference),
+        );
       }
     }
     for (let i = 0; i < 20; i++) {
       const order = pick();
-      plan({ kind: 'in-store', identity: `overdraw-key-${i}`, order: order.id, amount: '900.00', intent: 'overdraw' }, () => inStore(order, '900.00', `overdraw-key-${i}`));
-      if (i < 10) plan({ kind: 'vendor', identity: `overdraw-ref-${i}`, order: order.id, amount: '900.00', intent: 'overdraw' }, () => notify(token, order, '900.00', `overdraw-ref-${i}`));
+      plan(
+        { kind: 'in-store', identity: `overdraw-key-${i}`, order: order.id, amount: '900.00', intent: 'overdraw' },
+        () => inStore(order, '900.00', `overdraw-key-${i}`),
+      );
+      if (i < 10)
+        plan(
+          { kind: 'vendor', identity: `overdraw-ref-${i}`, order: order.id, amount: '900.00', intent: 'overdraw' },
+          () => notify(token, order, '900.00', `overdraw-ref-${i}`),
+        );
     }
 
     // Shuffle, then send every request at once.
@@ -148,14 +194,20 @@ describe.skipIf(!onPostgres)('mixed writers at once (Postgres)', () => {
     expect(rows).toHaveLength(ids.length);
     for (const row of rows) {
       const request = accepted.get(row.id)!;
-      expect([row.finance_order_id, Number(row.amount_minor), row.channel]).toEqual([request.order, minor(request.amount), request.kind === 'vendor' ? 'vendor' : 'in_store']);
+      expect([row.finance_order_id, Number(row.amount_minor), row.channel]).toEqual([
+        request.order,
+        minor(request.amount),
+        request.kind === 'vendor' ? 'vendor' : 'in_store',
+      ]);
     }
     const paymentsAfter = Number((await db('payments').count({ n: '*' }))[0]!.n);
     expect(paymentsAfter - paymentsBefore).toBe(ids.length);
 
     // Each order's balance moved by exactly what was accepted for it.
     for (const order of ORDERS) {
-      const credited = [...accepted.values()].filter((s) => s.order === order.id).reduce((sum, s) => sum + BigInt(minor(s.amount)), 0n);
+      const credited = [...accepted.values()]
+        .filter((s) => s.order === order.id)
+        .reduce((sum, s) => sum + BigInt(minor(s.amount)), 0n);
       const after = BigInt((await db('finance_orders').where({ id: order.id }).first()).total_paid_minor);
       expect(after - totalsBefore.get(order.id)!, order.id).toBe(credited);
     }
@@ -173,8 +225,12 @@ describe.skipIf(!onPostgres)('mixed writers at once (Postgres)', () => {
     const token = await vendorToken();
     const order = ORDERS[0];
     // Half with one amount, half with another: whichever lands first wins, the rest match it or are 409.
-    const storeResults = await Promise.all(Array.from({ length: 30 }, (_, i) => inStore(order, i % 2 ? '0.33' : '0.34', 'instant-key')));
-    const vendorResults = await Promise.all(Array.from({ length: 30 }, (_, i) => notify(token, order, i % 2 ? '0.21' : '0.22', 'instant-ref')));
+    const storeResults = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => inStore(order, i % 2 ? '0.33' : '0.34', 'instant-key')),
+    );
+    const vendorResults = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => notify(token, order, i % 2 ? '0.21' : '0.22', 'instant-ref')),
+    );
     for (const [results, idOf] of [
       [storeResults, (body: any) => body.payment.id],
       [vendorResults, (body: any) => body.data.paymentId],

@@ -2,7 +2,7 @@
 // going away and coming back, the service killed with SIGKILL mid-stream, and SIGTERM under load.
 // Each ends with the ledger checker. Idempotency keys make every retry safe, so "nothing lost" is
 // shown by retrying what failed and finding each payment exactly once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -34,7 +34,10 @@ async function freshDatabase(): Promise<TestDatabase> {
 async function serviceOver(url: string, poolMax = 10): Promise<{ service: TestService; db: Db }> {
   const db = createDb({ databaseUrl: url, dataDir: null, poolMax, logger: createLogger('silent') });
   const service = await startTestService(db);
-  cleanups.push(() => db.destroy(), () => service.close());
+  cleanups.push(
+    () => db.destroy(),
+    () => service.close(),
+  );
   return { service, db };
 }
 
@@ -45,9 +48,10 @@ const withParams = (url: string, params: Record<string, string>) => {
 };
 
 const paymentPath = (order: '4000004' | '4000012', amount: string) => {
-  const query = order === '4000004'
-    ? { merchantId: '851005', salesClerkId: '5335' }
-    : { merchantId: '1000201', salesClerkId: '5320' };
+  const query =
+    order === '4000004'
+      ? { merchantId: '851005', salesClerkId: '5335' }
+      : { merchantId: '1000201', salesClerkId: '5320' };
   return `/v1/record-customer-payment.php?${new URLSearchParams({ key: 'demo-retail-key', ...query, financeOrderId: order, amount, currency: 'USD' })}`;
 };
 
@@ -59,7 +63,12 @@ interface Attempt {
 }
 
 /** Sends each payment with its own Idempotency-Key, `parallel` at a time; a dropped connection is "no answer". */
-async function sendAll(baseUrl: string, requests: Array<{ key: string; path: string }>, parallel: number, onAnswer?: (count: number) => void): Promise<Attempt[]> {
+async function sendAll(
+  baseUrl: string,
+  requests: Array<{ key: string; path: string }>,
+  parallel: number,
+  onAnswer?: (count: number) => void,
+): Promise<Attempt[]> {
   const results: Attempt[] = [];
   let next = 0;
   let answered = 0;
@@ -100,24 +109,36 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     let kills = 0;
     const killer = (async () => {
       while (killing) {
-        const { rows } = await database.db.raw("select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = 'dfs-fault-victim'");
+        const { rows } = await database.db.raw(
+          "select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = 'dfs-fault-victim'",
+        );
         kills += rows.filter((row: { killed: boolean }) => row.killed).length;
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     })();
-    const requests = Array.from({ length: 150 }, (_, i) => ({ key: `killed-${i}`, path: paymentPath(i % 2 ? '4000004' : '4000012', '0.10') }));
+    const requests = Array.from({ length: 150 }, (_, i) => ({
+      key: `killed-${i}`,
+      path: paymentPath(i % 2 ? '4000004' : '4000012', '0.10'),
+    }));
     const first = await sendAll(service.baseUrl, requests, 10);
     killing = false;
     await killer;
 
     const failed = first.filter((attempt) => attempt.status !== 200);
-    expect(first.filter((attempt) => attempt.status !== 200 && attempt.status !== 503).map((a) => [a.status, a.body])).toEqual([]);
+    expect(
+      first.filter((attempt) => attempt.status !== 200 && attempt.status !== 503).map((a) => [a.status, a.body]),
+    ).toEqual([]);
     for (const attempt of failed) expect(attempt.body.error.code).toBe('SERVICE_UNAVAILABLE');
     // The service stayed up: retrying what failed, with the same keys, now succeeds.
     const retried = await sendAll(service.baseUrl, failed, 5);
     expect(retried.every((attempt) => attempt.status === 200)).toBe(true);
-    const payments = await expectExactlyOnce(database.db, requests.map((r) => r.key));
-    summary.push(`killed connections: ${requests.length} payments, ${kills} backends terminated, ${failed.length} answered 503 and retried, each payment once (${payments} checked)`);
+    const payments = await expectExactlyOnce(
+      database.db,
+      requests.map((r) => r.key),
+    );
+    summary.push(
+      `killed connections: ${requests.length} payments, ${kills} backends terminated, ${failed.length} answered 503 and retried, each payment once (${payments} checked)`,
+    );
   });
 
   it('the database goes away and comes back: 503 while it is gone, the same process serves again after', async () => {
@@ -137,7 +158,11 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ valid: false, error: { code: 'SERVICE_UNAVAILABLE' } });
     }
-    const paymentDuring = await sendAll(service.baseUrl, [{ key: 'outage-1', path: paymentPath('4000004', '1.00') }], 1);
+    const paymentDuring = await sendAll(
+      service.baseUrl,
+      [{ key: 'outage-1', path: paymentPath('4000004', '1.00') }],
+      1,
+    );
     expect(paymentDuring[0]!.status).toBe(503);
 
     await proxy.restore();
@@ -151,14 +176,19 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     const retry = await sendAll(service.baseUrl, [{ key: 'outage-1', path: paymentPath('4000004', '1.00') }], 1);
     expect(retry[0]!.status).toBe(200);
     await expectExactlyOnce(database.db, ['outage-1']);
-    summary.push(`database gone: ${during.length + 1} requests answered 503 while it was away, served again on its return`);
+    summary.push(
+      `database gone: ${during.length + 1} requests answered 503 while it was away, served again on its return`,
+    );
   });
 
   it('SIGKILL in the middle of a stream of payments: no partial payment, and retries record each exactly once', async () => {
     const database = await freshDatabase();
     const start = () => startServiceProcess(database.url!);
     const first = await start();
-    const requests = Array.from({ length: 200 }, (_, i) => ({ key: `sigkill-${i}`, path: paymentPath(i % 2 ? '4000004' : '4000012', '0.25') }));
+    const requests = Array.from({ length: 200 }, (_, i) => ({
+      key: `sigkill-${i}`,
+      path: paymentPath(i % 2 ? '4000004' : '4000012', '0.25'),
+    }));
     const attempts = await sendAll(first.baseUrl, requests, 4, (answered) => {
       if (answered === 60) first.child.kill('SIGKILL');
     });
@@ -175,10 +205,15 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     expect(again.every((attempt) => attempt.status === 200)).toBe(true);
     // An acknowledged payment replays its first answer; nothing is recorded twice.
     for (const original of acknowledged) expect(again.find((a) => a.key === original.key)!.body).toEqual(original.body);
-    const payments = await expectExactlyOnce(database.db, requests.map((r) => r.key));
+    const payments = await expectExactlyOnce(
+      database.db,
+      requests.map((r) => r.key),
+    );
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
-    summary.push(`SIGKILL mid-stream: ${acknowledged.length} of ${requests.length} acknowledged before the kill, no partial payment, all ${requests.length} recorded once after retry (${payments} checked)`);
+    summary.push(
+      `SIGKILL mid-stream: ${acknowledged.length} of ${requests.length} acknowledged before the kill, no partial payment, all ${requests.length} recorded once after retry (${payments} checked)`,
+    );
   });
 
   it('SIGTERM under load: requests in flight finish, new ones are refused, the process exits cleanly', async () => {
@@ -200,15 +235,22 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(service.output()).toContain('draining');
-    const refused = await fetch(`${service.baseUrl}${list}`).then(() => 'answered', () => 'refused');
+    const refused = await fetch(`${service.baseUrl}${list}`).then(
+      () => 'answered',
+      () => 'refused',
+    );
     const finished = await Promise.all(inFlight);
     expect(finished.map((result) => result.status)).toEqual(Array(8).fill(200));
-    expect(finished.every((result) => (result.body as { transactions: unknown[] }).transactions.length >= 6000)).toBe(true);
+    expect(finished.every((result) => (result.body as { transactions: unknown[] }).transactions.length >= 6000)).toBe(
+      true,
+    );
     expect(refused).toBe('refused');
     expect(await service.exited).toBe(0);
     expect(service.output()).toContain('"msg":"stopped"');
     expect((await checkLedger(database.db)).problems).toEqual([]);
-    summary.push('SIGTERM under load: 8 in-flight list requests of 6000+ transactions finished, a new one was refused, exit 0');
+    summary.push(
+      'SIGTERM under load: 8 in-flight list requests of 6000+ transactions finished, a new one was refused, exit 0',
+    );
   });
 });
 
@@ -241,7 +283,15 @@ function startServiceProcess(databaseUrl: string): Promise<ServiceProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+      },
     });
     cleanups.push(async () => child.kill('SIGKILL'));
     let output = '';

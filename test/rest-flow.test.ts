@@ -15,11 +15,21 @@ const count = async (table: string) => Number((await fixture.database.db(table).
 
 describe('a payment recorded in store', () => {
   it('shows at once in lookup-customer, list-transactions and GraphQL', async () => {
-    const recorded = await get('/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=9.00&currency=USD');
+    const recorded = await get(
+      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=9.00&currency=USD',
+    );
     expect(recorded.status).toBe(200);
     const payment = recorded.body.payment;
     // 27.00 paid of 18.00 a month: paid through T-40d + 30 + floor(27 * 30 / 18) = T+35d.
-    expect(payment).toEqual({ id: payment.id, time: T + 55_800, deviceTag: 'DTSTBBB', remainingBalance: 189, currency: 'USD', nextPayment: T + 35 * DAY, fullyPaid: false });
+    expect(payment).toEqual({
+      id: payment.id,
+      time: T + 55_800,
+      deviceTag: 'DTSTBBB',
+      remainingBalance: 189,
+      currency: 'USD',
+      nextPayment: T + 35 * DAY,
+      fullyPaid: false,
+    });
 
     const lookup = await get('/v1/lookup-customer.php?key=demo-partner-key&customerLocator=DTSTBBB');
     expect(lookup.body.financeOrder.remainingBalance).toBe(189);
@@ -36,22 +46,46 @@ describe('a payment recorded in store', () => {
 
     const listed = await get(`/v1/list-transactions.php?key=demo-partner-key&starttime=${T}&endtime=${T + DAY}`);
     expect(listed.body.transactions).toEqual([
-      { type: 'cash', time: T + 55_800, amount: -9, currency: 'USD', merchant: { id: 851005, name: 'DEMO' }, payment: { id: payment.id, timestamp: T + 55_800, amount: 9 }, financeOrder: { id: 4000004 }, salesClerk: { id: 5335, name: 'DemoClerk1' } },
-      { type: 'commission', time: T + 55_800, amount: 0.45, currency: 'USD', merchant: { id: 851005, name: 'DEMO' }, payment: { id: payment.id, timestamp: T + 55_800, amount: 9 }, financeOrder: { id: 4000004 } },
+      {
+        type: 'cash',
+        time: T + 55_800,
+        amount: -9,
+        currency: 'USD',
+        merchant: { id: 851005, name: 'DEMO' },
+        payment: { id: payment.id, timestamp: T + 55_800, amount: 9 },
+        financeOrder: { id: 4000004 },
+        salesClerk: { id: 5335, name: 'DemoClerk1' },
+      },
+      {
+        type: 'commission',
+        time: T + 55_800,
+        amount: 0.45,
+        currency: 'USD',
+        merchant: { id: 851005, name: 'DEMO' },
+        payment: { id: payment.id, timestamp: T + 55_800, amount: 9 },
+        financeOrder: { id: 4000004 },
+      },
     ]);
 
-    const graph = await fixture.service.graphql(`{ financeOrder(id: "4000004") { remainingBalance nextPayment payments { id amount } } }`, { 'x-api-key': 'demo-partner-key' });
+    const graph = await fixture.service.graphql(
+      `{ financeOrder(id: "4000004") { remainingBalance nextPayment payments { id amount } } }`,
+      { 'x-api-key': 'demo-partner-key' },
+    );
     expect(graph.body.data.financeOrder).toEqual({
       remainingBalance: '189.00',
       nextPayment: T + 35 * DAY,
-      payments: [{ id: '4000008', amount: '18.00' }, { id: String(payment.id), amount: '9.00' }],
+      payments: [
+        { id: '4000008', amount: '18.00' },
+        { id: String(payment.id), amount: '9.00' },
+      ],
     });
   });
 });
 
 describe('repeats', () => {
   it('the same Idempotency-Key records one payment and replays the first answer', async () => {
-    const path = '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=999888&salesClerkId=5334&financeOrderId=4000012&amount=20.00&currency=USD';
+    const path =
+      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=999888&salesClerkId=5334&financeOrderId=4000012&amount=20.00&currency=USD';
     const before = await count('payments');
     const transactionsBefore = await count('transactions');
     const first = await get(path, { 'idempotency-key': 'flow-1' });
@@ -65,15 +99,27 @@ describe('repeats', () => {
   });
 
   it('a vendor notification repeated with the same reference credits once', async () => {
-    const token = await fixture.service.request('/payments/v1/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'demo-vendor-key' }) });
+    const token = await fixture.service.request('/payments/v1/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
+    });
     const { data } = (await token.json()) as { data: { access_token: string } };
     const notify = () =>
       fixture.service.request('/payments/v1/notification', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${data.access_token}` },
-        body: JSON.stringify({ paymentVendor: 'demo-vendor', amount: 12.5, currency: 'USD', reference: 'FLOW-REF-1', phoneNumber: '5512345680' }),
+        body: JSON.stringify({
+          paymentVendor: 'demo-vendor',
+          amount: 12.5,
+          currency: 'USD',
+          reference: 'FLOW-REF-1',
+          phoneNumber: '5512345680',
+        }),
       });
-    const balance = async () => (await get('/v1/lookup-customer.php?key=demo-partner-key&customerLocator=5512345680')).body.financeOrder.remainingBalance;
+    const balance = async () =>
+      (await get('/v1/lookup-customer.php?key=demo-partner-key&customerLocator=5512345680')).body.financeOrder
+        .remainingBalance;
     const before = await balance();
     const first = await notify();
     const second = await notify();

@@ -63,26 +63,32 @@ interface Catalogue {
 }
 
 async function readCatalogue(dbOrTrx: DbOrTrx): Promise<Catalogue> {
-  const columns: Array<{ table: string; column: string; nullable: boolean }> = (await dbOrTrx.raw(`
+  const columns: Array<{ table: string; column: string; nullable: boolean }> = (
+    await dbOrTrx.raw(`
     select c.relname as "table", a.attname as "column", not a.attnotnull as "nullable"
       from pg_class c join pg_attribute a on a.attrelid = c.oid
-     where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped`)).rows;
-  const uniques: Array<{ table: string; primary: boolean; columns: string }> = (await dbOrTrx.raw(`
+     where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped`)
+  ).rows;
+  const uniques: Array<{ table: string; primary: boolean; columns: string }> = (
+    await dbOrTrx.raw(`
     select t.relname as "table", x.indisprimary as "primary",
            (select string_agg(coalesce(a.attname, '(expression)'), ',' order by k.n)
               from unnest(x.indkey::int2[]) with ordinality as k(attnum, n)
               left join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
              where k.n <= x.indnkeyatts) as "columns"
       from pg_index x join pg_class t on t.oid = x.indrelid
-     where x.indisunique and t.relnamespace = current_schema()::regnamespace`)).rows;
-  const foreignKeys: Array<{ from: string; fromColumns: string; to: string; toColumns: string }> = (await dbOrTrx.raw(`
+     where x.indisunique and t.relnamespace = current_schema()::regnamespace`)
+  ).rows;
+  const foreignKeys: Array<{ from: string; fromColumns: string; to: string; toColumns: string }> = (
+    await dbOrTrx.raw(`
     select s.relname as "from", d.relname as "to",
            (select string_agg(a.attname, ',' order by k.n) from unnest(f.conkey) with ordinality as k(attnum, n)
               join pg_attribute a on a.attrelid = f.conrelid and a.attnum = k.attnum) as "fromColumns",
            (select string_agg(a.attname, ',' order by k.n) from unnest(f.confkey) with ordinality as k(attnum, n)
               join pg_attribute a on a.attrelid = f.confrelid and a.attnum = k.attnum) as "toColumns"
       from pg_constraint f join pg_class s on s.oid = f.conrelid join pg_class d on d.oid = f.confrelid
-     where f.contype = 'f' and s.relnamespace = current_schema()::regnamespace`)).rows;
+     where f.contype = 'f' and s.relnamespace = current_schema()::regnamespace`)
+  ).rows;
 
   const tables: Catalogue['tables'] = new Map();
   for (const { table, column, nullable } of columns) {
@@ -94,15 +100,24 @@ async function readCatalogue(dbOrTrx: DbOrTrx): Promise<Catalogue> {
   return {
     tables,
     uniques: uniques.map((row) => ({ ...row, columns: row.columns.split(',') })),
-    foreignKeys: foreignKeys.map((row) => ({ ...row, fromColumns: row.fromColumns.split(','), toColumns: row.toColumns.split(',') })),
+    foreignKeys: foreignKeys.map((row) => ({
+      ...row,
+      fromColumns: row.fromColumns.split(','),
+      toColumns: row.toColumns.split(','),
+    })),
   };
 }
 
-const hasPartnerId = (catalogue: Catalogue, table: string) => catalogue.tables.get(table)?.columns.has('partner_id') ?? false;
+const hasPartnerId = (catalogue: Catalogue, table: string) =>
+  catalogue.tables.get(table)?.columns.has('partner_id') ?? false;
 
 /** Tables sharded by partner: a partner_id column, and not global by design. */
 function tenantTables(catalogue: Catalogue): Set<string> {
-  return new Set([...catalogue.tables.keys()].filter((table) => hasPartnerId(catalogue, table) && !(table in GLOBAL_WITH_PARTNER_ID)));
+  return new Set(
+    [...catalogue.tables.keys()].filter(
+      (table) => hasPartnerId(catalogue, table) && !(table in GLOBAL_WITH_PARTNER_ID),
+    ),
+  );
 }
 
 /** (a) Every way a table with partner_id could not be sharded by it, one line each. */
@@ -115,7 +130,8 @@ function shardKeyViolations(catalogue: Catalogue): string[] {
     if (!primary) found.push(`${table}: no primary key`);
     else if (primary.columns[0] !== 'partner_id') found.push(`${table}: primary key (${primary.columns})`);
     for (const unique of catalogue.uniques) {
-      if (unique.table === table && !unique.primary && !unique.columns.includes('partner_id')) found.push(`${table}: unique (${unique.columns})`);
+      if (unique.table === table && !unique.primary && !unique.columns.includes('partner_id'))
+        found.push(`${table}: unique (${unique.columns})`);
     }
   }
   return found.sort();
@@ -148,9 +164,43 @@ function crossShardForeignKeys(catalogue: Catalogue): string[] {
 
 const VALUE = String.raw`(?:\$\d+|\?)(?:::[a-z0-9_]+(?:\[\])?)?(?![a-z0-9_])`;
 const NOT_AN_ALIAS = new Set([
-  'where', 'join', 'inner', 'left', 'right', 'full', 'cross', 'natural', 'on', 'using', 'order', 'group', 'limit', 'offset', 'set', 'values',
-  'returning', 'union', 'intersect', 'except', 'for', 'having', 'window', 'select', 'default', 'lateral', 'with', 'and', 'or', 'as',
-  'from', 'fetch', 'do', 'tablesample', 'is', 'not', 'in',
+  'where',
+  'join',
+  'inner',
+  'left',
+  'right',
+  'full',
+  'cross',
+  'natural',
+  'on',
+  'using',
+  'order',
+  'group',
+  'limit',
+  'offset',
+  'set',
+  'values',
+  'returning',
+  'union',
+  'intersect',
+  'except',
+  'for',
+  'having',
+  'window',
+  'select',
+  'default',
+  'lateral',
+  'with',
+  'and',
+  'or',
+  'as',
+  'from',
+  'fetch',
+  'do',
+  'tablesample',
+  'is',
+  'not',
+  'in',
 ]);
 
 // A table (or function call, or parenthesised group) after from / join / into / update / a comma, and
@@ -182,7 +232,11 @@ interface Source {
 }
 
 function parseGroups(sql: string): Group[] {
-  const text = sql.toLowerCase().replace(/'(?:[^']|'')*'/g, "''").replace(/"/g, '').replace(/\s+/g, ' ');
+  const text = sql
+    .toLowerCase()
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/"/g, '')
+    .replace(/\s+/g, ' ');
   const groups: Group[] = [{ text: '', kind: 'subquery', parent: null }];
   const open = [0];
   for (const ch of text) {
@@ -193,7 +247,11 @@ function parseGroups(sql: string): Group[] {
       open.push(groups.length - 1);
     } else if (ch === ')' && open.length > 1) {
       const closed = groups[open.pop()!]!;
-      closed.kind = /^\s*(select|with|insert|update|delete)\b/.test(closed.text) ? 'subquery' : /^\s*values\b/.test(closed.text) ? 'values' : 'other';
+      closed.kind = /^\s*(select|with|insert|update|delete)\b/.test(closed.text)
+        ? 'subquery'
+        : /^\s*values\b/.test(closed.text)
+          ? 'values'
+          : 'other';
     } else {
       groups[current]!.text += ch;
     }
@@ -246,11 +304,15 @@ interface StatementScope {
   problems: string[];
 }
 
-function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set<string>; withPartnerId: Set<string> }): StatementScope {
+function partnerScope(
+  sql: string,
+  catalogue: { tables: Set<string>; tenant: Set<string>; withPartnerId: Set<string> },
+): StatementScope {
   const groups = parseGroups(sql);
   const blocks: Array<{ group: number; text: string }> = [];
   groups.forEach((group, id) => {
-    if (group.kind === 'subquery') for (const text of group.text.split(/\b(?:union(?: all)?|intersect|except)\b/)) blocks.push({ group: id, text });
+    if (group.kind === 'subquery')
+      for (const text of group.text.split(/\b(?:union(?: all)?|intersect|except)\b/)) blocks.push({ group: id, text });
   });
 
   /** The block holding the marker of group `id` (through any non-subquery groups in between). */
@@ -264,7 +326,9 @@ function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set
 
   const cteNames = new Map<string, number>();
   for (const group of groups) {
-    for (const match of group.text.matchAll(/(?:\bwith(?: recursive)?|,)\s+([a-z_][a-z0-9_]*)\s+as\s+(?:(?:not )?materialized\s+)?⟦(\d+)⟧/g)) {
+    for (const match of group.text.matchAll(
+      /(?:\bwith(?: recursive)?|,)\s+([a-z_][a-z0-9_]*)\s+as\s+(?:(?:not )?materialized\s+)?⟦(\d+)⟧/g,
+    )) {
       if (groups[Number(match[2])]!.kind === 'subquery') cteNames.set(match[1]!, Number(match[2]));
     }
   }
@@ -297,17 +361,23 @@ function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set
     // does not understand: report it rather than guess.
     for (const mention of block.text.matchAll(/(?<![a-z0-9_.])([a-z_][a-z0-9_]*)(?![a-z0-9_.])/g)) {
       if (!catalogue.tenant.has(mention[1]!)) continue;
-      const atSource = matches.some((match) => mention.index >= match.index && mention.index < match.index + match[0].length);
+      const atSource = matches.some(
+        (match) => mention.index >= match.index && mention.index < match.index + match[0].length,
+      );
       const asOutputName = /\bas\s+$/.test(block.text.slice(0, mention.index));
-      const cteDefinition = /^\s+as\s+(?:(?:not )?materialized\s+)?⟦/.test(block.text.slice(mention.index + mention[0].length));
-      if (!atSource && !asOutputName && !cteDefinition) problems.push(`${mention[1]} is mentioned where the checker cannot place it`);
+      const cteDefinition = /^\s+as\s+(?:(?:not )?materialized\s+)?⟦/.test(
+        block.text.slice(mention.index + mention[0].length),
+      );
+      if (!atSource && !asOutputName && !cteDefinition)
+        problems.push(`${mention[1]} is mentioned where the checker cannot place it`);
     }
   });
   // Tenant tables inside non-subquery parentheses (e.g. a parenthesised join) are not placed either.
   groups.forEach((group) => {
     if (group.kind === 'subquery') return;
     for (const mention of group.text.matchAll(/(?<![a-z0-9_.])([a-z_][a-z0-9_]*)(?![a-z0-9_.])/g)) {
-      if (catalogue.tenant.has(mention[1]!)) problems.push(`${mention[1]} is mentioned where the checker cannot place it`);
+      if (catalogue.tenant.has(mention[1]!))
+        problems.push(`${mention[1]} is mentioned where the checker cannot place it`);
     }
   });
 
@@ -320,9 +390,13 @@ function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set
     return undefined;
   };
   const pinned = new Set<Source>();
-  const isPinnedOrParameters = (source: Source | undefined) => source !== undefined && (source.kind === 'parameters' || pinned.has(source));
+  const isPinnedOrParameters = (source: Source | undefined) =>
+    source !== undefined && (source.kind === 'parameters' || pinned.has(source));
   const bodyPinned = (body: number) =>
-    blocks.every((block, b) => block.group !== body || sources.some((source) => source.block === b && isPinnedOrParameters(source)));
+    blocks.every(
+      (block, b) =>
+        block.group !== body || sources.some((source) => source.block === b && isPinnedOrParameters(source)),
+    );
 
   /** The right-hand side of an IN / = ANY / tuple match: bound values, unnest of them, or tenant subqueries (checked on their own). */
   const rightSideOk = (text: string, b: number): boolean => {
@@ -330,7 +404,11 @@ function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set
       const name = match[1]!;
       if (!(catalogue.tenant.has(name) || name === 'unnest' || cteNames.has(name))) return false;
     }
-    const local = new Set([...text.matchAll(/\b(?:from|join)\s+(?:lateral\s+)?[a-z_][a-z0-9_]*(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?/g)].map((match) => match[1]));
+    const local = new Set(
+      [...text.matchAll(/\b(?:from|join)\s+(?:lateral\s+)?[a-z_][a-z0-9_]*(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?/g)].map(
+        (match) => match[1],
+      ),
+    );
     for (const match of text.matchAll(/(?<![a-z0-9_.])([a-z_][a-z0-9_]*)\.[a-z_]/g)) {
       if (!local.has(match[1]) && !isPinnedOrParameters(resolve(match[1]!, b))) return false;
     }
@@ -346,17 +424,28 @@ function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set
     // An update's SET assigns, it does not filter.
     text = text.replace(/^(\s*update\b.*?)\bset\b.*?(?=\bfrom\b|\bwhere\b|\breturning\b|$)/, '$1');
     const alone = sources.filter((other) => other.block === b && partnerBearing(other)).length === 1;
-    const refs = [`${source.alias}\\.partner_id`, ...(alone ? ['partner_id'] : [])].map((ref) => `(?<![a-z0-9_.])${ref}(?![a-z0-9_])`);
+    const refs = [`${source.alias}\\.partner_id`, ...(alone ? ['partner_id'] : [])].map(
+      (ref) => `(?<![a-z0-9_.])${ref}(?![a-z0-9_])`,
+    );
     const spelledRight = (at: number, marker: string | undefined) =>
       marker ? spell(groups, groups[Number(marker.slice(1, -1))]!.text, true) : parenAt(text, at);
     for (const ref of refs) {
       const checks: Array<[RegExp, (match: RegExpExecArray) => boolean]> = [
         [new RegExp(`${ref}\\s*=\\s*${VALUE}`, 'g'), () => true],
         [new RegExp(`${VALUE}\\s*=\\s*${ref}`, 'g'), () => true],
-        [new RegExp(`${ref}\\s*(?:=\\s*any\\s*|in\\s*)(?:(\\()|(⟦\\d+⟧))`, 'g'), (m) => rightSideOk(spelledRight(m.index + m[0].length - 1, m[2]), b)],
-        [new RegExp(`\\([^()]*${ref}[^()]*\\)\\s*(?:in|=)\\s*(?:(\\()|(⟦\\d+⟧))`, 'g'), (m) => rightSideOk(spelledRight(m.index + m[0].length - 1, m[2]), b)],
+        [
+          new RegExp(`${ref}\\s*(?:=\\s*any\\s*|in\\s*)(?:(\\()|(⟦\\d+⟧))`, 'g'),
+          (m) => rightSideOk(spelledRight(m.index + m[0].length - 1, m[2]), b),
+        ],
+        [
+          new RegExp(`\\([^()]*${ref}[^()]*\\)\\s*(?:in|=)\\s*(?:(\\()|(⟦\\d+⟧))`, 'g'),
+          (m) => rightSideOk(spelledRight(m.index + m[0].length - 1, m[2]), b),
+        ],
         [new RegExp(`${ref}\\s*=\\s*([a-z_][a-z0-9_]*)\\.([a-z_][a-z0-9_]*)`, 'g'), (m) => joinedTo(m[1]!, m[2]!)],
-        [new RegExp(`(?<![a-z0-9_.])([a-z_][a-z0-9_]*)\\.([a-z_][a-z0-9_]*)\\s*=\\s*${ref}`, 'g'), (m) => joinedTo(m[1]!, m[2]!)],
+        [
+          new RegExp(`(?<![a-z0-9_.])([a-z_][a-z0-9_]*)\\.([a-z_][a-z0-9_]*)\\s*=\\s*${ref}`, 'g'),
+          (m) => joinedTo(m[1]!, m[2]!),
+        ],
       ];
       for (const [pattern, holds] of checks) {
         for (const match of text.matchAll(pattern)) if (holds(match) && !underOr(text, match.index)) return true;
@@ -364,7 +453,9 @@ function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set
     }
     // join ... using (partner_id, ...): pinned along with any pinned partner-bearing source of the block.
     if (/^\s*using\s*\([^)]*\bpartner_id\b/.test(spell(groups, source.tail, false))) {
-      return sources.some((other) => other !== source && other.block === b && partnerBearing(other) && pinned.has(other));
+      return sources.some(
+        (other) => other !== source && other.block === b && partnerBearing(other) && pinned.has(other),
+      );
     }
     return false;
 
@@ -386,10 +477,16 @@ function partnerScope(sql: string, catalogue: { tables: Set<string>; tenant: Set
   }
   for (const source of sources) {
     if (source.kind === 'table' && catalogue.tenant.has(source.table!) && !pinned.has(source)) {
-      problems.push(`${source.table}${source.alias !== source.table ? ` (as ${source.alias})` : ''} is not pinned by partner_id`);
+      problems.push(
+        `${source.table}${source.alias !== source.table ? ` (as ${source.alias})` : ''} is not pinned by partner_id`,
+      );
     }
   }
-  return { tenantTables: [...named].filter((table) => catalogue.tenant.has(table)).sort(), tables: [...named].sort(), problems };
+  return {
+    tenantTables: [...named].filter((table) => catalogue.tenant.has(table)).sort(),
+    tables: [...named].sort(),
+    problems,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -431,8 +528,8 @@ async function audit(exchange: Exchange) {
   for (const sql of exchange.statements) {
     const scope = partnerScope(sql, catalogue);
     for (const problem of scope.problems) problems.push(`${problem}: ${sql}`);
-    scope.tenantTables.forEach((table) => tenant.add(table));
-    scope.tables.filter((table) => !catalogue.tenant.has(table)).forEach((table) => global.add(table));
+    for (const table of scope.tenantTables) tenant.add(table);
+    for (const table of scope.tables) if (!catalogue.tenant.has(table)) global.add(table);
     // A statement naming no table must be one the checker knows to be tableless, not one it misread.
     if (scope.tables.length === 0 && !/^(begin|commit|rollback|select pg_advisory_xact_lock\()/i.test(sql.trim())) {
       problems.push(`names no table the checker recognises: ${sql}`);
@@ -449,7 +546,16 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
     expect(shardKeyViolations(catalogue)).toEqual(Object.values(GLOBAL_WITH_PARTNER_ID).flat().sort());
     // The tenant tables themselves, so a new one is seen here (and must satisfy the rule to get in).
     expect([...tenantTables(catalogue)].sort()).toEqual([
-      'adjustments', 'carts', 'clerks', 'customers', 'devices', 'finance_orders', 'idempotency_keys', 'merchants', 'payments', 'transactions',
+      'adjustments',
+      'carts',
+      'clerks',
+      'customers',
+      'devices',
+      'finance_orders',
+      'idempotency_keys',
+      'merchants',
+      'payments',
+      'transactions',
     ]);
   });
 
@@ -460,7 +566,9 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
     const between = catalogue.foreignKeys.filter((key) => tenant.has(key.from) && tenant.has(key.to));
     expect(between.length, 'there are foreign keys to check').toBeGreaterThan(10);
     // A tenant table references only tenant tables (co-located) or reference tables (copied to every node).
-    const referenced = catalogue.foreignKeys.filter((key) => tenant.has(key.from) && !hasPartnerId(catalogue, key.to)).map((key) => key.to);
+    const referenced = catalogue.foreignKeys
+      .filter((key) => tenant.has(key.from) && !hasPartnerId(catalogue, key.to))
+      .map((key) => key.to);
     expect([...new Set(referenced)].sort()).toEqual(REFERENCE_TABLES.filter((table) => table !== 'device_families'));
     for (const table of REFERENCE_TABLES) expect(hasPartnerId(catalogue, table), table).toBe(false);
     // And what a distributed Postgres could not keep: global tables pointing into tenant tables.
@@ -474,13 +582,19 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
   it('the catalogue checks fail on a table that breaks them (proof they can fail)', async () => {
     const trx = await db().transaction();
     try {
-      await trx.raw('create table scaling_bad_parent (partner_id bigint not null, id bigint, code text unique, primary key (partner_id, id))');
+      await trx.raw(
+        'create table scaling_bad_parent (partner_id bigint not null, id bigint, code text unique, primary key (partner_id, id))',
+      );
       await trx.raw('create unique index scaling_bad_parent_id on scaling_bad_parent (id)');
-      await trx.raw('create table scaling_bad_child2 (partner_id bigint not null, id bigint, parent_id bigint, primary key (partner_id, id), foreign key (parent_id) references scaling_bad_parent (id))');
+      await trx.raw(
+        'create table scaling_bad_child2 (partner_id bigint not null, id bigint, parent_id bigint, primary key (partner_id, id), foreign key (parent_id) references scaling_bad_parent (id))',
+      );
       const catalogue = await readCatalogue(trx);
       const violations = shardKeyViolations(catalogue).filter((line) => line.startsWith('scaling_'));
       expect(violations).toEqual(['scaling_bad_parent: unique (code)', 'scaling_bad_parent: unique (id)']);
-      expect(crossShardForeignKeys(catalogue).filter((line) => line.startsWith('scaling_'))).toEqual(['scaling_bad_child2(parent_id) -> scaling_bad_parent(id)']);
+      expect(crossShardForeignKeys(catalogue).filter((line) => line.startsWith('scaling_'))).toEqual([
+        'scaling_bad_child2(parent_id) -> scaling_bad_parent(id)',
+      ]);
     } finally {
       await trx.rollback();
     }
@@ -492,31 +606,70 @@ const WINDOW = 'starttime=1749513600&endtime=1781136000';
 const PARTNER_REQUESTS: Array<{ name: string; path: string; headers?: Record<string, string>; status?: number }> = [
   { name: 'list-clerks', path: '/v1/list-clerks.php?key=demo-partner-key' },
   { name: 'list-merchants', path: '/v1/list-merchants.php?key=demo-retail-key' },
-  { name: 'lookup-customer by IMEI', path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347' },
-  { name: 'lookup-customer by device tag', path: '/v1/lookup-customer.php?key=demo-retail-key&customerLocator=DTSTBBB&fields=device.description' },
+  {
+    name: 'lookup-customer by IMEI',
+    path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347',
+  },
+  {
+    name: 'lookup-customer by device tag',
+    path: '/v1/lookup-customer.php?key=demo-retail-key&customerLocator=DTSTBBB&fields=device.description',
+  },
   { name: 'lookup-customer by phone', path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=5512345679' },
-  { name: 'lookup-customer by customer id', path: '/v1/lookup-customer.php?key=demo-retail-key&customerLocator=4000007' },
-  { name: 'lookup-customer, not found (every rule tried)', path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=999999999999999', status: 404 },
-  { name: 'lookup-customer, another partner\'s IMEI', path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012370', status: 404 },
+  {
+    name: 'lookup-customer by customer id',
+    path: '/v1/lookup-customer.php?key=demo-retail-key&customerLocator=4000007',
+  },
+  {
+    name: 'lookup-customer, not found (every rule tried)',
+    path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=999999999999999',
+    status: 404,
+  },
+  {
+    name: "lookup-customer, another partner's IMEI",
+    path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012370',
+    status: 404,
+  },
   {
     name: 'lookup-cart, every field',
     path: '/v1/lookup-cart.php?key=demo-partner-key&cartTag=CART-DEMO-1&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description',
   },
   { name: 'list-transactions', path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}` },
-  { name: 'list-transactions, device filter', path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=device.imei:123456789012347` },
-  { name: 'list-transactions, order and merchant filters', path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=financeOrder.id:4000004&filter=merchant.name:DEMO` },
-  { name: 'list-transactions, clerk and payment filters', path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=salesClerk.name:DemoClerk1&filter=payment.amount:18` },
-  { name: 'list-transactions, adjustment and amount filters', path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=adjustment.type:payment&filter=amount:-18` },
+  {
+    name: 'list-transactions, device filter',
+    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=device.imei:123456789012347`,
+  },
+  {
+    name: 'list-transactions, order and merchant filters',
+    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=financeOrder.id:4000004&filter=merchant.name:DEMO`,
+  },
+  {
+    name: 'list-transactions, clerk and payment filters',
+    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=salesClerk.name:DemoClerk1&filter=payment.amount:18`,
+  },
+  {
+    name: 'list-transactions, adjustment and amount filters',
+    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=adjustment.type:payment&filter=amount:-18`,
+  },
   ...(['scaling-1', 'scaling-1', undefined] as const).map((key, i) => ({
     name: `record-customer-payment ${key ? (i === 0 ? 'with a new Idempotency-Key' : 'replayed') : 'without an Idempotency-Key'}`,
     path: '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=1.00&currency=USD',
     headers: key ? { 'idempotency-key': key } : undefined,
   })),
-  { name: 'record-customer-payment, another partner\'s order', path: '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=5000002&amount=1.00&currency=USD', status: 404 },
+  {
+    name: "record-customer-payment, another partner's order",
+    path: '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=5000002&amount=1.00&currency=USD',
+    status: 404,
+  },
 ];
 
 /** Global tables a partner request may read: the key lookup and the device directory (global by design), and the catalogue. */
-const GLOBAL_READS_OF_PARTNER_REQUESTS = ['api_keys', 'device_directory', 'device_families', 'device_models', 'partners'];
+const GLOBAL_READS_OF_PARTNER_REQUESTS = [
+  'api_keys',
+  'device_directory',
+  'device_families',
+  'device_models',
+  'partners',
+];
 
 describe('(c) every statement of a partner request pins partner_id for each tenant table', () => {
   const touched = new Set<string>();
@@ -527,7 +680,7 @@ describe('(c) every statement of a partner request pins partner_id for each tena
       const exchange = await captured(() => fixture.service.request(request.path, { headers: request.headers ?? {} }));
       expect(exchange.status).toBe(request.status ?? 200);
       const { problems, tenant, global } = await audit(exchange);
-      tenant.forEach((table) => touched.add(table));
+      for (const table of tenant) touched.add(table);
       expect(problems).toEqual([]);
       expect(tenant.length, 'the request read a tenant table').toBeGreaterThan(0);
       // The auth key lookup (api_keys by hash) and device_directory lookups are global by design:
@@ -538,7 +691,16 @@ describe('(c) every statement of a partner request pins partner_id for each tena
 
   it('between them, the requests touched every tenant table a partner request can reach', () => {
     expect([...touched].sort()).toEqual([
-      'adjustments', 'carts', 'clerks', 'customers', 'devices', 'finance_orders', 'idempotency_keys', 'merchants', 'payments', 'transactions',
+      'adjustments',
+      'carts',
+      'clerks',
+      'customers',
+      'devices',
+      'finance_orders',
+      'idempotency_keys',
+      'merchants',
+      'payments',
+      'transactions',
     ]);
   });
 });
@@ -548,19 +710,26 @@ describe('(d) a vendor notification finds its device without visiting every shar
   const notify = async (locator: Record<string, unknown>, reference: string) => {
     if (!token) {
       const response = await fixture.service.request('/payments/v1/token', {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
       });
       token = ((await response.json()) as { data: { access_token: string } }).data.access_token;
     }
     const body = { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference, ...locator };
     return captured(() =>
       fixture.service.request('/payments/v1/notification', {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
       }),
     );
   };
 
-  for (const [name, locator] of [['device tag', { deviceTag: 'DTSTBBD' }], ['IMEI', { imei: '123456789012347' }]] as const) {
+  for (const [name, locator] of [
+    ['device tag', { deviceTag: 'DTSTBBD' }],
+    ['IMEI', { imei: '123456789012347' }],
+  ] as const) {
     it(`by ${name}: one device_directory lookup, then every statement pins the partner found`, async () => {
       const exchange = await notify(locator, `scaling-${name}`);
       expect(exchange.status).toBe(200);
@@ -575,14 +744,17 @@ describe('(d) a vendor notification finds its device without visiting every shar
   it.each([
     ['phone number', { phoneNumber: '14084930580' }, 'customer_phone_directory', /where "phone_number" = \$1/],
     ['finance order id', { financeOrderId: '4000004' }, 'finance_order_directory', /where "id" = \$1/],
-  ] as const)('by %s: one directory lookup, then every statement pins the partner found', async (name, locator, directoryTable, lookup) => {
-    const exchange = await notify(locator, `scaling-${name}`);
-    expect(exchange.status).toBe(200);
-    expect((await audit(exchange)).problems).toEqual([]);
-    const directory = exchange.statements.filter((sql) => sql.includes(`"${directoryTable}"`));
-    expect(directory).toHaveLength(1);
-    expect(directory[0]).toMatch(lookup);
-  });
+  ] as const)(
+    'by %s: one directory lookup, then every statement pins the partner found',
+    async (name, locator, directoryTable, lookup) => {
+      const exchange = await notify(locator, `scaling-${name}`);
+      expect(exchange.status).toBe(200);
+      expect((await audit(exchange)).problems).toEqual([]);
+      const directory = exchange.statements.filter((sql) => sql.includes(`"${directoryTable}"`));
+      expect(directory).toHaveLength(1);
+      expect(directory[0]).toMatch(lookup);
+    },
+  );
 });
 
 describe('the SQL checker fails on statements that drop the partner filter (proof it can fail)', () => {
@@ -597,32 +769,107 @@ describe('the SQL checker fails on statements that drop the partner filter (proo
   it.each([
     ['a bound value', 'select * from "customers" where "partner_id" = $1 and "id" = $2'],
     ['an IN list', 'select * from "clerks" where "partner_id" in ($1) order by "id"'],
-    ['unnest of tenant keys', 'select * from "payments" where ("partner_id", "id") in (select * from unnest($1::int8[], $2::int8[]))'],
-    ['a join chain', 'select * from "transactions" as "t" left join "finance_orders" as "o" on "o"."partner_id" = "t"."partner_id" and "o"."id" = "t"."finance_order_id" left join "devices" as "d" on "d"."partner_id" = "o"."partner_id" and "d"."id" = "o"."device_id" where "t"."partner_id" = $1'],
-    ['UNION ALL, each branch pinned', 'select id from payments where partner_id = $1 union all select id from payments where partner_id = $2 and id = $3'],
-    ['a join to unnested keys', 'select p.* from unnest($1::int8[], $2::int8[]) as k(partner_id, id) join payments p on p.partner_id = k.partner_id and p.id = k.id'],
-    ['a CTE', 'with o as (select * from finance_orders where partner_id = $1 and id = $2) select * from o join payments p on p.partner_id = o.partner_id'],
-    ['a correlated subquery', 'select o.*, (select count(*) from payments p where p.partner_id = o.partner_id and p.finance_order_id = o.id) from finance_orders o where o.partner_id = $1'],
+    [
+      'unnest of tenant keys',
+      'select * from "payments" where ("partner_id", "id") in (select * from unnest($1::int8[], $2::int8[]))',
+    ],
+    [
+      'a join chain',
+      'select * from "transactions" as "t" left join "finance_orders" as "o" on "o"."partner_id" = "t"."partner_id" and "o"."id" = "t"."finance_order_id" left join "devices" as "d" on "d"."partner_id" = "o"."partner_id" and "d"."id" = "o"."device_id" where "t"."partner_id" = $1',
+    ],
+    [
+      'UNION ALL, each branch pinned',
+      'select id from payments where partner_id = $1 union all select id from payments where partner_id = $2 and id = $3',
+    ],
+    [
+      'a join to unnested keys',
+      'select p.* from unnest($1::int8[], $2::int8[]) as k(partner_id, id) join payments p on p.partner_id = k.partner_id and p.id = k.id',
+    ],
+    [
+      'a CTE',
+      'with o as (select * from finance_orders where partner_id = $1 and id = $2) select * from o join payments p on p.partner_id = o.partner_id',
+    ],
+    [
+      'a correlated subquery',
+      'select o.*, (select count(*) from payments p where p.partner_id = o.partner_id and p.finance_order_id = o.id) from finance_orders o where o.partner_id = $1',
+    ],
     ['an insert', 'insert into "transactions" ("amount_minor", "partner_id") values ($1, $2) returning "id"'],
-    ['an update', 'update "finance_orders" set "total_paid_minor" = total_paid_minor + $1::int8 where "partner_id" = $2 and "id" = $3'],
-    ['a lateral join', 'select * from devices d left join lateral (select * from finance_orders o where o.partner_id = d.partner_id order by o.id desc limit 1) as last on true where d.partner_id = $1'],
+    [
+      'an update',
+      'update "finance_orders" set "total_paid_minor" = total_paid_minor + $1::int8 where "partner_id" = $2 and "id" = $3',
+    ],
+    [
+      'a lateral join',
+      'select * from devices d left join lateral (select * from finance_orders o where o.partner_id = d.partner_id order by o.id desc limit 1) as last on true where d.partner_id = $1',
+    ],
   ])('passes %s', (_, sql) => {
     expect(problemsOf(sql)).toEqual([]);
   });
 
   it.each([
-    ['an id alone', 'select * from "finance_orders" where "id" = $1 limit $2', ['finance_orders is not pinned by partner_id']],
-    ['a phone number alone', 'select * from "customers" where "phone_number" = $1 order by "partner_id" asc', ['customers is not pinned by partner_id']],
-    ['one UNION ALL branch without it', 'select id from payments where partner_id = $1 union all select id from payments where id = $2', ['payments is not pinned by partner_id']],
-    ['a join on the id alone', 'select * from transactions t left join merchants m on m.id = t.merchant_id where t.partner_id = $1', ['merchants (as m) is not pinned by partner_id']],
-    ['a filter under OR', 'select * from customers where partner_id = $1 or phone_number = $2', ['customers is not pinned by partner_id']],
-    ['a filter that belongs to a nested subquery', 'select * from payments where id in (select payment_id from transactions where partner_id = $1)', ['payments is not pinned by partner_id']],
-    ['partner ids taken from a global table', 'select * from devices where (partner_id, id) in (select partner_id, device_id from device_directory where imei = $1)', ['devices is not pinned by partner_id']],
-    ['an update that sets partner_id', 'update payments set partner_id = $1 where id = $2', ['payments is not pinned by partner_id']],
-    ['an insert without partner_id', 'insert into payments (id, amount_minor) values ($1, $2)', ['payments is not pinned by partner_id']],
-    ['a join to an unpinned table', 'select * from customers c join devices d on d.partner_id = c.partner_id where c.id = $1', ['customers (as c) is not pinned by partner_id', 'devices (as d) is not pinned by partner_id']],
-    ['a CTE without it', 'with o as (select * from finance_orders where id = $1) select * from o join payments p on p.partner_id = o.partner_id', ['finance_orders is not pinned by partner_id', 'payments (as p) is not pinned by partner_id']],
-    ['a shape it cannot place', 'select * from (payments p join transactions t on t.partner_id = p.partner_id) where p.partner_id = $1', ['payments is mentioned where the checker cannot place it', 'transactions is mentioned where the checker cannot place it']],
+    [
+      'an id alone',
+      'select * from "finance_orders" where "id" = $1 limit $2',
+      ['finance_orders is not pinned by partner_id'],
+    ],
+    [
+      'a phone number alone',
+      'select * from "customers" where "phone_number" = $1 order by "partner_id" asc',
+      ['customers is not pinned by partner_id'],
+    ],
+    [
+      'one UNION ALL branch without it',
+      'select id from payments where partner_id = $1 union all select id from payments where id = $2',
+      ['payments is not pinned by partner_id'],
+    ],
+    [
+      'a join on the id alone',
+      'select * from transactions t left join merchants m on m.id = t.merchant_id where t.partner_id = $1',
+      ['merchants (as m) is not pinned by partner_id'],
+    ],
+    [
+      'a filter under OR',
+      'select * from customers where partner_id = $1 or phone_number = $2',
+      ['customers is not pinned by partner_id'],
+    ],
+    [
+      'a filter that belongs to a nested subquery',
+      'select * from payments where id in (select payment_id from transactions where partner_id = $1)',
+      ['payments is not pinned by partner_id'],
+    ],
+    [
+      'partner ids taken from a global table',
+      'select * from devices where (partner_id, id) in (select partner_id, device_id from device_directory where imei = $1)',
+      ['devices is not pinned by partner_id'],
+    ],
+    [
+      'an update that sets partner_id',
+      'update payments set partner_id = $1 where id = $2',
+      ['payments is not pinned by partner_id'],
+    ],
+    [
+      'an insert without partner_id',
+      'insert into payments (id, amount_minor) values ($1, $2)',
+      ['payments is not pinned by partner_id'],
+    ],
+    [
+      'a join to an unpinned table',
+      'select * from customers c join devices d on d.partner_id = c.partner_id where c.id = $1',
+      ['customers (as c) is not pinned by partner_id', 'devices (as d) is not pinned by partner_id'],
+    ],
+    [
+      'a CTE without it',
+      'with o as (select * from finance_orders where id = $1) select * from o join payments p on p.partner_id = o.partner_id',
+      ['finance_orders is not pinned by partner_id', 'payments (as p) is not pinned by partner_id'],
+    ],
+    [
+      'a shape it cannot place',
+      'select * from (payments p join transactions t on t.partner_id = p.partner_id) where p.partner_id = $1',
+      [
+        'payments is mentioned where the checker cannot place it',
+        'transactions is mentioned where the checker cannot place it',
+      ],
+    ],
   ])('fails %s', (_, sql, expected) => {
     expect(problemsOf(sql).sort()).toEqual([...expected].sort());
   });

@@ -1,5 +1,12 @@
 // Every type, field, argument, input field and enum value of the graph carries a description.
-import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, isSpecifiedScalarType } from 'graphql';
+import {
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  isSpecifiedScalarType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema.js';
 
@@ -16,7 +23,8 @@ describe('the SDL', () => {
       if (isObjectType(type) || isInterfaceType(type)) {
         for (const field of Object.values(type.getFields())) need(`${type.name}.${field.name}`, field.description);
       }
-      if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) need(`${type.name}.${field.name}`, field.description);
+      if (isInputObjectType(type))
+        for (const field of Object.values(type.getFields())) need(`${type.name}.${field.name}`, field.description);
       if (isEnumType(type)) for (const value of type.getValues()) need(`${type.name}.${value.name}`, value.description);
     }
     expect(undocumented).toEqual([]);

@@ -1,7 +1,7 @@
 // The demo data set as shared/spec/demo-data.md describes it, with its figures checked from the rows.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_KEYS, SeedRefused, databaseHoldsData, demoEpoch, seedDemoData } from '../src/fixtures/demo.js';
+import { DEMO_KEYS, databaseHoldsData, demoEpoch, SeedRefused, seedDemoData } from '../src/fixtures/demo.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 const NOW = new Date('2026-03-15T13:45:12Z');
@@ -17,13 +17,24 @@ afterAll(async () => database?.destroy());
 const db = () => database.db;
 
 describe('demo seed', () => {
-  it('takes T as the start of the seed\'s UTC day', () => {
+  it("takes T as the start of the seed's UTC day", () => {
     expect(demoEpoch(NOW).getTime()).toBe(T);
   });
 
   it('loads the orders with their terms and times relative to T', async () => {
     const orders = await db()('finance_orders').orderBy('id');
-    expect(orders.map((o) => [o.id, o.currency, o.ordered_at.getTime(), o.purchase_minor, o.down_payment_minor, o.monthly_cost_minor, o.weekly_cost_minor, o.months])).toEqual([
+    expect(
+      orders.map((o) => [
+        o.id,
+        o.currency,
+        o.ordered_at.getTime(),
+        o.purchase_minor,
+        o.down_payment_minor,
+        o.monthly_cost_minor,
+        o.weekly_cost_minor,
+        o.months,
+      ]),
+    ).toEqual([
       ['4000004', 'USD', T - 40 * DAY, '30000', '10000', '1800', '400', 12],
       ['4000010', 'USD', T - 400 * DAY, '40000', '10000', '3500', '900', 12],
       ['4000012', 'USD', T - 100 * DAY, '25000', '5000', '2000', '500', 12],
@@ -31,16 +42,24 @@ describe('demo seed', () => {
     ]);
   });
 
-  it('keeps each order\'s running total equal to its payments, and the balances the spec states', async () => {
+  it("keeps each order's running total equal to its payments, and the balances the spec states", async () => {
     const rows = await db()('finance_orders as o')
       .leftJoin('payments as p', function () {
         this.on('p.partner_id', 'o.partner_id').andOn('p.finance_order_id', 'o.id');
       })
       .groupBy('o.partner_id', 'o.id')
       .orderBy('o.id')
-      .select('o.id', 'o.total_paid_minor', 'o.monthly_cost_minor', 'o.months', db().raw('coalesce(sum(p.amount_minor), 0)::int8 as paid'));
+      .select(
+        'o.id',
+        'o.total_paid_minor',
+        'o.monthly_cost_minor',
+        'o.months',
+        db().raw('coalesce(sum(p.amount_minor), 0)::int8 as paid'),
+      );
     for (const row of rows) expect(row.total_paid_minor, row.id).toBe(row.paid);
-    const remaining = Object.fromEntries(rows.map((row) => [row.id, BigInt(row.monthly_cost_minor) * BigInt(row.months) - BigInt(row.paid)]));
+    const remaining = Object.fromEntries(
+      rows.map((row) => [row.id, BigInt(row.monthly_cost_minor) * BigInt(row.months) - BigInt(row.paid)]),
+    );
     expect(remaining).toEqual({ '4000004': 19800n, '4000010': 0n, '4000012': 24000n, '5000002': 19200n });
   });
 
@@ -57,9 +76,13 @@ describe('demo seed', () => {
     ]);
     const demo = await db()('partners').where({ name: 'Demo Retail' }).first();
     const payment = await db()('payments').where({ id: 4000008 }).first();
-    expect(BigInt(payment.amount_minor) * BigInt(demo.commission_rate_bps) / 10000n).toBe(90n);
+    expect((BigInt(payment.amount_minor) * BigInt(demo.commission_rate_bps)) / 10000n).toBe(90n);
     const adjustment = await db()('adjustments').first();
-    expect([adjustment.kind, adjustment.notes, adjustment.amount_minor]).toEqual(['commission', 'commission correction for financeOrder 4000004', '-10']);
+    expect([adjustment.kind, adjustment.notes, adjustment.amount_minor]).toEqual([
+      'commission',
+      'commission correction for financeOrder 4000004',
+      '-10',
+    ]);
     // The vendor payment on 4000010 is not the partner's cash: no transaction names it.
     const vendorPayment = await db()('payments').where({ channel: 'vendor' }).first();
     expect(await db()('transactions').where({ payment_id: vendorPayment.id })).toEqual([]);
@@ -77,18 +100,33 @@ describe('demo seed', () => {
   });
 
   it('registers every device in the global directory, and the device catalogue', async () => {
-    const directory = await db()('device_directory as d').join('devices as v', function () {
-      this.on('v.partner_id', 'd.partner_id').andOn('v.id', 'd.device_id');
-    }).select('d.imei', 'v.imei as device_imei', 'd.tag', 'v.tag as device_tag');
+    const directory = await db()('device_directory as d')
+      .join('devices as v', function () {
+        this.on('v.partner_id', 'd.partner_id').andOn('v.id', 'd.device_id');
+      })
+      .select('d.imei', 'v.imei as device_imei', 'd.tag', 'v.tag as device_tag');
     expect(directory).toHaveLength(4);
     for (const row of directory) expect([row.imei, row.tag]).toEqual([row.device_imei, row.device_tag]);
     const device = await db()('devices').where({ tag: 'DTSTBBB' }).first();
-    expect([device.sim_number, device.phone_number, device.description, device.last_seen_at.getTime()]).toEqual(['12345678901774567891', '15052111315', 'Black, 32 GB', T - DAY]);
+    expect([device.sim_number, device.phone_number, device.description, device.last_seen_at.getTime()]).toEqual([
+      '12345678901774567891',
+      '15052111315',
+      'Black, 32 GB',
+      T - DAY,
+    ]);
   });
 
   it('moves id sequences past the fixed demo ids', async () => {
     const [merchant] = await db()('merchants')
-      .insert({ partner_id: (await db()('partners').first()).id, name: 'NEW', street: 's', city: 'c', state: 'st', country: 'US', phone_number: '1' })
+      .insert({
+        partner_id: (await db()('partners').first()).id,
+        name: 'NEW',
+        street: 's',
+        city: 'c',
+        state: 'st',
+        country: 'US',
+        phone_number: '1',
+      })
       .returning('id');
     expect(BigInt(merchant.id)).toBeGreaterThan(2000001n);
     await db()('merchants').where({ id: merchant.id }).delete();

@@ -12,14 +12,18 @@ import { statementsDuring } from './support/statements.js';
 const fixture = useSeededService();
 
 /** The SQL statements one request sends, and its answer. */
-async function statementsOf(send: () => Promise<{ status: number; body: any }>): Promise<{ sql: string[]; status: number; body: any }> {
+async function statementsOf(
+  send: () => Promise<{ status: number; body: any }>,
+): Promise<{ sql: string[]; status: number; body: any }> {
   const { result, statements } = await statementsDuring(fixture.database.db, send);
   return { ...result, sql: statements.map((statement) => statement.sql) };
 }
 
 function lookup(locator: string, key = 'demo-partner-key') {
   return statementsOf(async () => {
-    const response = await fixture.service.request(`/v1/lookup-customer.php?key=${key}&customerLocator=${encodeURIComponent(locator)}`);
+    const response = await fixture.service.request(
+      `/v1/lookup-customer.php?key=${key}&customerLocator=${encodeURIComponent(locator)}`,
+    );
     return { status: response.status, body: await response.json() };
   });
 }
@@ -28,7 +32,8 @@ function graphql(query: string, key: string, variables?: Record<string, unknown>
   return statementsOf(() => fixture.service.graphql(query, { 'x-api-key': key }, variables));
 }
 
-const partnerIdOf = async (name: string): Promise<string> => (await fixture.database.db('partners').where({ name }).first()).id;
+const partnerIdOf = async (name: string): Promise<string> =>
+  (await fixture.database.db('partners').where({ name }).first()).id;
 
 describe('lookup-customer round trips', () => {
   it.each([
@@ -36,16 +41,19 @@ describe('lookup-customer round trips', () => {
     ['a device tag', 'DTSTBBD', 4000007, 4000012],
     ['a phone number', '5512345679', 4000006, 4000010],
     ['a customer id', '4000007', 4000007, 4000012],
-  ])('by %s: 4 statements (the key, the customer, the orders with their devices, the payments)', async (_kind, locator, customerId, orderId) => {
-    const { sql, status, body } = await lookup(locator);
-    expect(status).toBe(200);
-    expect(body.customer.id).toBe(customerId);
-    expect(body.financeOrder.id).toBe(orderId);
-    expect(body.device.imei).toMatch(/^[0-9]{15}$/);
-    expect(sql).toHaveLength(4);
-    expect(sql[0]).toContain('"api_keys"');
-    expect(sql[3]).toContain('"payments"');
-  });
+  ])(
+    'by %s: 4 statements (the key, the customer, the orders with their devices, the payments)',
+    async (_kind, locator, customerId, orderId) => {
+      const { sql, status, body } = await lookup(locator);
+      expect(status).toBe(200);
+      expect(body.customer.id).toBe(customerId);
+      expect(body.financeOrder.id).toBe(orderId);
+      expect(body.device.imei).toMatch(/^[0-9]{15}$/);
+      expect(sql).toHaveLength(4);
+      expect(sql[0]).toContain('"api_keys"');
+      expect(sql[3]).toContain('"payments"');
+    },
+  );
 
   it.each([
     ['that matches nothing', 'nobody'],
@@ -62,10 +70,17 @@ describe('lookup-customer round trips', () => {
 // first rule that finds a customer winning; and refuse a phone or id of customers of several
 // partners (operators search every partner). These change the data, so they run last.
 describe('one statement keeps the locator rules', () => {
-  it('a device without orders, found by its IMEI, gives its customer\'s current order, in the same 4 statements', async () => {
+  it("a device without orders, found by its IMEI, gives its customer's current order, in the same 4 statements", async () => {
     const partnerId = await partnerIdOf('Demo Retail');
     await insertDevice(fixture.database.db, {
-      partner_id: partnerId, customer_id: '4000005', model_id: '3', tag: 'NO-ORDER-TAG', imei: '490154203237518', sim_number: null, phone_number: null, description: null,
+      partner_id: partnerId,
+      customer_id: '4000005',
+      model_id: '3',
+      tag: 'NO-ORDER-TAG',
+      imei: '490154203237518',
+      sim_number: null,
+      phone_number: null,
+      description: null,
     });
     const { sql, status, body } = await lookup('490154203237518');
     expect(status).toBe(200);
@@ -78,13 +93,26 @@ describe('one statement keeps the locator rules', () => {
   it('an IMEI rule wins over a tag, a tag over a phone number, a phone number over an id', async () => {
     const partnerId = await partnerIdOf('Demo Retail');
     // Device tags that are another device's IMEI, another customer's phone number, another customer's id.
-    const device = (tag: string, imei: string, customerId: string) => insertDevice(fixture.database.db, {
-      partner_id: partnerId, customer_id: customerId, model_id: '3', tag, imei, sim_number: null, phone_number: null, description: null,
-    });
+    const device = (tag: string, imei: string, customerId: string) =>
+      insertDevice(fixture.database.db, {
+        partner_id: partnerId,
+        customer_id: customerId,
+        model_id: '3',
+        tag,
+        imei,
+        sim_number: null,
+        phone_number: null,
+        description: null,
+      });
     await device('123456789012354', '490154203237526', '4000005');
     await device('5512345680', '490154203237534', '4000005');
-    const [phoneLikeAnId] = await fixture.database.db('customers').insert({ partner_id: partnerId, name: 'Phone Like An Id', phone_number: '4000006' }).returning('id');
-    const found = async (locator: string) => (await graphql('query($l: String!) { customer(locator: $l) { id } }', 'demo-partner-key', { l: locator })).body.data.customer?.id;
+    const [phoneLikeAnId] = await fixture.database
+      .db('customers')
+      .insert({ partner_id: partnerId, name: 'Phone Like An Id', phone_number: '4000006' })
+      .returning('id');
+    const found = async (locator: string) =>
+      (await graphql('query($l: String!) { customer(locator: $l) { id } }', 'demo-partner-key', { l: locator })).body
+        .data.customer?.id;
     expect(await found('123456789012354')).toBe('4000006'); // the IMEI of 4000006's device, not the tag of 4000005's
     expect(await found('5512345680')).toBe('4000005'); // the tag of 4000005's device, not 4000007's phone number
     expect(await found('4000006')).toBe(phoneLikeAnId.id); // the new customer's phone number, not customer 4000006
@@ -96,8 +124,13 @@ describe('one statement keeps the locator rules', () => {
       { partner_id: otherPartnerId, name: 'Same Phone', phone_number: '14084930580' },
       { partner_id: otherPartnerId, id: '4000007', name: 'Same Id', phone_number: '5215550000099' },
     ]);
-    for (const [locator, rule] of [['14084930580', 'phone number'], ['4000007', 'id']]) {
-      const { sql, body } = await graphql('query($l: String!) { customer(locator: $l) { id } }', 'demo-operator-key', { l: locator });
+    for (const [locator, rule] of [
+      ['14084930580', 'phone number'],
+      ['4000007', 'id'],
+    ]) {
+      const { sql, body } = await graphql('query($l: String!) { customer(locator: $l) { id } }', 'demo-operator-key', {
+        l: locator,
+      });
       expect(body.errors?.[0]?.extensions?.code, locator).toBe('INVALID_ARGUMENT');
       expect(body.errors[0].message).toContain(`matches customers of several partners by ${rule}`);
       expect(sql).toHaveLength(2);

@@ -11,9 +11,12 @@ import { statementsDuring } from './support/statements.js';
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
 
-const RECORD = '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
+const RECORD =
+  '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
 
-async function statementsOf(send: () => Promise<Response>): Promise<{ response: Response; body: any; statements: string[] }> {
+async function statementsOf(
+  send: () => Promise<Response>,
+): Promise<{ response: Response; body: any; statements: string[] }> {
   const { result, statements } = await statementsDuring(fixture.database.db, async () => {
     const response = await send();
     return { response, body: await response.json() };
@@ -22,10 +25,15 @@ async function statementsOf(send: () => Promise<Response>): Promise<{ response: 
 }
 
 const recordInStore = (amount: string, idempotencyKey?: string) =>
-  statementsOf(() => fixture.service.request(`${RECORD}&amount=${amount}`, { headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} }));
+  statementsOf(() =>
+    fixture.service.request(`${RECORD}&amount=${amount}`, {
+      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    }),
+  );
 
 /** The order is still locked, once, by the statement that reads it. */
-const orderLocks = (statements: string[]) => statements.filter((sql) => /\bfor update\b/i.test(sql) && sql.includes('"finance_orders"'));
+const orderLocks = (statements: string[]) =>
+  statements.filter((sql) => /\bfor update\b/i.test(sql) && sql.includes('"finance_orders"'));
 
 describe('record-customer-payment', () => {
   it('takes 6 statements: key, BEGIN, merchant and clerk, order locked with partner and device, the writes, COMMIT', async () => {
@@ -37,7 +45,12 @@ describe('record-customer-payment', () => {
     // The answer's payment id is the row the writes returned, not a read after COMMIT.
     expect(statements.at(-1)).toBe('COMMIT;');
     const [payment] = await fixture.database.db('payments').where({ partner_id: 1, id: body.payment.id });
-    expect(payment).toMatchObject({ amount_minor: '100', channel: 'in_store', merchant_id: '851005', clerk_id: '5335' });
+    expect(payment).toMatchObject({
+      amount_minor: '100',
+      channel: 'in_store',
+      merchant_id: '851005',
+      clerk_id: '5335',
+    });
   });
 
   it('with an Idempotency-Key, takes 9: the key locked, looked up, and stored (with its housekeeping) on top', async () => {
@@ -62,17 +75,31 @@ describe('record-customer-payment', () => {
 describe('vendor payment notification', () => {
   it('takes 12 statements, and 7 for a repeated reference', async () => {
     const token = await fixture.service.request('/payments/v1/token', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
     });
     const accessToken = ((await token.json()) as any).data.access_token as string;
-    const notify = () => statementsOf(() => fixture.service.request('/payments/v1/notification', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-      body: JSON.stringify({ paymentVendor: 'demo-vendor', amount: '20.00', currency: 'USD', reference: 'statements-1', deviceTag: 'DTSTBBD' }),
-    }));
+    const notify = () =>
+      statementsOf(() =>
+        fixture.service.request('/payments/v1/notification', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+          body: JSON.stringify({
+            paymentVendor: 'demo-vendor',
+            amount: '20.00',
+            currency: 'USD',
+            reference: 'statements-1',
+            deviceTag: 'DTSTBBD',
+          }),
+        }),
+      );
     const first = await notify();
     expect(first.response.status).toBe(200);
-    expect(first.body.data).toMatchObject({ message: 'payment of 20.00 USD recorded for device DTSTBBD', remainingBalance: 220 });
+    expect(first.body.data).toMatchObject({
+      message: 'payment of 20.00 USD recorded for device DTSTBBD',
+      remainingBalance: 220,
+    });
     expect(first.statements.length, first.statements.join('\n')).toBeLessThanOrEqual(12);
     expect(orderLocks(first.statements)).toHaveLength(1);
     const repeated = await notify();

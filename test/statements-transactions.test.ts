@@ -2,13 +2,14 @@
 // than the graph's page limit (memory holds a page, not the list), and streamed byte for byte as
 // the one-shot body would be.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { listTransactionsBody } from '../src/rest/mappers.js';
 import { listSizeOf } from '../src/listSize.js';
+import { listTransactionsBody } from '../src/rest/mappers.js';
+import { LEGACY_ROUTES } from '../src/rest/routes.js';
 import { buildSchema } from '../src/schema.js';
 
 /** A page of Query.transactions, as the SDL bounds it. */
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
+
 import { addBulkOrders } from './support/bulk.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
@@ -35,7 +36,8 @@ afterAll(async () => {
 describe('REST list-transactions of 10,000 rows', () => {
   it('takes at most 5 statements, none returning more than a page, and answers the whole window', async () => {
     const partner = (await database.db('partners').where({ name: 'Demo Retail' }).first()).id;
-    const [inWindow] = await database.db('transactions')
+    const [inWindow] = await database
+      .db('transactions')
       .where('partner_id', partner)
       .where('occurred_at', '>=', new Date(WINDOW.start * 1000))
       .where('occurred_at', '<', new Date(WINDOW.end * 1000))
@@ -44,7 +46,9 @@ describe('REST list-transactions of 10,000 rows', () => {
     expect(rows).toBeGreaterThanOrEqual(10_000);
 
     const { result, statements } = await statementsDuring(database.db, async () => {
-      const response = await service.request(`/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}`);
+      const response = await service.request(
+        `/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}`,
+      );
       return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
     });
     expect(result.status).toBe(200);
@@ -56,7 +60,9 @@ describe('REST list-transactions of 10,000 rows', () => {
     // The key's lookup, then one statement per page (transactions with everything they link to).
     expect(statements.length).toBeLessThanOrEqual(5);
     expect(Math.max(...statements.map((statement) => statement.rows ?? 0))).toBeLessThanOrEqual(MAX_PAGE + 1);
-    expect(statements.filter((statement) => /from "transactions"/.test(statement.sql)).length).toBe(Math.ceil((rows + 1) / MAX_PAGE));
+    expect(statements.filter((statement) => /from "transactions"/.test(statement.sql)).length).toBe(
+      Math.ceil((rows + 1) / MAX_PAGE),
+    );
   });
 
   it('streams exactly the body of the window read page by page through /graphql, and /graphql pages too', async () => {
@@ -65,7 +71,11 @@ describe('REST list-transactions of 10,000 rows', () => {
     let after: string | null = null;
     let pages = 0;
     do {
-      const { status, body: graph } = await service.graphql(route.operation, { 'x-api-key': 'demo-partner-key' }, { ...WINDOW, first: 2000, after });
+      const { status, body: graph } = await service.graphql(
+        route.operation,
+        { 'x-api-key': 'demo-partner-key' },
+        { ...WINDOW, first: 2000, after },
+      );
       expect(status).toBe(200);
       const page = listTransactionsBody.page(graph.data, 2000);
       items.push(...page.items);
@@ -75,7 +85,9 @@ describe('REST list-transactions of 10,000 rows', () => {
     expect(pages).toBe(Math.ceil((items.length + 1) / 2000));
     const expected = `${listTransactionsBody.head}${items.map((item) => JSON.stringify(item)).join(',')}${listTransactionsBody.tail}`;
 
-    const response = await service.request(`/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}`);
+    const response = await service.request(
+      `/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}`,
+    );
     const streamed = await response.text();
     expect(streamed.length).toBe(expected.length);
     expect(streamed === expected).toBe(true);
@@ -87,7 +99,9 @@ describe('REST list-transactions of 10,000 rows', () => {
   });
 
   it('answers an error on the first page as usual, with nothing written before it', async () => {
-    const response = await service.request(`/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}&filter=nocolon`);
+    const response = await service.request(
+      `/v1/list-transactions.php?key=demo-partner-key&starttime=${WINDOW.start}&endtime=${WINDOW.end}&filter=nocolon`,
+    );
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { code: string } };
     expect(body.error.code).toBe('INVALID_QUERY_PARAMETER');

@@ -16,7 +16,7 @@ const as = (key: string) => (query: string, variables?: Record<string, unknown>)
   fixture.service.graphql(query, { 'x-api-key': key }, variables).then((result) => result.body);
 
 describe('tenant isolation', () => {
-  it('lists only the caller\'s own merchants and clerks through GraphQL', async () => {
+  it("lists only the caller's own merchants and clerks through GraphQL", async () => {
     const other = await as('other-partner-key')('{ merchants { id name } clerks { id name } }');
     expect(other).toEqual({
       data: { merchants: [{ id: '2000001', name: 'OTHER' }], clerks: [{ id: '6001', name: 'OtherClerk' }] },
@@ -26,8 +26,9 @@ describe('tenant isolation', () => {
     expect(demo.data.clerks.map((c: { id: string }) => c.id)).toEqual(['5320', '5334', '5335']);
   });
 
-  it('answers another partner\'s merchant, clerk and partner ids as not found', async () => {
-    const query = 'query($m: ID!, $c: ID!, $p: ID!) { merchant(id: $m) { id } clerk(id: $c) { id } partner(id: $p) { id } }';
+  it("answers another partner's merchant, clerk and partner ids as not found", async () => {
+    const query =
+      'query($m: ID!, $c: ID!, $p: ID!) { merchant(id: $m) { id } clerk(id: $c) { id } partner(id: $p) { id } }';
     expect(await as('other-partner-key')(query, { m: '851005', c: '5335', p: demoId })).toEqual({
       data: { merchant: null, clerk: null, partner: null },
     });
@@ -38,16 +39,25 @@ describe('tenant isolation', () => {
 
   it('answers ids that cannot exist as not found, without reaching SQL', async () => {
     for (const id of ['abc', '0', '-1', '1.5', "1' or '1'='1", '99999999999999999999']) {
-      expect(await as('demo-partner-key')('query($id: ID!) { merchant(id: $id) { id } }', { id })).toEqual({ data: { merchant: null } });
+      expect(await as('demo-partner-key')('query($id: ID!) { merchant(id: $id) { id } }', { id })).toEqual({
+        data: { merchant: null },
+      });
     }
   });
 
   it('lets operators see every partner, each with only its own merchants and clerks', async () => {
-    const result = await as('demo-operator-key')('{ partners(first: 10) { id name merchants(first: 100) { id } clerks(first: 100) { id } } }');
+    const result = await as('demo-operator-key')(
+      '{ partners(first: 10) { id name merchants(first: 100) { id } clerks(first: 100) { id } } }',
+    );
     expect(result).toEqual({
       data: {
         partners: [
-          { id: demoId, name: 'Demo Retail', merchants: [{ id: '851005' }, { id: '999888' }, { id: '1000201' }], clerks: [{ id: '5320' }, { id: '5334' }, { id: '5335' }] },
+          {
+            id: demoId,
+            name: 'Demo Retail',
+            merchants: [{ id: '851005' }, { id: '999888' }, { id: '1000201' }],
+            clerks: [{ id: '5320' }, { id: '5334' }, { id: '5335' }],
+          },
           { id: otherId, name: 'Other Retail', merchants: [{ id: '2000001' }], clerks: [{ id: '6001' }] },
         ],
       },

@@ -11,6 +11,9 @@
 // the suite, so a new field cannot be added without being checked here. Vendor notifications
 // legitimately reach any partner's device and are not part of the walk.
 import {
+  type GraphQLField,
+  type GraphQLInterfaceType,
+  type GraphQLObjectType,
   getNamedType,
   getNullableType,
   isInterfaceType,
@@ -21,9 +24,6 @@ import {
   parse,
   print,
   visit,
-  type GraphQLField,
-  type GraphQLInterfaceType,
-  type GraphQLObjectType,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema.js';
@@ -75,21 +75,54 @@ interface Known {
 }
 
 const DEMO: Tenant = {
-  name: 'Demo Retail', partnerKey: 'demo-partner-key', retailKey: 'demo-retail-key',
-  merchantId: '851005', clerkId: '5335', customerId: '4000005', phone: '14084930580', deviceTag: 'DTSTBBB', imei: '123456789012347',
-  orderId: '4000004', cartTag: 'CART-DEMO-1', currency: 'USD', known: {} as Known,
+  name: 'Demo Retail',
+  partnerKey: 'demo-partner-key',
+  retailKey: 'demo-retail-key',
+  merchantId: '851005',
+  clerkId: '5335',
+  customerId: '4000005',
+  phone: '14084930580',
+  deviceTag: 'DTSTBBB',
+  imei: '123456789012347',
+  orderId: '4000004',
+  cartTag: 'CART-DEMO-1',
+  currency: 'USD',
+  known: {} as Known,
 };
 const OTHER: Tenant = {
-  name: 'Other Retail', partnerKey: 'other-partner-key', retailKey: 'other-retail-key',
-  merchantId: '2000001', clerkId: '6001', customerId: '5000001', phone: '5215550000001', deviceTag: 'DTSTBBE', imei: '123456789012370',
-  orderId: '5000002', cartTag: 'CART-OTHER-1', currency: 'MXN', known: {} as Known,
+  name: 'Other Retail',
+  partnerKey: 'other-partner-key',
+  retailKey: 'other-retail-key',
+  merchantId: '2000001',
+  clerkId: '6001',
+  customerId: '5000001',
+  phone: '5215550000001',
+  deviceTag: 'DTSTBBE',
+  imei: '123456789012370',
+  orderId: '5000002',
+  cartTag: 'CART-OTHER-1',
+  currency: 'MXN',
+  known: {} as Known,
 };
 
 /** Values of the same shape that name nothing at all: what B's values must be indistinguishable from. */
 const GHOST = {
-  partnerId: '987654', partnerKeyId: '987654', merchantId: '9000001', merchantName: 'GHOSTSTORE', clerkId: '9009', clerkName: 'GhostClerk',
-  customerId: '9000002', phone: '5215559999999', deviceTag: 'DTGHOST', imei: '490154203237591', orderId: '9000003',
-  cartTag: 'CART-GHOST-1', paymentId: '9000004', adjustmentId: '987654', adjustmentNotes: 'no such notes', deviceSim: '99999999999999999999',
+  partnerId: '987654',
+  partnerKeyId: '987654',
+  merchantId: '9000001',
+  merchantName: 'GHOSTSTORE',
+  clerkId: '9009',
+  clerkName: 'GhostClerk',
+  customerId: '9000002',
+  phone: '5215559999999',
+  deviceTag: 'DTGHOST',
+  imei: '490154203237591',
+  orderId: '9000003',
+  cartTag: 'CART-GHOST-1',
+  paymentId: '9000004',
+  adjustmentId: '987654',
+  adjustmentNotes: 'no such notes',
+  deviceSim: '99999999999999999999',
   devicePhone: '19999999999',
 };
 type Values = Partial<Record<keyof typeof GHOST, string>>;
@@ -114,11 +147,16 @@ async function valuesOf(partnerId: string): Promise<{ texts: Set<string>; ids: R
   const ids: Record<string, Set<string>> = { partners: new Set([partnerId]) };
   for (const [table, columns] of Object.entries(IDENTIFYING_COLUMNS)) {
     for (const row of await db()(table).where({ partner_id: partnerId }).select(columns)) {
-      if (columns.includes('id')) (ids[table] ??= new Set()).add(String(row.id));
+      if (columns.includes('id')) {
+        ids[table] ??= new Set();
+        ids[table].add(String(row.id));
+      }
       for (const column of columns) if (row[column] != null && row[column] !== '') texts.add(String(row[column]));
     }
   }
-  ids.api_keys = new Set((await db()('api_keys').where({ partner_id: partnerId }).select('id')).map((row) => String(row.id)));
+  ids.api_keys = new Set(
+    (await db()('api_keys').where({ partner_id: partnerId }).select('id')).map((row) => String(row.id)),
+  );
   return { texts, ids };
 }
 
@@ -145,9 +183,16 @@ function withTypenames(query: string): string {
     visit(parse(query), {
       SelectionSet: {
         leave(node, _key, parent) {
-          if (parent && !Array.isArray(parent) && (parent as { kind?: string }).kind === Kind.OPERATION_DEFINITION) return undefined;
-          if (node.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === '__typename')) return undefined;
-          return { ...node, selections: [...node.selections, { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }] };
+          if (parent && !Array.isArray(parent) && (parent as { kind?: string }).kind === Kind.OPERATION_DEFINITION)
+            return undefined;
+          if (
+            node.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === '__typename')
+          )
+            return undefined;
+          return {
+            ...node,
+            selections: [...node.selections, { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }],
+          };
         },
       },
     }),
@@ -166,14 +211,32 @@ async function gql(key: string, query: string, variables: Record<string, unknown
 }
 
 const TYPE_TABLES: Record<string, string> = {
-  Partner: 'partners', Merchant: 'merchants', Clerk: 'clerks', Customer: 'customers', Device: 'devices', Cart: 'carts',
-  FinanceOrder: 'finance_orders', Payment: 'payments', Adjustment: 'adjustments', ApiKey: 'api_keys',
-  FinanceTransaction: 'transactions', CashTransaction: 'transactions', CommissionTransaction: 'transactions', AdjustmentTransaction: 'transactions',
+  Partner: 'partners',
+  Merchant: 'merchants',
+  Clerk: 'clerks',
+  Customer: 'customers',
+  Device: 'devices',
+  Cart: 'carts',
+  FinanceOrder: 'finance_orders',
+  Payment: 'payments',
+  Adjustment: 'adjustments',
+  ApiKey: 'api_keys',
+  FinanceTransaction: 'transactions',
+  CashTransaction: 'transactions',
+  CommissionTransaction: 'transactions',
+  AdjustmentTransaction: 'transactions',
 };
 // The legacy bodies carry no __typename: the key an object sits under says what it is.
 const LEGACY_KEY_TABLES: Record<string, string> = {
-  clerks: 'clerks', salesClerk: 'clerks', merchants: 'merchants', merchant: 'merchants', customer: 'customers',
-  financeOrder: 'finance_orders', payment: 'payments', adjustment: 'adjustments', cart: 'carts',
+  clerks: 'clerks',
+  salesClerk: 'clerks',
+  merchants: 'merchants',
+  merchant: 'merchants',
+  customer: 'customers',
+  financeOrder: 'finance_orders',
+  payment: 'payments',
+  adjustment: 'adjustments',
+  cart: 'carts',
 };
 
 /** The victim's records an answer holds, as "table:id". */
@@ -182,12 +245,14 @@ function recordsIn(json: unknown, victim: Tenant, under = ''): string[] {
   if (!json || typeof json !== 'object') return [];
   const node = json as Record<string, unknown>;
   const table = typeof node.__typename === 'string' ? TYPE_TABLES[node.__typename] : LEGACY_KEY_TABLES[under];
-  const found = table && node.id != null && victim.known.ids[table]?.has(String(node.id)) ? [`${table}:${String(node.id)}`] : [];
+  const found =
+    table && node.id != null && victim.known.ids[table]?.has(String(node.id)) ? [`${table}:${String(node.id)}`] : [];
   return [...found, ...Object.entries(node).flatMap(([key, value]) => recordsIn(value, victim, key))];
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const mentions = (text: string, value: string) => new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value)}(?![A-Za-z0-9])`).test(text);
+const mentions = (text: string, value: string) =>
+  new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value)}(?![A-Za-z0-9])`).test(text);
 
 /** No record of the victim's, and none of its identifying values the request did not itself send. */
 function expectNothingOf(victim: Tenant, answer: Answer, what: string): void {
@@ -197,14 +262,33 @@ function expectNothingOf(victim: Tenant, answer: Answer, what: string): void {
 
 /** Everything a tenant-scoped read or write could leave behind. */
 const WRITTEN_TABLES = [
-  'partners', 'merchants', 'clerks', 'customers', 'device_families', 'device_models', 'devices', 'device_directory', 'carts',
-  'finance_orders', 'payments', 'transactions', 'adjustments', 'api_keys', 'payment_vendors', 'idempotency_keys', 'vendor_notifications',
+  'partners',
+  'merchants',
+  'clerks',
+  'customers',
+  'device_families',
+  'device_models',
+  'devices',
+  'device_directory',
+  'carts',
+  'finance_orders',
+  'payments',
+  'transactions',
+  'adjustments',
+  'api_keys',
+  'payment_vendors',
+  'idempotency_keys',
+  'vendor_notifications',
 ];
 async function snapshot(): Promise<Record<string, unknown>> {
   const counts: Record<string, unknown> = {};
   for (const table of WRITTEN_TABLES) counts[table] = Number((await db()(table).count({ n: '*' }).first())?.n);
-  counts.totals = (await db()('finance_orders').select('id', 'total_paid_minor').orderBy('id')).map((row) => `${row.id}:${row.total_paid_minor}`);
-  counts.revoked = (await db()('api_keys').whereNotNull('revoked_at').select('id').orderBy('id')).map((row) => String(row.id));
+  counts.totals = (await db()('finance_orders').select('id', 'total_paid_minor').orderBy('id')).map(
+    (row) => `${row.id}:${row.total_paid_minor}`,
+  );
+  counts.revoked = (await db()('api_keys').whereNotNull('revoked_at').select('id').orderBy('id')).map((row) =>
+    String(row.id),
+  );
   return counts;
 }
 
@@ -216,11 +300,16 @@ function normalise(json: unknown, values: Values): string {
   const replace = (text: string) =>
     Object.entries(values)
       .sort(([, a], [, b]) => b!.length - a!.length)
-      .reduce((result, [name, value]) => result.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value!)}(?![A-Za-z0-9])`, 'g'), `<${name}>`), text);
+      .reduce(
+        (result, [name, value]) =>
+          result.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value!)}(?![A-Za-z0-9])`, 'g'), `<${name}>`),
+        text,
+      );
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return replace(node);
     if (Array.isArray(node)) return node.map(walk);
-    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]));
+    if (node && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]));
     return node;
   };
   return JSON.stringify(walk(json));
@@ -230,13 +319,24 @@ function normalise(json: unknown, values: Values): string {
  * Asks with the victim's values and with ghost values of the same shape: the two answers must be the
  * same once each value is replaced by its name, and neither may have written anything.
  */
-async function asGhost(victim: Tenant, values: Values, ask: (values: Values) => Promise<Answer>, what: string): Promise<Answer> {
-  const ghostValues = Object.fromEntries(Object.keys(values).map((name) => [name, GHOST[name as keyof typeof GHOST]])) as Values;
+async function asGhost(
+  victim: Tenant,
+  values: Values,
+  ask: (values: Values) => Promise<Answer>,
+  what: string,
+): Promise<Answer> {
+  const ghostValues = Object.fromEntries(
+    Object.keys(values).map((name) => [name, GHOST[name as keyof typeof GHOST]]),
+  ) as Values;
   const before = await snapshot();
   const real = await ask(values);
   const ghost = await ask(ghostValues);
   expect(await snapshot(), `${what} wrote nothing`).toEqual(before);
-  expect({ what, status: real.status, body: normalise(real.json, values) }).toEqual({ what, status: ghost.status, body: normalise(ghost.json, ghostValues) });
+  expect({ what, status: real.status, body: normalise(real.json, values) }).toEqual({
+    what,
+    status: ghost.status,
+    body: normalise(ghost.json, ghostValues),
+  });
   expectNothingOf(victim, real, what);
   return real;
 }
@@ -298,7 +398,8 @@ function selectionOf(type: Composite, path: string[], lists: number, deep: boole
   if (isInterfaceType(type)) {
     for (const implementation of schema.getPossibleTypes(type)) {
       const own: Selection = { scalars: [], fields: [], fragments: [] };
-      for (const field of Object.values(implementation.getFields())) if (!(field.name in type.getFields())) add(own, implementation, field);
+      for (const field of Object.values(implementation.getFields()))
+        if (!(field.name in type.getFields())) add(own, implementation, field);
       selection.fragments.push({ on: implementation.name, selection: own });
     }
   }
@@ -318,8 +419,15 @@ function split(selection: Selection, budget: number): Selection[] {
   const room = budget - selection.scalars.length - 1;
   return [
     base,
-    ...selection.fields.flatMap((field) => split(field.selection, room / (field.list ? 10 : 1)).map((part) => ({ ...base, fields: [{ ...field, selection: part }] }))),
-    ...selection.fragments.flatMap((fragment) => split(fragment.selection, room).map((part) => ({ ...base, fragments: [{ ...fragment, selection: part }] }))),
+    ...selection.fields.flatMap((field) =>
+      split(field.selection, room / (field.list ? 10 : 1)).map((part) => ({
+        ...base,
+        fields: [{ ...field, selection: part }],
+      })),
+    ),
+    ...selection.fragments.flatMap((fragment) =>
+      split(fragment.selection, room).map((part) => ({ ...base, fragments: [{ ...fragment, selection: part }] })),
+    ),
   ];
 }
 
@@ -339,7 +447,9 @@ const scalarsOf = (typeName: string) => printSelection(selectionOf(typeNamed(typ
  */
 function walkQueries(header: string, root: string, typeName: string, rootIsList: boolean): string[] {
   const selection = selectionOf(typeNamed(typeName), [typeName], rootIsList ? 1 : 0, true);
-  return split(selection, (COST_BUDGET - 1) / (rootIsList ? 10 : 1)).map((piece) => `${header} { ${root} ${printSelection(piece)} }`);
+  return split(selection, (COST_BUDGET - 1) / (rootIsList ? 10 : 1)).map(
+    (piece) => `${header} { ${root} ${printSelection(piece)} }`,
+  );
 }
 
 const QUERY_FIELDS = Object.keys(schema.getQueryType()!.getFields()).sort();
@@ -347,30 +457,42 @@ const MUTATION_FIELDS = Object.keys(schema.getMutationType()!.getFields()).sort(
 
 /** Every root field, with how the walk reaches it; walk() registers probes for each. */
 const QUERY_COVERAGE: Record<string, string> = {
-  partner: 'B\'s partner id: null; A\'s own partner walked to its merchants and clerks',
+  partner: "B's partner id: null; A's own partner walked to its merchants and clerks",
   partners: 'operators only: FORBIDDEN',
-  merchant: 'B\'s merchant id: null',
-  merchants: 'A\'s own only',
-  clerk: 'B\'s clerk id: null',
-  clerks: 'A\'s own only',
-  customer: 'B\'s phone, IMEI, device tag and customer id: null; A\'s own customers walked to the end',
-  cart: 'B\'s cart tag, with and without B\'s partnerId: null (retail key: FORBIDDEN); A\'s own cart walked',
-  financeOrder: 'B\'s order id: null; A\'s own orders walked',
-  transactions: 'B\'s partnerId: empty; filters naming B\'s records: empty; a cursor from B\'s ledger: A\'s rows only; A\'s own walked',
-  viewer: 'A\'s own partner only, walked',
-  deviceFamilies: 'the global catalogue: holds nothing of B\'s',
+  merchant: "B's merchant id: null",
+  merchants: "A's own only",
+  clerk: "B's clerk id: null",
+  clerks: "A's own only",
+  customer: "B's phone, IMEI, device tag and customer id: null; A's own customers walked to the end",
+  cart: "B's cart tag, with and without B's partnerId: null (retail key: FORBIDDEN); A's own cart walked",
+  financeOrder: "B's order id: null; A's own orders walked",
+  transactions:
+    "B's partnerId: empty; filters naming B's records: empty; a cursor from B's ledger: A's rows only; A's own walked",
+  viewer: "A's own partner only, walked",
+  deviceFamilies: "the global catalogue: holds nothing of B's",
   paymentVendors: 'operators only: FORBIDDEN',
-  apiKeys: 'operators only: FORBIDDEN, also with B\'s partnerId',
-  auditEvents: 'operators only: FORBIDDEN, also with B\'s partnerId',
+  apiKeys: "operators only: FORBIDDEN, also with B's partnerId",
+  auditEvents: "operators only: FORBIDDEN, also with B's partnerId",
 };
 const MUTATION_COVERAGE: Record<string, string> = {
-  recordInStorePayment: 'retail key with B\'s merchant, clerk or order: RESOURCE_NOT_FOUND, nothing written; partner key: FORBIDDEN',
-  createAccessToken: 'with B\'s partner key: refused, nothing of B\'s in the answer',
-  createPaymentNotification: 'vendor tokens only: a partner key naming B\'s device is refused, nothing written',
-  createPartner: 'operators only', createMerchant: 'operators only', createClerk: 'operators only', createCustomer: 'operators only',
-  createDeviceFamily: 'operators only', createDeviceModel: 'operators only', createDevice: 'operators only', createCart: 'operators only',
-  financeCart: 'operators only', createAdjustment: 'operators only', createPaymentVendor: 'operators only', updatePaymentVendor: 'operators only',
-  createApiKey: 'operators only', revokeApiKey: 'operators only (B\'s key id)',
+  recordInStorePayment:
+    "retail key with B's merchant, clerk or order: RESOURCE_NOT_FOUND, nothing written; partner key: FORBIDDEN",
+  createAccessToken: "with B's partner key: refused, nothing of B's in the answer",
+  createPaymentNotification: "vendor tokens only: a partner key naming B's device is refused, nothing written",
+  createPartner: 'operators only',
+  createMerchant: 'operators only',
+  createClerk: 'operators only',
+  createCustomer: 'operators only',
+  createDeviceFamily: 'operators only',
+  createDeviceModel: 'operators only',
+  createDevice: 'operators only',
+  createCart: 'operators only',
+  financeCart: 'operators only',
+  createAdjustment: 'operators only',
+  createPaymentVendor: 'operators only',
+  updatePaymentVendor: 'operators only',
+  createApiKey: 'operators only',
+  revokeApiKey: "operators only (B's key id)",
 };
 
 describe('the walk covers the whole graph', () => {
@@ -398,22 +520,49 @@ beforeAll(async () => {
     sharedKeyAnswers[tenant.name] = paid;
   }
   // Through vendors: other-vendor pays Other Retail's device, demo-vendor Demo Retail's.
-  for (const [vendorKey, vendor, tag, currency] of [['other-vendor-key', 'other-vendor', OTHER.deviceTag, 'MXN'], ['demo-vendor-key', 'demo-vendor', 'DTSTBBD', 'USD']] as const) {
-    const token = (await (await fixture.service.request('/payments/v1/token', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: vendorKey }),
-    })).json() as any).data.access_token;
+  for (const [vendorKey, vendor, tag, currency] of [
+    ['other-vendor-key', 'other-vendor', OTHER.deviceTag, 'MXN'],
+    ['demo-vendor-key', 'demo-vendor', 'DTSTBBD', 'USD'],
+  ] as const) {
+    const token = (
+      (await (
+        await fixture.service.request('/payments/v1/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ apiKey: vendorKey }),
+        })
+      ).json()) as any
+    ).data.access_token;
     const notified = await fixture.service.request('/payments/v1/notification', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ paymentVendor: vendor, amount: '3.00', currency, reference: `ISO-${vendor}-1`, deviceTag: tag }),
+      body: JSON.stringify({
+        paymentVendor: vendor,
+        amount: '3.00',
+        currency,
+        reference: `ISO-${vendor}-1`,
+        deviceTag: tag,
+      }),
     });
     expect(notified.status).toBe(200);
   }
   for (const tenant of [DEMO, OTHER]) {
     const partnerId = String((await db()('partners').where({ name: tenant.name }).first()).id);
-    const adjusted = await gql('demo-operator-key', 'mutation($input: CreateAdjustmentInput!) { createAdjustment(input: $input) { id } }', {
-      input: { partnerId, kind: 'PAYMENT', amount: '-0.25', currency: tenant.currency, notes: `isolation walk correction for ${tenant.name}`, merchantId: tenant.merchantId, financeOrderId: tenant.orderId },
-    });
+    const adjusted = await gql(
+      'demo-operator-key',
+      'mutation($input: CreateAdjustmentInput!) { createAdjustment(input: $input) { id } }',
+      {
+        input: {
+          partnerId,
+          kind: 'PAYMENT',
+          amount: '-0.25',
+          currency: tenant.currency,
+          notes: `isolation walk correction for ${tenant.name}`,
+          merchantId: tenant.merchantId,
+          financeOrderId: tenant.orderId,
+        },
+      },
+    );
     expect(adjusted.json.errors).toBeUndefined();
     const { texts, ids } = await valuesOf(partnerId);
     const adjustment = await db()('adjustments').where({ id: adjusted.json.data.createAdjustment.id }).first();
@@ -424,9 +573,13 @@ beforeAll(async () => {
     tenant.known = {
       partnerId,
       partnerKeyId: String(partnerKey.id),
-      merchantName: String((await db()('merchants').where({ partner_id: partnerId, id: tenant.merchantId }).first()).name),
+      merchantName: String(
+        (await db()('merchants').where({ partner_id: partnerId, id: tenant.merchantId }).first()).name,
+      ),
       clerkName: String((await db()('clerks').where({ partner_id: partnerId, id: tenant.clerkId }).first()).name),
-      paymentIds: (await db()('payments').where({ partner_id: partnerId }).select('id').orderBy('id')).map((row) => String(row.id)),
+      paymentIds: (await db()('payments').where({ partner_id: partnerId }).select('id').orderBy('id')).map((row) =>
+        String(row.id),
+      ),
       adjustmentId: String(adjustment.id),
       adjustmentNotes: adjustment.notes,
       deviceSim: device.sim_number,
@@ -455,7 +608,7 @@ it('an idempotency key belongs to its partner: the same key used by another part
   expect(demo.json.payment.remainingBalance).toBe(196);
   expect(demo.json.payment.id).not.toBe(other.json.payment.id);
   expect(demo.json.payment.currency).toBe('USD');
-  expectNothingOf(OTHER, demo, 'Demo Retail\'s payment with Other Retail\'s idempotency key');
+  expectNothingOf(OTHER, demo, "Demo Retail's payment with Other Retail's idempotency key");
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -466,103 +619,197 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
     const victim = () => victimOf();
     const v = () => victim().known;
 
-    describe('the partner interface (REST), with both of A\'s keys', () => {
-      it('list-clerks and list-merchants: A\'s own only', async () => {
+    describe("the partner interface (REST), with both of A's keys", () => {
+      it("list-clerks and list-merchants: A's own only", async () => {
         for (const key of [self().partnerKey, self().retailKey]) {
           const clerks = await rest(`/v1/list-clerks.php?key=${key}`);
           const merchants = await rest(`/v1/list-merchants.php?key=${key}`);
-          expect(clerks.json.clerks.map((clerk: { id: string }) => clerk.id).sort()).toEqual([...self().known.ids.clerks!].sort());
-          expect(merchants.json.merchants.map((merchant: { id: string }) => merchant.id).sort()).toEqual([...self().known.ids.merchants!].sort());
+          expect(clerks.json.clerks.map((clerk: { id: string }) => clerk.id).sort()).toEqual(
+            [...self().known.ids.clerks!].sort(),
+          );
+          expect(merchants.json.merchants.map((merchant: { id: string }) => merchant.id).sort()).toEqual(
+            [...self().known.ids.merchants!].sort(),
+          );
           expectNothingOf(victim(), clerks, 'list-clerks');
           expectNothingOf(victim(), merchants, 'list-merchants');
         }
       });
 
-      it('lookup-customer with B\'s phone, IMEI, device tag and customer id: 404, as for a customer that does not exist', async () => {
+      it("lookup-customer with B's phone, IMEI, device tag and customer id: 404, as for a customer that does not exist", async () => {
         for (const key of [self().partnerKey, self().retailKey]) {
           for (const locator of ['phone', 'imei', 'deviceTag', 'customerId'] as const) {
             for (const fields of ['', '&fields=device.description']) {
-              const answer = await asGhost(victim(), { [locator]: victim()[locator] }, (values) =>
-                rest(`/v1/lookup-customer.php?key=${key}&customerLocator=${values[locator]}${fields}`), `lookup-customer by ${locator}`);
+              const answer = await asGhost(
+                victim(),
+                { [locator]: victim()[locator] },
+                (values) => rest(`/v1/lookup-customer.php?key=${key}&customerLocator=${values[locator]}${fields}`),
+                `lookup-customer by ${locator}`,
+              );
               expect(answer.status).toBe(404);
             }
           }
         }
       });
 
-      it('lookup-cart with B\'s cart tag: 404 (retail key: 403), as for a cart that does not exist', async () => {
-        const asPartner = await asGhost(victim(), { cartTag: victim().cartTag }, (values) =>
-          rest(`/v1/lookup-cart.php?key=${self().partnerKey}&cartTag=${values.cartTag}&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description`), 'lookup-cart');
+      it("lookup-cart with B's cart tag: 404 (retail key: 403), as for a cart that does not exist", async () => {
+        const asPartner = await asGhost(
+          victim(),
+          { cartTag: victim().cartTag },
+          (values) =>
+            rest(
+              `/v1/lookup-cart.php?key=${self().partnerKey}&cartTag=${values.cartTag}&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description`,
+            ),
+          'lookup-cart',
+        );
         expect(asPartner.status).toBe(404);
-        const asRetail = await asGhost(victim(), { cartTag: victim().cartTag }, (values) => rest(`/v1/lookup-cart.php?key=${self().retailKey}&cartTag=${values.cartTag}`), 'lookup-cart, retail key');
+        const asRetail = await asGhost(
+          victim(),
+          { cartTag: victim().cartTag },
+          (values) => rest(`/v1/lookup-cart.php?key=${self().retailKey}&cartTag=${values.cartTag}`),
+          'lookup-cart, retail key',
+        );
         expect(asRetail.status).toBe(403);
       });
 
-      it('list-transactions: A\'s own window holds none of B\'s; every filter naming B\'s records is empty', async () => {
+      it("list-transactions: A's own window holds none of B's; every filter naming B's records is empty", async () => {
         const window = `starttime=${WINDOW.start}&endtime=${WINDOW.end}`;
         const own = await rest(`/v1/list-transactions.php?key=${self().partnerKey}&${window}`);
         expect(own.status).toBe(200);
         expect(own.json.transactions.length).toBeGreaterThan(0);
         expectNothingOf(victim(), own, 'list-transactions');
         const filters: Array<[string, keyof typeof GHOST, string | null]> = [
-          ['merchant.id', 'merchantId', victim().merchantId], ['merchant.name', 'merchantName', v().merchantName],
-          ['salesClerk.id', 'clerkId', victim().clerkId], ['salesClerk.name', 'clerkName', v().clerkName],
-          ['financeOrder.id', 'orderId', victim().orderId], ['payment.id', 'paymentId', v().paymentIds[0]!],
-          ['adjustment.id', 'adjustmentId', v().adjustmentId], ['adjustment.notes', 'adjustmentNotes', v().adjustmentNotes],
-          ['device.imei', 'imei', victim().imei], ['device.simNumber', 'deviceSim', v().deviceSim], ['device.phoneNumber', 'devicePhone', v().devicePhone],
+          ['merchant.id', 'merchantId', victim().merchantId],
+          ['merchant.name', 'merchantName', v().merchantName],
+          ['salesClerk.id', 'clerkId', victim().clerkId],
+          ['salesClerk.name', 'clerkName', v().clerkName],
+          ['financeOrder.id', 'orderId', victim().orderId],
+          ['payment.id', 'paymentId', v().paymentIds[0]!],
+          ['adjustment.id', 'adjustmentId', v().adjustmentId],
+          ['adjustment.notes', 'adjustmentNotes', v().adjustmentNotes],
+          ['device.imei', 'imei', victim().imei],
+          ['device.simNumber', 'deviceSim', v().deviceSim],
+          ['device.phoneNumber', 'devicePhone', v().devicePhone],
         ];
         for (const [path, name, value] of filters) {
           if (value === null) continue;
-          const answer = await asGhost(victim(), { [name]: value }, (values) =>
-            rest(`/v1/list-transactions.php?key=${self().partnerKey}&${window}&filter=${encodeURIComponent(`${path}:${values[name]}`)}`), `filter ${path}`);
+          const answer = await asGhost(
+            victim(),
+            { [name]: value },
+            (values) =>
+              rest(
+                `/v1/list-transactions.php?key=${self().partnerKey}&${window}&filter=${encodeURIComponent(`${path}:${values[name]}`)}`,
+              ),
+            `filter ${path}`,
+          );
           expect(answer.json).toEqual({ valid: true, transactions: [] });
         }
-        const asRetail = await asGhost(victim(), { orderId: victim().orderId }, (values) =>
-          rest(`/v1/list-transactions.php?key=${self().retailKey}&${window}&filter=financeOrder.id:${values.orderId}`), 'list-transactions, retail key');
+        const asRetail = await asGhost(
+          victim(),
+          { orderId: victim().orderId },
+          (values) =>
+            rest(
+              `/v1/list-transactions.php?key=${self().retailKey}&${window}&filter=financeOrder.id:${values.orderId}`,
+            ),
+          'list-transactions, retail key',
+        );
         expect(asRetail.status).toBe(403);
       });
 
-      it('record-customer-payment with B\'s merchant, clerk or order: 404 and nothing written (partner key: 403)', async () => {
+      it("record-customer-payment with B's merchant, clerk or order: 404 and nothing written (partner key: 403)", async () => {
         const own = self();
         const them = victim();
-        const combos: Array<{ values: Values; merchant: string | null; clerk: string | null; order: string | null; currency: string }> = [
-          { values: { merchantId: them.merchantId }, merchant: null, clerk: own.clerkId, order: own.orderId, currency: own.currency },
-          { values: { clerkId: them.clerkId }, merchant: own.merchantId, clerk: null, order: own.orderId, currency: own.currency },
-          { values: { orderId: them.orderId }, merchant: own.merchantId, clerk: own.clerkId, order: null, currency: own.currency },
-          { values: { orderId: them.orderId }, merchant: own.merchantId, clerk: own.clerkId, order: null, currency: them.currency },
-          { values: { merchantId: them.merchantId, clerkId: them.clerkId, orderId: them.orderId }, merchant: null, clerk: null, order: null, currency: them.currency },
+        const combos: Array<{
+          values: Values;
+          merchant: string | null;
+          clerk: string | null;
+          order: string | null;
+          currency: string;
+        }> = [
+          {
+            values: { merchantId: them.merchantId },
+            merchant: null,
+            clerk: own.clerkId,
+            order: own.orderId,
+            currency: own.currency,
+          },
+          {
+            values: { clerkId: them.clerkId },
+            merchant: own.merchantId,
+            clerk: null,
+            order: own.orderId,
+            currency: own.currency,
+          },
+          {
+            values: { orderId: them.orderId },
+            merchant: own.merchantId,
+            clerk: own.clerkId,
+            order: null,
+            currency: own.currency,
+          },
+          {
+            values: { orderId: them.orderId },
+            merchant: own.merchantId,
+            clerk: own.clerkId,
+            order: null,
+            currency: them.currency,
+          },
+          {
+            values: { merchantId: them.merchantId, clerkId: them.clerkId, orderId: them.orderId },
+            merchant: null,
+            clerk: null,
+            order: null,
+            currency: them.currency,
+          },
         ];
         for (const combo of combos) {
-          for (const [key, status] of [[own.retailKey, 404], [own.partnerKey, 403]] as const) {
-            const answer = await asGhost(them, combo.values, (values) => rest(
-              `/v1/record-customer-payment.php?key=${key}&merchantId=${combo.merchant ?? values.merchantId}&salesClerkId=${combo.clerk ?? values.clerkId}` +
-                `&financeOrderId=${combo.order ?? values.orderId}&amount=1.00&currency=${combo.currency}`,
-              { 'idempotency-key': `iso-${Object.keys(combo.values).join('-')}` },
-            ), `record-customer-payment ${JSON.stringify(combo.values)}`);
+          for (const [key, status] of [
+            [own.retailKey, 404],
+            [own.partnerKey, 403],
+          ] as const) {
+            const answer = await asGhost(
+              them,
+              combo.values,
+              (values) =>
+                rest(
+                  `/v1/record-customer-payment.php?key=${key}&merchantId=${combo.merchant ?? values.merchantId}&salesClerkId=${combo.clerk ?? values.clerkId}` +
+                    `&financeOrderId=${combo.order ?? values.orderId}&amount=1.00&currency=${combo.currency}`,
+                  { 'idempotency-key': `iso-${Object.keys(combo.values).join('-')}` },
+                ),
+              `record-customer-payment ${JSON.stringify(combo.values)}`,
+            );
             expect(answer.status).toBe(status);
           }
         }
       });
 
-      it('A\'s own lookups, walked: customers by every locator, its cart', async () => {
+      it("A's own lookups, walked: customers by every locator, its cart", async () => {
         for (const locator of self().known.locators) {
-          const answer = await rest(`/v1/lookup-customer.php?key=${self().partnerKey}&customerLocator=${locator}&fields=device.description`);
+          const answer = await rest(
+            `/v1/lookup-customer.php?key=${self().partnerKey}&customerLocator=${locator}&fields=device.description`,
+          );
           expect(answer.status).toBe(200);
           expectNothingOf(victim(), answer, `own lookup-customer ${locator}`);
         }
-        const cart = await rest(`/v1/lookup-cart.php?key=${self().partnerKey}&cartTag=${self().cartTag}&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description`);
+        const cart = await rest(
+          `/v1/lookup-cart.php?key=${self().partnerKey}&cartTag=${self().cartTag}&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description`,
+        );
         expect(cart.status).toBe(200);
         expectNothingOf(victim(), cart, 'own lookup-cart');
       });
     });
 
-    describe('GraphQL root fields, with both of A\'s keys', () => {
+    describe("GraphQL root fields, with both of A's keys", () => {
       const keys = () => [self().partnerKey, self().retailKey];
 
-      it('partner(id: B\'s partner id) is null; partners is FORBIDDEN', async () => {
+      it("partner(id: B's partner id) is null; partners is FORBIDDEN", async () => {
         for (const key of keys()) {
-          const answer = await asGhost(victim(), { partnerId: v().partnerId }, (values) =>
-            gql(key, `query($id: ID!) { partner(id: $id) ${scalarsOf('Partner')} }`, { id: values.partnerId }), 'partner');
+          const answer = await asGhost(
+            victim(),
+            { partnerId: v().partnerId },
+            (values) =>
+              gql(key, `query($id: ID!) { partner(id: $id) ${scalarsOf('Partner')} }`, { id: values.partnerId }),
+            'partner',
+          );
           expect(answer.json).toEqual({ data: { partner: null } });
           const all = await gql(key, `{ partners ${scalarsOf('Partner')} }`);
           expect(errorCode(all)).toBe('FORBIDDEN');
@@ -570,78 +817,144 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
         }
       });
 
-      it('merchant(id), clerk(id) and financeOrder(id) with B\'s ids are null', async () => {
+      it("merchant(id), clerk(id) and financeOrder(id) with B's ids are null", async () => {
         for (const key of keys()) {
-          for (const [field, name, type] of [['merchant', 'merchantId', 'Merchant'], ['clerk', 'clerkId', 'Clerk'], ['financeOrder', 'orderId', 'FinanceOrder']] as const) {
-            const answer = await asGhost(victim(), { [name]: victim()[name] }, (values) =>
-              gql(key, `query($id: ID!) { ${field}(id: $id) ${scalarsOf(type)} }`, { id: values[name] }), field);
+          for (const [field, name, type] of [
+            ['merchant', 'merchantId', 'Merchant'],
+            ['clerk', 'clerkId', 'Clerk'],
+            ['financeOrder', 'orderId', 'FinanceOrder'],
+          ] as const) {
+            const answer = await asGhost(
+              victim(),
+              { [name]: victim()[name] },
+              (values) => gql(key, `query($id: ID!) { ${field}(id: $id) ${scalarsOf(type)} }`, { id: values[name] }),
+              field,
+            );
             expect(answer.json).toEqual({ data: { [field]: null } });
           }
         }
       });
 
-      it('merchants and clerks are A\'s own only', async () => {
+      it("merchants and clerks are A's own only", async () => {
         for (const key of keys()) {
           const answer = await gql(key, `{ merchants ${scalarsOf('Merchant')} clerks ${scalarsOf('Clerk')} }`);
-          expect(answer.json.data.merchants.map((merchant: { id: string }) => merchant.id).sort()).toEqual([...self().known.ids.merchants!].sort());
-          expect(answer.json.data.clerks.map((clerk: { id: string }) => clerk.id).sort()).toEqual([...self().known.ids.clerks!].sort());
+          expect(answer.json.data.merchants.map((merchant: { id: string }) => merchant.id).sort()).toEqual(
+            [...self().known.ids.merchants!].sort(),
+          );
+          expect(answer.json.data.clerks.map((clerk: { id: string }) => clerk.id).sort()).toEqual(
+            [...self().known.ids.clerks!].sort(),
+          );
           expectNothingOf(victim(), answer, 'merchants and clerks');
         }
       });
 
-      it('customer(locator) with B\'s phone, IMEI, device tag and customer id is null', async () => {
+      it("customer(locator) with B's phone, IMEI, device tag and customer id is null", async () => {
         for (const key of keys()) {
           for (const locator of ['phone', 'imei', 'deviceTag', 'customerId'] as const) {
-            const answer = await asGhost(victim(), { [locator]: victim()[locator] }, (values) =>
-              gql(key, `query($l: String!) { customer(locator: $l) ${scalarsOf('Customer')} }`, { l: values[locator] }), `customer by ${locator}`);
+            const answer = await asGhost(
+              victim(),
+              { [locator]: victim()[locator] },
+              (values) =>
+                gql(key, `query($l: String!) { customer(locator: $l) ${scalarsOf('Customer')} }`, {
+                  l: values[locator],
+                }),
+              `customer by ${locator}`,
+            );
             expect(answer.json).toEqual({ data: { customer: null } });
           }
         }
       });
 
-      it('cart(cartTag) with B\'s tag, B\'s partnerId, or both is null; retail keys are FORBIDDEN', async () => {
+      it("cart(cartTag) with B's tag, B's partnerId, or both is null; retail keys are FORBIDDEN", async () => {
         const cases: Array<[Values, (values: Values) => Record<string, unknown>]> = [
           [{ cartTag: victim().cartTag }, (values) => ({ tag: values.cartTag })],
-          [{ cartTag: victim().cartTag, partnerId: v().partnerId }, (values) => ({ tag: values.cartTag, partnerId: values.partnerId })],
+          [
+            { cartTag: victim().cartTag, partnerId: v().partnerId },
+            (values) => ({ tag: values.cartTag, partnerId: values.partnerId }),
+          ],
           [{ partnerId: v().partnerId }, (values) => ({ tag: self().cartTag, partnerId: values.partnerId })],
         ];
         const query = `query($tag: String!, $partnerId: ID) { cart(cartTag: $tag, partnerId: $partnerId) ${scalarsOf('Cart')} }`;
         for (const [values, variables] of cases) {
-          const asPartner = await asGhost(victim(), values, (given) => gql(self().partnerKey, query, variables(given)), 'cart');
+          const asPartner = await asGhost(
+            victim(),
+            values,
+            (given) => gql(self().partnerKey, query, variables(given)),
+            'cart',
+          );
           expect(asPartner.json).toEqual({ data: { cart: null } });
-          const asRetail = await asGhost(victim(), values, (given) => gql(self().retailKey, query, variables(given)), 'cart, retail key');
+          const asRetail = await asGhost(
+            victim(),
+            values,
+            (given) => gql(self().retailKey, query, variables(given)),
+            'cart, retail key',
+          );
           expect(errorCode(asRetail)).toBe('FORBIDDEN');
         }
       });
 
-      it('transactions: B\'s partnerId and every filter naming B\'s records give nothing; a cursor from B\'s ledger gives A\'s rows only', async () => {
+      it("transactions: B's partnerId and every filter naming B's records give nothing; a cursor from B's ledger gives A's rows only", async () => {
         const query = `query($start: Timestamp!, $end: Timestamp!, $filter: [String!], $partnerId: ID, $after: String) {
           transactions(start: $start, end: $end, filter: $filter, partnerId: $partnerId, after: $after) {
             edges { cursor node { id } } nodes ${scalarsOf('Transaction')} pageInfo { hasNextPage endCursor }
           }
         }`;
-        const empty = { data: { transactions: { __typename: 'TransactionConnection', edges: [], nodes: [], pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: null } } } };
-        const byPartner = await asGhost(victim(), { partnerId: v().partnerId }, (values) => gql(self().partnerKey, query, { ...WINDOW, partnerId: values.partnerId }), 'transactions(partnerId)');
+        const empty = {
+          data: {
+            transactions: {
+              __typename: 'TransactionConnection',
+              edges: [],
+              nodes: [],
+              pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: null },
+            },
+          },
+        };
+        const byPartner = await asGhost(
+          victim(),
+          { partnerId: v().partnerId },
+          (values) => gql(self().partnerKey, query, { ...WINDOW, partnerId: values.partnerId }),
+          'transactions(partnerId)',
+        );
         expect(byPartner.json).toEqual(empty);
         const filters: Array<[string, keyof typeof GHOST, string | null]> = [
-          ['merchant.id', 'merchantId', victim().merchantId], ['merchant.name', 'merchantName', v().merchantName],
-          ['salesClerk.id', 'clerkId', victim().clerkId], ['salesClerk.name', 'clerkName', v().clerkName],
-          ['financeOrder.id', 'orderId', victim().orderId], ['payment.id', 'paymentId', v().paymentIds.at(-1)!],
-          ['adjustment.id', 'adjustmentId', v().adjustmentId], ['adjustment.notes', 'adjustmentNotes', v().adjustmentNotes],
-          ['device.imei', 'imei', victim().imei], ['device.simNumber', 'deviceSim', v().deviceSim], ['device.phoneNumber', 'devicePhone', v().devicePhone],
+          ['merchant.id', 'merchantId', victim().merchantId],
+          ['merchant.name', 'merchantName', v().merchantName],
+          ['salesClerk.id', 'clerkId', victim().clerkId],
+          ['salesClerk.name', 'clerkName', v().clerkName],
+          ['financeOrder.id', 'orderId', victim().orderId],
+          ['payment.id', 'paymentId', v().paymentIds.at(-1)!],
+          ['adjustment.id', 'adjustmentId', v().adjustmentId],
+          ['adjustment.notes', 'adjustmentNotes', v().adjustmentNotes],
+          ['device.imei', 'imei', victim().imei],
+          ['device.simNumber', 'deviceSim', v().deviceSim],
+          ['device.phoneNumber', 'devicePhone', v().devicePhone],
         ];
         for (const [path, name, value] of filters) {
           if (value === null) continue;
-          const answer = await asGhost(victim(), { [name]: value }, (values) => gql(self().partnerKey, query, { ...WINDOW, filter: [`${path}:${values[name]}`] }), `transactions filter ${path}`);
+          const answer = await asGhost(
+            victim(),
+            { [name]: value },
+            (values) => gql(self().partnerKey, query, { ...WINDOW, filter: [`${path}:${values[name]}`] }),
+            `transactions filter ${path}`,
+          );
           expect(answer.json).toEqual(empty);
         }
         // A cursor taken from B's own ledger (as an operator reads it) moves through A's rows only.
-        const theirs = await gql('demo-operator-key', 'query($p: ID, $start: Timestamp!, $end: Timestamp!) { transactions(start: $start, end: $end, partnerId: $p, first: 1) { edges { cursor } } }', { ...WINDOW, p: v().partnerId });
+        const theirs = await gql(
+          'demo-operator-key',
+          'query($p: ID, $start: Timestamp!, $end: Timestamp!) { transactions(start: $start, end: $end, partnerId: $p, first: 1) { edges { cursor } } }',
+          { ...WINDOW, p: v().partnerId },
+        );
         const cursor = theirs.json.data.transactions.edges[0].cursor as string;
         const after = await gql(self().partnerKey, query, { ...WINDOW, after: cursor });
         expect(after.json.errors).toBeUndefined();
-        expectNothingOf(victim(), after, 'transactions after B\'s cursor');
-        const asRetail = await asGhost(victim(), { partnerId: v().partnerId }, (values) => gql(self().retailKey, query, { ...WINDOW, partnerId: values.partnerId }), 'transactions, retail key');
+        expectNothingOf(victim(), after, "transactions after B's cursor");
+        const asRetail = await asGhost(
+          victim(),
+          { partnerId: v().partnerId },
+          (values) => gql(self().retailKey, query, { ...WINDOW, partnerId: values.partnerId }),
+          'transactions, retail key',
+        );
         expect(errorCode(asRetail)).toBe('FORBIDDEN');
       });
 
@@ -650,21 +963,38 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
           const vendors = await gql(key, `{ paymentVendors ${scalarsOf('PaymentVendor')} }`);
           expect(errorCode(vendors)).toBe('FORBIDDEN');
           expectNothingOf(victim(), vendors, 'paymentVendors');
-          const apiKeys = await asGhost(victim(), { partnerId: v().partnerId }, (values) =>
-            gql(key, `query($p: ID) { apiKeys(partnerId: $p) ${scalarsOf('ApiKey')} }`, { p: values.partnerId }), 'apiKeys');
+          const apiKeys = await asGhost(
+            victim(),
+            { partnerId: v().partnerId },
+            (values) =>
+              gql(key, `query($p: ID) { apiKeys(partnerId: $p) ${scalarsOf('ApiKey')} }`, { p: values.partnerId }),
+            'apiKeys',
+          );
           expect(errorCode(apiKeys)).toBe('FORBIDDEN');
           if (QUERY_FIELDS.includes('auditEvents')) {
-            const audit = await asGhost(victim(), { partnerId: v().partnerId }, (values) =>
-              gql(key, `query($p: ID) { auditEvents(partnerId: $p) { nodes ${scalarsOf('AuditEvent')} } }`, { p: values.partnerId }), 'auditEvents');
+            const audit = await asGhost(
+              victim(),
+              { partnerId: v().partnerId },
+              (values) =>
+                gql(key, `query($p: ID) { auditEvents(partnerId: $p) { nodes ${scalarsOf('AuditEvent')} } }`, {
+                  p: values.partnerId,
+                }),
+              'auditEvents',
+            );
             expect(errorCode(audit)).toBe('FORBIDDEN');
           }
         }
       });
     });
 
-    describe('nested paths from A\'s own objects, every field as deep as the schema goes', () => {
+    describe("nested paths from A's own objects, every field as deep as the schema goes", () => {
       /** Runs every query of a walk; each answer must hold A's data and nothing of B's. */
-      async function walkAll(key: string, queries: string[], variables: Record<string, unknown>, what: string): Promise<void> {
+      async function walkAll(
+        key: string,
+        queries: string[],
+        variables: Record<string, unknown>,
+        what: string,
+      ): Promise<void> {
         expect(queries.length).toBeGreaterThan(0);
         for (const query of queries) {
           const answer = await gql(key, query, variables);
@@ -680,10 +1010,18 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
 
       it('viewer, partner, merchants, clerks and the device catalogue', async () => {
         for (const key of [self().partnerKey, self().retailKey]) {
-          const viewer = await gql(key, `{ viewer ${scalarsOf('Viewer')} partner(id: "${self().known.partnerId}") { id } }`);
+          const viewer = await gql(
+            key,
+            `{ viewer ${scalarsOf('Viewer')} partner(id: "${self().known.partnerId}") { id } }`,
+          );
           expect(viewer.json.data.partner).toEqual({ __typename: 'Partner', id: self().known.partnerId });
           await walkAll(key, walkQueries('query', 'viewer', 'Viewer', false), {}, 'viewer');
-          await walkAll(key, walkQueries('query($id: ID!)', 'partner(id: $id)', 'Partner', false), { id: self().known.partnerId }, 'own partner');
+          await walkAll(
+            key,
+            walkQueries('query($id: ID!)', 'partner(id: $id)', 'Partner', false),
+            { id: self().known.partnerId },
+            'own partner',
+          );
           await walkAll(key, walkQueries('query', 'merchants', 'Merchant', true), {}, 'merchants');
           await walkAll(key, walkQueries('query', 'clerks', 'Clerk', true), {}, 'clerks');
           await walkAll(key, walkQueries('query', 'deviceFamilies', 'DeviceFamily', true), {}, 'deviceFamilies');
@@ -695,7 +1033,9 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
         for (const key of [self().partnerKey, self().retailKey]) {
           for (const id of self().known.ids.customers!) await walkAll(key, queries, { l: id }, `own customer ${id}`);
           for (const locator of [...self().known.locators, self().imei]) {
-            const found = await gql(key, 'query($l: String!) { customer(locator: $l) { id financeOrder { id } } }', { l: locator });
+            const found = await gql(key, 'query($l: String!) { customer(locator: $l) { id financeOrder { id } } }', {
+              l: locator,
+            });
             expect(found.json.data.customer, locator).not.toBeNull();
             expectNothingOf(victim(), found, `own customer by ${locator}`);
           }
@@ -713,94 +1053,287 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
         }
       });
 
-      it('A\'s cart, walked to the end', async () => {
-        const found = await gql(self().partnerKey, 'query($tag: String!) { cart(cartTag: $tag) { cartTag } }', { tag: self().cartTag });
+      it("A's cart, walked to the end", async () => {
+        const found = await gql(self().partnerKey, 'query($tag: String!) { cart(cartTag: $tag) { cartTag } }', {
+          tag: self().cartTag,
+        });
         expect(found.json.data.cart.cartTag).toBe(self().cartTag);
-        await walkAll(self().partnerKey, walkQueries('query($tag: String!)', 'cart(cartTag: $tag)', 'Cart', false), { tag: self().cartTag }, 'own cart');
+        await walkAll(
+          self().partnerKey,
+          walkQueries('query($tag: String!)', 'cart(cartTag: $tag)', 'Cart', false),
+          { tag: self().cartTag },
+          'own cart',
+        );
       });
 
-      it('A\'s whole ledger: every transaction type, walked to the end', async () => {
-        const all = await gql(self().partnerKey, 'query($start: Timestamp!, $end: Timestamp!) { transactions(start: $start, end: $end) { nodes { type } } }', WINDOW);
+      it("A's whole ledger: every transaction type, walked to the end", async () => {
+        const all = await gql(
+          self().partnerKey,
+          'query($start: Timestamp!, $end: Timestamp!) { transactions(start: $start, end: $end) { nodes { type } } }',
+          WINDOW,
+        );
         const types = new Set(all.json.data.transactions.nodes.map((node: { type: string }) => node.type));
-        expect([...types].sort()).toEqual(self().name === DEMO.name ? ['ADJUSTMENT', 'CASH', 'COMMISSION', 'FINANCE'] : ['ADJUSTMENT', 'CASH', 'FINANCE']);
-        const queries = walkQueries('query($start: Timestamp!, $end: Timestamp!)', 'transactions(start: $start, end: $end, first: 10) { nodes', 'Transaction', true).map((query) => query.replace(/ \}$/, ' } }'));
+        expect([...types].sort()).toEqual(
+          self().name === DEMO.name
+            ? ['ADJUSTMENT', 'CASH', 'COMMISSION', 'FINANCE']
+            : ['ADJUSTMENT', 'CASH', 'FINANCE'],
+        );
+        const queries = walkQueries(
+          'query($start: Timestamp!, $end: Timestamp!)',
+          'transactions(start: $start, end: $end, first: 10) { nodes',
+          'Transaction',
+          true,
+        ).map((query) => query.replace(/ \}$/, ' } }'));
         await walkAll(self().partnerKey, queries, WINDOW, 'own ledger');
       });
     });
 
     describe('mutations a partner key can call', () => {
-      it('recordInStorePayment with B\'s merchant, clerk or order: RESOURCE_NOT_FOUND and nothing written; partner key: FORBIDDEN', async () => {
+      it("recordInStorePayment with B's merchant, clerk or order: RESOURCE_NOT_FOUND and nothing written; partner key: FORBIDDEN", async () => {
         const own = self();
         const them = victim();
         const mutation = `mutation($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) {
           time deviceTag remainingBalance currency nextPayment fullyPaid replayed payment { id financeOrder { id } merchant { id } salesClerk { id } } } }`;
         const combos: Array<[Values, (values: Values) => Record<string, string>]> = [
-          [{ merchantId: them.merchantId }, (values) => ({ merchantId: values.merchantId!, salesClerkId: own.clerkId, financeOrderId: own.orderId, currency: own.currency })],
-          [{ clerkId: them.clerkId }, (values) => ({ merchantId: own.merchantId, salesClerkId: values.clerkId!, financeOrderId: own.orderId, currency: own.currency })],
-          [{ orderId: them.orderId }, (values) => ({ merchantId: own.merchantId, salesClerkId: own.clerkId, financeOrderId: values.orderId!, currency: own.currency })],
-          [{ orderId: them.orderId }, (values) => ({ merchantId: own.merchantId, salesClerkId: own.clerkId, financeOrderId: values.orderId!, currency: them.currency })],
-          [{ merchantId: them.merchantId, clerkId: them.clerkId, orderId: them.orderId }, (values) => ({ merchantId: values.merchantId!, salesClerkId: values.clerkId!, financeOrderId: values.orderId!, currency: them.currency })],
+          [
+            { merchantId: them.merchantId },
+            (values) => ({
+              merchantId: values.merchantId!,
+              salesClerkId: own.clerkId,
+              financeOrderId: own.orderId,
+              currency: own.currency,
+            }),
+          ],
+          [
+            { clerkId: them.clerkId },
+            (values) => ({
+              merchantId: own.merchantId,
+              salesClerkId: values.clerkId!,
+              financeOrderId: own.orderId,
+              currency: own.currency,
+            }),
+          ],
+          [
+            { orderId: them.orderId },
+            (values) => ({
+              merchantId: own.merchantId,
+              salesClerkId: own.clerkId,
+              financeOrderId: values.orderId!,
+              currency: own.currency,
+            }),
+          ],
+          [
+            { orderId: them.orderId },
+            (values) => ({
+              merchantId: own.merchantId,
+              salesClerkId: own.clerkId,
+              financeOrderId: values.orderId!,
+              currency: them.currency,
+            }),
+          ],
+          [
+            { merchantId: them.merchantId, clerkId: them.clerkId, orderId: them.orderId },
+            (values) => ({
+              merchantId: values.merchantId!,
+              salesClerkId: values.clerkId!,
+              financeOrderId: values.orderId!,
+              currency: them.currency,
+            }),
+          ],
         ];
         for (const [values, input] of combos) {
-          for (const [key, code] of [[own.retailKey, 'RESOURCE_NOT_FOUND'], [own.partnerKey, 'FORBIDDEN']] as const) {
-            const answer = await asGhost(them, values, (given) => gql(key, mutation, { input: { ...input(given), amount: '1.00', idempotencyKey: 'iso-graph-1' } }), `recordInStorePayment ${JSON.stringify(values)}`);
+          for (const [key, code] of [
+            [own.retailKey, 'RESOURCE_NOT_FOUND'],
+            [own.partnerKey, 'FORBIDDEN'],
+          ] as const) {
+            const answer = await asGhost(
+              them,
+              values,
+              (given) =>
+                gql(key, mutation, { input: { ...input(given), amount: '1.00', idempotencyKey: 'iso-graph-1' } }),
+              `recordInStorePayment ${JSON.stringify(values)}`,
+            );
             expect(errorCode(answer)).toBe(code);
             expect(answer.json.data).toBeNull();
           }
         }
       });
 
-      it('createPaymentNotification naming B\'s device, with A\'s keys: refused, nothing written', async () => {
-        const mutation = 'mutation($n: JSON!) { createPaymentNotification(notification: $n) { message receipt { deviceTag payment { id } } } }';
+      it("createPaymentNotification naming B's device, with A's keys: refused, nothing written", async () => {
+        const mutation =
+          'mutation($n: JSON!) { createPaymentNotification(notification: $n) { message receipt { deviceTag payment { id } } } }';
         for (const key of [self().partnerKey, self().retailKey]) {
-          for (const [name, field] of [['deviceTag', 'deviceTag'], ['imei', 'imei'], ['orderId', 'financeOrderId']] as const) {
-            const answer = await asGhost(victim(), { [name]: victim()[name] }, (values) =>
-              gql(key, mutation, { n: { paymentVendor: 'demo-vendor', amount: '1.00', currency: victim().currency, reference: 'ISO-PARTNER-1', [field]: values[name] } }), `createPaymentNotification by ${field}`);
+          for (const [name, field] of [
+            ['deviceTag', 'deviceTag'],
+            ['imei', 'imei'],
+            ['orderId', 'financeOrderId'],
+          ] as const) {
+            const answer = await asGhost(
+              victim(),
+              { [name]: victim()[name] },
+              (values) =>
+                gql(key, mutation, {
+                  n: {
+                    paymentVendor: 'demo-vendor',
+                    amount: '1.00',
+                    currency: victim().currency,
+                    reference: 'ISO-PARTNER-1',
+                    [field]: values[name],
+                  },
+                }),
+              `createPaymentNotification by ${field}`,
+            );
             expect(errorCode(answer)).toBe('FORBIDDEN');
           }
         }
       });
 
-      it('createAccessToken with B\'s partner key: refused, nothing of B\'s in the answer', async () => {
+      it("createAccessToken with B's partner key: refused, nothing of B's in the answer", async () => {
         for (const key of [self().partnerKey, self().retailKey]) {
-          const answer = await gql(key, 'mutation($k: String!) { createAccessToken(apiKey: $k) { accessToken } }', { k: victim().partnerKey });
+          const answer = await gql(key, 'mutation($k: String!) { createAccessToken(apiKey: $k) { accessToken } }', {
+            k: victim().partnerKey,
+          });
           expect(errorCode(answer)).toBe('INVALID_API_KEY');
           expectNothingOf(victim(), answer, 'createAccessToken');
         }
       });
 
-      it('every operator-only mutation naming B\'s records: FORBIDDEN, the same as for records that do not exist, nothing written', async () => {
+      it("every operator-only mutation naming B's records: FORBIDDEN, the same as for records that do not exist, nothing written", async () => {
         const them = victim();
         const mutations: Array<[string, Values, (values: Values) => Record<string, unknown>]> = [
-          ['mutation($input: CreatePartnerInput!) { createPartner(input: $input) { id } }', {}, () => ({ input: { name: 'Isolation Partner', commissionRateBasisPoints: 100 } })],
-          ['mutation($input: CreateMerchantInput!) { createMerchant(input: $input) { id } }', { partnerId: v().partnerId },
-            (values) => ({ input: { partnerId: values.partnerId, name: 'X', phoneNumber: '1', address: { street: '1', city: '1', state: '1', country: 'US' } } })],
-          ['mutation($input: CreateClerkInput!) { createClerk(input: $input) { id } }', { partnerId: v().partnerId },
-            (values) => ({ input: { partnerId: values.partnerId, name: 'X', phoneNumber: '1', email: 'x@example.com' } })],
-          ['mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }', { partnerId: v().partnerId },
-            (values) => ({ input: { partnerId: values.partnerId, name: 'X', phoneNumber: '17755559999' } })],
-          ['mutation($name: String!) { createDeviceFamily(name: $name) { id } }', {}, () => ({ name: 'Isolation Family' })],
-          ['mutation($input: CreateDeviceModelInput!) { createDeviceModel(input: $input) { id } }', {}, () => ({ input: { familyId: '3', makeModel: 'ISO I1', name: 'I1' } })],
-          ['mutation($input: CreateDeviceInput!) { createDevice(input: $input) { id } }', { partnerId: v().partnerId, customerId: them.customerId },
-            (values) => ({ input: { partnerId: values.partnerId, customerId: values.customerId, modelId: '12', tag: 'DTISO001', imei: '490154203237609' } })],
-          ['mutation($input: CreateCartInput!) { createCart(input: $input) { id } }', { partnerId: v().partnerId, customerId: them.customerId, merchantId: them.merchantId, clerkId: them.clerkId },
-            (values) => ({ input: { partnerId: values.partnerId, cartTag: 'CART-ISO', customerId: values.customerId, merchantId: values.merchantId, salesClerkId: values.clerkId,
-              deviceModelId: '12', currency: them.currency, purchaseAmount: '10.00', downPayment: '1.00', pricePreTax: '10.00', monthlyCost: '1.00', weeklyCost: '0.25', months: 9 } })],
-          ['mutation($input: FinanceCartInput!) { financeCart(input: $input) { id } }', { partnerId: v().partnerId, cartTag: them.cartTag },
-            (values) => ({ input: { partnerId: values.partnerId, cartTag: values.cartTag, deviceId: '1' } })],
-          ['mutation($input: CreateAdjustmentInput!) { createAdjustment(input: $input) { id } }', { partnerId: v().partnerId, merchantId: them.merchantId, orderId: them.orderId },
-            (values) => ({ input: { partnerId: values.partnerId, kind: 'PAYMENT', amount: '1.00', currency: them.currency, notes: 'x', merchantId: values.merchantId, financeOrderId: values.orderId } })],
-          ['mutation($input: CreatePaymentVendorInput!) { createPaymentVendor(input: $input) { id } }', {}, () => ({ input: { name: 'iso-vendor', displayName: 'Iso', requestSchema: { type: 'object' } } })],
-          ['mutation($input: UpdatePaymentVendorInput!) { updatePaymentVendor(input: $input) { id } }', {}, () => ({ input: { id: '1', enabled: false } })],
-          ['mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id } } }', { partnerId: v().partnerId },
-            (values) => ({ input: { kind: 'RETAIL', partnerId: values.partnerId } })],
-          ['mutation($id: ID!) { revokeApiKey(id: $id) { id partner { id name } } }', { partnerKeyId: v().partnerKeyId }, (values) => ({ id: values.partnerKeyId })],
+          [
+            'mutation($input: CreatePartnerInput!) { createPartner(input: $input) { id } }',
+            {},
+            () => ({ input: { name: 'Isolation Partner', commissionRateBasisPoints: 100 } }),
+          ],
+          [
+            'mutation($input: CreateMerchantInput!) { createMerchant(input: $input) { id } }',
+            { partnerId: v().partnerId },
+            (values) => ({
+              input: {
+                partnerId: values.partnerId,
+                name: 'X',
+                phoneNumber: '1',
+                address: { street: '1', city: '1', state: '1', country: 'US' },
+              },
+            }),
+          ],
+          [
+            'mutation($input: CreateClerkInput!) { createClerk(input: $input) { id } }',
+            { partnerId: v().partnerId },
+            (values) => ({
+              input: { partnerId: values.partnerId, name: 'X', phoneNumber: '1', email: 'x@example.com' },
+            }),
+          ],
+          [
+            'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }',
+            { partnerId: v().partnerId },
+            (values) => ({ input: { partnerId: values.partnerId, name: 'X', phoneNumber: '17755559999' } }),
+          ],
+          [
+            'mutation($name: String!) { createDeviceFamily(name: $name) { id } }',
+            {},
+            () => ({ name: 'Isolation Family' }),
+          ],
+          [
+            'mutation($input: CreateDeviceModelInput!) { createDeviceModel(input: $input) { id } }',
+            {},
+            () => ({ input: { familyId: '3', makeModel: 'ISO I1', name: 'I1' } }),
+          ],
+          [
+            'mutation($input: CreateDeviceInput!) { createDevice(input: $input) { id } }',
+            { partnerId: v().partnerId, customerId: them.customerId },
+            (values) => ({
+              input: {
+                partnerId: values.partnerId,
+                customerId: values.customerId,
+                modelId: '12',
+                tag: 'DTISO001',
+                imei: '490154203237609',
+              },
+            }),
+          ],
+          [
+            'mutation($input: CreateCartInput!) { createCart(input: $input) { id } }',
+            {
+              partnerId: v().partnerId,
+              customerId: them.customerId,
+              merchantId: them.merchantId,
+              clerkId: them.clerkId,
+            },
+            (values) => ({
+              input: {
+                partnerId: values.partnerId,
+                cartTag: 'CART-ISO',
+                customerId: values.customerId,
+                merchantId: values.merchantId,
+                salesClerkId: values.clerkId,
+                deviceModelId: '12',
+                currency: them.currency,
+                purchaseAmount: '10.00',
+                downPayment: '1.00',
+                pricePreTax: '10.00',
+                monthlyCost: '1.00',
+                weeklyCost: '0.25',
+                months: 9,
+              },
+            }),
+          ],
+          [
+            'mutation($input: FinanceCartInput!) { financeCart(input: $input) { id } }',
+            { partnerId: v().partnerId, cartTag: them.cartTag },
+            (values) => ({ input: { partnerId: values.partnerId, cartTag: values.cartTag, deviceId: '1' } }),
+          ],
+          [
+            'mutation($input: CreateAdjustmentInput!) { createAdjustment(input: $input) { id } }',
+            { partnerId: v().partnerId, merchantId: them.merchantId, orderId: them.orderId },
+            (values) => ({
+              input: {
+                partnerId: values.partnerId,
+                kind: 'PAYMENT',
+                amount: '1.00',
+                currency: them.currency,
+                notes: 'x',
+                merchantId: values.merchantId,
+                financeOrderId: values.orderId,
+              },
+            }),
+          ],
+          [
+            'mutation($input: CreatePaymentVendorInput!) { createPaymentVendor(input: $input) { id } }',
+            {},
+            () => ({ input: { name: 'iso-vendor', displayName: 'Iso', requestSchema: { type: 'object' } } }),
+          ],
+          [
+            'mutation($input: UpdatePaymentVendorInput!) { updatePaymentVendor(input: $input) { id } }',
+            {},
+            () => ({ input: { id: '1', enabled: false } }),
+          ],
+          [
+            'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id } } }',
+            { partnerId: v().partnerId },
+            (values) => ({ input: { kind: 'RETAIL', partnerId: values.partnerId } }),
+          ],
+          [
+            'mutation($id: ID!) { revokeApiKey(id: $id) { id partner { id name } } }',
+            { partnerKeyId: v().partnerKeyId },
+            (values) => ({ id: values.partnerKeyId }),
+          ],
         ];
         const covered = new Set(mutations.map(([mutation]) => /\{\s*(\w+)\(/.exec(mutation)![1]!));
-        expect(MUTATION_FIELDS.filter((field) => MUTATION_COVERAGE[field]?.startsWith('operators only') && !covered.has(field))).toEqual([]);
+        expect(
+          MUTATION_FIELDS.filter(
+            (field) => MUTATION_COVERAGE[field]?.startsWith('operators only') && !covered.has(field),
+          ),
+        ).toEqual([]);
         for (const key of [self().partnerKey, self().retailKey]) {
           for (const [mutation, values, variables] of mutations) {
-            const answer = await asGhost(them, values, (given) => gql(key, mutation, variables(given)), mutation.slice(0, 60));
+            const answer = await asGhost(
+              them,
+              values,
+              (given) => gql(key, mutation, variables(given)),
+              mutation.slice(0, 60),
+            );
             expect(errorCode(answer)).toBe('FORBIDDEN');
           }
         }
@@ -809,5 +1342,13 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
   });
 }
 
-walk(() => DEMO, () => OTHER, 'Demo Retail (A) asks for Other Retail\'s (B) records');
-walk(() => OTHER, () => DEMO, 'Other Retail (A) asks for Demo Retail\'s (B) records');
+walk(
+  () => DEMO,
+  () => OTHER,
+  "Demo Retail (A) asks for Other Retail's (B) records",
+);
+walk(
+  () => OTHER,
+  () => DEMO,
+  "Other Retail (A) asks for Demo Retail's (B) records",
+);

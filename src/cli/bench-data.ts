@@ -1,11 +1,13 @@
 // npm run bench:data [-- --customers N]: the large deterministic data set (src/fixtures/benchData.ts) in the
 // configured database (DATABASE_URL, or the embedded one), which must be migrated and empty. Progress
 // and rate go to stderr; the summary and the API keys it created go to stdout.
-import { benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData, type BenchProgress } from '../fixtures/benchData.js';
+
 import { describeDatabase } from '../db/open.js';
+import { type BenchProgress, benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData } from '../fixtures/benchData.js';
 import { readArgs, runCli, UsageError } from './run.js';
 
-const USAGE = 'usage: npm run bench:data [-- --customers N]   (N: a whole number of at least 2; 1_000 and 1,000 read as 1000)';
+const USAGE =
+  'usage: npm run bench:data [-- --customers N]   (N: a whole number of at least 2; 1_000 and 1,000 read as 1000)';
 
 function parseCustomers(): number {
   const { values } = readArgs({ options: { customers: { type: 'string' } } });
@@ -25,7 +27,8 @@ function progressPrinter(started: number): (progress: BenchProgress) => void {
     const share = Math.min(1, p.done / p.total);
     const width = 30;
     const filled = Math.round(share * width);
-    const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ` +
+    const line =
+      `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ` +
       `${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} rows, ${rate.toLocaleString('en-US')} rows/s, ` +
       `${p.table} ${p.tableDone.toLocaleString('en-US')}/${p.tableTotal.toLocaleString('en-US')}`;
     const now = performance.now();
@@ -39,23 +42,30 @@ function progressPrinter(started: number): (progress: BenchProgress) => void {
   };
 }
 
-await runCli(
-  USAGE,
-  parseCustomers,
-  async (db, config, customers) => {
-    process.stdout.write(`database: ${describeDatabase(config)}\n`);
-    const sizes = benchSizes(customers);
-    process.stdout.write(`generating: ${customers} customers, ${sizes.merchants} merchants, ${sizes.clerks} clerks, ${sizes.payments} payments\n`);
-    const result = await generateBenchData(db, { customers, production: config.production, onProgress: progressPrinter(performance.now()) });
-    if (process.stderr.isTTY) process.stderr.write('\n');
-    for (const [table, n] of Object.entries(result.rows)) process.stdout.write(`  ${table.padEnd(22)} ${n.toLocaleString('en-US').padStart(12)}\n`);
-    process.stdout.write(
-      `${result.totalRows.toLocaleString('en-US')} rows in ${result.seconds.toFixed(1)} s ` +
-        `(${Math.round(result.totalRows / result.seconds).toLocaleString('en-US')} rows/s, including ANALYZE)\n`,
-    );
-    process.stdout.write(`partners: ${result.partners.map((p) => `${p.id} ${p.name} (${p.currency}, commission ${p.commissionRateBps} bps)`).join('; ')}\n`);
-    process.stdout.write('API keys created (stored hashed; development data only):\n');
-    for (const key of result.keys) process.stdout.write(`  ${key.kind.padEnd(8)} ${key.owner.padEnd(16)} ${key.key}\n`);
-    process.stdout.write(`  retail   (store keys)     bench-store-key-1 .. bench-store-key-${result.storeKeys} (every 10th revoked)\n`);
-  },
-);
+await runCli(USAGE, parseCustomers, async (db, config, customers) => {
+  process.stdout.write(`database: ${describeDatabase(config)}\n`);
+  const sizes = benchSizes(customers);
+  process.stdout.write(
+    `generating: ${customers} customers, ${sizes.merchants} merchants, ${sizes.clerks} clerks, ${sizes.payments} payments\n`,
+  );
+  const result = await generateBenchData(db, {
+    customers,
+    production: config.production,
+    onProgress: progressPrinter(performance.now()),
+  });
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  for (const [table, n] of Object.entries(result.rows))
+    process.stdout.write(`  ${table.padEnd(22)} ${n.toLocaleString('en-US').padStart(12)}\n`);
+  process.stdout.write(
+    `${result.totalRows.toLocaleString('en-US')} rows in ${result.seconds.toFixed(1)} s ` +
+      `(${Math.round(result.totalRows / result.seconds).toLocaleString('en-US')} rows/s, including ANALYZE)\n`,
+  );
+  process.stdout.write(
+    `partners: ${result.partners.map((p) => `${p.id} ${p.name} (${p.currency}, commission ${p.commissionRateBps} bps)`).join('; ')}\n`,
+  );
+  process.stdout.write('API keys created (stored hashed; development data only):\n');
+  for (const key of result.keys) process.stdout.write(`  ${key.kind.padEnd(8)} ${key.owner.padEnd(16)} ${key.key}\n`);
+  process.stdout.write(
+    `  retail   (store keys)     bench-store-key-1 .. bench-store-key-${result.storeKeys} (every 10th revoked)\n`,
+  );
+});

@@ -79,11 +79,17 @@ async function create(db: Db, actor: AuditActor, flags: Map<string, string>): Pr
     ownerId = await createOperator(db, actor, newOperator);
     out(`operator ${ownerId} "${newOperator}" created`);
   }
-  if (ownerId === undefined || !ID.test(ownerId)) throw new UsageError('--owner ID (or --new-operator NAME) is required');
+  if (ownerId === undefined || !ID.test(ownerId))
+    throw new UsageError('--owner ID (or --new-operator NAME) is required');
   const expires = flags.get('expires');
   const expiresAt = expires === undefined ? null : new Date(expires);
   if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError(`--expires is not a date: ${expires}`);
-  const { row, secret } = await createApiKeyFor(db, { kind, ownerId, label: flags.get('label') ?? null, expiresAt }, actor, new Date());
+  const { row, secret } = await createApiKeyFor(
+    db,
+    { kind, ownerId, label: flags.get('label') ?? null, expiresAt },
+    actor,
+    new Date(),
+  );
   out(`${kind} key ${row.id} (${row.display_prefix}...) created for owner ${ownerId}`);
   out(`key: ${secret}`);
   out('This is the only time the key is shown: store it now. Only its hash is kept.');
@@ -92,13 +98,30 @@ async function create(db: Db, actor: AuditActor, flags: Map<string, string>): Pr
 async function list(db: Db, flags: Map<string, string>): Promise<void> {
   const partnerId = flags.get('partner');
   const vendorId = flags.get('vendor');
-  for (const id of [partnerId, vendorId]) if (id !== undefined && !ID.test(id)) throw new UsageError(`not an id: ${id}`);
+  for (const id of [partnerId, vendorId])
+    if (id !== undefined && !ID.test(id)) throw new UsageError(`not an id: ${id}`);
   const now = Date.now();
   out(['id', 'kind', 'owner', 'prefix', 'label', 'created', 'expires', 'revoked', 'active'].join('\t'));
   for (const key of await listApiKeys(db, { partnerId, vendorId })) {
-    const owner = key.partner_id ? `partner ${key.partner_id}` : key.vendor_id ? `vendor ${key.vendor_id}` : `operator ${key.operator_id}`;
+    const owner = key.partner_id
+      ? `partner ${key.partner_id}`
+      : key.vendor_id
+        ? `vendor ${key.vendor_id}`
+        : `operator ${key.operator_id}`;
     const active = key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > now);
-    out([key.id, key.kind, owner, key.display_prefix, key.label ?? '', key.created_at.toISOString(), key.expires_at?.toISOString() ?? '', key.revoked_at?.toISOString() ?? '', active ? 'yes' : 'no'].join('\t'));
+    out(
+      [
+        key.id,
+        key.kind,
+        owner,
+        key.display_prefix,
+        key.label ?? '',
+        key.created_at.toISOString(),
+        key.expires_at?.toISOString() ?? '',
+        key.revoked_at?.toISOString() ?? '',
+        active ? 'yes' : 'no',
+      ].join('\t'),
+    );
   }
 }
 
@@ -106,26 +129,25 @@ async function revoke(db: Db, actor: AuditActor, positional: string[]): Promise<
   const id = positional[0];
   if (id === undefined || !ID.test(id)) throw new UsageError('revoke needs the key id (see npm run keys -- list)');
   const row = await revokeApiKeyAs(db, id, actor, new Date());
-  out(`key ${row.id} (${row.display_prefix}...) revoked at ${row.revoked_at!.toISOString()}: it and its access tokens stop working now`);
+  out(
+    `key ${row.id} (${row.display_prefix}...) revoked at ${row.revoked_at!.toISOString()}: it and its access tokens stop working now`,
+  );
 }
 
 async function partner(db: Db, actor: AuditActor, flags: Map<string, string>): Promise<void> {
   const name = requireFlag(flags, 'name').trim();
   const rate = Number(flags.get('commission-bps') ?? '0');
-  if (!Number.isInteger(rate) || rate < 0 || rate > 10_000) throw new UsageError('--commission-bps must be a whole number from 0 to 10000');
+  if (!Number.isInteger(rate) || rate < 0 || rate > 10_000)
+    throw new UsageError('--commission-bps must be a whole number from 0 to 10000');
   const row = await createPartner(db, actor, { name, commissionRateBasisPoints: rate });
   out(`partner ${row.id} "${row.name}" created (commission ${rate} basis points)`);
 }
 
 const actor: AuditActor = { kind: 'cli', id: userInfo().username, keyId: null, clientAddress: null, requestId: null };
 
-await runCli(
-  USAGE,
-  commandLine,
-  async (db, _config, { command, positional, flags }) => {
-    if (command === 'create') await create(db, actor, flags);
-    else if (command === 'list') await list(db, flags);
-    else if (command === 'revoke') await revoke(db, actor, positional);
-    else await partner(db, actor, flags);
-  },
-);
+await runCli(USAGE, commandLine, async (db, _config, { command, positional, flags }) => {
+  if (command === 'create') await create(db, actor, flags);
+  else if (command === 'list') await list(db, flags);
+  else if (command === 'revoke') await revoke(db, actor, positional);
+  else await partner(db, actor, flags);
+});

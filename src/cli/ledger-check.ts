@@ -5,8 +5,12 @@ import { readArgs, runCli } from './run.js';
 
 const USAGE = 'usage: npm run ledger:check   (built: node dist/src/cli/ledger-check.js)';
 
-await runCli(USAGE, () => readArgs({}), async (db) => {
-  const report = await checkLedger(db);
-  process.stdout.write(formatLedgerReport(report));
-  return report.problems.length === 0 ? 0 : 1;
-});
+await runCli(
+  USAGE,
+  () => readArgs({}),
+  async (db) => {
+    const report = await checkLedger(db);
+    process.stdout.write(formatLedgerReport(report));
+    return report.problems.length === 0 ? 0 : 1;
+  },
+);

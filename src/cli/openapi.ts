@@ -3,8 +3,12 @@ import { writeFileSync } from 'node:fs';
 import { openApiDocument } from '../rest/openapi.js';
 import { readArgs, runCommand } from './run.js';
 
-await runCommand('usage: npm run openapi', () => readArgs({}), async () => {
-  const file = new URL('../../openapi.json', import.meta.url);
-  writeFileSync(file, `${JSON.stringify(openApiDocument, null, 2)}\n`);
-  process.stdout.write(`wrote ${file.pathname}\n`);
-});
+await runCommand(
+  'usage: npm run openapi',
+  () => readArgs({}),
+  async () => {
+    const file = new URL('../../openapi.json', import.meta.url);
+    writeFileSync(file, `${JSON.stringify(openApiDocument, null, 2)}\n`);
+    process.stdout.write(`wrote ${file.pathname}\n`);
+  },
+);

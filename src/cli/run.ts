@@ -2,12 +2,12 @@
 // prints the usage), configuration (a bad variable stops it, named), the database (opened after the
 // arguments are read, always closed), and exit codes: 0 done, 1 refused (a domain refusal, a seed into
 // a database that holds data...), 2 wrong usage.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
-import { SeedRefused } from '../fixtures/demo.js';
 import { AppError } from '../errors.js';
+import { SeedRefused } from '../fixtures/demo.js';
 
 /** Loads the configuration, or stops the process with a message naming the bad variable. */
 export function loadConfigOrExit(): Config {
@@ -57,7 +57,7 @@ export function readArgs<const T extends Omit<ParseArgsConfig, 'args' | 'strict'
 export async function runCommand<Args>(
   usage: string,
   parse: () => Args,
-  work: (args: Args) => Promise<number | void>,
+  work: (args: Args) => Promise<number | undefined>,
 ): Promise<void> {
   try {
     process.exitCode = (await work(parse())) ?? 0;
@@ -81,7 +81,7 @@ export async function runCommand<Args>(
 export async function runCli<Args>(
   usage: string,
   parse: () => Args,
-  work: (db: Db, config: Config, args: Args) => Promise<number | void>,
+  work: (db: Db, config: Config, args: Args) => Promise<number | undefined>,
 ): Promise<void> {
   await runCommand(usage, parse, async (args) => {
     const config = loadConfigOrExit();

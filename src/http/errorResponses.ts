@@ -3,7 +3,7 @@
 // The REST shim, the operations router and the /graphql door's transport failures all answer through it.
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { HTTP_STATUS, isErrorCode, maskUnexpectedError, type ErrorCode } from '../errors.js';
+import { type ErrorCode, HTTP_STATUS, isErrorCode, maskUnexpectedError } from '../errors.js';
 
 /** Which legacy interface a route belongs to; each has its own error body. */
 export type Surface = 'partner' | 'payments';
@@ -43,7 +43,8 @@ export function doorOf(req: Request, res: Response): Door {
 export function sendError(res: Response, door: Door, error: RenderedError): void {
   const { code, http: _http, ...details } = error.extensions ?? {};
   if (!isErrorCode(code)) {
-    return sendError(res, door, { message: 'internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    sendError(res, door, { message: 'internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    return;
   }
   if (code === 'RATE_LIMITED' && typeof details.retryAfter === 'number') {
     res.set('Retry-After', String(details.retryAfter));

@@ -13,13 +13,19 @@ describe('checkLedger', () => {
   it('passes the demo data set', async () => {
     const report = await checkLedger(database.db);
     expect(report.problems).toEqual([]);
-    expect(report.checked).toEqual({ financeOrders: 4, payments: 2, transactions: 7, vendorNotifications: 1, idempotencyKeys: 0 });
+    expect(report.checked).toEqual({
+      financeOrders: 4,
+      payments: 2,
+      transactions: 7,
+      vendorNotifications: 1,
+      idempotencyKeys: 0,
+    });
   });
 
   it('names a running total that disagrees with the payments, and a missing cash transaction and commission', async () => {
     const db = database.db;
     // Bypass the schema's guard to damage the ledger the way a bug would.
-    await db.raw("alter table finance_orders drop constraint finance_orders_balance_in_range");
+    await db.raw('alter table finance_orders drop constraint finance_orders_balance_in_range');
     await db('finance_orders').where({ id: 4000004 }).update({ total_paid_minor: 1900 });
     await db('transactions').where({ payment_id: 4000008 }).delete();
     const report = await checkLedger(db);
@@ -34,7 +40,16 @@ describe('checkLedger', () => {
     const db = database.db;
     const vendorPayment = await db('payments').where({ channel: 'vendor' }).first();
     await db('vendor_notifications').delete();
-    await db('transactions').insert({ partner_id: vendorPayment.partner_id, type: 'commission', amount_minor: 1, currency: 'USD', occurred_at: new Date(), merchant_id: 999888, finance_order_id: 4000010, payment_id: vendorPayment.id });
+    await db('transactions').insert({
+      partner_id: vendorPayment.partner_id,
+      type: 'commission',
+      amount_minor: 1,
+      currency: 'USD',
+      occurred_at: new Date(),
+      merchant_id: 999888,
+      finance_order_id: 4000010,
+      payment_id: vendorPayment.id,
+    });
     const report = await checkLedger(db);
     expect(report.problems).toEqual([
       `no partner transaction for a vendor payment: vendor payment ${vendorPayment.id} has a commission transaction; vendor payments are not the partner's cash`,

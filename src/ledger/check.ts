@@ -5,7 +5,13 @@ import type { DbOrTrx } from '../db/knex.js';
 import { commissionOn } from '../money.js';
 
 export interface LedgerReport {
-  checked: { financeOrders: number; payments: number; transactions: number; vendorNotifications: number; idempotencyKeys: number };
+  checked: {
+    financeOrders: number;
+    payments: number;
+    transactions: number;
+    vendorNotifications: number;
+    idempotencyKeys: number;
+  };
   problems: string[];
 }
 
@@ -36,7 +42,7 @@ const CHECKS: Check[] = [
     describe: (r) => `finance order ${r.id}: paid ${r.total_paid_minor} of a repayable ${r.repayable}`,
   },
   {
-    name: 'payments in their order\'s currency',
+    name: "payments in their order's currency",
     sql: `select p.id, p.currency, o.currency as order_currency from payments p
           join finance_orders o on o.partner_id = p.partner_id and o.id = p.finance_order_id
           where p.currency <> o.currency`,
@@ -66,7 +72,8 @@ const CHECKS: Check[] = [
     name: 'vendor references unique per vendor',
     sql: `select vendor_id, vendor_reference, count(*) as uses from payments where channel = 'vendor'
           group by vendor_id, vendor_reference having count(*) > 1`,
-    describe: (r) => `vendor ${r.vendor_id} reference ${JSON.stringify(r.vendor_reference)} credited ${r.uses} payments`,
+    describe: (r) =>
+      `vendor ${r.vendor_id} reference ${JSON.stringify(r.vendor_reference)} credited ${r.uses} payments`,
   },
   {
     name: 'every vendor payment has its notification record, and every record its payment',
@@ -75,7 +82,10 @@ const CHECKS: Check[] = [
           union all
           select 'notification', n.reference from vendor_notifications n
             where not exists (select 1 from payments p where p.partner_id = n.partner_id and p.id = n.payment_id and p.vendor_id = n.vendor_id and p.vendor_reference = n.reference)`,
-    describe: (r) => (r.side === 'payment' ? `vendor payment ${r.id} has no notification record` : `notification ${JSON.stringify(r.id)} names no matching payment`),
+    describe: (r) =>
+      r.side === 'payment'
+        ? `vendor payment ${r.id} has no notification record`
+        : `notification ${JSON.stringify(r.id)} names no matching payment`,
   },
   {
     name: 'every idempotency key answers with a payment that exists',
@@ -111,7 +121,9 @@ async function commissionProblems(db: DbOrTrx): Promise<string[]> {
       const found = (row.commissions as string[] | null) ?? [];
       const wanted = expected > 0n ? [expected.toString()] : [];
       if (found.length !== wanted.length || found[0] !== wanted[0]) {
-        problems.push(`in-store payment ${row.id}: commission ${JSON.stringify(found)} where ${JSON.stringify(wanted)} is due`);
+        problems.push(
+          `in-store payment ${row.id}: commission ${JSON.stringify(found)} where ${JSON.stringify(wanted)} is due`,
+        );
       }
     }
     if (page.length < PAGE) return problems;

@@ -1,21 +1,21 @@
 import {
+  type GraphQLSchema,
   getIntrospectionQuery,
   getNullableType,
   isListType,
   isObjectType,
   Kind,
+  type OperationDefinitionNode,
   parse,
   validate,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS } from '../limitSettings.js';
 import { listSizesOf } from '../listSize.js';
 import { LEGACY_ROUTES } from '../rest/routes.js';
 import { buildSchema } from '../schema.js';
 import { createOperationShapeRule, operationShape } from './graphqlLimits.js';
 import { fragmentsOf, operationCost } from './operationCost.js';
-import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS } from '../limitSettings.js';
 
 let schema: GraphQLSchema;
 beforeAll(() => {
@@ -24,7 +24,9 @@ beforeAll(() => {
 
 const firstOperation = (query: string) => {
   const document = parse(query);
-  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+  const operation = document.definitions.find(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION,
+  ) as OperationDefinitionNode;
   return { document, operation };
 };
 const cost = (query: string, variables: Record<string, unknown> = {}) => {
@@ -35,7 +37,8 @@ const shape = (query: string) => {
   const { document, operation } = firstOperation(query);
   return operationShape(operation, fragmentsOf(document));
 };
-const refusals = (query: string, limits = DEFAULT_LIMITS.graphql) => validate(schema, parse(query), [createOperationShapeRule(limits)]).map((error) => error.message);
+const refusals = (query: string, limits = DEFAULT_LIMITS.graphql) =>
+  validate(schema, parse(query), [createOperationShapeRule(limits)]).map((error) => error.message);
 
 describe('the bounds of the graph', () => {
   it('every list field has a bound the meter can see: its own @listSize, or a connection that sizes it', () => {
@@ -54,7 +57,8 @@ describe('the bounds of the graph', () => {
       if (!isObjectType(type) || type.name.startsWith('__')) continue;
       for (const field of Object.values(type.getFields())) {
         const key = `${type.name}.${field.name}`;
-        if (isListType(getNullableType(field.type)) && !sizes.has(key) && !sizedByConnection.has(key)) unbounded.push(key);
+        if (isListType(getNullableType(field.type)) && !sizes.has(key) && !sizedByConnection.has(key))
+          unbounded.push(key);
       }
     }
     expect(unbounded).toEqual([]);
@@ -62,13 +66,16 @@ describe('the bounds of the graph', () => {
 });
 
 describe('the REST shim operations', () => {
-  it.each(LEGACY_ROUTES.map((route) => [route.name, route.operation] as const))('%s fits the least any setting allows', (_name, operation) => {
-    const measured = shape(operation);
-    expect(measured.depth).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxDepth);
-    expect(measured.aliases).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxAliases);
-    expect(cost(operation)).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxCost);
-    expect(refusals(operation, GRAPHQL_LIMIT_FLOORS)).toEqual([]);
-  });
+  it.each(LEGACY_ROUTES.map((route) => [route.name, route.operation] as const))(
+    '%s fits the least any setting allows',
+    (_name, operation) => {
+      const measured = shape(operation);
+      expect(measured.depth).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxDepth);
+      expect(measured.aliases).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxAliases);
+      expect(cost(operation)).toBeLessThanOrEqual(GRAPHQL_LIMIT_FLOORS.maxCost);
+      expect(refusals(operation, GRAPHQL_LIMIT_FLOORS)).toEqual([]);
+    },
+  );
 
   it('the legacy list of transactions is one full page: 5,000 rows of at most 7 objects each', () => {
     const route = LEGACY_ROUTES.find((candidate) => candidate.name === 'list-transactions')!;
@@ -80,7 +87,11 @@ describe('depth', () => {
   it('counts nested fields; fragments add no level of their own; introspection adds none', () => {
     expect(shape('{ clerks { id } }').depth).toBe(2);
     expect(shape('{ customer(locator: "x") { financeOrder { device { model { name } } } } }').depth).toBe(5);
-    expect(shape('{ customer(locator: "x") { ...C } } fragment C on Customer { financeOrder { ... on FinanceOrder { id } } }').depth).toBe(3);
+    expect(
+      shape(
+        '{ customer(locator: "x") { ...C } } fragment C on Customer { financeOrder { ... on FinanceOrder { id } } }',
+      ).depth,
+    ).toBe(3);
     expect(shape(getIntrospectionQuery()).depth).toBe(0);
   });
 });
@@ -88,7 +99,11 @@ describe('depth', () => {
 describe('aliases', () => {
   it('counts aliased fields, a fragment once per spread, introspection included', () => {
     expect(shape('{ a: clerks { b: id id } }').aliases).toBe(2);
-    expect(shape('{ clerks { ...F } merchants { ...G } } fragment F on Clerk { x: id y: name } fragment G on Merchant { z: id }').aliases).toBe(3);
+    expect(
+      shape(
+        '{ clerks { ...F } merchants { ...G } } fragment F on Clerk { x: id y: name } fragment G on Merchant { z: id }',
+      ).aliases,
+    ).toBe(3);
     expect(shape('{ clerks { ...F ...F } } fragment F on Clerk { x: id }').aliases).toBe(2);
     expect(shape('{ a: __schema { b: types { c: name } } }').aliases).toBe(3);
   });
@@ -113,23 +128,34 @@ describe('cost: the most objects the answer can hold', () => {
   });
 
   it("sizes a connection's nodes and edges by its first", () => {
-    const page = (first: string) => `{ transactions(start: 0, end: 1${first}) { nodes { id } edges { node { id } } pageInfo { hasNextPage } } }`;
+    const page = (first: string) =>
+      `{ transactions(start: 0, end: 1${first}) { nodes { id } edges { node { id } } pageInfo { hasNextPage } } }`;
     expect(cost(page(''))).toBe(1 + 5000 + 5000 * 2 + 1);
     expect(cost(page(', first: 50'))).toBe(1 + 50 + 50 * 2 + 1);
-    expect(cost('query($f: Int) { transactions(start: 0, end: 1, first: $f) { nodes { id } } }', { f: 20 })).toBe(1 + 20);
+    expect(cost('query($f: Int) { transactions(start: 0, end: 1, first: $f) { nodes { id } } }', { f: 20 })).toBe(
+      1 + 20,
+    );
   });
 
   it('counts the costliest possible type of an interface, and every spread and alias', () => {
-    const nodes = '{ transactions(start: 0, end: 1, first: 10) { nodes { merchant { id } ... on CashTransaction { payment { id } salesClerk { id } } ... on CommissionTransaction { payment { id } } } } }';
+    const nodes =
+      '{ transactions(start: 0, end: 1, first: 10) { nodes { merchant { id } ... on CashTransaction { payment { id } salesClerk { id } } ... on CommissionTransaction { payment { id } } } } }';
     expect(cost(nodes)).toBe(1 + 10 * (1 + 1 + 2));
     expect(cost('{ customer(locator: "x") { ...F ...F } } fragment F on Customer { financeOrder { id } }')).toBe(1 + 2);
     expect(cost('{ a: viewer { kind } b: viewer { kind } }')).toBe(2);
   });
 
   it('multiplies nested lists: the heap-filling query of an order and its payments is refused', () => {
-    const nested = '{ financeOrder(id: "1") { payments { financeOrder { payments { financeOrder { payments { id } } } } } } }';
+    const nested =
+      '{ financeOrder(id: "1") { payments { financeOrder { payments { financeOrder { payments { id } } } } } } }';
     expect(cost(nested)).toBeGreaterThan(DEFAULT_LIMITS.graphql.maxCost);
-    expect(Number.isSafeInteger(cost(`{ ${'a: transactions(start: 0, end: 1) { edges { node { ... on CashTransaction { payment { financeOrder { payments { id } } } } } } } '.repeat(3)} }`))).toBe(true);
+    expect(
+      Number.isSafeInteger(
+        cost(
+          `{ ${'a: transactions(start: 0, end: 1) { edges { node { ... on CashTransaction { payment { financeOrder { payments { id } } } } } } } '.repeat(3)} }`,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('admits one full page of transactions with a dashboard selection, and not two; nor 30 pages of ids', () => {
@@ -137,12 +163,20 @@ describe('cost: the most objects the answer can hold', () => {
       `${alias}: transactions(start: 0, end: 1, first: 5000) { pageInfo { endCursor } nodes { type amount merchant { name } ... on FinanceTransaction { financeOrder { id } salesClerk { name } device { imei model { name } family { name } } } ... on CashTransaction { payment { id } financeOrder { id } salesClerk { name } } } }`;
     expect(cost(`{ ${full('a')} }`)).toBeLessThanOrEqual(DEFAULT_LIMITS.graphql.maxCost);
     expect(cost(`{ ${full('a')} ${full('b')} }`)).toBeGreaterThan(DEFAULT_LIMITS.graphql.maxCost);
-    const thin = Array.from({ length: 30 }, (_, i) => `p${i}: transactions(start: 0, end: 1) { nodes { id } }`).join(' ');
+    const thin = Array.from({ length: 30 }, (_, i) => `p${i}: transactions(start: 0, end: 1) { nodes { id } }`).join(
+      ' ',
+    );
     expect(cost(`{ ${thin} }`)).toBe(30 * 5001);
   });
 
   it('counts what an introspection answer really holds: Sandbox fits, 30 x 30 aliases do not', () => {
-    const sandbox = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const sandbox = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    });
     const full = cost(sandbox);
     expect(full).toBeGreaterThan(Object.keys(schema.getTypeMap()).length);
     expect(full).toBeLessThanOrEqual(DEFAULT_LIMITS.graphql.maxCost);
@@ -158,7 +192,11 @@ describe('cost: the most objects the answer can hold', () => {
 describe('the shape rule', () => {
   it('names the limit and the value in each refusal', () => {
     const limits = { ...DEFAULT_LIMITS.graphql, maxDepth: 2, maxAliases: 1 };
-    expect(refusals('query Q { a: clerks { b: id name } }', limits)).toEqual(['operation Q uses 2 aliases, more than the limit of 1 (GRAPHQL_MAX_ALIASES)']);
-    expect(refusals('{ partners { merchants { id } } }', limits)).toEqual(['the operation is 3 levels deep, more than the limit of 2 (GRAPHQL_MAX_DEPTH)']);
+    expect(refusals('query Q { a: clerks { b: id name } }', limits)).toEqual([
+      'operation Q uses 2 aliases, more than the limit of 1 (GRAPHQL_MAX_ALIASES)',
+    ]);
+    expect(refusals('{ partners { merchants { id } } }', limits)).toEqual([
+      'the operation is 3 levels deep, more than the limit of 2 (GRAPHQL_MAX_DEPTH)',
+    ]);
   });
 });

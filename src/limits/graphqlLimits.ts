@@ -9,11 +9,20 @@
 //   it is measured per request in didResolveOperation; Apollo caches the validation of a document.
 // Introspection needs a credential like any other read, outside production too (production refuses it).
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import type { Context } from '../context.js';
 import { AppError, withHttpStatus } from '../errors.js';
-import { fragmentsOf, operationCost } from './operationCost.js';
 import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from '../limitSettings.js';
+import { fragmentsOf, operationCost } from './operationCost.js';
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
@@ -23,14 +32,21 @@ export interface OperationShape {
 }
 
 /** Depth and aliases of a selection set, following fragment spreads (each fragment walked once per spread). */
-function shapeOf(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, walking: Set<string>, inIntrospection: boolean): OperationShape {
+function shapeOf(
+  set: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  walking: Set<string>,
+  inIntrospection: boolean,
+): OperationShape {
   let depth = 0;
   let aliases = 0;
   for (const selection of set.selections) {
     let inner: OperationShape;
     if (selection.kind === Kind.FIELD) {
       const introspection = inIntrospection || INTROSPECTION_FIELDS.has(selection.name.value);
-      const below = selection.selectionSet ? shapeOf(selection.selectionSet, fragments, walking, introspection) : { depth: 0, aliases: 0 };
+      const below = selection.selectionSet
+        ? shapeOf(selection.selectionSet, fragments, walking, introspection)
+        : { depth: 0, aliases: 0 };
       inner = { depth: introspection ? 0 : 1 + below.depth, aliases: (selection.alias ? 1 : 0) + below.aliases };
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       inner = shapeOf(selection.selectionSet, fragments, walking, inIntrospection);
@@ -49,11 +65,15 @@ function shapeOf(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentD
 }
 
 /** Depth and aliases of one operation. */
-export function operationShape(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): OperationShape {
+export function operationShape(
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): OperationShape {
   return shapeOf(operation.selectionSet, fragments, new Set(), false);
 }
 
-const describeOperation = (operation: OperationDefinitionNode) => (operation.name ? `operation ${operation.name.value}` : 'the operation');
+const describeOperation = (operation: OperationDefinitionNode) =>
+  operation.name ? `operation ${operation.name.value}` : 'the operation';
 
 /** Refuses an operation deeper or with more aliases than the limits; one error per limit passed. */
 export function createOperationShapeRule(limits: Pick<GraphQLLimits, 'maxDepth' | 'maxAliases'>): ValidationRule {
@@ -65,10 +85,14 @@ export function createOperationShapeRule(limits: Pick<GraphQLLimits, 'maxDepth' 
         const what = describeOperation(operation);
         const refuse = (message: string) => context.reportError(new GraphQLError(message, { nodes: operation }));
         if (depth > limits.maxDepth) {
-          refuse(`${what} is ${depth} levels deep, more than the limit of ${limits.maxDepth} (${GRAPHQL_LIMIT_VARIABLES.maxDepth})`);
+          refuse(
+            `${what} is ${depth} levels deep, more than the limit of ${limits.maxDepth} (${GRAPHQL_LIMIT_VARIABLES.maxDepth})`,
+          );
         }
         if (aliases > limits.maxAliases) {
-          refuse(`${what} uses ${aliases} aliases, more than the limit of ${limits.maxAliases} (${GRAPHQL_LIMIT_VARIABLES.maxAliases})`);
+          refuse(
+            `${what} uses ${aliases} aliases, more than the limit of ${limits.maxAliases} (${GRAPHQL_LIMIT_VARIABLES.maxAliases})`,
+          );
         }
         return false; // measured whole: nothing inside needs visiting
       },
@@ -82,11 +106,16 @@ const PARSER_TOKEN_LIMIT = /^Syntax Error: Document contains more tha[nt] (\d+) 
 /** The parser's refusal of a document over GRAPHQL_MAX_TOKENS, said like the other limits; undefined for any other message. */
 export function tokenLimitMessage(message: string): string | undefined {
   const limit = PARSER_TOKEN_LIMIT.exec(message)?.[1];
-  return limit && `the document has more than ${limit} tokens, the limit (${GRAPHQL_LIMIT_VARIABLES.maxTokens}); parsing stopped there`;
+  return (
+    limit &&
+    `the document has more than ${limit} tokens, the limit (${GRAPHQL_LIMIT_VARIABLES.maxTokens}); parsing stopped there`
+  );
 }
 
 const selectsIntrospection = (operation: OperationDefinitionNode) =>
-  operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && INTROSPECTION_FIELDS.has(selection.name.value));
+  operation.selectionSet.selections.some(
+    (selection) => selection.kind === Kind.FIELD && INTROSPECTION_FIELDS.has(selection.name.value),
+  );
 
 /**
  * Per request, once the operation is known: introspection without a valid credential is refused

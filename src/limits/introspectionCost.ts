@@ -4,6 +4,14 @@
 // spreads count every time they repeat a part, so 30 aliases of 30 aliases cost what they would
 // answer. The walk stops as soon as the count passes the budget: its work is bounded by the budget.
 import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLArgument,
+  type GraphQLDirective,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLSchema,
+  type GraphQLType,
   getNamedType,
   isAbstractType,
   isEnumType,
@@ -13,16 +21,8 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
-  valueFromASTUntyped,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLDirective,
-  type GraphQLField,
-  type GraphQLInputField,
-  type GraphQLArgument,
-  type GraphQLSchema,
-  type GraphQLType,
   type SelectionSetNode,
+  valueFromASTUntyped,
 } from 'graphql';
 
 /** An object of the introspection answer, by its introspection type. */
@@ -52,7 +52,8 @@ class IntrospectionWalk {
       if (node.name.value === '__schema') this.visit(node.selectionSet, { kind: '__Schema' });
       else {
         const name = node.arguments?.find((argument) => argument.name.value === 'name')?.value;
-        const typeName = name?.kind === Kind.VARIABLE ? this.variables[name.name.value] : name && valueFromASTUntyped(name);
+        const typeName =
+          name?.kind === Kind.VARIABLE ? this.variables[name.name.value] : name && valueFromASTUntyped(name);
         const type = typeof typeName === 'string' ? this.schema.getType(typeName) : undefined;
         if (type) this.visit(node.selectionSet, { kind: '__Type', type });
       }
@@ -98,7 +99,8 @@ class IntrospectionWalk {
         if (field === 'queryType') return asType(this.schema.getQueryType());
         if (field === 'mutationType') return asType(this.schema.getMutationType());
         if (field === 'subscriptionType') return asType(this.schema.getSubscriptionType());
-        if (field === 'directives') return this.schema.getDirectives().map((directive) => ({ kind: '__Directive', directive }));
+        if (field === 'directives')
+          return this.schema.getDirectives().map((directive) => ({ kind: '__Directive', directive }));
         return [];
       case '__Type': {
         const type = object.type;
@@ -108,8 +110,10 @@ class IntrospectionWalk {
         if (field === 'fields' && (isObjectType(named) || isInterfaceType(named))) {
           return Object.values(named.getFields()).map((definition) => ({ kind: '__Field', field: definition }));
         }
-        if (field === 'interfaces' && (isObjectType(named) || isInterfaceType(named))) return named.getInterfaces().flatMap(asType);
-        if (field === 'possibleTypes' && isAbstractType(named)) return this.schema.getPossibleTypes(named).flatMap(asType);
+        if (field === 'interfaces' && (isObjectType(named) || isInterfaceType(named)))
+          return named.getInterfaces().flatMap(asType);
+        if (field === 'possibleTypes' && isAbstractType(named))
+          return this.schema.getPossibleTypes(named).flatMap(asType);
         if (field === 'enumValues' && isEnumType(named)) return named.getValues().map(() => ({ kind: '__EnumValue' }));
         if (field === 'inputFields' && isInputObjectType(named)) return asValues(Object.values(named.getFields()));
         return [];

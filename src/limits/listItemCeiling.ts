@@ -4,9 +4,17 @@
 // memory), so a mistaken estimate is an error answer, never a process that runs out of memory. Items
 // are counted where lists are returned (every list field's resolver is wrapped once, at start), not per
 // object: the wrapper costs one call per list, and depth and alias limits bound what hangs off each item.
-import type { ApolloServerPlugin } from '@apollo/server';
-import { defaultFieldResolver, getNullableType, isListType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+
 import { getHeapStatistics } from 'node:v8';
+import type { ApolloServerPlugin } from '@apollo/server';
+import {
+  defaultFieldResolver,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  getNullableType,
+  isListType,
+  isObjectType,
+} from 'graphql';
 import type { Context } from '../context.js';
 import { AppError, HTTP_STATUS } from '../errors.js';
 
@@ -47,7 +55,10 @@ export class ListItemBudget {
       );
       throw this.stopped;
     }
-    if (Math.floor(before / HEAP_CHECK_EVERY) !== Math.floor(this.items / HEAP_CHECK_EVERY) || length >= HEAP_CHECK_EVERY) {
+    if (
+      Math.floor(before / HEAP_CHECK_EVERY) !== Math.floor(this.items / HEAP_CHECK_EVERY) ||
+      length >= HEAP_CHECK_EVERY
+    ) {
       const { used, limit } = this.heap();
       if (used > limit * HEAP_SHARE) {
         const message = 'the service is short of memory for this answer; retry shortly';
@@ -74,7 +85,9 @@ export function countListItems(schema: GraphQLSchema): GraphQLSchema {
       const resolve: GraphQLFieldResolver<unknown, Context> = field.resolve ?? defaultFieldResolver;
       field.resolve = (source, args, context, info) => {
         const value = resolve(source, args, context, info);
-        return value instanceof Promise ? value.then((resolved) => counted(context, resolved)) : counted(context, value);
+        return value instanceof Promise
+          ? value.then((resolved) => counted(context, resolved))
+          : counted(context, value);
       };
     }
   }

@@ -12,14 +12,6 @@
 // linked objects each fits, and so does the legacy list's own page (7 each); a second full page in the
 // same document does not, nor do many thin ones (30 aliased pages of ids cost 150,000).
 import {
-  getNamedType,
-  getNullableType,
-  isAbstractType,
-  isCompositeType,
-  isListType,
-  isObjectType,
-  Kind,
-  valueFromASTUntyped,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -27,9 +19,17 @@ import {
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isAbstractType,
+  isCompositeType,
+  isListType,
+  isObjectType,
+  Kind,
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
+  valueFromASTUntyped,
 } from 'graphql';
 import { listSizeOf } from '../listSize.js';
 import { introspectionCost } from './introspectionCost.js';
@@ -76,7 +76,8 @@ class CostMeter {
     if (isObjectType(type)) return this.onObject(set, type, sized);
     if (!isAbstractType(type)) return 0;
     let highest = 0;
-    for (const possible of this.schema.getPossibleTypes(type)) highest = Math.max(highest, this.onObject(set, possible, sized));
+    for (const possible of this.schema.getPossibleTypes(type))
+      highest = Math.max(highest, this.onObject(set, possible, sized));
     return highest;
   }
 
@@ -89,11 +90,14 @@ class CostMeter {
   private selection(selection: SelectionNode, type: GraphQLObjectType, sized: Sized | undefined): number {
     if (selection.kind === Kind.FIELD) return this.field(selection, type, sized);
     if (selection.kind === Kind.INLINE_FRAGMENT) {
-      return this.applies(selection.typeCondition?.name.value, type) ? this.onObject(selection.selectionSet, type, sized) : 0;
+      return this.applies(selection.typeCondition?.name.value, type)
+        ? this.onObject(selection.selectionSet, type, sized)
+        : 0;
     }
     const fragment = this.fragments.get(selection.name.value);
     // An unknown or cyclic fragment is a validation error; it adds nothing here.
-    if (!fragment || this.walking.has(fragment.name.value) || !this.applies(fragment.typeCondition.name.value, type)) return 0;
+    if (!fragment || this.walking.has(fragment.name.value) || !this.applies(fragment.typeCondition.name.value, type))
+      return 0;
     this.walking.add(fragment.name.value);
     const cost = this.onObject(fragment.selectionSet, type, sized);
     this.walking.delete(fragment.name.value);
@@ -109,7 +113,8 @@ class CostMeter {
 
   private field(node: FieldNode, parent: GraphQLObjectType, sized: Sized | undefined): number {
     const name = node.name.value;
-    if (name === '__schema' || name === '__type') return introspectionCost(this.schema, node, this.fragments, this.variables, this.budget);
+    if (name === '__schema' || name === '__type')
+      return introspectionCost(this.schema, node, this.fragments, this.variables, this.budget);
     const definition = parent.getFields()[name];
     if (!definition || !node.selectionSet) return 0;
     const type = getNamedType(definition.type);
@@ -118,13 +123,19 @@ class CostMeter {
     const size = this.sizeOf(node, definition, bound?.max, bound?.slicingArgument);
     const isList = isListType(getNullableType(definition.type));
     // A connection (a single object with sized list fields) hands its size down; a list is that many objects.
-    const inner: Sized | undefined = bound && !isList && bound.sizedFields.length ? { fields: bound.sizedFields, size } : undefined;
+    const inner: Sized | undefined =
+      bound && !isList && bound.sizedFields.length ? { fields: bound.sizedFields, size } : undefined;
     const count = isList ? (bound ? size : sized?.fields.includes(name) ? sized.size : UNDECLARED_LIST_SIZE) : 1;
     return multiply(count, add(1, this.onType(node.selectionSet, type, inner)));
   }
 
   /** The size a bounded field was asked for: its slicing argument within [0, max], else max. */
-  private sizeOf(node: FieldNode, definition: GraphQLField<unknown, unknown>, max: number | undefined, slicing: string | undefined): number {
+  private sizeOf(
+    node: FieldNode,
+    definition: GraphQLField<unknown, unknown>,
+    max: number | undefined,
+    slicing: string | undefined,
+  ): number {
     if (max === undefined) return 1;
     if (!slicing) return max;
     const asked = this.argumentValue(node, definition, slicing);
@@ -138,7 +149,9 @@ class CostMeter {
       const variable = given.name.value;
       // Given (null included: then the list's bound applies), else the variable's default, else the argument's.
       if (variable in this.variables) return this.variables[variable];
-      const declared = this.operation.variableDefinitions?.find((definition) => definition.variable.name.value === variable);
+      const declared = this.operation.variableDefinitions?.find(
+        (definition) => definition.variable.name.value === variable,
+      );
       if (declared?.defaultValue) return valueFromASTUntyped(declared.defaultValue);
     } else if (given) {
       return valueFromASTUntyped(given);

@@ -3,10 +3,10 @@
 // authentications per client address. Counted in this process's memory: each instance behind a load
 // balancer keeps its own counts.
 import type { Logger } from 'pino';
-import { rateLimited, type AppError } from '../errors.js';
 import { clientAddressKey } from '../clientAddress.js';
-import { FixedWindowCounters } from './fixedWindow.js';
+import { type AppError, rateLimited } from '../errors.js';
 import type { LimitSettings } from '../limitSettings.js';
+import { FixedWindowCounters } from './fixedWindow.js';
 
 /**
  * Where an API key stands in its request quota after a request: what the doors' RateLimit headers
@@ -69,7 +69,10 @@ export function createRequestLimiter(
     chargeKey(keyId) {
       const at = now().getTime();
       const blockedMs = requests.take(keyId, requestsPerKey.limit, at);
-      const usage = requests.usage(keyId, at) ?? { count: requestsPerKey.limit, endsInMs: requestsPerKey.windowSeconds * 1000 };
+      const usage = requests.usage(keyId, at) ?? {
+        count: requestsPerKey.limit,
+        endsInMs: requestsPerKey.windowSeconds * 1000,
+      };
       const quota: KeyQuota = {
         limit: requestsPerKey.limit,
         windowSeconds: requestsPerKey.windowSeconds,
@@ -77,7 +80,10 @@ export function createRequestLimiter(
         resetSeconds: toSeconds(usage.endsInMs),
       };
       if (blockedMs === null) return { quota, refusal: null };
-      const refusal = rateLimited(`this API key has used its ${requestsPerKey.limit} requests per ${requestsPerKey.windowSeconds} s`, toSeconds(blockedMs));
+      const refusal = rateLimited(
+        `this API key has used its ${requestsPerKey.limit} requests per ${requestsPerKey.windowSeconds} s`,
+        toSeconds(blockedMs),
+      );
       return { quota, refusal };
     },
     chargeAnonymous(address) {

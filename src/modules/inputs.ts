@@ -25,7 +25,12 @@ export function optionalText(argument: string, value: string | null | undefined,
 const MAX_AMOUNT_MINOR = 10n ** 15n;
 
 /** An amount of `currency` in minor units; too many decimals, bad syntax or a huge value is INVALID_ARGUMENT. */
-export function requireAmount(argument: string, text: string, currency: string, rule: 'positive' | 'non-negative' | 'non-zero'): bigint {
+export function requireAmount(
+  argument: string,
+  text: string,
+  currency: string,
+  rule: 'positive' | 'non-negative' | 'non-zero',
+): bigint {
   let minor: bigint;
   try {
     minor = parseAmount(text, currency);
@@ -33,7 +38,8 @@ export function requireAmount(argument: string, text: string, currency: string, 
     if (error instanceof MoneyError) throw invalidArgument(argument, `is not acceptable: ${error.message}`);
     throw error;
   }
-  if (minor > MAX_AMOUNT_MINOR || minor < -MAX_AMOUNT_MINOR) throw invalidArgument(argument, `must be at most ${MAX_AMOUNT_MINOR} minor units`);
+  if (minor > MAX_AMOUNT_MINOR || minor < -MAX_AMOUNT_MINOR)
+    throw invalidArgument(argument, `must be at most ${MAX_AMOUNT_MINOR} minor units`);
   if (rule === 'positive' && minor <= 0n) throw invalidArgument(argument, 'must be more than zero');
   if (rule === 'non-negative' && minor < 0n) throw invalidArgument(argument, 'must not be negative');
   if (rule === 'non-zero' && minor === 0n) throw invalidArgument(argument, 'must not be zero');

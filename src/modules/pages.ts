@@ -12,7 +12,8 @@ export interface Page {
 }
 
 export function pageOf(first: number, after?: string | null): Page {
-  if (after != null && !isDatabaseId(after)) throw invalidArgument('after', 'must be the id of the last item of the previous page');
+  if (after != null && !isDatabaseId(after))
+    throw invalidArgument('after', 'must be the id of the last item of the previous page');
   return { first, after: after ?? undefined };
 }
 

@@ -2,8 +2,8 @@
 // row-value IN list of ~10,000 pairs exceeded Postgres's stack depth and answered 500).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
-import { paymentsByKeys } from './payments/queries.js';
 import { merchantsByKeys } from './merchants/queries.js';
+import { paymentsByKeys } from './payments/queries.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -19,7 +19,10 @@ describe('whereTenantKeys', () => {
     keys.push({ partnerId: demo, id: '4000008' }, { partnerId: other, id: '4000008' });
     const rows = await paymentsByKeys(database.db, keys);
     expect(rows.map((row) => [row.partner_id, row.id])).toEqual([[demo, '4000008']]);
-    const merchants = await merchantsByKeys(database.db, [{ partnerId: other, id: '851005' }, { partnerId: other, id: '2000001' }]);
+    const merchants = await merchantsByKeys(database.db, [
+      { partnerId: other, id: '851005' },
+      { partnerId: other, id: '2000001' },
+    ]);
     expect(merchants.map((row) => row.id)).toEqual(['2000001']);
   });
 });

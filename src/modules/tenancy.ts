@@ -60,7 +60,11 @@ export function tenantChildrenLoader<Row extends { partner_id: string }>(
  * travel as two arrays through unnest: one flat expression however many there are (a row-value
  * IN list of thousands of pairs exceeds Postgres's stack depth).
  */
-export function whereTenantKeys<Q extends Knex.QueryBuilder>(query: Q, columns: readonly [string, string], keys: readonly TenantKey[]): Q {
+export function whereTenantKeys<Q extends Knex.QueryBuilder>(
+  query: Q,
+  columns: readonly [string, string],
+  keys: readonly TenantKey[],
+): Q {
   return query.whereRaw('(??, ??) in (select * from unnest(?::int8[], ?::int8[]))', [
     columns[0],
     columns[1],

@@ -2,7 +2,7 @@
 // test process builds share it and no metric is ever registered twice. Labels are route templates and
 // error codes, never raw URLs or query strings (the partner key travels in the query string).
 import type { RequestHandler } from 'express';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 
@@ -73,7 +73,10 @@ export const countRequests: RequestHandler = (req, res, next) => {
   next();
 };
 
-function routeTemplateOf(req: { route?: { path?: unknown }; baseUrl: string }, locals: Record<string, unknown>): string {
+function routeTemplateOf(
+  req: { route?: { path?: unknown }; baseUrl: string },
+  locals: Record<string, unknown>,
+): string {
   if (typeof locals.route === 'string') return locals.route;
   if (typeof req.route?.path === 'string') return `${req.baseUrl}${req.route.path}`;
   return 'unmatched';

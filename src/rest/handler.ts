@@ -4,22 +4,27 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { createContext, forgetCachedReads, type Context, type ServiceDeps } from '../context.js';
+import { type Context, createContext, forgetCachedReads, type ServiceDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
 import { listSizeOf } from '../listSize.js';
-import { setRateLimitHeaders } from '../ops/headers.js';
-import { bearerCredential, principalForLog, requireRoutePrincipal, type Credential } from '../modules/auth/principal.js';
-import { readJsonBody } from './jsonBody.js';
 import {
-  readDeclaredParams,
-  readQueryParams,
-  singleValue,
+  bearerCredential,
+  type Credential,
+  principalForLog,
+  requireRoutePrincipal,
+} from '../modules/auth/principal.js';
+import { setRateLimitHeaders } from '../ops/headers.js';
+import { readJsonBody } from './jsonBody.js';
+import type { LegacyListBody } from './mappers.js';
+import {
   type ParamSpecs,
   type ParamValues,
   type QueryParams,
+  readDeclaredParams,
+  readQueryParams,
+  singleValue,
 } from './params.js';
-import type { LegacyListBody } from './mappers.js';
 import type { LegacyRequest, LegacyRoute, LegacyRouteHead, OperationVariables, TypedLegacyRoute } from './routes.js';
 
 export interface LegacyHandlerDeps {
@@ -35,7 +40,10 @@ function inLegacyTerms(route: LegacyRouteHead, error: GraphQLFormattedError): Gr
   const name = typeof argument === 'string' ? route.argumentNames?.[argument] : undefined;
   if (code !== 'INVALID_ARGUMENT' || !name) return error;
   if ('param' in name) {
-    return { message: `the ${name.param} query parameter ${String(problem)}`, extensions: { code: 'INVALID_QUERY_PARAMETER' } };
+    return {
+      message: `the ${name.param} query parameter ${String(problem)}`,
+      extensions: { code: 'INVALID_QUERY_PARAMETER' },
+    };
   }
   return { message: `the ${name.header} header ${String(problem)}`, extensions: { code: 'INVALID_ARGUMENT' } };
 }
@@ -43,7 +51,11 @@ function inLegacyTerms(route: LegacyRouteHead, error: GraphQLFormattedError): Gr
 function credentialOf(route: LegacyRouteHead, params: QueryParams, req: Request): Credential {
   const source = route.credential;
   if (source.in === 'query') {
-    return { value: singleValue(params, source.name), expected: 'an API key', presentedAs: `${source.name} query parameter` };
+    return {
+      value: singleValue(params, source.name),
+      expected: 'an API key',
+      presentedAs: `${source.name} query parameter`,
+    };
   }
   if (source.in === 'bearer') {
     const value = bearerCredential(req.get('authorization'), 'access token');
@@ -122,7 +134,10 @@ async function writeList<TData>(
  * was written has gone out (the body's end never comes, so the client sees an incomplete answer).
  */
 function abandonList(res: Response, deps: LegacyHandlerDeps, route: LegacyRouteHead, error: unknown): void {
-  deps.service.logger.error({ err: error, requestId: res.locals.requestId, route: route.name }, 'list cut short after its first page');
+  deps.service.logger.error(
+    { err: error, requestId: res.locals.requestId, route: route.name },
+    'list cut short after its first page',
+  );
   if (res.socket) res.socket.end();
   else res.destroy();
 }

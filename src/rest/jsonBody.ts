@@ -34,7 +34,9 @@ function utf8Text(bytes: Buffer): string | undefined {
  */
 export function readJsonBody(req: Request, res: Response): Promise<unknown> {
   if (!req.is('application/json')) {
-    return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON, sent with Content-Type: application/json'));
+    return Promise.reject(
+      new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON, sent with Content-Type: application/json'),
+    );
   }
   if (!declaresUtf8(req)) return Promise.reject(invalidRequestBody(NOT_UTF8));
   return new Promise((resolve, reject) => {

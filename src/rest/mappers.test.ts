@@ -11,12 +11,27 @@ function lookupData(secureStatus: SecureStatus | null): LookupCustomerQuery {
     customer: {
       id: '1',
       financeOrder: {
-        id: '2', currency: 'USD', downPayment: amount, financeAmount: amount, monthlyCost: amount, months: 1,
-        pricePreTax: amount, purchaseAmount: amount, remainingBalance: amount, time: 0, weeklyCost: amount,
-        payments: [], paymentOptions: [],
+        id: '2',
+        currency: 'USD',
+        downPayment: amount,
+        financeAmount: amount,
+        monthlyCost: amount,
+        months: 1,
+        pricePreTax: amount,
+        purchaseAmount: amount,
+        remainingBalance: amount,
+        time: 0,
+        weeklyCost: amount,
+        payments: [],
+        paymentOptions: [],
         device: {
-          validThrough: null, imei: '123456789012347', simNumber: null, lastSeen: null, secureStatus,
-          family: { id: '3', name: 'family' }, model: { id: '4', makeModel: 'make', name: 'model' },
+          validThrough: null,
+          imei: '123456789012347',
+          simNumber: null,
+          lastSeen: null,
+          secureStatus,
+          family: { id: '3', name: 'family' },
+          model: { id: '4', makeModel: 'make', name: 'model' },
         },
       },
     },
@@ -24,7 +39,7 @@ function lookupData(secureStatus: SecureStatus | null): LookupCustomerQuery {
 }
 
 describe('the legacy secure status', () => {
-  it('is the mapper\'s text for each status of the graph', () => {
+  it("is the mapper's text for each status of the graph", () => {
     const legacyText = (status: SecureStatus | null) =>
       lookupCustomerBody(lookupData(status), 'x', false).device?.secureStatus;
     expect(legacyText('ACTIVE_AND_SECURED')).toBe('Device Active And Secured');

@@ -74,7 +74,10 @@ const LEGACY_SECURE_STATUS: Readonly<Record<SecureStatus, string>> = {
 export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, withDescription: boolean) {
   const customer = data.customer;
   if (!customer) {
-    throw new AppError('RESOURCE_NOT_FOUND', `no customer matches the customerLocator ${JSON.stringify(locator.slice(0, 64))}`);
+    throw new AppError(
+      'RESOURCE_NOT_FOUND',
+      `no customer matches the customerLocator ${JSON.stringify(locator.slice(0, 64))}`,
+    );
   }
   const order = customer.financeOrder;
   const device = order?.device ?? null;
@@ -122,7 +125,8 @@ export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, w
 
 export function lookupCartBody(data: LookupCartQuery, cartTag: string) {
   const cart = data.cart;
-  if (!cart) throw new AppError('RESOURCE_NOT_FOUND', `no cart with cartTag ${JSON.stringify(cartTag.slice(0, 64))} was found`);
+  if (!cart)
+    throw new AppError('RESOURCE_NOT_FOUND', `no cart with cartTag ${JSON.stringify(cartTag.slice(0, 64))} was found`);
   const customer = cart.customer;
   // interface.md 2.6: customer fields only as requested (all strings); amounts as decimal strings
   // except pricePreTax, a number; months as integer text.
@@ -186,7 +190,11 @@ function legacyTransaction(node: ListedTransaction) {
           simNumber: node.device.simNumber,
           imei: node.device.imei,
           family: { id: integer(node.device.family.id), name: node.device.family.name },
-          model: { id: integer(node.device.model.id), makeModel: node.device.model.makeModel, name: node.device.model.name },
+          model: {
+            id: integer(node.device.model.id),
+            makeModel: node.device.model.makeModel,
+            name: node.device.model.name,
+          },
         },
       };
     case 'CashTransaction':
@@ -205,7 +213,11 @@ function legacyTransaction(node: ListedTransaction) {
     case 'AdjustmentTransaction':
       return {
         ...common,
-        adjustment: { id: integer(node.adjustment.id), type: node.adjustment.kind.toLowerCase(), notes: node.adjustment.notes },
+        adjustment: {
+          id: integer(node.adjustment.id),
+          type: node.adjustment.kind.toLowerCase(),
+          notes: node.adjustment.notes,
+        },
       };
   }
 }
@@ -217,7 +229,10 @@ function legacyTransaction(node: ListedTransaction) {
 export interface LegacyListBody<TData> {
   head: string;
   /** One page's items, and where the next page starts; `pageSize` is the page the shim asked for. */
-  page: (data: TData, pageSize: number) => { items: readonly unknown[]; hasNextPage: boolean; endCursor: string | null | undefined };
+  page: (
+    data: TData,
+    pageSize: number,
+  ) => { items: readonly unknown[]; hasNextPage: boolean; endCursor: string | null | undefined };
   tail: string;
 }
 

@@ -73,18 +73,26 @@ export const parseParam = {
     return raw;
   },
   currencyCode: (raw: string, name: string): string => {
-    if (!/^[A-Z]{3}$/.test(raw)) throw invalidParameter(name, 'must be an ISO 4217 currency code in capitals, such as USD');
-    if (!isSupportedCurrency(raw)) throw invalidParameter(name, `names ${raw}, a currency the service does not support`);
+    if (!/^[A-Z]{3}$/.test(raw))
+      throw invalidParameter(name, 'must be an ISO 4217 currency code in capitals, such as USD');
+    if (!isSupportedCurrency(raw))
+      throw invalidParameter(name, `names ${raw}, a currency the service does not support`);
     return raw;
   },
   /** A comma-separated list of names from `allowed`; the set of names given. */
   fieldList:
     (allowed: readonly string[]) =>
     (raw: string, name: string): ReadonlySet<string> => {
-      const names = raw.split(',').map((part) => part.trim()).filter(Boolean);
+      const names = raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
       for (const field of names) {
         if (!allowed.includes(field)) {
-          throw invalidParameter(name, `names ${JSON.stringify(field.slice(0, 80))}, which is not one of: ${allowed.join(', ')}`);
+          throw invalidParameter(
+            name,
+            `names ${JSON.stringify(field.slice(0, 80))}, which is not one of: ${allowed.join(', ')}`,
+          );
         }
       }
       return new Set(names);

@@ -18,7 +18,8 @@ describe('the legacy route table', () => {
       'record-customer-payment': 'partner-tenant',
     });
     // A route that reads no credential cannot need a principal, and one that reads one needs one.
-    for (const route of LEGACY_ROUTES) expect(route.credential.in === 'none', route.name).toBe(route.principal === 'none');
+    for (const route of LEGACY_ROUTES)
+      expect(route.credential.in === 'none', route.name).toBe(route.principal === 'none');
   });
 
   it('is typed end to end: no cast to never or string, no route of never, anywhere in src/rest', () => {

@@ -23,9 +23,11 @@ import type {
   RecordCustomerPaymentMutationVariables,
 } from '../__generated__/operations.js';
 import { AppError, invalidRequestBody } from '../errors.js';
+import type { Surface } from '../http/errorResponses.js';
 import type { PrincipalRequirement } from '../modules/auth/principal.js';
 import {
   accessTokenBody,
+  type LegacyListBody,
   listClerksBody,
   listMerchantsBody,
   listTransactionsBody,
@@ -33,10 +35,8 @@ import {
   lookupCustomerBody,
   paymentNotificationBody,
   recordCustomerPaymentBody,
-  type LegacyListBody,
 } from './mappers.js';
-import { param, parseParam, type ParamSpecs, type ParamValues } from './params.js';
-import type { Surface } from '../http/errorResponses.js';
+import { type ParamSpecs, type ParamValues, param, parseParam } from './params.js';
 
 /** Where a route's credential is presented. */
 export type CredentialSource = { in: 'query'; name: string } | { in: 'bearer' } | { in: 'none' };
@@ -123,14 +123,23 @@ function route<TData, TVariables extends OperationVariables>() {
 
 const PARTNER_KEY: CredentialSource = { in: 'query', name: 'key' };
 const LOCATOR_MAX = 64;
-const CART_FIELDS = ['customer.id', 'customer.name', 'customer.phoneNumber', 'customer.email', 'customer.address', 'customer.nationalId', 'device.description'] as const;
+const CART_FIELDS = [
+  'customer.id',
+  'customer.name',
+  'customer.phoneNumber',
+  'customer.email',
+  'customer.address',
+  'customer.nationalId',
+  'device.description',
+] as const;
 const NO_FIELDS: ReadonlySet<string> = new Set();
 const fieldsOf = (params: { fields?: ReadonlySet<string> }) => params.fields ?? NO_FIELDS;
 
 /** The JSON object body of a payments request. */
 function bodyObject(request: LegacyRequest<unknown>): Record<string, unknown> {
   const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequestBody('must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalidRequestBody('must be a JSON object');
   return body as Record<string, unknown>;
 }
 

@@ -9,8 +9,11 @@ export async function addBulkOrders(db: Db, orders: number, before: Date): Promi
   const series = `generate_series(1, ${Number(orders)}) as g`;
   const merchant = 'case g % 3 when 0 then 851005 when 1 then 999888 else 1000201 end';
   const clerk = 'case g % 3 when 0 then 5335 when 1 then 5334 else 5320 end';
-  const at = (hoursBack: string) => db.raw(`?::timestamptz - (${hoursBack}) * interval '1 hour'`, [before.toISOString()]).toQuery();
-  await db.raw(`insert into customers (partner_id, id, name, phone_number) select ${partner}, 7000000 + g, 'Bulk ' || g, '777' || g from ${series}`);
+  const at = (hoursBack: string) =>
+    db.raw(`?::timestamptz - (${hoursBack}) * interval '1 hour'`, [before.toISOString()]).toQuery();
+  await db.raw(
+    `insert into customers (partner_id, id, name, phone_number) select ${partner}, 7000000 + g, 'Bulk ' || g, '777' || g from ${series}`,
+  );
   await db.raw(`insert into devices (partner_id, id, customer_id, model_id, tag, imei)
     select ${partner}, 7100000 + g, 7000000 + g, case when g % 2 = 0 then 3 else 12 end, 'BULK' || g, (100000000000000 + g)::text from ${series}`);
   await db.raw(`insert into finance_orders (partner_id, id, customer_id, device_id, merchant_id, clerk_id, currency, purchase_minor, down_payment_minor,

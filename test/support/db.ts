@@ -42,7 +42,10 @@ export async function createPostgresDatabase(adminUrl: string): Promise<{ url: s
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withAdmin(adminUrl, (admin) => admin.raw('drop database if exists ?? with (force)', [name])).then(() => undefined),
+    drop: () =>
+      withAdmin(adminUrl, (admin) => admin.raw('drop database if exists ?? with (force)', [name])).then(
+        () => undefined,
+      ),
   };
 }
 

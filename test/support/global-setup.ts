@@ -4,11 +4,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const named = (files: string[]) => files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
+const named = (files: string[]) =>
+  files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
 
 export default function setup(): () => void {
   const url = process.env.TEST_DATABASE_URL;
-  const where = url ? `Postgres (${new URL(url).host}), a fresh database per test file` : 'embedded PGlite, in memory, one per test file';
+  const where = url
+    ? `Postgres (${new URL(url).host}), a fresh database per test file`
+    : 'embedded PGlite, in memory, one per test file';
   process.stdout.write(`\n[test database] ${where}\n`);
 
   const runTmp = mkdtempSync(join(tmpdir(), 'dfs-test-run-'));

@@ -26,10 +26,15 @@ export const GOLDEN_NOW = new Date('2026-06-10T15:30:00Z');
 export const GOLDEN_DIR = new URL('../golden/', import.meta.url).pathname;
 
 export const goldenFolders = (): string[] =>
-  readdirSync(GOLDEN_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  readdirSync(GOLDEN_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 
 export const goldenFiles = (folder: string): string[] =>
-  readdirSync(join(GOLDEN_DIR, folder)).filter((file) => file.endsWith('.json')).sort();
+  readdirSync(join(GOLDEN_DIR, folder))
+    .filter((file) => file.endsWith('.json'))
+    .sort();
 
 export const readGolden = (folder: string, file: string): GoldenCase =>
   JSON.parse(readFileSync(join(GOLDEN_DIR, folder, file), 'utf8')) as GoldenCase;

@@ -3,7 +3,9 @@ import type { Db } from '../../src/db/knex.js';
 
 export async function ledgerSnapshot(db: Db) {
   const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0]!.n);
-  const orders = await db('finance_orders').select('partner_id', 'id', 'total_paid_minor').orderBy(['partner_id', 'id']);
+  const orders = await db('finance_orders')
+    .select('partner_id', 'id', 'total_paid_minor')
+    .orderBy(['partner_id', 'id']);
   return {
     payments: await count('payments'),
     transactions: await count('transactions'),

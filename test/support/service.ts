@@ -2,8 +2,8 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app.js';
-import type { Db } from '../../src/db/knex.js';
 import type { TrustProxy } from '../../src/clientAddress.js';
+import type { Db } from '../../src/db/knex.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
@@ -12,12 +12,19 @@ export interface TestService {
   baseUrl: string;
   request: (path: string, init?: RequestInit) => Promise<Response>;
   /** POST a GraphQL operation to /graphql with the given headers. */
-  graphql: (query: string, headers?: Record<string, string>, variables?: Record<string, unknown>) => Promise<{ status: number; body: any }>;
+  graphql: (
+    query: string,
+    headers?: Record<string, string>,
+    variables?: Record<string, unknown>,
+  ) => Promise<{ status: number; body: any }>;
   close: () => Promise<void>;
 }
 
 /** The signing settings of every test service: tests can mint and tamper with tokens. */
-export const TEST_TOKENS: TokenSettings = { signingKeys: [{ id: 'test', secret: 'test-signing-secret-0123456789abcdef' }], ttlSeconds: 3600 };
+export const TEST_TOKENS: TokenSettings = {
+  signingKeys: [{ id: 'test', secret: 'test-signing-secret-0123456789abcdef' }],
+  ttlSeconds: 3600,
+};
 
 /**
  * The limits of every test service unless a test passes its own: the GraphQL limits are the

@@ -14,7 +14,10 @@ interface QueryEvent {
   __knexQueryUid: string;
 }
 
-export async function statementsDuring<T>(db: Db, work: () => Promise<T>): Promise<{ result: T; statements: SentStatement[] }> {
+export async function statementsDuring<T>(
+  db: Db,
+  work: () => Promise<T>,
+): Promise<{ result: T; statements: SentStatement[] }> {
   const statements: SentStatement[] = [];
   const byUid = new Map<string, SentStatement>();
   const onQuery = (query: QueryEvent) => {
@@ -24,7 +27,10 @@ export async function statementsDuring<T>(db: Db, work: () => Promise<T>): Promi
   };
   const onResponse = (response: unknown, query: QueryEvent) => {
     const sent = byUid.get(query.__knexQueryUid);
-    if (sent) sent.rows = Array.isArray(response) ? response.length : ((response as { rows?: unknown[] } | undefined)?.rows?.length ?? 1);
+    if (sent)
+      sent.rows = Array.isArray(response)
+        ? response.length
+        : ((response as { rows?: unknown[] } | undefined)?.rows?.length ?? 1);
   };
   db.on('query', onQuery).on('query-response', onResponse);
   try {

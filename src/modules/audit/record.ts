@@ -11,7 +11,13 @@ import type { AuditActor, AuditEntry } from './rows.js';
 /** The operator behind this request, as the trail names them. */
 export function operatorActor(ctx: Context): AuditActor {
   const operatorId = requireOperator(ctx);
-  return { kind: 'operator', id: operatorId, keyId: requirePrincipal(ctx).keyId, clientAddress: ctx.clientAddress, requestId: ctx.requestId };
+  return {
+    kind: 'operator',
+    id: operatorId,
+    keyId: requirePrincipal(ctx).keyId,
+    clientAddress: ctx.clientAddress,
+    requestId: ctx.requestId,
+  };
 }
 
 /** Runs an action and writes its audit record in one database transaction, which it opens. */

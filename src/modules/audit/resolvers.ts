@@ -11,7 +11,8 @@ export const auditResolvers: Resolvers = {
       requireOperator(ctx);
       const limit = pageSizeOf(info, first);
       const beforeId = after != null ? Buffer.from(after, 'base64url').toString('utf8') : undefined;
-      if (beforeId !== undefined && !isDatabaseId(beforeId)) throw invalidArgument('after', 'is not a cursor of this connection');
+      if (beforeId !== undefined && !isDatabaseId(beforeId))
+        throw invalidArgument('after', 'is not a cursor of this connection');
       if (partnerId != null && !isDatabaseId(partnerId)) return { rows: [], hasNextPage: false };
       const rows = await listAuditEvents(ctx.db, { action, partnerId, beforeId, limit: limit + 1 });
       return { rows: rows.slice(0, limit), hasNextPage: rows.length > limit };

@@ -26,61 +26,83 @@ export interface NewApiKey {
   expiresAt?: Date | null;
 }
 
-export async function createApiKeyFor(db: Db, request: NewApiKey, actor: AuditActor, now: Date): Promise<{ row: ApiKeyRow; secret: string }> {
+export async function createApiKeyFor(
+  db: Db,
+  request: NewApiKey,
+  actor: AuditActor,
+  now: Date,
+): Promise<{ row: ApiKeyRow; secret: string }> {
   const owner = OWNER[request.kind];
-  if (request.expiresAt && request.expiresAt.getTime() <= now.getTime()) throw invalidArgument('expiresAt', 'must be in the future');
-  return audited(db, actor, async (trx) => {
-    // Serialise key creation per owner and kind, so two requests cannot both take the last free slot.
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`api-keys:${request.kind}:${request.ownerId}`]);
-    if (!(await trx(owner.table).where({ id: request.ownerId }).first('id'))) throw notFound(owner.name, request.ownerId);
-    const [counted] = await trx('api_keys')
-      .where({ kind: request.kind, [owner.column]: request.ownerId })
-      .whereNull('revoked_at')
-      .where((live) => live.whereNull('expires_at').orWhere('expires_at', '>', now))
-      .count({ active: '*' });
-    if (Number(counted?.active ?? 0) >= MAX_ACTIVE_KEYS) {
-      throw invalidArgument('kind', `is refused: the ${owner.name} already has ${MAX_ACTIVE_KEYS} active ${request.kind} keys; revoke one before creating another`);
-    }
-    const secret = generateApiKey(request.kind);
-    const row = await insertApiKey(trx, {
-      key_hash: hashApiKey(secret),
-      display_prefix: displayPrefix(secret),
-      kind: request.kind,
-      partner_id: owner.column === 'partner_id' ? request.ownerId : null,
-      vendor_id: owner.column === 'vendor_id' ? request.ownerId : null,
-      operator_id: owner.column === 'operator_id' ? request.ownerId : null,
-      label: request.label?.trim() || null,
-      expires_at: request.expiresAt ?? null,
-    });
-    return { row, secret };
-  }, ({ row }) => ({
-    action: 'api_key.create',
-    subjectKind: 'api_key',
-    subjectId: row.id,
-    partnerId: row.partner_id,
-    details: {
-      kind: row.kind,
-      displayPrefix: row.display_prefix,
-      label: row.label,
-      expiresAt: row.expires_at,
-      owner: { [owner.column]: request.ownerId },
+  if (request.expiresAt && request.expiresAt.getTime() <= now.getTime())
+    throw invalidArgument('expiresAt', 'must be in the future');
+  return audited(
+    db,
+    actor,
+    async (trx) => {
+      // Serialise key creation per owner and kind, so two requests cannot both take the last free slot.
+      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+        `api-keys:${request.kind}:${request.ownerId}`,
+      ]);
+      if (!(await trx(owner.table).where({ id: request.ownerId }).first('id')))
+        throw notFound(owner.name, request.ownerId);
+      const [counted] = await trx('api_keys')
+        .where({ kind: request.kind, [owner.column]: request.ownerId })
+        .whereNull('revoked_at')
+        .where((live) => live.whereNull('expires_at').orWhere('expires_at', '>', now))
+        .count({ active: '*' });
+      if (Number(counted?.active ?? 0) >= MAX_ACTIVE_KEYS) {
+        throw invalidArgument(
+          'kind',
+          `is refused: the ${owner.name} already has ${MAX_ACTIVE_KEYS} active ${request.kind} keys; revoke one before creating another`,
+        );
+      }
+      const secret = generateApiKey(request.kind);
+      const row = await insertApiKey(trx, {
+        key_hash: hashApiKey(secret),
+        display_prefix: displayPrefix(secret),
+        kind: request.kind,
+        partner_id: owner.column === 'partner_id' ? request.ownerId : null,
+        vendor_id: owner.column === 'vendor_id' ? request.ownerId : null,
+        operator_id: owner.column === 'operator_id' ? request.ownerId : null,
+        label: request.label?.trim() || null,
+        expires_at: request.expiresAt ?? null,
+      });
+      return { row, secret };
     },
-  }));
+    ({ row }) => ({
+      action: 'api_key.create',
+      subjectKind: 'api_key',
+      subjectId: row.id,
+      partnerId: row.partner_id,
+      details: {
+        kind: row.kind,
+        displayPrefix: row.display_prefix,
+        label: row.label,
+        expiresAt: row.expires_at,
+        owner: { [owner.column]: request.ownerId },
+      },
+    }),
+  );
 }
 
 /** Revokes a key now (a key already revoked keeps its first revocation time); the event is recorded either way. */
 export async function revokeApiKeyAs(db: Db, id: string, actor: AuditActor, now: Date): Promise<ApiKeyRow> {
-  const { row } = await audited(db, actor, async (trx) => {
-    const before = await apiKeyById(trx, id);
-    if (!before) throw notFound('API key', id);
-    return { row: (await revokeApiKey(trx, id, now))!, alreadyRevoked: before.revoked_at !== null };
-  }, ({ row, alreadyRevoked }) => ({
-    action: 'api_key.revoke',
-    subjectKind: 'api_key',
-    subjectId: row.id,
-    partnerId: row.partner_id,
-    details: { kind: row.kind, displayPrefix: row.display_prefix, alreadyRevoked },
-  }));
+  const { row } = await audited(
+    db,
+    actor,
+    async (trx) => {
+      const before = await apiKeyById(trx, id);
+      if (!before) throw notFound('API key', id);
+      return { row: (await revokeApiKey(trx, id, now))!, alreadyRevoked: before.revoked_at !== null };
+    },
+    ({ row, alreadyRevoked }) => ({
+      action: 'api_key.revoke',
+      subjectKind: 'api_key',
+      subjectId: row.id,
+      partnerId: row.partner_id,
+      details: { kind: row.kind, displayPrefix: row.display_prefix, alreadyRevoked },
+    }),
+  );
   return row;
 }
 

@@ -3,7 +3,12 @@ import { couldBeValidKey, displayPrefix, generateApiKey, kindOfGeneratedKey } fr
 
 describe('API keys', () => {
   it('carry their kind in the prefix and a checksum that catches typos', () => {
-    for (const [kind, prefix] of [['partner', 'dfs_pk_'], ['retail', 'dfs_rk_'], ['vendor', 'dfs_vk_'], ['operator', 'dfs_ok_']] as const) {
+    for (const [kind, prefix] of [
+      ['partner', 'dfs_pk_'],
+      ['retail', 'dfs_rk_'],
+      ['vendor', 'dfs_vk_'],
+      ['operator', 'dfs_ok_'],
+    ] as const) {
       const key = generateApiKey(kind);
       expect(key).toMatch(new RegExp(`^${prefix}[0-9A-Za-z]{38}$`));
       expect(couldBeValidKey(key)).toBe(true);

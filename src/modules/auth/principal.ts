@@ -2,12 +2,12 @@
 // (an API key, or an access token bought with one). Resolvers ask the guards below; they never look
 // at keys or tokens themselves.
 import type { DbOrTrx } from '../../db/knex.js';
-import { AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
+import { type AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { couldBeValidKey, hashApiKey, kindOfGeneratedKey, sameHash } from './keys.js';
 import { findActiveApiKey, findActiveApiKeyById } from './queries.js';
 import type { ApiKeyRow } from './rows.js';
-import { looksLikeAccessToken, verifyAccessToken, type TokenSettings } from './tokens.js';
+import { looksLikeAccessToken, type TokenSettings, verifyAccessToken } from './tokens.js';
 
 interface PrincipalBase {
   keyId: string;
@@ -116,12 +116,17 @@ export async function authenticateCredential(
 
 async function authenticate({ db, tokens, now }: AuthenticationDeps, credential: Credential): Promise<Authentication> {
   const value = credential.value;
-  if (value === undefined || value === '') return { principal: null, failure: missingApiKey(credential.expected, credential.presentedAs) };
+  if (value === undefined || value === '')
+    return { principal: null, failure: missingApiKey(credential.expected, credential.presentedAs) };
   if (!credential.keyOnly && looksLikeAccessToken(value)) {
     const check = verifyAccessToken(tokens, value, now);
     if (!check.ok) return { principal: null, failure: invalidAccessToken(check.problem) };
     const key = await findActiveApiKeyById(db, check.claims.keyId, now);
-    if (!key) return { principal: null, failure: invalidAccessToken('the API key behind this access token was revoked or has expired') };
+    if (!key)
+      return {
+        principal: null,
+        failure: invalidAccessToken('the API key behind this access token was revoked or has expired'),
+      };
     return { principal: principalOf(key, true) };
   }
   // A generated key with a wrong checksum is a typo or a forgery: refused without a lookup.
@@ -145,7 +150,12 @@ export function requirePrincipal(ctx: AuthContext): Principal {
   throw ctx.auth.failure;
 }
 
-const KEY_KIND_NAMES = { partner: 'a partner key', retail: 'a retail key', vendor: 'a vendor key', operator: 'an operator key' } as const;
+const KEY_KIND_NAMES = {
+  partner: 'a partner key',
+  retail: 'a retail key',
+  vendor: 'a vendor key',
+  operator: 'an operator key',
+} as const;
 
 /**
  * The partner whose data the caller may read or write: its own, for partner-principal keys of the
@@ -189,7 +199,9 @@ export function requireVendorToken(ctx: AuthContext): string {
   const principal = requirePrincipal(ctx);
   if (principal.kind === 'vendor' && principal.viaToken) return principal.vendorId;
   if (principal.kind === 'vendor') {
-    throw invalidAccessToken('an access token is required: trade the vendor API key for one at POST /payments/v1/token');
+    throw invalidAccessToken(
+      'an access token is required: trade the vendor API key for one at POST /payments/v1/token',
+    );
   }
   throw forbidden(`this needs a payment vendor's access token; ${KEY_KIND_NAMES[principal.keyKind]} cannot use it`);
 }

@@ -2,7 +2,19 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
 import type { ApiKeyRow } from './rows.js';
 
-const COLUMNS = ['id', 'key_hash', 'display_prefix', 'kind', 'partner_id', 'vendor_id', 'operator_id', 'label', 'created_at', 'expires_at', 'revoked_at'] as const;
+const COLUMNS = [
+  'id',
+  'key_hash',
+  'display_prefix',
+  'kind',
+  'partner_id',
+  'vendor_id',
+  'operator_id',
+  'label',
+  'created_at',
+  'expires_at',
+  'revoked_at',
+] as const;
 
 /** The key with this hash if it is neither revoked nor expired at `now`; one unique-index lookup. */
 export function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
@@ -26,21 +38,35 @@ export function findActiveApiKeyById(db: DbOrTrx, id: string, now: Date): Promis
 }
 
 export function apiKeyById(db: DbOrTrx, id: string): Promise<ApiKeyRow | undefined> {
-  return db<ApiKeyRow>('api_keys').select(...COLUMNS).where({ id }).first();
+  return db<ApiKeyRow>('api_keys')
+    .select(...COLUMNS)
+    .where({ id })
+    .first();
 }
 
 /** Keys, newest first, optionally of one partner or one vendor. */
 /** API keys, newest first; at most `limit` (the graph's page), or all (the keys CLI). */
-export function listApiKeys(db: DbOrTrx, filter: { partnerId?: string; vendorId?: string }, limit?: number): Promise<ApiKeyRow[]> {
-  const query = db<ApiKeyRow>('api_keys').select(...COLUMNS).orderBy('id', 'desc');
+export function listApiKeys(
+  db: DbOrTrx,
+  filter: { partnerId?: string; vendorId?: string },
+  limit?: number,
+): Promise<ApiKeyRow[]> {
+  const query = db<ApiKeyRow>('api_keys')
+    .select(...COLUMNS)
+    .orderBy('id', 'desc');
   if (limit !== undefined) query.limit(limit);
   if (filter.partnerId) query.where({ partner_id: filter.partnerId });
   if (filter.vendorId) query.where({ vendor_id: filter.vendorId });
   return query;
 }
 
-export async function insertApiKey(db: DbOrTrx, row: Omit<ApiKeyRow, 'id' | 'created_at' | 'revoked_at'>): Promise<ApiKeyRow> {
-  const [inserted] = await db<ApiKeyRow>('api_keys').insert(row).returning([...COLUMNS]);
+export async function insertApiKey(
+  db: DbOrTrx,
+  row: Omit<ApiKeyRow, 'id' | 'created_at' | 'revoked_at'>,
+): Promise<ApiKeyRow> {
+  const [inserted] = await db<ApiKeyRow>('api_keys')
+    .insert(row)
+    .returning([...COLUMNS]);
   return inserted as ApiKeyRow;
 }
 

@@ -2,8 +2,8 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { AppError, invalidApiKey, invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
-import { requireId } from '../inputs.js';
 import { operatorActor } from '../audit/record.js';
+import { requireId } from '../inputs.js';
 import { createApiKeyFor, revokeApiKeyAs } from './admin.js';
 import { authenticateCredential, requireOperator, requirePrincipal } from './principal.js';
 import { listApiKeys } from './queries.js';
@@ -12,7 +12,12 @@ import { issueAccessToken } from './tokens.js';
 
 const KEY_KINDS = { partner: 'PARTNER', retail: 'RETAIL', vendor: 'VENDOR', operator: 'OPERATOR' } as const;
 const PRINCIPAL_KINDS = { partner: 'PARTNER', vendor: 'VENDOR', operator: 'OPERATOR' } as const;
-const OWNER_FIELD = { partner: 'partnerId', retail: 'partnerId', vendor: 'paymentVendorId', operator: 'operatorId' } as const;
+const OWNER_FIELD = {
+  partner: 'partnerId',
+  retail: 'partnerId',
+  vendor: 'paymentVendorId',
+  operator: 'operatorId',
+} as const;
 
 export const authResolvers: Resolvers = {
   Query: {
@@ -20,7 +25,11 @@ export const authResolvers: Resolvers = {
     apiKeys: (_root, { partnerId, paymentVendorId, first }, ctx, info) => {
       requireOperator(ctx);
       const limit = pageSizeOf(info, first);
-      if ((partnerId != null && !isDatabaseId(partnerId)) || (paymentVendorId != null && !isDatabaseId(paymentVendorId))) return [];
+      if (
+        (partnerId != null && !isDatabaseId(partnerId)) ||
+        (paymentVendorId != null && !isDatabaseId(paymentVendorId))
+      )
+        return [];
       return listApiKeys(ctx.db, { partnerId: partnerId ?? undefined, vendorId: paymentVendorId ?? undefined }, limit);
     },
   },
@@ -35,10 +44,18 @@ export const authResolvers: Resolvers = {
       if (!principal) throw new AppError('INVALID_API_KEY', `the action is not authorized: ${invalidApiKey().message}`);
       // Partner and retail keys are used as they are; only vendors and operators trade keys for tokens.
       if (principal.kind !== 'vendor' && principal.kind !== 'operator') {
-        throw new AppError('INVALID_API_KEY', 'the action is not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens');
+        throw new AppError(
+          'INVALID_API_KEY',
+          'the action is not authorized: partner and retail keys are used directly; only vendor and operator keys buy access tokens',
+        );
       }
       const { token, claims } = issueAccessToken(ctx.tokens, principal.keyId, now);
-      return { accessToken: token, tokenType: 'Bearer', expiresIn: claims.expiresAt - claims.issuedAt, expiresAt: claims.expiresAt };
+      return {
+        accessToken: token,
+        tokenType: 'Bearer',
+        expiresIn: claims.expiresAt - claims.issuedAt,
+        expiresAt: claims.expiresAt,
+      };
     },
     createApiKey: async (_root, { input }, ctx) => {
       const actor = operatorActor(ctx);
@@ -47,12 +64,18 @@ export const authResolvers: Resolvers = {
       const ownerId = input[ownerField];
       if (!ownerId) throw invalidArgument(`input.${ownerField}`, `is required for a ${input.kind} key`);
       for (const other of Object.values(OWNER_FIELD)) {
-        if (other !== ownerField && input[other]) throw invalidArgument(`input.${other}`, `must not be given for a ${input.kind} key`);
+        if (other !== ownerField && input[other])
+          throw invalidArgument(`input.${other}`, `must not be given for a ${input.kind} key`);
       }
       requireId(ownerField.replace(/Id$/, ''), ownerId);
       const { row, secret } = await createApiKeyFor(
         ctx.db,
-        { kind, ownerId, label: input.label, expiresAt: input.expiresAt != null ? new Date(input.expiresAt * 1000) : null },
+        {
+          kind,
+          ownerId,
+          label: input.label,
+          expiresAt: input.expiresAt != null ? new Date(input.expiresAt * 1000) : null,
+        },
         actor,
         ctx.now(),
       );
@@ -84,6 +107,7 @@ export const authResolvers: Resolvers = {
     createdAt: (key) => key.created_at,
     expiresAt: (key) => key.expires_at,
     revokedAt: (key) => key.revoked_at,
-    active: (key, _args, ctx) => key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > ctx.now().getTime()),
+    active: (key, _args, ctx) =>
+      key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > ctx.now().getTime()),
   },
 };

@@ -41,12 +41,18 @@ export function looksLikeAccessToken(credential: string): boolean {
   return credential.startsWith(`${VERSION}.`);
 }
 
-export function issueAccessToken(settings: TokenSettings, keyId: string, now: Date): { token: string; claims: TokenClaims } {
+export function issueAccessToken(
+  settings: TokenSettings,
+  keyId: string,
+  now: Date,
+): { token: string; claims: TokenClaims } {
   const signingKey = settings.signingKeys[0];
   if (!signingKey) throw new Error('no token signing key is configured');
   const issuedAt = Math.floor(now.getTime() / 1000);
   const claims: TokenClaims = { keyId, issuedAt, expiresAt: issuedAt + settings.ttlSeconds };
-  const encoded = Buffer.from(JSON.stringify({ kid: signingKey.id, k: claims.keyId, iat: claims.issuedAt, exp: claims.expiresAt })).toString('base64url');
+  const encoded = Buffer.from(
+    JSON.stringify({ kid: signingKey.id, k: claims.keyId, iat: claims.issuedAt, exp: claims.expiresAt }),
+  ).toString('base64url');
   const content = `${VERSION}.${encoded}`;
   return { token: `${content}.${sign(signingKey.secret, content).toString('base64url')}`, claims };
 }
@@ -66,7 +72,8 @@ export function verifyAccessToken(settings: TokenSettings, token: string, now: D
     return { ok: false, problem: 'the access token is malformed' };
   }
   const signingKey = settings.signingKeys.find((key) => key.id === raw?.kid);
-  if (!signingKey) return { ok: false, problem: 'the access token is not valid (it was not signed by a current signing key)' };
+  if (!signingKey)
+    return { ok: false, problem: 'the access token is not valid (it was not signed by a current signing key)' };
   // Compare the canonical text of the signature, not decoded bytes: base64url decoding skips stray
   // characters, and a token must have exactly one spelling.
   const expected = Buffer.from(sign(signingKey.secret, `${VERSION}.${encodedClaims}`).toString('base64url'));
@@ -78,7 +85,8 @@ export function verifyAccessToken(settings: TokenSettings, token: string, now: D
     return { ok: false, problem: 'the access token is malformed' };
   }
   const nowSeconds = now.getTime() / 1000;
-  if (raw.iat > nowSeconds + CLOCK_SKEW_SECONDS) return { ok: false, problem: 'the access token is not valid (it was issued in the future)' };
+  if (raw.iat > nowSeconds + CLOCK_SKEW_SECONDS)
+    return { ok: false, problem: 'the access token is not valid (it was issued in the future)' };
   if (raw.exp <= nowSeconds) return { ok: false, problem: 'the access token expired; request a new one' };
   return { ok: true, claims: { keyId: raw.k, issuedAt: raw.iat, expiresAt: raw.exp } };
 }

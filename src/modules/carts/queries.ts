@@ -1,14 +1,31 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { whereTenantKeys, type TenantKey } from '../tenancy.js';
+import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { CartRow } from './rows.js';
 
 const COLUMNS = [
-  'partner_id', 'id', 'cart_tag', 'customer_id', 'merchant_id', 'clerk_id', 'device_model_id', 'device_description', 'currency',
-  'purchase_minor', 'down_payment_minor', 'price_pre_tax_minor', 'monthly_cost_minor', 'weekly_cost_minor', 'months', 'created_at',
+  'partner_id',
+  'id',
+  'cart_tag',
+  'customer_id',
+  'merchant_id',
+  'clerk_id',
+  'device_model_id',
+  'device_description',
+  'currency',
+  'purchase_minor',
+  'down_payment_minor',
+  'price_pre_tax_minor',
+  'monthly_cost_minor',
+  'weekly_cost_minor',
+  'months',
+  'created_at',
 ] as const;
 
 export function cartByTag(db: DbOrTrx, partnerId: string, cartTag: string): Promise<CartRow | undefined> {
-  return db<CartRow>('carts').select(...COLUMNS).where({ partner_id: partnerId, cart_tag: cartTag }).first();
+  return db<CartRow>('carts')
+    .select(...COLUMNS)
+    .where({ partner_id: partnerId, cart_tag: cartTag })
+    .first();
 }
 
 export function cartsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<CartRow[]> {
@@ -16,7 +33,9 @@ export function cartsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<Ca
 }
 
 export async function insertCart(db: DbOrTrx, row: Omit<CartRow, 'id' | 'created_at'>): Promise<CartRow> {
-  const [inserted] = await db<CartRow>('carts').insert(row).returning([...COLUMNS]);
+  const [inserted] = await db<CartRow>('carts')
+    .insert(row)
+    .returning([...COLUMNS]);
   return inserted as CartRow;
 }
 

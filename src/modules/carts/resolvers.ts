@@ -1,9 +1,9 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
+import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { financeTermsFields } from '../financeOrders/terms.js';
 import { optionalText, requireAmount, requireId, requireText } from '../inputs.js';
-import { operatorActor } from '../audit/record.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createCart } from './create.js';
 import { financeCart } from './finance.js';
@@ -15,7 +15,8 @@ export const cartResolvers: Resolvers = {
       // Carts are for partner keys (not retail keys) and operators (decisions.md 1).
       const partnerId = readablePartner(ctx, requested, ['partner']);
       if (partnerId === undefined) return null;
-      if (partnerId === null) throw invalidArgument('partnerId', 'is required for operators: cart tags are unique within a partner');
+      if (partnerId === null)
+        throw invalidArgument('partnerId', 'is required for operators: cart tags are unique within a partner');
       return cartByTag(ctx.db, partnerId, cartTag).then((row) => row ?? null);
     },
   },
@@ -30,7 +31,8 @@ export const cartResolvers: Resolvers = {
       const pricePreTax = requireAmount('input.pricePreTax', input.pricePreTax, currency, 'non-negative');
       const monthly = requireAmount('input.monthlyCost', input.monthlyCost, currency, 'positive');
       const weekly = requireAmount('input.weeklyCost', input.weeklyCost, currency, 'positive');
-      if (!Number.isInteger(input.months) || input.months < 1 || input.months > 120) throw invalidArgument('input.months', 'must be from 1 to 120');
+      if (!Number.isInteger(input.months) || input.months < 1 || input.months > 120)
+        throw invalidArgument('input.months', 'must be from 1 to 120');
       const ids = {
         customer_id: requireId('customer', input.customerId),
         merchant_id: requireId('merchant', input.merchantId),
@@ -60,13 +62,17 @@ export const cartResolvers: Resolvers = {
   },
   Cart: {
     cartTag: (cart) => cart.cart_tag,
-    customer: async (cart, _args, ctx) => (await ctx.loaders.customers.byKey.load({ partnerId: cart.partner_id, id: cart.customer_id }))!,
-    merchant: async (cart, _args, ctx) => (await ctx.loaders.merchants.byKey.load({ partnerId: cart.partner_id, id: cart.merchant_id }))!,
-    salesClerk: async (cart, _args, ctx) => (await ctx.loaders.clerks.byKey.load({ partnerId: cart.partner_id, id: cart.clerk_id }))!,
+    customer: async (cart, _args, ctx) =>
+      (await ctx.loaders.customers.byKey.load({ partnerId: cart.partner_id, id: cart.customer_id }))!,
+    merchant: async (cart, _args, ctx) =>
+      (await ctx.loaders.merchants.byKey.load({ partnerId: cart.partner_id, id: cart.merchant_id }))!,
+    salesClerk: async (cart, _args, ctx) =>
+      (await ctx.loaders.clerks.byKey.load({ partnerId: cart.partner_id, id: cart.clerk_id }))!,
     ...financeTermsFields,
     deviceModel: async (cart, _args, ctx) => (await ctx.loaders.devices.modelById.load(cart.device_model_id))!,
     deviceDescription: (cart) => cart.device_description,
-    financeOrder: async (cart, _args, ctx) => (await ctx.loaders.financeOrders.ofCart.load({ partnerId: cart.partner_id, id: cart.id }))[0] ?? null,
+    financeOrder: async (cart, _args, ctx) =>
+      (await ctx.loaders.financeOrders.ofCart.load({ partnerId: cart.partner_id, id: cart.id }))[0] ?? null,
     createdAt: (cart) => cart.created_at,
   },
 };

@@ -3,11 +3,11 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
-import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
 import { operatorActor } from '../audit/record.js';
+import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
 import { requireText } from '../inputs.js';
-import { requireExistingPartner } from '../partners/guards.js';
 import { pageOf } from '../pages.js';
+import { requireExistingPartner } from '../partners/guards.js';
 import { createClerk } from './create.js';
 import { clerksOfPartner } from './queries.js';
 
@@ -15,7 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 
 export const clerkResolvers: Resolvers = {
   Query: {
-    clerks: (_root, { first, after }, ctx, info) => clerksOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
+    clerks: (_root, { first, after }, ctx, info) =>
+      clerksOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
     clerk: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
       return isDatabaseId(id) ? ctx.loaders.clerks.byKey.load({ partnerId, id }) : null;

@@ -9,15 +9,27 @@ import type { CustomerParent } from './rows.js';
 export const IMEI = /^[0-9]{15,16}$/;
 
 /** The customer a locator names within one partner (or any partner when partnerId is null). */
-export async function locateCustomer(db: DbOrTrx, locator: string, partnerId: string | null): Promise<CustomerParent | null> {
+export async function locateCustomer(
+  db: DbOrTrx,
+  locator: string,
+  partnerId: string | null,
+): Promise<CustomerParent | null> {
   const text = locator.trim();
   if (text === '' || text.length > 64) return null;
-  const rules: LocatorRule[] = [...(IMEI.test(text) ? (['imei'] as const) : []), 'tag', 'phone number', ...(isDatabaseId(text) ? (['id'] as const) : [])];
+  const rules: LocatorRule[] = [
+    ...(IMEI.test(text) ? (['imei'] as const) : []),
+    'tag',
+    'phone number',
+    ...(isDatabaseId(text) ? (['id'] as const) : []),
+  ];
   // Every rule in one statement; the winning rule's rows come first.
   const [found, next] = await customersByLocator(db, text, rules, partnerId);
   if (!found) return null;
   if (next && next.precedence === found.precedence) {
-    throw invalidArgument('locator', `matches customers of several partners by ${rules[found.precedence]}; use a device tag or an IMEI`);
+    throw invalidArgument(
+      'locator',
+      `matches customers of several partners by ${rules[found.precedence]}; use a device tag or an IMEI`,
+    );
   }
   // matched_device_id travels with the customer: found through a device, that device's order is the
   // one the lookup is about (Customer.financeOrder).

@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
-import { whereTenantKeys, type TenantKey } from '../tenancy.js';
+import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { CustomerRow } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'name', 'phone_number', 'email', 'address', 'national_id'] as const;
@@ -15,8 +15,15 @@ export function customersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promis
  * At most two: two already say the number is ambiguous.
  */
 export async function findCustomersByPhone(db: DbOrTrx, phone: string): Promise<TenantKey[]> {
-  const entries = await db('customer_phone_directory').select('partner_id', 'customer_id').where({ phone_number: phone }).orderBy(['partner_id', 'customer_id']).limit(2);
-  return entries.map((entry: { partner_id: string; customer_id: string }) => ({ partnerId: entry.partner_id, id: entry.customer_id }));
+  const entries = await db('customer_phone_directory')
+    .select('partner_id', 'customer_id')
+    .where({ phone_number: phone })
+    .orderBy(['partner_id', 'customer_id'])
+    .limit(2);
+  return entries.map((entry: { partner_id: string; customer_id: string }) => ({
+    partnerId: entry.partner_id,
+    id: entry.customer_id,
+  }));
 }
 
 /** A way a customerLocator may name a customer (decisions.md 8). */
@@ -30,7 +37,13 @@ export interface LocatedCustomerRow extends CustomerRow {
 }
 
 /** The customers `locator` names by one rule, within one partner or any when partnerId is null. */
-function customersByRule(db: DbOrTrx, rule: LocatorRule, precedence: number, locator: string, partnerId: string | null) {
+function customersByRule(
+  db: DbOrTrx,
+  rule: LocatorRule,
+  precedence: number,
+  locator: string,
+  partnerId: string | null,
+) {
   const located = [db.raw('?::int4 as precedence', [precedence]), ...COLUMNS.map((column) => `c.${column}`)];
   if (rule === 'imei' || rule === 'tag') {
     // The global directory finds the device whatever its partner (one unique-index lookup); the device names its customer.
@@ -54,12 +67,21 @@ function customersByRule(db: DbOrTrx, rule: LocatorRule, precedence: number, loc
  * phone and id rules may find one per partner when partnerId is null. An id rule needs a locator
  * that is a database id.
  */
-export function customersByLocator(db: DbOrTrx, locator: string, rules: readonly LocatorRule[], partnerId: string | null): Promise<LocatedCustomerRow[]> {
+export function customersByLocator(
+  db: DbOrTrx,
+  locator: string,
+  rules: readonly LocatorRule[],
+  partnerId: string | null,
+): Promise<LocatedCustomerRow[]> {
   const [first, ...rest] = rules.map((rule, precedence) => customersByRule(db, rule, precedence, locator, partnerId));
-  return prepared(rest.length ? first!.unionAll(rest, true) : first!).orderBy(['precedence', 'partner_id', 'id']).limit(2);
+  return prepared(rest.length ? first!.unionAll(rest, true) : first!)
+    .orderBy(['precedence', 'partner_id', 'id'])
+    .limit(2);
 }
 
 export async function insertCustomer(db: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {
-  const [inserted] = await db<CustomerRow>('customers').insert(row).returning([...COLUMNS]);
+  const [inserted] = await db<CustomerRow>('customers')
+    .insert(row)
+    .returning([...COLUMNS]);
   return inserted as CustomerRow;
 }

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { pageSizeOf } from '../../listSize.js';
-import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
 import { operatorActor } from '../audit/record.js';
+import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
 import { currentOrderOf } from '../financeOrders/current.js';
 import { optionalText, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
@@ -44,8 +44,14 @@ export const customerResolvers: Resolvers = {
       return currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.now()) ?? null;
     },
     financeOrders: async (customer, { first }, ctx, info) =>
-      (await ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(0, pageSizeOf(info, first)),
+      (await ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(
+        0,
+        pageSizeOf(info, first),
+      ),
     devices: async (customer, { first }, ctx, info) =>
-      (await ctx.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(0, pageSizeOf(info, first)),
+      (await ctx.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(
+        0,
+        pageSizeOf(info, first),
+      ),
   },
 };

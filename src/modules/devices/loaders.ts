@@ -1,13 +1,22 @@
 import DataLoader from 'dataloader';
 import type { DbOrTrx } from '../../db/knex.js';
 import { globalIdLoader, tenantChildrenLoader, tenantKeyLoader } from '../tenancy.js';
-import { deviceFamiliesByIds, deviceModelsByIds, deviceModelsOfFamilies, devicesByKeys, devicesOfCustomers } from './queries.js';
+import {
+  deviceFamiliesByIds,
+  deviceModelsByIds,
+  deviceModelsOfFamilies,
+  devicesByKeys,
+  devicesOfCustomers,
+} from './queries.js';
 import type { DeviceFamilyRow, DeviceModelRow } from './rows.js';
 
 export function createDeviceLoaders(db: DbOrTrx) {
   return {
     byKey: tenantKeyLoader((keys) => devicesByKeys(db, keys)),
-    ofCustomer: tenantChildrenLoader((customers) => devicesOfCustomers(db, customers), (row) => row.customer_id ?? ''),
+    ofCustomer: tenantChildrenLoader(
+      (customers) => devicesOfCustomers(db, customers),
+      (row) => row.customer_id ?? '',
+    ),
     familyById: globalIdLoader<DeviceFamilyRow>((ids) => deviceFamiliesByIds(db, ids)),
     modelById: globalIdLoader<DeviceModelRow>((ids) => deviceModelsByIds(db, ids)),
     modelsOfFamily: new DataLoader<string, DeviceModelRow[]>(async (familyIds) => {

@@ -1,10 +1,21 @@
-import { sourcesOf, type RowSources } from '../../db/joinedRows.js';
+import { type RowSources, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { whereTenantKeys, type TenantKey } from '../tenancy.js';
-import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
 import { limitToPage, type Page } from '../pages.js';
+import { type TenantKey, whereTenantKeys } from '../tenancy.js';
+import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
 
-const COLUMNS = ['partner_id', 'id', 'customer_id', 'model_id', 'tag', 'imei', 'sim_number', 'phone_number', 'description', 'last_seen_at'] as const;
+const COLUMNS = [
+  'partner_id',
+  'id',
+  'customer_id',
+  'model_id',
+  'tag',
+  'imei',
+  'sim_number',
+  'phone_number',
+  'description',
+  'last_seen_at',
+] as const;
 
 /**
  * Where each DeviceRow field comes from, given the aliases devices, device_models and device_families
@@ -25,7 +36,11 @@ function devicesWithCatalogue(db: DbOrTrx) {
   return db<DeviceRow>('devices as d')
     .join('device_models as m', 'm.id', 'd.model_id')
     .join('device_families as f', 'f.id', 'm.family_id')
-    .select(...Object.entries(deviceSources({ device: 'd', model: 'm', family: 'f' })).map(([field, source]) => `${source} as ${field}`));
+    .select(
+      ...Object.entries(deviceSources({ device: 'd', model: 'm', family: 'f' })).map(
+        ([field, source]) => `${source} as ${field}`,
+      ),
+    );
 }
 
 export function devicesByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<DeviceRow[]> {
@@ -41,18 +56,31 @@ export function devicesOfCustomers(db: DbOrTrx, customers: readonly TenantKey[])
  * The device with this IMEI or tag, through the global directory (one unique-index lookup, whatever
  * the partner); restricted to one partner unless partnerId is null.
  */
-export async function findDevice(db: DbOrTrx, by: 'imei' | 'tag', value: string, partnerId: string | null): Promise<DeviceRow | undefined> {
+export async function findDevice(
+  db: DbOrTrx,
+  by: 'imei' | 'tag',
+  value: string,
+  partnerId: string | null,
+): Promise<DeviceRow | undefined> {
   const entry = await db('device_directory').select('partner_id', 'device_id').where(by, value).first();
   if (!entry || (partnerId !== null && entry.partner_id !== partnerId)) return undefined;
   return devicesWithCatalogue(db).where({ 'd.partner_id': entry.partner_id, 'd.id': entry.device_id }).first();
 }
 
-type NewDevice = Pick<DeviceRow, 'partner_id' | 'customer_id' | 'model_id' | 'tag' | 'imei' | 'sim_number' | 'phone_number' | 'description'>;
+type NewDevice = Pick<
+  DeviceRow,
+  'partner_id' | 'customer_id' | 'model_id' | 'tag' | 'imei' | 'sim_number' | 'phone_number' | 'description'
+>;
 
 /** Inserts a device and its directory entry (the global uniqueness of its IMEI and tag). */
 export async function insertDevice(trx: DbOrTrx, row: NewDevice): Promise<DeviceRow> {
   const [inserted] = await trx('devices').insert(row).returning(['partner_id', 'id', 'tag', 'imei']);
-  await trx('device_directory').insert({ imei: inserted.imei, tag: inserted.tag, partner_id: inserted.partner_id, device_id: inserted.id });
+  await trx('device_directory').insert({
+    imei: inserted.imei,
+    tag: inserted.tag,
+    partner_id: inserted.partner_id,
+    device_id: inserted.id,
+  });
   const device = await devicesByKeys(trx, [{ partnerId: inserted.partner_id, id: inserted.id }]);
   return device[0]!;
 }
@@ -76,7 +104,10 @@ export function deviceModelsByIds(db: DbOrTrx, ids: readonly string[]): Promise<
 }
 
 export function deviceModelsOfFamilies(db: DbOrTrx, familyIds: readonly string[]): Promise<DeviceModelRow[]> {
-  return db<DeviceModelRow>('device_models').select('id', 'family_id', 'make_model', 'name').whereIn('family_id', familyIds).orderBy('id');
+  return db<DeviceModelRow>('device_models')
+    .select('id', 'family_id', 'make_model', 'name')
+    .whereIn('family_id', familyIds)
+    .orderBy('id');
 }
 
 export async function insertDeviceFamily(db: DbOrTrx, name: string): Promise<DeviceFamilyRow> {
@@ -85,6 +116,8 @@ export async function insertDeviceFamily(db: DbOrTrx, name: string): Promise<Dev
 }
 
 export async function insertDeviceModel(db: DbOrTrx, row: Omit<DeviceModelRow, 'id'>): Promise<DeviceModelRow> {
-  const [inserted] = await db<DeviceModelRow>('device_models').insert(row).returning(['id', 'family_id', 'make_model', 'name']);
+  const [inserted] = await db<DeviceModelRow>('device_models')
+    .insert(row)
+    .returning(['id', 'family_id', 'make_model', 'name']);
   return inserted as DeviceModelRow;
 }

@@ -1,14 +1,14 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
+import type { Context } from '../../context.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
-import { pageOf } from '../pages.js';
+import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { IMEI } from '../customers/locate.js';
 import { standingOf } from '../financeOrders/terms.js';
 import { optionalText, requireId, requireText } from '../inputs.js';
-import { operatorActor } from '../audit/record.js';
+import { pageOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
-import type { Context } from '../../context.js';
 import { createDevice, createDeviceFamily, createDeviceModel } from './create.js';
 import { listDeviceFamilies } from './queries.js';
 import type { DeviceRow } from './rows.js';
@@ -41,7 +41,11 @@ export const deviceResolvers: Resolvers = {
       requireOperator(ctx);
       const familyId = requireId('device family', input.familyId);
       if (!(await ctx.loaders.devices.familyById.load(familyId))) throw notFound('device family', familyId);
-      const row = { family_id: familyId, make_model: requireText('input.makeModel', input.makeModel), name: requireText('input.name', input.name) };
+      const row = {
+        family_id: familyId,
+        make_model: requireText('input.makeModel', input.makeModel),
+        name: requireText('input.name', input.name),
+      };
       return createDeviceModel(ctx.db, operatorActor(ctx), row);
     },
     createDevice: async (_root, { input }, ctx) => {
@@ -64,7 +68,8 @@ export const deviceResolvers: Resolvers = {
     },
   },
   DeviceFamily: {
-    models: async (family, { first }, ctx, info) => (await ctx.loaders.devices.modelsOfFamily.load(family.id)).slice(0, pageSizeOf(info, first)),
+    models: async (family, { first }, ctx, info) =>
+      (await ctx.loaders.devices.modelsOfFamily.load(family.id)).slice(0, pageSizeOf(info, first)),
   },
   DeviceModel: {
     makeModel: (model) => model.make_model,
@@ -75,9 +80,17 @@ export const deviceResolvers: Resolvers = {
     phoneNumber: (device) => device.phone_number,
     lastSeen: (device) => device.last_seen_at,
     // Model and family come joined with the device row: no further query.
-    model: (device) => ({ id: device.model_id, family_id: device.family_id, make_model: device.model_make_model, name: device.model_name }),
+    model: (device) => ({
+      id: device.model_id,
+      family_id: device.family_id,
+      make_model: device.model_make_model,
+      name: device.model_name,
+    }),
     family: (device) => ({ id: device.family_id, name: device.family_name }),
-    customer: (device, _args, ctx) => (device.customer_id ? ctx.loaders.customers.byKey.load({ partnerId: device.partner_id, id: device.customer_id }) : null),
+    customer: (device, _args, ctx) =>
+      device.customer_id
+        ? ctx.loaders.customers.byKey.load({ partnerId: device.partner_id, id: device.customer_id })
+        : null,
     financeOrder: (device, _args, ctx) => currentOrder(device, ctx),
     validThrough: async (device, _args, ctx) => (await currentStanding(device, ctx))?.paidThrough ?? null,
     secureStatus: async (device, _args, ctx) => (await currentStanding(device, ctx))?.secureStatus ?? null,

@@ -3,7 +3,12 @@ import type { DbOrTrx } from '../../db/knex.js';
 import type { createDeviceLoaders } from '../devices/loaders.js';
 import { tenantCacheKey, tenantChildrenLoader, tenantKeyLoader } from '../tenancy.js';
 import {
-  financeOrdersAroundCustomers, financeOrdersByKeys, financeOrdersOfCarts, financeOrdersOfCustomers, financeOrdersOfDevices, type CustomerOrdersKey,
+  type CustomerOrdersKey,
+  financeOrdersAroundCustomers,
+  financeOrdersByKeys,
+  financeOrdersOfCarts,
+  financeOrdersOfCustomers,
+  financeOrdersOfDevices,
 } from './queries.js';
 import type { FinanceOrderRow } from './rows.js';
 
@@ -29,14 +34,23 @@ function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<st
 
 export function createFinanceOrderLoaders(db: DbOrTrx, deviceLoaders: DeviceLoaders) {
   /** A customer's orders, newest first. */
-  const ofCustomer = tenantChildrenLoader((customers) => financeOrdersOfCustomers(db, customers), (row) => row.customer_id);
+  const ofCustomer = tenantChildrenLoader(
+    (customers) => financeOrdersOfCustomers(db, customers),
+    (row) => row.customer_id,
+  );
   /** A device's orders, newest first. */
-  const ofDevice = tenantChildrenLoader((devices) => financeOrdersOfDevices(db, devices), (row) => row.device_id);
+  const ofDevice = tenantChildrenLoader(
+    (devices) => financeOrdersOfDevices(db, devices),
+    (row) => row.device_id,
+  );
   return {
     byKey: tenantKeyLoader((keys) => financeOrdersByKeys(db, keys)),
     ofCustomer,
     ofDevice,
-    ofCart: tenantChildrenLoader((carts) => financeOrdersOfCarts(db, carts), (row) => row.cart_id ?? ''),
+    ofCart: tenantChildrenLoader(
+      (carts) => financeOrdersOfCarts(db, carts),
+      (row) => row.cart_id ?? '',
+    ),
     /**
      * The orders Customer.financeOrder chooses from. They come in one statement with their devices and
      * every order of those devices, which prime ofCustomer, ofDevice and devices.byKey: the chosen
@@ -46,11 +60,17 @@ export function createFinanceOrderLoaders(db: DbOrTrx, deviceLoaders: DeviceLoad
       async (customers) => {
         const rows = await financeOrdersAroundCustomers(db, customers);
         const orders = rows.map(({ order }) => order);
-        for (const { device } of rows) deviceLoaders.byKey.prime({ partnerId: device.partner_id, id: device.id }, device);
+        for (const { device } of rows)
+          deviceLoaders.byKey.prime({ partnerId: device.partner_id, id: device.id }, device);
         // The statement reads every order of each device it touches: these lists are complete, fit to prime.
-        const ofEachDevice = groupBy(orders, (order) => tenantCacheKey({ partnerId: order.partner_id, id: order.device_id }));
-        for (const ofThisDevice of ofEachDevice.values()) ofDevice.prime({ partnerId: ofThisDevice[0]!.partner_id, id: ofThisDevice[0]!.device_id }, ofThisDevice);
-        const ofEachCustomer = groupBy(orders, (order) => tenantCacheKey({ partnerId: order.partner_id, id: order.customer_id }));
+        const ofEachDevice = groupBy(orders, (order) =>
+          tenantCacheKey({ partnerId: order.partner_id, id: order.device_id }),
+        );
+        for (const ofThisDevice of ofEachDevice.values())
+          ofDevice.prime({ partnerId: ofThisDevice[0]!.partner_id, id: ofThisDevice[0]!.device_id }, ofThisDevice);
+        const ofEachCustomer = groupBy(orders, (order) =>
+          tenantCacheKey({ partnerId: order.partner_id, id: order.customer_id }),
+        );
         return customers.map((customer) => {
           const ofThisCustomer = ofEachCustomer.get(tenantCacheKey(customer)) ?? [];
           ofCustomer.prime({ partnerId: customer.partnerId, id: customer.id }, ofThisCustomer);

@@ -1,15 +1,29 @@
+import { joinedRow } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
-import { joinedRow } from '../../db/joinedRows.js';
 import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
-import { whereTenantKeys, type TenantKey } from '../tenancy.js';
+import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { FinanceOrderForPayment, FinanceOrderRow } from './rows.js';
 
 /** The columns of a FinanceOrderRow (a transaction list selects them through its join too). */
 export const COLUMNS = [
-  'partner_id', 'id', 'customer_id', 'device_id', 'merchant_id', 'clerk_id', 'cart_id', 'currency', 'purchase_minor',
-  'down_payment_minor', 'price_pre_tax_minor', 'monthly_cost_minor', 'weekly_cost_minor', 'months', 'total_paid_minor', 'ordered_at',
+  'partner_id',
+  'id',
+  'customer_id',
+  'device_id',
+  'merchant_id',
+  'clerk_id',
+  'cart_id',
+  'currency',
+  'purchase_minor',
+  'down_payment_minor',
+  'price_pre_tax_minor',
+  'monthly_cost_minor',
+  'weekly_cost_minor',
+  'months',
+  'total_paid_minor',
+  'ordered_at',
 ] as const;
 
 export function financeOrdersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
@@ -26,21 +40,39 @@ export async function findFinanceOrderOwner(db: DbOrTrx, id: string): Promise<Te
 }
 
 /** An order by id: within one partner, or in any partner when partnerId is null (operators). */
-export function financeOrderById(db: DbOrTrx, id: string, partnerId: string | null): Promise<FinanceOrderRow | undefined> {
-  const query = db<FinanceOrderRow>('finance_orders').select(...COLUMNS).where({ id });
+export function financeOrderById(
+  db: DbOrTrx,
+  id: string,
+  partnerId: string | null,
+): Promise<FinanceOrderRow | undefined> {
+  const query = db<FinanceOrderRow>('finance_orders')
+    .select(...COLUMNS)
+    .where({ id });
   return (partnerId === null ? query : query.where({ partner_id: partnerId })).first();
 }
 
 /** The orders of several customers, newest first. */
 export function financeOrdersOfCustomers(db: DbOrTrx, customers: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
-  return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'customer_id'], customers)
-    .orderBy([{ column: 'ordered_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return whereTenantKeys(
+    db<FinanceOrderRow>('finance_orders').select(...COLUMNS),
+    ['partner_id', 'customer_id'],
+    customers,
+  ).orderBy([
+    { column: 'ordered_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]);
 }
 
 /** The orders of several devices, newest first. */
 export function financeOrdersOfDevices(db: DbOrTrx, devices: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
-  return whereTenantKeys(db<FinanceOrderRow>('finance_orders').select(...COLUMNS), ['partner_id', 'device_id'], devices)
-    .orderBy([{ column: 'ordered_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return whereTenantKeys(
+    db<FinanceOrderRow>('finance_orders').select(...COLUMNS),
+    ['partner_id', 'device_id'],
+    devices,
+  ).orderBy([
+    { column: 'ordered_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]);
 }
 
 /** The orders financed from several carts. */
@@ -68,19 +100,37 @@ const ORDER_DEVICE = joinedRow<DeviceRow>('device', deviceSources({ device: 'd',
  * the orders of those devices, so a customer's current order, that order's device and the device's
  * standing (its own newest order) need no further query.
  */
-export async function financeOrdersAroundCustomers(db: DbOrTrx, customers: readonly CustomerOrdersKey[]): Promise<FinanceOrderWithDevice[]> {
-  const matched = customers.flatMap((key) => (key.matchedDeviceId === null ? [] : [{ partnerId: key.partnerId, id: key.matchedDeviceId }]));
-  const devicesOfCustomers = whereTenantKeys(db('finance_orders').select('partner_id', 'device_id'), ['partner_id', 'customer_id'], customers);
-  const devices = matched.length === 0
-    ? devicesOfCustomers
-    : devicesOfCustomers.union(db.raw('select * from unnest(?::int8[], ?::int8[])', [matched.map((key) => key.partnerId), matched.map((key) => key.id)]));
+export async function financeOrdersAroundCustomers(
+  db: DbOrTrx,
+  customers: readonly CustomerOrdersKey[],
+): Promise<FinanceOrderWithDevice[]> {
+  const matched = customers.flatMap((key) =>
+    key.matchedDeviceId === null ? [] : [{ partnerId: key.partnerId, id: key.matchedDeviceId }],
+  );
+  const devicesOfCustomers = whereTenantKeys(
+    db('finance_orders').select('partner_id', 'device_id'),
+    ['partner_id', 'customer_id'],
+    customers,
+  );
+  const devices =
+    matched.length === 0
+      ? devicesOfCustomers
+      : devicesOfCustomers.union(
+          db.raw('select * from unnest(?::int8[], ?::int8[])', [
+            matched.map((key) => key.partnerId),
+            matched.map((key) => key.id),
+          ]),
+        );
   const rows: Array<Record<string, unknown>> = await prepared(db('finance_orders as o'))
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
     .join('device_models as m', 'm.id', 'd.model_id')
     .join('device_families as f', 'f.id', 'm.family_id')
     .select(...COLUMNS.map((column) => `o.${column}`), ...ORDER_DEVICE.select)
     .whereIn(['o.partner_id', 'o.device_id'], devices)
-    .orderBy([{ column: 'o.ordered_at', order: 'desc' }, { column: 'o.id', order: 'desc' }]);
+    .orderBy([
+      { column: 'o.ordered_at', order: 'desc' },
+      { column: 'o.id', order: 'desc' },
+    ]);
   return rows.map((row) => ({
     order: Object.fromEntries(COLUMNS.map((column) => [column, row[column]])) as unknown as FinanceOrderRow,
     device: ORDER_DEVICE.take(row)!, // an inner join: every order has its device
@@ -102,7 +152,12 @@ export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceO
     .first();
 }
 
-export async function insertFinanceOrder(trx: DbOrTrx, row: Omit<FinanceOrderRow, 'id' | 'total_paid_minor'>): Promise<FinanceOrderRow> {
-  const [inserted] = await trx<FinanceOrderRow>('finance_orders').insert(row).returning([...COLUMNS]);
+export async function insertFinanceOrder(
+  trx: DbOrTrx,
+  row: Omit<FinanceOrderRow, 'id' | 'total_paid_minor'>,
+): Promise<FinanceOrderRow> {
+  const [inserted] = await trx<FinanceOrderRow>('finance_orders')
+    .insert(row)
+    .returning([...COLUMNS]);
   return inserted as FinanceOrderRow;
 }

@@ -1,9 +1,9 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { formatAmount } from '../../money.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
-import { pageOf, slicePageByPosition } from '../pages.js';
+import { formatAmount } from '../../money.js';
 import { readablePartner } from '../auth/principal.js';
+import { pageOf, slicePageByPosition } from '../pages.js';
 import { financeOrderById } from './queries.js';
 import type { FinanceOrderRow } from './rows.js';
 import { financeTermsFields, paymentOptionsOf, scheduleOf, standingOf } from './terms.js';
@@ -20,11 +20,16 @@ export const financeOrderResolvers: Resolvers = {
     },
   },
   FinanceOrder: {
-    customer: async (order, _args, ctx) => (await ctx.loaders.customers.byKey.load({ partnerId: order.partner_id, id: order.customer_id }))!,
-    device: async (order, _args, ctx) => (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!,
-    merchant: async (order, _args, ctx) => (await ctx.loaders.merchants.byKey.load({ partnerId: order.partner_id, id: order.merchant_id }))!,
-    salesClerk: async (order, _args, ctx) => (await ctx.loaders.clerks.byKey.load({ partnerId: order.partner_id, id: order.clerk_id }))!,
-    cart: (order, _args, ctx) => (order.cart_id ? ctx.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null),
+    customer: async (order, _args, ctx) =>
+      (await ctx.loaders.customers.byKey.load({ partnerId: order.partner_id, id: order.customer_id }))!,
+    device: async (order, _args, ctx) =>
+      (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!,
+    merchant: async (order, _args, ctx) =>
+      (await ctx.loaders.merchants.byKey.load({ partnerId: order.partner_id, id: order.merchant_id }))!,
+    salesClerk: async (order, _args, ctx) =>
+      (await ctx.loaders.clerks.byKey.load({ partnerId: order.partner_id, id: order.clerk_id }))!,
+    cart: (order, _args, ctx) =>
+      order.cart_id ? ctx.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null,
     ...financeTermsFields,
     repayableTotal: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).repayableMinor),
     totalPaid: (order) => money(order, order.total_paid_minor),
@@ -36,9 +41,13 @@ export const financeOrderResolvers: Resolvers = {
     secureStatus: (order, _args, ctx) => standingOf(order, ctx.now()).secureStatus,
     // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
     payments: async (order, { first, after }, ctx, info) =>
-      slicePageByPosition(await ctx.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }), pageOf(pageSizeOf(info, first), after)),
+      slicePageByPosition(
+        await ctx.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }),
+        pageOf(pageSizeOf(info, first), after),
+      ),
     paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),
-    schedule: (order, _args, ctx) => scheduleOf(order, ctx.now()).map((installment) => ({ ...installment, currency: order.currency })),
+    schedule: (order, _args, ctx) =>
+      scheduleOf(order, ctx.now()).map((installment) => ({ ...installment, currency: order.currency })),
   },
   PaymentOption: {
     amount: (option) => formatAmount(option.amountMinor, option.currency),

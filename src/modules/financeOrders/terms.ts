@@ -2,7 +2,15 @@
 // options and the instalment schedule, computed from the order's terms and its total paid. All
 // arithmetic goes through money.ts; each figure has one function here, used wherever it is needed.
 import {
-  daysCovered, formatAmount, formatMoney, minMinor, minMoney, money, multiplyMoney, subtractMoney, type Money,
+  daysCovered,
+  formatAmount,
+  formatMoney,
+  type Money,
+  minMinor,
+  minMoney,
+  money,
+  multiplyMoney,
+  subtractMoney,
 } from '../../money.js';
 import type { FinanceTermsColumns } from './rows.js';
 
@@ -94,7 +102,8 @@ export function scheduleOf(order: OrderTerms, now: Date) {
     const paidMinor = minMinor(monthly, unallocated > 0n ? unallocated : 0n);
     unallocated -= paidMinor;
     const dueAt = new Date(order.ordered_at.getTime() + number * DAYS_PER_MONTH * DAY_MS);
-    const status: InstallmentStatus = paidMinor === monthly ? 'PAID' : dueAt.getTime() <= now.getTime() ? 'OVERDUE' : 'UPCOMING';
+    const status: InstallmentStatus =
+      paidMinor === monthly ? 'PAID' : dueAt.getTime() <= now.getTime() ? 'OVERDUE' : 'UPCOMING';
     return { number, dueAt, amountMinor: monthly, paidMinor, status };
   });
 }

@@ -2,17 +2,18 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
-import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
 import { operatorActor } from '../audit/record.js';
+import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
 import { optionalText, requireText } from '../inputs.js';
-import { requireExistingPartner } from '../partners/guards.js';
 import { pageOf } from '../pages.js';
+import { requireExistingPartner } from '../partners/guards.js';
 import { createMerchant } from './create.js';
 import { merchantsOfPartner } from './queries.js';
 
 export const merchantResolvers: Resolvers = {
   Query: {
-    merchants: (_root, { first, after }, ctx, info) => merchantsOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
+    merchants: (_root, { first, after }, ctx, info) =>
+      merchantsOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
     merchant: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
       return isDatabaseId(id) ? ctx.loaders.merchants.byKey.load({ partnerId, id }) : null;
@@ -23,7 +24,8 @@ export const merchantResolvers: Resolvers = {
       requireOperator(ctx);
       const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
       const country = input.address.country.trim().toUpperCase();
-      if (!/^[A-Z]{2}$/.test(country)) throw invalidArgument('input.address.country', 'must be an ISO 3166-1 alpha-2 code such as US');
+      if (!/^[A-Z]{2}$/.test(country))
+        throw invalidArgument('input.address.country', 'must be an ISO 3166-1 alpha-2 code such as US');
       const row = {
         partner_id: partnerId,
         name: requireText('input.name', input.name),

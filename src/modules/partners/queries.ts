@@ -6,7 +6,9 @@ const COLUMNS = ['id', 'name', 'commission_rate_bps', 'created_at'] as const;
 
 /** Partners by id, in no particular order; ids with no partner are simply absent. */
 export function partnersByIds(db: DbOrTrx, ids: readonly string[]): Promise<PartnerRow[]> {
-  return db<PartnerRow>('partners').select(...COLUMNS).whereIn('id', ids);
+  return db<PartnerRow>('partners')
+    .select(...COLUMNS)
+    .whereIn('id', ids);
 }
 
 /** One page of the partners, ordered by id. */
@@ -14,8 +16,13 @@ export function listPartners(db: DbOrTrx, page: Page): Promise<PartnerRow[]> {
   return limitToPage(db<PartnerRow>('partners').select(...COLUMNS), page);
 }
 
-export async function insertPartner(db: DbOrTrx, row: Pick<PartnerRow, 'name' | 'commission_rate_bps'>): Promise<PartnerRow> {
-  const [inserted] = await db<PartnerRow>('partners').insert(row).returning([...COLUMNS]);
+export async function insertPartner(
+  db: DbOrTrx,
+  row: Pick<PartnerRow, 'name' | 'commission_rate_bps'>,
+): Promise<PartnerRow> {
+  const [inserted] = await db<PartnerRow>('partners')
+    .insert(row)
+    .returning([...COLUMNS]);
   return inserted as PartnerRow;
 }
 

@@ -30,7 +30,10 @@ describe('fingerprintPaymentRequest: the one rule of sameness', () => {
     const fingerprint = fingerprintPaymentRequest(request, before);
     expect(fingerprint.hash).toMatch(/^v2:[0-9a-f]{64}$/);
     // Before: sha256 of the request with keys sorted.
-    const sorted = `{${Object.keys(before).sort().map((key) => `${JSON.stringify(key)}:${JSON.stringify(before[key as keyof typeof before])}`).join(',')}}`;
+    const sorted = `{${Object.keys(before)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${JSON.stringify(before[key as keyof typeof before])}`)
+      .join(',')}}`;
     expect(fingerprint.legacyHash).toBe(createHash('sha256').update(sorted).digest('hex'));
   });
 });

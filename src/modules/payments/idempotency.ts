@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
 import { idempotencyConflict } from '../../errors.js';
-import { canonicalNumber, isJsonNumber, numberText, plainJson, type JsonNumber } from '../../losslessJson.js';
+import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../losslessJson.js';
 import { amountIdentity } from '../../money.js';
 import type { RecordedPayment } from './record.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
@@ -57,7 +57,9 @@ export interface RequestFingerprint {
  * hashed it before this rule (see RequestFingerprint).
  */
 export function fingerprintPaymentRequest(request: PaymentRequestForm, asHashedBefore: unknown): RequestFingerprint {
-  const canonical = canonicalJson({ ...request, amount: amountIdentity(request.amount, request.currency) }, (value) => canonicalNumber(numberText(value)));
+  const canonical = canonicalJson({ ...request, amount: amountIdentity(request.amount, request.currency) }, (value) =>
+    canonicalNumber(numberText(value)),
+  );
   return { hash: `v2:${sha256(canonical)}`, legacyHash: legacyRequestHash(asHashedBefore) };
 }
 
@@ -84,7 +86,9 @@ export async function withIdempotencyKey(
   record: () => Promise<RecordedPayment>,
 ): Promise<Claimed> {
   await lock(trx, `idempotency:${claim.partnerId}:${claim.key}`);
-  const existing = await prepared(trx('idempotency_keys')).where({ partner_id: claim.partnerId, idempotency_key: claim.key }).first();
+  const existing = await prepared(trx('idempotency_keys'))
+    .where({ partner_id: claim.partnerId, idempotency_key: claim.key })
+    .first();
   if (existing && existing.expires_at.getTime() > claim.now.getTime()) {
     if (!sameRequest(existing.request_hash, claim.request)) throw idempotencyConflict('this Idempotency-Key');
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
@@ -105,11 +109,14 @@ export function storeIdempotencyKey(
   receipt: PaymentReceiptSnapshot,
 ) {
   return trx
-    .with('purged', (purge) => purge.from('idempotency_keys')
-      .where({ partner_id: claim.partnerId })
-      .where('expires_at', '<=', claim.now)
-      .whereNot({ idempotency_key: claim.key })
-      .delete())
+    .with('purged', (purge) =>
+      purge
+        .from('idempotency_keys')
+        .where({ partner_id: claim.partnerId })
+        .where('expires_at', '<=', claim.now)
+        .whereNot({ idempotency_key: claim.key })
+        .delete(),
+    )
     .into('idempotency_keys')
     .insert({
       partner_id: claim.partnerId,
@@ -131,9 +138,12 @@ export async function withVendorReference(
   record: () => Promise<RecordedPayment>,
 ): Promise<Claimed> {
   await lock(trx, `vendor-reference:${claim.vendorId}:${claim.reference}`);
-  const existing = await trx('vendor_notifications').where({ vendor_id: claim.vendorId, reference: claim.reference }).first();
+  const existing = await trx('vendor_notifications')
+    .where({ vendor_id: claim.vendorId, reference: claim.reference })
+    .first();
   if (existing) {
-    if (!sameRequest(existing.request_hash, claim.request)) throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
+    if (!sameRequest(existing.request_hash, claim.request))
+      throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
   const { payment, receipt } = await record();

@@ -2,7 +2,7 @@
 // idempotency record are one transaction, opened here as a notification's is in notification.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
-import { recordInStorePayment, type InStorePaymentRequest } from './inStore.js';
+import { type InStorePaymentRequest, recordInStorePayment } from './inStore.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/knex.js';
 import { notFound } from '../../errors.js';
 import { normaliseDecimal } from '../../money.js';
-import { fingerprintPaymentRequest, withIdempotencyKey, type Claimed } from './idempotency.js';
+import { type Claimed, fingerprintPaymentRequest, withIdempotencyKey } from './idempotency.js';
 import { merchantAndClerkFound } from './queries.js';
 import { recordPayment } from './record.js';
 

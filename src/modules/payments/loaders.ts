@@ -6,6 +6,9 @@ export function createPaymentLoaders(db: DbOrTrx) {
   return {
     byKey: tenantKeyLoader((keys) => paymentsByKeys(db, keys)),
     /** An order's payments, oldest first. */
-    ofOrder: tenantChildrenLoader((orders) => paymentsOfOrders(db, orders), (row) => row.finance_order_id),
+    ofOrder: tenantChildrenLoader(
+      (orders) => paymentsOfOrders(db, orders),
+      (row) => row.finance_order_id,
+    ),
   };
 }

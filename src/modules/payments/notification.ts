@@ -2,17 +2,22 @@
 // written, then credited to the order its device locator names, once per vendor reference.
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { forbidden, invalidNotification, notFound, paymentVendorUnavailable } from '../../errors.js';
+import { isDatabaseId } from '../../ids.js';
 import { isJsonNumber, numberText, plainJson } from '../../losslessJson.js';
 import { decimalOfJsonNumber, formatAmount } from '../../money.js';
 import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
 import { currentOrderOf } from '../financeOrders/current.js';
 import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner } from '../financeOrders/queries.js';
-import { isDatabaseId } from '../../ids.js';
 import type { TenantKey } from '../tenancy.js';
 import { notificationProblems, schemaProblem } from '../vendors/requestSchema.js';
 import type { PaymentVendorRow } from '../vendors/rows.js';
-import { fingerprintPaymentRequest, withVendorReference, type Claimed, type RequestFingerprint } from './idempotency.js';
+import {
+  type Claimed,
+  fingerprintPaymentRequest,
+  type RequestFingerprint,
+  withVendorReference,
+} from './idempotency.js';
 import { LOCATORS, MAX_LOCATOR_LENGTH, notificationLimitProblems } from './notificationLimits.js';
 import { recordPayment } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
@@ -33,7 +38,8 @@ interface Notification {
  * numbers when it came through /graphql; the schema checks types on the plain value either way.
  */
 function readNotification(vendor: PaymentVendorRow, body: unknown): Notification {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidNotification(['the body must be a JSON object']);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalidNotification(['the body must be a JSON object']);
   // The service's own limits first (walked without recursion): no vendor schema sees a body past them.
   const overLimits = notificationLimitProblems(body);
   if (overLimits.length) throw invalidNotification(overLimits);
@@ -43,7 +49,9 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
     throw invalidNotification(['paymentVendor is a required field']);
   }
   if (plain.paymentVendor !== vendor.name) {
-    throw forbidden(`this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(plain.paymentVendor)).slice(0, 80)}`);
+    throw forbidden(
+      `this access token belongs to payment vendor "${vendor.name}", not ${JSON.stringify(String(plain.paymentVendor)).slice(0, 80)}`,
+    );
   }
   // A schema stored before its patterns were checked may not compile now: the operator must replace it.
   const unusable = schemaProblem(vendor.request_schema);
@@ -71,7 +79,10 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   const locator = field === undefined ? '' : String(fields[field]);
   // Strings were held to their limit before the schema; this catches a locator sent as an array.
   if (locator.length > MAX_LOCATOR_LENGTH) missing.push(`${field} must be at most ${MAX_LOCATOR_LENGTH} characters`);
-  for (const [name, value] of [['reference', reference], [field, locator]] as const) {
+  for (const [name, value] of [
+    ['reference', reference],
+    [field, locator],
+  ] as const) {
     if (value.includes('\u0000')) missing.push(`${name} must not contain NUL characters`);
   }
   if (missing.length) throw invalidNotification(missing);
@@ -97,7 +108,8 @@ async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Dat
   }
   const customers = await findCustomersByPhone(trx, value);
   if (customers.length === 0) throw notFound('customer', value, 'phoneNumber');
-  if (customers.length > 1) throw invalidNotification(['phoneNumber matches customers of several partners; send deviceTag or imei instead']);
+  if (customers.length > 1)
+    throw invalidNotification(['phoneNumber matches customers of several partners; send deviceTag or imei instead']);
   const order = currentOrderOf({ ofCustomer: await financeOrdersOfCustomers(trx, [customers[0]!]) }, now);
   if (!order) throw notFound('finance order for the customer', value, 'phoneNumber');
   return { partnerId: order.partner_id, id: order.id };
@@ -112,14 +124,22 @@ export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body:
   if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
   const notification = readNotification(vendor, body);
   return db.transaction((trx) =>
-    withVendorReference(trx, { vendorId: vendor.id, reference: notification.reference, request: notification.fingerprint }, async () => {
-      const order = await orderFor(trx, notification.locator, now);
-      return recordPayment(trx, {
-        order,
-        amount: notification.amount,
-        currency: notification.currency,
-        source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
-      }, now);
-    }),
+    withVendorReference(
+      trx,
+      { vendorId: vendor.id, reference: notification.reference, request: notification.fingerprint },
+      async () => {
+        const order = await orderFor(trx, notification.locator, now);
+        return recordPayment(
+          trx,
+          {
+            order,
+            amount: notification.amount,
+            currency: notification.currency,
+            source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
+          },
+          now,
+        );
+      },
+    ),
   );
 }

@@ -42,7 +42,8 @@ export function notificationLimitProblems(body: unknown): string[] {
     if (typeof node !== 'object' || node === null || isJsonNumber(node)) continue;
     if (path.length >= MAX_DEPTH) return [`the body nests more than ${MAX_DEPTH} levels deep`];
     for (const [name, child] of Object.entries(node)) {
-      if (name.length > MAX_STRING_LENGTH) problems.push(`${named(path)} has a member name longer than ${MAX_STRING_LENGTH} characters`);
+      if (name.length > MAX_STRING_LENGTH)
+        problems.push(`${named(path)} has a member name longer than ${MAX_STRING_LENGTH} characters`);
       else pending.push([child, [...path, name]]);
     }
   }

@@ -1,12 +1,22 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
-import { whereTenantKeys, type TenantKey } from '../tenancy.js';
+import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { TransactionType } from '../transactions/rows.js';
 import type { PaymentRow } from './rows.js';
 
 /** The columns of a PaymentRow (a transaction list selects them through its join too). */
 export const COLUMNS = [
-  'partner_id', 'id', 'finance_order_id', 'channel', 'amount_minor', 'currency', 'merchant_id', 'clerk_id', 'vendor_id', 'vendor_reference', 'received_at',
+  'partner_id',
+  'id',
+  'finance_order_id',
+  'channel',
+  'amount_minor',
+  'currency',
+  'merchant_id',
+  'clerk_id',
+  'vendor_id',
+  'vendor_reference',
+  'received_at',
 ] as const;
 
 export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<PaymentRow[]> {
@@ -15,8 +25,11 @@ export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise
 
 /** The payments of several orders, oldest first (paymentHistory order). */
 export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Promise<PaymentRow[]> {
-  return whereTenantKeys(prepared(db<PaymentRow>('payments')).select(...COLUMNS), ['partner_id', 'finance_order_id'], orders)
-    .orderBy(['received_at', 'id']);
+  return whereTenantKeys(
+    prepared(db<PaymentRow>('payments')).select(...COLUMNS),
+    ['partner_id', 'finance_order_id'],
+    orders,
+  ).orderBy(['received_at', 'id']);
 }
 
 /** Whether the store and the clerk taking an in-store payment are the partner's own, asked in one statement. */
@@ -52,18 +65,29 @@ export async function creditPayment(
   transactions: readonly PaymentTransaction[],
 ): Promise<{ payment: PaymentRow; totalPaidMinor: string }> {
   const [written] = await prepared(trx.queryBuilder())
-    .with('credited', trx('finance_orders')
-      .where({ partner_id: row.partner_id, id: row.finance_order_id })
-      .update({ total_paid_minor: trx.raw('total_paid_minor + ?::int8', [row.amount_minor]) })
-      .returning('total_paid_minor'))
-    .with('payment', trx('payments').insert(row).returning([...COLUMNS]))
-    .with('ledger', trx.raw(
-      `insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id, clerk_id)
+    .with(
+      'credited',
+      trx('finance_orders')
+        .where({ partner_id: row.partner_id, id: row.finance_order_id })
+        .update({ total_paid_minor: trx.raw('total_paid_minor + ?::int8', [row.amount_minor]) })
+        .returning('total_paid_minor'),
+    )
+    .with(
+      'payment',
+      trx('payments')
+        .insert(row)
+        .returning([...COLUMNS]),
+    )
+    .with(
+      'ledger',
+      trx.raw(
+        `insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id, clerk_id)
        select payment.partner_id, entry.type, entry.amount_minor, payment.currency, payment.received_at, payment.merchant_id,
               payment.finance_order_id, payment.id, entry.clerk_id
        from payment, jsonb_to_recordset(?::jsonb) as entry (type text, amount_minor int8, clerk_id int8)`,
-      [JSON.stringify(transactions)],
-    ))
+        [JSON.stringify(transactions)],
+      ),
+    )
     .select('payment.*', 'credited.total_paid_minor')
     .from('payment')
     .crossJoin(trx.raw('credited'));

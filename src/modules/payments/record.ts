@@ -54,18 +54,22 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
     }
   }
   // Nothing is written before this one statement: the running total, the payment and its transactions.
-  const { payment, totalPaidMinor } = await creditPayment(trx, {
-    partner_id: order.partner_id,
-    finance_order_id: order.id,
-    channel: request.source.channel,
-    amount_minor: amount.minor.toString(),
-    currency: amount.currency,
-    merchant_id: request.source.channel === 'in_store' ? request.source.merchantId : null,
-    clerk_id: request.source.channel === 'in_store' ? request.source.clerkId : null,
-    vendor_id: request.source.channel === 'vendor' ? request.source.vendorId : null,
-    vendor_reference: request.source.channel === 'vendor' ? request.source.vendorReference : null,
-    received_at: now,
-  }, transactions);
+  const { payment, totalPaidMinor } = await creditPayment(
+    trx,
+    {
+      partner_id: order.partner_id,
+      finance_order_id: order.id,
+      channel: request.source.channel,
+      amount_minor: amount.minor.toString(),
+      currency: amount.currency,
+      merchant_id: request.source.channel === 'in_store' ? request.source.merchantId : null,
+      clerk_id: request.source.channel === 'in_store' ? request.source.clerkId : null,
+      vendor_id: request.source.channel === 'vendor' ? request.source.vendorId : null,
+      vendor_reference: request.source.channel === 'vendor' ? request.source.vendorReference : null,
+      received_at: now,
+    },
+    transactions,
+  );
 
   const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
   return {

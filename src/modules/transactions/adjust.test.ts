@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { money } from '../../money.js';
 import type { AuditActor } from '../audit/rows.js';
-import { createAdjustment, type AdjustmentRequest } from './adjust.js';
+import { type AdjustmentRequest, createAdjustment } from './adjust.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const OPERATOR: AuditActor = { kind: 'operator', id: '1', keyId: null, clientAddress: null, requestId: 'adjust-test' };

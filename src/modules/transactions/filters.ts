@@ -19,7 +19,12 @@ interface FilterPath {
 const FINANCE_CASH_COMMISSION: TransactionType[] = ['finance', 'cash', 'commission'];
 const FINANCE = { types: ['finance'] as TransactionType[] };
 const DEVICE = { joins: ['order', 'device'] as Join[], ...FINANCE };
-const ORDER_AMOUNT = (column: string): FilterPath => ({ sql: column, currencySql: 'o.currency', joins: ['order'], ...FINANCE });
+const ORDER_AMOUNT = (column: string): FilterPath => ({
+  sql: column,
+  currencySql: 'o.currency',
+  joins: ['order'],
+  ...FINANCE,
+});
 const PAYMENT = { joins: ['payment'] as Join[], types: ['cash', 'commission'] as TransactionType[] };
 const lower = (text: string) => text.toLowerCase();
 const epochSeconds = (column: string) => `floor(extract(epoch from ${column}))::int8::text`;
@@ -67,11 +72,15 @@ export interface FilterTerm {
 export function parseFilterTerms(terms: readonly string[]): FilterTerm[] {
   return terms.map((term) => {
     const colon = term.indexOf(':');
-    if (colon <= 0) throw invalidArgument('filter', `term "${term.slice(0, 80)}" must be <field path>:<value>, e.g. type:cash`);
+    if (colon <= 0)
+      throw invalidArgument('filter', `term "${term.slice(0, 80)}" must be <field path>:<value>, e.g. type:cash`);
     const path = term.slice(0, colon);
     const field = FILTER_PATHS[path];
     if (!field) {
-      throw invalidArgument('filter', `names an unknown field path "${path.slice(0, 80)}"; known paths: ${Object.keys(FILTER_PATHS).join(', ')}`);
+      throw invalidArgument(
+        'filter',
+        `names an unknown field path "${path.slice(0, 80)}"; known paths: ${Object.keys(FILTER_PATHS).join(', ')}`,
+      );
     }
     const raw = term.slice(colon + 1);
     return { path, field, value: field.value ? field.value(raw) : raw };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { joinedRow, sourcesOf, type JoinedRow } from '../../db/joinedRows.js';
+import { type JoinedRow, joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
 import { isDecimalText } from '../../money.js';
@@ -8,14 +8,35 @@ import { deviceSources } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import { COLUMNS as MERCHANT_COLUMNS } from '../merchants/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../payments/queries.js';
-import { whereTenantKeys, type TenantKey } from '../tenancy.js';
+import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import { decimalSql, type FilterTerm } from './filters.js';
 import type { AdjustmentRow, ListedTransactionRow, TransactionLink, TransactionLinks, TransactionRow } from './rows.js';
 
 const COLUMNS = [
-  'partner_id', 'id', 'type', 'amount_minor', 'currency', 'occurred_at', 'merchant_id', 'finance_order_id', 'payment_id', 'clerk_id', 'adjustment_id',
+  'partner_id',
+  'id',
+  'type',
+  'amount_minor',
+  'currency',
+  'occurred_at',
+  'merchant_id',
+  'finance_order_id',
+  'payment_id',
+  'clerk_id',
+  'adjustment_id',
 ] as const;
-const ADJUSTMENT_COLUMNS = ['partner_id', 'id', 'kind', 'amount_minor', 'currency', 'notes', 'merchant_id', 'finance_order_id', 'operator_id', 'created_at'] as const;
+const ADJUSTMENT_COLUMNS = [
+  'partner_id',
+  'id',
+  'kind',
+  'amount_minor',
+  'currency',
+  'notes',
+  'merchant_id',
+  'finance_order_id',
+  'operator_id',
+  'created_at',
+] as const;
 
 export interface TransactionWindow {
   partnerId: string;
@@ -48,11 +69,14 @@ const LINK_TABLES: Record<TransactionLink, { table: string; alias: string; by: r
  */
 function joinFor(query: Knex.QueryBuilder, join: TransactionLink): void {
   const { table, alias, by } = LINK_TABLES[join];
-  query.joinRaw('left join lateral (select * from ?? as ?? where ??.partner_id = ?? and ??.id = ?? limit 1) as ?? on true', [
-    table, alias, alias, by[0], alias, by[1], alias,
-  ]);
+  query.joinRaw(
+    'left join lateral (select * from ?? as ?? where ??.partner_id = ?? and ??.id = ?? limit 1) as ?? on true',
+    [table, alias, alias, by[0], alias, by[1], alias],
+  );
   if (join === 'device') {
-    query.leftJoin('device_models as dm', 'dm.id', 'd.model_id').leftJoin('device_families as df', 'df.id', 'dm.family_id');
+    query
+      .leftJoin('device_models as dm', 'dm.id', 'd.model_id')
+      .leftJoin('device_families as df', 'df.id', 'dm.family_id');
   }
 }
 
@@ -67,7 +91,12 @@ const LINKED: Record<TransactionLink, JoinedRow<unknown>> = {
 };
 /** The joins a link needs (a device is reached through its order). */
 const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
-  merchant: ['merchant'], clerk: ['clerk'], order: ['order'], device: ['order', 'device'], payment: ['payment'], adjustment: ['adjustment'],
+  merchant: ['merchant'],
+  clerk: ['clerk'],
+  order: ['order'],
+  device: ['order', 'device'],
+  payment: ['payment'],
+  adjustment: ['adjustment'],
 };
 const JOIN_ORDER: TransactionLink[] = ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment'];
 
@@ -88,7 +117,10 @@ function withLinks(row: Record<string, unknown>, links: readonly TransactionLink
  */
 export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow): Knex.QueryBuilder {
   const page = db('transactions as t')
-    .select(...COLUMNS.map((column) => `t.${column}`), db.raw('(extract(epoch from t.occurred_at) * 1000000)::int8 as occurred_at_us'))
+    .select(
+      ...COLUMNS.map((column) => `t.${column}`),
+      db.raw('(extract(epoch from t.occurred_at) * 1000000)::int8 as occurred_at_us'),
+    )
     .where('t.partner_id', window.partnerId)
     .where('t.occurred_at', '>=', window.start)
     .where('t.occurred_at', '<', window.end)
@@ -106,7 +138,10 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
     if (term.field.types) page.whereIn('t.type', term.field.types);
   }
   if (window.after) {
-    page.whereRaw(`(t.occurred_at, t.id) > (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?::int8)`, [window.after.timeUs, window.after.id]);
+    page.whereRaw(`(t.occurred_at, t.id) > (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?::int8)`, [
+      window.after.timeUs,
+      window.after.id,
+    ]);
   }
   if (window.limit !== undefined) page.limit(window.limit);
 
@@ -130,9 +165,14 @@ export async function transactionsInWindow(db: DbOrTrx, window: TransactionWindo
   return links.length ? rows.map((row) => withLinks(row, links)) : (rows as unknown as ListedTransactionRow[]);
 }
 
-export async function insertTransactions(trx: DbOrTrx, rows: Array<Omit<TransactionRow, 'id'>>): Promise<TransactionRow[]> {
+export async function insertTransactions(
+  trx: DbOrTrx,
+  rows: Array<Omit<TransactionRow, 'id'>>,
+): Promise<TransactionRow[]> {
   if (rows.length === 0) return [];
-  return (await trx('transactions').insert(rows).returning([...COLUMNS])) as TransactionRow[];
+  return (await trx('transactions')
+    .insert(rows)
+    .returning([...COLUMNS])) as TransactionRow[];
 }
 
 export function adjustmentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<AdjustmentRow[]> {
@@ -140,6 +180,8 @@ export function adjustmentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Prom
 }
 
 export async function insertAdjustment(trx: DbOrTrx, row: Omit<AdjustmentRow, 'id'>): Promise<AdjustmentRow> {
-  const [inserted] = await trx<AdjustmentRow>('adjustments').insert(row).returning([...ADJUSTMENT_COLUMNS]);
+  const [inserted] = await trx<AdjustmentRow>('adjustments')
+    .insert(row)
+    .returning([...ADJUSTMENT_COLUMNS]);
   return inserted as AdjustmentRow;
 }

@@ -1,40 +1,54 @@
 import type { Resolvers, TransactionResolvers } from '../../__generated__/resolvers.js';
 import type { Context } from '../../context.js';
 import { invalidArgument } from '../../errors.js';
-import { formatAmount, money } from '../../money.js';
 import { pageSizeOf } from '../../listSize.js';
+import { formatAmount, money } from '../../money.js';
+import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
-import { operatorActor } from '../audit/record.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createAdjustment } from './adjust.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
-import { linksSelected } from './selection.js';
 import { transactionsInWindow } from './queries.js';
 import type { TransactionRow } from './rows.js';
+import { linksSelected } from './selection.js';
 
 /** The longest window one request may ask for (decisions.md 7). */
 const MAX_WINDOW_DAYS = 366;
 
-const TYPE_NAMES = { finance: 'FinanceTransaction', cash: 'CashTransaction', commission: 'CommissionTransaction', adjustment: 'AdjustmentTransaction' } as const;
+const TYPE_NAMES = {
+  finance: 'FinanceTransaction',
+  cash: 'CashTransaction',
+  commission: 'CommissionTransaction',
+  adjustment: 'AdjustmentTransaction',
+} as const;
 
 // A link the listing read along (selection.ts) is answered from the row, without a DataLoader round
 // trip or a promise; otherwise it is loaded as usual (batched per request).
 const merchantOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.merchant ?? ctx.loaders.merchants.byKey.load({ partnerId: row.partner_id, id: row.merchant_id }).then((merchant) => merchant!);
+  row.links?.merchant ??
+  ctx.loaders.merchants.byKey.load({ partnerId: row.partner_id, id: row.merchant_id }).then((merchant) => merchant!);
 const orderOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.order ?? ctx.loaders.financeOrders.byKey.load({ partnerId: row.partner_id, id: row.finance_order_id! }).then((order) => order!);
+  row.links?.order ??
+  ctx.loaders.financeOrders.byKey
+    .load({ partnerId: row.partner_id, id: row.finance_order_id! })
+    .then((order) => order!);
 const clerkOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.clerk ?? ctx.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }).then((clerk) => clerk!);
+  row.links?.clerk ??
+  ctx.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }).then((clerk) => clerk!);
 const paymentOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.payment ?? ctx.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }).then((payment) => payment!);
+  row.links?.payment ??
+  ctx.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }).then((payment) => payment!);
 const deviceOf = async (row: TransactionRow, ctx: Context) => {
   const order = await orderOf(row, ctx);
   return (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
 };
 const adjustmentOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.adjustment ?? ctx.loaders.transactions.adjustmentByKey.load({ partnerId: row.partner_id, id: row.adjustment_id! }).then((adjustment) => adjustment!);
+  row.links?.adjustment ??
+  ctx.loaders.transactions.adjustmentByKey
+    .load({ partnerId: row.partner_id, id: row.adjustment_id! })
+    .then((adjustment) => adjustment!);
 
 /** The fields every transaction type shares. */
 const common = {
@@ -51,7 +65,8 @@ export const transactionResolvers: Resolvers = {
       const partnerId = readablePartner(ctx, requested, ['partner']);
       if (partnerId === null) throw invalidArgument('partnerId', 'is required for operators');
       if (end < start) throw invalidArgument('end', 'must not be before the start of the window');
-      if (end - start > MAX_WINDOW_DAYS * 86_400) throw invalidArgument('end', `must be at most ${MAX_WINDOW_DAYS} days after the start of the window`);
+      if (end - start > MAX_WINDOW_DAYS * 86_400)
+        throw invalidArgument('end', `must be at most ${MAX_WINDOW_DAYS} days after the start of the window`);
       const pageSize = pageSizeOf(info, first);
       const filters = parseFilterTerms(filter ?? []);
       const afterPosition = after != null ? parseCursor(after) : undefined;
@@ -78,16 +93,21 @@ export const transactionResolvers: Resolvers = {
       const financeOrderId = input.financeOrderId != null ? requireId('finance order', input.financeOrderId) : null;
       const amount = money(requireAmount('input.amount', input.amount, input.currency, 'non-zero'), input.currency);
       const notes = requireText('input.notes', input.notes, 1000);
-      const adjustment = await createAdjustment(ctx.db, operatorActor(ctx), {
-        partnerId,
-        merchantId,
-        financeOrderId,
-        kind: input.kind === 'PAYMENT' ? 'payment' : 'commission',
-        amount,
-        amountAsGiven: input.amount,
-        notes,
-        operatorId,
-      }, ctx.now());
+      const adjustment = await createAdjustment(
+        ctx.db,
+        operatorActor(ctx),
+        {
+          partnerId,
+          merchantId,
+          financeOrderId,
+          kind: input.kind === 'PAYMENT' ? 'payment' : 'commission',
+          amount,
+          amountAsGiven: input.amount,
+          notes,
+          operatorId,
+        },
+        ctx.now(),
+      );
       ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');
       return adjustment;
     },
@@ -131,9 +151,12 @@ export const transactionResolvers: Resolvers = {
   Adjustment: {
     kind: (adjustment) => (adjustment.kind === 'payment' ? 'PAYMENT' : 'COMMISSION'),
     amount: (adjustment) => formatAmount(adjustment.amount_minor, adjustment.currency),
-    merchant: async (adjustment, _args, ctx) => (await ctx.loaders.merchants.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.merchant_id }))!,
+    merchant: async (adjustment, _args, ctx) =>
+      (await ctx.loaders.merchants.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.merchant_id }))!,
     financeOrder: (adjustment, _args, ctx) =>
-      adjustment.finance_order_id ? ctx.loaders.financeOrders.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.finance_order_id }) : null,
+      adjustment.finance_order_id
+        ? ctx.loaders.financeOrders.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.finance_order_id })
+        : null,
     time: (adjustment) => adjustment.created_at,
   },
 };

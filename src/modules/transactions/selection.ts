@@ -2,7 +2,7 @@
 // selection: the listing joins exactly those into its one statement (queries.ts), so a page costs
 // one statement with its merchants, clerks, orders, devices, payments and adjustments, and a query
 // that selects none of them joins nothing.
-import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import type { TransactionLink } from './rows.js';
 
 /** The transaction fields that are links, and the rows each reads. */
@@ -16,7 +16,11 @@ const LINK_FIELDS: Readonly<Record<string, TransactionLink>> = {
 };
 
 /** The fields selected directly in a selection set, through inline fragments and fragment spreads. */
-function selectedFields(selectionSet: SelectionSetNode | undefined, info: GraphQLResolveInfo, into: FieldNode[] = []): FieldNode[] {
+function selectedFields(
+  selectionSet: SelectionSetNode | undefined,
+  info: GraphQLResolveInfo,
+  into: FieldNode[] = [],
+): FieldNode[] {
   for (const selection of selectionSet?.selections ?? []) {
     if (selection.kind === Kind.FIELD) into.push(selection);
     else if (selection.kind === Kind.INLINE_FRAGMENT) selectedFields(selection.selectionSet, info, into);

@@ -33,11 +33,13 @@ function unsupportedSyntax(pattern: string): string | null {
       if (next === 'k') return 'uses a named backreference (\\k<...>)';
       // RE2 matches code points, so an escaped UTF-16 surrogate half would never match anything.
       const unit = /^u\{?0*([dD][89a-fA-F][0-9a-fA-F]{2})/.exec(pattern.slice(i + 1));
-      if (unit) return `escapes a UTF-16 surrogate (${unit[1]}): write the character itself or \\u{...} with its code point`;
+      if (unit)
+        return `escapes a UTF-16 surrogate (${unit[1]}): write the character itself or \\u{...} with its code point`;
       i++;
     } else if (ch === '[') inClass = true;
     else if (ch === ']') inClass = false;
-    else if (!inClass && /^\(\?(=|!|<=|<!)/.test(pattern.slice(i, i + 4))) return 'uses lookaround ((?=, (?!, (?<= or (?<!)';
+    else if (!inClass && /^\(\?(=|!|<=|<!)/.test(pattern.slice(i, i + 4)))
+      return 'uses lookaround ((?=, (?!, (?<= or (?<!)';
   }
   return null;
 }
@@ -63,7 +65,10 @@ export function linearRegExp(pattern: string, flags: string): LinearRegExp {
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
   } catch (error) {
-    throw new UnsupportedPattern(pattern, `cannot be compiled by the linear-time engine (${(error as Error).message}); ${RE2_LIMITS}`);
+    throw new UnsupportedPattern(
+      pattern,
+      `cannot be compiled by the linear-time engine (${(error as Error).message}); ${RE2_LIMITS}`,
+    );
   }
   // ajv keys its compiled patterns by toString(): it must differ between patterns.
   return { test: (input) => compiled.test(input), toString: () => `/${pattern}/${flags}` };

@@ -11,7 +11,9 @@ describe('vendor request schemas', () => {
     // With JavaScript's backtracking RegExp this takes about 2^40 steps (hours).
     const schema = withPattern('^(a|a)*$');
     expect(schemaProblem(schema)).toBeNull();
-    expect(notificationProblems(schema, { note: `${'a'.repeat(40)}!` })).toEqual(['note must match pattern "^(a|a)*$"']);
+    expect(notificationProblems(schema, { note: `${'a'.repeat(40)}!` })).toEqual([
+      'note must match pattern "^(a|a)*$"',
+    ]);
     expect(notificationProblems(schema, { note: 'a'.repeat(1000) })).toEqual([]);
   });
 
@@ -19,13 +21,21 @@ describe('vendor request schemas', () => {
     const keys = { type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } } };
     expect(notificationProblems(keys, { [`${'a'.repeat(40)}!`]: 'x', aaa: 'x' })).toEqual(['aaa must be integer']);
     const names = { type: 'object', propertyNames: { pattern: '^(a|aa)*$' } };
-    expect(notificationProblems(names, { [`${'a'.repeat(60)}!`]: 1 })).toContain('the notification must match pattern "^(a|aa)*$"');
+    expect(notificationProblems(names, { [`${'a'.repeat(60)}!`]: 1 })).toContain(
+      'the notification must match pattern "^(a|aa)*$"',
+    );
   });
 
   it('keeps each pattern its own, across schemas and within one', () => {
-    const two = { type: 'object', properties: { x: { type: 'string', pattern: '^x+$' }, y: { type: 'string', pattern: '^y+$' } } };
+    const two = {
+      type: 'object',
+      properties: { x: { type: 'string', pattern: '^x+$' }, y: { type: 'string', pattern: '^y+$' } },
+    };
     expect(notificationProblems(two, { x: 'xx', y: 'yy' })).toEqual([]);
-    expect(notificationProblems(two, { x: 'yy', y: 'xx' })).toEqual(['x must match pattern "^x+$"', 'y must match pattern "^y+$"']);
+    expect(notificationProblems(two, { x: 'yy', y: 'xx' })).toEqual([
+      'x must match pattern "^x+$"',
+      'y must match pattern "^y+$"',
+    ]);
     expect(notificationProblems(withPattern('^b$'), { note: 'b' })).toEqual([]);
     expect(notificationProblems(withPattern('^c$'), { note: 'b' })).toEqual(['note must match pattern "^c$"']);
   });
@@ -44,7 +54,9 @@ describe('vendor request schemas', () => {
     ];
     for (const [pattern, value, matches] of cases) {
       expect(schemaProblem(withPattern(pattern)), pattern).toBeNull();
-      expect(notificationProblems(withPattern(pattern), { note: value }).length === 0, `${pattern} on ${value}`).toBe(matches);
+      expect(notificationProblems(withPattern(pattern), { note: value }).length === 0, `${pattern} on ${value}`).toBe(
+        matches,
+      );
     }
   });
 
@@ -73,6 +85,11 @@ describe('vendor request schemas', () => {
   });
 
   it('treats format as an annotation: no format runs a regex', () => {
-    expect(notificationProblems({ type: 'object', properties: { email: { type: 'string', format: 'email' } } }, { email: 'not an email' })).toEqual([]);
+    expect(
+      notificationProblems(
+        { type: 'object', properties: { email: { type: 'string', format: 'email' } } },
+        { email: 'not an email' },
+      ),
+    ).toEqual([]);
   });
 });

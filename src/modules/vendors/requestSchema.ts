@@ -1,8 +1,8 @@
 // Each vendor's notification body is described by a JSON Schema stored with the vendor
 // (decisions.md 6). It is compiled once per schema version and checked before anything is written.
 import { createHash } from 'node:crypto';
-import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv2020Module from 'ajv/dist/2020.js';
 import { linearRegExp, UnsupportedPattern } from './linearRegExp.js';
 
 const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
@@ -26,7 +26,8 @@ function validatorFor(schema: object): ValidateFunction {
 
 /** Whether a schema is one the service can check notifications against; the reason if not. */
 export function schemaProblem(schema: unknown): string | null {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'requestSchema must be a JSON object';
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return 'requestSchema must be a JSON object';
   try {
     validatorFor(schema);
     return null;
@@ -41,9 +42,12 @@ const BRANCH = /\/(oneOf|anyOf|not)\//;
 /** For a oneOf whose branches each require a field: the fields, for "exactly one of ..." wording. */
 function alternativeFields(schema: object, schemaPath: string): string[] | null {
   let node: unknown = schema;
-  for (const part of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean)) node = (node as Record<string, unknown>)?.[part];
+  for (const part of schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean))
+    node = (node as Record<string, unknown>)?.[part];
   if (!Array.isArray(node)) return null;
-  const fields = node.map((branch) => (branch as { required?: unknown }).required).map((req) => (Array.isArray(req) && req.length === 1 ? String(req[0]) : null));
+  const fields = node
+    .map((branch) => (branch as { required?: unknown }).required)
+    .map((req) => (Array.isArray(req) && req.length === 1 ? String(req[0]) : null));
   return fields.every((field) => field !== null) ? (fields as string[]) : null;
 }
 

@@ -1,9 +1,9 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { pageSizeOf } from '../../listSize.js';
-import { invalidArgument } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { requireOperator, requirePrincipal } from '../auth/principal.js';
+import { invalidArgument } from '../../errors.js';
+import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
+import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { requireId, requireText } from '../inputs.js';
 import { createPaymentVendor, updatePaymentVendor } from './configure.js';
 import { listPaymentVendors } from './queries.js';
@@ -32,7 +32,8 @@ export const paymentVendorResolvers: Resolvers = {
   Mutation: {
     createPaymentVendor: async (_root, { input }, ctx) => {
       requireOperator(ctx);
-      if (!VENDOR_NAME.test(input.name)) throw invalidArgument('input.name', 'must be 2 to 63 lowercase letters, digits and dashes');
+      if (!VENDOR_NAME.test(input.name))
+        throw invalidArgument('input.name', 'must be 2 to 63 lowercase letters, digits and dashes');
       const row = {
         name: input.name,
         display_name: requireText('input.displayName', input.displayName),
@@ -46,7 +47,9 @@ export const paymentVendorResolvers: Resolvers = {
       const id = requireId('payment vendor', input.id);
       const changes = {
         ...(input.displayName != null ? { display_name: requireText('input.displayName', input.displayName) } : {}),
-        ...(input.requestSchema != null ? { request_schema: requireSchema('input.requestSchema', input.requestSchema) } : {}),
+        ...(input.requestSchema != null
+          ? { request_schema: requireSchema('input.requestSchema', input.requestSchema) }
+          : {}),
         ...(input.enabled != null ? { enabled: input.enabled } : {}),
       };
       const row = await updatePaymentVendor(ctx.db, operatorActor(ctx), id, changes);
