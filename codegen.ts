@@ -51,6 +51,8 @@ const config: CodegenConfig = {
           Adjustment: '../modules/transactions/rows.js#AdjustmentRow',
           AuditEvent: '../modules/audit/rows.js#AuditEventRow',
           AuditEventConnection: '../modules/audit/rows.js#AuditEventPage',
+          Event: '../modules/events/rows.js#EventRow',
+          EventConnection: '../modules/events/rows.js#EventPage',
         },
       },
     },

@@ -551,6 +551,8 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
       'clerks',
       'customers',
       'devices',
+      'event_sequences',
+      'events',
       'finance_orders',
       'idempotency_keys',
       'merchants',

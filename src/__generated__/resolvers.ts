@@ -12,6 +12,7 @@ import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
 import type { AuditEventRow, AuditEventPage } from '../modules/audit/rows.js';
+import type { EventRow, EventPage } from '../modules/events/rows.js';
 import type { Context } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -591,6 +592,46 @@ export type DeviceModel = {
   name: Scalars['String']['output'];
 };
 
+/**
+ * An entry of the event log: written in the same database transaction as the change it tells of, its
+ * data fixed then. Only its partner and operators see it. Its id is the webhook-id of its deliveries.
+ */
+export type Event = {
+  __typename?: 'Event';
+  /** The event's payload, as webhooks deliver it (see the README's Events section for each type). */
+  data: Scalars['JSON']['output'];
+  /** The event's id (evt_...): stable, unique. */
+  id: Scalars['ID']['output'];
+  /** When it happened. */
+  occurredAt: Scalars['Timestamp']['output'];
+  /** The partner it belongs to. */
+  partner?: Maybe<Partner>;
+  /** Its place among the partner's events: 1, 2, 3... in the order they were committed. */
+  sequence: Scalars['String']['output'];
+  /** What happened. */
+  type: EventType;
+};
+
+/** A page of the event log, newest first. */
+export type EventConnection = {
+  __typename?: 'EventConnection';
+  /** The page's events. */
+  nodes: Array<Event>;
+  /** Where the page ends: pass endCursor as after for the next (older) page. */
+  pageInfo: PageInfo;
+};
+
+/** What an event says happened. */
+export type EventType =
+  /** A cart was financed: a finance order was created. */
+  | 'FINANCE_ORDER_CREATED'
+  /** The payment that brought an order's balance to 0 was recorded. */
+  | 'FINANCE_ORDER_PAID_OFF'
+  /** A payment was recorded, in store or through a vendor (a replay writes no event). */
+  | 'PAYMENT_RECORDED'
+  /** A partner transaction was written (finance, cash, commission, adjustment). */
+  | 'TRANSACTION_CREATED';
+
 /** Turns a cart into a finance order for a device. */
 export type FinanceCartInput = {
   /** The cart to finance. */
@@ -1043,6 +1084,13 @@ export type Query = {
   customer?: Maybe<Customer>;
   /** The device catalogue: the families with their models, ordered by id, a page at a time. */
   deviceFamilies: Array<DeviceFamily>;
+  /** One event by id: null when the caller may not see it or it does not exist. */
+  event?: Maybe<Event>;
+  /**
+   * The event log, newest first: a partner key reads its own partner's events; operators every
+   * partner's, or one's with partnerId. Retail keys: FORBIDDEN. Kept EVENT_RETENTION_DAYS (30 by default).
+   */
+  events: EventConnection;
   /** One of the caller's finance orders by id; null when the caller has no order with that id. Operators reach all. */
   financeOrder?: Maybe<FinanceOrder>;
   /** One of the caller's merchants by id; null when the caller has no merchant with that id. */
@@ -1115,6 +1163,21 @@ export type QueryCustomerArgs = {
 export type QueryDeviceFamiliesArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryEventArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  types?: InputMaybe<Array<EventType>>;
 };
 
 
@@ -1365,6 +1428,9 @@ export type ResolversTypes = {
   Device: ResolverTypeWrapper<DeviceRow>;
   DeviceFamily: ResolverTypeWrapper<DeviceFamilyRow>;
   DeviceModel: ResolverTypeWrapper<DeviceModelRow>;
+  Event: ResolverTypeWrapper<EventRow>;
+  EventConnection: ResolverTypeWrapper<EventPage>;
+  EventType: EventType;
   FinanceCartInput: FinanceCartInput;
   FinanceOrder: ResolverTypeWrapper<FinanceOrderRow>;
   FinanceTransaction: ResolverTypeWrapper<TransactionRow>;
@@ -1430,6 +1496,8 @@ export type ResolversParentTypes = {
   Device: DeviceRow;
   DeviceFamily: DeviceFamilyRow;
   DeviceModel: DeviceModelRow;
+  Event: EventRow;
+  EventConnection: EventPage;
   FinanceCartInput: FinanceCartInput;
   FinanceOrder: FinanceOrderRow;
   FinanceTransaction: TransactionRow;
@@ -1644,6 +1712,20 @@ export type DeviceModelResolvers<ContextType = Context, ParentType extends Resol
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type EventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
+  data?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  occurredAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['EventType'], ParentType, ContextType>;
+};
+
+export type EventConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventConnection'] = ResolversParentTypes['EventConnection']> = {
+  nodes?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
 export type FinanceOrderResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceOrder'] = ResolversParentTypes['FinanceOrder']> = {
   cart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType>;
   currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
@@ -1790,6 +1872,8 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType, Partial<QueryClerksArgs>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'locator'>>;
   deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType, Partial<QueryDeviceFamiliesArgs>>;
+  event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id'>>;
+  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'first'>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType, RequireFields<QueryFinanceOrderArgs, 'id'>>;
   merchant?: Resolver<Maybe<ResolversTypes['Merchant']>, ParentType, ContextType, RequireFields<QueryMerchantArgs, 'id'>>;
   merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType, Partial<QueryMerchantsArgs>>;
@@ -1846,6 +1930,8 @@ export type Resolvers<ContextType = Context> = {
   Device?: DeviceResolvers<ContextType>;
   DeviceFamily?: DeviceFamilyResolvers<ContextType>;
   DeviceModel?: DeviceModelResolvers<ContextType>;
+  Event?: EventResolvers<ContextType>;
+  EventConnection?: EventConnectionResolvers<ContextType>;
   FinanceOrder?: FinanceOrderResolvers<ContextType>;
   FinanceTransaction?: FinanceTransactionResolvers<ContextType>;
   Installment?: InstallmentResolvers<ContextType>;

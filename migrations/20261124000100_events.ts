@@ -1,0 +1,47 @@
+// The event log: one row per change a partner may want to hear of (a payment, a transaction, an order
+// created or paid off), written in the change's own database transaction (a transactional outbox).
+// Each partner's events are numbered 1, 2, 3... in commit order: the counter row is updated in the same
+// transaction, so two transactions of one partner take turns at it and no number is skipped or reused.
+// A NOTIFY on every insert tells listeners on any instance (subscriptions) that an event committed.
+import type { Knex } from 'knex';
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable('event_sequences', (t) => {
+    t.bigInteger('partner_id').primary().references('id').inTable('partners');
+    t.bigInteger('last').notNullable();
+  });
+  await knex.schema.createTable('events', (t) => {
+    t.bigInteger('partner_id').notNullable().references('id').inTable('partners');
+    // evt_ + 26 characters: time-ordered and random (src/modules/events/ids.ts); Event.id in the graph.
+    t.text('id').notNullable();
+    t.bigInteger('sequence').notNullable();
+    t.text('type').notNullable();
+    t.timestamp('occurred_at', { useTz: true }).notNullable();
+    t.jsonb('data').notNullable();
+    t.primary(['partner_id', 'id']);
+    t.unique(['partner_id', 'sequence']);
+    t.check(
+      "type in ('payment.recorded', 'transaction.created', 'finance_order.created', 'finance_order.paid_off')",
+      [],
+      'events_type_known',
+    );
+    t.check("id ~ '^evt_[0-9A-Za-z]{26}$'", [], 'events_id_shape');
+    // event(id) by operators, who name no partner.
+    t.index(['id']);
+    // Retention: the oldest first.
+    t.index(['occurred_at']);
+  });
+  await knex.raw(`create function events_notify() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify('dfs_events', new.partner_id || ':' || new.id);
+      return null;
+    end
+  $$`);
+  await knex.raw('create trigger events_notify after insert on events for each row execute function events_notify()');
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('events');
+  await knex.raw('drop function events_notify()');
+  await knex.schema.dropTable('event_sequences');
+}

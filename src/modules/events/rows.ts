@@ -1,0 +1,33 @@
+/** What the log records; the graph's EventType is the same set in capitals (PAYMENT_RECORDED ...). */
+export const EVENT_TYPES = [
+  'payment.recorded',
+  'transaction.created',
+  'finance_order.created',
+  'finance_order.paid_off',
+] as const;
+
+export type EventTypeName = (typeof EVENT_TYPES)[number];
+
+/** A row of `events`: its data is fixed when written and never changes. */
+export interface EventRow {
+  partner_id: string;
+  id: string;
+  /** 1, 2, 3... per partner, in commit order. */
+  sequence: string;
+  type: EventTypeName;
+  occurred_at: Date;
+  data: unknown;
+}
+
+/** An event about to be written, in the change's transaction. */
+export interface NewEvent {
+  type: EventTypeName;
+  occurredAt: Date;
+  data: unknown;
+}
+
+/** A page of the log as the graph answers it. */
+export interface EventPage {
+  rows: EventRow[];
+  hasNextPage: boolean;
+}
