@@ -8,6 +8,7 @@ import type { Db } from '../src/db/knex.js';
 import { createDb } from '../src/db/knex.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { EventTypeName } from '../src/modules/events/rows.js';
+import { metricsRegistry } from '../src/ops/metrics.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
 
@@ -150,6 +151,17 @@ describe('Subscription.events', () => {
     await closeAll(service, subscriber);
   });
 
+  it('counts open subscriptions in the graphql_subscriptions_open gauge', async () => {
+    const gauge = async () =>
+      (await metricsRegistry.getSingleMetric('graphql_subscriptions_open')!.get()).values[0]!.value;
+    const before = await gauge();
+    const first = await subscribe(service, { 'X-Api-Key': 'demo-partner-key' });
+    const second = await subscribe(service, { 'X-Api-Key': 'demo-operator-key' });
+    expect(await gauge()).toBe(before + 2);
+    await closeAll(service, first, second);
+    await vi.waitFor(async () => expect(await gauge()).toBe(before));
+  });
+
   it('takes the credential from the upgrade request too', async () => {
     const socket = new WebSocket(wsUrl(service), 'graphql-transport-ws', {
       headers: { Authorization: 'Bearer demo-partner-key' },
@@ -274,7 +286,36 @@ describe('limits', () => {
   });
 });
 
-describe.runIf(onPostgres)('a second instance on the same database', () => {
+describe('shutting down', () => {
+  it("closes its subscribers' connections with 1001 when the service stops", async () => {
+    const stopping = await startTestService(database.db);
+    const subscriber = await subscribe(stopping, { 'X-Api-Key': 'demo-partner-key' });
+    await stopping.close();
+    await vi.waitFor(() => expect(subscriber.closed).toEqual({ code: 1001, reason: 'Going away' }));
+    expect(stopping.listeningSubscribers()).toBe(0);
+  });
+});
+
+describe.runIf(onPostgres)('on Postgres', () => {
+  it('closes subscribers with 1012 when the listening connection is lost, and listens again for the next', async () => {
+    const subscriber = await subscribe(service, { 'X-Api-Key': 'demo-partner-key' });
+    await database.db.raw(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
+    );
+    await vi.waitFor(() =>
+      expect(subscriber.closed).toEqual({
+        code: 1012,
+        reason: 'the live event feed was interrupted; read missed events with Query.events',
+      }),
+    );
+    const again = await subscribe(service, { 'X-Api-Key': 'demo-partner-key' });
+    const [written] = await commitEvent(database.db, demoPartner, 'payment.recorded', {});
+    await vi.waitFor(() => expect(again.received).toHaveLength(1));
+    expect(again.received[0].data.events.id).toBe(written!.id);
+    await closeAll(service, subscriber, again);
+  });
+
   it("delivers an event another instance's pool committed", async () => {
     const secondDb = createDb({ databaseUrl: database.url, dataDir: null, poolMax: 2 });
     const second = await startTestService(secondDb);
