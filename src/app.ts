@@ -158,18 +158,27 @@ export async function createApp(deps: AppDeps): Promise<App> {
     },
   });
   await apollo.start();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy ?? false); // req.ip: the failed-authentication limit counts by it
+  app.set('etag', false);
   const subscriptions = createSubscriptionDoor({
     service,
     schema,
     limits,
     production: deps.production,
     logger: deps.logger,
+    // The upgrade request's client address as Express's req.ip would say it (TRUST_PROXY): the same
+    // failed-authentication counts as HTTP's.
+    clientAddressOf: (request) =>
+      (
+        Object.create(app.request, {
+          headers: { value: request.headers },
+          socket: { value: request.socket },
+        }) as Request
+      ).ip ?? null,
   });
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', deps.trustProxy ?? false); // req.ip: the failed-authentication limit counts by it
-  app.set('etag', false);
   app.use(assignRequestId, logRequests(deps));
   // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
   app.use(createOperationsRouter({ db: deps.db, production: deps.production, corsOrigins: deps.corsOrigins ?? [] }));

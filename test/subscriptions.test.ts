@@ -202,6 +202,37 @@ describe('refused connections', () => {
   });
 });
 
+describe('failed authentications', () => {
+  it('count against the client address as HTTP reads it (TRUST_PROXY), then are refused with 1013', async () => {
+    const guarded = await startTestService(database.db, {
+      trustProxy: true,
+      limits: { ...TEST_LIMITS, authFailuresPerAddress: { limit: 2, windowSeconds: 300 } },
+    });
+    const attempt = async (forwardedFor: string) => {
+      const socket = new WebSocket(wsUrl(guarded), 'graphql-transport-ws', {
+        headers: { 'X-Forwarded-For': forwardedFor },
+      });
+      const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+        socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+      );
+      await new Promise((resolve) => socket.once('open', resolve));
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { 'X-Api-Key': 'not-a-key' } }));
+      return closed;
+    };
+    try {
+      expect((await attempt('203.0.113.9')).code).toBe(4403);
+      expect((await attempt('203.0.113.9')).code).toBe(4403);
+      const refused = await attempt('203.0.113.9');
+      expect(refused.code).toBe(1013);
+      expect(refused.reason).toMatch(/^too many failed authentications/);
+      // Another client behind the same proxy is not refused for it.
+      expect((await attempt('198.51.100.7')).code).toBe(4403);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 describe('limits', () => {
   let limited: TestService;
   beforeAll(async () => {

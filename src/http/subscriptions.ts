@@ -3,7 +3,7 @@
 // HTTP; each subscription document meets the same token, depth, alias and cost limits; queries and
 // mutations stay on HTTP, where the request limits and the list-item ceiling apply.
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import {
   type ExecutionArgs,
   GraphQLError,
@@ -32,6 +32,8 @@ export interface SubscriptionDoorDeps {
   limits: LimitSettings;
   production: boolean;
   logger: Logger;
+  /** The client's address of an upgrade request, as the HTTP door reads it (TRUST_PROXY). */
+  clientAddressOf: (request: IncomingMessage) => string | null;
 }
 
 export interface SubscriptionDoor {
@@ -120,7 +122,7 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
                 presentedAs: 'X-Api-Key (or Authorization: Bearer) in the connection_init payload',
               },
               requestId: randomUUID(),
-              clientAddress: request.socket.remoteAddress ?? null,
+              clientAddress: deps.clientAddressOf(request),
             });
             const { principal } = context.auth;
             if (!principal) return refuse(CloseCode.Forbidden, context.auth.failure.message);
