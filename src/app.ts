@@ -14,6 +14,7 @@ import type { TrustProxy } from './clientAddress.js';
 import { type Context, createContext, type ServiceDeps } from './context.js';
 import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
+import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
@@ -41,7 +42,9 @@ export interface AppDeps extends ServiceDeps {
 export interface App {
   app: express.Express;
   apollo: ApolloServer<Context>;
-  /** Stops the GraphQL server; the caller closes the HTTP server and the database. */
+  /** GraphQL subscriptions over WebSocket: attach to the HTTP server; close before closing it. */
+  subscriptions: SubscriptionDoor;
+  /** Stops the GraphQL server and the subscriptions; the caller closes the HTTP server and the database. */
   stop: () => Promise<void>;
 }
 
@@ -160,6 +163,22 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false); // req.ip: the failed-authentication limit counts by it
   app.set('etag', false);
+  const subscriptions = createSubscriptionDoor({
+    service,
+    schema,
+    limits,
+    production: deps.production,
+    logger: deps.logger,
+    // The upgrade request's client address as Express's req.ip would say it (TRUST_PROXY): the same
+    // failed-authentication counts as HTTP's.
+    clientAddressOf: (request) =>
+      (
+        Object.create(app.request, {
+          headers: { value: request.headers },
+          socket: { value: request.socket },
+        }) as Request
+      ).ip ?? null,
+  });
   app.use(assignRequestId, logRequests(deps));
   // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
   app.use(createOperationsRouter({ db: deps.db, production: deps.production, corsOrigins: deps.corsOrigins ?? [] }));
@@ -232,5 +251,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
   };
   app.use(onError);
 
-  return { app, apollo, stop: () => apollo.stop() };
+  return {
+    app,
+    apollo,
+    subscriptions,
+    stop: async () => {
+      await subscriptions.close();
+      await apollo.stop();
+    },
+  };
 }

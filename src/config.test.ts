@@ -75,6 +75,9 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://dashboard.example.com, http://localhost:5173',
       REQUEST_TIMEOUT_MS: '20000',
       DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      SUBSCRIPTIONS_PER_KEY: '3',
+      SUBSCRIPTION_MAX_QUEUED_EVENTS: '50',
+      SUBSCRIPTION_MAX_BUFFERED_BYTES: '65536',
     });
     expect(config).toEqual({
       port: 8080,
@@ -91,6 +94,7 @@ describe('loadConfig', () => {
         authFailuresPerAddress: { limit: 5, windowSeconds: 900 },
         anonymousPerAddress: { limit: 30, windowSeconds: 120 },
         graphql: { maxDepth: 10, maxAliases: 0, maxCost: 45_000, maxTokens: 1000, maxListItems: 20_000 },
+        subscriptions: { perKey: 3, maxQueuedEvents: 50, maxBufferedBytes: 65_536 },
       },
       trustProxy: 1,
       corsOrigins: ['https://dashboard.example.com', 'http://localhost:5173'],
@@ -115,6 +119,8 @@ describe('loadConfig', () => {
     [{ REQUEST_TIMEOUT_MS: '30s' }, 'REQUEST_TIMEOUT_MS'],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '-1' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '3600001' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
+    [{ SUBSCRIPTIONS_PER_KEY: '0' }, 'SUBSCRIPTIONS_PER_KEY'],
+    [{ SUBSCRIPTION_MAX_BUFFERED_BYTES: '100' }, 'SUBSCRIPTION_MAX_BUFFERED_BYTES'],
   ])('refuses %j, naming %s', (env, variable) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);

@@ -96,7 +96,7 @@ const DAY_SECONDS = 24 * 3600;
 
 /** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*; a GraphQL limit may not go below what the legacy operations need. */
 function limits(env: Env): LimitSettings {
-  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, graphql } = DEFAULT_LIMITS;
+  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, graphql, subscriptions } = DEFAULT_LIMITS;
   const floors = GRAPHQL_LIMIT_FLOORS;
   return {
     requestsPerKey: {
@@ -123,6 +123,11 @@ function limits(env: Env): LimitSettings {
       maxCost: integer(env, 'GRAPHQL_MAX_COST', graphql.maxCost, floors.maxCost, 1_000_000_000),
       maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', graphql.maxTokens, floors.maxTokens, 1_000_000),
       maxListItems: integer(env, 'GRAPHQL_MAX_LIST_ITEMS', graphql.maxListItems, floors.maxListItems, 10_000_000),
+    },
+    subscriptions: {
+      perKey: integer(env, 'SUBSCRIPTIONS_PER_KEY', subscriptions.perKey, 1, 10_000),
+      maxQueuedEvents: integer(env, 'SUBSCRIPTION_MAX_QUEUED_EVENTS', subscriptions.maxQueuedEvents, 1, 1_000_000),
+      maxBufferedBytes: integer(env, 'SUBSCRIPTION_MAX_BUFFERED_BYTES', subscriptions.maxBufferedBytes, 1024, 2 ** 30),
     },
   };
 }

@@ -15,6 +15,7 @@ import { createCartLoaders } from './modules/carts/loaders.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
 import { createCustomerLoaders } from './modules/customers/loaders.js';
 import { createDeviceLoaders } from './modules/devices/loaders.js';
+import type { LiveConnection } from './modules/events/stream.js';
 import { createFinanceOrderLoaders } from './modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
 import { createPartnerLoaders } from './modules/partners/loaders.js';
@@ -70,6 +71,8 @@ export interface Context {
   tokens: TokenSettings;
   /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
   observe: PaymentObserver;
+  /** The WebSocket door's connection, for subscriptions; absent on HTTP. */
+  live?: LiveConnection;
 }
 
 /**

@@ -19,6 +19,16 @@ export interface GraphQLLimits {
   maxListItems: number;
 }
 
+/** What the WebSocket door allows (GraphQL subscriptions). */
+export interface SubscriptionLimits {
+  /** Open subscriptions per API key, on one instance. */
+  perKey: number;
+  /** Events waiting for a subscriber's socket before it is disconnected. */
+  maxQueuedEvents: number;
+  /** Bytes waiting in a subscriber's send buffer before it is disconnected. */
+  maxBufferedBytes: number;
+}
+
 export interface LimitSettings {
   /** Requests per API key (an access token counts against the key that bought it). */
   requestsPerKey: WindowLimit;
@@ -27,6 +37,7 @@ export interface LimitSettings {
   /** Requests without a credential per client address (the parse and validation work anyone can ask for). */
   anonymousPerAddress: WindowLimit;
   graphql: GraphQLLimits;
+  subscriptions: SubscriptionLimits;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
@@ -34,6 +45,7 @@ export const DEFAULT_LIMITS: LimitSettings = {
   authFailuresPerAddress: { limit: 20, windowSeconds: 300 },
   anonymousPerAddress: { limit: 60, windowSeconds: 60 },
   graphql: { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxTokens: 2000, maxListItems: 50_000 },
+  subscriptions: { perKey: 10, maxQueuedEvents: 1000, maxBufferedBytes: 1024 * 1024 },
 };
 
 /**

@@ -22,7 +22,7 @@ if (isEmbedded(db) && !config.production && !(await databaseHoldsData(db))) {
   logger.info('demo data loaded into the new embedded database');
 }
 
-const { app, stop } = await createApp({
+const { app, subscriptions, stop } = await createApp({
   db,
   logger,
   now: () => new Date(),
@@ -35,6 +35,7 @@ const { app, stop } = await createApp({
 // requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/limits.ts).
 const server: Server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+subscriptions.attach(server); // GraphQL subscriptions: WebSocket upgrades to /graphql
 
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
@@ -64,6 +65,7 @@ async function shutdown(signal: string): Promise<void> {
   logger.info({ signal }, 'draining: no new connections, finishing in-flight requests');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  await subscriptions.close(); // WebSocket connections (1001 going away): the server's close waits for them
   await closed;
   await stop();
   await db.destroy();

@@ -232,13 +232,15 @@ describe('introspection outside production', () => {
       limits: { ...TEST_LIMITS, graphql: { ...TEST_LIMITS.graphql, maxCost: 40_000 } },
     });
     try {
-      const admitted = await strict.graphql(copies(29), { 'x-api-key': 'demo-partner-key' });
-      expect(admitted.status).toBe(200);
-      // What 29 copies hold fits; 30 would hold 30/29 of it, past the limit: refused before running.
-      const perCopy = (countObjects(admitted.body.data.__schema) - 1) / 29;
+      // As many copies as fit, measured on one (the schema grows): n fit, n + 1 are refused before running.
+      const one = await strict.graphql(copies(1), { 'x-api-key': 'demo-partner-key' });
+      const perCopy = countObjects(one.body.data.__schema) - 1;
       expect(perCopy).toBeGreaterThan(1000);
-      expect(1 + 30 * perCopy).toBeGreaterThan(40_000);
-      const refused = await strict.graphql(copies(30), { 'x-api-key': 'demo-partner-key' });
+      const fitting = Math.floor((40_000 - 1) / perCopy);
+      const admitted = await strict.graphql(copies(fitting), { 'x-api-key': 'demo-partner-key' });
+      expect(admitted.status).toBe(200);
+      expect(countObjects(admitted.body.data.__schema)).toBe(1 + fitting * perCopy);
+      const refused = await strict.graphql(copies(fitting + 1), { 'x-api-key': 'demo-partner-key' });
       expect(refused.status).toBe(400);
       expect(refused.body.errors[0].message).toBe(
         'the operation has an estimated cost above the limit of 40000 (GRAPHQL_MAX_COST)',

@@ -5,7 +5,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { createDb } from '../src/db/knex.js';
+import { appendEvents } from '../src/modules/events/queries.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -254,5 +258,51 @@ describe.skipIf(!onPostgres)('db:migrate, db:seed and npm start on an empty Post
     const again = await run('src/cli/db.ts', ['seed'], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('refused: the database already holds data');
+  });
+
+  it('delivers to a subscriber an event another process committed, and closes it (1001) on SIGTERM', async () => {
+    const service = await start(baseEnv({ DATABASE_URL: url, DATA_DIR: tempDataDir() }));
+    const writer = createDb({ databaseUrl: url, dataDir: null, poolMax: 1 });
+    try {
+      const received: string[] = [];
+      let closed: { code: number; reason: string } | undefined;
+      const client = createClient({
+        url: `${service.baseUrl.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { 'X-Api-Key': 'demo-partner-key' },
+        retryAttempts: 0,
+        on: { closed: (event) => (closed = event as { code: number; reason: string }) },
+      });
+      client.subscribe(
+        { query: 'subscription { events { id } }' },
+        {
+          next: (value) => received.push((value.data as { events: { id: string } }).events.id),
+          error: () => {},
+          complete: () => {},
+        },
+      );
+      const partnerId = String((await writer('partners').where({ name: 'Demo Retail' }).first()).id);
+      const commit = async () =>
+        (
+          await writer.transaction((trx) =>
+            appendEvents(trx, partnerId, [{ type: 'payment.recorded', occurredAt: new Date(), data: {} }]),
+          )
+        )[0]!.id;
+      // Nothing says from outside when the subscription is live: commit until one event arrives, then one more.
+      await vi.waitFor(
+        async () => {
+          await commit();
+          expect(received.length).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const id = await commit();
+      await vi.waitFor(() => expect(received).toContain(id));
+      expect(await service.stop()).toBe(0);
+      await vi.waitFor(() => expect(closed).toMatchObject({ code: 1001 }));
+    } finally {
+      service.child.kill('SIGKILL');
+      await writer.destroy();
+    }
   });
 });

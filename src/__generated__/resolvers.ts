@@ -1248,6 +1248,31 @@ export type SecureStatus =
   /** Fully paid: released for good. */
   | 'RELEASED';
 
+/**
+ * Root of the live feeds, over the GraphQL-over-WebSocket protocol (graphql-ws) on /graphql: the
+ * credential goes in the connection_init payload or on the upgrade request, as over HTTP.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * Each event as it commits, on any instance of the service: a partner key hears its own partner's
+   * events; operators every partner's, or one's with partnerId. Retail and vendor keys: FORBIDDEN. At
+   * most SUBSCRIPTIONS_PER_KEY open at once per key; a subscriber that falls behind is disconnected
+   * (close code 1008). Events committed while disconnected are read with Query.events.
+   */
+  events: Event;
+};
+
+
+/**
+ * Root of the live feeds, over the GraphQL-over-WebSocket protocol (graphql-ws) on /graphql: the
+ * credential goes in the connection_init payload or on the upgrade request, as over HTTP.
+ */
+export type SubscriptionEventsArgs = {
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  types?: InputMaybe<Array<EventType>>;
+};
+
 /** An entry of a partner's ledger. */
 export type Transaction = {
   /** Signed amount from the partner's side. */
@@ -1455,6 +1480,7 @@ export type ResolversTypes = {
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   SecureStatus: SecureStatus;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
   Transaction: ResolverTypeWrapper<TransactionRow>;
   TransactionConnection: ResolverTypeWrapper<TransactionConnectionParent>;
@@ -1517,6 +1543,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Timestamp: Scalars['Timestamp']['output'];
   Transaction: TransactionRow;
   TransactionConnection: TransactionConnectionParent;
@@ -1884,6 +1911,10 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  events?: SubscriptionResolver<ResolversTypes['Event'], "events", ParentType, ContextType, Partial<SubscriptionEventsArgs>>;
+};
+
 export interface TimestampScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Timestamp'], any> {
   name: 'Timestamp';
 }
@@ -1946,6 +1977,7 @@ export type Resolvers<ContextType = Context> = {
   PaymentReceipt?: PaymentReceiptResolvers<ContextType>;
   PaymentVendor?: PaymentVendorResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;

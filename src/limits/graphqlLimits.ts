@@ -11,8 +11,10 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type ASTVisitor,
+  type DocumentNode,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -117,6 +119,24 @@ const selectsIntrospection = (operation: OperationDefinitionNode) =>
     (selection) => selection.kind === Kind.FIELD && INTROSPECTION_FIELDS.has(selection.name.value),
   );
 
+/** The refusal of an operation costlier than GRAPHQL_MAX_COST (400 GRAPHQL_VALIDATION_FAILED); undefined within it. */
+export function costRefusal(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>>,
+  limits: Pick<GraphQLLimits, 'maxCost'>,
+): GraphQLError | undefined {
+  const cost = operationCost(schema, document, operation, variables, limits.maxCost);
+  if (cost <= limits.maxCost) return undefined;
+  // A cost past counting (saturated, or introspection stopped at the budget) is said as such.
+  const estimate = cost >= Number.MAX_SAFE_INTEGER ? 'above the limit' : `of ${cost}, more than the limit`;
+  return new GraphQLError(
+    `${describeOperation(operation)} has an estimated cost ${estimate} of ${limits.maxCost} (${GRAPHQL_LIMIT_VARIABLES.maxCost})`,
+    { nodes: operation, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } },
+  );
+}
+
 /**
  * Per request, once the operation is known: introspection without a valid credential is refused
  * (401, the authentication's own error), and an operation costlier than GRAPHQL_MAX_COST is refused
@@ -132,15 +152,8 @@ export function graphqlCostPlugin(limits: Pick<GraphQLLimits, 'maxCost'>): Apoll
             const failure = contextValue.auth.failure;
             throw withHttpStatus(new AppError(failure.code, `introspection needs a credential: ${failure.message}`));
           }
-          const cost = operationCost(schema, document, operation, request.variables ?? {}, limits.maxCost);
-          if (cost > limits.maxCost) {
-            // A cost past counting (saturated, or introspection stopped at the budget) is said as such.
-            const estimate = cost >= Number.MAX_SAFE_INTEGER ? 'above the limit' : `of ${cost}, more than the limit`;
-            throw new GraphQLError(
-              `${describeOperation(operation)} has an estimated cost ${estimate} of ${limits.maxCost} (${GRAPHQL_LIMIT_VARIABLES.maxCost})`,
-              { nodes: operation, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } },
-            );
-          }
+          const refusal = costRefusal(schema, document, operation, request.variables ?? {}, limits);
+          if (refusal) throw refusal;
         },
       };
     },

@@ -52,6 +52,13 @@ const dbPoolConnections = new Gauge({
   registers: [metricsRegistry],
 });
 
+/** Open GraphQL subscriptions on this instance (the WebSocket door moves it). */
+export const openSubscriptions = new Gauge({
+  name: 'graphql_subscriptions_open',
+  help: 'GraphQL subscriptions open on this instance (WebSocket, graphql-ws).',
+  registers: [metricsRegistry],
+});
+
 /** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
 export const paymentMetrics: PaymentObserver = {
   paymentRecorded: (channel) => paymentsRecorded.inc({ channel }),

@@ -17,6 +17,8 @@ export interface TestService {
     headers?: Record<string, string>,
     variables?: Record<string, unknown>,
   ) => Promise<{ status: number; body: any }>;
+  /** Subscribers listening to the event feed (a subscription is live once counted here). */
+  listeningSubscribers: () => number;
   close: () => Promise<void>;
 }
 
@@ -49,7 +51,7 @@ export interface TestServiceOptions {
 }
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
-  const { app, stop } = await createApp({
+  const { app, subscriptions, stop } = await createApp({
     db,
     logger: options.logger ?? createLogger('silent'),
     now: options.now ?? (() => new Date()),
@@ -61,6 +63,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
+  subscriptions.attach(server);
   const address = server.address();
   if (typeof address !== 'object' || !address) throw new Error('no address');
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -76,7 +79,9 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
       });
       return { status: response.status, body: await response.json() };
     },
+    listeningSubscribers: () => subscriptions.listening(),
     close: async () => {
+      await subscriptions.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

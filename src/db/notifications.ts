@@ -1,0 +1,70 @@
+// LISTEN on a Postgres channel: one dedicated connection outside the pool (a pooled connection goes
+// back to the pool and would stop hearing), or the embedded PGlite instance's own listen API, where
+// notifications reach this process only, which is all there is.
+import pg from 'pg';
+import type { Db } from './knex.js';
+import { isEmbedded } from './knex.js';
+
+export interface ChannelListener {
+  /** Stops listening and closes the dedicated connection. */
+  close: () => Promise<void>;
+}
+
+export interface ListenOptions {
+  /** Each notification's payload, in the order the server sent them. */
+  onPayload: (payload: string) => void;
+  /** The connection was lost: notifications sent meanwhile are not heard. Not called after close(). */
+  onLost: (error: Error) => void;
+}
+
+interface PgLiteHandle {
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+}
+
+/** The PGlite instance behind an embedded Db (knex-pglite takes it through a connection function). */
+function pgliteOf(db: Db): PgLiteHandle {
+  const connection = db.client.config.connection as () => { pglite: PgLiteHandle };
+  return connection().pglite;
+}
+
+/** The connection settings of the pool (URL, statement timeout, type parsers), for one more connection. */
+function poolConnectionSettings(db: Db): pg.ClientConfig {
+  return db.client.config.connection as pg.ClientConfig;
+}
+
+/** Starts listening on `channel`; resolves once LISTEN has taken effect, so nothing committed after is missed. */
+export async function listenToChannel(db: Db, channel: string, options: ListenOptions): Promise<ChannelListener> {
+  if (isEmbedded(db)) {
+    const unlisten = await pgliteOf(db).listen(channel, options.onPayload);
+    return { close: () => unlisten() };
+  }
+  const client = new pg.Client(poolConnectionSettings(db));
+  let listening = false;
+  let closing = false;
+  const lost = (error: Error) => {
+    if (closing || !listening) return;
+    closing = true;
+    client.end().catch(() => undefined);
+    options.onLost(error);
+  };
+  client.on('notification', (message) => {
+    if (message.channel === channel && message.payload !== undefined) options.onPayload(message.payload);
+  });
+  client.on('error', lost);
+  client.on('end', () => lost(new Error('the listening connection ended')));
+  try {
+    await client.connect();
+    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  listening = true;
+  return {
+    close: async () => {
+      if (closing) return;
+      closing = true;
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// Subscription.events: the live event log over the WebSocket door, scoped like Query.events (a
+// partner key its own partner's events; operators every partner's or one's; retail and vendor keys
+// refused).
+
+import { GraphQLError } from 'graphql';
+import type { EventResolvers, EventType, Resolvers } from '../../__generated__/resolvers.js';
+import { forbidden } from '../../errors.js';
+import { readablePartner, requirePrincipal } from '../auth/principal.js';
+import { EVENT_TYPES, type EventRow, type EventTypeName } from './rows.js';
+import { eventStream } from './stream.js';
+
+/** The graph's name of a log type: payment.recorded -> PAYMENT_RECORDED. */
+export const graphEventType = (type: EventTypeName) => type.replace('.', '_').toUpperCase() as EventType;
+const LOG_EVENT_TYPES = new Map(EVENT_TYPES.map((type) => [graphEventType(type), type]));
+/** The log's name of a graph type: FINANCE_ORDER_PAID_OFF -> finance_order.paid_off. */
+export const logEventType = (type: EventType): EventTypeName => LOG_EVENT_TYPES.get(type)!;
+
+// Integrator: helper A's Query.events resolvers define Event's fields too; keep one of the two.
+export const eventFieldResolvers: EventResolvers = {
+  id: (row) => row.id,
+  type: (row) => graphEventType(row.type),
+  occurredAt: (row) => row.occurred_at,
+  partner: (row, _args, ctx) => ctx.loaders.partners.byId.load(row.partner_id),
+  sequence: (row) => row.sequence,
+  data: (row) => row.data,
+};
+
+export const eventSubscriptionResolvers: Resolvers = {
+  Event: eventFieldResolvers,
+  Subscription: {
+    events: {
+      subscribe: async (_root, { types, partnerId: requested }, ctx) => {
+        if (!ctx.live) {
+          throw new GraphQLError('subscriptions are served over WebSocket (graphql-ws) on /graphql', {
+            extensions: { code: 'BAD_REQUEST' },
+          });
+        }
+        requirePrincipal(ctx);
+        const partnerId = readablePartner(ctx, requested, ['partner']);
+        if (partnerId === undefined) throw forbidden(`this key cannot read the events of partner ${requested}`);
+        const filter = { partnerId, types: types?.length ? new Set(types.map(logEventType)) : null };
+        return eventStream(ctx.live.feed, filter, ctx.live.connection, ctx.live.bounds);
+      },
+      resolve: (row: EventRow) => row,
+    },
+  },
+};
