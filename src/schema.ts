@@ -16,6 +16,7 @@ import { partnerResolvers } from './modules/partners/resolvers.js';
 import { paymentResolvers } from './modules/payments/resolvers.js';
 import { transactionResolvers } from './modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from './modules/vendors/resolvers.js';
+import { webhookResolvers } from './modules/webhooks/resolvers.js';
 import { scalarResolvers } from './scalars.js';
 
 const SCHEMA_DIR = new URL('../schema/', import.meta.url);
@@ -67,6 +68,7 @@ export function buildSchema(): GraphQLSchema {
         paymentVendorResolvers,
         transactionResolvers,
         auditResolvers,
+        webhookResolvers,
       ]),
     ],
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.
