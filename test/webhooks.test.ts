@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
+import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
+import { deliveryMetrics } from '../src/ops/metrics.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
@@ -32,19 +33,21 @@ const retail = as('demo-retail-key');
 const CREATE = `mutation($input: CreateWebhookEndpointInput!) {
   createWebhookEndpoint(input: $input) { secret endpoint { id url eventTypes format enabled } } }`;
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const partnerId = async (name: string) => String((await fixture.database.db('partners').where({ name }).first()).id);
 
 /** Writes a partner's events as a change's transaction would. */
 const writeEvents = (partner: string, events: NewEvent[]) =>
   fixture.database.db.transaction((trx) => appendEvents(trx, partner, events));
 
-const startWorker = () => {
+const startWorker = (settings: Partial<DeliverySettings> = {}) => {
   worker = startDeliveryWorker({
     db: fixture.database.db,
     logger: createLogger('silent'),
     now: () => new Date(),
     production: false,
-    settings: { scheduleMs: [30], jitter: 0, pollMs: 20, timeoutMs: 500, maxPerEndpoint: 2 },
+    observe: deliveryMetrics,
+    settings: { scheduleMs: [30], jitter: 0, pollMs: 20, timeoutMs: 500, maxPerEndpoint: 2, ...settings },
   });
 };
 
@@ -147,8 +150,8 @@ describe('webhook deliveries', () => {
     for (const event of otherEvents) expect(demoReceived).not.toContain(event.id);
 
     // Every attempt is in the graph: failures first, then the 2xx.
-    const log = await demo(`{ webhookEndpoints { id enabled failingSince deliveries { status nextAttemptAt event { id }
-      attempts { at statusCode latencyMs response error } } } }`);
+    const log = await demo(`{ webhookEndpoints { id enabled failingSince deliveries(first: 4) { status nextAttemptAt
+      event { id deliveries { endpoint { id } status } } attempts { at statusCode latencyMs response error } } } }`);
     const demoEndpoint = log.data.webhookEndpoints.find(
       (endpoint: { id: string }) => endpoint.id === standard.endpoint.id,
     );
@@ -159,6 +162,12 @@ describe('webhook deliveries', () => {
       expect(delivery.status).toBe('DELIVERED');
       expect(delivery.nextAttemptAt).toBeNull();
       expect(delivery.attempts.at(-1)).toMatchObject({ statusCode: 200, response: 'thanks', error: null });
+      // Event.deliveries: this endpoint's, and the PAYJOY_V1 endpoint's for the transaction event.
+      const expected = [{ endpoint: { id: standard.endpoint.id }, status: 'DELIVERED' }];
+      if (delivery.event.id === demoEvents[1]!.id) {
+        expected.push({ endpoint: { id: legacy.endpoint.id }, status: 'DELIVERED' });
+      }
+      expect(delivery.event.deliveries).toEqual(expected);
     }
     expect(attempts).toContainEqual(expect.objectContaining({ statusCode: 500, response: 'x'.repeat(1024) }));
     expect(attempts).toContainEqual(expect.objectContaining({ statusCode: null, error: 'no answer within 500 ms' }));
@@ -168,6 +177,15 @@ describe('webhook deliveries', () => {
     expect(log.data.webhookEndpoints.map((endpoint: { id: string }) => endpoint.id).sort()).toEqual(
       [standard.endpoint.id, legacy.endpoint.id].sort(),
     );
+
+    // The metrics: attempts by outcome, the lag of each delivery, the queue (empty now).
+    const metrics = await (await fixture.service.request('/metrics')).text();
+    const sample = (name: string) => Number(new RegExp(`^${escapeRegExp(name)} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(sample('webhook_delivery_attempts_total{outcome="delivered"}')).toBeGreaterThanOrEqual(6);
+    expect(sample('webhook_delivery_attempts_total{outcome="http_error"}')).toBeGreaterThanOrEqual(2);
+    expect(sample('webhook_delivery_attempts_total{outcome="no_answer"}')).toBeGreaterThanOrEqual(3);
+    expect(sample('webhook_delivery_lag_seconds_count')).toBeGreaterThanOrEqual(6);
+    expect(sample('webhook_deliveries_pending{state="pending"}')).toBe(0);
 
     // Redelivery: a new delivery of the same event (same webhook-id), due at once.
     const before = accepted('/demo').length;
@@ -286,5 +304,36 @@ describe('webhook deliveries', () => {
       ['webhook_endpoint.delete', 'partner', demoId],
     ]);
     expect(JSON.stringify(await fixture.database.db('audit_events').select('*'))).not.toContain('whsec_');
+  });
+
+  it('marks a delivery failed past the retry window, and disables an endpoint failing past its limit, saying why', async () => {
+    const demoId = await partnerId('Demo Retail');
+    const created = (
+      await demo(CREATE, { input: { url: receiver.url('/down'), eventTypes: ['FINANCE_ORDER_CREATED'] } })
+    ).data.createWebhookEndpoint;
+    receiver.script('/down', ['fail', 'fail', 'fail']);
+    await writeEvents(demoId, [{ type: 'finance_order.created', occurredAt: new Date(), data: { id: 1 } }]);
+    // Windows of 0: the first failed attempt ends the delivery and, its endpoint failing since, disables it.
+    startWorker({ retryWindowMs: 0, disableAfterMs: 0 });
+    await settled();
+    await worker?.stop();
+    worker = undefined;
+    const endpoint = (
+      await demo(
+        '{ webhookEndpoints { id enabled disabledReason failingSince deliveries { status attempts { statusCode } } } }',
+      )
+    ).data.webhookEndpoints.find((entry: { id: string }) => entry.id === created.endpoint.id);
+    expect(endpoint).toMatchObject({
+      enabled: false,
+      disabledReason: 'disabled by the service: every delivery attempt failed for 0 days',
+      failingSince: expect.any(Number),
+      deliveries: [{ status: 'FAILED', attempts: [{ statusCode: 500 }] }],
+    });
+    // Enabled again: no reason, no failing streak.
+    const enabled = await demo(
+      `mutation { updateWebhookEndpoint(input: { id: "${created.endpoint.id}", enabled: true }) { enabled disabledReason failingSince } }`,
+    );
+    expect(enabled.data.updateWebhookEndpoint).toEqual({ enabled: true, disabledReason: null, failingSince: null });
+    await demo(`mutation { deleteWebhookEndpoint(id: "${created.endpoint.id}") { id } }`);
   });
 });

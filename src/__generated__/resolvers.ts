@@ -631,7 +631,7 @@ export type Event = {
   __typename?: 'Event';
   /** The event's payload, as webhooks deliver it (see the README's Events section for each type). */
   data: Scalars['JSON']['output'];
-  /** Its webhook deliveries, one per subscribed endpoint and redelivery (at most 100). */
+  /** Its webhook deliveries, one per subscribed endpoint and redelivery, oldest first (the latest 25). */
   deliveries: Array<WebhookDelivery>;
   /** The event's id (evt_...): stable, unique. */
   id: Scalars['ID']['output'];

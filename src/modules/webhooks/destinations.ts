@@ -25,7 +25,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -34,10 +33,26 @@ for (const [network, prefix] of [
   INTERNAL.addSubnet(network, prefix, 'ipv6');
 }
 
+// An IPv4-mapped IPv6 address (::ffff:127.0.0.1, or ::ffff:7f00:1 as URLs write it) is its IPv4 address.
+// (BlockList itself matches IPv4 addresses against ::ffff:0:0/96, so that range cannot be listed above.)
+const MAPPED_DOTTED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+const MAPPED_HEX = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
+
+function mappedIpv4(address: string): string | null {
+  const dotted = MAPPED_DOTTED.exec(address);
+  if (dotted) return dotted[1]!;
+  const hex = MAPPED_HEX.exec(address);
+  if (!hex) return null;
+  const [high, low] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
 /** Whether an IP address is one of this network's (or no public address at all). */
 export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
+  const mapped = family === 6 ? mappedIpv4(address) : null;
+  if (mapped) return isInternalAddress(mapped);
   return INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 

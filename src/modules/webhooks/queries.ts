@@ -135,7 +135,7 @@ export function deliveriesOfEndpoints(
     );
 }
 
-/** Deliveries of each (partner, event), oldest first, at most 100 each. */
+/** The latest 25 deliveries of each (partner, event), oldest first. */
 export function deliveriesOfEvents(db: DbOrTrx, keys: readonly TenantKey[]): Promise<WebhookDeliveryRow[]> {
   return db
     .select('d.*')
@@ -148,8 +148,9 @@ export function deliveriesOfEvents(db: DbOrTrx, keys: readonly TenantKey[]): Pro
         .wrap('', ''),
     )
     .joinRaw(
-      `cross join lateral (select * from webhook_deliveries w
-         where w.partner_id = k.partner_id and w.event_id = k.event_id order by w.id limit 100) d`,
+      `cross join lateral (select * from (select * from webhook_deliveries w
+         where w.partner_id = k.partner_id and w.event_id = k.event_id order by w.id desc limit 25) l
+         order by l.id) d`,
     );
 }
 
