@@ -469,6 +469,7 @@ export type CreatePaymentVendorInput = {
   requestSchema: Scalars['JSON']['input'];
 };
 
+/** A new webhook endpoint. */
 export type CreateWebhookEndpointInput = {
   /** What the partner calls it (up to 255 characters). */
   description?: InputMaybe<Scalars['String']['input']>;
@@ -1400,6 +1401,7 @@ export type UpdatePaymentVendorInput = {
   requestSchema?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** Changes to a webhook endpoint: only the fields given change. */
 export type UpdateWebhookEndpointInput = {
   /** A new description. */
   description?: InputMaybe<Scalars['String']['input']>;
