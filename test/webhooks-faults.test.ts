@@ -99,6 +99,7 @@ describe.skipIf(!onPostgres)('webhook deliveries through faults (Postgres)', () 
     });
 
     receiver.script('/killed', []);
+    const beforeRestart = receiver.received.length;
     await Promise.all([startServiceProcess(database.url!), startServiceProcess(database.url!)]);
     await until(
       async () =>
@@ -116,6 +117,9 @@ describe.skipIf(!onPostgres)('webhook deliveries through faults (Postgres)', () 
         }),
     );
     expect([...delivered].sort()).toEqual(events.map((event) => event.id).sort());
+    // The two instances never posted one delivery twice: after the restart, each event exactly once.
+    const afterRestart = receiver.received.slice(beforeRestart).map((request) => request.headers['webhook-id']);
+    expect(afterRestart.sort()).toEqual(events.map((event) => event.id).sort());
     // Each delivery's 2xx is recorded as its last attempt.
     const last = await database.db('webhook_attempts').where({ status_code: 200 }).count({ n: '*' }).first();
     expect(Number(last?.n)).toBe(events.length);
