@@ -82,18 +82,21 @@ export async function up(knex: Knex): Promise<void> {
     end
   $$`);
   await knex.raw(
-    'create trigger events_enqueue_deliveries after insert on events for each row execute function events_enqueue_deliveries()',
+    `create trigger events_enqueue_deliveries after insert on events
+       for each row execute function events_enqueue_deliveries()`,
   );
   await knex.raw('alter table audit_events drop constraint audit_events_actor_kind_known');
   await knex.raw(
-    "alter table audit_events add constraint audit_events_actor_kind_known check (actor_kind in ('operator', 'cli', 'partner'))",
+    `alter table audit_events add constraint audit_events_actor_kind_known
+       check (actor_kind in ('operator', 'cli', 'partner'))`,
   );
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('alter table audit_events drop constraint audit_events_actor_kind_known');
   await knex.raw(
-    "alter table audit_events add constraint audit_events_actor_kind_known check (actor_kind in ('operator', 'cli')) not valid",
+    `alter table audit_events add constraint audit_events_actor_kind_known
+       check (actor_kind in ('operator', 'cli')) not valid`,
   );
   await knex.raw('drop trigger events_enqueue_deliveries on events');
   await knex.raw('drop function events_enqueue_deliveries()');

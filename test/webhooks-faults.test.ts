@@ -72,7 +72,8 @@ describe.skipIf(!onPostgres)('webhook deliveries through faults (Postgres)', () 
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'demo-partner-key' },
       body: JSON.stringify({
-        query: `mutation { createWebhookEndpoint(input: { url: "${receiver.url('/killed')}", eventTypes: [PAYMENT_RECORDED] }) {
+        query: `mutation { createWebhookEndpoint(input: {
+          url: "${receiver.url('/killed')}", eventTypes: [PAYMENT_RECORDED] }) {
           secret endpoint { id } } }`,
       }),
     }).then((response) => response.json() as Promise<any>);

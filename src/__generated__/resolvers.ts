@@ -845,7 +845,7 @@ export type Mutation = {
    * transaction. Retail keys only.
    */
   recordInStorePayment: PaymentReceipt;
-  /** Delivers an event to an endpoint again (a new delivery, attempted at once), whatever became of earlier ones. Audited. */
+  /** Delivers an event to an endpoint again (a new delivery, due at once), whatever became of earlier ones. Audited. */
   redeliverEvent: WebhookDelivery;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
@@ -1506,7 +1506,10 @@ export type WebhookEndpointSecret = {
 export type WebhookFormat =
   /** For legacy receivers: TRANSACTION_CREATED only, the bare transaction object as the body, X-PayJoy-Signature. */
   | 'PAYJOY_V1'
-  /** The Standard Webhooks specification: body { type, timestamp, data }, headers webhook-id, webhook-timestamp, webhook-signature. */
+  /**
+   * The Standard Webhooks specification: body { type, timestamp, data }, headers webhook-id, webhook-timestamp,
+   * webhook-signature.
+   */
   | 'STANDARD';
 
 

@@ -110,9 +110,11 @@ export function recordAttempt(
     await trx.raw(
       `update webhook_endpoints
          set failing_since = coalesce(failing_since, ?),
-             enabled = case when coalesce(failing_since, ?) + ? * interval '1 millisecond' <= now() then false else enabled end,
+             enabled = case when coalesce(failing_since, ?) + ? * interval '1 millisecond' <= now()
+               then false else enabled end,
              disabled_reason = case when enabled and coalesce(failing_since, ?) + ? * interval '1 millisecond' <= now()
-               then 'disabled by the service: every delivery attempt failed for ' || ? || ' days' else disabled_reason end
+               then 'disabled by the service: every delivery attempt failed for ' || ? || ' days'
+               else disabled_reason end
        where partner_id = ? and id = ?`,
       [
         outcome.at,
