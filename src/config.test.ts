@@ -100,6 +100,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://dashboard.example.com', 'http://localhost:5173'],
       requestTimeoutMs: 20_000,
       databaseStatementTimeoutMs: 5000,
+      webhookDelivery: {},
     });
   });
 

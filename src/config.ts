@@ -31,6 +31,14 @@ export interface Config {
   requestTimeoutMs: number;
   /** Postgres statement_timeout of the service's connections; 0 turns it off. Not applied to PGlite. */
   databaseStatementTimeoutMs: number;
+  /** The webhook worker's timing (WEBHOOK_*); absent fields take the worker's defaults (README, Events). */
+  webhookDelivery: WebhookDeliveryTiming;
+}
+
+export interface WebhookDeliveryTiming {
+  scheduleMs?: number[];
+  pollMs?: number;
+  leaseMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +153,22 @@ function trustProxy(env: Env): TrustProxy {
 
 const MIN_SECRET_LENGTH = 32;
 
+/** WEBHOOK_RETRY_SCHEDULE_MS (comma-separated waits), WEBHOOK_POLL_MS, WEBHOOK_LEASE_MS: tests make them short. */
+function webhookDelivery(env: Env): WebhookDeliveryTiming {
+  const timing: WebhookDeliveryTiming = {};
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE_MS;
+  if (schedule !== undefined && schedule !== '') {
+    const waits = schedule.split(',').map((entry) => entry.trim());
+    if (!waits.every((wait) => /^\d{1,9}$/.test(wait))) {
+      throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', `must be comma-separated milliseconds, got "${schedule}"`);
+    }
+    timing.scheduleMs = waits.map(Number);
+  }
+  if (env.WEBHOOK_POLL_MS) timing.pollMs = integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000);
+  if (env.WEBHOOK_LEASE_MS) timing.leaseMs = integer(env, 'WEBHOOK_LEASE_MS', 120_000, 1000, 3_600_000);
+  return timing;
+}
+
 /**
  * The keys that sign access tokens: TOKEN_SIGNING_KEYS="id:secret,id:secret" (the first signs, all
  * verify, so a key is rotated in before the old one is retired), or one TOKEN_SIGNING_SECRET.
@@ -234,5 +258,6 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsOrigins(env),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
+    webhookDelivery: webhookDelivery(env),
   };
 }

@@ -23,6 +23,7 @@ import { createPaymentLoaders } from './modules/payments/loaders.js';
 import { type PaymentObserver, UNOBSERVED } from './modules/payments/observe.js';
 import { createTransactionLoaders } from './modules/transactions/loaders.js';
 import { createPaymentVendorLoaders } from './modules/vendors/loaders.js';
+import { createWebhookLoaders } from './modules/webhooks/loaders.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -35,6 +36,8 @@ export interface ServiceDeps {
   limiter?: RequestLimiter;
   /** Hears what became of each payment request (createApp installs the metrics); absent: nothing observes. */
   observe?: PaymentObserver;
+  /** Production rules apply (webhook URLs: https only, public addresses only); false when absent. */
+  production?: boolean;
 }
 
 function createLoaders(db: Db) {
@@ -51,6 +54,7 @@ function createLoaders(db: Db) {
     payments: createPaymentLoaders(db),
     paymentVendors: createPaymentVendorLoaders(db),
     transactions: createTransactionLoaders(db),
+    webhooks: createWebhookLoaders(db),
   };
 }
 
@@ -73,6 +77,8 @@ export interface Context {
   observe: PaymentObserver;
   /** The WebSocket door's connection, for subscriptions; absent on HTTP. */
   live?: LiveConnection;
+  /** Production rules apply (webhook URLs: https only, public addresses only). */
+  production: boolean;
 }
 
 /**
@@ -130,5 +136,6 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     now: deps.now,
     tokens: deps.tokens,
     observe: deps.observe ?? UNOBSERVED,
+    production: deps.production ?? false,
   };
 }

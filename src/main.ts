@@ -10,7 +10,9 @@ import { migrateLatest } from './db/migrate.js';
 import { describeDatabase, openDatabase } from './db/open.js';
 import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo.js';
 import { createLogger } from './logger.js';
+import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/limits.js';
+import { deliveryMetrics } from './ops/metrics.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -31,6 +33,15 @@ const { app, subscriptions, stop } = await createApp({
   limits: config.limits,
   trustProxy: config.trustProxy,
   tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
+});
+// Webhook deliveries, claimed from the database beside every other instance's worker.
+const deliveries = startDeliveryWorker({
+  db,
+  logger,
+  now: () => new Date(),
+  production: config.production,
+  settings: config.webhookDelivery,
+  observe: deliveryMetrics,
 });
 // requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/limits.ts).
 const server: Server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host);
@@ -68,6 +79,8 @@ async function shutdown(signal: string): Promise<void> {
   await subscriptions.close(); // WebSocket connections (1001 going away): the server's close waits for them
   await closed;
   await stop();
+  // Claims nothing more and records the posts under way (each ends within its timeout).
+  await deliveries.stop();
   await db.destroy();
   logger.info('stopped');
   process.exit(0);

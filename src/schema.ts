@@ -17,6 +17,7 @@ import { partnerResolvers } from './modules/partners/resolvers.js';
 import { paymentResolvers } from './modules/payments/resolvers.js';
 import { transactionResolvers } from './modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from './modules/vendors/resolvers.js';
+import { webhookResolvers } from './modules/webhooks/resolvers.js';
 import { scalarResolvers } from './scalars.js';
 
 const SCHEMA_DIR = new URL('../schema/', import.meta.url);
@@ -69,6 +70,7 @@ export function buildSchema(): GraphQLSchema {
         transactionResolvers,
         auditResolvers,
         eventSubscriptionResolvers,
+        webhookResolvers,
       ]),
     ],
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.

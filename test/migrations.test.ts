@@ -28,6 +28,9 @@ const DOMAIN_TABLES = [
   'payments',
   'transactions',
   'vendor_notifications',
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
 ];
 // Global tables (principals, catalogue, directories); every other table belongs to a partner.
 const GLOBAL_TABLES = [

@@ -558,6 +558,9 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
       'merchants',
       'payments',
       'transactions',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_endpoints',
     ]);
   });
 

@@ -26,6 +26,7 @@ import {
   visit,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { appendEvents } from '../src/modules/events/queries.js';
 import { buildSchema } from '../src/schema.js';
 import { useSeededService } from './support/fixtures.js';
 
@@ -66,6 +67,9 @@ interface Known {
   adjustmentNotes: string;
   deviceSim: string | null;
   devicePhone: string | null;
+  /** A webhook endpoint of the tenant (created by an operator) and one of its events. */
+  endpointId: string;
+  eventId: string;
   /** Every customer's phone number and every device's tag: the tenant's own lookups. */
   locators: string[];
   /** Identifying text values (4 characters or more), found anywhere in a response. */
@@ -124,6 +128,8 @@ const GHOST = {
   adjustmentNotes: 'no such notes',
   deviceSim: '99999999999999999999',
   devicePhone: '19999999999',
+  endpointId: '987650',
+  eventId: 'evt_0000000000GHOSTGHOSTGHOST1',
 };
 type Values = Partial<Record<keyof typeof GHOST, string>>;
 
@@ -139,6 +145,9 @@ const IDENTIFYING_COLUMNS: Record<string, string[]> = {
   transactions: ['id'],
   adjustments: ['id', 'notes'],
   idempotency_keys: ['idempotency_key'],
+  webhook_endpoints: ['id', 'url'],
+  webhook_deliveries: ['id'],
+  events: ['id'],
 };
 
 async function valuesOf(partnerId: string): Promise<{ texts: Set<string>; ids: Record<string, Set<string>> }> {
@@ -225,6 +234,9 @@ const TYPE_TABLES: Record<string, string> = {
   CashTransaction: 'transactions',
   CommissionTransaction: 'transactions',
   AdjustmentTransaction: 'transactions',
+  WebhookEndpoint: 'webhook_endpoints',
+  WebhookDelivery: 'webhook_deliveries',
+  Event: 'events',
 };
 // The legacy bodies carry no __typename: the key an object sits under says what it is.
 const LEGACY_KEY_TABLES: Record<string, string> = {
@@ -279,12 +291,18 @@ const WRITTEN_TABLES = [
   'payment_vendors',
   'idempotency_keys',
   'vendor_notifications',
+  'events',
+  'webhook_endpoints',
+  'webhook_deliveries',
 ];
 async function snapshot(): Promise<Record<string, unknown>> {
   const counts: Record<string, unknown> = {};
   for (const table of WRITTEN_TABLES) counts[table] = Number((await db()(table).count({ n: '*' }).first())?.n);
   counts.totals = (await db()('finance_orders').select('id', 'total_paid_minor').orderBy('id')).map(
     (row) => `${row.id}:${row.total_paid_minor}`,
+  );
+  counts.endpoints = (await db()('webhook_endpoints').select('id', 'enabled', 'secret').orderBy('id')).map(
+    (row) => `${row.id}:${row.enabled}:${row.secret}`,
   );
   counts.revoked = (await db()('api_keys').whereNotNull('revoked_at').select('id').orderBy('id')).map((row) =>
     String(row.id),
@@ -473,6 +491,7 @@ const QUERY_COVERAGE: Record<string, string> = {
   paymentVendors: 'operators only: FORBIDDEN',
   apiKeys: "operators only: FORBIDDEN, also with B's partnerId",
   auditEvents: "operators only: FORBIDDEN, also with B's partnerId",
+  webhookEndpoints: "B's partnerId: empty; A's own list holds nothing of B's; retail keys: FORBIDDEN",
 };
 const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
@@ -493,6 +512,12 @@ const MUTATION_COVERAGE: Record<string, string> = {
   updatePaymentVendor: 'operators only',
   createApiKey: 'operators only',
   revokeApiKey: "operators only (B's key id)",
+  createWebhookEndpoint: "partner key naming B's partnerId: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
+  updateWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
+  rotateWebhookSecret: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
+  deleteWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
+  sendTestWebhook: "B's endpoint id: RESOURCE_NOT_FOUND, nothing sent; retail: FORBIDDEN",
+  redeliverEvent: "B's event or B's endpoint: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
 };
 
 describe('the walk covers the whole graph', () => {
@@ -564,6 +589,21 @@ beforeAll(async () => {
       },
     );
     expect(adjusted.json.errors).toBeUndefined();
+    const endpoint = await gql(
+      'demo-operator-key',
+      'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }',
+      {
+        input: {
+          partnerId,
+          url: `http://127.0.0.1:9/isolation-hook-${tenant.partnerKey}`,
+          eventTypes: ['PAYMENT_RECORDED'],
+        },
+      },
+    );
+    expect(endpoint.json.errors).toBeUndefined();
+    const [event] = await appendEvents(db(), partnerId, [
+      { type: 'payment.recorded', occurredAt: new Date(), data: { isolation: tenant.partnerKey } },
+    ]);
     const { texts, ids } = await valuesOf(partnerId);
     const adjustment = await db()('adjustments').where({ id: adjusted.json.data.createAdjustment.id }).first();
     const device = await db()('devices').where({ tag: tenant.deviceTag }).first();
@@ -581,6 +621,8 @@ beforeAll(async () => {
         String(row.id),
       ),
       adjustmentId: String(adjustment.id),
+      endpointId: String(endpoint.json.data.createWebhookEndpoint.endpoint.id),
+      eventId: event!.id,
       adjustmentNotes: adjustment.notes,
       deviceSim: device.sim_number,
       devicePhone: device.phone_number,
@@ -1089,6 +1131,79 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
     });
 
     describe('mutations a partner key can call', () => {
+      it("webhook endpoints: B's are never listed; each mutation naming B's endpoint, event or partner is RESOURCE_NOT_FOUND and writes nothing; retail keys: FORBIDDEN", async () => {
+        const own = self();
+        const them = victim();
+        const listed = await asGhost(
+          them,
+          { partnerId: v().partnerId },
+          (values) =>
+            gql(own.partnerKey, `query($p: ID) { webhookEndpoints(partnerId: $p) ${scalarsOf('WebhookEndpoint')} }`, {
+              p: values.partnerId,
+            }),
+          'webhookEndpoints(partnerId)',
+        );
+        expect(listed.json.data.webhookEndpoints).toEqual([]);
+        const mine = await gql(own.partnerKey, '{ webhookEndpoints { id url deliveries { id event { id data } } } }');
+        expect(mine.json.data.webhookEndpoints.map((endpoint: { id: string }) => endpoint.id)).toEqual([
+          own.known.endpointId,
+        ]);
+        expectNothingOf(them, mine, 'webhookEndpoints');
+        const mutations: Array<[string, Values, (values: Values) => Record<string, unknown>]> = [
+          [
+            'mutation($p: ID) { createWebhookEndpoint(input: { partnerId: $p, url: "http://127.0.0.1:9/x", eventTypes: [PAYMENT_RECORDED] }) { secret } }',
+            { partnerId: v().partnerId },
+            (values) => ({ p: values.partnerId }),
+          ],
+          [
+            'mutation($id: ID!) { updateWebhookEndpoint(input: { id: $id, enabled: false }) { id } }',
+            { endpointId: v().endpointId },
+            (values) => ({ id: values.endpointId }),
+          ],
+          [
+            'mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret } }',
+            { endpointId: v().endpointId },
+            (values) => ({ id: values.endpointId }),
+          ],
+          [
+            'mutation($id: ID!) { deleteWebhookEndpoint(id: $id) { id } }',
+            { endpointId: v().endpointId },
+            (values) => ({ id: values.endpointId }),
+          ],
+          [
+            'mutation($id: ID!) { sendTestWebhook(endpointId: $id) { statusCode } }',
+            { endpointId: v().endpointId },
+            (values) => ({ id: values.endpointId }),
+          ],
+          [
+            'mutation($e: ID!, $w: ID!) { redeliverEvent(eventId: $e, endpointId: $w) { id } }',
+            { eventId: v().eventId },
+            (values) => ({ e: values.eventId, w: own.known.endpointId }),
+          ],
+          [
+            'mutation($e: ID!, $w: ID!) { redeliverEvent(eventId: $e, endpointId: $w) { id } }',
+            { endpointId: v().endpointId },
+            (values) => ({ e: own.known.eventId, w: values.endpointId }),
+          ],
+        ];
+        for (const [mutation, values, variables] of mutations) {
+          const asPartner = await asGhost(
+            them,
+            values,
+            (given) => gql(own.partnerKey, mutation, variables(given)),
+            mutation.slice(0, 60),
+          );
+          expect(errorCode(asPartner)).toBe('RESOURCE_NOT_FOUND');
+          const asRetail = await asGhost(
+            them,
+            values,
+            (given) => gql(own.retailKey, mutation, variables(given)),
+            mutation.slice(0, 60),
+          );
+          expect(errorCode(asRetail)).toBe('FORBIDDEN');
+        }
+      });
+
       it("recordInStorePayment with B's merchant, clerk or order: RESOURCE_NOT_FOUND and nothing written; partner key: FORBIDDEN", async () => {
         const own = self();
         const them = victim();

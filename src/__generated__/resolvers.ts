@@ -13,6 +13,7 @@ import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
 import type { AuditEventRow, AuditEventPage } from '../modules/audit/rows.js';
 import type { EventRow, EventPage } from '../modules/events/rows.js';
+import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRow, WebhookAttemptRow } from '../modules/webhooks/rows.js';
 import type { Context } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -170,14 +171,16 @@ export type AuditActorKind =
   /** Someone with shell access on a server, through npm run keys. */
   | 'CLI'
   /** An operator, through GraphQL with an operator key or token. */
-  | 'OPERATOR';
+  | 'OPERATOR'
+  /** A partner key, managing its own partner's webhook endpoints. */
+  | 'PARTNER';
 
 /** One entry of the audit trail: an operator action or a key event. Append-only: never edited or deleted. */
 export type AuditEvent = {
   __typename?: 'AuditEvent';
   /** What was done, e.g. api_key.create, api_key.revoke, adjustment.create, payment_vendor.update. */
   action: Scalars['String']['output'];
-  /** The operator's id (OPERATOR), or the CLI user's name (CLI). */
+  /** The operator's id (OPERATOR), the CLI user's name (CLI), or the partner's id (PARTNER). */
   actorId?: Maybe<Scalars['String']['output']>;
   /** The API key the operator used. */
   actorKeyId?: Maybe<Scalars['ID']['output']>;
@@ -466,6 +469,20 @@ export type CreatePaymentVendorInput = {
   requestSchema: Scalars['JSON']['input'];
 };
 
+/** A new webhook endpoint. */
+export type CreateWebhookEndpointInput = {
+  /** What the partner calls it (up to 255 characters). */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The event types to receive (at least one; PAYJOY_V1: TRANSACTION_CREATED only). */
+  eventTypes: Array<EventType>;
+  /** STANDARD unless a legacy receiver needs PAYJOY_V1. */
+  format?: WebhookFormat;
+  /** Operators: the partner (required). Partner keys: their own partner (or omitted). */
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  /** https://... (http://127.0.0.1 outside production). */
+  url: Scalars['String']['input'];
+};
+
 /** A new API key: its secret appears here once and can never be read again. */
 export type CreatedApiKey = {
   __typename?: 'CreatedApiKey';
@@ -529,6 +546,21 @@ export type CustomerFinanceOrdersArgs = {
 /** A partner's customer, who buys devices on credit. */
 export type CustomerNationalIdArgs = {
   reveal?: Scalars['Boolean']['input'];
+};
+
+/** One POST to a receiver. */
+export type DeliveryAttempt = {
+  __typename?: 'DeliveryAttempt';
+  /** When it was made. */
+  at: Scalars['Timestamp']['output'];
+  /** Why it failed without an answer (timeout, connection refused, address not allowed...). */
+  error?: Maybe<Scalars['String']['output']>;
+  /** From sending to the answer's headers, in milliseconds. */
+  latencyMs?: Maybe<Scalars['Int']['output']>;
+  /** The first 1 kB of the receiver's answer. */
+  response?: Maybe<Scalars['String']['output']>;
+  /** The receiver's HTTP status (null: no answer). */
+  statusCode?: Maybe<Scalars['Int']['output']>;
 };
 
 /** A financed phone, identified by its tag and IMEI. */
@@ -600,6 +632,8 @@ export type Event = {
   __typename?: 'Event';
   /** The event's payload, as webhooks deliver it (see the README's Events section for each type). */
   data: Scalars['JSON']['output'];
+  /** Its webhook deliveries, one per subscribed endpoint and redelivery, oldest first (the latest 25). */
+  deliveries: Array<WebhookDelivery>;
   /** The event's id (evt_...): stable, unique. */
   id: Scalars['ID']['output'];
   /** When it happened. */
@@ -799,6 +833,10 @@ export type Mutation = {
   createPaymentNotification: PaymentNotificationResult;
   /** Sets up a payment vendor. Operators only. */
   createPaymentVendor: PaymentVendor;
+  /** Creates an endpoint (at most 20 per partner); the answer holds its signing secret, shown once. Audited. */
+  createWebhookEndpoint: WebhookEndpointSecret;
+  /** Deletes an endpoint and its deliveries; answers the endpoint as it was. Audited. */
+  deleteWebhookEndpoint: WebhookEndpoint;
   /** Finances a cart: creates its finance order and the finance transaction. Operators only. */
   financeCart: FinanceOrder;
   /**
@@ -807,10 +845,18 @@ export type Mutation = {
    * transaction. Retail keys only.
    */
   recordInStorePayment: PaymentReceipt;
+  /** Delivers an event to an endpoint again (a new delivery, due at once), whatever became of earlier ones. Audited. */
+  redeliverEvent: WebhookDelivery;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
+  /** A new secret, shown once; the old one keeps signing STANDARD deliveries beside it for 24 hours. Audited. */
+  rotateWebhookSecret: WebhookEndpointSecret;
+  /** Posts a signed test delivery (type webhook.test) to the endpoint now and answers the attempt. Audited. */
+  sendTestWebhook: DeliveryAttempt;
   /** Changes a payment vendor's schema, name or state. Operators only. */
   updatePaymentVendor: PaymentVendor;
+  /** Changes an endpoint's URL, event types, description or whether it is enabled. Audited. */
+  updateWebhookEndpoint: WebhookEndpoint;
 };
 
 
@@ -893,6 +939,18 @@ export type MutationCreatePaymentVendorArgs = {
 
 
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateWebhookEndpointArgs = {
+  input: CreateWebhookEndpointInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationDeleteWebhookEndpointArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationFinanceCartArgs = {
   input: FinanceCartInput;
 };
@@ -905,14 +963,39 @@ export type MutationRecordInStorePaymentArgs = {
 
 
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationRedeliverEventArgs = {
+  endpointId: Scalars['ID']['input'];
+  eventId: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
 
 
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationRotateWebhookSecretArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationSendTestWebhookArgs = {
+  endpointId: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationUpdatePaymentVendorArgs = {
   input: UpdatePaymentVendorInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationUpdateWebhookEndpointArgs = {
+  input: UpdateWebhookEndpointInput;
 };
 
 /** Where a page ends. */
@@ -1113,6 +1196,11 @@ export type Query = {
   transactions: TransactionConnection;
   /** The principal behind this request's credential. Fails with MISSING_API_KEY or INVALID_API_KEY without one. */
   viewer: Viewer;
+  /**
+   * Webhook endpoints, oldest first: a partner key's own partner's; operators one partner's with partnerId,
+   * or the first 100 of every partner's. Retail keys: FORBIDDEN. At most 20 per partner.
+   */
+  webhookEndpoints: Array<WebhookEndpoint>;
 };
 
 
@@ -1221,6 +1309,12 @@ export type QueryTransactionsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   partnerId?: InputMaybe<Scalars['ID']['input']>;
   start: Scalars['Timestamp']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryWebhookEndpointsArgs = {
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** An in-store payment. */
@@ -1332,6 +1426,20 @@ export type UpdatePaymentVendorInput = {
   requestSchema?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** Changes to a webhook endpoint: only the fields given change. */
+export type UpdateWebhookEndpointInput = {
+  /** A new description. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** false stops deliveries; true starts them again (and clears disabledReason). */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** New event types. */
+  eventTypes?: InputMaybe<Array<EventType>>;
+  /** The endpoint's id. */
+  id: Scalars['ID']['input'];
+  /** A new URL. */
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** The caller of this request. */
 export type Viewer = {
   __typename?: 'Viewer';
@@ -1346,6 +1454,88 @@ export type Viewer = {
   /** True when the request carried an access token rather than an API key. */
   viaAccessToken: Scalars['Boolean']['output'];
 };
+
+/** One event to be delivered to one endpoint, and every attempt made. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  /** Its attempts, oldest first (the last 20; the retry schedule makes at most 13 in 3 days). */
+  attempts: Array<DeliveryAttempt>;
+  /** When it was enqueued. */
+  createdAt: Scalars['Timestamp']['output'];
+  /** When a receiver answered 2xx. */
+  deliveredAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** Where it goes. */
+  endpoint: WebhookEndpoint;
+  /** What it delivers: its id is the webhook-id header. */
+  event: Event;
+  /** The delivery's id. */
+  id: Scalars['ID']['output'];
+  /** When the next attempt is due (PENDING only). */
+  nextAttemptAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** Where it stands. */
+  status: WebhookDeliveryStatus;
+};
+
+/** Where a delivery stands. */
+export type WebhookDeliveryStatus =
+  /** A receiver answered 2xx. */
+  | 'DELIVERED'
+  /** Every attempt of 3 days failed (or the endpoint was disabled or deleted): redeliverEvent sends it again. */
+  | 'FAILED'
+  /** Not delivered yet: an attempt is due at nextAttemptAt. */
+  | 'PENDING';
+
+/** A partner's HTTPS callback: the events of the types it subscribes to are posted to it, signed. */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  /** When it was created. */
+  createdAt: Scalars['Timestamp']['output'];
+  /** Its deliveries, newest first. */
+  deliveries: Array<WebhookDelivery>;
+  /** What the partner calls it. */
+  description?: Maybe<Scalars['String']['output']>;
+  /** Why the endpoint was disabled, when the service disabled it. */
+  disabledReason?: Maybe<Scalars['String']['output']>;
+  /** Whether deliveries are made: false after updateWebhookEndpoint(enabled: false) or 5 days of failures. */
+  enabled: Scalars['Boolean']['output'];
+  /** The event types it receives. */
+  eventTypes: Array<EventType>;
+  /** Since when every attempt has failed (null: the last attempt was delivered, or none failed). */
+  failingSince?: Maybe<Scalars['Timestamp']['output']>;
+  /** How deliveries are shaped and signed. */
+  format: WebhookFormat;
+  /** The endpoint's id. */
+  id: Scalars['ID']['output'];
+  /** The partner it belongs to. */
+  partner?: Maybe<Partner>;
+  /** Where deliveries are posted: https:// in production, never to a loopback, private or link-local address. */
+  url: Scalars['String']['output'];
+};
+
+
+/** A partner's HTTPS callback: the events of the types it subscribes to are posted to it, signed. */
+export type WebhookEndpointDeliveriesArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A new endpoint, or a rotated secret: the secret is shown this once. */
+export type WebhookEndpointSecret = {
+  __typename?: 'WebhookEndpointSecret';
+  /** The endpoint. */
+  endpoint: WebhookEndpoint;
+  /** whsec_<base64>: the key receivers verify signatures with. Never shown again. */
+  secret: Scalars['String']['output'];
+};
+
+/** How a webhook endpoint's deliveries are shaped and signed. */
+export type WebhookFormat =
+  /** For legacy receivers: TRANSACTION_CREATED only, the bare transaction object as the body, X-PayJoy-Signature. */
+  | 'PAYJOY_V1'
+  /**
+   * The Standard Webhooks specification: body { type, timestamp, data }, headers webhook-id, webhook-timestamp,
+   * webhook-signature.
+   */
+  | 'STANDARD';
 
 
 
@@ -1446,10 +1636,12 @@ export type ResolversTypes = {
   CreateMerchantInput: CreateMerchantInput;
   CreatePartnerInput: CreatePartnerInput;
   CreatePaymentVendorInput: CreatePaymentVendorInput;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKeyParent>;
   CurrencyCode: ResolverTypeWrapper<Scalars['CurrencyCode']['output']>;
   Customer: ResolverTypeWrapper<CustomerParent>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
+  DeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
   Device: ResolverTypeWrapper<DeviceRow>;
   DeviceFamily: ResolverTypeWrapper<DeviceFamilyRow>;
   DeviceModel: ResolverTypeWrapper<DeviceModelRow>;
@@ -1487,7 +1679,13 @@ export type ResolversTypes = {
   TransactionEdge: ResolverTypeWrapper<ListedTransactionRow>;
   TransactionType: TransactionType;
   UpdatePaymentVendorInput: UpdatePaymentVendorInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Viewer: ResolverTypeWrapper<Principal>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDeliveryRow>;
+  WebhookDeliveryStatus: WebhookDeliveryStatus;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointRow>;
+  WebhookEndpointSecret: ResolverTypeWrapper<WebhookEndpointSecretParent>;
+  WebhookFormat: WebhookFormat;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1515,10 +1713,12 @@ export type ResolversParentTypes = {
   CreateMerchantInput: CreateMerchantInput;
   CreatePartnerInput: CreatePartnerInput;
   CreatePaymentVendorInput: CreatePaymentVendorInput;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreatedApiKey: CreatedApiKeyParent;
   CurrencyCode: Scalars['CurrencyCode']['output'];
   Customer: CustomerParent;
   Decimal: Scalars['Decimal']['output'];
+  DeliveryAttempt: WebhookAttemptRow;
   Device: DeviceRow;
   DeviceFamily: DeviceFamilyRow;
   DeviceModel: DeviceModelRow;
@@ -1549,7 +1749,11 @@ export type ResolversParentTypes = {
   TransactionConnection: TransactionConnectionParent;
   TransactionEdge: ListedTransactionRow;
   UpdatePaymentVendorInput: UpdatePaymentVendorInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Viewer: Principal;
+  WebhookDelivery: WebhookDeliveryRow;
+  WebhookEndpoint: WebhookEndpointRow;
+  WebhookEndpointSecret: WebhookEndpointSecretParent;
 };
 
 export type ListSizeDirectiveArgs = {
@@ -1710,6 +1914,14 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'Decimal';
 }
 
+export type DeliveryAttemptResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeliveryAttempt'] = ResolversParentTypes['DeliveryAttempt']> = {
+  at?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  latencyMs?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  response?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  statusCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
 export type DeviceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Device'] = ResolversParentTypes['Device']> = {
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1741,6 +1953,7 @@ export type DeviceModelResolvers<ContextType = Context, ParentType extends Resol
 
 export type EventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   data?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  deliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   occurredAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType>;
@@ -1827,10 +2040,16 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createPartner?: Resolver<ResolversTypes['Partner'], ParentType, ContextType, RequireFields<MutationCreatePartnerArgs, 'input'>>;
   createPaymentNotification?: Resolver<ResolversTypes['PaymentNotificationResult'], ParentType, ContextType, RequireFields<MutationCreatePaymentNotificationArgs, 'notification'>>;
   createPaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationCreatePaymentVendorArgs, 'input'>>;
+  createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
+  deleteWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
   financeCart?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationFinanceCartArgs, 'input'>>;
   recordInStorePayment?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType, RequireFields<MutationRecordInStorePaymentArgs, 'input'>>;
+  redeliverEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
+  sendTestWebhook?: Resolver<ResolversTypes['DeliveryAttempt'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
   updatePaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationUpdatePaymentVendorArgs, 'input'>>;
+  updateWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'input'>>;
 };
 
 export type PageInfoResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -1909,6 +2128,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   paymentVendors?: Resolver<Array<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
+  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
 };
 
 export type SubscriptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -1942,6 +2162,36 @@ export type ViewerResolvers<ContextType = Context, ParentType extends ResolversP
   viaAccessToken?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type WebhookDeliveryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attempts?: Resolver<Array<ResolversTypes['DeliveryAttempt']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  deliveredAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  endpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  event?: Resolver<ResolversTypes['Event'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['WebhookDeliveryStatus'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  deliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<WebhookEndpointDeliveriesArgs, 'first'>>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  eventTypes?: Resolver<Array<ResolversTypes['EventType']>, ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['WebhookFormat'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointSecretResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookEndpointSecret'] = ResolversParentTypes['WebhookEndpointSecret']> = {
+  endpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = Context> = {
   AccessToken?: AccessTokenResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
@@ -1958,6 +2208,7 @@ export type Resolvers<ContextType = Context> = {
   CurrencyCode?: GraphQLScalarType;
   Customer?: CustomerResolvers<ContextType>;
   Decimal?: GraphQLScalarType;
+  DeliveryAttempt?: DeliveryAttemptResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
   DeviceFamily?: DeviceFamilyResolvers<ContextType>;
   DeviceModel?: DeviceModelResolvers<ContextType>;
@@ -1983,6 +2234,9 @@ export type Resolvers<ContextType = Context> = {
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointSecret?: WebhookEndpointSecretResolvers<ContextType>;
 };
 
 export type DirectiveResolvers<ContextType = Context> = {

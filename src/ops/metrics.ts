@@ -5,6 +5,8 @@ import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
+import { queueDepth } from '../modules/webhooks/queue.js';
+import type { DeliveryObserver } from '../modules/webhooks/worker.js';
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
@@ -59,6 +61,33 @@ export const openSubscriptions = new Gauge({
   registers: [metricsRegistry],
 });
 
+const webhookAttempts = new Counter({
+  name: 'webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts, by outcome: delivered (2xx), http_error (another status), no_answer (timeout, refused, address not allowed).',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+const webhookLag = new Histogram({
+  name: 'webhook_delivery_lag_seconds',
+  help: 'From an event written (its delivery enqueued) to the 2xx that delivered it.',
+  buckets: [0.1, 0.5, 1, 5, 30, 120, 600, 3600, 6 * 3600, 24 * 3600, 3 * 24 * 3600],
+  registers: [metricsRegistry],
+});
+
+const webhookQueue = new Gauge({
+  name: 'webhook_deliveries_pending',
+  help: 'Webhook deliveries not yet delivered or failed, at scrape time: all pending, and those due now (due).',
+  labelNames: ['state'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Counts delivery attempts and lag: the delivery worker's port, installed by main.ts. */
+export const deliveryMetrics: DeliveryObserver = {
+  attempted: (outcome) => webhookAttempts.inc({ outcome }),
+  delivered: (lagSeconds) => webhookLag.observe(lagSeconds),
+};
+
 /** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
 export const paymentMetrics: PaymentObserver = {
   paymentRecorded: (channel) => paymentsRecorded.inc({ channel }),
@@ -105,6 +134,9 @@ export function serveMetrics(db: Db): RequestHandler {
       dbPoolConnections.set({ state: 'used' }, pool?.numUsed() ?? 0);
       dbPoolConnections.set({ state: 'free' }, pool?.numFree() ?? 0);
       dbPoolConnections.set({ state: 'pending' }, pool?.numPendingAcquires() ?? 0);
+      const depth = await queueDepth(db);
+      webhookQueue.set({ state: 'pending' }, depth.pending);
+      webhookQueue.set({ state: 'due' }, depth.due);
       const text = await metricsRegistry.metrics();
       res.set('Content-Type', metricsRegistry.contentType).set('Cache-Control', 'no-store').send(text);
     } catch (error) {

@@ -20,6 +20,19 @@ export function operatorActor(ctx: Context): AuditActor {
   };
 }
 
+/** The caller as the trail names them: an operator, or a partner key acting on its own partner. */
+export function callerActor(ctx: Context): AuditActor {
+  const principal = requirePrincipal(ctx);
+  if (principal.kind !== 'partner') return operatorActor(ctx);
+  return {
+    kind: 'partner',
+    id: principal.partnerId,
+    keyId: principal.keyId,
+    clientAddress: ctx.clientAddress,
+    requestId: ctx.requestId,
+  };
+}
+
 /** Runs an action and writes its audit record in one database transaction, which it opens. */
 export async function audited<T>(
   db: Db,

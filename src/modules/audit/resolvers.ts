@@ -5,6 +5,8 @@ import { pageSizeOf } from '../../listSize.js';
 import { requireOperator } from '../auth/principal.js';
 import { listAuditEvents } from './queries.js';
 
+const ACTOR_KINDS = { operator: 'OPERATOR', cli: 'CLI', partner: 'PARTNER' } as const;
+
 export const auditResolvers: Resolvers = {
   Query: {
     auditEvents: async (_root, { first, after, action, partnerId }, ctx, info) => {
@@ -27,7 +29,7 @@ export const auditResolvers: Resolvers = {
   },
   AuditEvent: {
     time: (event) => event.occurred_at,
-    actorKind: (event) => (event.actor_kind === 'operator' ? 'OPERATOR' : 'CLI'),
+    actorKind: (event) => ACTOR_KINDS[event.actor_kind],
     actorId: (event) => event.actor_id,
     actorKeyId: (event) => event.actor_key_id,
     subjectKind: (event) => event.subject_kind,

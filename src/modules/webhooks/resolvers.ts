@@ -1,0 +1,160 @@
+// Webhook endpoints in the graph. Operators manage any partner's (naming it); partner keys their own
+// partner's only, another partner's endpoint or event being "not found"; retail keys neither.
+import type { Resolvers } from '../../__generated__/resolvers.js';
+import type { Context } from '../../context.js';
+import { invalidArgument, notFound } from '../../errors.js';
+import { isDatabaseId } from '../../ids.js';
+import { callerActor } from '../audit/record.js';
+import { readablePartner, requirePartnerTenant, requirePrincipal } from '../auth/principal.js';
+import { EVENT_ID } from '../events/ids.js';
+import type { EventTypeName } from '../events/rows.js';
+import { optionalText } from '../inputs.js';
+import { requireExistingPartner } from '../partners/guards.js';
+import type { TenantKey } from '../tenancy.js';
+import { requireDeliverableUrl } from './destinations.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  redeliverEvent,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from './manage.js';
+import { endpointPartnerOf, eventPartnerOf, listEndpoints } from './queries.js';
+import type { WebhookFormatName } from './rows.js';
+import { sendTestWebhook } from './test.js';
+
+type EventTypeEnum = 'PAYMENT_RECORDED' | 'TRANSACTION_CREATED' | 'FINANCE_ORDER_CREATED' | 'FINANCE_ORDER_PAID_OFF';
+
+const EVENT_TYPE_NAMES: Record<EventTypeEnum, EventTypeName> = {
+  PAYMENT_RECORDED: 'payment.recorded',
+  TRANSACTION_CREATED: 'transaction.created',
+  FINANCE_ORDER_CREATED: 'finance_order.created',
+  FINANCE_ORDER_PAID_OFF: 'finance_order.paid_off',
+};
+const EVENT_TYPE_ENUMS = Object.fromEntries(
+  Object.entries(EVENT_TYPE_NAMES).map(([graph, log]) => [log, graph]),
+) as Record<EventTypeName, EventTypeEnum>;
+
+/** The partner a partner key manages (its own), or null for an operator; retail and vendor keys: FORBIDDEN. */
+function managingPartner(ctx: Context): string | null {
+  if (requirePrincipal(ctx).kind === 'operator') return null;
+  return requirePartnerTenant(ctx, ['partner']);
+}
+
+/** The (partner, id) of an endpoint the caller manages: RESOURCE_NOT_FOUND for any other. */
+async function managedEndpoint(ctx: Context, id: string): Promise<TenantKey> {
+  const own = managingPartner(ctx);
+  if (!isDatabaseId(id)) throw notFound('webhook endpoint', id);
+  const partnerId = own ?? (await endpointPartnerOf(ctx.db, id));
+  if (partnerId === null) throw notFound('webhook endpoint', id);
+  return { partnerId, id };
+}
+
+function eventTypesOf(argument: string, types: readonly EventTypeEnum[], format: WebhookFormatName): EventTypeName[] {
+  if (types.length === 0) throw invalidArgument(argument, 'must name at least one event type');
+  const names = [...new Set(types.map((type) => EVENT_TYPE_NAMES[type]))];
+  if (format === 'payjoy_v1' && names.some((name) => name !== 'transaction.created')) {
+    throw invalidArgument(argument, 'a PAYJOY_V1 endpoint receives TRANSACTION_CREATED only');
+  }
+  return names;
+}
+
+export const webhookResolvers: Resolvers = {
+  Query: {
+    webhookEndpoints: (_root, { partnerId }, ctx) => {
+      const partner = readablePartner(ctx, partnerId, ['partner']);
+      if (partner === undefined) return [];
+      return listEndpoints(ctx.db, partner);
+    },
+  },
+  Mutation: {
+    createWebhookEndpoint: async (_root, { input }, ctx) => {
+      const own = managingPartner(ctx);
+      let partnerId: string;
+      if (own === null) {
+        if (input.partnerId == null) throw invalidArgument('input.partnerId', 'is required for operators');
+        partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      } else {
+        if (input.partnerId != null && input.partnerId !== own) throw notFound('partner', input.partnerId);
+        partnerId = own;
+      }
+      const format: WebhookFormatName = input.format === 'PAYJOY_V1' ? 'payjoy_v1' : 'standard';
+      const eventTypes = eventTypesOf('input.eventTypes', input.eventTypes, format);
+      const url = await requireDeliverableUrl('input.url', input.url, ctx.production);
+      const description = optionalText('input.description', input.description);
+      return createWebhookEndpoint(ctx.db, callerActor(ctx), {
+        partner_id: partnerId,
+        url,
+        event_types: eventTypes,
+        format,
+        description,
+      });
+    },
+    updateWebhookEndpoint: async (_root, { input }, ctx) => {
+      const key = await managedEndpoint(ctx, input.id);
+      const current = await ctx.loaders.webhooks.endpointByKey.load(key);
+      if (!current) throw notFound('webhook endpoint', input.id);
+      return updateWebhookEndpoint(ctx.db, callerActor(ctx), key, {
+        url: input.url == null ? undefined : await requireDeliverableUrl('input.url', input.url, ctx.production),
+        event_types:
+          input.eventTypes == null ? undefined : eventTypesOf('input.eventTypes', input.eventTypes, current.format),
+        description: input.description === undefined ? undefined : optionalText('input.description', input.description),
+        enabled: input.enabled ?? undefined,
+      });
+    },
+    rotateWebhookSecret: async (_root, { id }, ctx) =>
+      rotateWebhookSecret(ctx.db, callerActor(ctx), await managedEndpoint(ctx, id), ctx.now()),
+    deleteWebhookEndpoint: async (_root, { id }, ctx) =>
+      deleteWebhookEndpoint(ctx.db, callerActor(ctx), await managedEndpoint(ctx, id)),
+    sendTestWebhook: async (_root, { endpointId }, ctx) => {
+      const key = await managedEndpoint(ctx, endpointId);
+      return sendTestWebhook(ctx.db, callerActor(ctx), key, { production: ctx.production, now: ctx.now });
+    },
+    redeliverEvent: async (_root, { eventId, endpointId }, ctx) => {
+      const key = await managedEndpoint(ctx, endpointId);
+      if (!EVENT_ID.test(eventId)) throw notFound('event', eventId);
+      const eventPartner = managingPartner(ctx) ?? (await eventPartnerOf(ctx.db, eventId));
+      if (eventPartner !== key.partnerId) throw notFound('event', eventId);
+      return redeliverEvent(ctx.db, callerActor(ctx), key.partnerId, eventId, key.id);
+    },
+  },
+  // An endpoint, delivery or attempt is only handed out after the checks above: all of one partner.
+  WebhookEndpoint: {
+    eventTypes: (endpoint) => endpoint.event_types.map((type) => EVENT_TYPE_ENUMS[type]),
+    format: (endpoint) => (endpoint.format === 'payjoy_v1' ? 'PAYJOY_V1' : 'STANDARD'),
+    disabledReason: (endpoint) => endpoint.disabled_reason,
+    failingSince: (endpoint) => endpoint.failing_since,
+    createdAt: (endpoint) => endpoint.created_at,
+    partner: (endpoint, _args, ctx) => ctx.loaders.partners.byId.load(endpoint.partner_id),
+    deliveries: async (endpoint, { first }, ctx) => {
+      if (first == null || !Number.isInteger(first) || first < 1 || first > 500) {
+        throw invalidArgument('first', 'must be a whole number from 1 to 500');
+      }
+      const rows = await ctx.loaders.webhooks.deliveriesOfEndpoint.load({
+        partnerId: endpoint.partner_id,
+        id: endpoint.id,
+      });
+      return rows.slice(0, first);
+    },
+  },
+  WebhookDelivery: {
+    endpoint: async (delivery, _args, ctx) =>
+      (await ctx.loaders.webhooks.endpointByKey.load({ partnerId: delivery.partner_id, id: delivery.endpoint_id }))!,
+    event: async (delivery, _args, ctx) =>
+      (await ctx.loaders.webhooks.eventByKey.load({ partnerId: delivery.partner_id, id: delivery.event_id }))!,
+    status: (delivery) => delivery.status.toUpperCase() as 'PENDING' | 'DELIVERED' | 'FAILED',
+    attempts: (delivery, _args, ctx) =>
+      ctx.loaders.webhooks.attemptsOfDelivery.load({ partnerId: delivery.partner_id, id: delivery.id }),
+    nextAttemptAt: (delivery) => (delivery.status === 'pending' ? delivery.next_attempt_at : null),
+    deliveredAt: (delivery) => delivery.delivered_at,
+    createdAt: (delivery) => delivery.created_at,
+  },
+  DeliveryAttempt: {
+    statusCode: (attempt) => attempt.status_code,
+    latencyMs: (attempt) => attempt.latency_ms,
+  },
+  Event: {
+    deliveries: (event, _args, ctx) =>
+      ctx.loaders.webhooks.deliveriesOfEvent.load({ partnerId: event.partner_id, id: event.id }),
+  },
+};

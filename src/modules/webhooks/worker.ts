@@ -1,0 +1,161 @@
+// The delivery worker: polls the queue, claims due deliveries one at a time (bounded in total and per
+// endpoint in this process), posts each signed, and records the attempt. stop() claims nothing more
+// and waits for the posts under way (each ends within its timeout). Started by main.ts.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/knex.js';
+import { postWebhook } from './post.js';
+import { abandonDelivery, claimDueDelivery, deliveryTargets, recordAttempt } from './queue.js';
+import type { WebhookDeliveryRow } from './rows.js';
+import { messageOfEvent, signedRequest } from './signing.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export interface DeliverySettings {
+  /** The wait after the 1st, 2nd... failed attempt; the last one repeats until the retry window ends. */
+  scheduleMs: readonly number[];
+  /** Each wait is stretched or shrunk at random by up to this fraction (0.2: +-20%). */
+  jitter: number;
+  /** A delivery still failing this long after it was enqueued is marked failed. */
+  retryWindowMs: number;
+  /** An endpoint whose attempts have all failed for this long is disabled. */
+  disableAfterMs: number;
+  /** How often the queue is polled when it held nothing due. */
+  pollMs: number;
+  /** How long a claim holds: well beyond the timeout, so a live worker never loses its claim. */
+  leaseMs: number;
+  /** A receiver must answer 2xx within this. */
+  timeoutMs: number;
+  /** Posts under way at once in this process, and to one endpoint. */
+  maxConcurrent: number;
+  maxPerEndpoint: number;
+}
+
+/** 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, then every 12 h: the last attempt ~82 h after the event. */
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  scheduleMs: [30_000, 2 * MINUTE, 10 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR],
+  jitter: 0.2,
+  retryWindowMs: 3 * DAY,
+  disableAfterMs: 5 * DAY,
+  pollMs: 1000,
+  leaseMs: 2 * MINUTE,
+  timeoutMs: 10_000,
+  maxConcurrent: 16,
+  maxPerEndpoint: 4,
+};
+
+/** Hears each attempt's outcome and each delivery's lag (ops/metrics.ts counts them). */
+export interface DeliveryObserver {
+  attempted(outcome: 'delivered' | 'http_error' | 'no_answer'): void;
+  delivered(lagSeconds: number): void;
+}
+
+export interface DeliveryWorkerDeps {
+  db: Db;
+  logger: Logger;
+  now: () => Date;
+  production: boolean;
+  settings?: Partial<DeliverySettings>;
+  observe?: DeliveryObserver;
+}
+
+export interface DeliveryWorker {
+  /** Claims nothing more; resolves when the posts under way are recorded. */
+  stop(): Promise<void>;
+}
+
+/** The wait after failed attempt `attempt` (1, 2, ...), with jitter. */
+export function retryDelayMs(settings: DeliverySettings, attempt: number): number {
+  const schedule = settings.scheduleMs;
+  const base = schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1] ?? 0;
+  return Math.round(base * (1 + settings.jitter * (2 * Math.random() - 1)));
+}
+
+export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+  const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
+  // One token per worker: its claims, and only its, are released by its updates.
+  const claimToken = randomUUID();
+  const perEndpoint = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let polling: Promise<void> | undefined;
+
+  async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
+    const { endpoint, event } = await deliveryTargets(deps.db, delivery);
+    if (!endpoint || !event) return;
+    if (!endpoint.enabled) {
+      await abandonDelivery(deps.db, delivery, claimToken);
+      return;
+    }
+    const request = signedRequest(endpoint, messageOfEvent(event), deps.now());
+    const outcome = await postWebhook(endpoint.url, request, {
+      timeoutMs: settings.timeoutMs,
+      production: deps.production,
+      now: deps.now,
+    });
+    const status = await recordAttempt(deps.db, delivery, claimToken, outcome, {
+      retryInMs: retryDelayMs(settings, delivery.attempt_count),
+      retryWindowMs: settings.retryWindowMs,
+      disableAfterMs: settings.disableAfterMs,
+    });
+    deps.observe?.attempted(outcome.delivered ? 'delivered' : outcome.statusCode === null ? 'no_answer' : 'http_error');
+    if (status === 'delivered') deps.observe?.delivered((Date.now() - delivery.created_at.getTime()) / 1000);
+  }
+
+  function launch(delivery: WebhookDeliveryRow): void {
+    const endpointKey = `${delivery.partner_id}:${delivery.endpoint_id}`;
+    perEndpoint.set(endpointKey, (perEndpoint.get(endpointKey) ?? 0) + 1);
+    const task = deliver(delivery)
+      .catch((error: unknown) => deps.logger.error({ err: error, deliveryId: delivery.id }, 'webhook delivery failed'))
+      .finally(() => {
+        const left = (perEndpoint.get(endpointKey) ?? 1) - 1;
+        if (left > 0) perEndpoint.set(endpointKey, left);
+        else perEndpoint.delete(endpointKey);
+        running.delete(task);
+        // A slot freed: look for more at once rather than at the next poll.
+        schedule(0);
+      });
+    running.add(task);
+  }
+
+  async function poll(): Promise<void> {
+    let claimed = 0;
+    try {
+      while (!stopped && running.size < settings.maxConcurrent) {
+        const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
+        const delivery = await claimDueDelivery(deps.db, claimToken, settings.leaseMs, busy);
+        if (!delivery) break;
+        claimed++;
+        launch(delivery);
+      }
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'webhook queue could not be polled');
+    }
+    if (claimed === 0) schedule(settings.pollMs);
+  }
+
+  function schedule(delayMs: number): void {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (polling) return schedule(delayMs || settings.pollMs);
+      polling = poll().finally(() => {
+        polling = undefined;
+      });
+    }, delayMs);
+  }
+
+  schedule(0);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await polling;
+      await Promise.all([...running]);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// A webhook receiver on loopback for the delivery tests: records every request it reads (path,
+// headers, raw body), and answers each path by a script: 'fail' (500), 'hang' (never answers),
+// 'drop' (destroys the connection), or 'ok' (200) once the script for that path is used up.
+import http from 'node:http';
+
+export type Answer = 'ok' | 'fail' | 'hang' | 'drop';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  answer: Answer;
+}
+
+export interface Receiver {
+  url: (path: string) => string;
+  received: ReceivedRequest[];
+  /** Answers the next requests to `path` in this order, then 'ok'. */
+  script: (path: string, answers: Answer[]) => void;
+  close: () => Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const scripts = new Map<string, Answer[]>();
+  const received: ReceivedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const answer = scripts.get(path)?.shift() ?? 'ok';
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(', ') : (value ?? ''),
+        ]),
+      );
+      received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), answer });
+      if (answer === 'hang') return;
+      if (answer === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(answer === 'ok' ? 200 : 500, { 'content-type': 'text/plain' });
+      res.end(answer === 'ok' ? 'thanks' : 'x'.repeat(5000));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  return {
+    url: (path) => `http://127.0.0.1:${address.port}${path}`,
+    received,
+    script: (path, answers) => scripts.set(path, [...answers]),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
