@@ -11,6 +11,7 @@ import * as auditEvents from '../../migrations/20261121000700_audit_events.js';
 import * as customersPhoneIndex from '../../migrations/20261121000800_customers_phone_index.js';
 import * as notificationDirectories from '../../migrations/20261121000900_notification_directories.js';
 import * as events from '../../migrations/20261124000100_events.js';
+import * as eventsDataJson from '../../migrations/20261124000300_events_data_json.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -23,6 +24,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000800_customers_phone_index': customersPhoneIndex,
   '20261121000900_notification_directories': notificationDirectories,
   '20261124000100_events': events,
+  '20261124000300_events_data_json': eventsDataJson,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -6,6 +6,8 @@ import { invalidArgument, notFound } from '../../errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { assignDeviceToCustomer, devicesByKeys } from '../devices/queries.js';
+import { financeOrderEvent, transactionCreatedEvents } from '../events/changes.js';
+import { appendEvents } from '../events/queries.js';
 import { financeOrdersOfCarts, financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { financeAmountOf, standingOf } from '../financeOrders/terms.js';
@@ -62,7 +64,7 @@ export function financeCart(
         ordered_at: now,
       });
       // The partner's ledger: the financed sale, +financeAmount.
-      await insertTransactions(trx, [
+      const [transaction] = await insertTransactions(trx, [
         {
           partner_id: partnerId,
           type: 'finance',
@@ -76,6 +78,8 @@ export function financeCart(
           adjustment_id: null,
         },
       ]);
+      const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] }, now);
+      await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
       return order;
     },
     (order) => ({

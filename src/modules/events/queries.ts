@@ -19,7 +19,7 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
      )
      insert into events (partner_id, id, sequence, type, occurred_at, data)
      select ?, e.id, allocated.last - ? + e.ordinal, e.type, e.occurred_at, e.data
-     from allocated, unnest(?::text[], ?::text[], ?::timestamptz[], ?::jsonb[]) with ordinality as e(id, type, occurred_at, data, ordinal)
+     from allocated, unnest(?::text[], ?::text[], ?::timestamptz[], ?::json[]) with ordinality as e(id, type, occurred_at, data, ordinal)
      returning ${COLUMNS.join(', ')}`,
     [
       partnerId,

@@ -4,6 +4,9 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
 import { commissionOnMoney, formatMoney, isMoreThan, money, parsePaymentAmount } from '../../money.js';
+import { financeOrderEvent, paymentRecordedEvent, transactionCreatedEvents } from '../events/changes.js';
+import { appendEvents } from '../events/queries.js';
+import type { EventRow } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { TenantKey } from '../tenancy.js';
@@ -28,6 +31,8 @@ const toUnixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 export interface RecordedPayment {
   payment: PaymentRow;
   receipt: PaymentReceiptSnapshot;
+  /** The events written with it. */
+  events: EventRow[];
 }
 
 export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
@@ -72,18 +77,28 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   );
 
   const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
-  return {
-    payment,
-    receipt: {
-      partnerId: order.partner_id,
-      paymentId: payment.id,
-      amountMinor: payment.amount_minor,
-      time: toUnixSeconds(now),
-      deviceTag: order.device_tag,
-      remainingMinor: after.remainingMinor.toString(),
-      currency: order.currency,
-      nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
-      fullyPaid: after.fullyPaid,
-    },
+  const receipt: PaymentReceiptSnapshot = {
+    partnerId: order.partner_id,
+    paymentId: payment.id,
+    amountMinor: payment.amount_minor,
+    time: toUnixSeconds(now),
+    deviceTag: order.device_tag,
+    remainingMinor: after.remainingMinor.toString(),
+    currency: order.currency,
+    nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
+    fullyPaid: after.fullyPaid,
   };
+  // The payment's events, in its transaction and in one statement: the payment, its partner
+  // transactions (read back with what they link to), and the payoff when this payment made it.
+  const events = [paymentRecordedEvent(payment, receipt, now)];
+  if (transactions.length) {
+    events.push(
+      ...(await transactionCreatedEvents(trx, order.partner_id, { column: 'payment_id', values: [payment.id] }, now)),
+    );
+  }
+  if (after.fullyPaid) {
+    events.push(financeOrderEvent('finance_order.paid_off', { ...order, total_paid_minor: totalPaidMinor }, now));
+  }
+  const written = await appendEvents(trx, order.partner_id, events);
+  return { payment, receipt, events: written };
 }

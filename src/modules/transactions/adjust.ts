@@ -6,6 +6,8 @@ import { currencyMismatch, notFound } from '../../errors.js';
 import type { Money } from '../../money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { transactionCreatedEvents } from '../events/changes.js';
+import { appendEvents } from '../events/queries.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { merchantsByKeys } from '../merchants/queries.js';
 import { insertAdjustment, insertTransactions } from './queries.js';
@@ -52,7 +54,7 @@ export function createAdjustment(
         operator_id: request.operatorId,
         created_at: now,
       });
-      await insertTransactions(trx, [
+      const [transaction] = await insertTransactions(trx, [
         {
           partner_id: partnerId,
           type: 'adjustment',
@@ -66,6 +68,8 @@ export function createAdjustment(
           adjustment_id: adjustment.id,
         },
       ]);
+      const values = [transaction!.id];
+      await appendEvents(trx, partnerId, await transactionCreatedEvents(trx, partnerId, { column: 'id', values }, now));
       return adjustment;
     },
     (adjustment) => ({

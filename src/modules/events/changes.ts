@@ -1,0 +1,61 @@
+// The events a change writes, built from the rows it has in its transaction: each payload by the
+// same mapper the legacy REST bodies use (transactions/legacy.ts, financeOrders/legacy.ts), so an
+// event's data and the matching list-transactions or lookup-customer object are the same JSON.
+import type { DbOrTrx } from '../../db/knex.js';
+import { decimalToJsonNumber, formatAmount } from '../../money.js';
+import { legacyFinanceOrder, legacyFinanceOrderSourceOf } from '../financeOrders/legacy.js';
+import type { FinanceOrderRow } from '../financeOrders/rows.js';
+import type { PaymentReceiptSnapshot, PaymentRow } from '../payments/rows.js';
+import { legacyTransaction, legacyTransactionSourceOf } from '../transactions/legacy.js';
+import { transactionsWithLinks } from '../transactions/queries.js';
+import type { NewEvent } from './rows.js';
+
+/** payment.recorded: the payment and its order as they stood right after it, typed as the legacy receipt. */
+export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot, now: Date): NewEvent {
+  const amount = (minor: string) => decimalToJsonNumber(formatAmount(minor, receipt.currency));
+  return {
+    type: 'payment.recorded',
+    occurredAt: now,
+    data: {
+      payment: {
+        id: Number(payment.id),
+        time: receipt.time,
+        amount: amount(payment.amount_minor),
+        currency: payment.currency,
+        channel: payment.channel,
+        deviceTag: receipt.deviceTag,
+        financeOrderId: Number(payment.finance_order_id),
+      },
+      financeOrder: {
+        id: Number(payment.finance_order_id),
+        remainingBalance: amount(receipt.remainingMinor),
+        nextPayment: receipt.nextPayment,
+        fullyPaid: receipt.fullyPaid,
+      },
+    },
+  };
+}
+
+/** transaction.created for each transaction named (by id or by its payment), read with its links. */
+export async function transactionCreatedEvents(
+  trx: DbOrTrx,
+  partnerId: string,
+  by: Parameters<typeof transactionsWithLinks>[2],
+  now: Date,
+): Promise<NewEvent[]> {
+  const rows = await transactionsWithLinks(trx, partnerId, by);
+  return rows.map((row) => ({
+    type: 'transaction.created',
+    occurredAt: now,
+    data: legacyTransaction(legacyTransactionSourceOf(row)),
+  }));
+}
+
+/** finance_order.created or finance_order.paid_off: the order as lookup-customer answers it at `now`. */
+export function financeOrderEvent(
+  type: 'finance_order.created' | 'finance_order.paid_off',
+  order: FinanceOrderRow,
+  now: Date,
+): NewEvent {
+  return { type, occurredAt: now, data: legacyFinanceOrder(legacyFinanceOrderSourceOf(order, now)) };
+}
