@@ -78,7 +78,7 @@ export function financeCart(
           adjustment_id: null,
         },
       ]);
-      const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] }, now);
+      const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] });
       await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
       return order;
     },

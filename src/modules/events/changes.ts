@@ -11,11 +11,11 @@ import { transactionsWithLinks } from '../transactions/queries.js';
 import type { NewEvent } from './rows.js';
 
 /** payment.recorded: the payment and its order as they stood right after it, typed as the legacy receipt. */
-export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot, now: Date): NewEvent {
+export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot): NewEvent {
   const amount = (minor: string) => decimalToJsonNumber(formatAmount(minor, receipt.currency));
   return {
     type: 'payment.recorded',
-    occurredAt: now,
+    occurredAt: payment.received_at,
     data: {
       payment: {
         id: Number(payment.id),
@@ -41,12 +41,11 @@ export async function transactionCreatedEvents(
   trx: DbOrTrx,
   partnerId: string,
   by: Parameters<typeof transactionsWithLinks>[2],
-  now: Date,
 ): Promise<NewEvent[]> {
   const rows = await transactionsWithLinks(trx, partnerId, by);
   return rows.map((row) => ({
     type: 'transaction.created',
-    occurredAt: now,
+    occurredAt: row.occurred_at,
     data: legacyTransaction(legacyTransactionSourceOf(row)),
   }));
 }
@@ -58,4 +57,26 @@ export function financeOrderEvent(
   now: Date,
 ): NewEvent {
   return { type, occurredAt: now, data: legacyFinanceOrder(legacyFinanceOrderSourceOf(order, now)) };
+}
+
+/**
+ * A payment's events: payment.recorded, transaction.created for its partner transactions (read back
+ * when it has some), and finance_order.paid_off when it brought the balance to 0. `order` stands as
+ * right after the payment.
+ */
+export async function paymentEvents(
+  trx: DbOrTrx,
+  order: FinanceOrderRow,
+  payment: PaymentRow,
+  receipt: PaymentReceiptSnapshot,
+  options: { withTransactions: boolean },
+): Promise<NewEvent[]> {
+  const events = [paymentRecordedEvent(payment, receipt)];
+  if (options.withTransactions) {
+    events.push(
+      ...(await transactionCreatedEvents(trx, order.partner_id, { column: 'payment_id', values: [payment.id] })),
+    );
+  }
+  if (receipt.fullyPaid) events.push(financeOrderEvent('finance_order.paid_off', order, payment.received_at));
+  return events;
 }

@@ -4,10 +4,11 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
 import { commissionOnMoney, formatMoney, isMoreThan, money, parsePaymentAmount } from '../../money.js';
-import { financeOrderEvent, paymentRecordedEvent, transactionCreatedEvents } from '../events/changes.js';
+import { paymentEvents } from '../events/changes.js';
 import { appendEvents } from '../events/queries.js';
 import type { EventRow } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
+import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { TenantKey } from '../tenancy.js';
 import { creditPayment, type PaymentTransaction } from './queries.js';
@@ -33,6 +34,27 @@ export interface RecordedPayment {
   receipt: PaymentReceiptSnapshot;
   /** The events written with it. */
   events: EventRow[];
+}
+
+/** The receipt of a payment as its order stood right after it (`totalPaidMinor` counts it). */
+export function receiptOf(
+  order: FinanceOrderRow & { device_tag: string },
+  payment: PaymentRow,
+  totalPaidMinor: string,
+): PaymentReceiptSnapshot {
+  const now = payment.received_at;
+  const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
+  return {
+    partnerId: order.partner_id,
+    paymentId: payment.id,
+    amountMinor: payment.amount_minor,
+    time: toUnixSeconds(now),
+    deviceTag: order.device_tag,
+    remainingMinor: after.remainingMinor.toString(),
+    currency: order.currency,
+    nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
+    fullyPaid: after.fullyPaid,
+  };
 }
 
 export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
@@ -76,29 +98,11 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
     transactions,
   );
 
-  const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
-  const receipt: PaymentReceiptSnapshot = {
-    partnerId: order.partner_id,
-    paymentId: payment.id,
-    amountMinor: payment.amount_minor,
-    time: toUnixSeconds(now),
-    deviceTag: order.device_tag,
-    remainingMinor: after.remainingMinor.toString(),
-    currency: order.currency,
-    nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
-    fullyPaid: after.fullyPaid,
-  };
-  // The payment's events, in its transaction and in one statement: the payment, its partner
-  // transactions (read back with what they link to), and the payoff when this payment made it.
-  const events = [paymentRecordedEvent(payment, receipt, now)];
-  if (transactions.length) {
-    events.push(
-      ...(await transactionCreatedEvents(trx, order.partner_id, { column: 'payment_id', values: [payment.id] }, now)),
-    );
-  }
-  if (after.fullyPaid) {
-    events.push(financeOrderEvent('finance_order.paid_off', { ...order, total_paid_minor: totalPaidMinor }, now));
-  }
+  const receipt = receiptOf(order, payment, totalPaidMinor);
+  // Its events in its transaction, one statement: its partner transactions are read back with their links.
+  const events = await paymentEvents(trx, { ...order, total_paid_minor: totalPaidMinor }, payment, receipt, {
+    withTransactions: transactions.length > 0,
+  });
   const written = await appendEvents(trx, order.partner_id, events);
   return { payment, receipt, events: written };
 }

@@ -69,7 +69,7 @@ export function createAdjustment(
         },
       ]);
       const values = [transaction!.id];
-      await appendEvents(trx, partnerId, await transactionCreatedEvents(trx, partnerId, { column: 'id', values }, now));
+      await appendEvents(trx, partnerId, await transactionCreatedEvents(trx, partnerId, { column: 'id', values }));
       return adjustment;
     },
     (adjustment) => ({
