@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       requestTimeoutMs: 30_000,
       databaseStatementTimeoutMs: 15_000,
+      eventRetentionDays: 30,
     });
   });
 
@@ -75,6 +76,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://dashboard.example.com, http://localhost:5173',
       REQUEST_TIMEOUT_MS: '20000',
       DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      EVENT_RETENTION_DAYS: '45',
     });
     expect(config).toEqual({
       port: 8080,
@@ -96,6 +98,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://dashboard.example.com', 'http://localhost:5173'],
       requestTimeoutMs: 20_000,
       databaseStatementTimeoutMs: 5000,
+      eventRetentionDays: 45,
     });
   });
 
@@ -104,6 +107,7 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: '-1' }, 'PORT'],
     [{ TOKEN_TTL_SECONDS: '0' }, 'TOKEN_TTL_SECONDS'],
+    [{ EVENT_RETENTION_DAYS: '0' }, 'EVENT_RETENTION_DAYS'],
     [{ TOKEN_TTL_SECONDS: '1.5' }, 'TOKEN_TTL_SECONDS'],
     [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],

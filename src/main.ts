@@ -10,6 +10,7 @@ import { migrateLatest } from './db/migrate.js';
 import { describeDatabase, openDatabase } from './db/open.js';
 import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo.js';
 import { createLogger } from './logger.js';
+import { scheduleEventRetention } from './modules/events/retention.js';
 import { createHttpServer } from './ops/limits.js';
 
 const config = loadConfigOrExit();
@@ -31,6 +32,12 @@ const { app, stop } = await createApp({
   limits: config.limits,
   trustProxy: config.trustProxy,
   tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
+});
+// Events older than EVENT_RETENTION_DAYS are purged at start and every hour.
+const retention = scheduleEventRetention(db, {
+  days: config.eventRetentionDays,
+  now: () => new Date(),
+  onError: (error) => logger.error({ err: error }, 'purging expired events failed'),
 });
 // requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/limits.ts).
 const server: Server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host);
@@ -65,6 +72,7 @@ async function shutdown(signal: string): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await closed;
+  await retention.stop();
   await stop();
   await db.destroy();
   logger.info('stopped');

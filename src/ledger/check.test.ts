@@ -40,7 +40,7 @@ describe('checkLedger', () => {
     const db = database.db;
     const vendorPayment = await db('payments').where({ channel: 'vendor' }).first();
     await db('vendor_notifications').delete();
-    const [inserted] = await db('transactions').returning('id').insert({
+    const [inserted]: Array<{ id: string }> = await db('transactions').returning('id').insert({
       partner_id: vendorPayment.partner_id,
       type: 'commission',
       amount_minor: 1,
@@ -54,7 +54,7 @@ describe('checkLedger', () => {
     expect(report.problems).toEqual([
       `no partner transaction for a vendor payment: vendor payment ${vendorPayment.id} has a commission transaction; vendor payments are not the partner's cash`,
       `every vendor payment has its notification record, and every record its payment: vendor payment ${vendorPayment.id} has no notification record`,
-      `every transaction has its transaction.created event: commission transaction ${inserted.id} has no transaction.created event`,
+      `every transaction has its transaction.created event: commission transaction ${inserted!.id} has no transaction.created event`,
     ]);
   });
 
