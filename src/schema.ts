@@ -10,6 +10,7 @@ import { cartResolvers } from './modules/carts/resolvers.js';
 import { clerkResolvers } from './modules/clerks/resolvers.js';
 import { customerResolvers } from './modules/customers/resolvers.js';
 import { deviceResolvers } from './modules/devices/resolvers.js';
+import { eventResolvers } from './modules/events/resolvers.js';
 import { financeOrderResolvers } from './modules/financeOrders/resolvers.js';
 import { merchantResolvers } from './modules/merchants/resolvers.js';
 import { partnerResolvers } from './modules/partners/resolvers.js';
@@ -67,6 +68,7 @@ export function buildSchema(): GraphQLSchema {
         paymentVendorResolvers,
         transactionResolvers,
         auditResolvers,
+        eventResolvers,
       ]),
     ],
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.
