@@ -15,6 +15,7 @@ import { createCartLoaders } from './modules/carts/loaders.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
 import { createCustomerLoaders } from './modules/customers/loaders.js';
 import { createDeviceLoaders } from './modules/devices/loaders.js';
+import type { EventObserver } from './modules/events/observe.js';
 import { createFinanceOrderLoaders } from './modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
 import { createPartnerLoaders } from './modules/partners/loaders.js';
@@ -33,7 +34,7 @@ export interface ServiceDeps {
   /** Requests per key and failed authentications per address, in this process's memory; createApp builds it. Absent: no limits. */
   limiter?: RequestLimiter;
   /** Hears what became of each payment request (createApp installs the metrics); absent: nothing observes. */
-  observe?: PaymentObserver;
+  observe?: PaymentObserver & EventObserver;
 }
 
 function createLoaders(db: Db) {
@@ -69,7 +70,7 @@ export interface Context {
   now: () => Date;
   tokens: TokenSettings;
   /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
-  observe: PaymentObserver;
+  observe: PaymentObserver & EventObserver;
 }
 
 /**

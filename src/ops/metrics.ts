@@ -4,6 +4,7 @@
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
+import type { EventObserver } from '../modules/events/observe.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 
 export const metricsRegistry = new Registry();
@@ -45,6 +46,13 @@ const paymentsRefused = new Counter({
   registers: [metricsRegistry],
 });
 
+const eventsWritten = new Counter({
+  name: 'events_written_total',
+  help: 'Events written to the event log (committed with their change), by type.',
+  labelNames: ['type'] as const,
+  registers: [metricsRegistry],
+});
+
 const dbPoolConnections = new Gauge({
   name: 'db_pool_connections',
   help: 'Connections of the database pool at scrape time: used, free, and acquisitions waiting (pending). The embedded database has a pool of one.',
@@ -53,7 +61,10 @@ const dbPoolConnections = new Gauge({
 });
 
 /** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
-export const paymentMetrics: PaymentObserver = {
+export const paymentMetrics: PaymentObserver & EventObserver = {
+  eventsWritten: (types) => {
+    for (const type of types) eventsWritten.inc({ type });
+  },
   paymentRecorded: (channel) => paymentsRecorded.inc({ channel }),
   paymentReplayed: (channel) => paymentsReplayed.inc({ channel }),
   paymentRefused: (code) => paymentsRefused.inc({ code }),

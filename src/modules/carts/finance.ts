@@ -7,7 +7,9 @@ import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { assignDeviceToCustomer, devicesByKeys } from '../devices/queries.js';
 import { financeOrderEvent, transactionCreatedEvents } from '../events/changes.js';
+import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import { appendEvents } from '../events/queries.js';
+import type { EventRow } from '../events/rows.js';
 import { financeOrdersOfCarts, financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { financeAmountOf, standingOf } from '../financeOrders/terms.js';
@@ -20,14 +22,16 @@ export interface FinanceCartRequest {
   deviceId: string;
 }
 
-export function financeCart(
+export async function financeCart(
   db: Db,
   actor: AuditActor,
   request: FinanceCartRequest,
   now: Date,
+  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<FinanceOrderRow> {
   const { partnerId, cartTag, deviceId } = request;
-  return audited(
+  let events: EventRow[] = [];
+  const order = await audited(
     db,
     actor,
     async (trx) => {
@@ -79,7 +83,7 @@ export function financeCart(
         },
       ]);
       const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] });
-      await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
+      events = await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
       return order;
     },
     (order) => ({
@@ -90,4 +94,6 @@ export function financeCart(
       details: { cartTag, deviceId },
     }),
   );
+  observeEvents(observer, events);
+  return order;
 }

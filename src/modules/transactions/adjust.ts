@@ -7,7 +7,9 @@ import type { Money } from '../../money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { transactionCreatedEvents } from '../events/changes.js';
+import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import { appendEvents } from '../events/queries.js';
+import type { EventRow } from '../events/rows.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { merchantsByKeys } from '../merchants/queries.js';
 import { insertAdjustment, insertTransactions } from './queries.js';
@@ -26,14 +28,16 @@ export interface AdjustmentRequest {
   operatorId: string;
 }
 
-export function createAdjustment(
+export async function createAdjustment(
   db: Db,
   actor: AuditActor,
   request: AdjustmentRequest,
   now: Date,
+  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<AdjustmentRow> {
   const { partnerId, merchantId, financeOrderId, amount, notes } = request;
-  return audited(
+  let events: EventRow[] = [];
+  const written = await audited(
     db,
     actor,
     async (trx) => {
@@ -69,7 +73,11 @@ export function createAdjustment(
         },
       ]);
       const values = [transaction!.id];
-      await appendEvents(trx, partnerId, await transactionCreatedEvents(trx, partnerId, { column: 'id', values }));
+      events = await appendEvents(
+        trx,
+        partnerId,
+        await transactionCreatedEvents(trx, partnerId, { column: 'id', values }),
+      );
       return adjustment;
     },
     (adjustment) => ({
@@ -87,4 +95,7 @@ export function createAdjustment(
       },
     }),
   );
+  // Committed by now: its events count.
+  observeEvents(observer, events);
+  return written;
 }
