@@ -59,23 +59,46 @@ export function financeOrderEvent(
   return { type, occurredAt: now, data: legacyFinanceOrder(legacyFinanceOrderSourceOf(order, now)) };
 }
 
+/** A partner transaction a payment writes (its cash, its commission), with its store and clerk. */
+export interface PaymentTransactionSource {
+  type: 'cash' | 'commission';
+  amount_minor: string;
+  merchant: { id: string; name: string };
+  clerk: { id: string; name: string } | null;
+}
+
 /**
- * A payment's events: payment.recorded, transaction.created for its partner transactions (read back
- * when it has some), and finance_order.paid_off when it brought the balance to 0. `order` stands as
- * right after the payment.
+ * A payment's events: payment.recorded, transaction.created for each of its partner transactions
+ * (made from what the payment has in hand: no read), and finance_order.paid_off when it brought the
+ * balance to 0. `order` stands as right after the payment.
  */
-export async function paymentEvents(
-  trx: DbOrTrx,
+export function paymentEvents(
   order: FinanceOrderRow,
   payment: PaymentRow,
   receipt: PaymentReceiptSnapshot,
-  options: { withTransactions: boolean },
-): Promise<NewEvent[]> {
+  options: { transactions: readonly PaymentTransactionSource[] },
+): NewEvent[] {
   const events = [paymentRecordedEvent(payment, receipt)];
-  if (options.withTransactions) {
-    events.push(
-      ...(await transactionCreatedEvents(trx, order.partner_id, { column: 'payment_id', values: [payment.id] })),
-    );
+  for (const transaction of options.transactions) {
+    const row = {
+      partner_id: payment.partner_id,
+      id: '',
+      type: transaction.type,
+      amount_minor: transaction.amount_minor,
+      currency: payment.currency,
+      occurred_at: payment.received_at,
+      merchant_id: transaction.merchant.id,
+      finance_order_id: payment.finance_order_id,
+      payment_id: payment.id,
+      clerk_id: transaction.clerk?.id ?? null,
+      adjustment_id: null,
+    };
+    const links = { merchant: transaction.merchant, clerk: transaction.clerk, payment };
+    events.push({
+      type: 'transaction.created',
+      occurredAt: payment.received_at,
+      data: legacyTransaction(legacyTransactionSourceOf({ ...row, links })),
+    });
   }
   if (receipt.fullyPaid) events.push(financeOrderEvent('finance_order.paid_off', order, payment.received_at));
   return events;

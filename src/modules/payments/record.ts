@@ -15,7 +15,7 @@ import { creditPayment, type PaymentTransaction } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 export type PaymentSource =
-  | { channel: 'in_store'; merchantId: string; clerkId: string }
+  | { channel: 'in_store'; merchantId: string; clerkId: string; merchantName: string; clerkName: string }
   | { channel: 'vendor'; vendorId: string; vendorReference: string };
 
 export interface PaymentRequest {
@@ -99,9 +99,17 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   );
 
   const receipt = receiptOf(order, payment, totalPaidMinor);
-  // Its events in its transaction, one statement: its partner transactions are read back with their links.
-  const events = await paymentEvents(trx, { ...order, total_paid_minor: totalPaidMinor }, payment, receipt, {
-    withTransactions: transactions.length > 0,
+  // Its events, in its transaction and one statement; its transactions' are made from what is in hand.
+  const source = request.source;
+  const events = paymentEvents({ ...order, total_paid_minor: totalPaidMinor }, payment, receipt, {
+    transactions:
+      source.channel === 'in_store'
+        ? transactions.map((transaction) => ({
+            ...transaction,
+            merchant: { id: source.merchantId, name: source.merchantName },
+            clerk: transaction.clerk_id ? { id: source.clerkId, name: source.clerkName } : null,
+          }))
+        : [],
   });
   const written = await appendEvents(trx, order.partner_id, events);
   return { payment, receipt, events: written };

@@ -2,8 +2,13 @@
 // (the REST shim maps the graph's node) and the transaction.created event (built from the rows the
 // change wrote), so both are the same JSON byte for byte.
 import { decimalToJsonNumber, formatAmount } from '../../money.js';
+import type { ClerkRow } from '../clerks/rows.js';
+import type { DeviceRow } from '../devices/rows.js';
+import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { financeTermsFields } from '../financeOrders/terms.js';
-import type { TransactionLinks, TransactionRow } from './rows.js';
+import type { MerchantRow } from '../merchants/rows.js';
+import type { PaymentRow } from '../payments/rows.js';
+import type { AdjustmentRow, TransactionRow } from './rows.js';
 
 /** An id the contract types as integer. Ids come from int8 sequences far below 2^53. */
 const integer = (id: string): number => Number(id);
@@ -120,8 +125,24 @@ export function legacyTransaction(node: LegacyTransactionSource) {
   }
 }
 
-/** A transaction row with every row it links to (transactionsWithLinks) as the mapper's source. */
-export function legacyTransactionSourceOf(row: TransactionRow & { links?: TransactionLinks }): LegacyTransactionSource {
+/** What of each linked row the legacy object shows (a listing's TransactionLinks hold whole rows). */
+export interface LegacyTransactionLinks {
+  merchant?: Pick<MerchantRow, 'id' | 'name'> | null;
+  clerk?: Pick<ClerkRow, 'id' | 'name'> | null;
+  order?: FinanceOrderRow | null;
+  device?: DeviceRow | null;
+  payment?: Pick<PaymentRow, 'id' | 'received_at' | 'amount_minor' | 'currency'> | null;
+  adjustment?: Pick<AdjustmentRow, 'id' | 'kind' | 'notes'> | null;
+}
+
+/**
+ * A transaction row with the rows it links to as the mapper's source: a finance transaction needs its
+ * merchant, clerk, order and device; cash its merchant, clerk and payment; commission its merchant
+ * and payment; an adjustment its merchant and adjustment.
+ */
+export function legacyTransactionSourceOf(
+  row: Omit<TransactionRow, 'links'> & { links?: LegacyTransactionLinks },
+): LegacyTransactionSource {
   const links = row.links ?? {};
   const money = (minor: bigint | string) => formatAmount(minor, row.currency);
   const merchant = links.merchant!;
