@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       requestTimeoutMs: 30_000,
       databaseStatementTimeoutMs: 15_000,
+      eventRetentionDays: 30,
     });
   });
 
@@ -78,6 +79,7 @@ describe('loadConfig', () => {
       SUBSCRIPTIONS_PER_KEY: '3',
       SUBSCRIPTION_MAX_QUEUED_EVENTS: '50',
       SUBSCRIPTION_MAX_BUFFERED_BYTES: '65536',
+      EVENT_RETENTION_DAYS: '45',
     });
     expect(config).toEqual({
       port: 8080,
@@ -101,6 +103,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 20_000,
       databaseStatementTimeoutMs: 5000,
       webhookDelivery: {},
+      eventRetentionDays: 45,
     });
   });
 
@@ -109,6 +112,7 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: '-1' }, 'PORT'],
     [{ TOKEN_TTL_SECONDS: '0' }, 'TOKEN_TTL_SECONDS'],
+    [{ EVENT_RETENTION_DAYS: '0' }, 'EVENT_RETENTION_DAYS'],
     [{ TOKEN_TTL_SECONDS: '1.5' }, 'TOKEN_TTL_SECONDS'],
     [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],

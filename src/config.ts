@@ -31,6 +31,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Postgres statement_timeout of the service's connections; 0 turns it off. Not applied to PGlite. */
   databaseStatementTimeoutMs: number;
+  /** Events are kept this many days, then purged (at least 1). */
+  eventRetentionDays: number;
   /** The webhook worker's timing (WEBHOOK_*); absent fields take the worker's defaults (README, Events). */
   webhookDelivery: WebhookDeliveryTiming;
 }
@@ -259,5 +261,6 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     webhookDelivery: webhookDelivery(env),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
   };
 }

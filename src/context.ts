@@ -15,6 +15,7 @@ import { createCartLoaders } from './modules/carts/loaders.js';
 import { createClerkLoaders } from './modules/clerks/loaders.js';
 import { createCustomerLoaders } from './modules/customers/loaders.js';
 import { createDeviceLoaders } from './modules/devices/loaders.js';
+import type { EventObserver } from './modules/events/observe.js';
 import type { LiveConnection } from './modules/events/stream.js';
 import { createFinanceOrderLoaders } from './modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from './modules/merchants/loaders.js';
@@ -35,7 +36,7 @@ export interface ServiceDeps {
   /** Requests per key and failed authentications per address, in this process's memory; createApp builds it. Absent: no limits. */
   limiter?: RequestLimiter;
   /** Hears what became of each payment request (createApp installs the metrics); absent: nothing observes. */
-  observe?: PaymentObserver;
+  observe?: PaymentObserver & EventObserver;
   /** Production rules apply (webhook URLs: https only, public addresses only); false when absent. */
   production?: boolean;
 }
@@ -74,7 +75,7 @@ export interface Context {
   now: () => Date;
   tokens: TokenSettings;
   /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
-  observe: PaymentObserver;
+  observe: PaymentObserver & EventObserver;
   /** The WebSocket door's connection, for subscriptions; absent on HTTP. */
   live?: LiveConnection;
   /** Production rules apply (webhook URLs: https only, public addresses only). */

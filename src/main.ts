@@ -10,6 +10,7 @@ import { migrateLatest } from './db/migrate.js';
 import { describeDatabase, openDatabase } from './db/open.js';
 import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo.js';
 import { createLogger } from './logger.js';
+import { scheduleEventRetention } from './modules/events/retention.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/limits.js';
 import { deliveryMetrics } from './ops/metrics.js';
@@ -42,6 +43,12 @@ const deliveries = startDeliveryWorker({
   production: config.production,
   settings: config.webhookDelivery,
   observe: deliveryMetrics,
+});
+// Events older than EVENT_RETENTION_DAYS are purged at start and every hour.
+const retention = scheduleEventRetention(db, {
+  days: config.eventRetentionDays,
+  now: () => new Date(),
+  onError: (error) => logger.error({ err: error }, 'purging expired events failed'),
 });
 // requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/limits.ts).
 const server: Server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host);
@@ -78,6 +85,7 @@ async function shutdown(signal: string): Promise<void> {
   server.closeIdleConnections();
   await subscriptions.close(); // WebSocket connections (1001 going away): the server's close waits for them
   await closed;
+  await retention.stop();
   await stop();
   // Claims nothing more and records the posts under way (each ends within its timeout).
   await deliveries.stop();

@@ -10,6 +10,7 @@ import { cartResolvers } from './modules/carts/resolvers.js';
 import { clerkResolvers } from './modules/clerks/resolvers.js';
 import { customerResolvers } from './modules/customers/resolvers.js';
 import { deviceResolvers } from './modules/devices/resolvers.js';
+import { eventResolvers } from './modules/events/resolvers.js';
 import { eventSubscriptionResolvers } from './modules/events/subscriptionResolvers.js';
 import { financeOrderResolvers } from './modules/financeOrders/resolvers.js';
 import { merchantResolvers } from './modules/merchants/resolvers.js';
@@ -71,6 +72,7 @@ export function buildSchema(): GraphQLSchema {
         auditResolvers,
         eventSubscriptionResolvers,
         webhookResolvers,
+        eventResolvers,
       ]),
     ],
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.

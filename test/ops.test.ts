@@ -203,6 +203,9 @@ describe('GET /metrics', () => {
     expect(delta('payments_refused_total', { code: 'AMOUNT_EXCEEDS_BALANCE' })).toBe(1);
     expect(delta('payments_refused_total', { code: 'CURRENCY_MISMATCH' })).toBe(1);
     expect(delta('payments_refused_total', { code: 'IDEMPOTENCY_CONFLICT' })).toBe(1);
+    // The one payment recorded wrote its event and its cash and commission transactions' (a replay none).
+    expect(delta('events_written_total', { type: 'payment.recorded' })).toBe(1);
+    expect(delta('events_written_total', { type: 'transaction.created' })).toBe(2);
   });
 
   it('counts a recorded and a refused vendor payment', async () => {
@@ -228,6 +231,22 @@ describe('GET /metrics', () => {
     expect(delta('payments_recorded_total', { channel: 'vendor' })).toBe(1);
     expect(delta('payments_refused_total', { code: 'RESOURCE_NOT_FOUND' })).toBe(1);
     expect(delta('payments_refused_total', { code: 'INVALID_NOTIFICATION' })).toBe(1);
+    expect(delta('events_written_total', { type: 'payment.recorded' })).toBe(1);
+    expect(delta('events_written_total', { type: 'transaction.created' })).toBe(0);
+  });
+
+  it('counts the events an adjustment writes, by type', async () => {
+    const before = await scrape();
+    const answer = await service().graphql(
+      'mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-1.00", currency: "USD", notes: "ops", merchantId: "851005" }) { id } }',
+      { 'x-api-key': 'demo-operator-key' },
+    );
+    expect((answer.body as { errors?: unknown }).errors).toBeUndefined();
+    const after = await scrape();
+    expect(
+      sample(after, 'events_written_total', { type: 'transaction.created' }) -
+        sample(before, 'events_written_total', { type: 'transaction.created' }),
+    ).toBe(1);
   });
 });
 

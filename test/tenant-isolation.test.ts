@@ -492,6 +492,8 @@ const QUERY_COVERAGE: Record<string, string> = {
   apiKeys: "operators only: FORBIDDEN, also with B's partnerId",
   auditEvents: "operators only: FORBIDDEN, also with B's partnerId",
   webhookEndpoints: "B's partnerId: empty; A's own list holds nothing of B's; retail keys: FORBIDDEN",
+  events: "B's partnerId: empty; a cursor from B's log: A's events only; A's own walked; retail key: FORBIDDEN",
+  event: "B's event id: null; retail key: FORBIDDEN",
 };
 const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
@@ -998,6 +1000,63 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
           'transactions, retail key',
         );
         expect(errorCode(asRetail)).toBe('FORBIDDEN');
+      });
+
+      it("events and event: B's partnerId and B's event ids give nothing, a cursor from B's log A's events only", async () => {
+        const query = `query($partnerId: ID, $after: String, $first: Int) {
+          events(partnerId: $partnerId, after: $after, first: $first) {
+            nodes { ${scalarsOf('Event').slice(1, -1)} partner { id } } pageInfo { hasNextPage endCursor }
+          }
+        }`;
+        const byPartner = await asGhost(
+          victim(),
+          { partnerId: v().partnerId },
+          (values) => gql(self().partnerKey, query, { partnerId: values.partnerId }),
+          'events(partnerId)',
+        );
+        expect(byPartner.json.data.events.nodes).toEqual([]);
+        // A's own log, walked to its end: A's events only, and the payments A recorded are in it.
+        const own = await gql(self().partnerKey, query, { first: 500 });
+        expect(own.json.errors).toBeUndefined();
+        const nodes = own.json.data.events.nodes as Array<{ partner: { id: string }; type: string }>;
+        expect(nodes.length).toBeGreaterThan(0);
+        expect(new Set(nodes.map((node) => node.partner.id))).toEqual(new Set([self().known.partnerId]));
+        expectNothingOf(victim(), own, 'own events');
+        const theirs = await db()('events').where({ partner_id: v().partnerId }).orderBy('sequence', 'desc');
+        for (const event of theirs.slice(0, 3)) {
+          const one = await asGhost(
+            victim(),
+            { eventId: event.id },
+            (values) =>
+              gql(self().partnerKey, `query($id: ID!) { event(id: $id) ${scalarsOf('Event')} }`, {
+                id: values.eventId,
+              }),
+            'event(id)',
+          );
+          expect(one.json.data.event).toBeNull();
+        }
+        // A cursor from B's log (as an operator reads it) moves through A's events only.
+        const operatorPage = await gql('demo-operator-key', query, { partnerId: v().partnerId, first: 1 });
+        const cursor = operatorPage.json.data.events.pageInfo.endCursor as string;
+        const after = await gql(self().partnerKey, query, { after: cursor });
+        expect(after.json.errors).toBeUndefined();
+        expectNothingOf(victim(), after, "events after B's cursor");
+        for (const [field, ask] of [
+          ['events', (values: Values) => gql(self().retailKey, query, { partnerId: values.partnerId })],
+          [
+            'event',
+            (values: Values) =>
+              gql(self().retailKey, `query($id: ID!) { event(id: $id) ${scalarsOf('Event')} }`, { id: values.eventId }),
+          ],
+        ] as const) {
+          const asRetail = await asGhost(
+            victim(),
+            { partnerId: v().partnerId, eventId: theirs[0].id },
+            ask,
+            `${field}, retail key`,
+          );
+          expect(errorCode(asRetail)).toBe('FORBIDDEN');
+        }
       });
 
       it('operator-only reads are FORBIDDEN, also when they name B: paymentVendors, apiKeys, auditEvents', async () => {

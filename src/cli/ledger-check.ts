@@ -8,8 +8,8 @@ const USAGE = 'usage: npm run ledger:check   (built: node dist/src/cli/ledger-ch
 await runCli(
   USAGE,
   () => readArgs({}),
-  async (db) => {
-    const report = await checkLedger(db);
+  async (db, config) => {
+    const report = await checkLedger(db, { retentionDays: config.eventRetentionDays });
     process.stdout.write(formatLedgerReport(report));
     return report.problems.length === 0 ? 0 : 1;
   },

@@ -12,6 +12,7 @@ import * as customersPhoneIndex from '../../migrations/20261121000800_customers_
 import * as notificationDirectories from '../../migrations/20261121000900_notification_directories.js';
 import * as events from '../../migrations/20261124000100_events.js';
 import * as webhooks from '../../migrations/20261124000200_webhooks.js';
+import * as eventsDataJson from '../../migrations/20261124000300_events_data_json.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -25,6 +26,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000900_notification_directories': notificationDirectories,
   '20261124000100_events': events,
   '20261124000200_webhooks': webhooks,
+  '20261124000300_events_data_json': eventsDataJson,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -95,6 +95,32 @@ const CHECKS: Check[] = [
   },
 ];
 
+// A transaction's event is found by what its legacy object names (it carries no transaction id): its
+// payment and type (one cash, at most one commission per payment), its order (one finance
+// transaction per order), its adjustment (one transaction each).
+const TRANSACTION_KEY = `case t.type when 'finance' then 'f' || t.finance_order_id when 'adjustment' then 'a' || t.adjustment_id
+  else t.type || t.payment_id end`;
+const EVENT_KEY = `case e.data->>'type' when 'finance' then 'f' || (e.data->'financeOrder'->>'id')
+  when 'adjustment' then 'a' || (e.data->'adjustment'->>'id') else (e.data->>'type') || (e.data->'payment'->>'id') end`;
+
+/** The event log's checks: every change within the retention window (since) has its event. */
+const EVENT_CHECKS: Check[] = [
+  {
+    name: 'every payment has its payment.recorded event',
+    sql: `select p.id from payments p where p.received_at >= ? and not exists (
+            select 1 from events e where e.partner_id = p.partner_id and e.type = 'payment.recorded'
+              and (e.data->'payment'->>'id') = p.id::text)`,
+    describe: (r) => `payment ${r.id} has no payment.recorded event`,
+  },
+  {
+    name: 'every transaction has its transaction.created event',
+    sql: `select t.id, t.type from transactions t where t.occurred_at >= ? and not exists (
+            select 1 from events e where e.partner_id = t.partner_id and e.type = 'transaction.created'
+              and ${EVENT_KEY} = ${TRANSACTION_KEY})`,
+    describe: (r) => `${r.type} transaction ${r.id} has no transaction.created event`,
+  },
+];
+
 const rowsOf = (result: { rows?: unknown[] } | unknown[]): Array<Record<string, unknown>> =>
   (Array.isArray(result) ? result : (result.rows ?? [])) as Array<Record<string, unknown>>;
 
@@ -131,7 +157,15 @@ async function commissionProblems(db: DbOrTrx): Promise<string[]> {
   }
 }
 
-export async function checkLedger(db: DbOrTrx): Promise<LedgerReport> {
+/** Events are kept this long (EVENT_RETENTION_DAYS): only changes since then must still have theirs. */
+export interface EventWindow {
+  now?: Date;
+  retentionDays?: number;
+}
+
+export async function checkLedger(db: DbOrTrx, events: EventWindow = {}): Promise<LedgerReport> {
+  const { now = new Date(), retentionDays = 30 } = events;
+  const since = new Date(now.getTime() - retentionDays * 86_400_000);
   const count = async (table: string) => Number(rowsOf(await db.raw(`select count(*)::int8 as n from ${table}`))[0]!.n);
   const checked = {
     financeOrders: await count('finance_orders'),
@@ -143,6 +177,9 @@ export async function checkLedger(db: DbOrTrx): Promise<LedgerReport> {
   const problems: string[] = [];
   for (const check of CHECKS) {
     for (const row of rowsOf(await db.raw(check.sql))) problems.push(`${check.name}: ${check.describe(row)}`);
+  }
+  for (const check of EVENT_CHECKS) {
+    for (const row of rowsOf(await db.raw(check.sql, [since]))) problems.push(`${check.name}: ${check.describe(row)}`);
   }
   problems.push(...(await commissionProblems(db)).map((problem) => `commission on in-store payments: ${problem}`));
   return { checked, problems };

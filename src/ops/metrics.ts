@@ -4,6 +4,7 @@
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
+import type { EventObserver } from '../modules/events/observe.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 import { queueDepth } from '../modules/webhooks/queue.js';
 import type { DeliveryObserver } from '../modules/webhooks/worker.js';
@@ -44,6 +45,13 @@ const paymentsRefused = new Counter({
   name: 'payments_refused_total',
   help: 'Payment requests refused by an authenticated caller, by error code; nothing was recorded.',
   labelNames: ['code'] as const,
+  registers: [metricsRegistry],
+});
+
+const eventsWritten = new Counter({
+  name: 'events_written_total',
+  help: 'Events written to the event log (committed with their change), by type.',
+  labelNames: ['type'] as const,
   registers: [metricsRegistry],
 });
 
@@ -89,7 +97,10 @@ export const deliveryMetrics: DeliveryObserver = {
 };
 
 /** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
-export const paymentMetrics: PaymentObserver = {
+export const paymentMetrics: PaymentObserver & EventObserver = {
+  eventsWritten: (types) => {
+    for (const type of types) eventsWritten.inc({ type });
+  },
   paymentRecorded: (channel) => paymentsRecorded.inc({ channel }),
   paymentReplayed: (channel) => paymentsReplayed.inc({ channel }),
   paymentRefused: (code) => paymentsRefused.inc({ code }),

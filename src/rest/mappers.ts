@@ -14,6 +14,8 @@ import type {
   SecureStatus,
 } from '../__generated__/operations.js';
 import { AppError } from '../errors.js';
+import { legacyFinanceOrder } from '../modules/financeOrders/legacy.js';
+import { legacyTransaction } from '../modules/transactions/legacy.js';
 import { decimalToJsonNumber } from '../money.js';
 
 /** An id the contract types as integer. Ids come from int8 sequences far below 2^53. */
@@ -96,19 +98,7 @@ export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, w
       secureStatus: device.secureStatus && LEGACY_SECURE_STATUS[device.secureStatus],
       ...(withDescription ? { description: device.description ?? null } : {}),
     },
-    financeOrder: order && {
-      currency: order.currency,
-      downPayment: number(order.downPayment),
-      financeAmount: number(order.financeAmount),
-      id: integer(order.id),
-      monthlyCost: number(order.monthlyCost),
-      months: order.months,
-      pricePreTax: number(order.pricePreTax),
-      purchaseAmount: number(order.purchaseAmount),
-      remainingBalance: number(order.remainingBalance),
-      time: order.time,
-      weeklyCost: number(order.weeklyCost),
-    },
+    financeOrder: order && legacyFinanceOrder(order),
     // amount: decimal string with the currency's places; timestamp: a string holding Unix seconds.
     paymentHistory: (order?.payments ?? []).map((payment) => ({
       amount: payment.amount,
@@ -157,69 +147,6 @@ export function lookupCartBody(data: LookupCartQuery, cartTag: string) {
       ...(cart.deviceDescription !== undefined ? { description: cart.deviceDescription } : {}),
     },
   };
-}
-
-type ListedTransaction = ListTransactionsQuery['transactions']['nodes'][number];
-
-function legacyTransaction(node: ListedTransaction) {
-  // interface.md 2.7: the common fields, then each type's own.
-  const common = {
-    type: node.type.toLowerCase(),
-    time: node.time,
-    amount: number(node.amount),
-    currency: node.currency,
-    merchant: { id: integer(node.merchant.id), name: node.merchant.name },
-  };
-  switch (node.__typename) {
-    case 'FinanceTransaction':
-      return {
-        ...common,
-        financeOrder: {
-          id: integer(node.financeOrder.id),
-          purchaseAmount: number(node.financeOrder.purchaseAmount),
-          financeAmount: number(node.financeOrder.financeAmount),
-          downPayment: number(node.financeOrder.downPayment),
-          pricePreTax: number(node.financeOrder.pricePreTax),
-          monthlyCost: number(node.financeOrder.monthlyCost),
-          weeklyCost: number(node.financeOrder.weeklyCost),
-          months: node.financeOrder.months,
-        },
-        salesClerk: { id: integer(node.salesClerk.id), name: node.salesClerk.name },
-        device: {
-          phoneNumber: node.device.phoneNumber,
-          simNumber: node.device.simNumber,
-          imei: node.device.imei,
-          family: { id: integer(node.device.family.id), name: node.device.family.name },
-          model: {
-            id: integer(node.device.model.id),
-            makeModel: node.device.model.makeModel,
-            name: node.device.model.name,
-          },
-        },
-      };
-    case 'CashTransaction':
-      return {
-        ...common,
-        payment: { id: integer(node.payment.id), timestamp: node.payment.time, amount: number(node.payment.amount) },
-        financeOrder: { id: integer(node.financeOrder.id) },
-        salesClerk: { id: integer(node.salesClerk.id), name: node.salesClerk.name },
-      };
-    case 'CommissionTransaction':
-      return {
-        ...common,
-        payment: { id: integer(node.payment.id), timestamp: node.payment.time, amount: number(node.payment.amount) },
-        financeOrder: { id: integer(node.financeOrder.id) },
-      };
-    case 'AdjustmentTransaction':
-      return {
-        ...common,
-        adjustment: {
-          id: integer(node.adjustment.id),
-          type: node.adjustment.kind.toLowerCase(),
-          notes: node.adjustment.notes,
-        },
-      };
-  }
 }
 
 /**

@@ -1,7 +1,9 @@
 // Bulk demo-shaped data for load-shaped tests: `orders` more finance orders for Demo Retail, each
 // with its device, one in-store payment of 18.00, and its finance, cash and 5% commission
-// transactions (3 per order): a ledger the checker finds consistent.
+// transactions (3 per order), and the events the service writes with them: a ledger the checker finds
+// consistent.
 import type { Db } from '../../src/db/knex.js';
+import { writeEventsOfRows } from '../../src/fixtures/eventRows.js';
 
 /** Times run back from `before`, two hours apart per order. */
 export async function addBulkOrders(db: Db, orders: number, before: Date): Promise<void> {
@@ -27,4 +29,5 @@ export async function addBulkOrders(db: Db, orders: number, before: Date): Promi
     select ${partner}, 'cash', -1800, 'USD', ${at('2 * g')}, ${merchant}, ${clerk}, 7200000 + g, 7300000 + g from ${series}`);
   await db.raw(`insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id)
     select ${partner}, 'commission', 90, 'USD', ${at('2 * g')}, ${merchant}, 7200000 + g, 7300000 + g from ${series}`);
+  await writeEventsOfRows(db, { since: new Date(0), financeOrderIds: [7200001, 7200000 + Number(orders)] });
 }

@@ -6,6 +6,10 @@ import { invalidArgument, notFound } from '../../errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { assignDeviceToCustomer, devicesByKeys } from '../devices/queries.js';
+import { financeOrderEvent, transactionCreatedEvents } from '../events/changes.js';
+import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
+import { appendEvents } from '../events/queries.js';
+import type { EventRow } from '../events/rows.js';
 import { financeOrdersOfCarts, financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { financeAmountOf, standingOf } from '../financeOrders/terms.js';
@@ -18,14 +22,16 @@ export interface FinanceCartRequest {
   deviceId: string;
 }
 
-export function financeCart(
+export async function financeCart(
   db: Db,
   actor: AuditActor,
   request: FinanceCartRequest,
   now: Date,
+  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<FinanceOrderRow> {
   const { partnerId, cartTag, deviceId } = request;
-  return audited(
+  let events: EventRow[] = [];
+  const order = await audited(
     db,
     actor,
     async (trx) => {
@@ -62,7 +68,7 @@ export function financeCart(
         ordered_at: now,
       });
       // The partner's ledger: the financed sale, +financeAmount.
-      await insertTransactions(trx, [
+      const [transaction] = await insertTransactions(trx, [
         {
           partner_id: partnerId,
           type: 'finance',
@@ -76,6 +82,8 @@ export function financeCart(
           adjustment_id: null,
         },
       ]);
+      const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] });
+      events = await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
       return order;
     },
     (order) => ({
@@ -86,4 +94,6 @@ export function financeCart(
       details: { cartTag, deviceId },
     }),
   );
+  observeEvents(observer, events);
+  return order;
 }

@@ -57,7 +57,13 @@ export const cartResolvers: Resolvers = {
       requireOperator(ctx);
       const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
       const deviceId = requireId('device', input.deviceId);
-      return financeCart(ctx.db, operatorActor(ctx), { partnerId, cartTag: input.cartTag, deviceId }, ctx.now());
+      return financeCart(
+        ctx.db,
+        operatorActor(ctx),
+        { partnerId, cartTag: input.cartTag, deviceId },
+        ctx.now(),
+        ctx.observe,
+      );
     },
   },
   Cart: {

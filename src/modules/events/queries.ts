@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { newEventId } from './ids.js';
-import type { EventRow, NewEvent } from './rows.js';
+import type { EventRow, EventTypeName, NewEvent } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'sequence', 'type', 'occurred_at', 'data'] as const;
 
@@ -19,7 +19,7 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
      )
      insert into events (partner_id, id, sequence, type, occurred_at, data)
      select ?, e.id, allocated.last - ? + e.ordinal, e.type, e.occurred_at, e.data
-     from allocated, unnest(?::text[], ?::text[], ?::timestamptz[], ?::jsonb[]) with ordinality as e(id, type, occurred_at, data, ordinal)
+     from allocated, unnest(?::text[], ?::text[], ?::timestamptz[], ?::json[]) with ordinality as e(id, type, occurred_at, data, ordinal)
      returning ${COLUMNS.join(', ')}`,
     [
       partnerId,
@@ -33,4 +33,49 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
     ],
   )) as { rows: EventRow[] };
   return rows.sort((a, b) => Number(BigInt(a.sequence) - BigInt(b.sequence)));
+}
+
+/** Where a page of the log stops: a partner's by sequence, every partner's by (time, id). */
+export type EventPosition = { sequence: string } | { timeUs: string; id: string };
+
+export interface EventListing {
+  /** One partner's events (by sequence), or every partner's (null: operators, by time). */
+  partnerId: string | null;
+  types: readonly EventTypeName[] | null;
+  after: EventPosition | undefined;
+  limit: number;
+}
+
+/** A page of the log, newest first. */
+export function listEvents(db: DbOrTrx, listing: EventListing): Promise<EventRow[]> {
+  const query = db('events')
+    .select(...COLUMNS, db.raw('(extract(epoch from occurred_at) * 1000000)::int8 as occurred_at_us'))
+    .limit(listing.limit);
+  if (listing.types) query.whereIn('type', [...listing.types]);
+  const after = listing.after;
+  if (listing.partnerId !== null) {
+    query.where('partner_id', listing.partnerId).orderBy('sequence', 'desc');
+    if (after && 'sequence' in after) query.where('sequence', '<', after.sequence);
+  } else {
+    query.orderBy([
+      { column: 'occurred_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
+    if (after && 'timeUs' in after) {
+      query.whereRaw(`(occurred_at, id) < (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?)`, [
+        after.timeUs,
+        after.id,
+      ]);
+    }
+  }
+  return query as unknown as Promise<EventRow[]>;
+}
+
+/** One event by id: of `partnerId`'s only, or of any partner (null: operators). */
+export async function eventById(db: DbOrTrx, id: string, partnerId: string | null): Promise<EventRow | undefined> {
+  const query = db('events')
+    .select(...COLUMNS)
+    .where({ id });
+  if (partnerId !== null) query.where({ partner_id: partnerId });
+  return (await query.first()) as EventRow | undefined;
 }

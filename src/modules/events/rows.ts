@@ -17,6 +17,8 @@ export interface EventRow {
   type: EventTypeName;
   occurred_at: Date;
   data: unknown;
+  /** The exact time in microseconds since the epoch, when a listing read it (for its cursor). */
+  occurred_at_us?: string;
 }
 
 /** An event about to be written, in the change's transaction. */
@@ -30,4 +32,6 @@ export interface NewEvent {
 export interface EventPage {
   rows: EventRow[];
   hasNextPage: boolean;
+  /** One partner's page, ordered by sequence (the default), or every partner's, by time. */
+  byPartner?: boolean;
 }

@@ -3,7 +3,7 @@
 // refused).
 
 import { GraphQLError } from 'graphql';
-import type { EventResolvers, EventType, Resolvers } from '../../__generated__/resolvers.js';
+import type { EventType, Resolvers } from '../../__generated__/resolvers.js';
 import { forbidden } from '../../errors.js';
 import { readablePartner, requirePrincipal } from '../auth/principal.js';
 import { EVENT_TYPES, type EventRow, type EventTypeName } from './rows.js';
@@ -15,18 +15,7 @@ const LOG_EVENT_TYPES = new Map(EVENT_TYPES.map((type) => [graphEventType(type),
 /** The log's name of a graph type: FINANCE_ORDER_PAID_OFF -> finance_order.paid_off. */
 export const logEventType = (type: EventType): EventTypeName => LOG_EVENT_TYPES.get(type)!;
 
-// Integrator: helper A's Query.events resolvers define Event's fields too; keep one of the two.
-export const eventFieldResolvers: EventResolvers = {
-  id: (row) => row.id,
-  type: (row) => graphEventType(row.type),
-  occurredAt: (row) => row.occurred_at,
-  partner: (row, _args, ctx) => ctx.loaders.partners.byId.load(row.partner_id),
-  sequence: (row) => row.sequence,
-  data: (row) => row.data,
-};
-
 export const eventSubscriptionResolvers: Resolvers = {
-  Event: eventFieldResolvers,
   Subscription: {
     events: {
       subscribe: async (_root, { types, partnerId: requested }, ctx) => {

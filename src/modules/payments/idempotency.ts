@@ -8,6 +8,7 @@ import { prepared } from '../../db/prepared.js';
 import { idempotencyConflict } from '../../errors.js';
 import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../losslessJson.js';
 import { amountIdentity } from '../../money.js';
+import type { EventTypeName } from '../events/rows.js';
 import type { RecordedPayment } from './record.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
@@ -77,6 +78,8 @@ export interface Claimed {
   replayed: boolean;
   /** The payment's row when this request recorded it; a replay has only the receipt's paymentId. */
   payment?: PaymentRow;
+  /** The events written with it (a replay writes none). */
+  events?: ReadonlyArray<{ type: EventTypeName }>;
 }
 
 /** Runs `record` once per (partner, idempotency key); a repeat replays the stored receipt. */
@@ -93,9 +96,9 @@ export async function withIdempotencyKey(
     if (!sameRequest(existing.request_hash, claim.request)) throw idempotencyConflict('this Idempotency-Key');
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
-  const { payment, receipt } = await record();
+  const { payment, receipt, events } = await record();
   await storeIdempotencyKey(trx, { ...claim, requestHash: claim.request.hash }, receipt);
-  return { receipt, payment, replayed: false };
+  return { receipt, payment, events, replayed: false };
 }
 
 /**
@@ -146,7 +149,7 @@ export async function withVendorReference(
       throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
     return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
   }
-  const { payment, receipt } = await record();
+  const { payment, receipt, events } = await record();
   await trx('vendor_notifications').insert({
     vendor_id: claim.vendorId,
     reference: claim.reference,
@@ -155,5 +158,5 @@ export async function withVendorReference(
     payment_id: receipt.paymentId,
     response_body: JSON.stringify(receipt),
   });
-  return { receipt, payment, replayed: false };
+  return { receipt, payment, events, replayed: false };
 }

@@ -25,15 +25,15 @@ export function recordInStorePayment(db: Db, request: InStorePaymentRequest, now
   return db.transaction(async (trx) => {
     const record = async () => {
       const found = await merchantAndClerkFound(trx, partnerId, { merchantId, clerkId });
-      if (!found.merchant) throw notFound('merchant', merchantId);
-      if (!found.clerk) throw notFound('clerk', clerkId);
+      if (found.merchant === null) throw notFound('merchant', merchantId);
+      if (found.clerk === null) throw notFound('clerk', clerkId);
       return recordPayment(
         trx,
         {
           order: { partnerId, id: financeOrderId },
           amount,
           currency,
-          source: { channel: 'in_store', merchantId, clerkId },
+          source: { channel: 'in_store', merchantId, clerkId, merchantName: found.merchant, clerkName: found.clerk },
         },
         now,
       );

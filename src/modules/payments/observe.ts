@@ -1,6 +1,8 @@
 // What became of each payment request, told through a port in the context: the domain says what
 // happened, whoever observes the service (ops/metrics.ts, installed by app.ts) counts it.
 import { AppError, type ErrorCode } from '../../errors.js';
+import { type EventObserver, observeEvents } from '../events/observe.js';
+import type { EventTypeName } from '../events/rows.js';
 
 export type PaymentChannel = 'in_store' | 'vendor';
 
@@ -14,18 +16,17 @@ export interface PaymentObserver {
 }
 
 /** Observes nothing: a context built without an observer (a tool, a test). */
-export const UNOBSERVED: PaymentObserver = {
+export const UNOBSERVED: PaymentObserver & EventObserver = {
+  eventsWritten: () => {},
   paymentRecorded: () => {},
   paymentReplayed: () => {},
   paymentRefused: () => {},
 };
 
 /** Runs one payment attempt and tells `observer` its outcome: recorded, replayed, or refused with a code. */
-export async function observePaymentOutcome<T extends { replayed: boolean }>(
-  observer: PaymentObserver,
-  channel: PaymentChannel,
-  attempt: () => Promise<T>,
-): Promise<T> {
+export async function observePaymentOutcome<
+  T extends { replayed: boolean; events?: ReadonlyArray<{ type: EventTypeName }> },
+>(observer: PaymentObserver & EventObserver, channel: PaymentChannel, attempt: () => Promise<T>): Promise<T> {
   let outcome: T;
   try {
     outcome = await attempt();
@@ -36,5 +37,7 @@ export async function observePaymentOutcome<T extends { replayed: boolean }>(
   }
   if (outcome.replayed) observer.paymentReplayed(channel);
   else observer.paymentRecorded(channel);
+  // Committed by now: the payment's events count too.
+  observeEvents(observer, outcome.events);
   return outcome;
 }

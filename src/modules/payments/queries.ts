@@ -32,17 +32,20 @@ export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Pro
   ).orderBy(['received_at', 'id']);
 }
 
-/** Whether the store and the clerk taking an in-store payment are the partner's own, asked in one statement. */
+/**
+ * The names of the store and the clerk taking an in-store payment when they are the partner's own
+ * (null: not found), asked in one statement; the names go into the payment's transaction events.
+ */
 export async function merchantAndClerkFound(
   db: DbOrTrx,
   partnerId: string,
   ids: { merchantId: string; clerkId: string },
-): Promise<{ merchant: boolean; clerk: boolean }> {
+): Promise<{ merchant: string | null; clerk: string | null }> {
   const found = await prepared(db.queryBuilder()).first(
-    db.raw('exists ? as merchant', [db('merchants').select(1).where({ partner_id: partnerId, id: ids.merchantId })]),
-    db.raw('exists ? as clerk', [db('clerks').select(1).where({ partner_id: partnerId, id: ids.clerkId })]),
+    db.raw('? as merchant', [db('merchants').select('name').where({ partner_id: partnerId, id: ids.merchantId })]),
+    db.raw('? as clerk', [db('clerks').select('name').where({ partner_id: partnerId, id: ids.clerkId })]),
   );
-  return { merchant: found.merchant === true, clerk: found.clerk === true };
+  return { merchant: found.merchant ?? null, clerk: found.clerk ?? null };
 }
 
 /** A partner transaction a payment makes (in store: its cash, and its commission when there is one). */

@@ -4,14 +4,18 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
 import { commissionOnMoney, formatMoney, isMoreThan, money, parsePaymentAmount } from '../../money.js';
+import { paymentEvents } from '../events/changes.js';
+import { appendEvents } from '../events/queries.js';
+import type { EventRow } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
+import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { TenantKey } from '../tenancy.js';
 import { creditPayment, type PaymentTransaction } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 export type PaymentSource =
-  | { channel: 'in_store'; merchantId: string; clerkId: string }
+  | { channel: 'in_store'; merchantId: string; clerkId: string; merchantName: string; clerkName: string }
   | { channel: 'vendor'; vendorId: string; vendorReference: string };
 
 export interface PaymentRequest {
@@ -28,6 +32,29 @@ const toUnixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 export interface RecordedPayment {
   payment: PaymentRow;
   receipt: PaymentReceiptSnapshot;
+  /** The events written with it. */
+  events: EventRow[];
+}
+
+/** The receipt of a payment as its order stood right after it (`totalPaidMinor` counts it). */
+export function receiptOf(
+  order: FinanceOrderRow & { device_tag: string },
+  payment: PaymentRow,
+  totalPaidMinor: string,
+): PaymentReceiptSnapshot {
+  const now = payment.received_at;
+  const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
+  return {
+    partnerId: order.partner_id,
+    paymentId: payment.id,
+    amountMinor: payment.amount_minor,
+    time: toUnixSeconds(now),
+    deviceTag: order.device_tag,
+    remainingMinor: after.remainingMinor.toString(),
+    currency: order.currency,
+    nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
+    fullyPaid: after.fullyPaid,
+  };
 }
 
 export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
@@ -71,19 +98,19 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
     transactions,
   );
 
-  const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
-  return {
-    payment,
-    receipt: {
-      partnerId: order.partner_id,
-      paymentId: payment.id,
-      amountMinor: payment.amount_minor,
-      time: toUnixSeconds(now),
-      deviceTag: order.device_tag,
-      remainingMinor: after.remainingMinor.toString(),
-      currency: order.currency,
-      nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
-      fullyPaid: after.fullyPaid,
-    },
-  };
+  const receipt = receiptOf(order, payment, totalPaidMinor);
+  // Its events, in its transaction and one statement; its transactions' are made from what is in hand.
+  const source = request.source;
+  const events = paymentEvents({ ...order, total_paid_minor: totalPaidMinor }, payment, receipt, {
+    transactions:
+      source.channel === 'in_store'
+        ? transactions.map((transaction) => ({
+            ...transaction,
+            merchant: { id: source.merchantId, name: source.merchantName },
+            clerk: transaction.clerk_id ? { id: source.clerkId, name: source.clerkName } : null,
+          }))
+        : [],
+  });
+  const written = await appendEvents(trx, order.partner_id, events);
+  return { payment, receipt, events: written };
 }

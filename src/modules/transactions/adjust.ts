@@ -6,6 +6,10 @@ import { currencyMismatch, notFound } from '../../errors.js';
 import type { Money } from '../../money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { transactionCreatedEvents } from '../events/changes.js';
+import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
+import { appendEvents } from '../events/queries.js';
+import type { EventRow } from '../events/rows.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { merchantsByKeys } from '../merchants/queries.js';
 import { insertAdjustment, insertTransactions } from './queries.js';
@@ -24,14 +28,16 @@ export interface AdjustmentRequest {
   operatorId: string;
 }
 
-export function createAdjustment(
+export async function createAdjustment(
   db: Db,
   actor: AuditActor,
   request: AdjustmentRequest,
   now: Date,
+  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<AdjustmentRow> {
   const { partnerId, merchantId, financeOrderId, amount, notes } = request;
-  return audited(
+  let events: EventRow[] = [];
+  const written = await audited(
     db,
     actor,
     async (trx) => {
@@ -52,7 +58,7 @@ export function createAdjustment(
         operator_id: request.operatorId,
         created_at: now,
       });
-      await insertTransactions(trx, [
+      const [transaction] = await insertTransactions(trx, [
         {
           partner_id: partnerId,
           type: 'adjustment',
@@ -66,6 +72,12 @@ export function createAdjustment(
           adjustment_id: adjustment.id,
         },
       ]);
+      const values = [transaction!.id];
+      events = await appendEvents(
+        trx,
+        partnerId,
+        await transactionCreatedEvents(trx, partnerId, { column: 'id', values }),
+      );
       return adjustment;
     },
     (adjustment) => ({
@@ -83,4 +95,7 @@ export function createAdjustment(
       },
     }),
   );
+  // Committed by now: its events count.
+  observeEvents(observer, events);
+  return written;
 }

@@ -185,3 +185,25 @@ export async function insertAdjustment(trx: DbOrTrx, row: Omit<AdjustmentRow, 'i
     .returning([...ADJUSTMENT_COLUMNS]);
   return inserted as AdjustmentRow;
 }
+
+/**
+ * A partner's transactions named by id or by payment, each with every row it links to, in one
+ * statement (id order): what the transaction.created events are made of, read in the change's
+ * transaction.
+ */
+export async function transactionsWithLinks(
+  db: DbOrTrx,
+  partnerId: string,
+  by: { column: 'id' | 'payment_id'; values: readonly string[] },
+): Promise<TransactionRow[]> {
+  if (by.values.length === 0) return [];
+  const page = db('transactions as t')
+    .select(...COLUMNS.map((column) => `t.${column}`), db.raw('0 as occurred_at_us'))
+    .where('t.partner_id', partnerId)
+    .whereIn(`t.${by.column}`, [...by.values]);
+  const query = db.select('t.*').from(page.as('t')).orderBy('t.id');
+  for (const link of JOIN_ORDER) query.select(LINKED[link].select);
+  for (const join of JOIN_ORDER) joinFor(query, join);
+  const rows = (await query) as Array<Record<string, unknown>>;
+  return rows.map((row) => withLinks(row, JOIN_ORDER));
+}

@@ -107,6 +107,7 @@ export const transactionResolvers: Resolvers = {
           operatorId,
         },
         ctx.now(),
+        ctx.observe,
       );
       ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');
       return adjustment;

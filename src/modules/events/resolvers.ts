@@ -1,0 +1,80 @@
+import type { EventType, Resolvers } from '../../__generated__/resolvers.js';
+import { invalidArgument } from '../../errors.js';
+import { pageSizeOf } from '../../listSize.js';
+import { readablePartner } from '../auth/principal.js';
+import { EVENT_ID } from './ids.js';
+import { type EventPosition, eventById, listEvents } from './queries.js';
+import type { EventRow, EventTypeName } from './rows.js';
+
+/** The graph's EventType and the log's type names. */
+const TYPE_NAMES: Readonly<Record<EventType, EventTypeName>> = {
+  PAYMENT_RECORDED: 'payment.recorded',
+  TRANSACTION_CREATED: 'transaction.created',
+  FINANCE_ORDER_CREATED: 'finance_order.created',
+  FINANCE_ORDER_PAID_OFF: 'finance_order.paid_off',
+};
+const GRAPH_TYPES = Object.fromEntries(Object.entries(TYPE_NAMES).map(([graph, log]) => [log, graph])) as Record<
+  EventTypeName,
+  EventType
+>;
+
+// Opaque cursors: "s" and the sequence within one partner, "t" with the time and id across partners.
+const cursorOf = (row: EventRow, byPartner: boolean) =>
+  Buffer.from(
+    JSON.stringify(byPartner ? { s: String(row.sequence) } : { t: String(row.occurred_at_us), i: row.id }),
+  ).toString('base64url');
+
+function parseCursor(after: string): EventPosition {
+  try {
+    const value = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+    if (typeof value?.s === 'string' && /^\d{1,18}$/.test(value.s)) return { sequence: value.s };
+    if (typeof value?.t === 'string' && /^-?\d{1,18}$/.test(value.t) && EVENT_ID.test(String(value.i)))
+      return { timeUs: value.t, id: value.i };
+  } catch {
+    // Not JSON: the same answer as any other text that is no cursor.
+  }
+  throw invalidArgument('after', 'is not a cursor of this connection');
+}
+
+export const eventResolvers: Resolvers = {
+  Query: {
+    events: async (_root, { first, after, types, partnerId: requested }, ctx, info) => {
+      // A partner key reads its own partner's log; operators any partner's, or all; retail keys none.
+      const partnerId = readablePartner(ctx, requested, ['partner']);
+      const limit = pageSizeOf(info, first);
+      const position = after != null ? parseCursor(after) : undefined;
+      if (partnerId === undefined) return { rows: [], hasNextPage: false };
+      // A cursor of the other ordering (one partner's log, or every partner's) belongs to another listing.
+      if (position && 'sequence' in position !== (partnerId !== null))
+        throw invalidArgument('after', 'is not a cursor of this connection');
+      const rows = await listEvents(ctx.db, {
+        partnerId,
+        types: types ? types.map((type) => TYPE_NAMES[type]) : null,
+        after: position,
+        limit: limit + 1,
+      });
+      return { rows: rows.slice(0, limit), hasNextPage: rows.length > limit, byPartner: partnerId !== null };
+    },
+    event: async (_root, { id }, ctx) => {
+      const partnerId = readablePartner(ctx, null, ['partner']);
+      if (partnerId === undefined || !EVENT_ID.test(id)) return null;
+      return (await eventById(ctx.db, id, partnerId)) ?? null;
+    },
+  },
+  EventConnection: {
+    nodes: (page) => page.rows,
+    pageInfo: (page) => {
+      const last = page.rows.at(-1);
+      // Ordered by sequence when the page is one partner's (every row of it is), else by time.
+      const byPartner = page.byPartner ?? true;
+      return { hasNextPage: page.hasNextPage, endCursor: last ? cursorOf(last, byPartner) : null };
+    },
+  },
+  Event: {
+    type: (event) => GRAPH_TYPES[event.type],
+    occurredAt: (event) => event.occurred_at,
+    partner: (event, _args, ctx) => ctx.loaders.partners.byId.load(event.partner_id),
+    sequence: (event) => String(event.sequence),
+    data: (event) => event.data,
+  },
+};
