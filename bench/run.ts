@@ -13,6 +13,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -677,6 +679,75 @@ async function main(): Promise<void> {
   // 5. The ledger after the payments, once the service has drained: SIGTERM lets it finish the
   // requests still in flight when the load stopped, so the check sees a settled ledger.
   await phase('stopService', () => stopProcess(service));
+
+  // 5a. Issue 13: the same in-store payments with one webhook endpoint subscribed to every event
+  // type, against none, on one more service process. It runs outside production, the one mode in which
+  // an endpoint may point at a receiver on this machine; both halves run on it alike.
+  const paymentScenario = scenarios.find((scenario) => scenario.name === 'rest-record-customer-payment')!;
+  const webhooks = await phase('webhooks', async () => {
+    let delivered = 0;
+    const receiver = createServer((req, res) => {
+      req.resume().on('end', () => {
+        delivered += 1;
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiverPort = (receiver.address() as AddressInfo).port;
+    const { child, port } = await startProcess('service (webhooks)', 'src/main.ts', {
+      DATABASE_URL: dbUrl,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: join(os.tmpdir(), `${dbName}-webhooks`),
+      TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
+      RATE_LIMIT_REQUESTS: '1000000',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+    });
+    const measure = async () => {
+      await settle();
+      if (warmup > 0) await run({ ...paymentScenario.options(port), duration: warmup });
+      await settle();
+      const result = await run(paymentScenario.options(port));
+      return { requestsPerSecond: round(result.requests.total / result.duration), non2xx: result.non2xx };
+    };
+    const without = await measure();
+    const created = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+      body: JSON.stringify({
+        query:
+          'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }',
+        variables: {
+          input: {
+            url: `http://127.0.0.1:${receiverPort}/hooks`,
+            eventTypes: ['PAYMENT_RECORDED', 'TRANSACTION_CREATED', 'FINANCE_ORDER_CREATED', 'FINANCE_ORDER_PAID_OFF'],
+          },
+        },
+      }),
+    });
+    if (!created.ok) throw new Error(`createWebhookEndpoint answered ${created.status}: ${await created.text()}`);
+    const withEndpoint = await measure();
+    // What the endpoint was sent while the payments ran, and what was still to send when they stopped.
+    const pending = async () =>
+      Number((await data('webhook_deliveries').where({ status: 'pending' }).count({ n: '*' }).first())?.n ?? 0);
+    const pendingAtEnd = await pending();
+    const deliveredDuringRun = delivered;
+    await stopProcess(child);
+    receiver.close();
+    return {
+      without,
+      withEndpoint,
+      ratio: without.requestsPerSecond ? round(withEndpoint.requestsPerSecond / without.requestsPerSecond, 3) : null,
+      deliveredDuringRun,
+      pendingAtEnd,
+    };
+  });
+  log(
+    `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the run, ${webhooks.pendingAtEnd} pending at its end`,
+  );
+
   const ledger = await phase('ledgerCheck', () => checkLedger(data));
   log(
     `ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`,
@@ -722,6 +793,11 @@ async function main(): Promise<void> {
       met: payment ? payment.requestsPerSecond >= 500 && failuresOf(payment) === 0 : false,
     },
     {
+      target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
+      measured: webhooks.ratio,
+      met: webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0,
+    },
+    {
       target: 'ledger:check clean after the payments',
       measured: ledger.problems.length,
       met: ledger.problems.length === 0,
@@ -748,6 +824,7 @@ async function main(): Promise<void> {
       postgres,
       loadAverageAtStart: round(busy, 2),
     },
+    webhooks,
     settings: {
       customers,
       durationSeconds: duration,
