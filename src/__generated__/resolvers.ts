@@ -1498,7 +1498,7 @@ export type WebhookEndpoint = {
   disabledReason?: Maybe<Scalars['String']['output']>;
   /** Whether deliveries are made: false after updateWebhookEndpoint(enabled: false) or 5 days of failures. */
   enabled: Scalars['Boolean']['output'];
-  /** The event types it receives. */
+  /** The event types it receives (each at most once). */
   eventTypes: Array<EventType>;
   /** Since when every attempt has failed (null: the last attempt was delivered, or none failed). */
   failingSince?: Maybe<Scalars['Timestamp']['output']>;
