@@ -577,12 +577,12 @@ async function main(): Promise<void> {
   // Between runs, the service must be idle: autocannon stops at the deadline but the service still
   // answers what it had received (it does not cancel on a closed socket). Wait until /healthz answers
   // promptly three times in a row and no statement of the service runs on the bench database.
-  const settle = async (): Promise<number> => {
+  const settle = async (port = servicePort): Promise<number> => {
     const at = Date.now();
     let quiet = 0;
     while (quiet < 3 && Date.now() - at < 180_000) {
       const asked = performance.now();
-      const healthy = await fetch(`http://127.0.0.1:${servicePort}/healthz`, {
+      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`, {
         signal: AbortSignal.timeout(5000),
       }).then(
         (r) => r.ok,
@@ -706,9 +706,9 @@ async function main(): Promise<void> {
       RATE_LIMIT_WINDOW_SECONDS: '60',
     });
     const measure = async () => {
-      await settle();
+      await settle(port);
       if (warmup > 0) await run({ ...paymentScenario.options(port), duration: warmup });
-      await settle();
+      await settle(port);
       const result = await run(paymentScenario.options(port));
       return { requestsPerSecond: round(result.requests.total / result.duration), non2xx: result.non2xx };
     };

@@ -16,7 +16,6 @@ const DOMAIN_TABLES = [
   'device_families',
   'device_models',
   'devices',
-  'event_sequences',
   'events',
   'finance_order_directory',
   'finance_orders',

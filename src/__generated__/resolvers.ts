@@ -640,7 +640,7 @@ export type Event = {
   occurredAt: Scalars['Timestamp']['output'];
   /** The partner it belongs to. */
   partner?: Maybe<Partner>;
-  /** Its place among the partner's events: 1, 2, 3... in the order they were committed. */
+  /** Its place in the log: a partner's events have increasing numbers, in the order they were written (gaps are other partners' events). */
   sequence: Scalars['String']['output'];
   /** What happened. */
   type: EventType;

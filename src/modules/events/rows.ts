@@ -12,7 +12,7 @@ export type EventTypeName = (typeof EVENT_TYPES)[number];
 export interface EventRow {
   partner_id: string;
   id: string;
-  /** 1, 2, 3... per partner, in commit order. */
+  /** From one database sequence: increasing with each event written. */
   sequence: string;
   type: EventTypeName;
   occurred_at: Date;
