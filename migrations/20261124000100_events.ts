@@ -4,7 +4,8 @@
 // writes (gaps are other partners' events and rolled-back changes). A counter per partner would number
 // them densely, but its row would be locked until each change commits and so make every payment of a
 // partner wait for the one before it (measured: a third fewer payments per second).
-// A NOTIFY on every insert tells listeners on any instance (subscriptions) that an event committed.
+// Listeners on every instance (subscriptions) hear of committed events from the service after each
+// commit (src/modules/events/publish.ts), not from a trigger here: see there why.
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
@@ -30,17 +31,9 @@ export async function up(knex: Knex): Promise<void> {
     // Retention: the oldest first.
     t.index(['occurred_at']);
   });
-  await knex.raw(`create function events_notify() returns trigger language plpgsql as $$
-    begin
-      perform pg_notify('dfs_events', new.partner_id || ':' || new.id);
-      return null;
-    end
-  $$`);
-  await knex.raw('create trigger events_notify after insert on events for each row execute function events_notify()');
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('events');
-  await knex.raw('drop function events_notify()');
   await knex.raw('drop sequence events_sequence');
 }

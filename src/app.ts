@@ -20,6 +20,8 @@ import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from '
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
+import type { WrittenEvent } from './modules/events/observe.js';
+import { publishEvents } from './modules/events/publish.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics } from './ops/metrics.js';
@@ -124,7 +126,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // One limiter, in this process's memory, for both doors: each builds its contexts from `service`.
   // Payment outcomes are counted by the metrics, through the context's port (resolvers never import ops/).
   const limiter = createRequestLimiter(limits, deps.now, deps.logger);
-  const service: ServiceDeps = { ...deps, limiter, observe: deps.observe ?? paymentMetrics };
+  // Committed events are counted, and told to every instance's subscription listeners (after commit).
+  const observe = deps.observe ?? {
+    ...paymentMetrics,
+    eventsWritten: (events: readonly WrittenEvent[]) => {
+      paymentMetrics.eventsWritten(events);
+      void publishEvents(deps.db, events, deps.logger);
+    },
+  };
+  const service: ServiceDeps = { ...deps, limiter, observe };
   const schema = countListItems(buildSchema());
   const apollo = new ApolloServer<Context>({
     schema,

@@ -9,6 +9,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb } from '../src/db/knex.js';
+import { publishEvents } from '../src/modules/events/publish.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 
@@ -282,12 +283,13 @@ describe.skipIf(!onPostgres)('db:migrate, db:seed and npm start on an empty Post
         },
       );
       const partnerId = String((await writer('partners').where({ name: 'Demo Retail' }).first()).id);
-      const commit = async () =>
-        (
-          await writer.transaction((trx) =>
-            appendEvents(trx, partnerId, [{ type: 'payment.recorded', occurredAt: new Date(), data: {} }]),
-          )
-        )[0]!.id;
+      const commit = async () => {
+        const rows = await writer.transaction((trx) =>
+          appendEvents(trx, partnerId, [{ type: 'payment.recorded', occurredAt: new Date(), data: {} }]),
+        );
+        await publishEvents(writer, rows); // as the service does after every commit
+        return rows[0]!.id;
+      };
       // Nothing says from outside when the subscription is live: commit until one event arrives, then one more.
       await vi.waitFor(
         async () => {

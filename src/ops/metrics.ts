@@ -98,8 +98,8 @@ export const deliveryMetrics: DeliveryObserver = {
 
 /** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
 export const paymentMetrics: PaymentObserver & EventObserver = {
-  eventsWritten: (types) => {
-    for (const type of types) eventsWritten.inc({ type });
+  eventsWritten: (events) => {
+    for (const event of events) eventsWritten.inc({ type: event.type });
   },
   paymentRecorded: (channel) => paymentsRecorded.inc({ channel }),
   paymentReplayed: (channel) => paymentsReplayed.inc({ channel }),

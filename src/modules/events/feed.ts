@@ -1,14 +1,13 @@
-// The live feed of the event log: one LISTEN on `dfs_events` per service instance (the events table's
-// trigger sends "partner_id:id" when an event commits, on any instance), each event read once by its
+// The live feed of the event log: one LISTEN on `dfs_events` per service instance (the instance that
+// committed an event sends "partner_id:id" after the commit: publish.ts), each event read once by its
 // key and fanned out to the subscribers it matches. Started by the first subscriber; a lost listening
 // connection interrupts every subscriber (they reconnect and catch up with Query.events) and the next
 // subscriber listens again.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
 import { type ChannelListener, listenToChannel } from '../../db/notifications.js';
+import { EVENTS_CHANNEL } from './publish.js';
 import type { EventRow, EventTypeName } from './rows.js';
-
-export const EVENTS_CHANNEL = 'dfs_events';
 
 /** Which events a subscriber hears: one partner's (or every partner's: null), of some types (or all: null). */
 export interface EventFilter {

@@ -8,7 +8,7 @@ import { prepared } from '../../db/prepared.js';
 import { idempotencyConflict } from '../../errors.js';
 import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../losslessJson.js';
 import { amountIdentity } from '../../money.js';
-import type { EventTypeName } from '../events/rows.js';
+import type { WrittenEvent } from '../events/observe.js';
 import type { RecordedPayment } from './record.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
@@ -79,7 +79,7 @@ export interface Claimed {
   /** The payment's row when this request recorded it; a replay has only the receipt's paymentId. */
   payment?: PaymentRow;
   /** The events written with it (a replay writes none). */
-  events?: ReadonlyArray<{ type: EventTypeName }>;
+  events?: readonly WrittenEvent[];
 }
 
 /** Runs `record` once per (partner, idempotency key); a repeat replays the stored receipt. */

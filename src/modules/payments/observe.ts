@@ -1,8 +1,7 @@
 // What became of each payment request, told through a port in the context: the domain says what
 // happened, whoever observes the service (ops/metrics.ts, installed by app.ts) counts it.
 import { AppError, type ErrorCode } from '../../errors.js';
-import { type EventObserver, observeEvents } from '../events/observe.js';
-import type { EventTypeName } from '../events/rows.js';
+import { type EventObserver, observeEvents, type WrittenEvent } from '../events/observe.js';
 
 export type PaymentChannel = 'in_store' | 'vendor';
 
@@ -24,9 +23,11 @@ export const UNOBSERVED: PaymentObserver & EventObserver = {
 };
 
 /** Runs one payment attempt and tells `observer` its outcome: recorded, replayed, or refused with a code. */
-export async function observePaymentOutcome<
-  T extends { replayed: boolean; events?: ReadonlyArray<{ type: EventTypeName }> },
->(observer: PaymentObserver & EventObserver, channel: PaymentChannel, attempt: () => Promise<T>): Promise<T> {
+export async function observePaymentOutcome<T extends { replayed: boolean; events?: readonly WrittenEvent[] }>(
+  observer: PaymentObserver & EventObserver,
+  channel: PaymentChannel,
+  attempt: () => Promise<T>,
+): Promise<T> {
   let outcome: T;
   try {
     outcome = await attempt();

@@ -1,0 +1,31 @@
+// Tells every instance's listeners (subscriptions: events/feed.ts) that events committed, once the
+// change's transaction has committed, in a statement of its own. A NOTIFY inside the change's own
+// transaction would hold Postgres's one notification lock through that transaction's commit (its WAL
+// flush included), so every payment of every partner would commit one after another: measured, a
+// third fewer payments per second. Subscriptions are live and best effort (a client catches up with
+// Query.events); webhooks do not depend on this (their deliveries are written with the event).
+import type { Logger } from 'pino';
+import type { DbOrTrx } from '../../db/knex.js';
+import type { EventRow } from './rows.js';
+
+export const EVENTS_CHANNEL = 'dfs_events';
+
+/** The listeners' message for an event: "partner_id:id" (feed.ts reads the row by that key). */
+export const notification = (event: Pick<EventRow, 'partner_id' | 'id'>) => `${event.partner_id}:${event.id}`;
+
+/** NOTIFYs the committed `events` on EVENTS_CHANNEL; a failure is logged, never thrown (the change is done). */
+export async function publishEvents(
+  db: DbOrTrx,
+  events: ReadonlyArray<Pick<EventRow, 'partner_id' | 'id'>>,
+  logger?: Pick<Logger, 'warn'>,
+): Promise<void> {
+  if (events.length === 0) return;
+  try {
+    await db.raw('select pg_notify(?, message) from unnest(?::text[]) as message', [
+      EVENTS_CHANNEL,
+      events.map(notification),
+    ]);
+  } catch (error) {
+    logger?.warn({ err: error, events: events.length }, 'could not tell listeners of committed events');
+  }
+}
