@@ -40,14 +40,19 @@ const orderLocks = (statements: string[]) =>
   statements.filter((sql) => /\bfor update\b/i.test(sql) && sql.includes('"finance_orders"'));
 
 describe('record-customer-payment', () => {
-  it('takes 7 statements: key, BEGIN, merchant and clerk, order locked with partner and device, the writes, its events, COMMIT', async () => {
+  it('takes 8 statements: key, BEGIN, merchant and clerk, order locked with partner and device, the writes, its events, COMMIT, and the notify after it', async () => {
     const { response, body, statements } = await recordInStore('1.00');
     expect(response.status).toBe(200);
     expect(body.payment).toMatchObject({ deviceTag: 'DTSTBBB', remainingBalance: 197, fullyPaid: false });
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(7);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(8);
     expect(orderLocks(statements)).toHaveLength(1);
-    // The answer's payment id is the row the writes returned, not a read after COMMIT.
-    expect(statements.at(-1)).toBe('COMMIT;');
+    // Listeners hear of the events after the commit, in a statement of its own (modules/events/publish.ts),
+    // never from inside the payment's transaction; the answer's payment id is the row the writes returned,
+    // not a read after COMMIT.
+    const commit = statements.indexOf('COMMIT;');
+    const notify = (sql: string) => /^select pg_notify\(/.test(sql);
+    expect(statements.slice(0, commit).some(notify)).toBe(false);
+    expect(statements.slice(commit + 1).every(notify)).toBe(true);
     const [payment] = await fixture.database.db('payments').where({ partner_id: 1, id: body.payment.id });
     expect(payment).toMatchObject({
       amount_minor: '100',
@@ -57,12 +62,12 @@ describe('record-customer-payment', () => {
     });
   });
 
-  it('with an Idempotency-Key, takes 10: the key locked, looked up, and stored (with its housekeeping) on top', async () => {
+  it('with an Idempotency-Key, takes 11: the key locked, looked up, and stored (with its housekeeping) on top', async () => {
     const { response, body, statements } = await recordInStore('2.00', 'statements-1');
     expect(response.status).toBe(200);
     expect(response.headers.get('idempotent-replayed')).toBeNull();
     expect(body.payment.remainingBalance).toBe(195);
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(10);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(11);
     expect(orderLocks(statements)).toHaveLength(1);
   });
 
@@ -77,7 +82,7 @@ describe('record-customer-payment', () => {
 });
 
 describe('vendor payment notification', () => {
-  it('takes 13 statements (its events one), and 7 for a repeated reference', async () => {
+  it('takes 14 statements (its events one, the notify after the commit one), and 7 for a repeated reference', async () => {
     const token = await fixture.service.request('/payments/v1/token', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -104,7 +109,7 @@ describe('vendor payment notification', () => {
       message: 'payment of 20.00 USD recorded for device DTSTBBD',
       remainingBalance: 220,
     });
-    expect(first.statements.length, first.statements.join('\n')).toBeLessThanOrEqual(13);
+    expect(first.statements.length, first.statements.join('\n')).toBeLessThanOrEqual(14);
     expect(orderLocks(first.statements)).toHaveLength(1);
     const repeated = await notify();
     expect(repeated.body).toEqual(first.body);
