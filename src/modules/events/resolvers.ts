@@ -1,22 +1,11 @@
-import type { EventType, Resolvers } from '../../__generated__/resolvers.js';
+import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { readablePartner } from '../auth/principal.js';
 import { EVENT_ID } from './ids.js';
 import { type EventPosition, eventById, listEvents } from './queries.js';
-import type { EventRow, EventTypeName } from './rows.js';
-
-/** The graph's EventType and the log's type names. */
-const TYPE_NAMES: Readonly<Record<EventType, EventTypeName>> = {
-  PAYMENT_RECORDED: 'payment.recorded',
-  TRANSACTION_CREATED: 'transaction.created',
-  FINANCE_ORDER_CREATED: 'finance_order.created',
-  FINANCE_ORDER_PAID_OFF: 'finance_order.paid_off',
-};
-const GRAPH_TYPES = Object.fromEntries(Object.entries(TYPE_NAMES).map(([graph, log]) => [log, graph])) as Record<
-  EventTypeName,
-  EventType
->;
+import type { EventRow } from './rows.js';
+import { graphEventType, logEventType } from './typeNames.js';
 
 // Opaque cursors: "s" and the sequence within one partner, "t" with the time and id across partners.
 const cursorOf = (row: EventRow, byPartner: boolean) =>
@@ -49,7 +38,7 @@ export const eventResolvers: Resolvers = {
         throw invalidArgument('after', 'is not a cursor of this connection');
       const rows = await listEvents(ctx.db, {
         partnerId,
-        types: types ? types.map((type) => TYPE_NAMES[type]) : null,
+        types: types ? types.map(logEventType) : null,
         after: position,
         limit: limit + 1,
       });
@@ -71,7 +60,7 @@ export const eventResolvers: Resolvers = {
     },
   },
   Event: {
-    type: (event) => GRAPH_TYPES[event.type],
+    type: (event) => graphEventType(event.type),
     occurredAt: (event) => event.occurred_at,
     partner: (event, _args, ctx) => ctx.loaders.partners.byId.load(event.partner_id),
     sequence: (event) => String(event.sequence),

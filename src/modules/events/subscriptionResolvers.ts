@@ -3,17 +3,12 @@
 // refused).
 
 import { GraphQLError } from 'graphql';
-import type { EventType, Resolvers } from '../../__generated__/resolvers.js';
+import type { Resolvers } from '../../__generated__/resolvers.js';
 import { forbidden } from '../../errors.js';
 import { readablePartner, requirePrincipal } from '../auth/principal.js';
-import { EVENT_TYPES, type EventRow, type EventTypeName } from './rows.js';
+import type { EventRow } from './rows.js';
 import { eventStream } from './stream.js';
-
-/** The graph's name of a log type: payment.recorded -> PAYMENT_RECORDED. */
-export const graphEventType = (type: EventTypeName) => type.replace('.', '_').toUpperCase() as EventType;
-const LOG_EVENT_TYPES = new Map(EVENT_TYPES.map((type) => [graphEventType(type), type]));
-/** The log's name of a graph type: FINANCE_ORDER_PAID_OFF -> finance_order.paid_off. */
-export const logEventType = (type: EventType): EventTypeName => LOG_EVENT_TYPES.get(type)!;
+import { logEventType } from './typeNames.js';
 
 export const eventSubscriptionResolvers: Resolvers = {
   Subscription: {

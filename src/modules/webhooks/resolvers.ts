@@ -1,6 +1,6 @@
 // Webhook endpoints in the graph. Operators manage any partner's (naming it); partner keys their own
 // partner's only, another partner's endpoint or event being "not found"; retail keys neither.
-import type { Resolvers } from '../../__generated__/resolvers.js';
+import type { EventType, Resolvers } from '../../__generated__/resolvers.js';
 import type { Context } from '../../context.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
@@ -8,6 +8,7 @@ import { callerActor } from '../audit/record.js';
 import { readablePartner, requirePartnerTenant, requirePrincipal } from '../auth/principal.js';
 import { EVENT_ID } from '../events/ids.js';
 import type { EventTypeName } from '../events/rows.js';
+import { graphEventType, logEventType } from '../events/typeNames.js';
 import { optionalText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import type { TenantKey } from '../tenancy.js';
@@ -22,18 +23,6 @@ import {
 import { endpointPartnerOf, eventPartnerOf, listEndpoints } from './queries.js';
 import type { WebhookFormatName } from './rows.js';
 import { sendTestWebhook } from './test.js';
-
-type EventTypeEnum = 'PAYMENT_RECORDED' | 'TRANSACTION_CREATED' | 'FINANCE_ORDER_CREATED' | 'FINANCE_ORDER_PAID_OFF';
-
-const EVENT_TYPE_NAMES: Record<EventTypeEnum, EventTypeName> = {
-  PAYMENT_RECORDED: 'payment.recorded',
-  TRANSACTION_CREATED: 'transaction.created',
-  FINANCE_ORDER_CREATED: 'finance_order.created',
-  FINANCE_ORDER_PAID_OFF: 'finance_order.paid_off',
-};
-const EVENT_TYPE_ENUMS = Object.fromEntries(
-  Object.entries(EVENT_TYPE_NAMES).map(([graph, log]) => [log, graph]),
-) as Record<EventTypeName, EventTypeEnum>;
 
 /** The partner a partner key manages (its own), or null for an operator; retail and vendor keys: FORBIDDEN. */
 function managingPartner(ctx: Context): string | null {
@@ -50,9 +39,9 @@ async function managedEndpoint(ctx: Context, id: string): Promise<TenantKey> {
   return { partnerId, id };
 }
 
-function eventTypesOf(argument: string, types: readonly EventTypeEnum[], format: WebhookFormatName): EventTypeName[] {
+function eventTypesOf(argument: string, types: readonly EventType[], format: WebhookFormatName): EventTypeName[] {
   if (types.length === 0) throw invalidArgument(argument, 'must name at least one event type');
-  const names = [...new Set(types.map((type) => EVENT_TYPE_NAMES[type]))];
+  const names = [...new Set(types.map(logEventType))];
   if (format === 'payjoy_v1' && names.some((name) => name !== 'transaction.created')) {
     throw invalidArgument(argument, 'a PAYJOY_V1 endpoint receives TRANSACTION_CREATED only');
   }
@@ -120,7 +109,7 @@ export const webhookResolvers: Resolvers = {
   },
   // An endpoint, delivery or attempt is only handed out after the checks above: all of one partner.
   WebhookEndpoint: {
-    eventTypes: (endpoint) => endpoint.event_types.map((type) => EVENT_TYPE_ENUMS[type]),
+    eventTypes: (endpoint) => endpoint.event_types.map(graphEventType),
     format: (endpoint) => (endpoint.format === 'payjoy_v1' ? 'PAYJOY_V1' : 'STANDARD'),
     disabledReason: (endpoint) => endpoint.disabled_reason,
     failingSince: (endpoint) => endpoint.failing_since,

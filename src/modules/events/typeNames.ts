@@ -1,0 +1,18 @@
+// The graph's EventType (PAYMENT_RECORDED) and the log's type name (payment.recorded), both ways: the
+// one table Query.events, Subscription.events and the webhook endpoints read.
+import type { EventType } from '../../__generated__/resolvers.js';
+import type { EventTypeName } from './rows.js';
+
+const LOG_NAMES: Readonly<Record<EventType, EventTypeName>> = {
+  PAYMENT_RECORDED: 'payment.recorded',
+  TRANSACTION_CREATED: 'transaction.created',
+  FINANCE_ORDER_CREATED: 'finance_order.created',
+  FINANCE_ORDER_PAID_OFF: 'finance_order.paid_off',
+};
+
+const GRAPH_NAMES = Object.fromEntries(Object.entries(LOG_NAMES).map(([graph, log]) => [log, graph])) as Readonly<
+  Record<EventTypeName, EventType>
+>;
+
+export const logEventType = (type: EventType): EventTypeName => LOG_NAMES[type];
+export const graphEventType = (type: EventTypeName): EventType => GRAPH_NAMES[type];
