@@ -2,11 +2,7 @@
 // going away and coming back, the service killed with SIGKILL mid-stream, and SIGTERM under load.
 // Each ends with the ledger checker. Idempotency keys make every retry safe, so "nothing lost" is
 // shown by retrying what failed and finding each payment exactly once.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
 import { checkLedger } from '../src/ledger/check.js';
@@ -15,8 +11,8 @@ import { addBulkOrders } from './support/bulk.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { startProxy } from './support/proxy.js';
 import { startTestService, type TestService } from './support/service.js';
+import { startServiceProcess } from './support/serviceProcess.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
 const summary: string[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -183,7 +179,7 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
 
   it('SIGKILL in the middle of a stream of payments: no partial payment, and retries record each exactly once', async () => {
     const database = await freshDatabase();
-    const start = () => startServiceProcess(database.url!);
+    const start = () => startServiceProcess(database.url!, cleanups);
     const first = await start();
     const requests = Array.from({ length: 200 }, (_, i) => ({
       key: `sigkill-${i}`,
@@ -220,7 +216,7 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     const database = await freshDatabase();
     // 6000 transactions, so each list request takes a while.
     await addBulkOrders(database.db, 2000, new Date(Date.now() - 86_400_000));
-    const service = await startServiceProcess(database.url!);
+    const service = await startServiceProcess(database.url!, cleanups);
     const now = Math.floor(Date.now() / 1000);
     const list = `/v1/list-transactions.php?key=demo-partner-key&starttime=${now - 200 * 86_400}&endtime=${now}`;
     // Each request on its own connection, so all of them are on the server (not queued in a client
@@ -266,42 +262,5 @@ function getOnOwnConnection(url: string): Promise<{ status: number; body: unknow
         response.on('error', reject);
       })
       .on('error', reject);
-  });
-}
-
-interface ServiceProcess {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-/** src/main.ts as its own process on a free port, over the given database. */
-function startServiceProcess(databaseUrl: string): Promise<ServiceProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dfs-faults-')); // where the child keeps its generated signing secret
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: databaseUrl,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        DATA_DIR: dataDir,
-      },
-    });
-    cleanups.push(async () => child.kill('SIGKILL'));
-    let output = '';
-    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, exited, output: () => output });
-    });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    void exited.then((code) => reject(new Error(`service exited with ${code} before listening:\n${output}`)));
   });
 }

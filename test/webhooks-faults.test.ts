@@ -2,60 +2,24 @@
 // The receiver holds the first posts unanswered; the service is killed while they hang; two instances
 // are started on the same database: the dead instance's claims run out (WEBHOOK_LEASE_MS), the two
 // claim from one queue (FOR UPDATE SKIP LOCKED), and every event is delivered, signed.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendEvents } from '../src/modules/events/queries.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
+import { startServiceProcess } from './support/serviceProcess.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
 const cleanups: Array<() => Promise<unknown>> = [];
+/** A short retry schedule, poll interval and lease, so a killed instance's deliveries are taken over quickly. */
+const FAST_RETRIES = {
+  LOG_LEVEL: 'warn',
+  WEBHOOK_RETRY_SCHEDULE_MS: '50',
+  WEBHOOK_POLL_MS: '50',
+  WEBHOOK_LEASE_MS: '1000',
+};
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 });
-
-interface ServiceProcess {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: Promise<number | null>;
-}
-
-/** src/main.ts as its own process, with a short retry schedule, poll interval and lease. */
-function startServiceProcess(databaseUrl: string): Promise<ServiceProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dfs-hooks-'));
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: databaseUrl,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        WEBHOOK_RETRY_SCHEDULE_MS: '50',
-        WEBHOOK_POLL_MS: '50',
-        WEBHOOK_LEASE_MS: '1000',
-      },
-    });
-    cleanups.push(async () => child.kill('SIGKILL'));
-    let output = '';
-    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, exited });
-    });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    void exited.then((code) => reject(new Error(`service exited with ${code} before listening:\n${output}`)));
-  });
-}
 
 const until = async (condition: () => Promise<boolean> | boolean) => {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -67,7 +31,7 @@ describe.skipIf(!onPostgres)('webhook deliveries through faults (Postgres)', () 
     cleanups.push(() => database.destroy());
     const receiver: Receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    const first = await startServiceProcess(database.url!);
+    const first = await startServiceProcess(database.url!, cleanups, FAST_RETRIES);
     const created = await fetch(`${first.baseUrl}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'demo-partner-key' },
@@ -101,7 +65,10 @@ describe.skipIf(!onPostgres)('webhook deliveries through faults (Postgres)', () 
 
     receiver.script('/killed', []);
     const beforeRestart = receiver.received.length;
-    await Promise.all([startServiceProcess(database.url!), startServiceProcess(database.url!)]);
+    await Promise.all([
+      startServiceProcess(database.url!, cleanups, FAST_RETRIES),
+      startServiceProcess(database.url!, cleanups, FAST_RETRIES),
+    ]);
     await until(
       async () =>
         Number(
