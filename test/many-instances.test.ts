@@ -1,0 +1,363 @@
+// The proof that several instances behave as one (README, Scaling): three real service processes
+// (src/main.ts) on one Postgres database, behind a round-robin TCP balancer (support/balancer.ts) that
+// health-checks /readyz and retries only what never reached a service. Postgres only: the embedded
+// database is one process's.
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { promisify } from 'node:util';
+import { type Client, createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { type Balancer, startBalancer } from './support/balancer.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
+import { type ServiceProcess, startServiceProcess } from './support/serviceProcess.js';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const RATE_LIMIT = 400;
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+/** One request on a connection of its own (no keep-alive), so a balancer spreads consecutive requests. */
+function send(
+  baseUrl: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
+  const url = new URL(path, baseUrl);
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: options.method ?? 'GET',
+        agent: false,
+        headers: {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {}
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+const graphql = (baseUrl: string, key: string, query: string, variables?: Record<string, unknown>) =>
+  send(baseUrl, '/graphql', { method: 'POST', headers: { 'x-api-key': key }, body: { query, variables } });
+
+/** Runs `work` over `items` with at most `concurrency` at once; the answers in item order. */
+async function inParallel<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = new Array(items.length);
+  let cursor = 0;
+  const lanes = Array.from({ length: concurrency }, async () => {
+    while (cursor < items.length) {
+      const index = cursor++;
+      answers[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(lanes);
+  return answers;
+}
+
+const inStorePayment = (retailKey: string, order: { merchant: string; clerk: string; id: string; currency: string }) =>
+  `/v1/record-customer-payment.php?key=${retailKey}&merchantId=${order.merchant}&salesClerkId=${order.clerk}` +
+  `&financeOrderId=${order.id}&amount=0.10&currency=${order.currency}`;
+const DEMO_ORDER = { merchant: '851005', clerk: '5335', id: '4000004', currency: 'USD' };
+const OTHER_ORDER = { merchant: '2000001', clerk: '6001', id: '5000002', currency: 'MXN' };
+
+describe.runIf(onPostgres)('three instances behind a balancer, one database', () => {
+  let database: TestDatabase;
+  let receiver: Receiver;
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const instances: ServiceProcess[] = [];
+  let balancer: Balancer;
+
+  /** A new API key, made by the operator through the balancer; its secret and id. */
+  async function createKey(input: Record<string, unknown>): Promise<{ id: string; secret: string }> {
+    const answer = await graphql(
+      balancer.url,
+      'demo-operator-key',
+      'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id } } }',
+      { input },
+    );
+    expect(answer.body.errors, `${answer.status} ${JSON.stringify(answer.body)}`).toBeUndefined();
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return { id: answer.body.data.createApiKey.apiKey.id, secret: answer.body.data.createApiKey.secret };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    cleanups.push(() => database.destroy());
+    receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const env = {
+      // Every instance signs and verifies tokens with the same keys (README, Scaling).
+      TOKEN_SIGNING_KEYS: 'proof:many-instances-signing-secret-0123456789',
+      RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
+      // Long enough that no window ends, or refills, while the suite runs.
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      AUTH_FAILURE_LIMIT: '1000',
+      WEBHOOK_POLL_MS: '50',
+      WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100,100',
+      LOG_LEVEL: 'info',
+    };
+    instances.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(database.url!, cleanups, env)))));
+    balancer = await startBalancer(
+      instances.map((instance) => ({ host: '127.0.0.1', port: Number(new URL(instance.baseUrl).port) })),
+    );
+    cleanups.push(() => balancer.close());
+    expect(balancer.healthy()).toEqual([0, 1, 2]);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  });
+
+  let rateKey: { id: string; secret: string };
+
+  it('holds one key to exactly RATE_LIMIT_REQUESTS in total across the three', async () => {
+    rateKey = await createKey({ kind: 'PARTNER', partnerId: '2', label: 'rate limit proof' });
+    const before = [...balancer.stats.served];
+    const answers = await inParallel(Array.from({ length: 1000 }), 12, () =>
+      send(balancer.url, `/v1/list-clerks.php?key=${rateKey.secret}`),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(1000 - RATE_LIMIT);
+    // Spread over all three: each instance answered about a third of them.
+    const served = balancer.stats.served.map((count, index) => count - before[index]!);
+    for (const count of served) expect(count).toBeGreaterThan(250);
+  }, 120_000);
+
+  it('accepts a token bought on one instance on the others, and refuses a revoked key on all at once', async () => {
+    const vendorKey = await createKey({ kind: 'VENDOR', paymentVendorId: '1', label: 'token proof' });
+    const bought = await send(instances[0]!.baseUrl, '/payments/v1/token', {
+      method: 'POST',
+      body: { apiKey: vendorKey.secret },
+    });
+    expect(bought.status).toBe(200);
+    const token: string = bought.body.data.access_token;
+    const notify = (instance: ServiceProcess, reference: string) =>
+      send(instance.baseUrl, '/payments/v1/notification', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: { paymentVendor: 'demo-vendor', amount: '0.10', currency: 'USD', reference, financeOrderId: '4000004' },
+      });
+    expect((await notify(instances[1]!, 'proof-token-b')).status).toBe(200);
+    expect((await notify(instances[2]!, 'proof-token-c')).status).toBe(200);
+
+    // Revoked through instance B: the next request on every instance is refused, token and key alike.
+    for (const [key, instance] of [
+      [vendorKey, instances[1]!],
+      [rateKey, instances[2]!],
+    ] as const) {
+      const revoked = await graphql(
+        instance.baseUrl,
+        'demo-operator-key',
+        `mutation { revokeApiKey(id: "${key.id}") { active } }`,
+      );
+      expect(revoked.body.data.revokeApiKey.active).toBe(false);
+    }
+    const refusals = await Promise.all(
+      instances.flatMap((instance) => [
+        notify(instance, `proof-token-after-${instance.baseUrl}`),
+        send(instance.baseUrl, '/payments/v1/token', { method: 'POST', body: { apiKey: vendorKey.secret } }),
+        send(instance.baseUrl, `/v1/list-clerks.php?key=${rateKey.secret}`),
+      ]),
+    );
+    expect(refusals.map((answer) => answer.status)).toEqual(Array(9).fill(401));
+    expect(refusals[0]!.body.error.message).toMatch(/revoked/);
+  }, 60_000);
+
+  it('records each of 300 payments exactly once when its idempotency key reaches two instances at once', async () => {
+    const payments = async () => Number((await database.db('payments').count({ n: '*' }))[0]!.n);
+    const before = await payments();
+    const pairs = await inParallel(
+      Array.from({ length: 300 }, (_unused, index) => index),
+      6,
+      async (index) => {
+        const path =
+          index % 2 ? inStorePayment('other-retail-key', OTHER_ORDER) : inStorePayment('demo-retail-key', DEMO_ORDER);
+        const headers = { 'idempotency-key': `proof-pair-${index}` };
+        return Promise.all([
+          send(instances[index % 3]!.baseUrl, path, { headers }),
+          send(instances[(index + 1) % 3]!.baseUrl, path, { headers }),
+        ]);
+      },
+    );
+    for (const [first, second] of pairs) {
+      expect([first.status, second.status]).toEqual([200, 200]);
+      // One payment, answered twice: the second answer is the first one's replay.
+      expect(second.body).toEqual(first.body);
+    }
+    expect(new Set(pairs.map(([first]) => first.body.payment.id)).size).toBe(300);
+    expect((await payments()) - before).toBe(300);
+    const check = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/ledger-check.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATABASE_URL: database.url!, LOG_LEVEL: 'silent' },
+    });
+    expect(check.stdout).toContain('ledger is consistent');
+  }, 120_000);
+
+  it('shows a subscriber on instance A the payments made through B and C', async () => {
+    const subscriber: { client: Client; events: Array<{ type: string; data: any }> } = {
+      client: createClient({
+        url: `${instances[0]!.baseUrl.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { 'X-Api-Key': 'demo-partner-key' },
+        retryAttempts: 0,
+      }),
+      events: [],
+    };
+    cleanups.push(async () => subscriber.client.dispose());
+    let acknowledged = false;
+    subscriber.client.on('connected', () => {
+      acknowledged = true;
+    });
+    subscriber.client.subscribe(
+      { query: 'subscription { events(types: [PAYMENT_RECORDED]) { type data } }' },
+      {
+        next: ({ data }) => subscriber.events.push((data as any).events),
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
+    await vi.waitFor(() => expect(acknowledged).toBe(true));
+    // The subscription is live once its instance listens; a payment made before that is not in the feed.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const paid: number[] = [];
+    for (const instance of [instances[1]!, instances[2]!]) {
+      const answer = await send(instance.baseUrl, inStorePayment('demo-retail-key', DEMO_ORDER), {
+        headers: { 'idempotency-key': `proof-feed-${instance.baseUrl}` },
+      });
+      expect(answer.status).toBe(200);
+      paid.push(answer.body.payment.id);
+    }
+    await vi.waitFor(
+      () =>
+        expect(subscriber.events.map((event) => event.data.payment.id).sort()).toEqual(expect.arrayContaining(paid)),
+      { timeout: 5000, interval: 20 },
+    );
+  }, 60_000);
+
+  it('makes each webhook delivery attempt exactly once, whichever instance claims it', async () => {
+    const endpoint = await graphql(
+      balancer.url,
+      'demo-partner-key',
+      `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`,
+      { input: { url: receiver.url('/proof'), eventTypes: ['PAYMENT_RECORDED'] } },
+    );
+    expect(endpoint.body.errors, JSON.stringify(endpoint.body)).toBeUndefined();
+    // The first three posts fail: those deliveries are retried, by whichever worker claims them next.
+    receiver.script('/proof', ['fail', 'fail', 'fail']);
+    const paid = await inParallel(
+      Array.from({ length: 20 }, (_unused, index) => index),
+      4,
+      async (index) => {
+        const answer = await send(balancer.url, inStorePayment('demo-retail-key', DEMO_ORDER), {
+          headers: { 'idempotency-key': `proof-webhook-${index}` },
+        });
+        expect(answer.status).toBe(200);
+        return answer.body.payment.id as number;
+      },
+    );
+    const posts = () => receiver.received.filter((request) => request.path === '/proof');
+    const deliveredPayments = () =>
+      posts()
+        .filter((request) => request.answer === 'ok')
+        .map((request) => JSON.parse(request.body).data.payment.id as number);
+    await vi.waitFor(() => expect(deliveredPayments().sort()).toEqual([...paid].sort()), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    // Every post is one recorded attempt and every attempt one post; each event delivered once.
+    const byEvent = new Map<string, { posts: number; ok: number }>();
+    for (const request of posts()) {
+      const entry = byEvent.get(request.headers['webhook-id']!) ?? { posts: 0, ok: 0 };
+      entry.posts += 1;
+      if (request.answer === 'ok') entry.ok += 1;
+      byEvent.set(request.headers['webhook-id']!, entry);
+    }
+    const attempts = await database
+      .db('webhook_deliveries as d')
+      .join('webhook_attempts as a', function () {
+        this.on('a.partner_id', 'd.partner_id').andOn('a.delivery_id', 'd.id');
+      })
+      .where('d.endpoint_id', endpoint.body.data.createWebhookEndpoint.endpoint.id)
+      .groupBy('d.event_id')
+      .select('d.event_id', database.db.raw('count(*)::int as attempts'));
+    expect(attempts).toHaveLength(20);
+    for (const row of attempts) {
+      expect(byEvent.get(String(row.event_id))).toEqual({ posts: row.attempts, ok: 1 });
+    }
+    expect(posts()).toHaveLength(23);
+  }, 60_000);
+
+  it('drains an instance SIGTERMed under load: what it accepted completes, the others take over', async () => {
+    const retailKey = await createKey({ kind: 'RETAIL', partnerId: '1', label: 'drain proof' });
+    const partnerKey = await createKey({ kind: 'PARTNER', partnerId: '1', label: 'drain proof' });
+    const payments = async () => Number((await database.db('payments').count({ n: '*' }))[0]!.n);
+    const before = await payments();
+    const victim = instances[1]!;
+    let completed = 0;
+    let signalled = false;
+    const answers = await inParallel(
+      Array.from({ length: 300 }, (_unused, index) => index),
+      10,
+      async (index) => {
+        if (completed >= 100 && !signalled) {
+          signalled = true;
+          victim.child.kill('SIGTERM');
+        }
+        const answer =
+          index % 2
+            ? await send(
+                balancer.url,
+                `/v1/lookup-customer.php?key=${partnerKey.secret}&customerLocator=123456789012347`,
+              )
+            : await send(
+                balancer.url,
+                inStorePayment(retailKey.secret, DEMO_ORDER).replace('amount=0.10', 'amount=0.01'),
+                { headers: { 'idempotency-key': `proof-drain-${index}` } },
+              );
+        completed += 1;
+        return answer;
+      },
+    );
+    expect(signalled).toBe(true);
+    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)).toEqual([]);
+    expect(await victim.exited).toBe(0);
+    const log = victim.output();
+    const drainingAt = log.indexOf('draining');
+    expect(drainingAt).toBeGreaterThan(-1);
+    // Requests it had accepted before the signal were answered after it: logged between draining and stopped.
+    const afterSignal = log
+      .slice(drainingAt)
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request"'));
+    expect(afterSignal.length).toBeGreaterThan(0);
+    expect(log).toContain('"msg":"stopped"');
+    expect(balancer.healthy()).toEqual([0, 2]);
+    expect((await payments()) - before).toBe(150);
+  }, 120_000);
+});
