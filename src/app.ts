@@ -46,6 +46,8 @@ export interface App {
   apollo: ApolloServer<Context>;
   /** GraphQL subscriptions over WebSocket: attach to the HTTP server; close before closing it. */
   subscriptions: SubscriptionDoor;
+  /** From now on /readyz answers 503 "draining", so balancers stop sending new requests here. */
+  startDraining: () => void;
   /** Stops the GraphQL server and the subscriptions; the caller closes the HTTP server and the database. */
   stop: () => Promise<void>;
 }
@@ -191,7 +193,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   app.use(assignRequestId, logRequests(deps));
   // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
-  app.use(createOperationsRouter({ db: deps.db, production: deps.production, corsOrigins: deps.corsOrigins ?? [] }));
+  let draining = false;
+  app.use(
+    createOperationsRouter({
+      db: deps.db,
+      production: deps.production,
+      corsOrigins: deps.corsOrigins ?? [],
+      draining: () => draining,
+    }),
+  );
 
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {
@@ -265,6 +275,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     app,
     apollo,
     subscriptions,
+    startDraining: () => {
+      draining = true;
+    },
     stop: async () => {
       await subscriptions.close();
       await apollo.stop();

@@ -29,6 +29,8 @@ export interface Config {
   corsOrigins: string[];
   /** The whole HTTP request must arrive within this (the server's requestTimeout). */
   requestTimeoutMs: number;
+  /** After SIGTERM, /readyz answers 503 for this long before the listener closes (balancers stop sending first). */
+  drainDelayMs: number;
   /** Postgres statement_timeout of the service's connections; 0 turns it off. Not applied to PGlite. */
   databaseStatementTimeoutMs: number;
   /** Events are kept this many days, then purged (at least 1). */
@@ -259,6 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     corsOrigins: corsOrigins(env),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 0, 0, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     webhookDelivery: webhookDelivery(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),

@@ -25,7 +25,7 @@ if (isEmbedded(db) && !config.production && !(await databaseHoldsData(db))) {
   logger.info('demo data loaded into the new embedded database');
 }
 
-const { app, subscriptions, stop } = await createApp({
+const { app, subscriptions, startDraining, stop } = await createApp({
   db,
   logger,
   now: () => new Date(),
@@ -80,6 +80,13 @@ let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
+  // /readyz says "draining" first; after DRAIN_DELAY_MS (longer than the balancer's health-check
+  // interval times its failure threshold) no balancer sends here any more, and the listener closes.
+  startDraining();
+  if (config.drainDelayMs > 0) {
+    logger.info({ signal, drainDelayMs: config.drainDelayMs }, 'draining: /readyz answers 503, still serving');
+    await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+  }
   logger.info({ signal }, 'draining: no new connections, finishing in-flight requests');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

@@ -120,6 +120,8 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
       WEBHOOK_POLL_MS: '50',
       WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100,100',
       LOG_LEVEL: 'info',
+      // Longer than the balancer's health-check interval (200 ms).
+      DRAIN_DELAY_MS: '800',
     };
     instances.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(database.url!, cleanups, env)))));
     balancer = await startBalancer(
@@ -321,6 +323,7 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     const victim = instances[1]!;
     let completed = 0;
     let signalled = false;
+    let readinessAfterSignal: Promise<string> | undefined;
     const answers = await inParallel(
       Array.from({ length: 300 }, (_unused, index) => index),
       10,
@@ -328,6 +331,15 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
         if (completed >= 100 && !signalled) {
           signalled = true;
           victim.child.kill('SIGTERM');
+          // For DRAIN_DELAY_MS it still serves, while /readyz tells the balancer it is draining.
+          readinessAfterSignal = vi.waitFor(
+            async () => {
+              const readiness = await send(victim.baseUrl, '/readyz');
+              expect(readiness.status).toBe(503);
+              return readiness.body.status;
+            },
+            { timeout: 700, interval: 20 },
+          );
         }
         const answer =
           index % 2
@@ -345,12 +357,13 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
       },
     );
     expect(signalled).toBe(true);
+    expect(await readinessAfterSignal).toBe('draining');
     expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)).toEqual([]);
     expect(await victim.exited).toBe(0);
     const log = victim.output();
     const drainingAt = log.indexOf('draining');
     expect(drainingAt).toBeGreaterThan(-1);
-    // Requests it had accepted before the signal were answered after it: logged between draining and stopped.
+    // It answered requests after the signal (during the drain delay, and those in flight when it closed).
     const afterSignal = log
       .slice(drainingAt)
       .split('\n')

@@ -12,7 +12,8 @@ export const serveLiveness: RequestHandler = (_req, res) => {
 };
 
 export interface Readiness {
-  status: 'ready' | 'not ready';
+  /** draining: SIGTERM was received; the instance finishes its requests and stops taking new ones. */
+  status: 'ready' | 'not ready' | 'draining';
   database: 'ok' | 'unreachable';
   migrations: string;
 }
@@ -54,10 +55,12 @@ export function createReadinessCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): 
   };
 }
 
-export function serveReadiness(db: Db): RequestHandler {
+/** `draining()`: true once the process was told to stop (main.ts); a balancer takes the instance out. */
+export function serveReadiness(db: Db, draining: () => boolean = () => false): RequestHandler {
   const check = createReadinessCheck(db);
   return async (_req, res) => {
-    const readiness = await check();
+    const checked = await check();
+    const readiness: Readiness = draining() ? { ...checked, status: 'draining' } : checked;
     res
       .status(readiness.status === 'ready' ? 200 : 503)
       .set('Cache-Control', 'no-store')
