@@ -15,6 +15,11 @@ export interface Readiness {
   status: 'ready' | 'not ready';
   database: 'ok' | 'unreachable';
   migrations: string;
+  /**
+   * Where the request limits are counted: `shared (postgres|redis)`, `memory` (embedded database), or
+   * `insurance (...)` while the shared store fails; the instance still serves, so it stays ready.
+   */
+  rateLimitStore?: string;
 }
 
 class ProbeTimeout extends Error {}
@@ -54,10 +59,11 @@ export function createReadinessCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): 
   };
 }
 
-export function serveReadiness(db: Db): RequestHandler {
+export function serveReadiness(db: Db, rateLimitStore?: () => string): RequestHandler {
   const check = createReadinessCheck(db);
   return async (_req, res) => {
-    const readiness = await check();
+    const readiness: Readiness = await check();
+    if (rateLimitStore) readiness.rateLimitStore = rateLimitStore();
     res
       .status(readiness.status === 'ready' ? 200 : 503)
       .set('Cache-Control', 'no-store')

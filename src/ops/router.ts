@@ -14,6 +14,8 @@ export interface OperationsOptions {
   production: boolean;
   /** Exact origins allowed to call /graphql from a browser; none: no CORS headers. */
   corsOrigins: readonly string[];
+  /** Where the request limits are counted now, for /readyz (RequestLimiter.storeStatus). */
+  rateLimitStore?: () => string;
 }
 
 export function createOperationsRouter(options: OperationsOptions): Router {
@@ -26,7 +28,10 @@ export function createOperationsRouter(options: OperationsOptions): Router {
   // No auth: they say nothing about any tenant. Keep /metrics off the public internet all the same.
   // GET answers HEAD too; any other method is 405.
   router.route('/healthz').get(serveLiveness).all(allowOnly('/healthz', READ_METHODS));
-  router.route('/readyz').get(serveReadiness(options.db)).all(allowOnly('/readyz', READ_METHODS));
+  router
+    .route('/readyz')
+    .get(serveReadiness(options.db, options.rateLimitStore))
+    .all(allowOnly('/readyz', READ_METHODS));
   router.route('/metrics').get(serveMetrics(options.db)).all(allowOnly('/metrics', READ_METHODS));
   const cors = graphqlCors(options.corsOrigins);
   if (cors) router.use('/graphql', cors);
