@@ -212,6 +212,8 @@ export function createWindowCounter(
         ),
       ),
     add: (key) => run((limiter) => limiter.penalty(key).then(countOf)),
-    peek: (key) => run((limiter) => limiter.get(key).then((res) => (res ? countOf(res) : null))),
+    // The memory store answers a window that has ended (until its timer drops it): no count either.
+    peek: (key) =>
+      run((limiter) => limiter.get(key).then((res) => (res && res.msBeforeNext > 0 ? countOf(res) : null))),
   };
 }

@@ -100,7 +100,7 @@ const rateLimitStoreFailovers = new Counter({
 
 const rateLimitInsuranceDecisions = new Counter({
   name: 'rate_limit_insurance_decisions_total',
-  help: "Request-limit decisions taken by this instance's in-memory insurance limiter while the shared store failed, by store.",
+  help: "Request-limit checks (an address's failures, a key's or an address's requests) answered by this instance's in-memory insurance limiter while the shared store failed, by store.",
   labelNames: ['store'] as const,
   registers: [metricsRegistry],
 });
