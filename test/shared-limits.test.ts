@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RateLimitStoreSettings } from '../src/app.js';
 import type { LimitSettings } from '../src/limitSettings.js';
@@ -91,9 +91,9 @@ interface Captured {
   messages: (msg: string) => Array<Record<string, unknown>>;
 }
 
-function captureLogs(): Captured & { logger: ReturnType<typeof pino> } {
+function captureLogs(): Captured & { logger: Logger } {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const logger: Logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   return { lines, logger, messages: (msg) => lines.filter((line) => line.msg === msg) };
 }
 
@@ -111,7 +111,7 @@ const sharedLimits = (requests: number, failures: number): LimitSettings => ({
 
 async function startInstances(
   count: number,
-  options: { limits: LimitSettings; store?: RateLimitStoreSettings; logger?: ReturnType<typeof pino> },
+  options: { limits: LimitSettings; store?: RateLimitStoreSettings; logger?: Logger },
 ): Promise<TestService[]> {
   return Promise.all(
     Array.from({ length: count }, () =>
