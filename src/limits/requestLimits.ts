@@ -59,7 +59,12 @@ export function createRequestLimiter(
   const guard =
     backend.kind === 'memory'
       ? null
-      : new StoreGuard(backend.kind, options.logger ?? { warn() {}, info() {} }, options.observer);
+      : new StoreGuard(
+          backend.kind,
+          options.logger ?? { warn() {}, info() {} },
+          options.observer,
+          backend.kind === 'redis' ? () => backend.client.status === 'ready' : undefined,
+        );
   const requests = createWindowCounter(backend, guard, {
     name: 'key',
     limit: requestsPerKey,

@@ -65,11 +65,13 @@ export class StoreGuard {
     readonly store: 'postgres' | 'redis',
     private readonly logger: Pick<Logger, 'warn' | 'info'>,
     private readonly observer?: RateLimitStoreObserver,
+    /** Whether the store's connection is up now, where the client knows (Redis): readiness before any request. */
+    private readonly connected: () => boolean = () => true,
   ) {}
 
   /** What /readyz says: `shared (redis)`, or `insurance (...)` while the store fails. */
   status(): string {
-    if (!this.failure) return `shared (${this.store})`;
+    if (!this.failure) return this.connected() ? `shared (${this.store})` : `insurance (${this.store} not connected)`;
     return `insurance (${this.store} store failing since ${this.failure.since.toISOString()}: ${this.failure.reason})`;
   }
 
