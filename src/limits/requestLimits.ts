@@ -19,7 +19,7 @@ export interface KeyQuota {
   windowSeconds: number;
   /** Requests the key has left in its current window. */
   remaining: number;
-  /** Whole seconds until its current window ends. */
+  /** Whole seconds until its current window ends (or, refused, until its block ends). */
   resetSeconds: number;
 }
 
@@ -48,7 +48,8 @@ export interface RequestLimiterOptions {
  * Windows (README, Request limits): a key's window starts at its first request and lasts the window's
  * seconds; at most `limit` requests pass in it, and the request past the limit blocks the key (and an
  * address past its anonymous limit) for one whole window from then. Failed authentications are
- * counted the same way, and an address is refused while its window holds `limit` of them.
+ * counted the same way, and an address is refused while its window holds `limit` of them. The
+ * library reads the real clock (Date.now), not ServiceDeps.now.
  */
 export function createRequestLimiter(
   settings: Pick<LimitSettings, 'requestsPerKey' | 'authFailuresPerAddress' | 'anonymousPerAddress'>,
