@@ -12,6 +12,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { TrustProxy } from './clientAddress.js';
 import { type Context, createContext, type ServiceDeps } from './context.js';
+import { isEmbedded } from './db/knex.js';
 import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
@@ -19,12 +20,13 @@ import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
+import { connectRedis, type RateLimitBackend } from './limits/sharedStore.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
-import { paymentMetrics } from './ops/metrics.js';
+import { paymentMetrics, rateLimitStoreMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
@@ -39,6 +41,28 @@ export interface AppDeps extends ServiceDeps {
   limits?: LimitSettings;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives req.ip; false when absent. */
   trustProxy?: TrustProxy;
+  /** Where the request limits are counted (README, Request limits); absent: Postgres, or memory on PGlite. */
+  rateLimitStore?: RateLimitStoreSettings;
+}
+
+export interface RateLimitStoreSettings {
+  /** REDIS_URL: counts in Redis, shared by every instance using it. */
+  redisUrl?: string | null;
+  /** Prefix of the Redis keys ("dfs" when absent): deployments sharing one Redis, or test runs, keep apart. */
+  redisKeyPrefix?: string;
+}
+
+/**
+ * Redis when REDIS_URL is set (on either database: it was asked for), else the service's Postgres
+ * database, else (the embedded database, one process) this process's memory.
+ */
+async function rateLimitBackend(deps: AppDeps): Promise<RateLimitBackend> {
+  const redisUrl = deps.rateLimitStore?.redisUrl;
+  if (redisUrl) {
+    const client = await connectRedis(redisUrl, deps.logger);
+    return { kind: 'redis', client, keyPrefix: deps.rateLimitStore?.redisKeyPrefix ?? 'dfs' };
+  }
+  return isEmbedded(deps.db) ? { kind: 'memory' } : { kind: 'postgres', db: deps.db };
 }
 
 export interface App {
@@ -125,9 +149,10 @@ function unreadableBody(type: unknown): AppError {
 
 export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
-  // One limiter, in this process's memory, for both doors: each builds its contexts from `service`.
+  // One limiter for both doors (each builds its contexts from `service`), its counts in the shared store.
   // Payment outcomes are counted by the metrics, through the context's port (resolvers never import ops/).
-  const limiter = createRequestLimiter(limits, deps.now, deps.logger);
+  const backend = await rateLimitBackend(deps);
+  const limiter = createRequestLimiter(limits, { backend, logger: deps.logger, observer: rateLimitStoreMetrics });
   // Committed events are counted, and told to every instance's subscription listeners (after commit).
   const observe = deps.observe ?? {
     ...paymentMetrics,
@@ -200,6 +225,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       production: deps.production,
       corsOrigins: deps.corsOrigins ?? [],
       draining: () => draining,
+      rateLimitStore: () => limiter.storeStatus(),
     }),
   );
 
@@ -281,6 +307,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     stop: async () => {
       await subscriptions.close();
       await apollo.stop();
+      if (backend.kind === 'redis') backend.client.disconnect();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface Config {
   /** postgres:// URL of a real server; null means the embedded PGlite database under dataDir. */
   databaseUrl: string | null;
   databasePoolMax: number;
+  /** redis:// URL of the store that shares the request limits between instances; null: Postgres (or memory on PGlite). */
+  redisUrl: string | null;
   dataDir: string;
   production: boolean;
   logLevel: LogLevel;
@@ -78,6 +80,22 @@ function databaseUrl(env: Env): string | null {
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
   }
+  return raw;
+}
+
+function redisUrl(env: Env): string | null {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL', 'is not a valid URL (expected redis://[user:password@]host:port[/db])');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL', `must start with redis:// or rediss://, got "${url.protocol}//"`);
+  }
+  if (url.hostname === '') throw new ConfigError('REDIS_URL', 'names no host');
   return raw;
 }
 
@@ -252,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl: dbUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    redisUrl: redisUrl(env),
     dataDir,
     production,
     logLevel,

@@ -33,7 +33,7 @@ export interface ServiceDeps {
   now: () => Date;
   /** How access tokens are signed and how long they live. */
   tokens: TokenSettings;
-  /** Requests per key and failed authentications per address, in this process's memory; createApp builds it. Absent: no limits. */
+  /** Requests per key and failed authentications per address, shared or in memory; createApp builds it. Absent: no limits. */
   limiter?: RequestLimiter;
   /** Hears what became of each payment request (createApp installs the metrics); absent: nothing observes. */
   observe?: PaymentObserver & EventObserver;
@@ -112,7 +112,7 @@ async function authenticateRequest(
   limits: CredentialLimits,
 ): Promise<Authentication> {
   // Anyone may send a document to be parsed and validated: without a credential, an address's count is limited.
-  if (!request.credential.value && !request.credentialInBody) limits.anonymous();
+  if (!request.credential.value && !request.credentialInBody) await limits.anonymous();
   try {
     const authDeps = { db: deps.db, tokens: deps.tokens, now: deps.now(), accounting: limits };
     return await authenticateCredential(authDeps, request.credential);

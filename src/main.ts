@@ -33,6 +33,7 @@ const { app, subscriptions, startDraining, stop } = await createApp({
   corsOrigins: config.corsOrigins,
   limits: config.limits,
   trustProxy: config.trustProxy,
+  rateLimitStore: { redisUrl: config.redisUrl },
   tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
 });
 // Webhook deliveries, claimed from the database beside every other instance's worker.

@@ -25,6 +25,7 @@ const DOMAIN_TABLES = [
   'partners',
   'payment_vendors',
   'payments',
+  'rate_limits',
   'transactions',
   'vendor_notifications',
   'webhook_attempts',
@@ -43,6 +44,8 @@ const GLOBAL_TABLES = [
   'operators',
   'partners',
   'payment_vendors',
+  // The request limits' shared counters (keys and client addresses, not tenant data).
+  'rate_limits',
   'vendor_notifications',
 ];
 

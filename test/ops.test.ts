@@ -69,10 +69,13 @@ describe('GET /healthz', () => {
 });
 
 describe('GET /readyz', () => {
+  // Where the request limits are counted (test/shared-limits.test.ts covers the insurance states).
+  const rateLimitStore = onPostgres ? 'shared (postgres)' : 'memory';
+
   it('answers 200 when the database answers and every migration is applied', async () => {
     const response = await service().request('/readyz');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current' });
+    expect(await response.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current', rateLimitStore });
   });
 
   it('answers 503 with database "unreachable" when the database cannot be reached', async () => {
@@ -81,7 +84,12 @@ describe('GET /readyz', () => {
     try {
       const response = await app.request('/readyz');
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ status: 'not ready', database: 'unreachable', migrations: 'unknown' });
+      expect(await response.json()).toEqual({
+        status: 'not ready',
+        database: 'unreachable',
+        migrations: 'unknown',
+        rateLimitStore: 'shared (postgres)',
+      });
     } finally {
       await app.close();
       await db.destroy();
@@ -103,11 +111,16 @@ describe('GET /readyz', () => {
     try {
       const pending = await app.request('/readyz');
       expect(pending.status).toBe(503);
-      expect(await pending.json()).toEqual({ status: 'not ready', database: 'ok', migrations: `pending: ${last}` });
+      expect(await pending.json()).toEqual({
+        status: 'not ready',
+        database: 'ok',
+        migrations: `pending: ${last}`,
+        rateLimitStore,
+      });
       await migrateLatest(database.db);
       const ready = await app.request('/readyz');
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current' });
+      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current', rateLimitStore });
     } finally {
       await app.close();
       await database.destroy();

@@ -16,6 +16,11 @@ export interface Readiness {
   status: 'ready' | 'not ready' | 'draining';
   database: 'ok' | 'unreachable';
   migrations: string;
+  /**
+   * Where the request limits are counted: `shared (postgres|redis)`, `memory` (embedded database), or
+   * `insurance (...)` while the shared store fails; the instance still serves, so it stays ready.
+   */
+  rateLimitStore?: string;
 }
 
 class ProbeTimeout extends Error {}
@@ -55,12 +60,19 @@ export function createReadinessCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): 
   };
 }
 
-/** `draining()`: true once the process was told to stop (main.ts); a balancer takes the instance out. */
-export function serveReadiness(db: Db, draining: () => boolean = () => false): RequestHandler {
+export interface ReadinessReporters {
+  /** True once the process was told to stop (main.ts): 503 "draining", so a balancer takes the instance out. */
+  draining?: () => boolean;
+  /** Where the request limits are counted now (RequestLimiter.storeStatus). */
+  rateLimitStore?: () => string;
+}
+
+export function serveReadiness(db: Db, reporters: ReadinessReporters = {}): RequestHandler {
   const check = createReadinessCheck(db);
   return async (_req, res) => {
     const checked = await check();
-    const readiness: Readiness = draining() ? { ...checked, status: 'draining' } : checked;
+    const readiness: Readiness = reporters.draining?.() ? { ...checked, status: 'draining' } : checked;
+    if (reporters.rateLimitStore) readiness.rateLimitStore = reporters.rateLimitStore();
     res
       .status(readiness.status === 'ready' ? 200 : 503)
       .set('Cache-Control', 'no-store')

@@ -4,6 +4,7 @@
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
+import type { RateLimitStoreObserver } from '../limits/sharedStore.js';
 import type { EventObserver } from '../modules/events/observe.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 import { queueDepth } from '../modules/webhooks/queue.js';
@@ -89,6 +90,37 @@ const webhookQueue = new Gauge({
   labelNames: ['state'] as const,
   registers: [metricsRegistry],
 });
+
+const rateLimitStoreFailovers = new Counter({
+  name: 'rate_limit_store_failovers_total',
+  help: 'Times the shared rate-limit store (postgres or redis) failed and the in-memory insurance limiter took over, by store.',
+  labelNames: ['store'] as const,
+  registers: [metricsRegistry],
+});
+
+const rateLimitInsuranceDecisions = new Counter({
+  name: 'rate_limit_insurance_decisions_total',
+  help: "Request-limit checks (an address's failures, a key's or an address's requests) answered by this instance's in-memory insurance limiter while the shared store failed, by store.",
+  labelNames: ['store'] as const,
+  registers: [metricsRegistry],
+});
+
+const rateLimitStoreOnInsurance = new Gauge({
+  name: 'rate_limit_store_on_insurance',
+  help: 'Apps of this process whose request limits are on the in-memory insurance limiter now (0: shared or memory), by store.',
+  labelNames: ['store'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Counts the shared rate-limit store's failovers and recoveries: the limiter's port, installed by createApp. */
+export const rateLimitStoreMetrics: RateLimitStoreObserver = {
+  failedOver: (store) => {
+    rateLimitStoreFailovers.inc({ store });
+    rateLimitStoreOnInsurance.inc({ store });
+  },
+  recovered: (store) => rateLimitStoreOnInsurance.dec({ store }),
+  insuranceDecision: (store) => rateLimitInsuranceDecisions.inc({ store }),
+};
 
 /** Counts delivery attempts and lag: the delivery worker's port, installed by main.ts. */
 export const deliveryMetrics: DeliveryObserver = {

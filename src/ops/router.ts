@@ -16,6 +16,8 @@ export interface OperationsOptions {
   corsOrigins: readonly string[];
   /** True once the process is draining (SIGTERM): /readyz answers 503. */
   draining?: () => boolean;
+  /** Where the request limits are counted now, for /readyz (RequestLimiter.storeStatus). */
+  rateLimitStore?: () => string;
 }
 
 export function createOperationsRouter(options: OperationsOptions): Router {
@@ -28,7 +30,10 @@ export function createOperationsRouter(options: OperationsOptions): Router {
   // No auth: they say nothing about any tenant. Keep /metrics off the public internet all the same.
   // GET answers HEAD too; any other method is 405.
   router.route('/healthz').get(serveLiveness).all(allowOnly('/healthz', READ_METHODS));
-  router.route('/readyz').get(serveReadiness(options.db, options.draining)).all(allowOnly('/readyz', READ_METHODS));
+  router
+    .route('/readyz')
+    .get(serveReadiness(options.db, { draining: options.draining, rateLimitStore: options.rateLimitStore }))
+    .all(allowOnly('/readyz', READ_METHODS));
   router.route('/metrics').get(serveMetrics(options.db)).all(allowOnly('/metrics', READ_METHODS));
   const cors = graphqlCors(options.corsOrigins);
   if (cors) router.use('/graphql', cors);

@@ -1,7 +1,7 @@
 // The whole service on an ephemeral port over a test database, for requests as a client makes them.
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
-import { createApp } from '../../src/app.js';
+import { createApp, type RateLimitStoreSettings } from '../../src/app.js';
 import type { TrustProxy } from '../../src/clientAddress.js';
 import type { Db } from '../../src/db/knex.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
@@ -48,6 +48,8 @@ export interface TestServiceOptions {
   limits?: LimitSettings;
   trustProxy?: TrustProxy;
   corsOrigins?: readonly string[];
+  /** Where the request limits are counted (REDIS_URL); absent: the test database (memory on PGlite). */
+  rateLimitStore?: RateLimitStoreSettings;
 }
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
@@ -60,6 +62,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
     corsOrigins: options.corsOrigins,
+    rateLimitStore: options.rateLimitStore,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

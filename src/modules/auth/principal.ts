@@ -54,11 +54,11 @@ export interface Credential {
  */
 export interface CredentialAccounting {
   /** Before the lookup: throws (429) when this address failed authentication too often lately. */
-  beforeLookup(): void;
+  beforeLookup(): Promise<void>;
   /** The credential was not valid. */
-  failed(): void;
+  failed(): Promise<void>;
   /** The credential is API key `keyId` or a token it bought: throws (429) past the key's limit. */
-  accepted(keyId: string): void;
+  accepted(keyId: string): Promise<void>;
 }
 
 export interface AuthenticationDeps {
@@ -105,11 +105,11 @@ export async function authenticateCredential(
   credential: Credential,
 ): Promise<Authentication> {
   if (!credential.value) return authenticate(deps, credential);
-  deps.accounting.beforeLookup();
+  await deps.accounting.beforeLookup();
   const auth = await authenticate(deps, credential);
-  if (auth.principal) deps.accounting.accepted(auth.principal.keyId);
+  if (auth.principal) await deps.accounting.accepted(auth.principal.keyId);
   else if (auth.failure.code === 'INVALID_API_KEY' || auth.failure.code === 'INVALID_ACCESS_TOKEN') {
-    deps.accounting.failed();
+    await deps.accounting.failed();
   }
   return auth;
 }
