@@ -292,6 +292,18 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
       timeout: 20_000,
       interval: 50,
     });
+    // The worker records an attempt after the receiver has answered it: wait for the last records.
+    const endpointId = endpoint.body.data.createWebhookEndpoint.endpoint.id;
+    await vi.waitFor(
+      async () =>
+        expect(
+          await database
+            .db('webhook_deliveries')
+            .where({ endpoint_id: endpointId, status: 'delivered' })
+            .count({ n: '*' }),
+        ).toEqual([{ n: '20' }]),
+      { timeout: 5000, interval: 50 },
+    );
     // Every post is one recorded attempt and every attempt one post; each event delivered once.
     const byEvent = new Map<string, { posts: number; ok: number }>();
     for (const request of posts()) {
@@ -305,7 +317,7 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
       .join('webhook_attempts as a', function () {
         this.on('a.partner_id', 'd.partner_id').andOn('a.delivery_id', 'd.id');
       })
-      .where('d.endpoint_id', endpoint.body.data.createWebhookEndpoint.endpoint.id)
+      .where('d.endpoint_id', endpointId)
       .groupBy('d.event_id')
       .select('d.event_id', database.db.raw('count(*)::int as attempts'));
     expect(attempts).toHaveLength(20);
