@@ -24,8 +24,9 @@ import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
-import { paymentMetrics } from './ops/metrics.js';
+import { paymentMetrics, readMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
+import { readRoutingPlugin } from './readRouting.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
@@ -154,6 +155,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       ApolloServerPluginCacheControlDisabled(),
       graphqlCostPlugin(limits.graphql),
       listItemCeilingPlugin(limits.graphql.maxListItems),
+      // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
+      ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
       deps.production
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
@@ -191,7 +194,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   app.use(assignRequestId, logRequests(deps));
   // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
-  app.use(createOperationsRouter({ db: deps.db, production: deps.production, corsOrigins: deps.corsOrigins ?? [] }));
+  app.use(
+    createOperationsRouter({
+      db: deps.db,
+      replica: deps.replica,
+      production: deps.production,
+      corsOrigins: deps.corsOrigins ?? [],
+    }),
+  );
 
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {

@@ -3,6 +3,7 @@
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/knex.js';
 import { pendingMigrations } from '../db/migrate.js';
+import type { ReadReplica } from '../db/replica.js';
 
 /** A probe must answer before the prober gives up: a database that does not answer in time is unreachable. */
 export const READINESS_TIMEOUT_MS = 2000;
@@ -15,6 +16,16 @@ export interface Readiness {
   status: 'ready' | 'not ready';
   database: 'ok' | 'unreachable';
   migrations: string;
+  /** The read replica: it never makes the instance unready (reads go to the primary without it). */
+  replica?: string;
+}
+
+/** "ok", "lagging 12 s", "down", or "none" without DATABASE_REPLICA_URL. */
+export function describeReplica(replica: ReadReplica | undefined): string {
+  if (!replica) return 'none';
+  const status = replica.status();
+  if (status.state === 'lagging') return `lagging ${Math.round(status.lagSeconds ?? 0)} s`;
+  return status.state;
 }
 
 class ProbeTimeout extends Error {}
@@ -54,10 +65,10 @@ export function createReadinessCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): 
   };
 }
 
-export function serveReadiness(db: Db): RequestHandler {
+export function serveReadiness(db: Db, replica?: ReadReplica): RequestHandler {
   const check = createReadinessCheck(db);
   return async (_req, res) => {
-    const readiness = await check();
+    const readiness: Readiness = { ...(await check()), replica: describeReplica(replica) };
     res
       .status(readiness.status === 'ready' ? 200 : 503)
       .set('Cache-Control', 'no-store')
