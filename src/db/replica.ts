@@ -137,6 +137,12 @@ interface PrimarySample {
   seenAt: number;
 }
 
+function replicaKnexLog(logger: Logger | undefined) {
+  const debug = (message: unknown) =>
+    logger?.debug({ knex: String(message), replica: true }, 'knex on the read replica');
+  return { warn: debug, error: debug, deprecate: debug, debug };
+}
+
 // Samples kept while the replica is behind: a cap, so a replica days behind costs bounded memory.
 const MAX_SAMPLES = 3600;
 
@@ -158,6 +164,9 @@ export function openReadReplica(options: ReadReplicaOptions): ReadReplica {
     if (status.state !== 'down') options.logger?.warn({ err: reason }, 'read replica down: reads go to the primary');
     status = { state: 'down', lagSeconds: null, replayedLsn: null };
   };
+  // knex's own warnings (a refused connection, a connection ended) are expected when the replica goes
+  // away: the logger's, at debug level, since the fallback answers and markDown logs the one warning.
+  const replicaLog = replicaKnexLog(options.logger);
   const connection = {
     connectionString: options.url,
     types: pgTypes,
@@ -175,6 +184,7 @@ export function openReadReplica(options: ReadReplicaOptions): ReadReplica {
     pool: { min: 0, max: options.poolMax ?? 10 },
     acquireConnectionTimeout: checkTimeoutMs * 2,
     compileSqlOnError: false,
+    log: replicaLog,
   });
   // The monitor's own connection: its checks must reach the replica itself, never fall back.
   const monitor = knex({
@@ -182,6 +192,7 @@ export function openReadReplica(options: ReadReplicaOptions): ReadReplica {
     connection,
     pool: { min: 0, max: 1 },
     acquireConnectionTimeout: checkTimeoutMs,
+    log: replicaLog,
   });
 
   async function check(): Promise<ReplicaStatus> {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createApp } from '../../src/app.js';
 import type { TrustProxy } from '../../src/clientAddress.js';
 import type { Db } from '../../src/db/knex.js';
+import type { ReadReplica } from '../../src/db/replica.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
@@ -48,6 +49,8 @@ export interface TestServiceOptions {
   limits?: LimitSettings;
   trustProxy?: TrustProxy;
   corsOrigins?: readonly string[];
+  /** A read replica of `db` (test/support/replica.ts); absent: none. */
+  replica?: ReadReplica;
 }
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
@@ -60,6 +63,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
     corsOrigins: options.corsOrigins,
+    replica: options.replica,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
