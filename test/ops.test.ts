@@ -72,7 +72,7 @@ describe('GET /readyz', () => {
   it('answers 200 when the database answers and every migration is applied', async () => {
     const response = await service().request('/readyz');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current' });
+    expect(await response.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current', replica: 'none' });
   });
 
   it('answers 503 with database "unreachable" when the database cannot be reached', async () => {
@@ -81,7 +81,12 @@ describe('GET /readyz', () => {
     try {
       const response = await app.request('/readyz');
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ status: 'not ready', database: 'unreachable', migrations: 'unknown' });
+      expect(await response.json()).toEqual({
+        status: 'not ready',
+        database: 'unreachable',
+        migrations: 'unknown',
+        replica: 'none',
+      });
     } finally {
       await app.close();
       await db.destroy();
@@ -103,11 +108,16 @@ describe('GET /readyz', () => {
     try {
       const pending = await app.request('/readyz');
       expect(pending.status).toBe(503);
-      expect(await pending.json()).toEqual({ status: 'not ready', database: 'ok', migrations: `pending: ${last}` });
+      expect(await pending.json()).toEqual({
+        status: 'not ready',
+        database: 'ok',
+        migrations: `pending: ${last}`,
+        replica: 'none',
+      });
       await migrateLatest(database.db);
       const ready = await app.request('/readyz');
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current' });
+      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current', replica: 'none' });
     } finally {
       await app.close();
       await database.destroy();
