@@ -7,6 +7,7 @@ import { openReadReplica, type ReadReplica } from '../src/db/replica.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { type StreamingReplica, startStreamingReplica } from './support/replica.js';
 import { startTestService, type TestService } from './support/service.js';
+import { startServiceProcess } from './support/serviceProcess.js';
 import { statementsDuring } from './support/statements.js';
 
 const PARTNER = { 'x-api-key': 'demo-partner-key' };
@@ -321,6 +322,29 @@ suite('read replica (a real streaming replica of the test Postgres)', () => {
       await strictService.close();
       await strict.stop();
       replicas.splice(replicas.indexOf(strict), 1);
+    }
+  });
+
+  it('runs from the environment: src/main.ts with DATABASE_REPLICA_URL reads the replica and reports it', async ({
+    skip,
+  }) => {
+    if (unavailable) return skip(unavailable);
+    const cleanups: Array<() => Promise<unknown>> = [];
+    try {
+      const child = await startServiceProcess(database.url!, cleanups, {
+        DATABASE_REPLICA_URL: streaming.url(new URL(database.url!).pathname.slice(1)),
+        DATABASE_REPLICA_MAX_LAG_SECONDS: '10',
+      });
+      expect(child.output()).toMatch(/read replica at 127\.0\.0\.1:\d+\//);
+      const readiness = async () => (await (await fetch(`${child.baseUrl}/readyz`)).json()) as { replica: string };
+      await until(async () => (await readiness()).replica === 'ok', 'the process to see its replica');
+      const lookup = await fetch(`${child.baseUrl}${LOOKUPS[0][1]}`);
+      expect(lookup.status).toBe(200);
+      const metrics = await (await fetch(`${child.baseUrl}/metrics`)).text();
+      expect(metrics).toMatch(/^db_reads_total\{target="replica"\} [1-9]\d*$/m);
+      expect(metrics).toMatch(/^db_replica_up 1$/m);
+    } finally {
+      for (const cleanup of cleanups.reverse()) await cleanup();
     }
   });
 

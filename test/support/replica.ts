@@ -91,6 +91,8 @@ export async function startStreamingReplica(primaryUrl: string): Promise<Streami
   const { uid, gid } = await postgresIds();
   if (asRoot) chownSync(dir, uid, gid);
   chmodSync(dir, 0o700);
+  // Whose replica this is: .ci/run stops and removes a replica whose test process died without destroy().
+  writeFileSync(join(dir, 'owner.pid'), `${process.pid}\n`);
 
   const pgCtl = (...args: string[]) => asPostgres(binDir, 'pg_ctl', ['-D', dataDir, ...args]);
   let running = false;
