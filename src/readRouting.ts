@@ -16,11 +16,6 @@ export interface ReadRoutingObserver {
   read(target: ReadTarget): void;
 }
 
-/** True when the mutation's answer holds at least one field that succeeded (something may have been written). */
-function wroteSomething(data: Record<string, unknown> | null | undefined): boolean {
-  return Boolean(data && Object.values(data).some((value) => value !== null && value !== undefined));
-}
-
 /** The plugin; install it only when a replica is configured (without one it would only cost). */
 export function readRoutingPlugin(primary: Db, observe?: ReadRoutingObserver): ApolloServerPlugin<Context> {
   return {
@@ -30,9 +25,9 @@ export function readRoutingPlugin(primary: Db, observe?: ReadRoutingObserver): A
           if (operation?.operation !== 'query') return;
           observe?.read(readFromReplica(contextValue) ? 'replica' : 'primary');
         },
-        async willSendResponse({ operation, contextValue, response }) {
+        // Every mutation of a principal, refused ones too: what a resolver wrote is not this plugin's to judge.
+        async willSendResponse({ operation, contextValue }) {
           if (operation?.operation !== 'mutation' || !contextValue.auth.principal) return;
-          if (response.body.kind !== 'single' || !wroteSomething(response.body.singleResult.data)) return;
           // Before the answer leaves: the caller's next read, on any instance, sees this write. The write
           // itself is committed: a failure here is logged, never turned into a failed answer.
           try {

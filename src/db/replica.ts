@@ -89,7 +89,8 @@ function replicaClientClass(fallback: Fallback): typeof PreparingPgClient {
         return await super.acquireConnection();
       } catch (error) {
         if (!isReplicaFailure(error)) throw error;
-        fallback.failed(error);
+        // A full pool (knex's acquire timeout) is load, not a dead replica: fall back without marking it down.
+        if ((error as Error).name !== 'KnexTimeoutError') fallback.failed(error);
         const connection = (await primaryClient().acquireConnection()) as object;
         borrowed.add(connection);
         return connection;
