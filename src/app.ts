@@ -26,8 +26,9 @@ import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
-import { paymentMetrics, rateLimitStoreMetrics } from './ops/metrics.js';
+import { paymentMetrics, rateLimitStoreMetrics, readMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
+import { readRoutingPlugin } from './readRouting.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
@@ -181,6 +182,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       ApolloServerPluginCacheControlDisabled(),
       graphqlCostPlugin(limits.graphql),
       listItemCeilingPlugin(limits.graphql.maxListItems),
+      // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
+      ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
       deps.production
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
@@ -222,6 +225,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(
     createOperationsRouter({
       db: deps.db,
+      replica: deps.replica,
       production: deps.production,
       corsOrigins: deps.corsOrigins ?? [],
       draining: () => draining,

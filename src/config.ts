@@ -17,6 +17,10 @@ export interface Config {
   databasePoolMax: number;
   /** redis:// URL of the store that shares the request limits between instances; null: Postgres (or memory on PGlite). */
   redisUrl: string | null;
+  /** postgres:// URL of a streaming read replica of databaseUrl (DATABASE_REPLICA_URL); null: none. */
+  databaseReplicaUrl: string | null;
+  /** A replica further behind than this is skipped, its reads sent to the primary (DATABASE_REPLICA_MAX_LAG_SECONDS). */
+  databaseReplicaMaxLagSeconds: number;
   dataDir: string;
   production: boolean;
   logLevel: LogLevel;
@@ -68,17 +72,29 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
-function databaseUrl(env: Env): string | null {
-  const raw = env.DATABASE_URL;
+function databaseUrl(env: Env, name = 'DATABASE_URL'): string | null {
+  const raw = env[name];
   if (raw === undefined || raw === '') return null;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('DATABASE_URL', 'is not a valid URL (expected postgres://user:password@host:port/database)');
+    throw new ConfigError(name, 'is not a valid URL (expected postgres://user:password@host:port/database)');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+    throw new ConfigError(name, `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  }
+  return raw;
+}
+
+/** DATABASE_REPLICA_URL: a replica of the embedded database cannot exist, so it is refused without DATABASE_URL. */
+function databaseReplicaUrl(env: Env, primaryUrl: string | null): string | null {
+  const raw = databaseUrl(env, 'DATABASE_REPLICA_URL');
+  if (raw !== null && primaryUrl === null) {
+    throw new ConfigError(
+      'DATABASE_REPLICA_URL',
+      'needs DATABASE_URL (the primary it replicates); the embedded database has no replica',
+    );
   }
   return raw;
 }
@@ -271,6 +287,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: dbUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     redisUrl: redisUrl(env),
+    databaseReplicaUrl: databaseReplicaUrl(env, dbUrl),
+    databaseReplicaMaxLagSeconds: integer(env, 'DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 0, 86_400),
     dataDir,
     production,
     logLevel,

@@ -2,6 +2,7 @@
 // and the REST shim): the database, the request's DataLoaders, and who is calling.
 import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
+import type { ReadReplica } from './db/replica.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
 import {
   type CredentialLimits,
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   observe?: PaymentObserver & EventObserver;
   /** Production rules apply (webhook URLs: https only, public addresses only); false when absent. */
   production?: boolean;
+  /** A streaming read replica (DATABASE_REPLICA_URL) for queries; absent: everything on `db`. */
+  replica?: ReadReplica;
 }
 
 function createLoaders(db: Db) {
@@ -62,8 +65,14 @@ function createLoaders(db: Db) {
 export type Loaders = ReturnType<typeof createLoaders>;
 
 export interface Context {
+  /** The primary; a query's resolvers read the replica here instead once readFromReplica moved them. */
   db: Db;
   loaders: Loaders;
+  /**
+   * The replica this request's reads may use, decided once it is authenticated: null without a
+   * replica, when it is down or lagging, or when the caller's last write is not replayed there yet.
+   */
+  readReplica: Db | null;
   auth: Authentication;
   credential: Credential;
   requestId: string;
@@ -90,6 +99,19 @@ export function forgetCachedReads(ctx: Context): void {
   ctx.loaders = createLoaders(ctx.db);
 }
 
+/**
+ * Moves a read-only operation's reads (ctx.db and fresh loaders) to the replica when the request may
+ * use it; says whether it did. Only for queries: a mutation, and anything it checks, stays on the primary.
+ */
+export function readFromReplica(ctx: Context): boolean {
+  if (!ctx.readReplica) return false;
+  if (ctx.db !== ctx.readReplica) {
+    ctx.db = ctx.readReplica;
+    ctx.loaders = createLoaders(ctx.db);
+  }
+  return true;
+}
+
 export interface RequestInfo {
   credential: Credential;
   /** The route reads its credential from the body (POST /payments/v1/token): not an anonymous request. */
@@ -114,7 +136,15 @@ async function authenticateRequest(
   // Anyone may send a document to be parsed and validated: without a credential, an address's count is limited.
   if (!request.credential.value && !request.credentialInBody) await limits.anonymous();
   try {
-    const authDeps = { db: deps.db, tokens: deps.tokens, now: deps.now(), accounting: limits };
+    // Always on the primary: a key created or revoked a moment ago counts at once. With a replica the
+    // same statement reads where the key last wrote.
+    const authDeps = {
+      db: deps.db,
+      tokens: deps.tokens,
+      now: deps.now(),
+      accounting: limits,
+      withWrites: deps.replica !== undefined,
+    };
     return await authenticateCredential(authDeps, request.credential);
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
@@ -125,10 +155,13 @@ async function authenticateRequest(
 
 export async function createContext(deps: ServiceDeps, request: RequestInfo): Promise<Context> {
   const credentialLimits = credentialLimitsFor(deps.limiter, request.clientAddress ?? null, request.onQuota);
+  const auth = await authenticateRequest(deps, request, credentialLimits);
+  const writtenLsn = auth.principal ? (auth.writtenLsn ?? null) : null;
   return {
     db: deps.db,
     loaders: createLoaders(deps.db),
-    auth: await authenticateRequest(deps, request, credentialLimits),
+    readReplica: deps.replica?.serves(writtenLsn) ? deps.replica.db : null,
+    auth,
     credential: request.credential,
     requestId: request.requestId,
     clientAddress: request.clientAddress ?? null,

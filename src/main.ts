@@ -7,13 +7,13 @@ import { createApp } from './app.js';
 import { loadConfigOrExit } from './cli/run.js';
 import { isEmbedded } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
-import { describeDatabase, openDatabase } from './db/open.js';
+import { describeDatabase, openConfiguredReplica, openDatabase } from './db/open.js';
 import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo.js';
 import { createLogger } from './logger.js';
 import { scheduleEventRetention } from './modules/events/retention.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/limits.js';
-import { deliveryMetrics } from './ops/metrics.js';
+import { deliveryMetrics, readMetrics } from './ops/metrics.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -25,8 +25,16 @@ if (isEmbedded(db) && !config.production && !(await databaseHoldsData(db))) {
   logger.info('demo data loaded into the new embedded database');
 }
 
+// DATABASE_REPLICA_URL: queries read a streaming replica while it is up and close enough behind.
+const replica = openConfiguredReplica(config, db, {
+  logger,
+  statementTimeoutMs: config.databaseStatementTimeoutMs,
+  onFallback: readMetrics.fellBack,
+});
+
 const { app, subscriptions, startDraining, stop } = await createApp({
   db,
+  replica,
   logger,
   now: () => new Date(),
   production: config.production,
@@ -97,6 +105,7 @@ async function shutdown(signal: string): Promise<void> {
   await stop();
   // Claims nothing more and records the posts under way (each ends within its timeout).
   await deliveries.stop();
+  await replica?.stop();
   await db.destroy();
   logger.info('stopped');
   process.exit(0);

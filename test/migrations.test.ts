@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 const DOMAIN_TABLES = [
   'adjustments',
+  'api_key_writes',
   'api_keys',
   'audit_events',
   'carts',
@@ -34,6 +35,7 @@ const DOMAIN_TABLES = [
 ];
 // Global tables (principals, catalogue, directories); every other table belongs to a partner.
 const GLOBAL_TABLES = [
+  'api_key_writes',
   'api_keys',
   'audit_events',
   'customer_phone_directory',

@@ -75,7 +75,13 @@ describe('GET /readyz', () => {
   it('answers 200 when the database answers and every migration is applied', async () => {
     const response = await service().request('/readyz');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current', rateLimitStore });
+    expect(await response.json()).toEqual({
+      status: 'ready',
+      database: 'ok',
+      migrations: 'current',
+      rateLimitStore,
+      replica: 'none',
+    });
   });
 
   it('answers 503 with database "unreachable" when the database cannot be reached', async () => {
@@ -89,6 +95,7 @@ describe('GET /readyz', () => {
         database: 'unreachable',
         migrations: 'unknown',
         rateLimitStore: 'shared (postgres)',
+        replica: 'none',
       });
     } finally {
       await app.close();
@@ -116,11 +123,18 @@ describe('GET /readyz', () => {
         database: 'ok',
         migrations: `pending: ${last}`,
         rateLimitStore,
+        replica: 'none',
       });
       await migrateLatest(database.db);
       const ready = await app.request('/readyz');
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current', rateLimitStore });
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        database: 'ok',
+        migrations: 'current',
+        rateLimitStore,
+        replica: 'none',
+      });
     } finally {
       await app.close();
       await database.destroy();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createDb, type Db } from './knex.js';
+import { openReadReplica, type ReadReplica } from './replica.js';
 
 /**
  * The service passes `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT_MS); the command-line tools
@@ -20,7 +21,27 @@ export function openDatabase(config: Config, logger?: Logger, options: { stateme
 
 export function describeDatabase(config: Config): string {
   if (config.databaseUrl === null) return `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
-  const url = new URL(config.databaseUrl);
   // Never print the password.
-  return `Postgres at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+  const where = (raw: string) => {
+    const url = new URL(raw);
+    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  };
+  const replica = config.databaseReplicaUrl === null ? '' : `, read replica at ${where(config.databaseReplicaUrl)}`;
+  return `Postgres at ${where(config.databaseUrl)}${replica}`;
+}
+
+/** The read replica of DATABASE_REPLICA_URL, with its monitor running; undefined without one. */
+export function openConfiguredReplica(
+  config: Config,
+  primary: Db,
+  options: { logger?: Logger; statementTimeoutMs?: number; onFallback?: () => void } = {},
+): ReadReplica | undefined {
+  if (config.databaseReplicaUrl === null) return undefined;
+  return openReadReplica({
+    url: config.databaseReplicaUrl,
+    primary,
+    maxLagSeconds: config.databaseReplicaMaxLagSeconds,
+    poolMax: config.databasePoolMax,
+    ...options,
+  });
 }

@@ -3,6 +3,7 @@
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/knex.js';
 import { pendingMigrations } from '../db/migrate.js';
+import type { ReadReplica } from '../db/replica.js';
 
 /** A probe must answer before the prober gives up: a database that does not answer in time is unreachable. */
 export const READINESS_TIMEOUT_MS = 2000;
@@ -21,6 +22,16 @@ export interface Readiness {
    * `insurance (...)` while the shared store fails; the instance still serves, so it stays ready.
    */
   rateLimitStore?: string;
+  /** The read replica: it never makes the instance unready (reads go to the primary without it). */
+  replica?: string;
+}
+
+/** "ok", "lagging 12 s", "down", or "none" without DATABASE_REPLICA_URL. */
+export function describeReplica(replica: ReadReplica | undefined): string {
+  if (!replica) return 'none';
+  const status = replica.status();
+  if (status.state === 'lagging') return `lagging ${Math.round(status.lagSeconds ?? 0)} s`;
+  return status.state;
 }
 
 class ProbeTimeout extends Error {}
@@ -65,6 +76,8 @@ export interface ReadinessReporters {
   draining?: () => boolean;
   /** Where the request limits are counted now (RequestLimiter.storeStatus). */
   rateLimitStore?: () => string;
+  /** The read replica, if one is configured: reported, never a reason to be unready. */
+  replica?: ReadReplica;
 }
 
 export function serveReadiness(db: Db, reporters: ReadinessReporters = {}): RequestHandler {
@@ -73,6 +86,7 @@ export function serveReadiness(db: Db, reporters: ReadinessReporters = {}): Requ
     const checked = await check();
     const readiness: Readiness = reporters.draining?.() ? { ...checked, status: 'draining' } : checked;
     if (reporters.rateLimitStore) readiness.rateLimitStore = reporters.rateLimitStore();
+    readiness.replica = describeReplica(reporters.replica);
     res
       .status(readiness.status === 'ready' ? 200 : 503)
       .set('Cache-Control', 'no-store')

@@ -4,11 +4,13 @@
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
+import type { ReadReplica } from '../db/replica.js';
 import type { RateLimitStoreObserver } from '../limits/sharedStore.js';
 import type { EventObserver } from '../modules/events/observe.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 import { queueDepth } from '../modules/webhooks/queue.js';
 import type { DeliveryObserver } from '../modules/webhooks/worker.js';
+import type { ReadRoutingObserver } from '../readRouting.js';
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
@@ -62,6 +64,37 @@ const dbPoolConnections = new Gauge({
   labelNames: ['state'] as const,
   registers: [metricsRegistry],
 });
+
+const replicaUp = new Gauge({
+  name: 'db_replica_up',
+  help: 'The read replica (DATABASE_REPLICA_URL) at scrape time: 1 when it serves reads, 0 when down or lagging past DATABASE_REPLICA_MAX_LAG_SECONDS (reads go to the primary). Absent without a replica.',
+  registers: [metricsRegistry],
+});
+
+const replicaLag = new Gauge({
+  name: 'db_replica_lag_seconds',
+  help: 'How far the read replica is behind the primary at scrape time, in seconds (0 caught up; -1 down).',
+  registers: [metricsRegistry],
+});
+
+const readsByTarget = new Counter({
+  name: 'db_reads_total',
+  help: 'GraphQL query operations (both doors) with a read replica configured, by the database they read: replica or primary.',
+  labelNames: ['target'] as const,
+  registers: [metricsRegistry],
+});
+
+const replicaFallbacks = new Counter({
+  name: 'db_replica_fallbacks_total',
+  help: 'Statements the read replica failed under (connection lost, refused, recovery conflict) and the primary ran instead.',
+  registers: [metricsRegistry],
+});
+
+/** Counts where queries read and what fell back: the read-routing plugin's port and the replica's, installed by createApp and main.ts. */
+export const readMetrics: ReadRoutingObserver & { fellBack: () => void } = {
+  read: (target) => readsByTarget.inc({ target }),
+  fellBack: () => replicaFallbacks.inc(),
+};
 
 /** Open GraphQL subscriptions on this instance (the WebSocket door moves it). */
 export const openSubscriptions = new Gauge({
@@ -169,10 +202,15 @@ export const labelRoute =
     next();
   };
 
-/** GET /metrics: the Prometheus text format, with this app's pool read at scrape time. */
-export function serveMetrics(db: Db): RequestHandler {
+/** GET /metrics: the Prometheus text format, with this app's pool (and replica) read at scrape time. */
+export function serveMetrics(db: Db, replica?: ReadReplica): RequestHandler {
   return async (_req, res, next) => {
     try {
+      if (replica) {
+        const status = replica.status();
+        replicaUp.set(status.state === 'ok' ? 1 : 0);
+        replicaLag.set(status.lagSeconds ?? -1);
+      }
       const pool = (db.client as { pool?: PoolCounts }).pool;
       dbPoolConnections.set({ state: 'used' }, pool?.numUsed() ?? 0);
       dbPoolConnections.set({ state: 'free' }, pool?.numFree() ?? 0);

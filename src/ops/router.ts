@@ -3,6 +3,7 @@
 // the allowed methods on /graphql.
 import express, { type Router } from 'express';
 import type { Db } from '../db/knex.js';
+import type { ReadReplica } from '../db/replica.js';
 import { allowOnly, READ_METHODS } from './doorErrors.js';
 import { graphqlCors, securityHeaders } from './headers.js';
 import { serveLiveness, serveReadiness } from './health.js';
@@ -11,6 +12,8 @@ import { countRequests, labelRoute, serveMetrics } from './metrics.js';
 
 export interface OperationsOptions {
   db: Db;
+  /** The read replica, reported by /readyz and /metrics; absent: none. */
+  replica?: ReadReplica;
   production: boolean;
   /** Exact origins allowed to call /graphql from a browser; none: no CORS headers. */
   corsOrigins: readonly string[];
@@ -32,9 +35,15 @@ export function createOperationsRouter(options: OperationsOptions): Router {
   router.route('/healthz').get(serveLiveness).all(allowOnly('/healthz', READ_METHODS));
   router
     .route('/readyz')
-    .get(serveReadiness(options.db, { draining: options.draining, rateLimitStore: options.rateLimitStore }))
+    .get(
+      serveReadiness(options.db, {
+        draining: options.draining,
+        rateLimitStore: options.rateLimitStore,
+        replica: options.replica,
+      }),
+    )
     .all(allowOnly('/readyz', READ_METHODS));
-  router.route('/metrics').get(serveMetrics(options.db)).all(allowOnly('/metrics', READ_METHODS));
+  router.route('/metrics').get(serveMetrics(options.db, options.replica)).all(allowOnly('/metrics', READ_METHODS));
   const cors = graphqlCors(options.corsOrigins);
   if (cors) router.use('/graphql', cors);
   // After CORS, which answers a dashboard's preflight (OPTIONS) itself.

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createApp, type RateLimitStoreSettings } from '../../src/app.js';
 import type { TrustProxy } from '../../src/clientAddress.js';
 import type { Db } from '../../src/db/knex.js';
+import type { ReadReplica } from '../../src/db/replica.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
@@ -50,6 +51,8 @@ export interface TestServiceOptions {
   corsOrigins?: readonly string[];
   /** Where the request limits are counted (REDIS_URL); absent: the test database (memory on PGlite). */
   rateLimitStore?: RateLimitStoreSettings;
+  /** A read replica of `db` (test/support/replica.ts); absent: none. */
+  replica?: ReadReplica;
 }
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
@@ -63,6 +66,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     trustProxy: options.trustProxy ?? false,
     corsOrigins: options.corsOrigins,
     rateLimitStore: options.rateLimitStore,
+    replica: options.replica,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

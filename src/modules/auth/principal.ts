@@ -5,7 +5,7 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { type AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { couldBeValidKey, hashApiKey, kindOfGeneratedKey, sameHash } from './keys.js';
-import { findActiveApiKey, findActiveApiKeyById } from './queries.js';
+import { findActiveApiKey, findActiveApiKeyById, findActiveApiKeyWithWrite } from './queries.js';
 import type { ApiKeyRow } from './rows.js';
 import { looksLikeAccessToken, type TokenSettings, verifyAccessToken } from './tokens.js';
 
@@ -34,8 +34,13 @@ export function principalForLog(principal: Principal | null | undefined): Logged
   return { kind: principal.kind, keyKind: principal.keyKind, keyId: principal.keyId, viaToken: principal.viaToken };
 }
 
-/** The outcome of authenticating a request: a principal, or the error to answer without one. */
-export type Authentication = { principal: Principal } | { principal: null; failure: AppError };
+/**
+ * The outcome of authenticating a request: a principal, or the error to answer without one. With a
+ * read replica, `writtenLsn` is where the key last wrote (null: not lately), for reading its own writes.
+ */
+export type Authentication =
+  | { principal: Principal; writtenLsn?: string | null }
+  | { principal: null; failure: AppError };
 
 /** A credential as the request presented it, and where, so errors can name the place. */
 export interface Credential {
@@ -66,6 +71,8 @@ export interface AuthenticationDeps {
   tokens: TokenSettings;
   now: Date;
   accounting: CredentialAccounting;
+  /** A read replica is configured: the lookup also reads where the key last wrote (Authentication.writtenLsn). */
+  withWrites?: boolean;
 }
 
 // One word after "Bearer" and nothing else (RFC 6750 section 2.1), spaces only.
@@ -114,30 +121,46 @@ export async function authenticateCredential(
   return auth;
 }
 
-async function authenticate({ db, tokens, now }: AuthenticationDeps, credential: Credential): Promise<Authentication> {
+type ActiveKey = ApiKeyRow & { written_lsn?: string | null };
+
+function findKeyById({ db, now, withWrites }: AuthenticationDeps, id: string): Promise<ActiveKey | undefined> {
+  return withWrites ? findActiveApiKeyWithWrite(db, { id }, now) : findActiveApiKeyById(db, id, now);
+}
+
+function findKeyByHash({ db, now, withWrites }: AuthenticationDeps, hash: string): Promise<ActiveKey | undefined> {
+  return withWrites ? findActiveApiKeyWithWrite(db, { key_hash: hash }, now) : findActiveApiKey(db, hash, now);
+}
+
+function authenticated(key: ActiveKey, viaToken: boolean): Authentication {
+  const principal = principalOf(key, viaToken);
+  return key.written_lsn === undefined ? { principal } : { principal, writtenLsn: key.written_lsn };
+}
+
+async function authenticate(deps: AuthenticationDeps, credential: Credential): Promise<Authentication> {
+  const { tokens, now } = deps;
   const value = credential.value;
   if (value === undefined || value === '')
     return { principal: null, failure: missingApiKey(credential.expected, credential.presentedAs) };
   if (!credential.keyOnly && looksLikeAccessToken(value)) {
     const check = verifyAccessToken(tokens, value, now);
     if (!check.ok) return { principal: null, failure: invalidAccessToken(check.problem) };
-    const key = await findActiveApiKeyById(db, check.claims.keyId, now);
+    const key = await findKeyById(deps, check.claims.keyId);
     if (!key)
       return {
         principal: null,
         failure: invalidAccessToken('the API key behind this access token was revoked or has expired'),
       };
-    return { principal: principalOf(key, true) };
+    return authenticated(key, true);
   }
   // A generated key with a wrong checksum is a typo or a forgery: refused without a lookup.
   if (!couldBeValidKey(value)) return { principal: null, failure: invalidApiKey() };
   const hash = hashApiKey(value);
-  const key = await findActiveApiKey(db, hash, now);
+  const key = await findKeyByHash(deps, hash);
   if (!key || !sameHash(key.key_hash, hash)) return { principal: null, failure: invalidApiKey() };
   // A generated key's prefix must agree with the kind it was stored as.
   const prefixKind = kindOfGeneratedKey(value);
   if (prefixKind !== null && prefixKind !== key.kind) return { principal: null, failure: invalidApiKey() };
-  return { principal: principalOf(key, false) };
+  return authenticated(key, false);
 }
 
 interface AuthContext {
