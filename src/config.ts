@@ -35,6 +35,8 @@ export interface Config {
   eventRetentionDays: number;
   /** The webhook worker's timing (WEBHOOK_*); absent fields take the worker's defaults (README, Events). */
   webhookDelivery: WebhookDeliveryTiming;
+  /** Traces are exported over OTLP (tracingEnabled); the OpenTelemetry SDK reads its own OTEL_* variables. */
+  tracing: boolean;
 }
 
 export interface WebhookDeliveryTiming {
@@ -225,6 +227,16 @@ function tokenSigningSecret(env: Env, production: boolean, dataDir: string): str
   return generated;
 }
 
+/**
+ * Tracing is on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT, or the traces-only
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and OTEL_SDK_DISABLED is not "true". The telemetry preload
+ * asks this before anything else loads; everything else in OTEL_* is the SDK's own to read.
+ */
+export function tracingEnabled(env: Env = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
@@ -262,5 +274,6 @@ export function loadConfig(env: Env = process.env): Config {
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     webhookDelivery: webhookDelivery(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    tracing: tracingEnabled(env),
   };
 }

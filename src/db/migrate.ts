@@ -13,6 +13,7 @@ import * as notificationDirectories from '../../migrations/20261121000900_notifi
 import * as events from '../../migrations/20261124000100_events.js';
 import * as webhooks from '../../migrations/20261124000200_webhooks.js';
 import * as eventsDataJson from '../../migrations/20261124000300_events_data_json.js';
+import * as eventsTraceparent from '../../migrations/20261125000100_events_traceparent.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -27,6 +28,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261124000100_events': events,
   '20261124000200_webhooks': webhooks,
   '20261124000300_events_data_json': eventsDataJson,
+  '20261125000100_events_traceparent': eventsTraceparent,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {
