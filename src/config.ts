@@ -35,8 +35,6 @@ export interface Config {
   eventRetentionDays: number;
   /** The webhook worker's timing (WEBHOOK_*); absent fields take the worker's defaults (README, Events). */
   webhookDelivery: WebhookDeliveryTiming;
-  /** Traces are exported over OTLP (tracingEnabled); the OpenTelemetry SDK reads its own OTEL_* variables. */
-  tracing: boolean;
 }
 
 export interface WebhookDeliveryTiming {
@@ -274,6 +272,5 @@ export function loadConfig(env: Env = process.env): Config {
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     webhookDelivery: webhookDelivery(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
-    tracing: tracingEnabled(env),
   };
 }

@@ -14,6 +14,7 @@ import { scheduleEventRetention } from './modules/events/retention.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/limits.js';
 import { deliveryMetrics } from './ops/metrics.js';
+import { flushTraces } from './tracing.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -90,6 +91,7 @@ async function shutdown(signal: string): Promise<void> {
   // Claims nothing more and records the posts under way (each ends within its timeout).
   await deliveries.stop();
   await db.destroy();
+  await flushTraces(); // the spans still batched (tracing on: src/telemetry/preload.ts)
   logger.info('stopped');
   process.exit(0);
 }

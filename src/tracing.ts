@@ -4,6 +4,7 @@
 import {
   type Attributes,
   context,
+  isSpanContextValid,
   ProxyTracerProvider,
   propagation,
   ROOT_CONTEXT,
@@ -25,16 +26,18 @@ export function tracingStarted(): boolean {
   return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_TRACING;
 }
 
-/** The trace id of the active span, when there is one (the request's log line). */
-export function activeTraceId(): string | undefined {
-  const span = trace.getActiveSpan();
-  return span?.isRecording() ? span.spanContext().traceId : undefined;
-}
-
-/** The active span, when tracing is on: resolvers and plugins name what it is doing. */
+/**
+ * The span of the work under way, when tracing is on: resolvers and plugins name what it does. It may
+ * have ended (a field resolved inside its traced ancestor's span) and still be the parent of more.
+ */
 export function activeSpan(): Span | undefined {
   const span = trace.getActiveSpan();
-  return span?.isRecording() ? span : undefined;
+  return span && isSpanContextValid(span.spanContext()) ? span : undefined;
+}
+
+/** The trace id of the active span, when there is one (the request's log line). */
+export function activeTraceId(): string | undefined {
+  return activeSpan()?.spanContext().traceId;
 }
 
 /**
@@ -56,25 +59,6 @@ function endWith(span: Span, error?: unknown): void {
   span.end();
 }
 
-/** Runs `work` in a child span of the active one; with no active span (tracing off) just runs it. */
-export async function inChildSpan<T>(
-  name: string,
-  attributes: Attributes,
-  work: (span: Span | undefined) => Promise<T>,
-): Promise<T> {
-  if (!activeSpan()) return work(undefined);
-  return tracer().startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      const result = await work(span);
-      endWith(span);
-      return result;
-    } catch (error) {
-      endWith(span, error);
-      throw error;
-    }
-  });
-}
-
 /**
  * Runs `work` in a client span continuing the trace of `traceparent` (stored when the work was
  * caused), handing it the headers that carry the span on (traceparent, tracestate). With no stored
@@ -89,7 +73,6 @@ export async function continuingTrace<T>(
   if (!traceparent) return work({}, undefined);
   const parent = propagation.extract(ROOT_CONTEXT, { traceparent });
   const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
-  if (!span.isRecording()) return work({}, undefined);
   const active = trace.setSpan(parent, span);
   const headers: Record<string, string> = {};
   propagation.inject(active, headers);

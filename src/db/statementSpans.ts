@@ -25,7 +25,9 @@ export function traceEmbeddedStatements(db: Knex): void {
     span.end();
   };
   db.on('query', (query: QueryEvent) => {
-    if (!activeSpan()) return; // no statement span outside a trace (as the pg instrumentation's requireParentSpan)
+    // No statement span outside a trace, as the pg instrumentation's requireParentSpan. The active
+    // span may have ended (a field resolved inside its traced ancestor's span): it is still the parent.
+    if (!activeSpan()) return;
     const span = tracer.startSpan(`pglite.query:${verbOf(query.sql)}`, {
       kind: SpanKind.CLIENT,
       attributes: { 'db.system.name': 'postgresql', 'db.query.text': query.sql },
