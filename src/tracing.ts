@@ -51,6 +51,11 @@ export function activeTraceparent(): string | null {
   return carrier.traceparent ?? null;
 }
 
+/** Marks a span failed without an exception (an answer that is a failure: a webhook's 500, no answer). */
+export function markFailed(span: Span | undefined, message: string): void {
+  span?.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
 function endWith(span: Span, error?: unknown): void {
   if (error !== undefined) {
     span.recordException(error instanceof Error ? error : String(error));

@@ -218,12 +218,14 @@ describe('tracing on', () => {
       production: false,
       settings: { scheduleMs: [30], jitter: 0, pollMs: 20, timeoutMs: 2000 },
     });
-    for (let tries = 0; tries < 200 && receiver.received.length === 0; tries++) {
+    // The span ends once the receiver's answer is read, after the receiver has recorded the request.
+    const deliverySpan = () => spansOf(caller.traceId).find((span) => span.name === 'webhook delivery');
+    for (let tries = 0; tries < 200 && !deliverySpan(); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     const [post] = receiver.received;
     expect(post?.path).toBe('/payments');
-    const delivery = spansOf(caller.traceId).find((span) => span.name === 'webhook delivery');
+    const delivery = deliverySpan();
     expect(delivery?.kind).toBe(SpanKind.CLIENT);
     expect(delivery?.parentSpanContext?.spanId).toBe(resolver.spanContext().spanId);
     expect(delivery?.attributes).toMatchObject({ 'http.response.status_code': 200, 'webhook.delivered': true });

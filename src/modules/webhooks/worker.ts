@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
-import { continuingTrace } from '../../tracing.js';
+import { continuingTrace, markFailed } from '../../tracing.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDelivery, deliveryTargets, recordAttempt } from './queue.js';
 import type { WebhookDeliveryRow } from './rows.js';
@@ -112,6 +112,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
           ? { 'error.type': 'no_answer' }
           : { 'http.response.status_code': posted.statusCode }),
       });
+      if (!posted.delivered) markFailed(span, posted.error ?? `answered ${posted.statusCode}`);
       return posted;
     });
     const status = await recordAttempt(deps.db, delivery, claimToken, outcome, {
