@@ -28,11 +28,14 @@ import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
+import { graphqlTracingPlugin } from './ops/tracing.js';
 import { readRoutingPlugin } from './readRouting.js';
+import { loggedPath } from './requestPath.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import { buildSchema } from './schema.js';
+import { activeTraceId, untraced } from './tracing.js';
 
 export interface AppDeps extends ServiceDeps {
   production: boolean;
@@ -88,21 +91,11 @@ const assignRequestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-// A credential written into the path itself (a client's "list-clerks.php&key=..." or an encoded "?").
-const CREDENTIAL_IN_PATH = /((?:api[_-]?)?key|(?:access[_-]?)?token)(=|%3d)(?:(?!%26)[^/;&])*/gi;
-
-/**
- * The path of a request line: never the query string (the partner key travels there), and any
- * credential-looking parameter inside the path masked. From originalUrl: a mounted middleware such
- * as /graphql leaves req.path trimmed to "/" when it answers the request itself.
- */
-function loggedPath(originalUrl: string): string {
-  return originalUrl.replace(/[?#].*$/s, '').replace(CREDENTIAL_IN_PATH, '$1$2[redacted]');
-}
-
 function logRequests(deps: AppDeps): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
+    // Read here, inside the request's span: 'finish' may be told outside it.
+    const traceId = activeTraceId();
     res.on('finish', () => {
       deps.logger.info(
         {
@@ -115,6 +108,8 @@ function logRequests(deps: AppDeps): RequestHandler {
           // Set by both doors once createContext has authenticated the request (principalForLog).
           principal: res.locals.principal ?? null,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
+          // Only with tracing on (src/telemetry/preload.ts): the request's trace in the tracing backend.
+          ...(traceId ? { traceId } : {}),
         },
         'request',
       );
@@ -163,7 +158,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     },
   };
   const service: ServiceDeps = { ...deps, limiter, observe };
-  const schema = countListItems(buildSchema());
+  // Its SDL files' parses at start make no spans (tracing on): they are no request's work.
+  const schema = countListItems(untraced(buildSchema));
   const apollo = new ApolloServer<Context>({
     schema,
     // The parser stops at the token limit: an oversized document costs no more than one of the limit.
@@ -184,6 +180,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       listItemCeilingPlugin(limits.graphql.maxListItems),
       // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
       ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
+      // The operation's name and type on the span of the request that runs it (tracing on only).
+      graphqlTracingPlugin(),
       deps.production
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),

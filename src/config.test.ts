@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, tracingEnabled } from './config.js';
 
 const tempDirs: string[] = [];
 const tempDir = () => {
@@ -257,5 +257,18 @@ describe('loadConfig', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(first);
     expect(statSync(file).mode & 0o077).toBe(0); // readable by its owner only
     expect(loadConfig({ DATA_DIR: tempDir() }).tokenSigningKeys[0]!.secret).not.toBe(first);
+  });
+});
+
+describe('tracingEnabled', () => {
+  it('is on with an OTLP endpoint (all signals or traces only), unless the SDK is disabled; off otherwise', () => {
+    expect(tracingEnabled({})).toBe(false);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: '' })).toBe(false);
+    expect(tracingEnabled({ OTEL_SERVICE_NAME: 'x', OTEL_TRACES_SAMPLER: 'always_on' })).toBe(false);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(
+      false,
+    );
   });
 });

@@ -14,6 +14,7 @@ import { scheduleEventRetention } from './modules/events/retention.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/limits.js';
 import { deliveryMetrics, readMetrics } from './ops/metrics.js';
+import { flushTraces } from './tracing.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -107,6 +108,7 @@ async function shutdown(signal: string): Promise<void> {
   await deliveries.stop();
   await replica?.stop();
   await db.destroy();
+  await flushTraces(); // the spans still batched (tracing on: src/telemetry/preload.ts)
   logger.info('stopped');
   process.exit(0);
 }

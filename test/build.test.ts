@@ -4,6 +4,8 @@
 // DATA_DIR, or a new Postgres database with TEST_DATABASE_URL).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,10 +37,66 @@ function finish(child: ChildProcess): Promise<Finished> {
   });
 }
 
-/** Plain node, as production runs it: no --import, no loader, no TypeScript anywhere on the command line. */
+/**
+ * Plain node, as production runs it: no loader, no TypeScript anywhere on the command line; the one
+ * --import allowed is the compiled tracing preload (dist/src/telemetry/preload.js, which does nothing
+ * without OTEL_EXPORTER_OTLP_ENDPOINT).
+ */
 function node(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  expect(args.filter((arg) => /tsx|--import|--loader|--require|\.ts$/.test(arg))).toEqual([]);
+  const preloads = args.flatMap((arg, index) => (arg === '--import' ? [args[index + 1]] : []));
+  expect(preloads.filter((preload) => preload !== './dist/src/telemetry/preload.js')).toEqual([]);
+  const rest = args.filter((arg, index) => arg !== '--import' && args[index - 1] !== '--import');
+  expect(rest.filter((arg) => /tsx|--import|--loader|--require|\.ts$/.test(arg))).toEqual([]);
   return spawn(process.execPath, args, { cwd: ROOT, env });
+}
+
+/** Starts the compiled service as start:prod does, on an ephemeral port; resolves with its base URL. */
+async function startProd(
+  env: NodeJS.ProcessEnv,
+): Promise<{ service: ChildProcess; exited: Promise<Finished>; baseUrl: string }> {
+  const [, ...args] = scripts['start:prod']!.split(' ');
+  const service = node(args, { ...env, PORT: '0', HOST: '127.0.0.1' });
+  cleanups.push(() => service.kill('SIGKILL'));
+  const exited = finish(service);
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let banner = '';
+    service.stdout!.on('data', (chunk) => {
+      banner += chunk;
+      const port = /listening on 127\.0\.0\.1:(\d+)/.exec(banner)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    void exited.then(({ code, stdout, stderr }) => {
+      reject(new Error(`exited with ${code} before listening:\n${stdout}${stderr}`));
+    });
+  });
+  return { service, exited, baseUrl };
+}
+
+interface ReceivedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+}
+
+/** An OTLP/HTTP receiver (JSON encoding) on loopback: the spans the compiled service exports. */
+async function startOtlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; close: () => void }> {
+  const spans: ReceivedSpan[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      for (const resource of body.resourceSpans ?? []) {
+        for (const scope of resource.scopeSpans ?? []) spans.push(...scope.spans);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, spans, close: () => server.close() };
 }
 
 describe('npm run build and the compiled service', () => {
@@ -77,20 +135,7 @@ describe('npm run build and the compiled service', () => {
     const heapLimit = /--max-old-space-size=(\d+)/.exec(scripts.start!)!;
     expect(args).toContain(heapLimit[0]);
 
-    const service = node(args, { ...env, PORT: '0', HOST: '127.0.0.1' });
-    cleanups.push(() => service.kill('SIGKILL'));
-    const exited = finish(service);
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      let banner = '';
-      service.stdout!.on('data', (chunk) => {
-        banner += chunk;
-        const port = /listening on 127\.0\.0\.1:(\d+)/.exec(banner)?.[1];
-        if (port) resolve(`http://127.0.0.1:${port}`);
-      });
-      void exited.then(({ code, stdout, stderr }) => {
-        reject(new Error(`exited with ${code} before listening:\n${stdout}${stderr}`));
-      });
-    });
+    const { service, exited, baseUrl } = await startProd(env);
 
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
     const golden = JSON.parse(readFileSync(join(ROOT, 'test/golden/list-clerks/demo-partner-key.json'), 'utf8'));
@@ -105,5 +150,39 @@ describe('npm run build and the compiled service', () => {
     const heapLimitMb = Number(/"heapLimitMb":(\d+)/.exec(stopped.stdout)?.[1]);
     expect(heapLimitMb).toBeGreaterThanOrEqual(Number(heapLimit[1]));
     expect(heapLimitMb).toBeLessThan(Number(heapLimit[1]) + 128);
+  });
+
+  it('traces a lookup through the compiled preload when OTEL_EXPORTER_OTLP_ENDPOINT is set, and flushes on SIGTERM', async () => {
+    const receiver = await startOtlpReceiver();
+    cleanups.push(receiver.close);
+    const { service, exited, baseUrl } = await startProd({
+      ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
+    const traceId = '5b8aa5a2d2c872e8321cf37308d69df2';
+    const lookup = await fetch(
+      `${baseUrl}/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347`,
+      {
+        headers: { traceparent: `00-${traceId}-051581bf3cb55c13-01` },
+      },
+    );
+    expect(lookup.status).toBe(200);
+    service.kill('SIGTERM'); // the batched spans go out before the process ends
+    const stopped = await exited;
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain(`"traceId":"${traceId}"`);
+
+    const names = receiver.spans.filter((span) => span.traceId === traceId).map((span) => span.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'GET /v1/lookup-customer.php', // http (the server span) and express (the route)
+        'query LookupCustomer', // graphql
+        'graphql.resolve customer',
+      ]),
+    );
+    expect(names.filter((name) => name === 'GET /v1/lookup-customer.php')).toHaveLength(2);
+    // pg's spans on Postgres, the embedded database's own otherwise: the key, the customer, the orders, the payments.
+    expect(names.filter((name) => /^(pg|pglite)\.query:/.test(name))).toHaveLength(4);
   });
 });

@@ -23,6 +23,8 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   ['src/app.ts', 'entry'],
   ['src/cli/', 'entry'],
   ['src/fixtures/', 'entry'],
+  // Tracing's start: preloaded before the service's modules (node --import), as high as the entry.
+  ['src/telemetry/', 'entry'],
   // Doors: the REST shim and the operations endpoints (health, metrics, headers, HTTP limits).
   ['src/rest/', 'doors'],
   ['src/ops/', 'doors'],
@@ -52,6 +54,9 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   ['src/losslessJson.ts', 'kernel'],
   ['src/limitSettings.ts', 'kernel'],
   ['src/clientAddress.ts', 'kernel'],
+  ['src/requestPath.ts', 'kernel'],
+  // The active trace through the OpenTelemetry API (a no-op when tracing is off), for every layer.
+  ['src/tracing.ts', 'kernel'],
   ['src/__generated__/operations.ts', 'kernel'],
 ];
 

@@ -4,7 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
+import { tracingStarted } from '../tracing.js';
 import { PreparingPgClient } from './prepared.js';
+import { traceEmbeddedStatements } from './statementSpans.js';
 import { pgTypes, typeParsers } from './types.js';
 
 export type Db = Knex;
@@ -58,7 +60,7 @@ export function createDb(options: DbOptions): Db {
   const { PGlite } = embeddedRequire('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
   const ClientPgLite = embeddedRequire('knex-pglite') as typeof import('knex-pglite');
   const pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers: typeParsers });
-  return knex({
+  const db = knex({
     client: ClientPgLite as unknown as typeof knex.Client,
     dialect: 'postgres',
     // knex-pglite takes a ready-made PGlite instance through a connection function.
@@ -66,6 +68,9 @@ export function createDb(options: DbOptions): Db {
     compileSqlOnError: false,
     log: knexLog(options.logger),
   });
+  // No pg driver here for the pg instrumentation to see: the statements' spans come from knex's events.
+  if (tracingStarted()) traceEmbeddedStatements(db);
+  return db;
 }
 
 export function isEmbedded(db: Db): boolean {

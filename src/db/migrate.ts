@@ -15,6 +15,7 @@ import * as webhooks from '../../migrations/20261124000200_webhooks.js';
 import * as eventsDataJson from '../../migrations/20261124000300_events_data_json.js';
 import * as apiKeyWrites from '../../migrations/20261124000410_api_key_writes.js';
 import * as rateLimits from '../../migrations/20261125000100_rate_limits.js';
+import * as eventsTraceparent from '../../migrations/20261125000200_events_traceparent.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261124000300_events_data_json': eventsDataJson,
   '20261124000410_api_key_writes': apiKeyWrites,
   '20261125000100_rate_limits': rateLimits,
+  '20261125000200_events_traceparent': eventsTraceparent,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

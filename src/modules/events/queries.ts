@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
+import { activeTraceparent } from '../../tracing.js';
 import { newEventId } from './ids.js';
 import type { EventRow, EventTypeName, NewEvent } from './rows.js';
 
@@ -7,17 +8,20 @@ const COLUMNS = ['partner_id', 'id', 'sequence', 'type', 'occurred_at', 'data'] 
 /**
  * Appends a partner's events in the caller's transaction, in one statement, numbered from the events
  * sequence in the order given (no lock is taken: payments of one partner do not wait for each other).
+ * Each carries the traceparent of the active span (null with tracing off): its webhook deliveries
+ * continue the trace of the request that wrote it.
  */
 export async function appendEvents(trx: DbOrTrx, partnerId: string, events: readonly NewEvent[]): Promise<EventRow[]> {
   if (events.length === 0) return [];
   const { rows } = (await trx.raw(
-    `insert into events (partner_id, id, sequence, type, occurred_at, data)
-     select ?, e.id, nextval('events_sequence'), e.type, e.occurred_at, e.data
+    `insert into events (partner_id, id, sequence, type, occurred_at, data, traceparent)
+     select ?, e.id, nextval('events_sequence'), e.type, e.occurred_at, e.data, ?::text
      from (select * from unnest(?::text[], ?::text[], ?::timestamptz[], ?::json[]) with ordinality
            as u(id, type, occurred_at, data, ordinal) order by ordinal) as e
      returning ${COLUMNS.join(', ')}`,
     [
       partnerId,
+      activeTraceparent(),
       events.map((event) => newEventId(event.occurredAt)),
       events.map((event) => event.type),
       events.map((event) => event.occurredAt.toISOString()),

@@ -17,6 +17,8 @@ export interface EventRow {
   type: EventTypeName;
   occurred_at: Date;
   data: unknown;
+  /** The W3C traceparent of the request that wrote it (null: tracing was off); read by the webhook worker only. */
+  traceparent?: string | null;
   /** The exact time in microseconds since the epoch, when a listing read it (for its cursor). */
   occurred_at_us?: string;
 }

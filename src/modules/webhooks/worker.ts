@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
+import { continuingTrace, markFailed } from '../../tracing.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDelivery, deliveryTargets, recordAttempt } from './queue.js';
 import type { WebhookDeliveryRow } from './rows.js';
@@ -91,10 +92,28 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       return;
     }
     const request = signedRequest(endpoint, messageOfEvent(event), deps.now());
-    const outcome = await postWebhook(endpoint.url, request, {
-      timeoutMs: settings.timeoutMs,
-      production: deps.production,
-      now: deps.now,
+    // The post continues the trace of the request that wrote the event, and carries it on (traceparent).
+    const attributes = { 'webhook.delivery.id': delivery.id, 'webhook.attempt': delivery.attempt_count };
+    const outcome = await continuingTrace(event.traceparent, 'webhook delivery', attributes, async (headers, span) => {
+      const posted = await postWebhook(
+        endpoint.url,
+        { ...request, headers: { ...request.headers, ...headers } },
+        {
+          timeoutMs: settings.timeoutMs,
+          production: deps.production,
+          now: deps.now,
+        },
+      );
+      span?.setAttributes({
+        'http.request.method': 'POST',
+        'server.address': new URL(endpoint.url).hostname,
+        'webhook.delivered': posted.delivered,
+        ...(posted.statusCode === null
+          ? { 'error.type': 'no_answer' }
+          : { 'http.response.status_code': posted.statusCode }),
+      });
+      if (!posted.delivered) markFailed(span, posted.error ?? `answered ${posted.statusCode}`);
+      return posted;
     });
     const status = await recordAttempt(deps.db, delivery, claimToken, outcome, {
       retryInMs: retryDelayMs(settings, delivery.attempt_count),
