@@ -748,6 +748,48 @@ async function main(): Promise<void> {
     `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the run, ${webhooks.pendingAtEnd} pending at its end`,
   );
 
+  // 5b. Issue 14: the request limits are counted in Postgres by default (two statements per credentialed
+  // request); the same lookups on one more service process that counts them in Redis (REDIS_URL,
+  // BENCH_REDIS_URL or the local server), against the Postgres-counted figure of the main run.
+  const lookupScenario = scenarios.find((scenario) => scenario.name === 'rest-lookup-customer')!;
+  const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+  const limitsInRedis = await phase('limitsInRedis', async () => {
+    const { child, port } = await startProcess('service (limits in Redis)', 'src/main.ts', {
+      DATABASE_URL: dbUrl,
+      REDIS_URL: redisUrl,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: join(os.tmpdir(), `${dbName}-redis`),
+      TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
+      RATE_LIMIT_REQUESTS: '1000000',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+    });
+    try {
+      const readiness = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { rateLimitStore?: string };
+      await settle(port);
+      if (warmup > 0) await run({ ...lookupScenario.options(port), duration: warmup });
+      await settle(port);
+      const result = await run(lookupScenario.options(port));
+      const inPostgres = results.find((result) => result.name === 'rest-lookup-customer')?.requestsPerSecond ?? null;
+      const requestsPerSecond = round(result.requests.total / result.duration);
+      return {
+        store: readiness.rateLimitStore ?? 'unknown',
+        requestsPerSecond,
+        p99Ms: result.latency.p99,
+        non2xx: result.non2xx,
+        inPostgresRequestsPerSecond: inPostgres,
+        ratio: inPostgres ? round(requestsPerSecond / inPostgres, 3) : null,
+      };
+    } finally {
+      await stopProcess(child);
+    }
+  });
+  log(
+    `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres (×${limitsInRedis.ratio})`,
+  );
+
   const ledger = await phase('ledgerCheck', () => checkLedger(data));
   log(
     `ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`,
@@ -825,6 +867,7 @@ async function main(): Promise<void> {
       loadAverageAtStart: round(busy, 2),
     },
     webhooks,
+    limitsInRedis,
     settings: {
       customers,
       durationSeconds: duration,
