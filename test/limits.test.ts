@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS, type LimitSettings } from '../src/limitSettings.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { inParallel } from './support/parallel.js';
 import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
 
 let database: TestDatabase;
@@ -26,20 +27,6 @@ function movableClock() {
       vi.setSystemTime(Date.now() + seconds * 1000);
     },
   };
-}
-
-/** Runs `count` calls of `task`, at most `concurrency` at a time; results in call order. */
-async function inParallel<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await task(index);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return results;
 }
 
 interface Answer {

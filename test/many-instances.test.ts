@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type Balancer, startBalancer } from './support/balancer.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
+import { inParallel } from './support/parallel.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 import { type ServiceProcess, startServiceProcess } from './support/serviceProcess.js';
 
@@ -64,20 +65,6 @@ function send(
 
 const graphql = (baseUrl: string, key: string, query: string, variables?: Record<string, unknown>) =>
   send(baseUrl, '/graphql', { method: 'POST', headers: { 'x-api-key': key }, body: { query, variables } });
-
-/** Runs `work` over `items` with at most `concurrency` at once; the answers in item order. */
-async function inParallel<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const answers: R[] = new Array(items.length);
-  let cursor = 0;
-  const lanes = Array.from({ length: concurrency }, async () => {
-    while (cursor < items.length) {
-      const index = cursor++;
-      answers[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(lanes);
-  return answers;
-}
 
 const inStorePayment = (retailKey: string, order: { merchant: string; clerk: string; id: string; currency: string }) =>
   `/v1/record-customer-payment.php?key=${retailKey}&merchantId=${order.merchant}&salesClerkId=${order.clerk}` +
@@ -140,9 +127,7 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
   it('holds one key to exactly RATE_LIMIT_REQUESTS in total across the three', async () => {
     rateKey = await createKey({ kind: 'PARTNER', partnerId: '2', label: 'rate limit proof' });
     const before = [...balancer.stats.served];
-    const answers = await inParallel(Array.from({ length: 1000 }), 12, () =>
-      send(balancer.url, `/v1/list-clerks.php?key=${rateKey.secret}`),
-    );
+    const answers = await inParallel(1000, 12, () => send(balancer.url, `/v1/list-clerks.php?key=${rateKey.secret}`));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(1000 - RATE_LIMIT);
@@ -194,19 +179,15 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
   it('records each of 300 payments exactly once when its idempotency key reaches two instances at once', async () => {
     const payments = async () => Number((await database.db('payments').count({ n: '*' }))[0]!.n);
     const before = await payments();
-    const pairs = await inParallel(
-      Array.from({ length: 300 }, (_unused, index) => index),
-      6,
-      async (index) => {
-        const path =
-          index % 2 ? inStorePayment('other-retail-key', OTHER_ORDER) : inStorePayment('demo-retail-key', DEMO_ORDER);
-        const headers = { 'idempotency-key': `proof-pair-${index}` };
-        return Promise.all([
-          send(instances[index % 3]!.baseUrl, path, { headers }),
-          send(instances[(index + 1) % 3]!.baseUrl, path, { headers }),
-        ]);
-      },
-    );
+    const pairs = await inParallel(300, 6, async (index) => {
+      const path =
+        index % 2 ? inStorePayment('other-retail-key', OTHER_ORDER) : inStorePayment('demo-retail-key', DEMO_ORDER);
+      const headers = { 'idempotency-key': `proof-pair-${index}` };
+      return Promise.all([
+        send(instances[index % 3]!.baseUrl, path, { headers }),
+        send(instances[(index + 1) % 3]!.baseUrl, path, { headers }),
+      ]);
+    });
     for (const [first, second] of pairs) {
       expect([first.status, second.status]).toEqual([200, 200]);
       // One payment, answered twice: the second answer is the first one's replay.
@@ -272,17 +253,13 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     expect(endpoint.body.errors, JSON.stringify(endpoint.body)).toBeUndefined();
     // The first three posts fail: those deliveries are retried, by whichever worker claims them next.
     receiver.script('/proof', ['fail', 'fail', 'fail']);
-    const paid = await inParallel(
-      Array.from({ length: 20 }, (_unused, index) => index),
-      4,
-      async (index) => {
-        const answer = await send(balancer.url, inStorePayment('demo-retail-key', DEMO_ORDER), {
-          headers: { 'idempotency-key': `proof-webhook-${index}` },
-        });
-        expect(answer.status).toBe(200);
-        return answer.body.payment.id as number;
-      },
-    );
+    const paid = await inParallel(20, 4, async (index) => {
+      const answer = await send(balancer.url, inStorePayment('demo-retail-key', DEMO_ORDER), {
+        headers: { 'idempotency-key': `proof-webhook-${index}` },
+      });
+      expect(answer.status).toBe(200);
+      return answer.body.payment.id as number;
+    });
     const posts = () => receiver.received.filter((request) => request.path === '/proof');
     const deliveredPayments = () =>
       posts()
@@ -336,38 +313,31 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     let completed = 0;
     let signalled = false;
     let readinessAfterSignal: Promise<string> | undefined;
-    const answers = await inParallel(
-      Array.from({ length: 300 }, (_unused, index) => index),
-      10,
-      async (index) => {
-        if (completed >= 100 && !signalled) {
-          signalled = true;
-          victim.child.kill('SIGTERM');
-          // For DRAIN_DELAY_MS it still serves, while /readyz tells the balancer it is draining.
-          readinessAfterSignal = vi.waitFor(
-            async () => {
-              const readiness = await send(victim.baseUrl, '/readyz');
-              expect(readiness.status).toBe(503);
-              return readiness.body.status;
-            },
-            { timeout: 700, interval: 20 },
-          );
-        }
-        const answer =
-          index % 2
-            ? await send(
-                balancer.url,
-                `/v1/lookup-customer.php?key=${partnerKey.secret}&customerLocator=123456789012347`,
-              )
-            : await send(
-                balancer.url,
-                inStorePayment(retailKey.secret, DEMO_ORDER).replace('amount=0.10', 'amount=0.01'),
-                { headers: { 'idempotency-key': `proof-drain-${index}` } },
-              );
-        completed += 1;
-        return answer;
-      },
-    );
+    const answers = await inParallel(300, 10, async (index) => {
+      if (completed >= 100 && !signalled) {
+        signalled = true;
+        victim.child.kill('SIGTERM');
+        // For DRAIN_DELAY_MS it still serves, while /readyz tells the balancer it is draining.
+        readinessAfterSignal = vi.waitFor(
+          async () => {
+            const readiness = await send(victim.baseUrl, '/readyz');
+            expect(readiness.status).toBe(503);
+            return readiness.body.status;
+          },
+          { timeout: 700, interval: 20 },
+        );
+      }
+      const answer =
+        index % 2
+          ? await send(balancer.url, `/v1/lookup-customer.php?key=${partnerKey.secret}&customerLocator=123456789012347`)
+          : await send(
+              balancer.url,
+              inStorePayment(retailKey.secret, DEMO_ORDER).replace('amount=0.10', 'amount=0.01'),
+              { headers: { 'idempotency-key': `proof-drain-${index}` } },
+            );
+      completed += 1;
+      return answer;
+    });
     expect(signalled).toBe(true);
     expect(await readinessAfterSignal).toBe('draining');
     expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)).toEqual([]);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RateLimitStoreSettings } from '../src/app.js';
 import type { LimitSettings } from '../src/limitSettings.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
+import { inParallel } from './support/parallel.js';
 import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -51,20 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.destroy();
 });
-
-/** Runs `count` calls of `task`, at most `concurrency` at a time; results in call order. */
-async function inParallel<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await task(index);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return results;
-}
 
 const readClerks = async (service: TestService, key: string, headers: Record<string, string> = {}) => {
   const response = await service.request(`/v1/list-clerks.php?key=${encodeURIComponent(key)}`, { headers });
