@@ -7,12 +7,15 @@
 // device; the chosen order's payments. Like the service (src/db/prepared.ts), it runs each as a
 // named prepared statement. It answers the same top-level shape; it does not check key kinds, rate
 // limits, or write request logs.
+// It also serves the payment baseline, GET /v1/record-customer-payment.php (bench/baseline-payment.ts),
+// so one bare process stands beside the service for every scenario that has a baseline.
 // Run by bench/run.ts as its own process: DATABASE_URL, PORT, DATABASE_POOL_MAX.
 
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
+import { recordCustomerPayment } from './baseline-payment.js';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -167,6 +170,14 @@ app.get('/v1/lookup-customer.php', async (req, res) => {
         { amount: money(order.weekly_cost_minor), currency: order.currency, type: 'week' },
       ],
     });
+  } catch (error) {
+    res.status(500).json({ valid: false, message: String(error) });
+  }
+});
+app.get('/v1/record-customer-payment.php', async (req, res) => {
+  try {
+    const answer = await recordCustomerPayment(pool, req.query, req.get('idempotency-key'));
+    res.status(answer.status).json(answer.body);
   } catch (error) {
     res.status(500).json({ valid: false, message: String(error) });
   }

@@ -8,7 +8,10 @@
 // Issue 13's event log adds one statement to a recorded payment (never to a replay): appendEvents,
 // writing all of its events at once. Its transactions' payloads are made from what the payment has in
 // hand (the store and clerk names come with the statement that checks them), so nothing is read back.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { type Pool, recordCustomerPayment } from '../bench/baseline-payment.js';
+import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { statementsDuring } from './support/statements.js';
 
@@ -114,5 +117,95 @@ describe('vendor payment notification', () => {
     const repeated = await notify();
     expect(repeated.body).toEqual(first.body);
     expect(repeated.statements.length, repeated.statements.join('\n')).toBeLessThanOrEqual(7);
+  });
+});
+
+// bench/baseline-payment.ts is the floor the bench holds the service's payments against: it must send
+// what the service sends, statement for statement and in the same text, or the ratio measures a
+// different piece of work. It runs on pg against the same database (Postgres only: it is `pg`).
+describe.skipIf(!onPostgres)('the bench baseline of record-customer-payment', () => {
+  /** The baseline's answer to the same request, and the SQL texts it sent, in order. */
+  async function baseline(amount: string, idempotencyKey?: string) {
+    const pool = new pg.Pool({ connectionString: fixture.database.url!, max: 2 });
+    const sql: string[] = [];
+    const text = (statement: string | { text: string }) => (typeof statement === 'string' ? statement : statement.text);
+    const recording: Pool = {
+      query: (statement) => {
+        sql.push(statement.text);
+        return pool.query(statement);
+      },
+      connect: async () => {
+        const client = await pool.connect();
+        return {
+          query: (statement) => {
+            sql.push(text(statement));
+            return client.query(statement);
+          },
+          release: (error) => client.release(error),
+        };
+      },
+    };
+    try {
+      const params = Object.fromEntries(new URL(`http://baseline${RECORD}&amount=${amount}`).searchParams);
+      const answer = await recordCustomerPayment(recording, params, idempotencyKey);
+      return { ...answer, sql };
+    } finally {
+      await pool.end();
+    }
+  }
+
+  it.each([
+    ['without an Idempotency-Key', undefined],
+    ['with one', 'baseline-drift'],
+  ])('sends the statements the service sends, %s, and answers the same shape', async (_case, key) => {
+    const service = await recordInStore('4.00', key && `${key}-service`);
+    const bare = await baseline('4.00', key && `${key}-baseline`);
+    expect(service.response.status).toBe(200);
+    expect(bare.status).toBe(200);
+    expect(bare.sql).toEqual(service.statements);
+    const body = bare.body as typeof service.body;
+    expect(Object.keys(body)).toEqual(Object.keys(service.body));
+    expect(Object.keys(body.payment).sort()).toEqual(Object.keys(service.body.payment).sort());
+    // The same order after both: the baseline's figures follow the service's by one payment of 4.00.
+    expect(body.payment.remainingBalance).toBe(service.body.payment.remainingBalance - 4);
+    expect(body.payment.deviceTag).toBe(service.body.payment.deviceTag);
+    // Its payment wrote what the service's did: a cash and a commission transaction, and three events.
+    const written = async (table: string, column: string, id: number) =>
+      (
+        await fixture.database
+          .db(table)
+          .where({ partner_id: 1, [column]: id })
+          .count({ n: '*' })
+          .first()
+      )?.n;
+    expect(Number(await written('transactions', 'payment_id', body.payment.id))).toBe(
+      Number(await written('transactions', 'payment_id', service.body.payment.id)),
+    );
+    const events = await fixture.database
+      .db('events')
+      .where({ partner_id: 1 })
+      .whereRaw(`data->'payment'->>'id' = ? or data->'payment'->>'id' = ?`, [
+        String(body.payment.id),
+        String(service.body.payment.id),
+      ])
+      .select('type', 'data');
+    expect(events.map((event) => event.type).sort()).toEqual(
+      [
+        'payment.recorded',
+        'payment.recorded',
+        'transaction.created',
+        'transaction.created',
+        'transaction.created',
+        'transaction.created',
+      ].sort(),
+    );
+  });
+
+  it('refuses what the SQL would: no amount above the balance, none of 0, another currency', async () => {
+    expect((await baseline('0')).status).toBe(400);
+    expect((await baseline('99999')).status).toBe(400);
+    expect((await baseline('1.00&currency=MXN')).status).toBe(400);
+    const other = await baseline('1.00');
+    expect(other.status).toBe(200);
   });
 });
