@@ -3,14 +3,17 @@
 // Issue 7, item 2: the benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL
 // that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh
 // database dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`),
-// starts the service (src/main.ts) and the baseline (bench/baseline-server.ts) as separate
-// processes, and loads them from this process on loopback with autocannon: a fixed duration per
-// scenario, after a short warm-up. It reports requests per second and p50/p99 latency, each with its
-// ratio to the baseline's requests per second in the same run, the service's peak resident memory,
-// and whether the ledger is clean after the payments; writes bench/results.json and
-// bench/results.svg; drops the database.
+// starts the service (src/main.ts) and the baseline (bench/baseline-server.ts: the bare lookup, and
+// the bare payment of bench/baseline-payment.ts) as separate processes, and loads them from this
+// process on loopback with autocannon: a fixed duration per scenario, after a short warm-up. It
+// reports requests per second and p50/p99 latency, each service figure with its ratio to its own
+// baseline's requests per second in the same run (a scenario's `baseline` names it), the service's
+// peak resident memory, and whether the ledger is clean after the payments. Issue 15: it also runs
+// pgbench's TPC-B-like transaction (-M prepared) in a database of its own on the same server, the
+// floor of the server itself, and holds the payments' rate against its tps. Writes
+// bench/results.json and bench/results.svg; drops the databases.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -57,6 +60,8 @@ const customers = positive('customers', args.customers);
 const duration = positive('duration', args.duration);
 const warmup = Number(args.warmup);
 const lookupConnections = positive('connections', args.connections);
+/** The payments (service, bare baseline, and pgbench's clients) run at the lookups' connections. */
+const paymentConnections = lookupConnections;
 const outDir = resolve(ROOT, args.out);
 
 function positive(name: string, raw: string): number {
@@ -191,12 +196,54 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   }
 }
 
+// ---------------------------------------------------------------- pgbench, the server's own floor
+
+/** pgbench's summary of a run: transactions per second without the initial connection time. */
+interface PgbenchResult {
+  tps: number;
+  transactions: number;
+  failed: number;
+  latencyAverageMs: number | null;
+}
+
+function pgbench(args: readonly string[]): Promise<string> {
+  return new Promise((done, reject) =>
+    execFile('pgbench', [...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`pgbench ${args.join(' ')} failed: ${stderr || error.message}`)) : done(stdout),
+    ),
+  );
+}
+
+/** Reads pgbench's report (Postgres 14 and later: "without initial connection time"; before: "excluding connections establishing"). */
+function parsePgbench(output: string): PgbenchResult {
+  const tps = /^tps = ([0-9.]+) \((?:without initial connection time|excluding connections establishing)\)/m.exec(
+    output,
+  );
+  if (!tps) throw new Error(`pgbench printed no tps:\n${output}`);
+  const number = (pattern: RegExp) => {
+    const match = pattern.exec(output);
+    return match ? Number(match[1]) : null;
+  };
+  return {
+    tps: round(Number(tps[1])),
+    transactions: number(/^number of transactions actually processed: (\d+)/m) ?? 0,
+    failed: number(/^number of failed transactions: (\d+)/m) ?? 0,
+    latencyAverageMs: number(/^latency average = ([0-9.]+) ms/m),
+  };
+}
+
 // ---------------------------------------------------------------- the load
 
 interface Scenario {
   name: string;
   label: string;
   target: 'service' | 'baseline';
+  /**
+   * The name of the baseline scenario (run before this one) whose rate this one's ratio is against:
+   * the lookups against the bare lookup, the payment against the bare payment. None: no ratio (the
+   * transaction lists have no bare baseline yet; one names it here once it has).
+   */
+  baseline?: string;
   connections: number;
   /** Builds autocannon's options for the port. */
   options: (port: number) => autocannon.Options;
@@ -209,6 +256,8 @@ interface Measured {
   name: string;
   label: string;
   target: 'service' | 'baseline';
+  /** The baseline scenario the ratio is against (a baseline's own ratio is 1); null: no ratio. */
+  baseline: string | null;
   connections: number;
   durationSeconds: number;
   requests: number;
@@ -460,6 +509,7 @@ async function main(): Promise<void> {
       name: 'rest-lookup-customer',
       label: 'REST lookup-customer',
       target: 'service',
+      baseline: 'baseline-lookup-customer',
       connections: lookupConnections,
       options: (port) => ({
         ...base(port, lookupConnections),
@@ -475,6 +525,7 @@ async function main(): Promise<void> {
       name: 'graphql-lookup-customer',
       label: 'GraphQL customer(locator)',
       target: 'service',
+      baseline: 'baseline-lookup-customer',
       connections: lookupConnections,
       graphql: true,
       options: (port) => ({
@@ -484,28 +535,41 @@ async function main(): Promise<void> {
     },
   ];
   // The payments before the transaction windows: a window the service cannot answer must not spoil them.
-  scenarios.push({
-    name: 'rest-record-customer-payment',
-    label: 'REST record-customer-payment',
-    target: 'service',
-    connections: lookupConnections,
-    options: (port) => ({
-      ...base(port, lookupConnections),
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (request: AutocannonRequest) => {
-            const order = pick(orders);
-            return {
-              ...request,
-              path: `/v1/record-customer-payment.php?key=${retailKey}&merchantId=${order.merchant_id}&salesClerkId=${order.clerk_id}&financeOrderId=${order.id}&amount=0.50&currency=${order.currency}`,
-              headers: { ...request.headers, 'idempotency-key': randomUUID() },
-            };
-          },
+  // The bare payment first, on the baseline process, with the same requests: its rate is the service's 1.
+  const payments = (port: number) => ({
+    ...base(port, paymentConnections),
+    requests: [
+      {
+        method: 'GET' as const,
+        setupRequest: (request: AutocannonRequest) => {
+          const order = pick(orders);
+          return {
+            ...request,
+            path: `/v1/record-customer-payment.php?key=${retailKey}&merchantId=${order.merchant_id}&salesClerkId=${order.clerk_id}&financeOrderId=${order.id}&amount=0.50&currency=${order.currency}`,
+            headers: { ...request.headers, 'idempotency-key': randomUUID() },
+          };
         },
-      ],
-    }),
+      },
+    ],
   });
+  scenarios.push(
+    {
+      name: 'baseline-record-customer-payment',
+      label: 'baseline: express + pg payment',
+      target: 'baseline',
+      connections: paymentConnections,
+      options: payments,
+    },
+    {
+      name: 'rest-record-customer-payment',
+      label: 'REST record-customer-payment',
+      target: 'service',
+      baseline: 'baseline-record-customer-payment',
+      connections: paymentConnections,
+      options: payments,
+    },
+  );
+  // The transaction lists name no baseline yet (no bare list-transactions exists): no ratio.
   for (const [windowName, window] of Object.entries(windows)) {
     // A whole window per request: fewer connections than the lookups; 2 for 30 days, 1 for 10,000 rows.
     const connections = windowName === '1 day' ? 8 : windowName === '30 days' ? 2 : 1;
@@ -601,8 +665,43 @@ async function main(): Promise<void> {
     return round((Date.now() - at) / 1000);
   };
 
+  // pgbench's TPC-B-like transaction, prepared, in a fresh database of its own on the same server, with
+  // the payments' connections as clients: the rate at which this server commits small write
+  // transactions, the floor under any payment's. Scale = clients (TPC-B's rule: at least one branch
+  // row per client, so the clients do not all queue on one row); a warm-up as long as the scenarios'.
+  const pgbenchResult = await phase('pgbench', async () => {
+    const name = `${dbName}_pgbench`;
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const scale = paymentConnections;
+    const threads = 2;
+    await withAdmin((admin) => admin.raw('create database ??', [name]));
+    try {
+      await pgbench(['-i', '-q', '-s', String(scale), '-I', 'dtGvp', url.toString()]);
+      const runArgs = ['-M', 'prepared', '-c', String(paymentConnections), '-j', String(threads)];
+      if (warmup > 0) await pgbench([...runArgs, '-T', String(Math.ceil(warmup)), url.toString()]);
+      const output = await pgbench([...runArgs, '-T', String(Math.ceil(duration)), url.toString()]);
+      return {
+        version: (await pgbench(['--version'])).trim(),
+        scale,
+        clients: paymentConnections,
+        threads,
+        durationSeconds: Math.ceil(duration),
+        ...parsePgbench(output),
+      };
+    } finally {
+      await withAdmin((admin) => admin.raw('drop database if exists ?? with (force)', [name])).catch((error: unknown) =>
+        process.stderr.write(`bench: could not drop ${name}: ${String(error)}\n`),
+      );
+    }
+  });
+  log(
+    `pgbench -M prepared TPC-B-like (scale ${pgbenchResult.scale}, ${pgbenchResult.clients} clients, ${pgbenchResult.threads} threads, ${pgbenchResult.durationSeconds} s): ${pgbenchResult.tps} tps (without connection time), latency ${pgbenchResult.latencyAverageMs} ms, ${pgbenchResult.failed} failed`,
+  );
+
   const results: Measured[] = [];
-  let baselineRate: number | null = null;
+  /** Each scenario's requests per second, by name: the baselines' are the ratios' denominators. */
+  const rates = new Map<string, number>();
   const rssSamples: number[] = [];
   await phase('load', async () => {
     for (const scenario of scenarios) {
@@ -638,6 +737,7 @@ async function main(): Promise<void> {
         name: scenario.name,
         label: scenario.label,
         target: scenario.target,
+        baseline: scenario.target === 'baseline' ? scenario.name : (scenario.baseline ?? null),
         connections: scenario.connections,
         durationSeconds: result.duration,
         requests: result.requests.total,
@@ -662,7 +762,12 @@ async function main(): Promise<void> {
         settledBeforeSeconds: settledSeconds,
         loadAverage: { before: loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
       };
-      if (scenario.target === 'baseline') baselineRate = measured.requestsPerSecond;
+      rates.set(scenario.name, measured.requestsPerSecond);
+      const baselineRate = measured.baseline === null ? undefined : rates.get(measured.baseline);
+      if (measured.baseline !== null && baselineRate === undefined)
+        throw new Error(
+          `scenario ${scenario.name} names the baseline ${measured.baseline}, which has not run before it`,
+        );
       measured.ratioToBaseline = baselineRate ? round(measured.requestsPerSecond / baselineRate, 3) : null;
       results.push(measured);
       const bad = measured.non2xx + measured.errors + measured.timeouts + measured.graphqlErrors;
@@ -802,6 +907,9 @@ async function main(): Promise<void> {
   const lookup = find('rest-lookup-customer');
   const tenK = find('rest-list-transactions-10-000-rows');
   const payment = find('rest-record-customer-payment');
+  // Issue 15: the payments against the server's own floor, pgbench's TPC-B-like tps.
+  const paymentFractionOfPgbench =
+    payment && pgbenchResult.tps > 0 ? round(payment.requestsPerSecond / pgbenchResult.tps, 3) : null;
   const targets = [
     {
       target: 'REST lookup-customer ≥ 60% of baseline requests/s',
@@ -835,6 +943,23 @@ async function main(): Promise<void> {
       met: payment ? payment.requestsPerSecond >= 500 && failuresOf(payment) === 0 : false,
     },
     {
+      target: 'record-customer-payment ≥ 0.8 of its baseline (bench/baseline-payment.ts) requests/s',
+      measured: payment?.ratioToBaseline ?? null,
+      met: payment
+        ? payment.ratioToBaseline !== null && payment.ratioToBaseline >= 0.8 && failuresOf(payment) === 0
+        : false,
+    },
+    {
+      target: `record-customer-payment ≥ 25% of pgbench's TPC-B-like tps (-M prepared, ${pgbenchResult.clients} clients)`,
+      measured:
+        paymentFractionOfPgbench === null
+          ? null
+          : `${paymentFractionOfPgbench} (${payment?.requestsPerSecond}/s of ${pgbenchResult.tps} tps)`,
+      met: payment
+        ? paymentFractionOfPgbench !== null && paymentFractionOfPgbench >= 0.25 && failuresOf(payment) === 0
+        : false,
+    },
+    {
       target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
       measured: webhooks.ratio,
       met: webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0,
@@ -866,6 +991,7 @@ async function main(): Promise<void> {
       postgres,
       loadAverageAtStart: round(busy, 2),
     },
+    pgbench: { ...pgbenchResult, paymentFractionOfTps: paymentFractionOfPgbench },
     webhooks,
     limitsInRedis,
     settings: {
@@ -873,6 +999,7 @@ async function main(): Promise<void> {
       durationSeconds: duration,
       warmupSeconds: warmup,
       lookupConnections,
+      paymentConnections,
       fill: 'generator',
       partnerId: partner,
     },
@@ -904,17 +1031,21 @@ async function main(): Promise<void> {
         requestsPerSecond: result.requestsPerSecond,
         p50Ms: result.latencyMs.p50,
         p99Ms: result.latencyMs.p99,
-        ratioToBaseline: result.ratioToBaseline ?? 0,
+        // A ratio only where the scenario has a baseline; a baseline's own bar carries none.
+        ratioToBaseline: result.target === 'baseline' ? null : result.ratioToBaseline,
+        baselineRequestsPerSecond:
+          result.target === 'baseline' || result.baseline === null ? null : (rates.get(result.baseline) ?? null),
         baseline: result.target === 'baseline',
       })),
       'device-financing service: requests per second (npm run bench)',
       subtitle,
+      `pgbench TPC-B-like (-M prepared, scale ${pgbenchResult.scale}, ${pgbenchResult.clients} clients) on the same server: ${Math.round(pgbenchResult.tps).toLocaleString('en-US')} tps; the payments ran at ${paymentFractionOfPgbench ?? '?'} of it`,
     ),
   );
 
   // 8. The table.
   log('');
-  log(`| scenario | conn | rows | req/s | p50 ms | p99 ms | × baseline | failures |`);
+  log(`| scenario | conn | rows | req/s | p50 ms | p99 ms | × its baseline | failures |`);
   log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
   for (const result of results) {
     const failures = result.non2xx + result.errors + result.timeouts + result.graphqlErrors;
@@ -923,6 +1054,9 @@ async function main(): Promise<void> {
     );
   }
   log('');
+  log(
+    `pgbench TPC-B-like (-M prepared, scale ${pgbenchResult.scale}, ${pgbenchResult.clients} clients, ${pgbenchResult.threads} threads): ${pgbenchResult.tps} tps; record-customer-payment ${payment?.requestsPerSecond ?? '?'}/s = ${paymentFractionOfPgbench ?? '?'} of it`,
+  );
   log(
     `service memory: ${mb(serviceRssAtStart)} MB at start, peak ${mb(serviceHwm)} MB (VmHWM), ${mb(rssPeakSampled)} MB highest sampled RSS`,
   );
