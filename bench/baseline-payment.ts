@@ -81,6 +81,31 @@ const eventId = (at: Date) =>
 const amount = (minor: bigint) => Number(minor) / 100;
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
+/** What an Idempotency-Key's record keeps of the payment: the service's PaymentReceiptSnapshot. */
+interface Receipt {
+  partnerId: string;
+  paymentId: string;
+  amountMinor: string;
+  time: number;
+  deviceTag: string;
+  remainingMinor: string;
+  currency: string;
+  nextPayment: number | null;
+  fullyPaid: boolean;
+}
+const bodyOf = (receipt: Receipt) => ({
+  valid: true,
+  payment: {
+    id: Number(receipt.paymentId),
+    time: receipt.time,
+    deviceTag: receipt.deviceTag,
+    remainingBalance: amount(BigInt(receipt.remainingMinor)),
+    currency: receipt.currency,
+    nextPayment: receipt.nextPayment,
+    fullyPaid: receipt.fullyPaid,
+  },
+});
+
 export interface Answer {
   status: number;
   body: unknown;
@@ -132,7 +157,7 @@ export async function recordCustomerPayment(
         const stored = (await client.query(named(IDEMPOTENCY_SQL, [partnerId, idempotencyKey, 1]))).rows[0];
         if (stored && (stored.expires_at as Date).getTime() > now.getTime()) {
           if (stored.request_hash !== requestHash) throw new Refusal(refused(409, 'Idempotency-Key reused'));
-          return { status: 200, body: stored.response_body };
+          return { status: 200, body: bodyOf(stored.response_body as Receipt) };
         }
       }
       const found = (await client.query(named(MERCHANT_AND_CLERK_SQL, [partnerId, merchantId, partnerId, clerkId, 1])))
@@ -226,17 +251,17 @@ export async function recordCustomerPayment(
           ]),
         )
       ).rows;
-      const body = {
-        valid: true,
-        payment: {
-          id: paymentId,
-          time,
-          deviceTag: order.device_tag,
-          remainingBalance: amount(remaining),
-          currency,
-          nextPayment,
-          fullyPaid,
-        },
+      // The receipt as the service stores it for a replay (ledger:check reads its paymentId).
+      const receipt: Receipt = {
+        partnerId,
+        paymentId: String(paymentId),
+        amountMinor: minor.toString(),
+        time,
+        deviceTag: order.device_tag as string,
+        remainingMinor: remaining.toString(),
+        currency,
+        nextPayment,
+        fullyPaid,
       };
       if (idempotencyKey !== undefined)
         await client.query(
@@ -249,11 +274,11 @@ export async function recordCustomerPayment(
             idempotencyKey,
             partnerId,
             requestHash,
-            JSON.stringify(body),
+            JSON.stringify(receipt),
             200,
           ]),
         );
-      return { status: 200, body };
+      return { status: 200, body: bodyOf(receipt) };
     })();
     await client.query('COMMIT;');
   } catch (error) {

@@ -11,6 +11,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type Pool, recordCustomerPayment } from '../bench/baseline-payment.js';
+import { checkLedger } from '../src/ledger/check.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { statementsDuring } from './support/statements.js';
@@ -207,5 +208,14 @@ describe.skipIf(!onPostgres)('the bench baseline of record-customer-payment', ()
     expect((await baseline('1.00&currency=MXN')).status).toBe(400);
     const other = await baseline('1.00');
     expect(other.status).toBe(200);
+  });
+
+  it("replays an Idempotency-Key's answer, and leaves a ledger ledger:check finds clean", async () => {
+    const first = await baseline('1.50', 'baseline-replay');
+    const replay = await baseline('1.50', 'baseline-replay');
+    expect(replay.body).toEqual(first.body);
+    expect(replay.sql.some((sql) => sql.includes('"payments"'))).toBe(false);
+    expect((await baseline('2.50', 'baseline-replay')).status).toBe(409);
+    expect((await checkLedger(fixture.database.db)).problems).toEqual([]);
   });
 });
