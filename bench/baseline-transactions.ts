@@ -139,7 +139,7 @@ const FIRST_PAGE_SQL = PAGE_SQL(false);
 const NEXT_PAGE_SQL = PAGE_SQL(true);
 
 // A row as pg returns it: columns of any type, read by name.
-type Row = Record<string, any>;
+type Row = Record<string, unknown>;
 /** What the baseline needs of a pool: queries by config (a pg.Pool; a test may wrap one to watch them). */
 export interface Queryable {
   query: (config: { name: string; text: string; values: unknown[] }) => Promise<{ rows: Row[] }>;
@@ -153,8 +153,8 @@ const named = (sql: string, values: unknown[]) => ({
 // Amounts as the legacy body writes them: minor units over the currency's places (2 unless listed).
 const PLACES: Record<string, number> = { KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3, LYD: 3, IQD: 3 };
 for (const zero of ['CLP', 'JPY', 'KRW', 'VND', 'UGX', 'XOF', 'XAF', 'PYG', 'RWF']) PLACES[zero] = 0;
-const amount = (minor: string | number, currency: string) => Number(minor) / 10 ** (PLACES[currency] ?? 2);
-const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
+const amount = (minor: unknown, currency: unknown) => Number(minor) / 10 ** (PLACES[currency as string] ?? 2);
+const seconds = (at: unknown) => Math.floor((at as Date).getTime() / 1000);
 
 /** A listed row as the legacy transaction object (interface.md 2.7), keys in the contract's order. */
 function legacyTransaction(row: Row) {
@@ -179,7 +179,7 @@ function legacyTransaction(row: Row) {
         financeOrder: {
           id: Number(row.order__id),
           purchaseAmount: amount(row.order__purchase_minor, currency),
-          financeAmount: amount(row.order__purchase_minor - row.order__down_payment_minor, currency),
+          financeAmount: amount(Number(row.order__purchase_minor) - Number(row.order__down_payment_minor), currency),
           downPayment: amount(row.order__down_payment_minor, currency),
           pricePreTax: amount(row.order__price_pre_tax_minor, currency),
           monthlyCost: amount(row.order__monthly_cost_minor, currency),
@@ -240,7 +240,11 @@ export function baselineTransactionsApp(pool: Queryable): Express {
         !WHOLE_SECONDS.test(endtime)
       )
         return void res.status(400).json({ valid: false, message: 'starttime and endtime are unix seconds' });
-      const window = [String(principal.partner_id), new Date(Number(starttime) * 1000), new Date(Number(endtime) * 1000)];
+      const window = [
+        String(principal.partner_id),
+        new Date(Number(starttime) * 1000),
+        new Date(Number(endtime) * 1000),
+      ];
 
       // Page by page, each written as it arrives: the same bytes as the service's streamed body.
       let after: [string, string] | null = null;
