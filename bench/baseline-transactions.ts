@@ -144,11 +144,16 @@ type Row = Record<string, unknown>;
 export interface Queryable {
   query: (config: { name: string; text: string; values: unknown[] }) => Promise<{ rows: Row[] }>;
 }
-const named = (sql: string, values: unknown[]) => ({
-  name: `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`,
-  text: sql,
-  values,
-});
+// The service's statement names (a hash of the text), hashed once per text as the service does.
+const names = new Map<string, string>();
+const named = (sql: string, values: unknown[]) => {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    names.set(sql, name);
+  }
+  return { name, text: sql, values };
+};
 
 // Amounts as the legacy body writes them: minor units over the currency's places (2 unless listed).
 const PLACES: Record<string, number> = { KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3, LYD: 3, IQD: 3 };
