@@ -1,0 +1,295 @@
+// The bench's baseline for list-transactions: the floor of this stack for GET /v1/list-transactions.php
+// (unfiltered, as the bench asks it). A minimal Express handler with `pg` (no GraphQL, no knex, no
+// middleware) running the same SQL statements, in the same order, as the service (captured with
+// test/support/statements.ts; pinned by test/baseline-transactions.test.ts): the key by its hash, then
+// the window page by page, each page one statement (the page of transactions by the (partner_id,
+// occurred_at, id) index, each row's merchant, clerk, order, device, payment and adjustment joined
+// laterally by key), pages of 5000 read as 5001 rows, continuing after the last (time, id). Like the
+// service (src/db/prepared.ts) it runs each as a named prepared statement, and it streams the same
+// bytes: each page written as it arrives. It does not check key kinds, the window's length, filters
+// (refused), rate limits, or write request logs.
+// Run as its own process: DATABASE_URL, PORT (0: a free one), DATABASE_POOL_MAX; it prints
+// "baseline listening on 127.0.0.1:<port>". Imported, it only exports baselineTransactionsApp.
+
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import express, { type Express, type Response } from 'express';
+import pg from 'pg';
+
+/** What bench/run.ts needs to add the scenario: the entry to start, and the request path of a window. */
+export const BASELINE_TRANSACTIONS_ENTRY = 'bench/baseline-transactions.ts';
+export const baselineTransactionsPath = (key: string, window: { start: number; end: number }) =>
+  `/v1/list-transactions.php?key=${key}&starttime=${window.start}&endtime=${window.end}`;
+
+/** A page of Query.transactions: the @listSize bound the REST shim pages by. */
+export const PAGE_SIZE = 5000;
+
+export const KEY_SQL = `select "id", "key_hash", "display_prefix", "kind", "partner_id", "vendor_id", "operator_id", "label", "created_at", "expires_at", "revoked_at" from "api_keys" where "key_hash" = $1 and "revoked_at" is null and ("expires_at" is null or "expires_at" > $2) limit $3`;
+
+const columns = (alias: string, prefix: string, names: readonly string[]) =>
+  names.map((name) => `"${alias}"."${name}" as "${prefix}__${name}"`);
+const LINKED_COLUMNS = [
+  ...columns('m', 'merchant', [
+    'partner_id',
+    'id',
+    'name',
+    'street',
+    'street2',
+    'city',
+    'state',
+    'postal_code',
+    'country',
+    'phone_number',
+  ]),
+  ...columns('c', 'clerk', ['partner_id', 'id', 'person_uuid', 'name', 'phone_number', 'email']),
+  ...columns('o', 'order', [
+    'partner_id',
+    'id',
+    'customer_id',
+    'device_id',
+    'merchant_id',
+    'clerk_id',
+    'cart_id',
+    'currency',
+    'purchase_minor',
+    'down_payment_minor',
+    'price_pre_tax_minor',
+    'monthly_cost_minor',
+    'weekly_cost_minor',
+    'months',
+    'total_paid_minor',
+    'ordered_at',
+  ]),
+  ...columns('d', 'device', [
+    'partner_id',
+    'id',
+    'customer_id',
+    'model_id',
+    'tag',
+    'imei',
+    'sim_number',
+    'phone_number',
+    'description',
+    'last_seen_at',
+  ]),
+  '"dm"."make_model" as "device__model_make_model"',
+  '"dm"."name" as "device__model_name"',
+  '"df"."id" as "device__family_id"',
+  '"df"."name" as "device__family_name"',
+  ...columns('p', 'payment', [
+    'partner_id',
+    'id',
+    'finance_order_id',
+    'channel',
+    'amount_minor',
+    'currency',
+    'merchant_id',
+    'clerk_id',
+    'vendor_id',
+    'vendor_reference',
+    'received_at',
+  ]),
+  ...columns('a', 'adjustment', [
+    'partner_id',
+    'id',
+    'kind',
+    'amount_minor',
+    'currency',
+    'notes',
+    'merchant_id',
+    'finance_order_id',
+    'operator_id',
+    'created_at',
+  ]),
+].join(', ');
+const TRANSACTION_COLUMNS = [
+  'partner_id',
+  'id',
+  'type',
+  'amount_minor',
+  'currency',
+  'occurred_at',
+  'merchant_id',
+  'finance_order_id',
+  'payment_id',
+  'clerk_id',
+  'adjustment_id',
+]
+  .map((column) => `"t"."${column}"`)
+  .join(', ');
+const lateral = (table: string, alias: string, partner: string, id: string) =>
+  `left join lateral (select * from "${table}" as "${alias}" where "${alias}".partner_id = ${partner} and "${alias}".id = ${id} limit 1) as "${alias}" on true`;
+/**
+ * One page of the window in (time, id) order: the first page, or the page after a (microseconds, id)
+ * position. The page is chosen first, then each row's links are joined to it alone, by key.
+ */
+export const PAGE_SQL = (after: boolean) =>
+  `select "t".*, ${LINKED_COLUMNS} from (select ${TRANSACTION_COLUMNS}, (extract(epoch from t.occurred_at) * 1000000)::int8 as occurred_at_us from "transactions" as "t" where "t"."partner_id" = $1 and "t"."occurred_at" >= $2 and "t"."occurred_at" < $3${after ? ` and (t.occurred_at, t.id) > (timestamptz 'epoch' + $4::int8 * interval '1 microsecond', $5::int8)` : ''} order by "t"."occurred_at" asc, "t"."id" asc limit $${after ? 6 : 4}) as "t" ${[
+    lateral('merchants', 'm', '"t"."partner_id"', '"t"."merchant_id"'),
+    lateral('clerks', 'c', '"t"."partner_id"', '"t"."clerk_id"'),
+    lateral('finance_orders', 'o', '"t"."partner_id"', '"t"."finance_order_id"'),
+    lateral('devices', 'd', '"o"."partner_id"', '"o"."device_id"'),
+    'left join "device_models" as "dm" on "dm"."id" = "d"."model_id"',
+    'left join "device_families" as "df" on "df"."id" = "dm"."family_id"',
+    lateral('payments', 'p', '"t"."partner_id"', '"t"."payment_id"'),
+    lateral('adjustments', 'a', '"t"."partner_id"', '"t"."adjustment_id"'),
+  ].join(' ')} order by "t"."occurred_at" asc, "t"."id" asc`;
+const FIRST_PAGE_SQL = PAGE_SQL(false);
+const NEXT_PAGE_SQL = PAGE_SQL(true);
+
+// A row as pg returns it: columns of any type, read by name.
+type Row = Record<string, unknown>;
+/** What the baseline needs of a pool: queries by config (a pg.Pool; a test may wrap one to watch them). */
+export interface Queryable {
+  query: (config: { name: string; text: string; values: unknown[] }) => Promise<{ rows: Row[] }>;
+}
+// The service's statement names (a hash of the text), hashed once per text as the service does.
+const names = new Map<string, string>();
+const named = (sql: string, values: unknown[]) => {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    names.set(sql, name);
+  }
+  return { name, text: sql, values };
+};
+
+// Amounts as the legacy body writes them: minor units over the currency's places (2 unless listed).
+const PLACES: Record<string, number> = { KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3, LYD: 3, IQD: 3 };
+for (const zero of ['CLP', 'JPY', 'KRW', 'VND', 'UGX', 'XOF', 'XAF', 'PYG', 'RWF']) PLACES[zero] = 0;
+const amount = (minor: unknown, currency: unknown) => Number(minor) / 10 ** (PLACES[currency as string] ?? 2);
+const seconds = (at: unknown) => Math.floor((at as Date).getTime() / 1000);
+
+/** A listed row as the legacy transaction object (interface.md 2.7), keys in the contract's order. */
+function legacyTransaction(row: Row) {
+  const common = {
+    type: row.type,
+    time: seconds(row.occurred_at),
+    amount: amount(row.amount_minor, row.currency),
+    currency: row.currency,
+    merchant: { id: Number(row.merchant__id), name: row.merchant__name },
+  };
+  const payment = () => ({
+    id: Number(row.payment__id),
+    timestamp: seconds(row.payment__received_at),
+    amount: amount(row.payment__amount_minor, row.payment__currency),
+  });
+  const clerk = () => ({ id: Number(row.clerk__id), name: row.clerk__name });
+  switch (row.type) {
+    case 'finance': {
+      const currency = row.order__currency;
+      return {
+        ...common,
+        financeOrder: {
+          id: Number(row.order__id),
+          purchaseAmount: amount(row.order__purchase_minor, currency),
+          financeAmount: amount(Number(row.order__purchase_minor) - Number(row.order__down_payment_minor), currency),
+          downPayment: amount(row.order__down_payment_minor, currency),
+          pricePreTax: amount(row.order__price_pre_tax_minor, currency),
+          monthlyCost: amount(row.order__monthly_cost_minor, currency),
+          weeklyCost: amount(row.order__weekly_cost_minor, currency),
+          months: row.order__months,
+        },
+        salesClerk: clerk(),
+        device: {
+          phoneNumber: row.device__phone_number,
+          simNumber: row.device__sim_number,
+          imei: row.device__imei,
+          family: { id: Number(row.device__family_id), name: row.device__family_name },
+          model: {
+            id: Number(row.device__model_id),
+            makeModel: row.device__model_make_model,
+            name: row.device__model_name,
+          },
+        },
+      };
+    }
+    case 'cash':
+      return { ...common, payment: payment(), financeOrder: { id: Number(row.finance_order_id) }, salesClerk: clerk() };
+    case 'commission':
+      return { ...common, payment: payment(), financeOrder: { id: Number(row.finance_order_id) } };
+    default:
+      return {
+        ...common,
+        adjustment: { id: Number(row.adjustment__id), type: row.adjustment__kind, notes: row.adjustment__notes },
+      };
+  }
+}
+
+const WHOLE_SECONDS = /^-?[0-9]{1,12}$/;
+const drained = (res: Response) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
+
+/** The baseline's app over a pool; it never listens itself. */
+export function baselineTransactionsApp(pool: Queryable): Express {
+  const app = express();
+  app.get('/v1/list-transactions.php', async (req, res) => {
+    try {
+      const key = typeof req.query.key === 'string' ? req.query.key : '';
+      const hash = createHash('sha256').update(key, 'utf8').digest('hex');
+      const [principal] = (await pool.query(named(KEY_SQL, [hash, new Date(), 1]))).rows;
+      if (!principal?.partner_id) return void res.status(401).json({ valid: false, message: 'unknown key' });
+      const { starttime, endtime, filter } = req.query;
+      if (filter !== undefined) return void res.status(400).json({ valid: false, message: 'no filters here' });
+      if (
+        typeof starttime !== 'string' ||
+        typeof endtime !== 'string' ||
+        !WHOLE_SECONDS.test(starttime) ||
+        !WHOLE_SECONDS.test(endtime)
+      )
+        return void res.status(400).json({ valid: false, message: 'starttime and endtime are unix seconds' });
+      const window = [
+        String(principal.partner_id),
+        new Date(Number(starttime) * 1000),
+        new Date(Number(endtime) * 1000),
+      ];
+
+      // Page by page, each written as it arrives: the same bytes as the service's streamed body.
+      let after: [string, string] | null = null;
+      let written = 0;
+      res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+      let chunk = '{"valid":true,"transactions":[';
+      for (;;) {
+        const { rows } = await pool.query(
+          after
+            ? named(NEXT_PAGE_SQL, [...window, ...after, PAGE_SIZE + 1])
+            : named(FIRST_PAGE_SQL, [...window, PAGE_SIZE + 1]),
+        );
+        const page = rows.length > PAGE_SIZE ? rows.slice(0, PAGE_SIZE) : rows;
+        for (const row of page) chunk += (written++ ? ',' : '') + JSON.stringify(legacyTransaction(row));
+        if (!res.write(chunk)) await drained(res);
+        if (res.destroyed) return;
+        chunk = '';
+        if (rows.length <= PAGE_SIZE) break;
+        const last = page[page.length - 1]!;
+        after = [String(last.occurred_at_us), String(last.id)];
+      }
+      res.end(']}');
+    } catch (error) {
+      if (res.headersSent) return void res.destroy();
+      res.status(500).json({ valid: false, message: String(error) });
+    }
+  });
+  app.get('/healthz', (_req, res) => void res.json({ ok: true }));
+  return app;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+  });
+  const server = baselineTransactionsApp(pool).listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+    process.stdout.write(`baseline listening on 127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+  });
+  const shutdown = () => server.close(() => void pool.end().then(() => process.exit(0)));
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
