@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
 import { recordCustomerPayment } from './baseline-payment.js';
+import { baselineTransactionsApp } from './baseline-transactions.js';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -183,6 +184,8 @@ app.get('/v1/record-customer-payment.php', async (req, res) => {
   }
 });
 app.get('/healthz', (_req, res) => void res.json({ ok: true }));
+// list-transactions: the service's key and page statements, the legacy body streamed (baseline-transactions.ts).
+app.use(baselineTransactionsApp(pool));
 
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   process.stdout.write(`baseline listening on 127.0.0.1:${(server.address() as AddressInfo).port}\n`);

@@ -569,21 +569,31 @@ async function main(): Promise<void> {
       options: payments,
     },
   );
-  // The transaction lists name no baseline yet (no bare list-transactions exists): no ratio.
+  // The transaction lists: REST against the bare list (bench/baseline-transactions.ts, the same statements
+  // and bytes); GraphQL answers one page, which has no bare counterpart: no ratio.
   for (const [windowName, window] of Object.entries(windows)) {
     // A whole window per request: fewer connections than the lookups; 2 for 30 days, 1 for 10,000 rows.
     const connections = windowName === '1 day' ? 8 : windowName === '30 days' ? 2 : 1;
     const slug = windowName.replace(/[^0-9a-z]+/gi, '-').replace(/-$/, '');
+    const listOptions = (port: number) => ({
+      ...base(port, connections),
+      requests: [{ method: 'GET' as const, path: transactionsPath(window) }],
+    });
     scenarios.push(
+      {
+        name: `baseline-list-transactions-${slug}`,
+        label: `baseline: express + pg list, ${windowName}`,
+        target: 'baseline',
+        connections,
+        options: listOptions,
+      },
       {
         name: `rest-list-transactions-${slug}`,
         label: `REST list-transactions, ${windowName}`,
         target: 'service',
+        baseline: `baseline-list-transactions-${slug}`,
         connections,
-        options: (port) => ({
-          ...base(port, connections),
-          requests: [{ method: 'GET', path: transactionsPath(window) }],
-        }),
+        options: listOptions,
       },
       {
         name: `graphql-list-transactions-${slug}`,
@@ -937,6 +947,15 @@ async function main(): Promise<void> {
           (tenK.rowsPerResponse ?? 0) >= 10_000
         : null,
     },
+    // Issue 15: each list against the bare list of the same window (bench/baseline-transactions.ts).
+    ...(['1-day', '10-000-rows'] as const).map((slug) => {
+      const list = find(`rest-list-transactions-${slug}`);
+      return {
+        target: `REST list-transactions, ${slug.replace(/-/g, ' ').replace('10 000', '10,000')}, ≥ 0.7 of its baseline requests/s`,
+        measured: list?.ratioToBaseline ?? null,
+        met: list ? list.ratioToBaseline !== null && list.ratioToBaseline >= 0.7 && failuresOf(list) === 0 : false,
+      };
+    }),
     {
       target: 'record-customer-payment ≥ 500/s sustained, no failures',
       measured: payment?.requestsPerSecond ?? null,
