@@ -3,9 +3,13 @@
 // customer id (the key; the directory by IMEI, then by tag; the device; the customer, or the
 // customer by phone, then by id; the orders; the payments; the order's device; by phone or id the
 // device's orders again). Now 4 for every kind: the key, every locator rule in one statement, the
-// orders with their devices in one, the payments. bench/baseline-server.ts runs the same.
+// orders with their devices in one, the payments. The bench's bare lookup (bench/baseline-lookup.ts)
+// runs the same, and the last suite here pins that it keeps doing so.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { lookupCustomer } from '../bench/baseline-lookup.js';
 import { insertDevice } from '../src/modules/devices/queries.js';
+import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { statementsDuring } from './support/statements.js';
 
@@ -138,5 +142,42 @@ describe('one statement keeps the locator rules', () => {
     // A partner key sees its own customer only: no refusal.
     expect((await lookup('14084930580')).body.customer.id).toBe(4000005);
     expect((await lookup('4000007')).body.customer.id).toBe(4000007);
+  });
+});
+
+// bench/baseline-lookup.ts is the floor the bench holds the service's lookups against: it must send
+// what the service sends, statement for statement and in the same text, or the ratio measures a
+// different piece of work. It runs on pg against the same database (Postgres only: it is `pg`).
+describe.skipIf(!onPostgres)('the bench baseline of lookup-customer', () => {
+  it.each([
+    ['an IMEI', '123456789012347'],
+    ['a device tag', 'DTSTBBD'],
+    ['a phone number', '5512345679'],
+    ['a customer id', '4000007'],
+  ])('by %s: sends the statements the service sends and answers the same figures', async (_kind, locator) => {
+    const service = await lookup(locator);
+    const pool = new pg.Pool({ connectionString: fixture.database.url!, max: 1 });
+    const sql: string[] = [];
+    try {
+      const bare = await lookupCustomer(
+        {
+          query: (statement) => {
+            sql.push(statement.text);
+            return pool.query(statement);
+          },
+        },
+        { key: 'demo-partner-key', customerLocator: locator },
+      );
+      expect(bare.status).toBe(200);
+      expect(sql).toEqual(service.sql);
+      const body = bare.body as typeof service.body;
+      expect(Object.keys(body).sort()).toEqual(Object.keys(service.body).sort());
+      expect(body.customer.id).toBe(service.body.customer.id);
+      expect(body.financeOrder.id).toBe(service.body.financeOrder.id);
+      expect(body.financeOrder.remainingBalance).toBe(service.body.financeOrder.remainingBalance);
+      expect(body.device.imei).toBe(service.body.device.imei);
+    } finally {
+      await pool.end();
+    }
   });
 });
