@@ -24,7 +24,6 @@ import type { LimitSettings } from '../limitSettings.js';
 import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../limits/graphqlLimits.js';
 import { bearerCredential, type Principal } from '../modules/auth/principal.js';
 import { createEventFeed } from '../modules/events/feed.js';
-import { openSubscriptions } from '../ops/metrics.js';
 
 export interface SubscriptionDoorDeps {
   service: ServiceDeps;
@@ -34,6 +33,8 @@ export interface SubscriptionDoorDeps {
   logger: Logger;
   /** The client's address of an upgrade request, as the HTTP door reads it (TRUST_PROXY). */
   clientAddressOf: (request: IncomingMessage) => string | null;
+  /** Hears subscriptions opening and closing (createApp installs the metrics' gauge); absent: nothing does. */
+  observe?: { opened(): void; closed(): void };
 }
 
 export interface SubscriptionDoor {
@@ -99,7 +100,7 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
     const open = (openPerKey.get(keyId) ?? 1) - 1;
     if (open > 0) openPerKey.set(keyId, open);
     else openPerKey.delete(keyId);
-    openSubscriptions.dec();
+    deps.observe?.closed();
   };
 
   const attach = (server: Server) => {
@@ -173,7 +174,7 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
           }
           openPerKey.set(keyId, open + 1);
           ctx.extra.counted!.add(id);
-          openSubscriptions.inc();
+          deps.observe?.opened();
           const { socket } = ctx.extra;
           const contextValue: Context = {
             ...base,
