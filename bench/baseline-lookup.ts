@@ -7,6 +7,10 @@
 // chosen order's payments. It answers the same top-level shape; it does not check key kinds, rate
 // limits, or write request logs. bench/baseline-server.ts serves it.
 import { createHash } from 'node:crypto';
+import { COLUMNS as ORDER_COLUMN_NAMES } from '../src/modules/financeOrders/queries.js';
+import { COLUMNS as PAYMENT_COLUMNS } from '../src/modules/payments/queries.js';
+import { formatAmount } from '../src/money.js';
+import { amountNumber, KEY_SQL, named, qualified, type Row } from './baselineSql.js';
 
 /** What of pg.Pool this needs. */
 export interface Queryable {
@@ -23,8 +27,6 @@ const answer = (status: number, body: unknown): Answer => ({ status, body });
 const IMEI = /^[0-9]{15,16}$/;
 const DATABASE_ID = /^[1-9][0-9]{0,17}$/;
 
-const KEY_SQL = `select "id", "key_hash", "display_prefix", "kind", "partner_id", "vendor_id", "operator_id", "label", "created_at", "expires_at", "revoked_at" from "api_keys" where "key_hash" = $1 and "revoked_at" is null and ("expires_at" is null or "expires_at" > $2) limit $3`;
-
 // The customer: one parenthesised branch per locator rule (the IMEI rule only for 15 or 16 digits, the
 // id rule only for a database id), three parameters each (precedence, locator, partner), then the limit.
 type LocatorRule = 'imei' | 'tag' | 'phone_number' | 'id';
@@ -37,26 +39,7 @@ const RULE_SQL = (rule: LocatorRule, n: number) =>
 const LOCATE_SQL = (rules: readonly LocatorRule[]) =>
   `${rules.map((rule, i) => RULE_SQL(rule, 3 * i + 1)).join(' union all ')} order by "precedence" asc, "partner_id" asc, "id" asc limit $${3 * rules.length + 1}`;
 
-const ORDER_COLUMNS = [
-  'partner_id',
-  'id',
-  'customer_id',
-  'device_id',
-  'merchant_id',
-  'clerk_id',
-  'cart_id',
-  'currency',
-  'purchase_minor',
-  'down_payment_minor',
-  'price_pre_tax_minor',
-  'monthly_cost_minor',
-  'weekly_cost_minor',
-  'months',
-  'total_paid_minor',
-  'ordered_at',
-]
-  .map((column) => `"o"."${column}"`)
-  .join(', ');
+const ORDER_COLUMNS = qualified('o', ORDER_COLUMN_NAMES);
 const DEVICE_COLUMNS = [
   ...[
     'partner_id',
@@ -78,16 +61,8 @@ const DEVICE_COLUMNS = [
 // The orders of every device the customer's orders finance (and of the matched device), with their devices.
 const ORDERS_WITH_DEVICES_SQL = (matched: boolean) =>
   `select ${ORDER_COLUMNS}, ${DEVICE_COLUMNS} from "finance_orders" as "o" inner join "devices" as "d" on "d"."partner_id" = "o"."partner_id" and "d"."id" = "o"."device_id" inner join "device_models" as "m" on "m"."id" = "d"."model_id" inner join "device_families" as "f" on "f"."id" = "m"."family_id" where ("o"."partner_id", "o"."device_id") in (select "partner_id", "device_id" from "finance_orders" where ("partner_id", "customer_id") in (select * from unnest($1::int8[], $2::int8[]))${matched ? ' union select * from unnest($3::int8[], $4::int8[])' : ''}) order by "o"."ordered_at" desc, "o"."id" desc`;
-const PAYMENTS_SQL = `select "partner_id", "id", "finance_order_id", "channel", "amount_minor", "currency", "merchant_id", "clerk_id", "vendor_id", "vendor_reference", "received_at" from "payments" where ("partner_id", "finance_order_id") in (select * from unnest($1::int8[], $2::int8[])) order by "received_at" asc, "id" asc`;
+const PAYMENTS_SQL = `select ${PAYMENT_COLUMNS.map((column) => `"${column}"`).join(', ')} from "payments" where ("partner_id", "finance_order_id") in (select * from unnest($1::int8[], $2::int8[])) order by "received_at" asc, "id" asc`;
 
-// A row as pg returns it: columns of any type, read by name.
-type Row = Record<string, unknown>;
-const named = (sql: string, values: unknown[]) => ({
-  name: `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`,
-  text: sql,
-  values,
-});
-const money = (minor: unknown) => Number(minor) / 100;
 const seconds = (at: unknown) => (at ? Math.floor(new Date(at as string).getTime() / 1000) : null);
 
 /** GET /v1/lookup-customer.php?key=&customerLocator= as the baseline answers it. */
@@ -149,22 +124,27 @@ export async function lookupCustomer(pool: Queryable, query: Record<string, unkn
     },
     financeOrder: {
       currency: order.currency,
-      downPayment: money(order.down_payment_minor),
-      financeAmount: money(Number(order.purchase_minor) - Number(order.down_payment_minor)),
+      downPayment: amountNumber(order.down_payment_minor, order.currency),
+      financeAmount: amountNumber(
+        BigInt(String(order.purchase_minor)) - BigInt(String(order.down_payment_minor)),
+        order.currency,
+      ),
       id: Number(order.id),
-      monthlyCost: money(order.monthly_cost_minor),
+      monthlyCost: amountNumber(order.monthly_cost_minor, order.currency),
       months: order.months,
-      pricePreTax: money(order.price_pre_tax_minor),
-      purchaseAmount: money(order.purchase_minor),
-      remainingBalance: money(remaining),
+      pricePreTax: amountNumber(order.price_pre_tax_minor, order.currency),
+      purchaseAmount: amountNumber(order.purchase_minor, order.currency),
+      remainingBalance: amountNumber(remaining, order.currency),
       time: seconds(order.ordered_at),
-      weeklyCost: money(order.weekly_cost_minor),
+      weeklyCost: amountNumber(order.weekly_cost_minor, order.currency),
     },
-    paymentHistory: payments.map((p) => `${seconds(p.received_at)} ${money(p.amount_minor).toFixed(2)} ${p.currency}`),
+    paymentHistory: payments.map(
+      (p) => `${seconds(p.received_at)} ${formatAmount(String(p.amount_minor), String(p.currency))} ${p.currency}`,
+    ),
     paymentOptions: [
-      { amount: money(remaining), currency: order.currency, type: 'full' },
-      { amount: money(order.monthly_cost_minor), currency: order.currency, type: 'month' },
-      { amount: money(order.weekly_cost_minor), currency: order.currency, type: 'week' },
+      { amount: amountNumber(remaining, order.currency), currency: order.currency, type: 'full' },
+      { amount: amountNumber(order.monthly_cost_minor, order.currency), currency: order.currency, type: 'month' },
+      { amount: amountNumber(order.weekly_cost_minor, order.currency), currency: order.currency, type: 'week' },
     ],
   });
 }

@@ -23,6 +23,8 @@
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
 // test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
+import { commissionOn, parsePaymentAmount } from '../src/money.js';
+import { KEY_SQL, named } from './baselineSql.js';
 
 /** A row as pg returns it: columns of any type, read by name. */
 type Row = Record<string, unknown>;
@@ -41,7 +43,6 @@ export interface Pool {
   connect(): Promise<Connection>;
 }
 
-export const KEY_SQL = `select "id", "key_hash", "display_prefix", "kind", "partner_id", "vendor_id", "operator_id", "label", "created_at", "expires_at", "revoked_at" from "api_keys" where "key_hash" = $1 and "revoked_at" is null and ("expires_at" is null or "expires_at" > $2) limit $3`;
 const LOCK_SQL = `select pg_advisory_xact_lock(hashtextextended($1, 0))`;
 const IDEMPOTENCY_SQL = `select * from "idempotency_keys" where "partner_id" = $1 and "idempotency_key" = $2 limit $3`;
 const MERCHANT_AND_CLERK_SQL = `select (select "name" from "merchants" where "partner_id" = $1 and "id" = $2) as merchant, (select "name" from "clerks" where "partner_id" = $3 and "id" = $4) as clerk limit $5`;
@@ -58,15 +59,8 @@ const EVENTS_SQL = `insert into events (partner_id, id, sequence, type, occurred
 const STORE_IDEMPOTENCY_SQL = `with "purged" as (delete from "idempotency_keys" where "partner_id" = $1 and "expires_at" <= $2 and not "idempotency_key" = $3) insert into "idempotency_keys" ("created_at", "expires_at", "idempotency_key", "partner_id", "request_hash", "response_body", "response_status") values ($4, $5, $6, $7, $8, $9, $10) on conflict ("partner_id", "idempotency_key") do update set "request_hash" = excluded."request_hash", "response_status" = excluded."response_status", "response_body" = excluded."response_body", "created_at" = excluded."created_at", "expires_at" = excluded."expires_at"`;
 const NOTIFY_SQL = `select pg_notify($1, message) from unnest($2::text[]) as message`;
 
-const named = (text: string, values: unknown[]): Statement => ({
-  name: `dfs_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`,
-  text,
-  values,
-});
-
 const DAY_MS = 86_400_000;
 const KEY_LIFETIME_MS = DAY_MS;
-const AMOUNT = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,2}))?$/;
 const ID = /^[1-9][0-9]{0,17}$/;
 const CURRENCY = /^[A-Z]{3}$/;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -139,9 +133,9 @@ export async function recordCustomerPayment(
   const partnerId = String(principal.partner_id);
   if (!ID.test(merchantId) || !ID.test(clerkId) || !ID.test(orderId) || !CURRENCY.test(currency))
     return refused(400, 'merchantId, salesClerkId, financeOrderId and currency are required');
-  const parsed = AMOUNT.exec(amountText);
-  const minor = parsed ? BigInt(parsed[1]! + (parsed[2] ?? '').padEnd(2, '0')) : 0n;
-  if (minor <= 0n) return refused(400, `the payment amount must be a positive amount, got "${amountText}"`);
+  const parsed = parsePaymentAmount(amountText, currency);
+  if ('problem' in parsed) return refused(400, parsed.problem);
+  const { minor } = parsed;
   const requestHash = createHash('sha256')
     .update(JSON.stringify([merchantId, clerkId, orderId, minor.toString(), currency]))
     .digest('hex');
@@ -171,7 +165,7 @@ export async function recordCustomerPayment(
       const balance = monthly * BigInt(order.months as number) - BigInt(order.total_paid_minor as string);
       if (minor > balance) throw new Refusal(refused(400, 'the payment is more than the remaining balance'));
 
-      const commission = (minor * BigInt(order.commission_rate_bps as number) + 5000n) / 10000n;
+      const commission = commissionOn(minor, order.commission_rate_bps as number);
       const entries = [
         { type: 'cash', amount_minor: (-minor).toString(), clerk_id: clerkId },
         ...(commission > 0n ? [{ type: 'commission', amount_minor: commission.toString(), clerk_id: null }] : []),

@@ -16,6 +16,12 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import express, { type Express, type Response } from 'express';
 import pg from 'pg';
+import { COLUMNS as CLERK_COLUMNS } from '../src/modules/clerks/queries.js';
+import { COLUMNS as ORDER_COLUMNS } from '../src/modules/financeOrders/queries.js';
+import { COLUMNS as MERCHANT_COLUMNS } from '../src/modules/merchants/queries.js';
+import { COLUMNS as PAYMENT_COLUMNS } from '../src/modules/payments/queries.js';
+import { ADJUSTMENT_COLUMNS, COLUMNS as TRANSACTION_COLUMN_NAMES } from '../src/modules/transactions/queries.js';
+import { amountNumber, KEY_SQL, named, qualified, type Row } from './baselineSql.js';
 
 /** What bench/run.ts needs to add the scenario: the entry to start, and the request path of a window. */
 export const BASELINE_TRANSACTIONS_ENTRY = 'bench/baseline-transactions.ts';
@@ -25,42 +31,12 @@ export const baselineTransactionsPath = (key: string, window: { start: number; e
 /** A page of Query.transactions: the @listSize bound the REST shim pages by. */
 export const PAGE_SIZE = 5000;
 
-export const KEY_SQL = `select "id", "key_hash", "display_prefix", "kind", "partner_id", "vendor_id", "operator_id", "label", "created_at", "expires_at", "revoked_at" from "api_keys" where "key_hash" = $1 and "revoked_at" is null and ("expires_at" is null or "expires_at" > $2) limit $3`;
-
 const columns = (alias: string, prefix: string, names: readonly string[]) =>
   names.map((name) => `"${alias}"."${name}" as "${prefix}__${name}"`);
 const LINKED_COLUMNS = [
-  ...columns('m', 'merchant', [
-    'partner_id',
-    'id',
-    'name',
-    'street',
-    'street2',
-    'city',
-    'state',
-    'postal_code',
-    'country',
-    'phone_number',
-  ]),
-  ...columns('c', 'clerk', ['partner_id', 'id', 'person_uuid', 'name', 'phone_number', 'email']),
-  ...columns('o', 'order', [
-    'partner_id',
-    'id',
-    'customer_id',
-    'device_id',
-    'merchant_id',
-    'clerk_id',
-    'cart_id',
-    'currency',
-    'purchase_minor',
-    'down_payment_minor',
-    'price_pre_tax_minor',
-    'monthly_cost_minor',
-    'weekly_cost_minor',
-    'months',
-    'total_paid_minor',
-    'ordered_at',
-  ]),
+  ...columns('m', 'merchant', MERCHANT_COLUMNS),
+  ...columns('c', 'clerk', CLERK_COLUMNS),
+  ...columns('o', 'order', ORDER_COLUMNS),
   ...columns('d', 'device', [
     'partner_id',
     'id',
@@ -77,47 +53,10 @@ const LINKED_COLUMNS = [
   '"dm"."name" as "device__model_name"',
   '"df"."id" as "device__family_id"',
   '"df"."name" as "device__family_name"',
-  ...columns('p', 'payment', [
-    'partner_id',
-    'id',
-    'finance_order_id',
-    'channel',
-    'amount_minor',
-    'currency',
-    'merchant_id',
-    'clerk_id',
-    'vendor_id',
-    'vendor_reference',
-    'received_at',
-  ]),
-  ...columns('a', 'adjustment', [
-    'partner_id',
-    'id',
-    'kind',
-    'amount_minor',
-    'currency',
-    'notes',
-    'merchant_id',
-    'finance_order_id',
-    'operator_id',
-    'created_at',
-  ]),
+  ...columns('p', 'payment', PAYMENT_COLUMNS),
+  ...columns('a', 'adjustment', ADJUSTMENT_COLUMNS),
 ].join(', ');
-const TRANSACTION_COLUMNS = [
-  'partner_id',
-  'id',
-  'type',
-  'amount_minor',
-  'currency',
-  'occurred_at',
-  'merchant_id',
-  'finance_order_id',
-  'payment_id',
-  'clerk_id',
-  'adjustment_id',
-]
-  .map((column) => `"t"."${column}"`)
-  .join(', ');
+const TRANSACTION_COLUMNS = qualified('t', TRANSACTION_COLUMN_NAMES);
 const lateral = (table: string, alias: string, partner: string, id: string) =>
   `left join lateral (select * from "${table}" as "${alias}" where "${alias}".partner_id = ${partner} and "${alias}".id = ${id} limit 1) as "${alias}" on true`;
 /**
@@ -138,27 +77,11 @@ export const PAGE_SQL = (after: boolean) =>
 const FIRST_PAGE_SQL = PAGE_SQL(false);
 const NEXT_PAGE_SQL = PAGE_SQL(true);
 
-// A row as pg returns it: columns of any type, read by name.
-type Row = Record<string, unknown>;
 /** What the baseline needs of a pool: queries by config (a pg.Pool; a test may wrap one to watch them). */
 export interface Queryable {
   query: (config: { name: string; text: string; values: unknown[] }) => Promise<{ rows: Row[] }>;
 }
-// The service's statement names (a hash of the text), hashed once per text as the service does.
-const names = new Map<string, string>();
-const named = (sql: string, values: unknown[]) => {
-  let name = names.get(sql);
-  if (name === undefined) {
-    name = `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
-    names.set(sql, name);
-  }
-  return { name, text: sql, values };
-};
-
-// Amounts as the legacy body writes them: minor units over the currency's places (2 unless listed).
-const PLACES: Record<string, number> = { KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3, LYD: 3, IQD: 3 };
-for (const zero of ['CLP', 'JPY', 'KRW', 'VND', 'UGX', 'XOF', 'XAF', 'PYG', 'RWF']) PLACES[zero] = 0;
-const amount = (minor: unknown, currency: unknown) => Number(minor) / 10 ** (PLACES[currency as string] ?? 2);
+const amount = amountNumber;
 const seconds = (at: unknown) => Math.floor((at as Date).getTime() / 1000);
 
 /** A listed row as the legacy transaction object (interface.md 2.7), keys in the contract's order. */
@@ -184,7 +107,10 @@ function legacyTransaction(row: Row) {
         financeOrder: {
           id: Number(row.order__id),
           purchaseAmount: amount(row.order__purchase_minor, currency),
-          financeAmount: amount(Number(row.order__purchase_minor) - Number(row.order__down_payment_minor), currency),
+          financeAmount: amount(
+            BigInt(String(row.order__purchase_minor)) - BigInt(String(row.order__down_payment_minor)),
+            currency,
+          ),
           downPayment: amount(row.order__down_payment_minor, currency),
           pricePreTax: amount(row.order__price_pre_tax_minor, currency),
           monthlyCost: amount(row.order__monthly_cost_minor, currency),

@@ -22,7 +22,7 @@ interface CompiledQuery {
 
 /** Statement names by SQL text: marked texts are few, and naming one is then a map lookup, not a hash per run. */
 const names = new Map<string, string>();
-function statementName(sql: string): string {
+export function statementName(sql: string): string {
   let name = names.get(sql);
   if (name === undefined) {
     name = `dfs_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;

@@ -12,7 +12,7 @@ import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import { decimalSql, type FilterTerm } from './filters.js';
 import type { AdjustmentRow, ListedTransactionRow, TransactionLink, TransactionLinks, TransactionRow } from './rows.js';
 
-const COLUMNS = [
+export const COLUMNS = [
   'partner_id',
   'id',
   'type',
@@ -25,7 +25,7 @@ const COLUMNS = [
   'clerk_id',
   'adjustment_id',
 ] as const;
-const ADJUSTMENT_COLUMNS = [
+export const ADJUSTMENT_COLUMNS = [
   'partner_id',
   'id',
   'kind',
