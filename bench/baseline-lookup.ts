@@ -7,6 +7,7 @@
 // chosen order's payments. It answers the same top-level shape; it does not check key kinds, rate
 // limits, or write request logs. bench/baseline-server.ts serves it.
 import { createHash } from 'node:crypto';
+import { COLUMNS as DEVICE_COLUMN_NAMES } from '../src/modules/devices/queries.js';
 import { COLUMNS as ORDER_COLUMN_NAMES } from '../src/modules/financeOrders/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../src/modules/payments/queries.js';
 import { formatAmount } from '../src/money.js';
@@ -41,18 +42,7 @@ const LOCATE_SQL = (rules: readonly LocatorRule[]) =>
 
 const ORDER_COLUMNS = qualified('o', ORDER_COLUMN_NAMES);
 const DEVICE_COLUMNS = [
-  ...[
-    'partner_id',
-    'id',
-    'customer_id',
-    'model_id',
-    'tag',
-    'imei',
-    'sim_number',
-    'phone_number',
-    'description',
-    'last_seen_at',
-  ].map((column) => `"d"."${column}" as "device__${column}"`),
+  ...DEVICE_COLUMN_NAMES.map((column) => `"d"."${column}" as "device__${column}"`),
   '"m"."make_model" as "device__model_make_model"',
   '"m"."name" as "device__model_name"',
   '"f"."id" as "device__family_id"',

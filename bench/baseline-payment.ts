@@ -23,6 +23,7 @@
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
 // test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
+import type { PaymentReceiptSnapshot } from '../src/modules/payments/rows.js';
 import { commissionOn, parsePaymentAmount } from '../src/money.js';
 import { KEY_SQL, named } from './baselineSql.js';
 
@@ -75,18 +76,8 @@ const eventId = (at: Date) =>
 const amount = (minor: bigint) => Number(minor) / 100;
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
-/** What an Idempotency-Key's record keeps of the payment: the service's PaymentReceiptSnapshot. */
-interface Receipt {
-  partnerId: string;
-  paymentId: string;
-  amountMinor: string;
-  time: number;
-  deviceTag: string;
-  remainingMinor: string;
-  currency: string;
-  nextPayment: number | null;
-  fullyPaid: boolean;
-}
+/** What an Idempotency-Key's record keeps of the payment: the service's own receipt type. */
+type Receipt = PaymentReceiptSnapshot;
 const bodyOf = (receipt: Receipt) => ({
   valid: true,
   payment: {

@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import express, { type Express, type Response } from 'express';
 import pg from 'pg';
 import { COLUMNS as CLERK_COLUMNS } from '../src/modules/clerks/queries.js';
+import { COLUMNS as DEVICE_COLUMN_NAMES } from '../src/modules/devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../src/modules/financeOrders/queries.js';
 import { COLUMNS as MERCHANT_COLUMNS } from '../src/modules/merchants/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../src/modules/payments/queries.js';
@@ -37,18 +38,7 @@ const LINKED_COLUMNS = [
   ...columns('m', 'merchant', MERCHANT_COLUMNS),
   ...columns('c', 'clerk', CLERK_COLUMNS),
   ...columns('o', 'order', ORDER_COLUMNS),
-  ...columns('d', 'device', [
-    'partner_id',
-    'id',
-    'customer_id',
-    'model_id',
-    'tag',
-    'imei',
-    'sim_number',
-    'phone_number',
-    'description',
-    'last_seen_at',
-  ]),
+  ...columns('d', 'device', DEVICE_COLUMN_NAMES),
   '"dm"."make_model" as "device__model_make_model"',
   '"dm"."name" as "device__model_name"',
   '"df"."id" as "device__family_id"',

@@ -4,7 +4,8 @@ import { limitToPage, type Page } from '../pages.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
 
-const COLUMNS = [
+/** The columns of a DeviceRow's own table. */
+export const COLUMNS = [
   'partner_id',
   'id',
   'customer_id',
