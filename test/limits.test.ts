@@ -192,7 +192,7 @@ describe('failed authentications per client address', () => {
       body: JSON.stringify({ apiKey }),
     });
 
-  it(`refuses every credential from an address after ${FAILURES} failures, unread, until the window passes`, async () => {
+  it(`refuses every credential from an address after ${FAILURES} failures, until the window passes`, async () => {
     const attacker = '203.0.113.7';
     // Failures through every door count alike: bad keys on REST and /graphql, bad access tokens.
     const failures = await inParallel(FAILURES, 5, async (i) => {
@@ -220,7 +220,8 @@ describe('failed authentications per client address', () => {
     expect(retryAfter).toBeGreaterThan(290);
     expect(retryAfter).toBeLessThanOrEqual(300);
 
-    // A valid credential from that address is refused too, through every door, without being read.
+    // A valid credential from that address is refused too, through every door (its lookup, asked at the
+    // same time as the address's failures, is not used).
     expect((await readClerks(service, 'rest', 'demo-partner-key', from(attacker))).status).toBe(429);
     const graph = await readClerks(service, 'graphql', 'demo-partner-key', from(attacker));
     expect(graph.status).toBe(429);

@@ -169,9 +169,11 @@ describe.skipIf(!onPostgres)('limits shared through Postgres (the rate_limits ta
   });
   sharedStoreSuite(() => undefined, 'postgres');
 
-  it('keeps its counts in the rate_limits table', async () => {
+  it('keeps its counts in the rate_limits table, an unlogged one (no WAL flush per count)', async () => {
     const rows: Array<{ key: string }> = await database.db('rate_limits').select('key');
     expect(rows.map((row) => row.key.split(':')[0])).toEqual(expect.arrayContaining(['key', 'authfail']));
+    const table = await database.db('pg_class').where({ relname: 'rate_limits' }).first('relpersistence');
+    expect(table.relpersistence).toBe('u');
   });
 });
 

@@ -112,8 +112,12 @@ export async function authenticateCredential(
   credential: Credential,
 ): Promise<Authentication> {
   if (!credential.value) return authenticate(deps, credential);
-  await deps.accounting.beforeLookup();
-  const auth = await authenticate(deps, credential);
+  // The address's block and the lookup are asked at once (two round trips in parallel, not in turn):
+  // the lookup only reads, and a blocked address is refused whatever it found.
+  const [blocked, looked] = await Promise.allSettled([deps.accounting.beforeLookup(), authenticate(deps, credential)]);
+  if (blocked.status === 'rejected') throw blocked.reason;
+  if (looked.status === 'rejected') throw looked.reason;
+  const auth = looked.value;
   if (auth.principal) await deps.accounting.accepted(auth.principal.keyId);
   else if (auth.failure.code === 'INVALID_API_KEY' || auth.failure.code === 'INVALID_ACCESS_TOKEN') {
     await deps.accounting.failed();
