@@ -42,6 +42,8 @@ type AutocannonRequest = autocannon.Request;
 import { runGenerator } from './fill.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where `tsx scripts/build.ts --bench` compiles the service and bench/ (tsconfig.bench.json). */
+const BUILD_DIR = join(ROOT, 'dist-bench');
 const DAY = 86_400;
 
 const { values: args } = parseArgs({
@@ -54,8 +56,12 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     out: { type: 'string', default: 'bench' },
     keep: { type: 'boolean', default: false },
+    // Run the service and the baselines from their TypeScript sources through tsx, as npm start does,
+    // instead of compiled (npm run build) as production runs them: the lever's own measurement.
+    'from-source': { type: 'boolean', default: false },
   },
 });
+const fromSource = args['from-source'];
 const customers = positive('customers', args.customers);
 const duration = positive('duration', args.duration);
 const warmup = Number(args.warmup);
@@ -110,7 +116,20 @@ async function withAdmin<T>(work: (admin: knex.Knex) => Promise<T>): Promise<T> 
 
 const children: ChildProcess[] = [];
 
-/** Starts a TypeScript entry under node (tsx loader) and resolves with its port once it prints "listening on host:port". */
+/**
+ * How node starts an entry (a TypeScript path such as src/main.ts): as production does (npm run
+ * start:prod: the compiled JavaScript of the bench's build, the telemetry preload, the heap cap), or
+ * with --from-source through tsx, as npm start does.
+ */
+function nodeArguments(entry: string): string[] {
+  const service = entry === 'src/main.ts';
+  const heap = service ? ['--max-old-space-size=1024'] : [];
+  if (fromSource)
+    return [...heap, '--import', 'tsx', ...(service ? ['--import', './src/telemetry/preload.ts'] : []), entry];
+  const compiled = (path: string) => join(BUILD_DIR, path.replace(/\.ts$/, '.js'));
+  return [...heap, ...(service ? ['--import', compiled('src/telemetry/preload.ts')] : []), compiled(entry)];
+}
+
 interface ErrorLog {
   count: number;
   samples: string[];
@@ -123,7 +142,7 @@ function startProcess(
   errorLog: ErrorLog = { count: 0, samples: [] },
 ): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolvePort, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const child = spawn(process.execPath, nodeArguments(entry), {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -324,6 +343,20 @@ async function main(): Promise<void> {
   log(
     `bench: ${customers} customers, ${duration} s per scenario (+${warmup} s warm-up), ${lookupConnections} connections for lookups`,
   );
+
+  // 0. The service and the baselines compiled, as production runs them (unless --from-source).
+  if (!fromSource)
+    await phase('build', async () => {
+      await new Promise<void>((done, reject) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'scripts/build.ts', '--bench'],
+          { cwd: ROOT },
+          (error, _out, stderr) =>
+            error ? reject(new Error(`the bench's build failed: ${stderr || error.message}`)) : done(),
+        ),
+      );
+    });
 
   // 1. A fresh database, migrated and filled.
   await phase('createAndMigrate', async () => {
@@ -849,9 +882,11 @@ async function main(): Promise<void> {
       Number((await data('webhook_deliveries').where({ status: 'pending' }).count({ n: '*' }).first())?.n ?? 0);
     const pendingAtEnd = await pending();
     const deliveredDuringRun = delivered;
+    const vmHwmBytes = procStatus(child.pid as number, 'VmHWM');
     await stopProcess(child);
     receiver.close();
     return {
+      vmHwmBytes,
       without,
       withEndpoint,
       ratio: without.requestsPerSecond ? round(withEndpoint.requestsPerSecond / without.requestsPerSecond, 3) : null,
@@ -890,6 +925,7 @@ async function main(): Promise<void> {
       const inPostgres = results.find((result) => result.name === 'rest-lookup-customer')?.requestsPerSecond ?? null;
       const requestsPerSecond = round(result.requests.total / result.duration);
       return {
+        vmHwmBytes: procStatus(child.pid as number, 'VmHWM'),
         store: readiness.rateLimitStore ?? 'unknown',
         requestsPerSecond,
         p99Ms: result.latency.p99,
@@ -905,36 +941,42 @@ async function main(): Promise<void> {
     `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres (×${limitsInRedis.ratio})`,
   );
 
+  // Issue 15: GraphQL execution of a 5,000-row page (bench/graphql-execution.ts), CPU only.
+  const graphqlExecution = null as { cpuMs: number; executor: string } | null;
+
   const ledger = await phase('ledgerCheck', () => checkLedger(data));
   log(
     `ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`,
   );
   for (const problem of ledger.problems.slice(0, 10)) log(`  ${problem}`);
 
-  // 6. The targets of issue 7.
+  // 6. The targets of issue 15, each door against its own bare baseline; a miss names what bounds it
+  // where this run measured it (the README's Performance section explains each).
   const failuresOf = (result: Measured) => result.non2xx + result.errors + result.timeouts + result.graphqlErrors;
   const find = (name: string) => results.find((result) => result.name === name);
-  const lookup = find('rest-lookup-customer');
   const tenK = find('rest-list-transactions-10-000-rows');
   const payment = find('rest-record-customer-payment');
-  // Issue 15: the payments against the server's own floor, pgbench's TPC-B-like tps.
-  const paymentFractionOfPgbench =
-    payment && pgbenchResult.tps > 0 ? round(payment.requestsPerSecond / pgbenchResult.tps, 3) : null;
-  const targets = [
+  const barePayment = find('baseline-record-customer-payment');
+  const fractionOfPgbench = (result: Measured | undefined) =>
+    result && pgbenchResult.tps > 0 ? round(result.requestsPerSecond / pgbenchResult.tps, 3) : null;
+  const paymentFractionOfPgbench = fractionOfPgbench(payment);
+  /** A door's ratio to its baseline, at least `floor`, with no failed request. */
+  const ratioTarget = (name: string, label: string, floor: number) => {
+    const result = find(name);
+    return {
+      target: `${label} ≥ ${floor} of its baseline's requests/s`,
+      measured: result?.ratioToBaseline ?? null,
+      met: result ? (result.ratioToBaseline ?? 0) >= floor && failuresOf(result) === 0 : false,
+    };
+  };
+  const peakHwm = Math.max(...[serviceHwm, webhooks.vmHwmBytes, limitsInRedis.vmHwmBytes].map((bytes) => bytes ?? 0));
+  const targets: Array<{ target: string; measured: unknown; met: boolean | null; bound?: string }> = [
+    ratioTarget('rest-lookup-customer', 'REST lookup-customer', 0.85),
+    ratioTarget('graphql-lookup-customer', 'GraphQL customer(locator)', 0.8),
+    ratioTarget('rest-list-transactions-1-day', 'REST list-transactions, 1 day (300 rows)', 0.7),
+    ratioTarget('rest-list-transactions-10-000-rows', 'REST list-transactions, 10,000 rows', 0.7),
     {
-      target: 'REST lookup-customer ≥ 60% of baseline requests/s',
-      measured: lookup?.ratioToBaseline ?? null,
-      met: lookup
-        ? lookup.ratioToBaseline !== null && lookup.ratioToBaseline >= 0.6 && failuresOf(lookup) === 0
-        : false,
-    },
-    {
-      target: `REST lookup-customer p99 < 25 ms at ${lookupConnections} connections`,
-      measured: lookup?.latencyMs.p99 ?? null,
-      met: lookup ? lookup.requests > 0 && lookup.latencyMs.p99 < 25 : false,
-    },
-    {
-      target: 'list-transactions of 10,000 rows < 300 ms (p99, one connection)',
+      target: 'REST list-transactions of 10,000 rows: p99 < 250 ms (one connection)',
       measured: tenK
         ? tenK.requests > 0 && failuresOf(tenK) === 0
           ? tenK.latencyMs.p99
@@ -943,33 +985,19 @@ async function main(): Promise<void> {
       met: tenK
         ? tenK.requests > 0 &&
           failuresOf(tenK) === 0 &&
-          tenK.latencyMs.p99 < 300 &&
+          tenK.latencyMs.p99 < 250 &&
           (tenK.rowsPerResponse ?? 0) >= 10_000
         : null,
-    },
-    // Issue 15: each list against the bare list of the same window (bench/baseline-transactions.ts).
-    ...(['1-day', '10-000-rows'] as const).map((slug) => {
-      const list = find(`rest-list-transactions-${slug}`);
-      return {
-        target: `REST list-transactions, ${slug.replace(/-/g, ' ').replace('10 000', '10,000')}, ≥ 0.7 of its baseline requests/s`,
-        measured: list?.ratioToBaseline ?? null,
-        met: list ? list.ratioToBaseline !== null && list.ratioToBaseline >= 0.7 && failuresOf(list) === 0 : false,
-      };
-    }),
-    {
-      target: 'record-customer-payment ≥ 500/s sustained, no failures',
-      measured: payment?.requestsPerSecond ?? null,
-      met: payment ? payment.requestsPerSecond >= 500 && failuresOf(payment) === 0 : false,
+      bound: `the bare list of the same statements: p99 ${find('baseline-list-transactions-10-000-rows')?.latencyMs.p99 ?? '?'} ms`,
     },
     {
-      target: 'record-customer-payment ≥ 0.8 of its baseline (bench/baseline-payment.ts) requests/s',
-      measured: payment?.ratioToBaseline ?? null,
-      met: payment
-        ? payment.ratioToBaseline !== null && payment.ratioToBaseline >= 0.8 && failuresOf(payment) === 0
-        : false,
+      target: 'GraphQL execution of a 5,000-row page < 20 ms of CPU',
+      measured: graphqlExecution ? `${graphqlExecution.cpuMs} ms (${graphqlExecution.executor})` : null,
+      met: graphqlExecution ? graphqlExecution.cpuMs < 20 : null,
     },
+    ratioTarget('rest-record-customer-payment', 'REST record-customer-payment', 0.8),
     {
-      target: `record-customer-payment ≥ 25% of pgbench's TPC-B-like tps (-M prepared, ${pgbenchResult.clients} clients)`,
+      target: `REST record-customer-payment ≥ 25% of pgbench's TPC-B-like tps (-M prepared, ${pgbenchResult.clients} clients)`,
       measured:
         paymentFractionOfPgbench === null
           ? null
@@ -977,11 +1005,7 @@ async function main(): Promise<void> {
       met: payment
         ? paymentFractionOfPgbench !== null && paymentFractionOfPgbench >= 0.25 && failuresOf(payment) === 0
         : false,
-    },
-    {
-      target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
-      measured: webhooks.ratio,
-      met: webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0,
+      bound: `the bare payment of the same statements: ${fractionOfPgbench(barePayment) ?? '?'} of pgbench (${barePayment?.requestsPerSecond ?? '?'}/s)`,
     },
     {
       target: 'ledger:check clean after the payments',
@@ -989,9 +1013,16 @@ async function main(): Promise<void> {
       met: ledger.problems.length === 0,
     },
     {
-      target: 'service resident memory < 300 MB (VmHWM)',
-      measured: serviceHwm === null ? null : mb(serviceHwm),
-      met: serviceHwm !== null && serviceHwm < 300 * 1024 * 1024,
+      target: 'peak resident memory < 250 MB across the whole benchmark (VmHWM of every service process)',
+      measured: mb(peakHwm),
+      met: peakHwm > 0 && peakHwm < 250 * 1024 * 1024,
+      bound: `${mb(serviceRssAtStart)} MB resident at start`,
+    },
+    // Issue 13's, kept: the event log's webhooks must not slow the payments much.
+    {
+      target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
+      measured: webhooks.ratio,
+      met: webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0,
     },
   ];
 
@@ -1020,6 +1051,7 @@ async function main(): Promise<void> {
       lookupConnections,
       paymentConnections,
       fill: 'generator',
+      runsAs: fromSource ? 'TypeScript through tsx (--from-source)' : 'compiled JavaScript (dist-bench/)',
       partnerId: partner,
     },
     data: {
@@ -1085,7 +1117,7 @@ async function main(): Promise<void> {
   log('targets:');
   for (const target of targets)
     log(
-      `  ${target.met === null ? 'n/a ' : target.met ? 'met ' : 'MISS'}  ${target.target}: ${target.measured ?? 'not measured'}`,
+      `  ${target.met === null ? 'n/a ' : target.met ? 'met ' : 'MISS'}  ${target.target}: ${target.measured ?? 'not measured'}${!target.met && target.bound ? `; bound: ${target.bound}` : ''}`,
     );
   log(
     `phases (s): ${Object.entries(phases)

@@ -2,19 +2,25 @@
 // migrations it imports), with the files the code reads beside itself at run time copied to the same
 // places under dist/ (schema/*.graphql for src/schema.ts, src/rest/operations/*.graphql for
 // src/rest/routes.ts), so `node dist/src/main.js` runs with no TypeScript compiler at start-up.
+// `--bench` builds the same into dist-bench/ with bench/ beside it (tsconfig.bench.json): npm run bench
+// runs the service and its bare baselines as compiled JavaScript, as production runs the service.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const DIST = `${ROOT}dist/`;
+const bench = process.argv.includes('--bench');
+const DIST = `${ROOT}${bench ? 'dist-bench' : 'dist'}/`;
 const RUNTIME_FILES = ['schema', 'src/rest/operations'];
 
 rmSync(DIST, { recursive: true, force: true }); // no module of a deleted source file survives
-execFileSync(`${ROOT}node_modules/.bin/tsc`, ['-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+execFileSync(`${ROOT}node_modules/.bin/tsc`, ['-p', bench ? 'tsconfig.bench.json' : 'tsconfig.build.json'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
 for (const dir of RUNTIME_FILES) {
   for (const file of readdirSync(`${ROOT}${dir}`).filter((name) => name.endsWith('.graphql'))) {
     cpSync(`${ROOT}${dir}/${file}`, `${DIST}${dir}/${file}`);
   }
 }
-process.stdout.write(`built ${DIST} (start it with npm run start:prod)\n`);
+process.stdout.write(bench ? `built ${DIST}\n` : `built ${DIST} (start it with npm run start:prod)\n`);
