@@ -15,7 +15,7 @@
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -35,6 +35,16 @@ import { buildSchema } from '../src/schema.js';
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 
 import { renderChart } from './chart.js';
+import { type ProfileSummary, summariseProfile } from './profile.js';
+
+/** The doors --profile profiles, by scenario name. */
+const PROFILED_DOORS = [
+  'rest-lookup-customer',
+  'graphql-lookup-customer',
+  'rest-record-customer-payment',
+  'rest-list-transactions-1-day',
+  'rest-list-transactions-10-000-rows',
+] as const;
 
 /** A request autocannon hands to setupRequest, to return changed. */
 type AutocannonRequest = autocannon.Request;
@@ -59,6 +69,9 @@ const { values: args } = parseArgs({
     // Run the service and the baselines from their TypeScript sources through tsx, as npm start does,
     // instead of compiled (npm run build) as production runs them: the lever's own measurement.
     'from-source': { type: 'boolean', default: false },
+    // After the measured runs, each hot door once more on a service under node --cpu-prof: where its
+    // time goes (bench/profile.ts), in results.json and printed.
+    profile: { type: 'boolean', default: false },
   },
 });
 const fromSource = args['from-source'];
@@ -140,9 +153,10 @@ function startProcess(
   entry: string,
   env: Record<string, string>,
   errorLog: ErrorLog = { count: 0, samples: [] },
+  nodeFlags: readonly string[] = [],
 ): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolvePort, reject) => {
-    const child = spawn(process.execPath, nodeArguments(entry), {
+    const child = spawn(process.execPath, [...nodeFlags, ...nodeArguments(entry)], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -468,26 +482,23 @@ async function main(): Promise<void> {
     ...(tenThousandth ? { '10,000 rows': { start: Number(tenThousandth), end } } : {}),
   };
 
-  // 3. The processes.
+  // 3. The processes. Every service process runs as in production (graphql-js also skips its
+  // development-only checks there) unless told otherwise, with limits no run reaches.
+  const serviceEnvironment = (name: string, overrides: Record<string, string> = {}) => ({
+    DATABASE_URL: dbUrl,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: join(os.tmpdir(), `${dbName}-${name}`),
+    TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    RATE_LIMIT_REQUESTS: '1000000',
+    RATE_LIMIT_WINDOW_SECONDS: '60',
+    ...overrides,
+  });
   const serviceErrors: ErrorLog = { count: 0, samples: [] };
   const { child: service, port: servicePort } = await phase('startService', () =>
-    startProcess(
-      'service',
-      'src/main.ts',
-      {
-        DATABASE_URL: dbUrl,
-        // As it runs in production (graphql-js also skips its development-only checks there).
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: join(os.tmpdir(), dbName),
-        TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
-        RATE_LIMIT_REQUESTS: '1000000',
-        RATE_LIMIT_WINDOW_SECONDS: '60',
-      },
-      serviceErrors,
-    ),
+    startProcess('service', 'src/main.ts', serviceEnvironment('main'), serviceErrors),
   );
   const { port: baselinePort } = await phase('startBaseline', () =>
     startProcess('baseline', 'bench/baseline-server.ts', { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' }),
@@ -842,17 +853,11 @@ async function main(): Promise<void> {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const receiverPort = (receiver.address() as AddressInfo).port;
-    const { child, port } = await startProcess('service (webhooks)', 'src/main.ts', {
-      DATABASE_URL: dbUrl,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: join(os.tmpdir(), `${dbName}-webhooks`),
-      TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
-      RATE_LIMIT_REQUESTS: '1000000',
-      RATE_LIMIT_WINDOW_SECONDS: '60',
-    });
+    const { child, port } = await startProcess(
+      'service (webhooks)',
+      'src/main.ts',
+      serviceEnvironment('webhooks', { NODE_ENV: 'development' }),
+    );
     const measure = async () => {
       await settle(port);
       if (warmup > 0) await run({ ...paymentScenario.options(port), duration: warmup });
@@ -904,18 +909,11 @@ async function main(): Promise<void> {
   const lookupScenario = scenarios.find((scenario) => scenario.name === 'rest-lookup-customer')!;
   const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
   const limitsInRedis = await phase('limitsInRedis', async () => {
-    const { child, port } = await startProcess('service (limits in Redis)', 'src/main.ts', {
-      DATABASE_URL: dbUrl,
-      REDIS_URL: redisUrl,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: join(os.tmpdir(), `${dbName}-redis`),
-      TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
-      RATE_LIMIT_REQUESTS: '1000000',
-      RATE_LIMIT_WINDOW_SECONDS: '60',
-    });
+    const { child, port } = await startProcess(
+      'service (limits in Redis)',
+      'src/main.ts',
+      serviceEnvironment('redis', { REDIS_URL: redisUrl }),
+    );
     try {
       const readiness = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { rateLimitStore?: string };
       await settle(port);
@@ -940,6 +938,53 @@ async function main(): Promise<void> {
   log(
     `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres (×${limitsInRedis.ratio})`,
   );
+
+  // 5c. Issue 15, item 4 (--profile): each hot door on its own service process under the CPU profiler,
+  // counted from the end of its warm-up to the end of its run (bench/profile.ts).
+  const profiles = args.profile
+    ? await phase('profiles', async () => {
+        const summaries: Record<string, ProfileSummary> = {};
+        for (const name of PROFILED_DOORS) {
+          const scenario = scenarios.find((candidate) => candidate.name === name);
+          if (!scenario) continue;
+          const dir = mkdtempSync(join(os.tmpdir(), 'dfs-profile-'));
+          try {
+            // The profile's clock starts with the process: the span is measured from its spawning.
+            const spawnedAt = performance.now();
+            const { child, port } = await startProcess(
+              `service (profile of ${name})`,
+              'src/main.ts',
+              serviceEnvironment(`profile-${name}`),
+              undefined,
+              ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=500'],
+            );
+            await settle(port);
+            if (warmup > 0) await run({ ...scenario.options(port), duration: warmup });
+            await settle(port);
+            const fromMs = performance.now() - spawnedAt;
+            const result = await run(scenario.options(port));
+            const toMs = performance.now() - spawnedAt;
+            await stopProcess(child); // the profile is written as the process exits
+            const file = readdirSync(dir).find((entry) => entry.endsWith('.cpuprofile'));
+            if (!file) throw new Error(`the profiled service of ${name} wrote no .cpuprofile`);
+            summaries[name] = summariseProfile(join(dir, file), result.requests.total, { fromMs, toMs });
+            // Kept for Chrome DevTools' Performance panel (or speedscope): bench/profiles/<door>.cpuprofile.
+            mkdirSync(join(outDir, 'profiles'), { recursive: true });
+            copyFileSync(join(dir, file), join(outDir, 'profiles', `${name}.cpuprofile`));
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+          const summary = summaries[name]!;
+          log(
+            `profile of ${scenario.label}: ${summary.busyMsPerRequest} ms of main-thread CPU per request; ${summary.byOwner
+              .slice(0, 8)
+              .map((share) => `${share.name} ${share.percent}%`)
+              .join(', ')}`,
+          );
+        }
+        return summaries;
+      })
+    : null;
 
   // Issue 15: GraphQL execution of a 5,000-row page (bench/graphql-execution.ts), CPU only.
   const graphqlExecution = null as { cpuMs: number; executor: string } | null;
@@ -1042,6 +1087,7 @@ async function main(): Promise<void> {
       loadAverageAtStart: round(busy, 2),
     },
     pgbench: { ...pgbenchResult, paymentFractionOfTps: paymentFractionOfPgbench },
+    profiles,
     webhooks,
     limitsInRedis,
     settings: {
