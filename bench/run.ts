@@ -37,8 +37,11 @@ const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 import { renderChart } from './chart.js';
 import { type ProfileSummary, summariseProfile } from './profile.js';
 
-/** The doors --profile profiles, by scenario name. */
+/** The doors --profile profiles, by scenario name: the service's and, to set beside them, the bare baselines'. */
 const PROFILED_DOORS = [
+  'baseline-lookup-customer',
+  'baseline-record-customer-payment',
+  'baseline-list-transactions-1-day',
   'rest-lookup-customer',
   'graphql-lookup-customer',
   'rest-record-customer-payment',
@@ -496,12 +499,13 @@ async function main(): Promise<void> {
     RATE_LIMIT_WINDOW_SECONDS: '60',
     ...overrides,
   });
+  const baselineEnvironment = { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' };
   const serviceErrors: ErrorLog = { count: 0, samples: [] };
   const { child: service, port: servicePort } = await phase('startService', () =>
     startProcess('service', 'src/main.ts', serviceEnvironment('main'), serviceErrors),
   );
   const { port: baselinePort } = await phase('startBaseline', () =>
-    startProcess('baseline', 'bench/baseline-server.ts', { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' }),
+    startProcess('baseline', 'bench/baseline-server.ts', baselineEnvironment),
   );
   const servicePid = service.pid as number;
   const serviceRssAtStart = procStatus(servicePid, 'VmRSS');
@@ -952,9 +956,9 @@ async function main(): Promise<void> {
             // The profile's clock starts with the process: the span is measured from its spawning.
             const spawnedAt = performance.now();
             const { child, port } = await startProcess(
-              `service (profile of ${name})`,
-              'src/main.ts',
-              serviceEnvironment(`profile-${name}`),
+              `${scenario.target} (profile of ${name})`,
+              scenario.target === 'baseline' ? 'bench/baseline-server.ts' : 'src/main.ts',
+              scenario.target === 'baseline' ? baselineEnvironment : serviceEnvironment(`profile-${name}`),
               undefined,
               ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=500'],
             );
