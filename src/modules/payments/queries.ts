@@ -112,9 +112,9 @@ export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as cle
   from (select 1) as request
   left join merchants m on m.partner_id = ? and m.id = ?
   left join clerks c on c.partner_id = ? and c.id = ?
-  left join (finance_orders o
-    join partners p on p.id = o.partner_id
-    join devices d on d.partner_id = o.partner_id and d.id = o.device_id) on o.partner_id = ? and o.id = ?
+  left join finance_orders o on o.partner_id = ? and o.id = ?
+  left join partners p on p.id = o.partner_id
+  left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
   left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
 
 /**
@@ -220,11 +220,8 @@ function creditSql(withKey: boolean): string {
 export const IN_STORE_CREDIT_SQL = creditSql(false);
 export const IN_STORE_CREDIT_WITH_KEY_SQL = creditSql(true);
 
-/**
- * Runs the write: the payment recorded, or null when the order's total had moved (nothing written).
- * A key claimed meanwhile fails it (isKeyClaimedMeanwhile), with nothing written.
- */
-export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): Promise<InStoreCredited | null> {
+/** The write for `credit`, not yet run: one of the two texts above, its bindings, and its events as they will be written. */
+export function inStoreCreditStatement(credit: InStoreCredit) {
   const { row, key } = credit;
   const events = appendEventsOf(row.partner_id, credit.events, credit.eventTexts, credit.marker);
   const bindings: Knex.RawBinding[] = [
@@ -245,9 +242,16 @@ export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): 
     bindings.push(row.partner_id, row.received_at);
     bindings.push(key.key, key.requestHash, JSON.stringify(key.receipt), row.received_at, key.expiresAt);
   }
-  const { rows } = (await prepared(db.raw(key ? IN_STORE_CREDIT_WITH_KEY_SQL : IN_STORE_CREDIT_SQL, bindings))) as {
-    rows: Array<{ id: string }>;
-  };
+  return { sql: key ? IN_STORE_CREDIT_WITH_KEY_SQL : IN_STORE_CREDIT_SQL, bindings, events: events.written };
+}
+
+/**
+ * Runs the write: the payment recorded, or null when the order's total had moved (nothing written).
+ * A key claimed meanwhile fails it (isKeyClaimedMeanwhile), with nothing written.
+ */
+export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): Promise<InStoreCredited | null> {
+  const statement = inStoreCreditStatement(credit);
+  const { rows } = (await prepared(db.raw(statement.sql, statement.bindings))) as { rows: Array<{ id: string }> };
   const [written] = rows;
-  return written ? { paymentId: written.id, events: events.written } : null;
+  return written ? { paymentId: written.id, events: statement.events } : null;
 }
