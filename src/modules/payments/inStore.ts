@@ -42,7 +42,7 @@ export interface InStorePaymentRequest {
 }
 
 /** Rounds of read and write before the order is locked: each lost round means another payment on it landed. */
-export const OPTIMISTIC_ROUNDS = 3;
+const OPTIMISTIC_ROUNDS = 3;
 
 /** The id the receipt and events are built with until the database gives the payment's (no payment has id 0). */
 const PENDING_PAYMENT_ID = '0';

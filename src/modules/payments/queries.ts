@@ -118,8 +118,8 @@ export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as cle
   left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
 
 /**
- * The one read of an in-store payment (no lock, no transaction): the partner's store, clerk and order
- * (with its partner's rate and its device's tag), and the record of its Idempotency-Key if any.
+ * The one read of an in-store payment (it takes no lock): the partner's store, clerk and order (with
+ * its partner's rate and its device's tag), and the record of its Idempotency-Key if any.
  */
 export async function inStorePaymentFacts(
   db: DbOrTrx,
@@ -181,12 +181,14 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
 
 /**
  * The one write of an in-store payment, one statement in one implicit transaction, each part written
- * only if the one before it was: the running total, only from the total the facts saw (a concurrent
- * payment on the order makes it write nothing; the schema's check still refuses a total past the
- * repayable); then the payment, whose id the sequence gives here (nothing numbered when nothing is
- * written); its cash and commission transactions; its events (completed with its id). With an
- * Idempotency-Key, the partner's expired records go and the key's is inserted: a live record of the
- * key (another request's, committed meanwhile) fails the whole statement on the primary key.
+ * only if the one before it was: the running total, only from the total the facts saw (a total only
+ * grows, every payment being positive, so an equal total is an unchanged one: a concurrent payment on
+ * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
+ * past the repayable); then the payment, whose id the sequence gives here (nothing numbered when
+ * nothing is written); its cash and commission transactions; its events (completed with its id). With
+ * an Idempotency-Key, the partner's expired records go first, then the key's is inserted: a live
+ * record of the key (another request's, committed meanwhile) fails the whole statement on the primary
+ * key, so nothing of it stays.
  */
 function creditSql(withKey: boolean): string {
   const keyParts = withKey
