@@ -2,18 +2,28 @@
 // once into a function that runs its selection without graphql-js's per-field interpretation, and
 // Apollo hands it every query and mutation of both doors through its gateway interface (parse,
 // validation, every plugin hook and formatError stay Apollo's). What jit cannot compile, what it
-// would answer differently (a variable refused, an operation not found) and subscriptions run on
-// graphql-js's own execute, so every answer is the one graphql-js gives.
+// would answer differently (README, "GraphQL execution") and subscriptions run on graphql-js's own
+// execute, so every answer is the one graphql-js gives.
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import {
+  BREAK,
   type DocumentNode,
   type ExecutionResult,
   execute,
+  type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
+  getNullableType,
+  isScalarType,
+  Kind,
   type OperationDefinitionNode,
   parse,
   printSchema,
+  type SelectionSetNode,
+  TypeInfo,
+  type ValueNode,
+  visit,
+  visitWithTypeInfo,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Logger } from 'pino';
@@ -36,8 +46,8 @@ export interface Execution {
 export interface ExecutorStats {
   /** Documents (per operation name) compiled by graphql-jit. */
   compiledDocuments: number;
-  /** Documents graphql-jit could not compile: they run on graphql-js. */
-  uncompilableDocuments: number;
+  /** Documents (per operation name) left to graphql-js: jit could not compile them, or would answer them differently. */
+  graphqlJsDocuments: number;
   jitExecutions: number;
   graphqlJsExecutions: number;
 }
@@ -58,11 +68,15 @@ const OTEL_GRAPHQL_DATA = Symbol.for('opentelemetry.graphql_data');
 const LOGGED_NAME_LENGTH = 64;
 
 export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExecutor {
-  const stats: ExecutorStats = { compiledDocuments: 0, uncompilableDocuments: 0, jitExecutions: 0, graphqlJsExecutions: 0 };
+  const stats: ExecutorStats = { compiledDocuments: 0, graphqlJsDocuments: 0, jitExecutions: 0, graphqlJsExecutions: 0 };
   // Apollo's document store hands the same DocumentNode for the same text: each is compiled once.
   const plans = new WeakMap<DocumentNode, Map<string, Plan>>();
 
-  const compile = (document: DocumentNode, operationName: string | undefined): Plan => {
+  const compile = (document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): Plan => {
+    if (answeredDifferentlyByJit(schema, document, operation)) {
+      stats.graphqlJsDocuments++;
+      return 'graphql-js';
+    }
     let refusal: unknown;
     try {
       const compiled = compileQuery(schema, document, operationName);
@@ -74,7 +88,7 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     } catch (error) {
       refusal = error;
     }
-    stats.uncompilableDocuments++;
+    stats.graphqlJsDocuments++;
     logger.warn(
       { operationName: operationName?.slice(0, LOGGED_NAME_LENGTH), refusal },
       'graphql-jit could not compile a document; it runs on graphql-js',
@@ -82,12 +96,12 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     return 'graphql-js';
   };
 
-  const planOf = (document: DocumentNode, operationName: string | undefined): Plan => {
+  const planOf = (document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): Plan => {
     let byName = plans.get(document);
     if (!byName) plans.set(document, (byName = new Map()));
     const key = operationName ?? '';
     let plan = byName.get(key);
-    if (plan === undefined) byName.set(key, (plan = compile(document, operationName)));
+    if (plan === undefined) byName.set(key, (plan = compile(document, operation, operationName)));
     return plan;
   };
 
@@ -114,7 +128,7 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     const { operation } = execution;
     // No operation matched (graphql-js says why), and subscriptions (their door is graphql-ws's).
     if (!operation || operation.operation === 'subscription') return onGraphqlJs(execution);
-    const plan = planOf(execution.document, execution.operationName);
+    const plan = planOf(execution.document, operation, execution.operationName);
     return plan === 'graphql-js' ? onGraphqlJs(execution) : onJit(plan, execution);
   };
 
@@ -131,6 +145,76 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     execute: (execution) =>
       tracingStarted() ? inActiveSpan(spanNameOf(execution.operation), tracedAttributes(execution), () => run(tracedBy(execution))) : run(execution),
   };
+}
+
+/**
+ * Whether graphql-jit would run `operation` otherwise than graphql-js does:
+ * - a mutation of several root fields: once one fails whose type is non-null, graphql-js runs none of
+ *   the rest (the data is null), where jit would still run them, and write;
+ * - a variable inside a literal of a custom scalar (the JSON scalar: `notification: { amount: $a }`):
+ *   jit reads the literal once, at compilation, without the variables; graphql-js reads it with them.
+ */
+export function answeredDifferentlyByJit(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+): boolean {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  if (operation.operation === 'mutation' && rootFieldCount(operation.selectionSet, fragments, new Set()) > 1) return true;
+  return hasVariableInScalarLiteral(schema, document);
+}
+
+function rootFieldCount(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  spread: Set<string>,
+): number {
+  let count = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) count++;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += rootFieldCount(selection.selectionSet, fragments, spread);
+    else if (!spread.has(selection.name.value)) {
+      spread.add(selection.name.value);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) count += rootFieldCount(fragment.selectionSet, fragments, spread);
+    }
+  }
+  return count;
+}
+
+function hasVariableInScalarLiteral(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let found = false;
+  const check = (type: unknown, node: ValueNode) => {
+    if (type && isScalarType(getNullableType(type as Parameters<typeof getNullableType>[0])) && containsVariable(node)) {
+      found = true;
+      return BREAK;
+    }
+    return undefined;
+  };
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      // An object's position is the input type; a list's, its parent's (TypeInfo has entered the items).
+      ObjectValue: (node) => check(typeInfo.getInputType(), node),
+      ListValue: (node) => check(typeInfo.getParentInputType(), node),
+    }),
+  );
+  return found;
+}
+
+function containsVariable(node: ValueNode): boolean {
+  let found = false;
+  visit(node, {
+    Variable: () => {
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
