@@ -68,11 +68,20 @@ const OTEL_GRAPHQL_DATA = Symbol.for('opentelemetry.graphql_data');
 const LOGGED_NAME_LENGTH = 64;
 
 export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExecutor {
-  const stats: ExecutorStats = { compiledDocuments: 0, graphqlJsDocuments: 0, jitExecutions: 0, graphqlJsExecutions: 0 };
+  const stats: ExecutorStats = {
+    compiledDocuments: 0,
+    graphqlJsDocuments: 0,
+    jitExecutions: 0,
+    graphqlJsExecutions: 0,
+  };
   // Apollo's document store hands the same DocumentNode for the same text: each is compiled once.
   const plans = new WeakMap<DocumentNode, Map<string, Plan>>();
 
-  const compile = (document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): Plan => {
+  const compile = (
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    operationName: string | undefined,
+  ): Plan => {
     if (answeredDifferentlyByJit(schema, document, operation)) {
       stats.graphqlJsDocuments++;
       return 'graphql-js';
@@ -96,7 +105,11 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     return 'graphql-js';
   };
 
-  const planOf = (document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): Plan => {
+  const planOf = (
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    operationName: string | undefined,
+  ): Plan => {
     let byName = plans.get(document);
     if (!byName) plans.set(document, (byName = new Map()));
     const key = operationName ?? '';
@@ -134,7 +147,10 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
 
   // A jit result with no data is a request error (its variables refused, before any resolver ran):
   // graphql-js says it, in its own words, which Apollo knows as BAD_USER_INPUT.
-  function asGraphqlJsResult(result: ExecutionResult, execution: Execution): Promise<ExecutionResult> | ExecutionResult {
+  function asGraphqlJsResult(
+    result: ExecutionResult,
+    execution: Execution,
+  ): Promise<ExecutionResult> | ExecutionResult {
     if (!('data' in result)) return onGraphqlJs(execution);
     if (!result.errors?.length) return { data: result.data };
     return { errors: result.errors.map(asGraphqlJsError), data: result.data };
@@ -143,7 +159,9 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
   return {
     stats,
     execute: (execution) =>
-      tracingStarted() ? inActiveSpan(spanNameOf(execution.operation), tracedAttributes(execution), () => run(tracedBy(execution))) : run(execution),
+      tracingStarted()
+        ? inActiveSpan(spanNameOf(execution.operation), tracedAttributes(execution), () => run(tracedBy(execution)))
+        : run(execution),
   };
 }
 
@@ -163,7 +181,8 @@ export function answeredDifferentlyByJit(
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  if (operation.operation === 'mutation' && rootFieldCount(operation.selectionSet, fragments, new Set()) > 1) return true;
+  if (operation.operation === 'mutation' && rootFieldCount(operation.selectionSet, fragments, new Set()) > 1)
+    return true;
   return hasVariableInScalarLiteral(schema, document);
 }
 
@@ -175,7 +194,8 @@ function rootFieldCount(
   let count = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) count++;
-    else if (selection.kind === Kind.INLINE_FRAGMENT) count += rootFieldCount(selection.selectionSet, fragments, spread);
+    else if (selection.kind === Kind.INLINE_FRAGMENT)
+      count += rootFieldCount(selection.selectionSet, fragments, spread);
     else if (!spread.has(selection.name.value)) {
       spread.add(selection.name.value);
       const fragment = fragments.get(selection.name.value);
@@ -189,7 +209,11 @@ function hasVariableInScalarLiteral(schema: GraphQLSchema, document: DocumentNod
   const typeInfo = new TypeInfo(schema);
   let found = false;
   const check = (type: unknown, node: ValueNode) => {
-    if (type && isScalarType(getNullableType(type as Parameters<typeof getNullableType>[0])) && containsVariable(node)) {
+    if (
+      type &&
+      isScalarType(getNullableType(type as Parameters<typeof getNullableType>[0])) &&
+      containsVariable(node)
+    ) {
       found = true;
       return BREAK;
     }
@@ -228,7 +252,8 @@ function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
  */
 function asGraphqlJsError(error: GraphQLError): GraphQLError {
   const original = error.originalError;
-  const extensions = error.extensions ?? (original as { extensions?: GraphQLError['extensions'] } | undefined)?.extensions;
+  const extensions =
+    error.extensions ?? (original as { extensions?: GraphQLError['extensions'] } | undefined)?.extensions;
   const located = new GraphQLError(error.message, { path: error.path, originalError: original, extensions });
   // No AST nodes come with jit's error: its locations, computed from them, are carried over as they are.
   (located as { locations: GraphQLError['locations'] }).locations = error.locations;
