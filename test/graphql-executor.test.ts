@@ -204,8 +204,18 @@ describe('GraphQL requests: the same answer from both executors', () => {
       'demo-partner-key',
     ],
     [
+      'two refused non-null root fields: the first error only',
+      `{ a: transactions(start: 0, end: 1000) { nodes { id } } b: transactions(start: 0, end: 1000) { nodes { id } } }`,
+      'demo-retail-key',
+    ],
+    [
+      'two refused non-null root fields beside a nullable one',
+      `{ x: financeOrder(id: "4000004") { id } k1: apiKeys { id } k2: apiKeys(first: 1) { id } }`,
+      'demo-partner-key',
+    ],
+    [
       'a refused field beside a nullable one',
-      '{ a: financeOrder(id: "4000004") { id } b: customer(locator: "nobody") { id } c: apiKeys { nodes { id } } }',
+      '{ a: financeOrder(id: "4000004") { id } b: customer(locator: "nobody") { id } c: apiKeys { id } }',
       'demo-partner-key',
     ],
   ])('%s', async (_about, query, key) => {
