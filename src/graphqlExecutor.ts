@@ -2,7 +2,7 @@
 // once into a function that runs its selection without graphql-js's per-field interpretation, and
 // Apollo hands it every query and mutation of both doors through its gateway interface (parse,
 // validation, every plugin hook and formatError stay Apollo's). What jit cannot compile, what it
-// would answer differently (README, "GraphQL execution") and subscriptions run on graphql-js's own
+// would answer differently (README, GraphQL, "Execution") and subscriptions run on graphql-js's own
 // execute, so every answer is the one graphql-js gives.
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import {
@@ -111,10 +111,16 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     operationName: string | undefined,
   ): Plan => {
     let byName = plans.get(document);
-    if (!byName) plans.set(document, (byName = new Map()));
+    if (!byName) {
+      byName = new Map();
+      plans.set(document, byName);
+    }
     const key = operationName ?? '';
     let plan = byName.get(key);
-    if (plan === undefined) byName.set(key, (plan = compile(document, operation, operationName)));
+    if (plan === undefined) {
+      plan = compile(document, operation, operationName);
+      byName.set(key, plan);
+    }
     return plan;
   };
 
@@ -142,7 +148,10 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     // No operation matched (graphql-js says why), and subscriptions (their door is graphql-ws's).
     if (!operation || operation.operation === 'subscription') return onGraphqlJs(execution);
     const plan = planOf(execution.document, operation, execution.operationName);
-    return plan === 'graphql-js' ? onGraphqlJs(execution) : onJit(plan, execution);
+    if (plan === 'graphql-js') return onGraphqlJs(execution);
+    // Tracing on: the operation's span is ours (graphql-js's execute, which the instrumentation wraps, is not called).
+    if (!tracingStarted()) return onJit(plan, execution);
+    return inActiveSpan(spanNameOf(operation), tracedAttributes(operation), () => onJit(plan, tracedBy(execution)));
   };
 
   // A jit result with no data is a request error (its variables refused, before any resolver ran):
@@ -156,13 +165,7 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     return { errors: result.errors.map(asGraphqlJsError), data: result.data };
   }
 
-  return {
-    stats,
-    execute: (execution) =>
-      tracingStarted()
-        ? inActiveSpan(spanNameOf(execution.operation), tracedAttributes(execution), () => run(tracedBy(execution)))
-        : run(execution),
-  };
+  return { stats, execute: run };
 }
 
 /**
@@ -262,16 +265,15 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
 }
 
 /** The span of an execution, named as the graphql instrumentation names its own. */
-function spanNameOf(operation: OperationDefinitionNode | undefined): string {
-  if (!operation) return 'graphql.execute';
+function spanNameOf(operation: OperationDefinitionNode): string {
   return operation.name ? `${operation.operation} ${operation.name.value}` : operation.operation;
 }
 
-function tracedAttributes(execution: Execution) {
+function tracedAttributes(operation: OperationDefinitionNode) {
   return {
     'graphql.executor': 'jit',
-    ...(execution.operation ? { 'graphql.operation.type': execution.operation.operation } : {}),
-    ...(execution.operation?.name ? { 'graphql.operation.name': execution.operation.name.value } : {}),
+    'graphql.operation.type': operation.operation,
+    ...(operation.name ? { 'graphql.operation.name': operation.name.value } : {}),
   };
 }
 

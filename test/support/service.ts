@@ -6,8 +6,8 @@ import type { TrustProxy } from '../../src/clientAddress.js';
 import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/config.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
-import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import type { ExecutorStats } from '../../src/graphqlExecutor.js';
+import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
 
