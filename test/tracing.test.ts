@@ -87,6 +87,9 @@ function treeOf(spans: readonly ReadableSpan[], root: ReadableSpan): string[] {
   const walk = (span: ReadableSpan, depth: number) => {
     const text = String(span.attributes['db.query.text'] ?? '');
     if (isSql(span) && /^(BEGIN|COMMIT|select pg_notify)/.test(text)) return;
+    // The pool opening a connection (the key's lookup and the address's failures run at once, so a
+    // request may need a second one) is no statement of the request: shown or not by the pool's state.
+    if (span.name === 'pg.connect') return;
     lines.push(`${'  '.repeat(depth)}${isSql(span) ? 'SQL' : span.name}`);
     spans
       .filter((child) => child.parentSpanContext?.spanId === span.spanContext().spanId)
