@@ -185,6 +185,9 @@ async function main(): Promise<void> {
       // About 9 transactions per customer, half of them the first partner's: 2,000 fill a 5,000-row page.
       customers: { type: 'string', default: '2000' },
       postgres: { type: 'boolean', default: false },
+      // bench/run.ts: its filled database and its partner key (nothing generated, nothing dropped).
+      'database-url': { type: 'string' },
+      'partner-key': { type: 'string', default: 'bench-partner-key-1' },
       out: { type: 'string', default: 'bench' },
     },
   });
@@ -193,7 +196,10 @@ async function main(): Promise<void> {
 
   let db: Db;
   let drop = async () => {};
-  if (args.postgres) {
+  const given = args['database-url'];
+  if (given) {
+    db = createDb({ databaseUrl: given, dataDir: null });
+  } else if (args.postgres) {
     const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
     const name = `dfs_bench_graphql_${randomBytes(4).toString('hex')}`;
     const admin = () => knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
@@ -212,12 +218,14 @@ async function main(): Promise<void> {
     db = createDb({ databaseUrl: null, dataDir: null });
   }
   try {
-    await migrateLatest(db);
-    const customers = Number(args.customers);
-    log(`generating the bench data set (${customers} customers) in ${args.postgres ? 'Postgres' : 'PGlite'}...`);
-    await generateBenchData(db, { customers, production: false });
+    if (!given) {
+      await migrateLatest(db);
+      const customers = Number(args.customers);
+      log(`generating the bench data set (${customers} customers) in ${args.postgres ? 'Postgres' : 'PGlite'}...`);
+      await generateBenchData(db, { customers, production: false });
+    }
     const figures = await measureGraphqlExecution(db, {
-      partnerKey: 'bench-partner-key-1',
+      partnerKey: args['partner-key'],
       runs: Number(args.runs),
       warmup: Number(args.warmup),
     });
@@ -235,7 +243,7 @@ async function main(): Promise<void> {
       node: process.version,
       cpu: os.cpus()[0]?.model ?? 'unknown',
       cores: os.availableParallelism(),
-      data: args.postgres ? 'postgres' : 'pglite',
+      data: given ? 'postgres (given)' : args.postgres ? 'postgres' : 'pglite',
       target: {
         cpuMsUnder: 20,
         metBy: {

@@ -35,6 +35,7 @@ import { buildSchema } from '../src/schema.js';
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 
 import { renderChart } from './chart.js';
+import type { GraphqlExecutionFigures } from './graphql-execution.js';
 import { type ProfileSummary, summariseProfile } from './profile.js';
 
 /** The doors --profile profiles, by scenario name: the service's and, to set beside them, the bare baselines'. */
@@ -990,8 +991,35 @@ async function main(): Promise<void> {
       })
     : null;
 
-  // Issue 15: GraphQL execution of a 5,000-row page (bench/graphql-execution.ts), CPU only.
-  const graphqlExecution = null as { cpuMs: number; executor: string } | null;
+  // Issue 15: GraphQL execution of a 5,000-row page (bench/graphql-execution.ts: execution only, the
+  // page's SQL excluded), graphql-js against jit, in a process of its own as the service runs
+  // (compiled, NODE_ENV=production: graphql-js reads it when it loads) on this run's database.
+  const graphqlExecutionFigures = await phase('graphqlExecution', async () => {
+    const out = mkdtempSync(join(os.tmpdir(), 'dfs-graphql-execution-'));
+    try {
+      const entry = 'bench/graphql-execution.ts';
+      const script = fromSource ? ['--import', 'tsx', entry] : [join(BUILD_DIR, entry.replace(/\.ts$/, '.js'))];
+      await new Promise<void>((done, reject) =>
+        execFile(
+          process.execPath,
+          [...script, '--database-url', dbUrl, '--partner-key', partnerKey, '--out', out],
+          { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } },
+          (error, _stdout, stderr) =>
+            error ? reject(new Error(`bench/graphql-execution.ts failed: ${stderr || error.message}`)) : done(),
+        ),
+      );
+      return JSON.parse(readFileSync(join(out, 'graphql-execution.json'), 'utf8')) as GraphqlExecutionFigures;
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+  const graphqlExecution = {
+    cpuMs: graphqlExecutionFigures.executors.jit.cpuMs.median,
+    executor: `jit; graphql-js ${graphqlExecutionFigures.executors['graphql-js'].cpuMs.median} ms`,
+  };
+  log(
+    `GraphQL execution of a ${graphqlExecutionFigures.rows}-row page (CPU, median of ${graphqlExecutionFigures.runs}): jit ${graphqlExecution.cpuMs} ms, graphql-js ${graphqlExecutionFigures.executors['graphql-js'].cpuMs.median} ms`,
+  );
 
   const ledger = await phase('ledgerCheck', () => checkLedger(data));
   log(
@@ -1092,6 +1120,7 @@ async function main(): Promise<void> {
     },
     pgbench: { ...pgbenchResult, paymentFractionOfTps: paymentFractionOfPgbench },
     profiles,
+    graphqlExecution: graphqlExecutionFigures,
     webhooks,
     limitsInRedis,
     settings: {
