@@ -76,9 +76,17 @@ const { values: args } = parseArgs({
     // After the measured runs, each hot door once more on a service under node --cpu-prof: where its
     // time goes (bench/profile.ts), in results.json and printed.
     profile: { type: 'boolean', default: false },
+    // Comma-separated words: only the scenarios whose names contain one (and their baselines), e.g.
+    // --only lookup,payment, to measure one lever quickly; the other phases run as always.
+    only: { type: 'string', default: '' },
+    // GRAPHQL_EXECUTOR of every service process: jit (the default) or graphql-js, the lever's measurement.
+    executor: { type: 'string', default: 'jit' },
   },
 });
 const fromSource = args['from-source'];
+const only = args.only.split(',').filter(Boolean);
+if (args.executor !== 'jit' && args.executor !== 'graphql-js')
+  fail(`--executor must be jit or graphql-js, got "${args.executor}"`);
 const customers = positive('customers', args.customers);
 const duration = positive('duration', args.duration);
 const warmup = Number(args.warmup);
@@ -498,6 +506,7 @@ async function main(): Promise<void> {
     TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
     RATE_LIMIT_REQUESTS: '1000000',
     RATE_LIMIT_WINDOW_SECONDS: '60',
+    GRAPHQL_EXECUTOR: args.executor,
     ...overrides,
   });
   const baselineEnvironment = { DATABASE_URL: dbUrl, PORT: '0', DATABASE_POOL_MAX: '10' };
@@ -657,6 +666,14 @@ async function main(): Promise<void> {
         }),
       },
     );
+  }
+
+  // --only: the scenarios whose names contain one of its words, and the baselines they name.
+  if (only.length) {
+    const chosen = scenarios.filter((scenario) => only.some((word) => scenario.name.includes(word)));
+    const needed = new Set(chosen.flatMap((scenario) => [scenario.name, scenario.baseline ?? []].flat()));
+    scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => needed.has(scenario.name)));
+    if (!scenarios.length) fail(`--only ${args.only}: no scenario's name contains any of its words`);
   }
 
   // Rows per response of each window, from one REST request of each; a failing window is recorded
@@ -1131,6 +1148,8 @@ async function main(): Promise<void> {
       paymentConnections,
       fill: 'generator',
       runsAs: fromSource ? 'TypeScript through tsx (--from-source)' : 'compiled JavaScript (dist-bench/)',
+      graphqlExecutor: args.executor,
+      only: only.length ? only : null,
       partnerId: partner,
     },
     data: {
