@@ -864,102 +864,120 @@ async function main(): Promise<void> {
   // 5a. Issue 13: the same in-store payments with one webhook endpoint subscribed to every event
   // type, against none, on one more service process. It runs outside production, the one mode in which
   // an endpoint may point at a receiver on this machine; both halves run on it alike.
-  const paymentScenario = scenarios.find((scenario) => scenario.name === 'rest-record-customer-payment')!;
-  const webhooks = await phase('webhooks', async () => {
-    let delivered = 0;
-    const receiver = createServer((req, res) => {
-      req.resume().on('end', () => {
-        delivered += 1;
-        res.writeHead(204).end();
+  // (Not run when --only left the payments out.)
+  const paymentScenario = scenarios.find((scenario) => scenario.name === 'rest-record-customer-payment');
+  const webhooks = !paymentScenario
+    ? null
+    : await phase('webhooks', async () => {
+        let delivered = 0;
+        const receiver = createServer((req, res) => {
+          req.resume().on('end', () => {
+            delivered += 1;
+            res.writeHead(204).end();
+          });
+        });
+        await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+        const receiverPort = (receiver.address() as AddressInfo).port;
+        const { child, port } = await startProcess(
+          'service (webhooks)',
+          'src/main.ts',
+          serviceEnvironment('webhooks', { NODE_ENV: 'development' }),
+        );
+        const measure = async () => {
+          await settle(port);
+          if (warmup > 0) await run({ ...paymentScenario.options(port), duration: warmup });
+          await settle(port);
+          const result = await run(paymentScenario.options(port));
+          return { requestsPerSecond: round(result.requests.total / result.duration), non2xx: result.non2xx };
+        };
+        const without = await measure();
+        const created = await fetch(`http://127.0.0.1:${port}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+          body: JSON.stringify({
+            query:
+              'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }',
+            variables: {
+              input: {
+                url: `http://127.0.0.1:${receiverPort}/hooks`,
+                eventTypes: [
+                  'PAYMENT_RECORDED',
+                  'TRANSACTION_CREATED',
+                  'FINANCE_ORDER_CREATED',
+                  'FINANCE_ORDER_PAID_OFF',
+                ],
+              },
+            },
+          }),
+        });
+        if (!created.ok) throw new Error(`createWebhookEndpoint answered ${created.status}: ${await created.text()}`);
+        const withEndpoint = await measure();
+        // What the endpoint was sent while the payments ran, and what was still to send when they stopped.
+        const pending = async () =>
+          Number((await data('webhook_deliveries').where({ status: 'pending' }).count({ n: '*' }).first())?.n ?? 0);
+        const pendingAtEnd = await pending();
+        const deliveredDuringRun = delivered;
+        const vmHwmBytes = procStatus(child.pid as number, 'VmHWM');
+        await stopProcess(child);
+        receiver.close();
+        return {
+          vmHwmBytes,
+          without,
+          withEndpoint,
+          ratio: without.requestsPerSecond
+            ? round(withEndpoint.requestsPerSecond / without.requestsPerSecond, 3)
+            : null,
+          deliveredDuringRun,
+          pendingAtEnd,
+        };
       });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const receiverPort = (receiver.address() as AddressInfo).port;
-    const { child, port } = await startProcess(
-      'service (webhooks)',
-      'src/main.ts',
-      serviceEnvironment('webhooks', { NODE_ENV: 'development' }),
+  if (webhooks)
+    log(
+      `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the run, ${webhooks.pendingAtEnd} pending at its end`,
     );
-    const measure = async () => {
-      await settle(port);
-      if (warmup > 0) await run({ ...paymentScenario.options(port), duration: warmup });
-      await settle(port);
-      const result = await run(paymentScenario.options(port));
-      return { requestsPerSecond: round(result.requests.total / result.duration), non2xx: result.non2xx };
-    };
-    const without = await measure();
-    const created = await fetch(`http://127.0.0.1:${port}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
-      body: JSON.stringify({
-        query:
-          'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }',
-        variables: {
-          input: {
-            url: `http://127.0.0.1:${receiverPort}/hooks`,
-            eventTypes: ['PAYMENT_RECORDED', 'TRANSACTION_CREATED', 'FINANCE_ORDER_CREATED', 'FINANCE_ORDER_PAID_OFF'],
-          },
-        },
-      }),
-    });
-    if (!created.ok) throw new Error(`createWebhookEndpoint answered ${created.status}: ${await created.text()}`);
-    const withEndpoint = await measure();
-    // What the endpoint was sent while the payments ran, and what was still to send when they stopped.
-    const pending = async () =>
-      Number((await data('webhook_deliveries').where({ status: 'pending' }).count({ n: '*' }).first())?.n ?? 0);
-    const pendingAtEnd = await pending();
-    const deliveredDuringRun = delivered;
-    const vmHwmBytes = procStatus(child.pid as number, 'VmHWM');
-    await stopProcess(child);
-    receiver.close();
-    return {
-      vmHwmBytes,
-      without,
-      withEndpoint,
-      ratio: without.requestsPerSecond ? round(withEndpoint.requestsPerSecond / without.requestsPerSecond, 3) : null,
-      deliveredDuringRun,
-      pendingAtEnd,
-    };
-  });
-  log(
-    `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the run, ${webhooks.pendingAtEnd} pending at its end`,
-  );
 
   // 5b. Issue 14: the request limits are counted in Postgres by default (two statements per credentialed
   // request); the same lookups on one more service process that counts them in Redis (REDIS_URL,
   // BENCH_REDIS_URL or the local server), against the Postgres-counted figure of the main run.
-  const lookupScenario = scenarios.find((scenario) => scenario.name === 'rest-lookup-customer')!;
+  // (Not run when --only left the REST lookups out.)
+  const lookupScenario = scenarios.find((scenario) => scenario.name === 'rest-lookup-customer');
   const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-  const limitsInRedis = await phase('limitsInRedis', async () => {
-    const { child, port } = await startProcess(
-      'service (limits in Redis)',
-      'src/main.ts',
-      serviceEnvironment('redis', { REDIS_URL: redisUrl }),
+  const limitsInRedis = !lookupScenario
+    ? null
+    : await phase('limitsInRedis', async () => {
+        const { child, port } = await startProcess(
+          'service (limits in Redis)',
+          'src/main.ts',
+          serviceEnvironment('redis', { REDIS_URL: redisUrl }),
+        );
+        try {
+          const readiness = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as {
+            rateLimitStore?: string;
+          };
+          await settle(port);
+          if (warmup > 0) await run({ ...lookupScenario.options(port), duration: warmup });
+          await settle(port);
+          const result = await run(lookupScenario.options(port));
+          const inPostgres =
+            results.find((result) => result.name === 'rest-lookup-customer')?.requestsPerSecond ?? null;
+          const requestsPerSecond = round(result.requests.total / result.duration);
+          return {
+            vmHwmBytes: procStatus(child.pid as number, 'VmHWM'),
+            store: readiness.rateLimitStore ?? 'unknown',
+            requestsPerSecond,
+            p99Ms: result.latency.p99,
+            non2xx: result.non2xx,
+            inPostgresRequestsPerSecond: inPostgres,
+            ratio: inPostgres ? round(requestsPerSecond / inPostgres, 3) : null,
+          };
+        } finally {
+          await stopProcess(child);
+        }
+      });
+  if (limitsInRedis)
+    log(
+      `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres (×${limitsInRedis.ratio})`,
     );
-    try {
-      const readiness = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { rateLimitStore?: string };
-      await settle(port);
-      if (warmup > 0) await run({ ...lookupScenario.options(port), duration: warmup });
-      await settle(port);
-      const result = await run(lookupScenario.options(port));
-      const inPostgres = results.find((result) => result.name === 'rest-lookup-customer')?.requestsPerSecond ?? null;
-      const requestsPerSecond = round(result.requests.total / result.duration);
-      return {
-        vmHwmBytes: procStatus(child.pid as number, 'VmHWM'),
-        store: readiness.rateLimitStore ?? 'unknown',
-        requestsPerSecond,
-        p99Ms: result.latency.p99,
-        non2xx: result.non2xx,
-        inPostgresRequestsPerSecond: inPostgres,
-        ratio: inPostgres ? round(requestsPerSecond / inPostgres, 3) : null,
-      };
-    } finally {
-      await stopProcess(child);
-    }
-  });
-  log(
-    `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres (×${limitsInRedis.ratio})`,
-  );
 
   // 5c. Issue 15, item 4 (--profile): each hot door on its own service process under the CPU profiler,
   // counted from the end of its warm-up to the end of its run (bench/profile.ts).
@@ -1063,7 +1081,7 @@ async function main(): Promise<void> {
       met: result ? (result.ratioToBaseline ?? 0) >= floor && failuresOf(result) === 0 : false,
     };
   };
-  const peakHwm = Math.max(...[serviceHwm, webhooks.vmHwmBytes, limitsInRedis.vmHwmBytes].map((bytes) => bytes ?? 0));
+  const peakHwm = Math.max(...[serviceHwm, webhooks?.vmHwmBytes, limitsInRedis?.vmHwmBytes].map((bytes) => bytes ?? 0));
   const targets: Array<{ target: string; measured: unknown; met: boolean | null; bound?: string }> = [
     ratioTarget('rest-lookup-customer', 'REST lookup-customer', 0.85),
     ratioTarget('graphql-lookup-customer', 'GraphQL customer(locator)', 0.8),
@@ -1115,8 +1133,8 @@ async function main(): Promise<void> {
     // Issue 13's, kept: the event log's webhooks must not slow the payments much.
     {
       target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
-      measured: webhooks.ratio,
-      met: webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0,
+      measured: webhooks?.ratio ?? null,
+      met: webhooks ? webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0 : null,
     },
   ];
 
