@@ -11,7 +11,7 @@ import KnexPgClient from 'knex/lib/dialects/postgres/index.js';
 const PREPARE = 'dfsPrepare';
 
 /** Marks a hot query to run as a named prepared statement (see above). Only for a bounded set of SQL texts. */
-export function prepared<Q extends Knex.QueryBuilder>(query: Q): Q {
+export function prepared<Q extends Knex.QueryBuilder | Knex.Raw>(query: Q): Q {
   return query.options({ [PREPARE]: true }) as Q;
 }
 
