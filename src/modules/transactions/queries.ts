@@ -1,7 +1,7 @@
 import knex, { type Knex } from 'knex';
 import { type JoinedRow, joinedRow, type RowSources, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared } from '../../db/prepared.js';
+import { cancellable, prepared } from '../../db/prepared.js';
 import { isDecimalText } from '../../money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { deviceSources } from '../devices/queries.js';
@@ -251,10 +251,15 @@ export function transactionPageSql(links: LinkColumns, after: boolean): string {
   return compiler.client.positionBindings(compilePage(window).sql) as string;
 }
 
-export async function transactionsInWindow(db: DbOrTrx, window: TransactionWindow): Promise<ListedTransactionRow[]> {
+/** A page of the window; cancelled on the server if `signal` aborts while it runs (its client went away). */
+export async function transactionsInWindow(
+  db: DbOrTrx,
+  window: TransactionWindow,
+  signal?: AbortSignal,
+): Promise<ListedTransactionRow[]> {
   // Filters make texts without bound: a filtered page is built, and planned, each time.
   if (window.filters.length) {
-    const rows = (await transactionsInWindowQuery(db, window)) as Array<Record<string, unknown>>;
+    const rows = (await cancellable(transactionsInWindowQuery(db, window), signal)) as Array<Record<string, unknown>>;
     return listedRows(rows, linksToRead(window.links));
   }
   // An unfiltered one has one text per shape, compiled once and run as a named prepared statement.
@@ -266,7 +271,9 @@ export async function transactionsInWindow(db: DbOrTrx, window: TransactionWindo
     if (known) pageStatements.set(shape, statement);
   }
   const query = db.raw(statement.sql, pageValues(window));
-  const result = (await (known ? prepared(query) : query)) as { rows: Array<Record<string, unknown>> };
+  const result = (await cancellable(known ? prepared(query) : query, signal)) as {
+    rows: Array<Record<string, unknown>>;
+  };
   return listedRows(result.rows, statement.links);
 }
 

@@ -77,16 +77,20 @@ export const transactionResolvers: Resolvers = {
       const filters = parseFilterTerms(filter ?? []);
       const afterPosition = after != null ? parseCursor(after) : undefined;
       if (partnerId === undefined) return { rows: [], hasNextPage: false };
-      const rows = await transactionsInWindow(ctx.db, {
-        partnerId,
-        start: new Date(start * 1000),
-        end: new Date(end * 1000),
-        filters,
-        after: afterPosition,
-        // One page at a time, whatever the caller asks: memory follows the page, not the window.
-        limit: pageSize + 1,
-        links: linksSelected(info),
-      });
+      const rows = await transactionsInWindow(
+        ctx.db,
+        {
+          partnerId,
+          start: new Date(start * 1000),
+          end: new Date(end * 1000),
+          filters,
+          after: afterPosition,
+          // One page at a time, whatever the caller asks: memory follows the page, not the window.
+          limit: pageSize + 1,
+          links: linksSelected(info),
+        },
+        ctx.signal,
+      );
       const hasNextPage = rows.length > pageSize;
       return { rows: hasNextPage ? rows.slice(0, pageSize) : rows, hasNextPage };
     },
