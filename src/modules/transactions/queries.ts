@@ -1,5 +1,5 @@
 import knex, { type Knex } from 'knex';
-import { type JoinedRow, joinedRow, type RowSources, sourcesOf } from '../../db/joinedRows.js';
+import { joinedRow, type RowSources, rowReader, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { cancellable, prepared } from '../../db/prepared.js';
 import { isDecimalText } from '../../money.js';
@@ -17,7 +17,6 @@ import {
   type ListedTransactionRow,
   type TransactionLink,
   type TransactionLinkRows,
-  type TransactionLinks,
   type TransactionRow,
 } from './rows.js';
 
@@ -111,14 +110,12 @@ const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
   adjustment: ['adjustment'],
 };
 const JOIN_ORDER: TransactionLink[] = ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment'];
-/** Every column of every link: what a transaction.created event reads. */
-const EVERY_LINK: LinkColumns = Object.fromEntries(JOIN_ORDER.map((link) => [link, [EVERY_COLUMN]]));
 
 /**
  * The links joined and, of each, its id and the columns asked for, in the row's own column order
  * (the statement's text follows the set of columns, not the order a selection named them in).
  */
-function linksToRead(links: LinkColumns | undefined): Array<[TransactionLink, JoinedRow<unknown>]> {
+function linksToRead(links: LinkColumns | undefined): Array<[TransactionLink, RowSources]> {
   return JOIN_ORDER.filter((link) => links?.[link]).map((link) => {
     const asked = new Set(links![link]);
     const sources = LINK_SOURCES[link];
@@ -128,25 +125,22 @@ function linksToRead(links: LinkColumns | undefined): Array<[TransactionLink, Jo
     const read = asked.has(EVERY_COLUMN)
       ? sources
       : Object.fromEntries(Object.entries(sources).filter(([field]) => field === 'id' || asked.has(field)));
-    return [link, joinedRow(link, read)];
+    return [link, read];
   });
 }
 
+type ListedRowReader = (row: Record<string, unknown>) => ListedTransactionRow;
+
 /** Result rows as listed transactions, each link taken out of its link__field columns (null: no such row). */
-function listedRows(
-  rows: Array<Record<string, unknown>>,
-  links: ReadonlyArray<[TransactionLink, JoinedRow<unknown>]>,
-): ListedTransactionRow[] {
-  if (!links.length) return rows as unknown as ListedTransactionRow[];
-  return rows.map((row) => {
-    const transaction: Record<string, unknown> = { occurred_at_us: row.occurred_at_us };
-    for (const column of COLUMNS) transaction[column] = row[column];
-    const linked: Record<string, unknown> = {};
-    for (const [link, joined] of links) linked[link] = joined.take(row);
-    transaction.links = linked as TransactionLinks;
-    return transaction as unknown as ListedTransactionRow;
-  });
+function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
+  return rowReader<ListedTransactionRow>(
+    [...COLUMNS, 'occurred_at_us'],
+    links.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources) })),
+    'links',
+  );
 }
+const listedRows = (rows: Array<Record<string, unknown>>, read: ListedRowReader | null) =>
+  read ? rows.map(read) : (rows as unknown as ListedTransactionRow[]);
 
 /**
  * One partner's transactions with start <= time < end, in (time, id) order, one statement: the
@@ -186,7 +180,7 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   const links = linksToRead(window.links);
   if (!links.length) return page;
   const query = db.select('t.*').from(page.as('t')).orderBy(['t.occurred_at', 't.id']);
-  for (const [, joined] of links) query.select(joined.select);
+  for (const [link, sources] of links) query.select(joinedRow(link, sources).select);
   const linkJoins = new Set<TransactionLink>(links.flatMap(([link]) => LINK_JOINS[link]));
   for (const join of JOIN_ORDER) if (linkJoins.has(join)) joinFor(query, join);
   return query;
@@ -195,7 +189,7 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
 /** An unfiltered page's statement, compiled once for its shape: its text, and how to read its rows. */
 interface PageStatement {
   sql: string;
-  links: Array<[TransactionLink, JoinedRow<unknown>]>;
+  read: ListedRowReader | null;
 }
 /** Statement text is compiled in Postgres's dialect (PGlite speaks it too) without a connection. */
 const compiler = knex({ client: 'pg' });
@@ -221,7 +215,8 @@ function compilePage(window: TransactionWindow): PageStatement {
   const values = pageValues(window);
   if (bindings.length !== values.length || bindings.some((value, i) => value !== values[i]))
     throw new Error('a page of transactions binds its values in another order than pageValues');
-  return { sql, links: linksToRead(window.links) };
+  const links = linksToRead(window.links);
+  return { sql, read: links.length ? listedRowReader(links) : null };
 }
 
 /** The shape of an unfiltered page: whether it continues, whether it is limited, which columns of which links. */
@@ -260,7 +255,8 @@ export async function transactionsInWindow(
   // Filters make texts without bound: a filtered page is built, and planned, each time.
   if (window.filters.length) {
     const rows = (await cancellable(transactionsInWindowQuery(db, window), signal)) as Array<Record<string, unknown>>;
-    return listedRows(rows, linksToRead(window.links));
+    const links = linksToRead(window.links);
+    return listedRows(rows, links.length ? listedRowReader(links) : null);
   }
   // An unfiltered one has one text per shape, compiled once and run as a named prepared statement.
   const shape = shapeOf(window);
@@ -274,7 +270,7 @@ export async function transactionsInWindow(
   const result = (await cancellable(known ? prepared(query) : query, signal)) as {
     rows: Array<Record<string, unknown>>;
   };
-  return listedRows(result.rows, statement.links);
+  return listedRows(result.rows, statement.read);
 }
 
 export async function insertTransactions(
@@ -298,6 +294,10 @@ export async function insertAdjustment(trx: DbOrTrx, row: Omit<AdjustmentRow, 'i
   return inserted as AdjustmentRow;
 }
 
+/** Every column of every link: what a transaction.created event reads. */
+const EVERY_LINK_READ = linksToRead(Object.fromEntries(JOIN_ORDER.map((link) => [link, [EVERY_COLUMN]])));
+const READ_EVERY_LINK = listedRowReader(EVERY_LINK_READ);
+
 /**
  * A partner's transactions named by id or by payment, each with every row it links to, in one
  * statement (id order): what the transaction.created events are made of, read in the change's
@@ -313,9 +313,9 @@ export async function transactionsWithLinks(
     .select(...COLUMNS.map((column) => `t.${column}`), db.raw('0 as occurred_at_us'))
     .where('t.partner_id', partnerId)
     .whereIn(`t.${by.column}`, [...by.values]);
-  const links = linksToRead(EVERY_LINK);
   const query = db.select('t.*').from(page.as('t')).orderBy('t.id');
-  for (const [, joined] of links) query.select(joined.select);
+  for (const [link, sources] of EVERY_LINK_READ) query.select(joinedRow(link, sources).select);
   for (const join of JOIN_ORDER) joinFor(query, join);
-  return listedRows((await query) as Array<Record<string, unknown>>, links) as unknown as TransactionWithLinkRows[];
+  const rows = (await query) as Array<Record<string, unknown>>;
+  return listedRows(rows, READ_EVERY_LINK) as unknown as TransactionWithLinkRows[];
 }
