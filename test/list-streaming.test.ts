@@ -139,6 +139,26 @@ describe('a list of several pages', () => {
     expect(contexts.every((context) => context.signal && !context.signal.aborted)).toBe(true);
   });
 
+  it('pages larger than one write (written as they grow) answer the same bytes', async () => {
+    const ids = (from: number) => Array.from({ length: 1500 }, (_, i) => from + i);
+    const long = (id: number) => ({
+      ...adjustment(id),
+      adjustment: { id: String(id), kind: 'PAYMENT', notes: 'n'.repeat(200) },
+    });
+    everyPage = async (variables) => {
+      const first = variables.after === null;
+      const nodes = ids(first ? 1 : 1501).map(long);
+      const pageInfo = { hasNextPage: first, endCursor: first ? 'c1' : 'c2' };
+      return { body: { kind: 'single', singleResult: { data: { transactions: { pageInfo, nodes } } } } };
+    };
+    const { status, text, complete } = await readList();
+    expect(status).toBe(200);
+    expect(complete).toBe(true);
+    const items = [...ids(1), ...ids(1501)].map((id) => JSON.stringify(legacyTransaction(long(id) as never)));
+    expect(text.length).toBeGreaterThan(4 * 64 * 1024);
+    expect(text === `${listTransactionsBody.head}${items.join(',')}${listTransactionsBody.tail}`).toBe(true);
+  });
+
   it('a client that leaves stops the list: the page being read is told to stop, no page is asked after', async () => {
     const asked: number[] = [];
     let stopped: (() => void) | undefined;

@@ -78,7 +78,7 @@ describe('REST list-transactions of 10,000 rows', () => {
       );
       expect(status).toBe(200);
       const page = listTransactionsBody.next(graph.data, 2000);
-      items.push(...listTransactionsBody.items(graph.data));
+      listTransactionsBody.items(graph.data, (item) => items.push(item));
       after = page.hasNextPage ? page.endCursor! : null;
       pages += 1;
     } while (after);

@@ -95,6 +95,9 @@ function drained(res: Response, gone: AbortSignal): Promise<void> {
   });
 }
 
+/** How much of a page's text is gathered before it is written (the client's pace is awaited once per page). */
+const WRITE_CHARS = 64 * 1024;
+
 type Outcome<TData> = Awaited<ReturnType<typeof execute<TData>>>;
 
 /**
@@ -146,8 +149,15 @@ async function writeList<TData>(
       const { hasNextPage, endCursor } = list.body.next(outcome.data, pageSize);
       if (hasNextPage && endCursor) next = read(endCursor);
       let chunk = res.headersSent ? '' : list.body.head;
-      for (const item of list.body.items(outcome.data)) chunk += (items++ ? ',' : '') + JSON.stringify(item);
       if (!res.headersSent) res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+      list.body.items(outcome.data, (item) => {
+        chunk += (items++ ? ',' : '') + JSON.stringify(item);
+        // Written as it grows: each piece of text is garbage once sent, not held until the page is.
+        if (chunk.length >= WRITE_CHARS) {
+          res.write(chunk);
+          chunk = '';
+        }
+      });
       if (!res.write(chunk)) await drained(res, gone.signal);
       if (gone.signal.aborted) return void res.destroy();
     }

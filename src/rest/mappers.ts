@@ -32,14 +32,17 @@ function pageById<Item extends { id: string }>(items: readonly Item[], pageSize:
 export const listClerksBody: LegacyListBody<ListClerksQuery> = {
   head: '{"valid":true,"clerks":[',
   next: (data, pageSize) => pageById(data.clerks, pageSize),
-  items: (data) =>
-    data.clerks.map((clerk) => ({
-      id: clerk.id,
-      personUuid: clerk.personUuid,
-      name: clerk.name,
-      phoneNumber: clerk.phoneNumber,
-      email: clerk.email,
-    })),
+  items: (data, write) => {
+    for (const clerk of data.clerks) {
+      write({
+        id: clerk.id,
+        personUuid: clerk.personUuid,
+        name: clerk.name,
+        phoneNumber: clerk.phoneNumber,
+        email: clerk.email,
+      });
+    }
+  },
   tail: ']}',
 };
 
@@ -47,20 +50,23 @@ export const listClerksBody: LegacyListBody<ListClerksQuery> = {
 export const listMerchantsBody: LegacyListBody<ListMerchantsQuery> = {
   head: '{"valid":true,"merchants":[',
   next: (data, pageSize) => pageById(data.merchants, pageSize),
-  items: (data) =>
-    data.merchants.map((merchant) => ({
-      id: merchant.id,
-      name: merchant.name,
-      address: {
-        street: merchant.address.street,
-        street2: merchant.address.street2,
-        city: merchant.address.city,
-        state: merchant.address.state,
-        postalCode: merchant.address.postalCode,
-        country: merchant.address.country,
-      },
-      phoneNumber: merchant.phoneNumber,
-    })),
+  items: (data, write) => {
+    for (const merchant of data.merchants) {
+      write({
+        id: merchant.id,
+        name: merchant.name,
+        address: {
+          street: merchant.address.street,
+          street2: merchant.address.street2,
+          city: merchant.address.city,
+          state: merchant.address.state,
+          postalCode: merchant.address.postalCode,
+          country: merchant.address.country,
+        },
+        phoneNumber: merchant.phoneNumber,
+      });
+    }
+  },
   tail: ']}',
 };
 
@@ -155,8 +161,8 @@ export interface LegacyListBody<TData> {
   head: string;
   /** Where the next page starts, read before the page is mapped; `pageSize` is the page the shim asked for. */
   next: (data: TData, pageSize: number) => { hasNextPage: boolean; endCursor: string | null | undefined };
-  /** One page's items. */
-  items: (data: TData) => readonly unknown[];
+  /** One page's items, each handed to `write` as it is mapped (so none outlives its writing). */
+  items: (data: TData, write: (item: unknown) => void) => void;
   tail: string;
 }
 
@@ -164,7 +170,9 @@ export interface LegacyListBody<TData> {
 export const listTransactionsBody: LegacyListBody<ListTransactionsQuery> = {
   head: '{"valid":true,"transactions":[',
   next: (data) => data.transactions.pageInfo,
-  items: (data) => data.transactions.nodes.map(legacyTransaction),
+  items: (data, write) => {
+    for (const node of data.transactions.nodes) write(legacyTransaction(node));
+  },
   tail: ']}',
 };
 
