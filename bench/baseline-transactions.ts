@@ -1,13 +1,14 @@
 // The bench's baseline for list-transactions: the floor of this stack for GET /v1/list-transactions.php
-// (unfiltered, as the bench asks it). A minimal Express handler with `pg` (no GraphQL, no knex, no
-// middleware) running the same SQL statements, in the same order, as the service (captured with
-// test/support/statements.ts; pinned by test/baseline-transactions.test.ts): the key by its hash, then
-// the window page by page, each page one statement (the page of transactions by the (partner_id,
+// (unfiltered, as the bench asks it). A minimal Express handler with `pg` (no GraphQL, no knex per
+// request, no middleware) running the same SQL statements, in the same order, as the service (captured
+// with test/support/statements.ts; pinned by test/baseline-transactions.test.ts): the key by its hash,
+// then the window page by page, each page one statement (the page of transactions by the (partner_id,
 // occurred_at, id) index, each row's merchant, clerk, order, device, payment and adjustment joined
-// laterally by key), pages of 5000 read as 5001 rows, continuing after the last (time, id). Like the
-// service (src/db/prepared.ts) it runs each as a named prepared statement, and it streams the same
-// bytes: each page written as it arrives. It does not check key kinds, the window's length, filters
-// (refused), rate limits, or write request logs.
+// laterally by key, only the columns the legacy object shows), pages of 5000 read as 5001 rows,
+// continuing after the last (time, id). Like the service (src/db/prepared.ts) it runs each as a named
+// prepared statement, and it streams the same bytes: each page written as it arrives, the next one
+// read meanwhile. It does not check key kinds, the window's length, filters (refused), rate limits, or
+// write request logs.
 // Run as its own process: DATABASE_URL, PORT (0: a free one), DATABASE_POOL_MAX; it prints
 // "baseline listening on 127.0.0.1:<port>". Imported, it only exports baselineTransactionsApp.
 
@@ -16,13 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import express, { type Express, type Response } from 'express';
 import pg from 'pg';
-import { COLUMNS as CLERK_COLUMNS } from '../src/modules/clerks/queries.js';
-import { COLUMNS as DEVICE_COLUMN_NAMES } from '../src/modules/devices/queries.js';
-import { COLUMNS as ORDER_COLUMNS } from '../src/modules/financeOrders/queries.js';
-import { COLUMNS as MERCHANT_COLUMNS } from '../src/modules/merchants/queries.js';
-import { COLUMNS as PAYMENT_COLUMNS } from '../src/modules/payments/queries.js';
-import { ADJUSTMENT_COLUMNS, COLUMNS as TRANSACTION_COLUMN_NAMES } from '../src/modules/transactions/queries.js';
-import { amountNumber, KEY_SQL, named, qualified, type Row } from './baselineSql.js';
+import { transactionPageSql } from '../src/modules/transactions/queries.js';
+import type { LinkColumns } from '../src/modules/transactions/rows.js';
+import { amountNumber, KEY_SQL, named, type Row } from './baselineSql.js';
 
 /** What bench/run.ts needs to add the scenario: the entry to start, and the request path of a window. */
 export const BASELINE_TRANSACTIONS_ENTRY = 'bench/baseline-transactions.ts';
@@ -32,38 +29,39 @@ export const baselineTransactionsPath = (key: string, window: { start: number; e
 /** A page of Query.transactions: the @listSize bound the REST shim pages by. */
 export const PAGE_SIZE = 5000;
 
-const columns = (alias: string, prefix: string, names: readonly string[]) =>
-  names.map((name) => `"${alias}"."${name}" as "${prefix}__${name}"`);
-const LINKED_COLUMNS = [
-  ...columns('m', 'merchant', MERCHANT_COLUMNS),
-  ...columns('c', 'clerk', CLERK_COLUMNS),
-  ...columns('o', 'order', ORDER_COLUMNS),
-  ...columns('d', 'device', DEVICE_COLUMN_NAMES),
-  '"dm"."make_model" as "device__model_make_model"',
-  '"dm"."name" as "device__model_name"',
-  '"df"."id" as "device__family_id"',
-  '"df"."name" as "device__family_name"',
-  ...columns('p', 'payment', PAYMENT_COLUMNS),
-  ...columns('a', 'adjustment', ADJUSTMENT_COLUMNS),
-].join(', ');
-const TRANSACTION_COLUMNS = qualified('t', TRANSACTION_COLUMN_NAMES);
-const lateral = (table: string, alias: string, partner: string, id: string) =>
-  `left join lateral (select * from "${table}" as "${alias}" where "${alias}".partner_id = ${partner} and "${alias}".id = ${id} limit 1) as "${alias}" on true`;
+/** What the legacy object shows of each linked row (interface.md 2.7): the only columns this list reads. */
+const LINK_COLUMNS: LinkColumns = {
+  merchant: ['id', 'name'],
+  clerk: ['id', 'name'],
+  order: [
+    'id',
+    'currency',
+    'purchase_minor',
+    'down_payment_minor',
+    'price_pre_tax_minor',
+    'monthly_cost_minor',
+    'weekly_cost_minor',
+    'months',
+  ],
+  device: [
+    'phone_number',
+    'sim_number',
+    'imei',
+    'model_id',
+    'model_make_model',
+    'model_name',
+    'family_id',
+    'family_name',
+  ],
+  payment: ['id', 'received_at', 'amount_minor', 'currency'],
+  adjustment: ['id', 'kind', 'notes'],
+};
 /**
  * One page of the window in (time, id) order: the first page, or the page after a (microseconds, id)
- * position. The page is chosen first, then each row's links are joined to it alone, by key.
+ * position. The page is chosen first, then each row's links are joined to it alone, by key. The text
+ * is the service's own (its statement compiled for these columns, once, at start).
  */
-export const PAGE_SQL = (after: boolean) =>
-  `select "t".*, ${LINKED_COLUMNS} from (select ${TRANSACTION_COLUMNS}, (extract(epoch from t.occurred_at) * 1000000)::int8 as occurred_at_us from "transactions" as "t" where "t"."partner_id" = $1 and "t"."occurred_at" >= $2 and "t"."occurred_at" < $3${after ? ` and (t.occurred_at, t.id) > (timestamptz 'epoch' + $4::int8 * interval '1 microsecond', $5::int8)` : ''} order by "t"."occurred_at" asc, "t"."id" asc limit $${after ? 6 : 4}) as "t" ${[
-    lateral('merchants', 'm', '"t"."partner_id"', '"t"."merchant_id"'),
-    lateral('clerks', 'c', '"t"."partner_id"', '"t"."clerk_id"'),
-    lateral('finance_orders', 'o', '"t"."partner_id"', '"t"."finance_order_id"'),
-    lateral('devices', 'd', '"o"."partner_id"', '"o"."device_id"'),
-    'left join "device_models" as "dm" on "dm"."id" = "d"."model_id"',
-    'left join "device_families" as "df" on "df"."id" = "dm"."family_id"',
-    lateral('payments', 'p', '"t"."partner_id"', '"t"."payment_id"'),
-    lateral('adjustments', 'a', '"t"."partner_id"', '"t"."adjustment_id"'),
-  ].join(' ')} order by "t"."occurred_at" asc, "t"."id" asc`;
+export const PAGE_SQL = (after: boolean) => transactionPageSql(LINK_COLUMNS, after);
 const FIRST_PAGE_SQL = PAGE_SQL(false);
 const NEXT_PAGE_SQL = PAGE_SQL(true);
 
@@ -167,25 +165,34 @@ export function baselineTransactionsApp(pool: Queryable): Express {
         new Date(Number(endtime) * 1000),
       ];
 
-      // Page by page, each written as it arrives: the same bytes as the service's streamed body.
-      let after: [string, string] | null = null;
-      let written = 0;
-      res.status(200).set('Content-Type', 'application/json; charset=utf-8');
-      let chunk = '{"valid":true,"transactions":[';
-      for (;;) {
-        const { rows } = await pool.query(
+      // Page by page, each written as it arrives, the next one asked for while this one is mapped and
+      // written (as the service does: a streamed list would, done simply and fast): the same bytes as
+      // the service's streamed body. A client that leaves stops the list once the page in flight is in.
+      const read = (after: [string, string] | null) => {
+        const page = pool.query(
           after
             ? named(NEXT_PAGE_SQL, [...window, ...after, PAGE_SIZE + 1])
             : named(FIRST_PAGE_SQL, [...window, PAGE_SIZE + 1]),
         );
+        page.catch(() => undefined);
+        return page;
+      };
+      let next: Promise<{ rows: Row[] }> | undefined = read(null);
+      let written = 0;
+      res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+      let chunk = '{"valid":true,"transactions":[';
+      while (next) {
+        const { rows } = await next;
+        next = undefined;
         const page = rows.length > PAGE_SIZE ? rows.slice(0, PAGE_SIZE) : rows;
+        if (rows.length > PAGE_SIZE) {
+          const last = page[page.length - 1]!;
+          next = read([String(last.occurred_at_us), String(last.id)]);
+        }
         for (const row of page) chunk += (written++ ? ',' : '') + JSON.stringify(legacyTransaction(row));
         if (!res.write(chunk)) await drained(res);
-        if (res.destroyed) return;
+        if (res.destroyed) return void (await next?.catch(() => undefined));
         chunk = '';
-        if (rows.length <= PAGE_SIZE) break;
-        const last = page[page.length - 1]!;
-        after = [String(last.occurred_at_us), String(last.id)];
       }
       res.end(']}');
     } catch (error) {

@@ -89,6 +89,8 @@ export interface Context {
   live?: LiveConnection;
   /** Production rules apply (webhook URLs: https only, public addresses only). */
   production: boolean;
+  /** Aborted once the caller has gone away (a streamed list's pages): a long read may stop then. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -97,6 +99,14 @@ export interface Context {
  */
 export function forgetCachedReads(ctx: Context): void {
   ctx.loaders = createLoaders(ctx.db);
+}
+
+/**
+ * One page of a list answer: the request's context with loaders of its own, so pages read side by
+ * side never share, nor forget, each other's cached reads, and the signal that the client has gone.
+ */
+export function pageContext(ctx: Context, signal: AbortSignal): Context {
+  return { ...ctx, loaders: createLoaders(ctx.db), signal };
 }
 
 /**

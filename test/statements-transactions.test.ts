@@ -77,8 +77,8 @@ describe('REST list-transactions of 10,000 rows', () => {
         { ...WINDOW, first: 2000, after },
       );
       expect(status).toBe(200);
-      const page = listTransactionsBody.page(graph.data, 2000);
-      items.push(...page.items);
+      const page = listTransactionsBody.next(graph.data, 2000);
+      listTransactionsBody.items(graph.data, (item) => items.push(item));
       after = page.hasNextPage ? page.endCursor! : null;
       pages += 1;
     } while (after);

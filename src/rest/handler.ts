@@ -4,7 +4,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { type Context, createContext, forgetCachedReads, type ServiceDeps } from '../context.js';
+import { type Context, createContext, pageContext, type ServiceDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
 import { listSizeOf } from '../listSize.js';
@@ -81,23 +81,33 @@ async function execute<TData>(
 }
 
 /** Resolves once the client has taken what was written, or has gone away. */
-function drained(res: Response): Promise<void> {
+function drained(res: Response, gone: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
       res.off('close', done);
+      gone.removeEventListener('abort', done);
       resolve();
     };
     res.on('drain', done);
     res.on('close', done);
+    gone.addEventListener('abort', done);
   });
 }
 
+/** How much of a page's text is gathered before it is written (the client's pace is awaited once per page). */
+const WRITE_CHARS = 64 * 1024;
+
+type Outcome<TData> = Awaited<ReturnType<typeof execute<TData>>>;
+
 /**
- * A list answer, page by page: each page is one run of the operation; it is mapped and written as
- * it arrives, then forgotten (the loaders too), so memory holds one page whatever the list's length.
+ * A list answer, page by page: each page is one run of the operation, mapped and written as it
+ * arrives, then forgotten, so memory holds at most two pages whatever the list's length: once a
+ * page's data (and its endCursor) is in hand, the next page is read while this one is mapped and
+ * written (the database works while this process does). Each page runs with loaders of its own.
  * An error on the first page is an ordinary error answer; after that the status is sent, and a
  * failure can only cut the body short (abandonList), which no client can mistake for a whole list.
+ * A client that goes away stops the list: no page is started after, the one being read is cancelled.
  */
 async function writeList<TData>(
   res: Response,
@@ -108,25 +118,59 @@ async function writeList<TData>(
   contextValue: Context,
 ): Promise<void> {
   const pageSize = listSizeOf(deps.schema, 'Query', list.field)!.max;
-  let after: string | null = null;
+  // Gone: the connection closed, or the client shut its side (Node then ends ours: nothing more can be sent).
+  const gone = new AbortController();
+  const leave = () => gone.abort();
+  const socket = res.socket;
+  res.once('close', leave);
+  socket?.once('end', leave);
+  const read = (after: string | null) => {
+    const page = execute<TData>(
+      deps,
+      route,
+      { ...variables, first: pageSize, after },
+      pageContext(contextValue, gone.signal),
+    );
+    // Awaited once the page before it is written; a failure meanwhile is not unhandled.
+    page.catch(() => undefined);
+    return page;
+  };
+  let next: Promise<Outcome<TData>> | undefined = read(null);
   let items = 0;
-  for (;;) {
-    const outcome = await execute<TData>(deps, route, { ...variables, first: pageSize, after }, contextValue);
-    if ('error' in outcome) {
-      if (!res.headersSent) return sendError(res, route.surface, outcome.error);
-      return abandonList(res, deps, route, outcome.error);
+  try {
+    while (next) {
+      const outcome: Outcome<TData> = await next;
+      next = undefined;
+      if (gone.signal.aborted) return void res.destroy();
+      if ('error' in outcome) {
+        if (!res.headersSent) return sendError(res, route.surface, outcome.error);
+        return abandonList(res, deps, route, outcome.error);
+      }
+      const { hasNextPage, endCursor } = list.body.next(outcome.data, pageSize);
+      if (hasNextPage && endCursor) next = read(endCursor);
+      let chunk = res.headersSent ? '' : list.body.head;
+      if (!res.headersSent) res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+      list.body.items(outcome.data, (item) => {
+        chunk += (items++ ? ',' : '') + JSON.stringify(item);
+        // Written as it grows: each piece of text is garbage once sent, not held until the page is.
+        if (chunk.length >= WRITE_CHARS) {
+          res.write(chunk);
+          chunk = '';
+        }
+      });
+      if (!res.write(chunk)) await drained(res, gone.signal);
+      if (gone.signal.aborted) return void res.destroy();
     }
-    const page = list.body.page(outcome.data, pageSize);
-    let chunk = res.headersSent ? '' : list.body.head;
-    for (const item of page.items) chunk += (items++ ? ',' : '') + JSON.stringify(item);
-    if (!res.headersSent) res.status(200).set('Content-Type', 'application/json; charset=utf-8');
-    if (!res.write(chunk)) await drained(res);
-    if (res.destroyed) return;
-    if (!page.hasNextPage || !page.endCursor) break;
-    after = page.endCursor;
-    forgetCachedReads(contextValue);
+    res.end(list.body.tail);
+  } finally {
+    res.off('close', leave);
+    socket?.off('end', leave);
+    // A page still being read when the list stops early is cancelled and awaited: nothing runs on.
+    if (next) {
+      gone.abort();
+      await next.catch(() => undefined);
+    }
   }
-  res.end(list.body.tail);
 }
 
 /**

@@ -23,7 +23,7 @@ const integer = (id: string): number => Number(id);
 /** An amount the contract types as number, from the exact decimal string. */
 const number = (decimal: string): number => decimalToJsonNumber(decimal);
 
-/** A page of a list ordered by id: a full page may have a next one, which starts after its last id. */
+/** Where a page of a list ordered by id ends: a full page may have a next one, which starts after its last id. */
 function pageById<Item extends { id: string }>(items: readonly Item[], pageSize: number) {
   return { hasNextPage: items.length === pageSize, endCursor: items.at(-1)?.id };
 }
@@ -31,38 +31,42 @@ function pageById<Item extends { id: string }>(items: readonly Item[], pageSize:
 // interface.md 4.3: { "valid": true, "clerks": [ items of 2.3 ] }; every field a string, id included.
 export const listClerksBody: LegacyListBody<ListClerksQuery> = {
   head: '{"valid":true,"clerks":[',
-  page: (data, pageSize) => ({
-    items: data.clerks.map((clerk) => ({
-      id: clerk.id,
-      personUuid: clerk.personUuid,
-      name: clerk.name,
-      phoneNumber: clerk.phoneNumber,
-      email: clerk.email,
-    })),
-    ...pageById(data.clerks, pageSize),
-  }),
+  next: (data, pageSize) => pageById(data.clerks, pageSize),
+  items: (data, write) => {
+    for (const clerk of data.clerks) {
+      write({
+        id: clerk.id,
+        personUuid: clerk.personUuid,
+        name: clerk.name,
+        phoneNumber: clerk.phoneNumber,
+        email: clerk.email,
+      });
+    }
+  },
   tail: ']}',
 };
 
 // interface.md 4.4 and 2.4: string id; street2 string or null; postalCode may be empty.
 export const listMerchantsBody: LegacyListBody<ListMerchantsQuery> = {
   head: '{"valid":true,"merchants":[',
-  page: (data, pageSize) => ({
-    items: data.merchants.map((merchant) => ({
-      id: merchant.id,
-      name: merchant.name,
-      address: {
-        street: merchant.address.street,
-        street2: merchant.address.street2,
-        city: merchant.address.city,
-        state: merchant.address.state,
-        postalCode: merchant.address.postalCode,
-        country: merchant.address.country,
-      },
-      phoneNumber: merchant.phoneNumber,
-    })),
-    ...pageById(data.merchants, pageSize),
-  }),
+  next: (data, pageSize) => pageById(data.merchants, pageSize),
+  items: (data, write) => {
+    for (const merchant of data.merchants) {
+      write({
+        id: merchant.id,
+        name: merchant.name,
+        address: {
+          street: merchant.address.street,
+          street2: merchant.address.street2,
+          city: merchant.address.city,
+          state: merchant.address.state,
+          postalCode: merchant.address.postalCode,
+          country: merchant.address.country,
+        },
+        phoneNumber: merchant.phoneNumber,
+      });
+    }
+  },
   tail: ']}',
 };
 
@@ -155,18 +159,20 @@ export function lookupCartBody(data: LookupCartQuery, cartTag: string) {
  */
 export interface LegacyListBody<TData> {
   head: string;
-  /** One page's items, and where the next page starts; `pageSize` is the page the shim asked for. */
-  page: (
-    data: TData,
-    pageSize: number,
-  ) => { items: readonly unknown[]; hasNextPage: boolean; endCursor: string | null | undefined };
+  /** Where the next page starts, read before the page is mapped; `pageSize` is the page the shim asked for. */
+  next: (data: TData, pageSize: number) => { hasNextPage: boolean; endCursor: string | null | undefined };
+  /** One page's items, each handed to `write` as it is mapped (so none outlives its writing). */
+  items: (data: TData, write: (item: unknown) => void) => void;
   tail: string;
 }
 
 // interface.md 4.7: { "valid": true, "transactions": [ items of 2.7 ] }.
 export const listTransactionsBody: LegacyListBody<ListTransactionsQuery> = {
   head: '{"valid":true,"transactions":[',
-  page: (data) => ({ items: data.transactions.nodes.map(legacyTransaction), ...data.transactions.pageInfo }),
+  next: (data) => data.transactions.pageInfo,
+  items: (data, write) => {
+    for (const node of data.transactions.nodes) write(legacyTransaction(node));
+  },
   tail: ']}',
 };
 

@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
-import { type JoinedRow, joinedRow, sourcesOf } from '../../db/joinedRows.js';
+import knex, { type Knex } from 'knex';
+import { joinedRow, type RowSources, rowReader, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared } from '../../db/prepared.js';
+import { cancellable, prepared } from '../../db/prepared.js';
 import { isDecimalText } from '../../money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { deviceSources } from '../devices/queries.js';
@@ -10,7 +10,18 @@ import { COLUMNS as MERCHANT_COLUMNS } from '../merchants/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../payments/queries.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import { decimalSql, type FilterTerm } from './filters.js';
-import type { AdjustmentRow, ListedTransactionRow, TransactionLink, TransactionLinks, TransactionRow } from './rows.js';
+import {
+  type AdjustmentRow,
+  EVERY_COLUMN,
+  type LinkColumns,
+  type ListedTransactionRow,
+  type TransactionLink,
+  type TransactionLinkRows,
+  type TransactionRow,
+} from './rows.js';
+
+/** A transaction with every row it links to, whole. */
+export type TransactionWithLinkRows = Omit<TransactionRow, 'links'> & { links: TransactionLinkRows };
 
 export const COLUMNS = [
   'partner_id',
@@ -47,8 +58,8 @@ export interface TransactionWindow {
   after?: { timeUs: string; id: string };
   /** At most this many rows; all of the window when absent. */
   limit?: number;
-  /** The rows each transaction links to that are read in the same statement (see TransactionLinks). */
-  links?: ReadonlySet<TransactionLink>;
+  /** The rows each transaction links to that are read in the same statement, and which of their columns. */
+  links?: LinkColumns;
 }
 
 /** Each tenant row a transaction links to: its table, alias, and the (partner, id) columns that name it. */
@@ -80,14 +91,14 @@ function joinFor(query: Knex.QueryBuilder, join: TransactionLink): void {
   }
 }
 
-/** Each link's row as the join aliases of joinFor name its sources, selected as link__field. */
-const LINKED: Record<TransactionLink, JoinedRow<unknown>> = {
-  merchant: joinedRow('merchant', sourcesOf('m', MERCHANT_COLUMNS)),
-  clerk: joinedRow('clerk', sourcesOf('c', CLERK_COLUMNS)),
-  order: joinedRow('order', sourcesOf('o', ORDER_COLUMNS)),
-  device: joinedRow('device', deviceSources({ device: 'd', model: 'dm', family: 'df' })),
-  payment: joinedRow('payment', sourcesOf('p', PAYMENT_COLUMNS)),
-  adjustment: joinedRow('adjustment', sourcesOf('a', ADJUSTMENT_COLUMNS)),
+/** Each link's row as the join aliases of joinFor name its sources (field -> column). */
+const LINK_SOURCES: Record<TransactionLink, RowSources> = {
+  merchant: sourcesOf('m', MERCHANT_COLUMNS),
+  clerk: sourcesOf('c', CLERK_COLUMNS),
+  order: sourcesOf('o', ORDER_COLUMNS),
+  device: deviceSources({ device: 'd', model: 'dm', family: 'df' }),
+  payment: sourcesOf('p', PAYMENT_COLUMNS),
+  adjustment: sourcesOf('a', ADJUSTMENT_COLUMNS),
 };
 /** The joins a link needs (a device is reached through its order). */
 const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
@@ -100,15 +111,36 @@ const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
 };
 const JOIN_ORDER: TransactionLink[] = ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment'];
 
-/** A result row as a listed transaction, its links taken out of their link__field columns (null: no such row). */
-function withLinks(row: Record<string, unknown>, links: readonly TransactionLink[]): ListedTransactionRow {
-  const transaction: Record<string, unknown> = { occurred_at_us: row.occurred_at_us };
-  for (const column of COLUMNS) transaction[column] = row[column];
-  const linked: Record<string, unknown> = {};
-  for (const link of links) linked[link] = LINKED[link].take(row);
-  transaction.links = linked as TransactionLinks;
-  return transaction as unknown as ListedTransactionRow;
+/**
+ * The links joined and, of each, its id and the columns asked for, in the row's own column order
+ * (the statement's text follows the set of columns, not the order a selection named them in).
+ */
+function linksToRead(links: LinkColumns | undefined): Array<[TransactionLink, RowSources]> {
+  return JOIN_ORDER.filter((link) => links?.[link]).map((link) => {
+    const asked = new Set(links![link]);
+    const sources = LINK_SOURCES[link];
+    for (const column of asked) {
+      if (column !== EVERY_COLUMN && !(column in sources)) throw new Error(`${link} has no column ${column}`);
+    }
+    const read = asked.has(EVERY_COLUMN)
+      ? sources
+      : Object.fromEntries(Object.entries(sources).filter(([field]) => field === 'id' || asked.has(field)));
+    return [link, read];
+  });
 }
+
+type ListedRowReader = (row: Record<string, unknown>) => ListedTransactionRow;
+
+/** Result rows as listed transactions, each link taken out of its link__field columns (null: no such row). */
+function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
+  return rowReader<ListedTransactionRow>(
+    [...COLUMNS, 'occurred_at_us'],
+    links.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources) })),
+    'links',
+  );
+}
+const listedRows = (rows: Array<Record<string, unknown>>, read: ListedRowReader | null) =>
+  read ? rows.map(read) : (rows as unknown as ListedTransactionRow[]);
 
 /**
  * One partner's transactions with start <= time < end, in (time, id) order, one statement: the
@@ -145,24 +177,100 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   }
   if (window.limit !== undefined) page.limit(window.limit);
 
-  // An unfiltered listing has a handful of SQL texts (links selected, paged or not): prepared. Filters
-  // make texts without bound, so a filtered one is planned each time.
-  const hot = (query: Knex.QueryBuilder) => (window.filters.length ? query : prepared(query));
-  const links = linksOf(window);
-  if (!links.length) return hot(page);
+  const links = linksToRead(window.links);
+  if (!links.length) return page;
   const query = db.select('t.*').from(page.as('t')).orderBy(['t.occurred_at', 't.id']);
-  for (const link of links) query.select(LINKED[link].select);
-  const linkJoins = new Set<TransactionLink>(links.flatMap((link) => LINK_JOINS[link]));
+  for (const [link, sources] of links) query.select(joinedRow(link, sources).select);
+  const linkJoins = new Set<TransactionLink>(links.flatMap(([link]) => LINK_JOINS[link]));
   for (const join of JOIN_ORDER) if (linkJoins.has(join)) joinFor(query, join);
-  return hot(query);
+  return query;
 }
 
-const linksOf = (window: TransactionWindow) => JOIN_ORDER.filter((link) => window.links?.has(link));
+/** An unfiltered page's statement, compiled once for its shape: its text, and how to read its rows. */
+interface PageStatement {
+  sql: string;
+  read: ListedRowReader | null;
+}
+/** Statement text is compiled in Postgres's dialect (PGlite speaks it too) without a connection. */
+const compiler = knex({ client: 'pg' });
+const pageStatements = new Map<string, PageStatement>();
+/**
+ * Shapes kept compiled and run as named prepared statements: selections make shapes without bound
+ * (any subset of any link's fields), and each prepared one lives on every connection; past this
+ * many, a new shape is compiled for each run and planned each time.
+ */
+const MAX_PAGE_SHAPES = 64;
 
-export async function transactionsInWindow(db: DbOrTrx, window: TransactionWindow): Promise<ListedTransactionRow[]> {
-  const rows = (await transactionsInWindowQuery(db, window)) as Array<Record<string, unknown>>;
-  const links = linksOf(window);
-  return links.length ? rows.map((row) => withLinks(row, links)) : (rows as unknown as ListedTransactionRow[]);
+/** An unfiltered page's bound values, in the order its compiled text takes them (checked when compiled). */
+const pageValues = (window: TransactionWindow): Knex.Value[] => [
+  window.partnerId,
+  window.start,
+  window.end,
+  ...(window.after ? [window.after.timeUs, window.after.id] : []),
+  ...(window.limit !== undefined ? [window.limit] : []),
+];
+
+function compilePage(window: TransactionWindow): PageStatement {
+  const { sql, bindings } = transactionsInWindowQuery(compiler, window).toSQL();
+  const values = pageValues(window);
+  if (bindings.length !== values.length || bindings.some((value, i) => value !== values[i]))
+    throw new Error('a page of transactions binds its values in another order than pageValues');
+  const links = linksToRead(window.links);
+  return { sql, read: links.length ? listedRowReader(links) : null };
+}
+
+/** The shape of an unfiltered page: whether it continues, whether it is limited, which columns of which links. */
+function shapeOf(window: TransactionWindow): string {
+  let shape = `${window.after ? 'after' : 'first'},${window.limit !== undefined ? 'limit' : 'all'}`;
+  for (const link of JOIN_ORDER) {
+    const columns = window.links?.[link];
+    if (columns) shape += `|${link}:${[...new Set(columns)].sort().join(',')}`;
+  }
+  return shape;
+}
+
+/**
+ * The text of an unfiltered page of transactions with the given links' columns, as the service sends it
+ * ($n placeholders: the partner, start, end, [after's time in microseconds and id,] the limit).
+ */
+export function transactionPageSql(links: LinkColumns, after: boolean): string {
+  const window: TransactionWindow = {
+    partnerId: '0',
+    start: new Date(0),
+    end: new Date(0),
+    filters: [],
+    after: after ? { timeUs: '0', id: '0' } : undefined,
+    limit: 1,
+    links,
+  };
+  return compiler.client.positionBindings(compilePage(window).sql) as string;
+}
+
+/** A page of the window; cancelled on the server if `signal` aborts while it runs (its client went away). */
+export async function transactionsInWindow(
+  db: DbOrTrx,
+  window: TransactionWindow,
+  signal?: AbortSignal,
+): Promise<ListedTransactionRow[]> {
+  // Filters make texts without bound: a filtered page is built, and planned, each time.
+  if (window.filters.length) {
+    const rows = (await cancellable(transactionsInWindowQuery(db, window), signal)) as Array<Record<string, unknown>>;
+    const links = linksToRead(window.links);
+    return listedRows(rows, links.length ? listedRowReader(links) : null);
+  }
+  // An unfiltered one has one text per shape, compiled once and run as a named prepared statement.
+  const shape = shapeOf(window);
+  let statement = pageStatements.get(shape);
+  const known = statement !== undefined || pageStatements.size < MAX_PAGE_SHAPES;
+  if (!statement) {
+    statement = compilePage(window);
+    if (known) pageStatements.set(shape, statement);
+  }
+  const query = db.raw(statement.sql, pageValues(window));
+  const result = (await cancellable(known ? prepared(query) : query, signal)) as {
+    rows: Array<Record<string, unknown>>;
+  };
+  return listedRows(result.rows, statement.read);
 }
 
 export async function insertTransactions(
@@ -186,6 +294,10 @@ export async function insertAdjustment(trx: DbOrTrx, row: Omit<AdjustmentRow, 'i
   return inserted as AdjustmentRow;
 }
 
+/** Every column of every link: what a transaction.created event reads. */
+const EVERY_LINK_READ = linksToRead(Object.fromEntries(JOIN_ORDER.map((link) => [link, [EVERY_COLUMN]])));
+const READ_EVERY_LINK = listedRowReader(EVERY_LINK_READ);
+
 /**
  * A partner's transactions named by id or by payment, each with every row it links to, in one
  * statement (id order): what the transaction.created events are made of, read in the change's
@@ -195,15 +307,15 @@ export async function transactionsWithLinks(
   db: DbOrTrx,
   partnerId: string,
   by: { column: 'id' | 'payment_id'; values: readonly string[] },
-): Promise<TransactionRow[]> {
+): Promise<TransactionWithLinkRows[]> {
   if (by.values.length === 0) return [];
   const page = db('transactions as t')
     .select(...COLUMNS.map((column) => `t.${column}`), db.raw('0 as occurred_at_us'))
     .where('t.partner_id', partnerId)
     .whereIn(`t.${by.column}`, [...by.values]);
   const query = db.select('t.*').from(page.as('t')).orderBy('t.id');
-  for (const link of JOIN_ORDER) query.select(LINKED[link].select);
+  for (const [link, sources] of EVERY_LINK_READ) query.select(joinedRow(link, sources).select);
   for (const join of JOIN_ORDER) joinFor(query, join);
   const rows = (await query) as Array<Record<string, unknown>>;
-  return rows.map((row) => withLinks(row, JOIN_ORDER));
+  return listedRows(rows, READ_EVERY_LINK) as unknown as TransactionWithLinkRows[];
 }

@@ -11,7 +11,7 @@ import { createAdjustment } from './adjust.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
 import { transactionsInWindow } from './queries.js';
-import type { TransactionRow } from './rows.js';
+import type { JoinedLink, TransactionRow } from './rows.js';
 import { linksSelected } from './selection.js';
 
 /** The longest window one request may ask for (decisions.md 7). */
@@ -24,28 +24,34 @@ const TYPE_NAMES = {
   adjustment: 'AdjustmentTransaction',
 } as const;
 
-// A link the listing read along (selection.ts) is answered from the row, without a DataLoader round
-// trip or a promise; otherwise it is loaded as usual (batched per request).
+/**
+ * A link the listing read along (selection.ts), as its type's parent: it holds the columns of every
+ * field this request selects of it (linkColumns.ts), which is all its resolvers will read.
+ */
+const joined = <Row extends { id: string }>(link: JoinedLink<Row> | null | undefined) => link as Row | null | undefined;
+
+// A link the listing read along is answered from the row, without a DataLoader round trip or a
+// promise; otherwise it is loaded as usual (batched per request).
 const merchantOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.merchant ??
+  joined(row.links?.merchant) ??
   ctx.loaders.merchants.byKey.load({ partnerId: row.partner_id, id: row.merchant_id }).then((merchant) => merchant!);
 const orderOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.order ??
+  joined(row.links?.order) ??
   ctx.loaders.financeOrders.byKey
     .load({ partnerId: row.partner_id, id: row.finance_order_id! })
     .then((order) => order!);
 const clerkOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.clerk ??
+  joined(row.links?.clerk) ??
   ctx.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }).then((clerk) => clerk!);
 const paymentOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.payment ??
+  joined(row.links?.payment) ??
   ctx.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }).then((payment) => payment!);
 const deviceOf = async (row: TransactionRow, ctx: Context) => {
   const order = await orderOf(row, ctx);
   return (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
 };
 const adjustmentOf = (row: TransactionRow, ctx: Context) =>
-  row.links?.adjustment ??
+  joined(row.links?.adjustment) ??
   ctx.loaders.transactions.adjustmentByKey
     .load({ partnerId: row.partner_id, id: row.adjustment_id! })
     .then((adjustment) => adjustment!);
@@ -71,16 +77,20 @@ export const transactionResolvers: Resolvers = {
       const filters = parseFilterTerms(filter ?? []);
       const afterPosition = after != null ? parseCursor(after) : undefined;
       if (partnerId === undefined) return { rows: [], hasNextPage: false };
-      const rows = await transactionsInWindow(ctx.db, {
-        partnerId,
-        start: new Date(start * 1000),
-        end: new Date(end * 1000),
-        filters,
-        after: afterPosition,
-        // One page at a time, whatever the caller asks: memory follows the page, not the window.
-        limit: pageSize + 1,
-        links: linksSelected(info),
-      });
+      const rows = await transactionsInWindow(
+        ctx.db,
+        {
+          partnerId,
+          start: new Date(start * 1000),
+          end: new Date(end * 1000),
+          filters,
+          after: afterPosition,
+          // One page at a time, whatever the caller asks: memory follows the page, not the window.
+          limit: pageSize + 1,
+          links: linksSelected(info),
+        },
+        ctx.signal,
+      );
       const hasNextPage = rows.length > pageSize;
       return { rows: hasNextPage ? rows.slice(0, pageSize) : rows, hasNextPage };
     },
@@ -132,7 +142,7 @@ export const transactionResolvers: Resolvers = {
     ...common,
     financeOrder: (row, _args, ctx) => orderOf(row, ctx),
     salesClerk: (row, _args, ctx) => clerkOf(row, ctx),
-    device: (row, _args, ctx) => row.links?.device ?? deviceOf(row, ctx),
+    device: (row, _args, ctx) => joined(row.links?.device) ?? deviceOf(row, ctx),
   },
   CashTransaction: {
     ...common,

@@ -26,18 +26,34 @@ export interface TransactionRow {
 /** A row a transaction points at (its device through its finance order). */
 export type TransactionLink = 'merchant' | 'clerk' | 'order' | 'device' | 'payment' | 'adjustment';
 
+/** The rows a transaction points at, whole; null where it has no such link. */
+export interface TransactionLinkRows {
+  merchant: MerchantRow | null;
+  clerk: ClerkRow | null;
+  order: FinanceOrderRow | null;
+  device: DeviceRow | null;
+  payment: PaymentRow | null;
+  adjustment: AdjustmentRow | null;
+}
+
+/**
+ * A linked row as a listing reads it along: its id and only the columns the request's fields read
+ * (linkColumns.ts), so never a whole row: it is answered to those fields and never primes a loader.
+ */
+export type JoinedLink<Row extends { id: string }> = Partial<Row> & Pick<Row, 'id'>;
+
 /**
  * The rows a listed transaction points at, read in the listing's own statement when the request
  * selects them; null where the transaction has no such link. A link absent here is loaded as usual.
  */
-export interface TransactionLinks {
-  merchant?: MerchantRow | null;
-  clerk?: ClerkRow | null;
-  order?: FinanceOrderRow | null;
-  device?: DeviceRow | null;
-  payment?: PaymentRow | null;
-  adjustment?: AdjustmentRow | null;
-}
+export type TransactionLinks = {
+  [Link in TransactionLink]?: JoinedLink<NonNullable<TransactionLinkRows[Link]>> | null;
+};
+
+/** Which columns of each linked row a listing reads along, in any order (absent: the link is not joined). */
+export type LinkColumns = Partial<Record<TransactionLink, readonly string[]>>;
+/** In a LinkColumns list: every column of the row. */
+export const EVERY_COLUMN = '*';
 
 /** A transaction as listed: with the exact time for its cursor (microseconds since the epoch). */
 export type ListedTransactionRow = TransactionRow & { occurred_at_us: string };

@@ -1,0 +1,129 @@
+// The columns each field of a linked type reads: what lets a listing select, of each row it joins
+// (selection.ts, queries.ts), only the columns the request's fields read. Each map names every field
+// of its type (its generated resolver map's keys: a field added to the SDL fails typecheck until it
+// is named here), and test/listing-columns.test.ts checks each field's answer against the whole row's.
+import type {
+  AdjustmentResolvers,
+  ClerkResolvers,
+  DeviceResolvers,
+  FinanceOrderResolvers,
+  MerchantResolvers,
+  PaymentResolvers,
+} from '../../__generated__/resolvers.js';
+import type { ClerkRow } from '../clerks/rows.js';
+import type { DeviceRow } from '../devices/rows.js';
+import type { FinanceOrderRow } from '../financeOrders/rows.js';
+import type { MerchantRow } from '../merchants/rows.js';
+import type { PaymentRow } from '../payments/rows.js';
+import type { AdjustmentRow, TransactionLink } from './rows.js';
+
+/** Every field of a type, with the columns of its row that the field's resolver (and what it loads by key) reads. */
+export type FieldColumns<TypeResolvers, Row> = {
+  readonly [Field in keyof TypeResolvers as Field extends `__${string}` ? never : Field]-?: readonly (keyof Row &
+    string)[];
+};
+
+const MERCHANT: FieldColumns<MerchantResolvers, MerchantRow> = {
+  id: ['id'],
+  name: ['name'],
+  // Address is the merchant row itself (merchants/resolvers.ts).
+  address: ['street', 'street2', 'city', 'state', 'postal_code', 'country'],
+  phoneNumber: ['phone_number'],
+};
+
+const CLERK: FieldColumns<ClerkResolvers, ClerkRow> = {
+  id: ['id'],
+  personUuid: ['person_uuid'],
+  name: ['name'],
+  phoneNumber: ['phone_number'],
+  email: ['email'],
+};
+
+/** What an order's standing (financeOrders/terms.ts standingOf, schedule, options) is computed from. */
+const ORDER_TERMS = [
+  'currency',
+  'monthly_cost_minor',
+  'weekly_cost_minor',
+  'months',
+  'total_paid_minor',
+  'ordered_at',
+] as const;
+const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
+  id: ['id'],
+  customer: ['partner_id', 'customer_id'],
+  device: ['partner_id', 'device_id'],
+  merchant: ['partner_id', 'merchant_id'],
+  salesClerk: ['partner_id', 'clerk_id'],
+  cart: ['partner_id', 'cart_id'],
+  currency: ['currency'],
+  purchaseAmount: ['currency', 'purchase_minor'],
+  downPayment: ['currency', 'down_payment_minor'],
+  financeAmount: ['currency', 'purchase_minor', 'down_payment_minor'],
+  pricePreTax: ['currency', 'price_pre_tax_minor'],
+  monthlyCost: ['currency', 'monthly_cost_minor'],
+  weeklyCost: ['currency', 'weekly_cost_minor'],
+  months: ['months'],
+  repayableTotal: ORDER_TERMS,
+  totalPaid: ['currency', 'total_paid_minor'],
+  remainingBalance: ORDER_TERMS,
+  time: ['ordered_at'],
+  paidThrough: ORDER_TERMS,
+  nextPayment: ORDER_TERMS,
+  fullyPaid: ORDER_TERMS,
+  secureStatus: ORDER_TERMS,
+  payments: ['partner_id', 'id'],
+  paymentOptions: ORDER_TERMS,
+  schedule: ORDER_TERMS,
+};
+
+const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
+  id: ['id'],
+  tag: ['tag'],
+  imei: ['imei'],
+  simNumber: ['sim_number'],
+  phoneNumber: ['phone_number'],
+  description: ['description'],
+  lastSeen: ['last_seen_at'],
+  // The model's family is loaded by its id (devices/resolvers.ts).
+  model: ['model_id', 'family_id', 'model_make_model', 'model_name'],
+  family: ['family_id', 'family_name'],
+  customer: ['partner_id', 'customer_id'],
+  // The device's current order, loaded by the device's key.
+  financeOrder: ['partner_id', 'id'],
+  validThrough: ['partner_id', 'id'],
+  secureStatus: ['partner_id', 'id'],
+};
+
+const PAYMENT: FieldColumns<PaymentResolvers, PaymentRow> = {
+  id: ['id'],
+  financeOrder: ['partner_id', 'finance_order_id'],
+  amount: ['amount_minor', 'currency'],
+  currency: ['currency'],
+  time: ['received_at'],
+  channel: ['channel'],
+  merchant: ['partner_id', 'merchant_id'],
+  salesClerk: ['partner_id', 'clerk_id'],
+  paymentVendor: ['vendor_id'],
+  vendorReference: ['vendor_reference'],
+};
+
+const ADJUSTMENT: FieldColumns<AdjustmentResolvers, AdjustmentRow> = {
+  id: ['id'],
+  kind: ['kind'],
+  amount: ['amount_minor', 'currency'],
+  currency: ['currency'],
+  notes: ['notes'],
+  merchant: ['partner_id', 'merchant_id'],
+  financeOrder: ['partner_id', 'finance_order_id'],
+  time: ['created_at'],
+};
+
+/** Each link's field map, by link (the device's columns as a DeviceRow names them, catalogue included). */
+export const LINK_FIELD_COLUMNS: Readonly<Record<TransactionLink, Readonly<Record<string, readonly string[]>>>> = {
+  merchant: MERCHANT,
+  clerk: CLERK,
+  order: FINANCE_ORDER,
+  device: DEVICE,
+  payment: PAYMENT,
+  adjustment: ADJUSTMENT,
+};
