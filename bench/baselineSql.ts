@@ -9,6 +9,12 @@ export type Row = Record<string, unknown>;
 /** The service's key lookup (src/modules/auth/queries.ts), the first statement of every request. */
 export const KEY_SQL = `select "id", "key_hash", "display_prefix", "kind", "partner_id", "vendor_id", "operator_id", "label", "created_at", "expires_at", "revoked_at" from "api_keys" where "key_hash" = $1 and "revoked_at" is null and ("expires_at" is null or "expires_at" > $2) limit $3`;
 
+/** A service statement written with knex's ? placeholders, as knex sends it to Postgres ($1, $2, ...). */
+export const positioned = (sql: string): string => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
 /** A statement as pg runs it by name: the service's name for the same text. */
 export const named = (text: string, values: unknown[]) => ({ name: statementName(text), text, values });
 

@@ -11,9 +11,11 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { TrustProxy } from './clientAddress.js';
+import type { GraphqlExecutorKind } from './config.js';
 import { type Context, createContext, type ServiceDeps } from './context.js';
 import { isEmbedded } from './db/knex.js';
 import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
+import { createJitExecutor, type ExecutorStats, jitGateway } from './graphqlExecutor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
@@ -47,6 +49,8 @@ export interface AppDeps extends ServiceDeps {
   trustProxy?: TrustProxy;
   /** Where the request limits are counted (README, Request limits); absent: Postgres, or memory on PGlite. */
   rateLimitStore?: RateLimitStoreSettings;
+  /** What executes the GraphQL operations of both doors (GRAPHQL_EXECUTOR); jit when absent. */
+  graphqlExecutor?: GraphqlExecutorKind;
 }
 
 export interface RateLimitStoreSettings {
@@ -74,6 +78,8 @@ export interface App {
   apollo: ApolloServer<Context>;
   /** GraphQL subscriptions over WebSocket: attach to the HTTP server; close before closing it. */
   subscriptions: SubscriptionDoor;
+  /** With the jit executor: what it compiled and ran (graphql-js runs Apollo's own way: null). */
+  executorStats: ExecutorStats | null;
   /** From now on /readyz answers 503 "draining", so balancers stop sending new requests here. */
   startDraining: () => void;
   /** Stops the GraphQL server and the subscriptions; the caller closes the HTTP server and the database. */
@@ -160,8 +166,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const service: ServiceDeps = { ...deps, limiter, observe };
   // Its SDL files' parses at start make no spans (tracing on): they are no request's work.
   const schema = countListItems(untraced(buildSchema));
+  // jit: Apollo's gateway interface hands every validated operation to the compiled executor.
+  const jit = (deps.graphqlExecutor ?? 'jit') === 'jit' ? createJitExecutor(schema, deps.logger) : null;
   const apollo = new ApolloServer<Context>({
-    schema,
+    ...(jit ? { gateway: jitGateway(schema, jit) } : { schema }),
     // The parser stops at the token limit: an oversized document costs no more than one of the limit.
     parseOptions: { maxTokens: limits.graphql.maxTokens },
     validationRules: [createOperationShapeRule(limits.graphql)],
@@ -304,6 +312,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     app,
     apollo,
     subscriptions,
+    executorStats: jit?.stats ?? null,
     startDraining: () => {
       draining = true;
     },

@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       drainDelayMs: 0,
       databaseStatementTimeoutMs: 15_000,
       eventRetentionDays: 30,
+      graphqlExecutor: 'jit',
     });
   });
 
@@ -88,6 +89,7 @@ describe('loadConfig', () => {
       SUBSCRIPTION_MAX_QUEUED_EVENTS: '50',
       SUBSCRIPTION_MAX_BUFFERED_BYTES: '65536',
       EVENT_RETENTION_DAYS: '45',
+      GRAPHQL_EXECUTOR: 'graphql-js',
     });
     expect(config).toEqual({
       port: 8080,
@@ -116,6 +118,7 @@ describe('loadConfig', () => {
       databaseStatementTimeoutMs: 5000,
       webhookDelivery: {},
       eventRetentionDays: 45,
+      graphqlExecutor: 'graphql-js',
     });
   });
 
@@ -148,6 +151,8 @@ describe('loadConfig', () => {
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '3600001' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
     [{ SUBSCRIPTIONS_PER_KEY: '0' }, 'SUBSCRIPTIONS_PER_KEY'],
     [{ SUBSCRIPTION_MAX_BUFFERED_BYTES: '100' }, 'SUBSCRIPTION_MAX_BUFFERED_BYTES'],
+    [{ GRAPHQL_EXECUTOR: 'graphql-jit' }, 'GRAPHQL_EXECUTOR'],
+    [{ GRAPHQL_EXECUTOR: 'JIT' }, 'GRAPHQL_EXECUTOR'],
   ])('refuses %j, naming %s', (env, variable) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);

@@ -9,6 +9,10 @@ import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limi
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** What executes GraphQL operations: graphql-jit's compiled documents, or graphql-js as it is (src/graphqlExecutor.ts). */
+export type GraphqlExecutorKind = 'jit' | 'graphql-js';
+const GRAPHQL_EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
+
 export interface Config {
   port: number;
   host: string;
@@ -41,6 +45,8 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** Events are kept this many days, then purged (at least 1). */
   eventRetentionDays: number;
+  /** GRAPHQL_EXECUTOR: jit (the default) or graphql-js, the switch back. */
+  graphqlExecutor: GraphqlExecutorKind;
   /** The webhook worker's timing (WEBHOOK_*); absent fields take the worker's defaults (README, Events). */
   webhookDelivery: WebhookDeliveryTiming;
 }
@@ -178,6 +184,16 @@ function limits(env: Env): LimitSettings {
   };
 }
 
+/** GRAPHQL_EXECUTOR: jit unless set; anything but the two names stops the start. */
+export function graphqlExecutor(env: Env): GraphqlExecutorKind {
+  const raw = env.GRAPHQL_EXECUTOR;
+  if (raw === undefined || raw === '') return 'jit';
+  if (!(GRAPHQL_EXECUTORS as readonly string[]).includes(raw)) {
+    throw new ConfigError('GRAPHQL_EXECUTOR', `must be ${GRAPHQL_EXECUTORS.join(' or ')}, got "${raw}"`);
+  }
+  return raw as GraphqlExecutorKind;
+}
+
 function trustProxy(env: Env): TrustProxy {
   const parsed = parseTrustProxy(env.TRUST_PROXY ?? '');
   if (parsed === undefined) {
@@ -312,5 +328,6 @@ export function loadConfig(env: Env = process.env): Config {
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     webhookDelivery: webhookDelivery(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    graphqlExecutor: graphqlExecutor(env),
   };
 }

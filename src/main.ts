@@ -43,6 +43,7 @@ const { app, subscriptions, startDraining, stop } = await createApp({
   limits: config.limits,
   trustProxy: config.trustProxy,
   rateLimitStore: { redisUrl: config.redisUrl },
+  graphqlExecutor: config.graphqlExecutor,
   tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
 });
 // Webhook deliveries, claimed from the database beside every other instance's worker.

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  addMoney,
   amountIdentity,
   commissionOn,
   commissionOnMoney,
@@ -166,6 +167,7 @@ describe('Money: an amount with its currency', () => {
 
   it('combines amounts of one currency exactly, and keeps the currency', () => {
     expect(subtractMoney(usd(21600n), money('1800', 'USD'))).toEqual(usd(19800n));
+    expect(addMoney(usd(1800n), money('50', 'USD'))).toEqual(usd(1850n));
     expect(minMoney(usd(1800n), usd(400n))).toEqual(usd(400n));
     expect([isMoreThan(usd(1801n), usd(1800n)), isMoreThan(usd(1800n), usd(1800n))]).toEqual([true, false]);
     expect(multiplyMoney(usd(1800n), 12)).toEqual(usd(21600n));
@@ -176,6 +178,7 @@ describe('Money: an amount with its currency', () => {
   it('refuses to combine two currencies: the arithmetic itself catches a mismatch', () => {
     const pesos = money(1800n, 'MXN');
     expect(() => subtractMoney(usd(1800n), pesos)).toThrow(MoneyError);
+    expect(() => addMoney(pesos, usd(1n))).toThrow(MoneyError);
     expect(() => minMoney(usd(1800n), pesos)).toThrow(MoneyError);
     expect(() => isMoreThan(pesos, usd(1n))).toThrow(/USD/);
   });
@@ -184,11 +187,12 @@ describe('Money: an amount with its currency', () => {
     expect(() => multiplyMoney(usd(1800n), 1.5)).toThrow(MoneyError);
   });
 
-  it('subtracting keeps every minor unit, and the smaller of two is one of them', () => {
+  it('adding and subtracting keep every minor unit, and the smaller of two is one of them', () => {
     const amounts = fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n });
     fc.assert(
       fc.property(amounts, amounts, (a, b) => {
         expect(subtractMoney(usd(a), usd(b)).minor + b).toBe(a);
+        expect(subtractMoney(addMoney(usd(a), usd(b)), usd(b))).toEqual(usd(a));
         const smaller = minMoney(usd(a), usd(b)).minor;
         expect(smaller === a || smaller === b).toBe(true);
         expect(smaller <= a && smaller <= b).toBe(true);

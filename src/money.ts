@@ -173,6 +173,10 @@ function currencyOfBoth(a: Money, b: Money): string {
   return a.currency;
 }
 
+export function addMoney(a: Money, b: Money): Money {
+  return money(a.minor + b.minor, currencyOfBoth(a, b));
+}
+
 export function subtractMoney(a: Money, b: Money): Money {
   return money(a.minor - b.minor, currencyOfBoth(a, b));
 }

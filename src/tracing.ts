@@ -91,6 +91,21 @@ export async function continuingTrace<T>(
   }
 }
 
+/** Runs `work` in a new span, active while it runs (a child of the active one), ended once it settles. */
+export function inActiveSpan<T>(name: string, attributes: Attributes, work: () => T | Promise<T>): Promise<T> {
+  const span = tracer().startSpan(name, { attributes });
+  return context.with(trace.setSpan(context.active(), span), async () => {
+    try {
+      const result = await work();
+      endWith(span);
+      return result;
+    } catch (error) {
+      endWith(span, error);
+      throw error;
+    }
+  });
+}
+
 /** Sends the spans not yet exported (main.ts, before the process exits after draining). */
 export async function flushTraces(): Promise<void> {
   const provider = trace.getTracerProvider() as { getDelegate?: () => { forceFlush?: () => Promise<void> } };

@@ -34,6 +34,7 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   ['src/schema.ts', 'pipeline'],
   ['src/context.ts', 'pipeline'],
   ['src/readRouting.ts', 'pipeline'],
+  ['src/graphqlExecutor.ts', 'pipeline'],
   ['src/limits/', 'pipeline'],
   // Domain: the modules, their generated resolver signatures (the SDL's types bound to the modules'
   // rows), and the ledger checker, which states the ledger's invariants over the data layer.

@@ -12,7 +12,7 @@ import { createLogger } from '../src/logger.js';
 import { createHttpServer, httpServerTimeouts, MAX_QUERY_STRING_LENGTH } from '../src/ops/limits.js';
 import { createTestDatabase, onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
-import { TEST_TOKENS } from './support/service.js';
+import { TEST_EXECUTOR, TEST_TOKENS } from './support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;
@@ -25,6 +25,7 @@ async function startApp(db: Db, options: Partial<AppDeps> = {}, server?: (app: R
     now: () => new Date(),
     production: false,
     tokens: TEST_TOKENS,
+    graphqlExecutor: TEST_EXECUTOR,
     ...options,
   });
   const listening = (server ? server(app) : app).listen(0, '127.0.0.1');

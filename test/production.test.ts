@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { TEST_TOKENS } from './support/service.js';
+import { TEST_EXECUTOR, TEST_TOKENS } from './support/service.js';
 
 let database: TestDatabase;
 let server: Server;
@@ -20,6 +20,7 @@ beforeAll(async () => {
     now: () => new Date(),
     production: true,
     tokens: TEST_TOKENS,
+    graphqlExecutor: TEST_EXECUTOR,
   });
   stop = app.stop;
   server = app.app.listen(0, '127.0.0.1');

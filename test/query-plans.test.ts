@@ -24,8 +24,12 @@ import {
   lockFinanceOrder,
 } from '../src/modules/financeOrders/queries.js';
 import { merchantsByKeys } from '../src/modules/merchants/queries.js';
-import { storeIdempotencyKey } from '../src/modules/payments/idempotency.js';
-import { merchantAndClerkFound, paymentsByKeys, paymentsOfOrders } from '../src/modules/payments/queries.js';
+import {
+  inStoreCreditStatement,
+  inStorePaymentFacts,
+  paymentsByKeys,
+  paymentsOfOrders,
+} from '../src/modules/payments/queries.js';
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery } from '../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
@@ -191,40 +195,62 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('payments by keys', () => sqlOf(paymentsByKeys(db, key(p.paymentId!, '1'))));
   add('merchants by keys', () => sqlOf(merchantsByKeys(db, key(p.merchantId!))));
   add('clerks by keys', () => sqlOf(clerksByKeys(db, key(p.clerkId!))));
-  add('merchant and clerk of an in-store payment', () =>
-    captureQueries(db, (d) => merchantAndClerkFound(d, p.partner!, { merchantId: p.merchantId!, clerkId: p.clerkId! })),
-  );
-  // Idempotency records, as src/modules/payments/idempotency.ts reads and purges them. The purge runs
-  // as every keyed payment stores its key, so in steady state few rows have expired: `now` just past the first expiry.
-  add('idempotency key lookup', () =>
-    sqlOf(
-      db('idempotency_keys').where({ partner_id: p.idempotencyPartner, idempotency_key: p.idempotencyKey }).first(),
+  // An in-store payment: its one read, and its one write (EXPLAIN plans it without running it).
+  add('in-store payment: its read, with an idempotency key', () =>
+    captureQueries(db, (d) =>
+      inStorePaymentFacts(d, p.idempotencyPartner!, {
+        merchantId: p.merchantId!,
+        clerkId: p.clerkId!,
+        financeOrderId: p.orderId!,
+        idempotencyKey: p.idempotencyKey!,
+      }),
     ),
   );
-  add('idempotency key stored, with the purge', () =>
-    sqlOf(
-      storeIdempotencyKey(
-        db,
-        {
-          partnerId: p.partner!,
-          key: 'query-plans-key',
-          requestHash: 'hash',
-          now: new Date(Date.parse(p.firstExpiry!) + 3_600_000),
-        },
-        {
-          partnerId: p.partner!,
-          paymentId: p.paymentId!,
-          amountMinor: '100',
-          time: 0,
-          deviceTag: 'TAG',
-          remainingMinor: '0',
-          currency: 'USD',
-          nextPayment: null,
-          fullyPaid: true,
-        },
-      ),
-    ),
-  );
+  // The write purges the partner's expired records as it stores its key, so in steady state few rows
+  // have expired: `now` just past the first expiry.
+  const credit = (withKey: boolean) => {
+    const received = new Date(Date.parse(p.firstExpiry!) + 3_600_000);
+    const statement = inStoreCreditStatement({
+      row: {
+        partner_id: p.partner!,
+        finance_order_id: p.orderId!,
+        channel: 'in_store',
+        amount_minor: '100',
+        currency: 'USD',
+        merchant_id: p.merchantId!,
+        clerk_id: p.clerkId!,
+        vendor_id: null,
+        vendor_reference: null,
+        received_at: received,
+      },
+      totalPaidSeen: '0',
+      transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: p.clerkId! }],
+      events: [{ type: 'payment.recorded', occurredAt: received, data: {} }],
+      eventTexts: ['{"payment":{"id":"marker"}}'],
+      marker: 'marker',
+      key: withKey
+        ? {
+            key: 'query-plans-key',
+            requestHash: 'hash',
+            receipt: {
+              partnerId: p.partner!,
+              paymentId: '0',
+              amountMinor: '100',
+              time: 0,
+              deviceTag: 'TAG',
+              remainingMinor: '0',
+              currency: 'USD',
+              nextPayment: null,
+              fullyPaid: true,
+            },
+            expiresAt: new Date(received.getTime() + DAY_MS),
+          }
+        : null,
+    });
+    return [{ sql: statement.sql, bindings: statement.bindings }];
+  };
+  add('in-store payment: its write', () => credit(false));
+  add('in-store payment: its write, with an idempotency key and the purge', () => credit(true));
   add('vendor notification lookup', () =>
     sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()),
   );

@@ -3,8 +3,10 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp, type RateLimitStoreSettings } from '../../src/app.js';
 import type { TrustProxy } from '../../src/clientAddress.js';
+import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/config.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
+import type { ExecutorStats } from '../../src/graphqlExecutor.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
@@ -20,6 +22,8 @@ export interface TestService {
   ) => Promise<{ status: number; body: any }>;
   /** Subscribers listening to the event feed (a subscription is live once counted here). */
   listeningSubscribers: () => number;
+  /** What the jit executor compiled and ran; null on graphql-js. */
+  executorStats: ExecutorStats | null;
   close: () => Promise<void>;
 }
 
@@ -53,10 +57,15 @@ export interface TestServiceOptions {
   rateLimitStore?: RateLimitStoreSettings;
   /** A read replica of `db` (test/support/replica.ts); absent: none. */
   replica?: ReadReplica;
+  /** What executes GraphQL; absent: GRAPHQL_EXECUTOR of the test run (`GRAPHQL_EXECUTOR=graphql-js npm test`), else jit. */
+  graphqlExecutor?: GraphqlExecutorKind;
 }
 
+/** The executor of the whole test run: the service's default unless GRAPHQL_EXECUTOR names the other. */
+export const TEST_EXECUTOR: GraphqlExecutorKind = graphqlExecutor(process.env);
+
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
-  const { app, subscriptions, stop } = await createApp({
+  const { app, subscriptions, stop, executorStats } = await createApp({
     db,
     logger: options.logger ?? createLogger('silent'),
     now: options.now ?? (() => new Date()),
@@ -67,6 +76,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     corsOrigins: options.corsOrigins,
     rateLimitStore: options.rateLimitStore,
     replica: options.replica,
+    graphqlExecutor: options.graphqlExecutor ?? TEST_EXECUTOR,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -87,6 +97,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
       return { status: response.status, body: await response.json() };
     },
     listeningSubscribers: () => subscriptions.listening(),
+    executorStats,
     close: async () => {
       await subscriptions.close();
       await new Promise<void>((resolve) => {

@@ -8,7 +8,7 @@ import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from '../payments/rows.js';
 import { legacyTransaction, legacyTransactionSourceOf } from '../transactions/legacy.js';
 import { transactionsWithLinks } from '../transactions/queries.js';
-import type { NewEvent } from './rows.js';
+import type { EventTypeName, NewEvent } from './rows.js';
 
 /** payment.recorded: the payment and its order as they stood right after it, typed as the legacy receipt. */
 export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot): NewEvent {
@@ -102,4 +102,49 @@ export function paymentEvents(
   }
   if (receipt.fullyPaid) events.push(financeOrderEvent('finance_order.paid_off', order, payment.received_at));
   return events;
+}
+
+/**
+ * Where a payment's events carry its id, a JSON number: payment.recorded's payment, and a cash or
+ * commission transaction's payment. A writer that learns the id only as the database gives it
+ * (payments/inStore.ts: one statement) builds the events with a pending id and completes these.
+ */
+export const PAYMENT_ID_PATHS: Readonly<Partial<Record<EventTypeName, ReadonlyArray<readonly string[]>>>> = {
+  'payment.recorded': [['payment', 'id']],
+  'transaction.created': [['payment', 'id']],
+};
+
+/** `data` with `value` at `path` (copied along the path); the path must hold `expected`. */
+function replacedAt(data: unknown, path: readonly string[], expected: unknown, value: unknown): unknown {
+  const [name, ...rest] = path;
+  const object = data as Record<string, unknown>;
+  if (name === undefined) {
+    if (data !== expected) throw new Error(`a payment id path holds ${JSON.stringify(data)}, not the pending id`);
+    return value;
+  }
+  if (typeof data !== 'object' || data === null || !(name in object)) throw new Error(`no ${name} in an event's data`);
+  return { ...object, [name]: replacedAt(object[name], rest, expected, value) };
+}
+
+/**
+ * The events' data as JSON text, each with `marker` (a JSON string) where PAYMENT_ID_PATHS put the
+ * payment's id, for events built with the payment id `pendingId`: the database puts the id in its place.
+ * Null when the marker also stands elsewhere (a name containing it): the texts would be ambiguous.
+ */
+export function eventTextsAwaitingPaymentId(
+  events: readonly NewEvent[],
+  pendingId: string,
+  marker: string,
+): string[] | null {
+  const markerText = JSON.stringify(marker);
+  const texts: string[] = [];
+  for (const event of events) {
+    const paths = PAYMENT_ID_PATHS[event.type] ?? [];
+    let data = event.data;
+    for (const path of paths) data = replacedAt(data, path, Number(pendingId), marker);
+    const text = JSON.stringify(data);
+    if (text.split(markerText).length - 1 !== paths.length) return null;
+    texts.push(text);
+  }
+  return texts;
 }

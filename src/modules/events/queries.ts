@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
 import { activeTraceparent } from '../../tracing.js';
 import { newEventId } from './ids.js';
@@ -29,6 +30,40 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
     ],
   )) as { rows: EventRow[] };
   return rows.sort((a, b) => Number(BigInt(a.sequence) - BigInt(b.sequence)));
+}
+
+/**
+ * appendEvents as one part (a CTE) of a statement that first writes the events' subject, a payment:
+ * `subject` names a CTE returning that row's partner_id and id. The events are written only if the
+ * row was, numbered as appendEvents numbers them, each text completed with the row's id where the
+ * marker stands (changes.ts eventTextsAwaitingPaymentId), so a statement that writes nothing numbers
+ * nothing.
+ */
+export const appendEventsOfSql = (subject: string) =>
+  `insert into events (partner_id, id, sequence, type, occurred_at, data, traceparent)
+     select ${subject}.partner_id, e.id, nextval('events_sequence'), e.type, e.occurred_at, replace(e.data, ?, ${subject}.id::text)::json, ?::text
+     from (select * from unnest(?::text[], ?::text[], ?::timestamptz[], ?::text[]) with ordinality
+           as u(id, type, occurred_at, data, ordinal) order by ordinal) as e cross join ${subject}`;
+
+/** The bindings of appendEventsOfSql, and the events as they will stand once written. */
+export function appendEventsOf(
+  partnerId: string,
+  events: readonly NewEvent[],
+  texts: readonly string[],
+  marker: string,
+): { bindings: Knex.RawBinding[]; written: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>> } {
+  const ids = events.map((event) => newEventId(event.occurredAt));
+  return {
+    bindings: [
+      JSON.stringify(marker),
+      activeTraceparent(),
+      ids,
+      events.map((event) => event.type),
+      events.map((event) => event.occurredAt.toISOString()),
+      [...texts],
+    ],
+    written: events.map((event, index) => ({ partner_id: partnerId, id: ids[index]!, type: event.type })),
+  };
 }
 
 /** Where a page of the log stops: a partner's by sequence, every partner's by (time, id). */

@@ -1,10 +1,12 @@
-// Making a repeated request harmless. A partner's idempotency key (in-store payments) or a vendor's
-// reference (notifications) is claimed with a transaction-scoped advisory lock, so two requests with
-// the same key take turns: the second waits for the first to commit, then finds its record and
-// replays its receipt (same request) or is refused with IDEMPOTENCY_CONFLICT (different request).
+// Making a repeated request harmless: a repeat finds the first request's record and replays its
+// receipt (same request) or is refused with IDEMPOTENCY_CONFLICT (different request). A partner's
+// Idempotency-Key (in-store payments) is claimed by inserting its record in the payment's own
+// statement: of two requests with one key at once, the second's insert waits for the first to commit,
+// then fails on the primary key, writing nothing, and the second reads the record (inStore.ts). A
+// vendor's reference (notifications) is claimed with a transaction-scoped advisory lock, so two
+// notifications with one reference take turns.
 import { createHash } from 'node:crypto';
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared } from '../../db/prepared.js';
 import { idempotencyConflict } from '../../errors.js';
 import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../losslessJson.js';
 import { amountIdentity } from '../../money.js';
@@ -82,56 +84,14 @@ export interface Claimed {
   events?: readonly WrittenEvent[];
 }
 
-/** Runs `record` once per (partner, idempotency key); a repeat replays the stored receipt. */
-export async function withIdempotencyKey(
-  trx: DbOrTrx,
-  claim: { partnerId: string; key: string; request: RequestFingerprint; now: Date },
-  record: () => Promise<RecordedPayment>,
-): Promise<Claimed> {
-  await lock(trx, `idempotency:${claim.partnerId}:${claim.key}`);
-  const existing = await prepared(trx('idempotency_keys'))
-    .where({ partner_id: claim.partnerId, idempotency_key: claim.key })
-    .first();
-  if (existing && existing.expires_at.getTime() > claim.now.getTime()) {
-    if (!sameRequest(existing.request_hash, claim.request)) throw idempotencyConflict('this Idempotency-Key');
-    return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
-  }
-  const { payment, receipt, events } = await record();
-  await storeIdempotencyKey(trx, { ...claim, requestHash: claim.request.hash }, receipt);
-  return { receipt, payment, events, replayed: false };
-}
-
-/**
- * Stores a key's receipt, in one statement with the housekeeping: the partner's other keys past
- * their lifetime go. Run under the key's advisory lock, where a row this key still has is an expired
- * one, which the new record replaces.
- */
-export function storeIdempotencyKey(
-  trx: DbOrTrx,
-  claim: { partnerId: string; key: string; requestHash: string; now: Date },
-  receipt: PaymentReceiptSnapshot,
-) {
-  return trx
-    .with('purged', (purge) =>
-      purge
-        .from('idempotency_keys')
-        .where({ partner_id: claim.partnerId })
-        .where('expires_at', '<=', claim.now)
-        .whereNot({ idempotency_key: claim.key })
-        .delete(),
-    )
-    .into('idempotency_keys')
-    .insert({
-      partner_id: claim.partnerId,
-      idempotency_key: claim.key,
-      request_hash: claim.requestHash,
-      response_status: 200,
-      response_body: JSON.stringify(receipt),
-      created_at: claim.now,
-      expires_at: new Date(claim.now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS),
-    })
-    .onConflict(['partner_id', 'idempotency_key'])
-    .merge(['request_hash', 'response_status', 'response_body', 'created_at', 'expires_at']);
+/** The answer to a repeat of a stored request: its receipt again, or IDEMPOTENCY_CONFLICT naming `what` was reused. */
+export function replayOf(
+  stored: { request_hash: string; response_body: PaymentReceiptSnapshot },
+  request: RequestFingerprint,
+  what: string,
+): Claimed {
+  if (!sameRequest(stored.request_hash, request)) throw idempotencyConflict(what);
+  return { receipt: stored.response_body, replayed: true };
 }
 
 /** Runs `record` once per (vendor, reference); a repeat replays the stored receipt. References never expire. */
@@ -144,11 +104,7 @@ export async function withVendorReference(
   const existing = await trx('vendor_notifications')
     .where({ vendor_id: claim.vendorId, reference: claim.reference })
     .first();
-  if (existing) {
-    if (!sameRequest(existing.request_hash, claim.request))
-      throw idempotencyConflict(`the reference ${JSON.stringify(claim.reference)}`);
-    return { receipt: existing.response_body as PaymentReceiptSnapshot, replayed: true };
-  }
+  if (existing) return replayOf(existing, claim.request, `the reference ${JSON.stringify(claim.reference)}`);
   const { payment, receipt, events } = await record();
   await trx('vendor_notifications').insert({
     vendor_id: claim.vendorId,

@@ -1,8 +1,12 @@
-// recordInStorePayment: the payment, its cash and commission transactions, the balance change and the
-// idempotency record are one transaction, opened here as a notification's is in notification.ts.
+// recordInStorePayment: the payment, its cash and commission transactions, the balance change, its
+// events and the idempotency record are written by one statement, or none of them; its guards (the
+// total the read saw, the key's primary key) are shown here one at a time, the races in
+// test/payment-races.test.ts (Postgres).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { statementsDuring } from '../../../test/support/statements.js';
 import { type InStorePaymentRequest, recordInStorePayment } from './inStore.js';
+import { creditInStorePayment, type InStoreCredit, isKeyClaimedMeanwhile } from './queries.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 
@@ -13,11 +17,17 @@ beforeAll(async () => {
 afterAll(async () => database?.destroy());
 
 const count = async (table: string) => Number((await database.db(table).count({ n: '*' }).first())!.n);
+const lastNumber = async (sequence: string) =>
+  String((await database.db.raw(`select last_value from ${sequence}`)).rows[0].last_value);
 const written = async () => ({
   payments: await count('payments'),
   transactions: await count('transactions'),
+  events: await count('events'),
   keys: await count('idempotency_keys'),
   paid: (await database.db('finance_orders').where({ partner_id: '1', id: '4000004' }).first()).total_paid_minor,
+  // Nothing numbered either: the payments' and events' sequences stand still.
+  paymentNumbers: await lastNumber('payments_id_seq'),
+  eventNumbers: await lastNumber('events_sequence'),
 });
 
 // Demo order 4000004: 18.00 a month for 12 months, 18.00 paid; Demo Retail's commission is 5%.
@@ -77,6 +87,168 @@ describe('recordInStorePayment', () => {
     await expect(
       recordInStorePayment(database.db, { ...refused, idempotencyKey: `refused-${code}` }, NOW),
     ).rejects.toMatchObject({ extensions: { code } });
+    expect(await written()).toEqual(before);
+  });
+});
+
+describe('recordInStorePayment: what a refusal leaves', () => {
+  it('refuses every way in order, writing and numbering nothing: the next payment takes the next id', async () => {
+    const before = await recordInStorePayment(database.db, payment({ amount: '1.00' }), NOW);
+    const untouched = await written();
+    await recordInStorePayment(database.db, payment({ amount: '1.00', idempotencyKey: 'taken' }), NOW);
+    const afterKey = await written();
+    const refusals: Array<[Partial<InStorePaymentRequest>, string]> = [
+      [{ merchantId: '999999' }, 'RESOURCE_NOT_FOUND'],
+      [{ merchantId: '999999', clerkId: '999999', financeOrderId: '999999' }, 'RESOURCE_NOT_FOUND'],
+      [{ clerkId: '999999', financeOrderId: '999999' }, 'RESOURCE_NOT_FOUND'],
+      [{ financeOrderId: '999999', currency: 'MXN' }, 'RESOURCE_NOT_FOUND'],
+      [{ currency: 'MXN', amount: '1.001' }, 'CURRENCY_MISMATCH'],
+      [{ amount: '1.001' }, 'INVALID_PAYMENT_AMOUNT'],
+      [{ amount: '0' }, 'INVALID_PAYMENT_AMOUNT'],
+      [{ amount: '5000.00' }, 'AMOUNT_EXCEEDS_BALANCE'],
+      [{ amount: '2.00', idempotencyKey: 'taken' }, 'IDEMPOTENCY_CONFLICT'],
+      // A live key answers before any other refusal, as it always has.
+      [{ merchantId: '999999', amount: '2.00', idempotencyKey: 'taken' }, 'IDEMPOTENCY_CONFLICT'],
+    ];
+    const messages: string[] = [];
+    for (const [overrides, code] of refusals) {
+      const refused = recordInStorePayment(database.db, payment({ idempotencyKey: 'fresh', ...overrides }), NOW);
+      await expect(refused, JSON.stringify(overrides)).rejects.toMatchObject({ extensions: { code } });
+      messages.push(((await refused.catch((error) => error)) as Error).message);
+    }
+    // Which one was missing is named in precedence order: store, then clerk, then order.
+    expect(messages.slice(0, 4)).toEqual([
+      expect.stringMatching(/merchant/),
+      expect.stringMatching(/merchant/),
+      expect.stringMatching(/clerk/),
+      expect.stringMatching(/finance order/),
+    ]);
+    expect(await written()).toEqual(afterKey);
+    const next = await recordInStorePayment(database.db, payment({ amount: '1.00' }), NOW);
+    expect(BigInt(next.receipt.paymentId)).toBe(BigInt(before.receipt.paymentId) + 2n);
+    expect(afterKey.paymentNumbers).not.toBe(untouched.paymentNumbers);
+  });
+});
+
+describe("creditInStorePayment: the write's guards", () => {
+  /** A payment of 1.00 on order 4000004 as if read when its total was `seen`. */
+  const credit = (seen: string, key: InStoreCredit['key'] = null): InStoreCredit => ({
+    row: {
+      partner_id: '1',
+      finance_order_id: '4000004',
+      channel: 'in_store',
+      amount_minor: '100',
+      currency: 'USD',
+      merchant_id: '851005',
+      clerk_id: '5335',
+      vendor_id: null,
+      vendor_reference: null,
+      received_at: NOW,
+    },
+    totalPaidSeen: seen,
+    transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: '5335' }],
+    events: [{ type: 'payment.recorded', occurredAt: NOW, data: null }],
+    eventTexts: ['{"payment":{"id":"marker"}}'],
+    marker: 'marker',
+    key,
+  });
+  const receipt = {
+    partnerId: '1',
+    paymentId: '0',
+    amountMinor: '100',
+    time: 0,
+    deviceTag: 'DTSTBBB',
+    remainingMinor: '0',
+    currency: 'USD',
+    nextPayment: null,
+    fullyPaid: false,
+  };
+  const paid = async () =>
+    (await database.db('finance_orders').where({ partner_id: '1', id: '4000004' }).first()).total_paid_minor as string;
+
+  it("writes nothing, and numbers nothing, when the order's total is not the one read", async () => {
+    const total = await paid();
+    const before = await written();
+    expect(await creditInStorePayment(database.db, credit((BigInt(total) - 100n).toString()))).toBeNull();
+    expect(await written()).toEqual(before);
+  });
+
+  it('from the total read: the payment, its transaction, its event completed with its id, in one statement', async () => {
+    const { result, statements } = await statementsDuring(database.db, async () =>
+      creditInStorePayment(database.db, credit(await paid())),
+    );
+    expect(statements).toHaveLength(2); // the total read by the test, then the write
+    const event = await database.db('events').where({ id: result!.events[0]!.id }).first();
+    expect(event.data).toEqual({ payment: { id: Number(result!.paymentId) } });
+  });
+
+  it("fails whole on a live record of the key (another request's, committed meanwhile)", async () => {
+    await recordInStorePayment(database.db, payment({ amount: '1.00', idempotencyKey: 'claimed' }), NOW);
+    const before = await written();
+    const key = { key: 'claimed', requestHash: 'other', receipt, expiresAt: new Date(NOW.getTime() + 1000) };
+    const failed = await creditInStorePayment(database.db, credit(await paid(), key)).catch((error) => error);
+    expect(isKeyClaimedMeanwhile(failed)).toBe(true);
+    // Nothing written; the payment's number was drawn before the key's insert failed, as any rolled-back insert draws one.
+    const { paymentNumbers, ...rest } = await written();
+    const { paymentNumbers: numbersBefore, ...restBefore } = before;
+    expect(rest).toEqual(restBefore);
+    expect(BigInt(paymentNumbers)).toBe(BigInt(numbersBefore) + 1n);
+  });
+
+  it("replaces an expired record of the key, and purges the partner's other expired ones", async () => {
+    await database
+      .db('idempotency_keys')
+      .where({ partner_id: '1', idempotency_key: 'claimed' })
+      .update({ expires_at: NOW });
+    await database.db('idempotency_keys').insert({
+      partner_id: '1',
+      idempotency_key: 'long-gone',
+      request_hash: 'x',
+      response_status: 200,
+      response_body: JSON.stringify(receipt),
+      expires_at: NOW,
+    });
+    const key = { key: 'claimed', requestHash: 'anew', receipt, expiresAt: new Date(NOW.getTime() + 1000) };
+    const written = await creditInStorePayment(database.db, credit(await paid(), key));
+    const records = await database
+      .db('idempotency_keys')
+      .where({ partner_id: '1' })
+      .whereIn('idempotency_key', ['claimed', 'long-gone']);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      request_hash: 'anew',
+      response_body: { ...receipt, paymentId: written!.paymentId },
+    });
+  });
+});
+
+describe('recordInStorePayment with its order locked first (a contended order)', () => {
+  const locked = (overrides: Partial<InStorePaymentRequest>) =>
+    recordInStorePayment(database.db, payment(overrides), NOW, { optimisticRounds: 0 });
+
+  it('records, replays and refuses as the unlocked rounds do, in one transaction', async () => {
+    const { result: first, statements } = await statementsDuring(database.db, () =>
+      locked({ amount: '2.00', idempotencyKey: 'locked-1' }),
+    );
+    expect(first.replayed).toBe(false);
+    expect(statements.map((statement) => statement.sql)).toEqual([
+      expect.stringMatching(/^BEGIN/),
+      expect.stringMatching(/for update of "o"$/),
+      expect.stringMatching(/^select m\.name/),
+      expect.stringMatching(/^with credited/),
+      expect.stringMatching(/^COMMIT/),
+    ]);
+    expect(await locked({ amount: '2', idempotencyKey: 'locked-1' })).toEqual({
+      receipt: first.receipt,
+      replayed: true,
+    });
+    await expect(locked({ amount: '3.00', idempotencyKey: 'locked-1' })).rejects.toMatchObject({
+      extensions: { code: 'IDEMPOTENCY_CONFLICT' },
+    });
+    const before = await written();
+    await expect(locked({ amount: '5000.00' })).rejects.toMatchObject({
+      extensions: { code: 'AMOUNT_EXCEEDS_BALANCE' },
+    });
     expect(await written()).toEqual(before);
   });
 });

@@ -1,13 +1,34 @@
-// A payment taken in a store (record-customer-payment, recordInStorePayment), in one database
-// transaction like a vendor's notification (notification.ts): the store and the clerk must be the
-// key's partner's own (else "not found"), and with an Idempotency-Key a repeat replays the first
-// receipt instead of paying twice.
-import type { Db } from '../../db/knex.js';
+// A payment taken in a store (record-customer-payment, recordInStorePayment) in two round trips, no
+// transaction held open between them: one read of everything it is decided from (queries.ts
+// inStorePaymentFacts), the decision here by the rules every payment follows (record.ts: the
+// refusals in their order, the commission, the receipt, the events), then one write whose every part
+// the database's guards let through or not (queries.ts creditInStorePayment). A write that wrote
+// nothing is decided again from a new read: the order's total had moved (a concurrent payment; one
+// that no longer fits is now refused), or the Idempotency-Key was claimed meanwhile (now replayed, or
+// refused as a conflict). An order still contended after a few rounds is paid the same way with its
+// row locked first, in one transaction, so the payments on it take turns instead of retrying.
+import { randomUUID } from 'node:crypto';
+import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../errors.js';
-import { normaliseDecimal } from '../../money.js';
-import { type Claimed, fingerprintPaymentRequest, withIdempotencyKey } from './idempotency.js';
-import { merchantAndClerkFound } from './queries.js';
-import { recordPayment } from './record.js';
+import { addMoney, money, normaliseDecimal } from '../../money.js';
+import { eventTextsAwaitingPaymentId } from '../events/changes.js';
+import { lockFinanceOrder } from '../financeOrders/queries.js';
+import {
+  type Claimed,
+  fingerprintPaymentRequest,
+  IDEMPOTENCY_KEY_LIFETIME_MS,
+  type RequestFingerprint,
+  replayOf,
+} from './idempotency.js';
+import {
+  creditInStorePayment,
+  type InStoreCredit,
+  type InStorePaymentFacts,
+  inStorePaymentFacts,
+  isKeyClaimedMeanwhile,
+} from './queries.js';
+import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
+import type { PaymentReceiptSnapshot } from './rows.js';
 
 export interface InStorePaymentRequest {
   partnerId: string;
@@ -20,28 +41,135 @@ export interface InStorePaymentRequest {
   idempotencyKey: string | null;
 }
 
-export function recordInStorePayment(db: Db, request: InStorePaymentRequest, now: Date): Promise<Claimed> {
-  const { partnerId, merchantId, clerkId, financeOrderId, amount, currency, idempotencyKey } = request;
-  return db.transaction(async (trx) => {
-    const record = async () => {
-      const found = await merchantAndClerkFound(trx, partnerId, { merchantId, clerkId });
-      if (found.merchant === null) throw notFound('merchant', merchantId);
-      if (found.clerk === null) throw notFound('clerk', clerkId);
-      return recordPayment(
-        trx,
-        {
-          order: { partnerId, id: financeOrderId },
-          amount,
-          currency,
-          source: { channel: 'in_store', merchantId, clerkId, merchantName: found.merchant, clerkName: found.clerk },
-        },
-        now,
-      );
-    };
-    if (idempotencyKey === null) return { ...(await record()), replayed: false };
-    // The fields named as they were hashed when the first idempotency records were stored.
-    const fields = { merchant: merchantId, clerk: clerkId, order: financeOrderId, amount, currency };
-    const fingerprint = fingerprintPaymentRequest(fields, { ...fields, amount: normaliseDecimal(amount) });
-    return withIdempotencyKey(trx, { partnerId, key: idempotencyKey, request: fingerprint, now }, record);
+/** Rounds of read and write before the order is locked: each lost round means another payment on it landed. */
+const OPTIMISTIC_ROUNDS = 3;
+
+/** The id the receipt and events are built with until the database gives the payment's (no payment has id 0). */
+const PENDING_PAYMENT_ID = '0';
+
+interface KeyClaim {
+  key: string;
+  fingerprint: RequestFingerprint;
+}
+
+type Decision = { replay: Claimed } | { credit: InStoreCredit; receipt: PaymentReceiptSnapshot };
+
+/** The events' texts with a marker where the payment's id goes; a new marker in the unlikely case a name holds one. */
+function markedEvents(credit: Pick<InStoreCredit, 'events'>): { marker: string; eventTexts: string[] } {
+  for (let tries = 0; tries < 3; tries++) {
+    const marker = `payment-id-${randomUUID()}`;
+    const eventTexts = eventTextsAwaitingPaymentId(credit.events, PENDING_PAYMENT_ID, marker);
+    if (eventTexts) return { marker, eventTexts };
+  }
+  throw new Error("no marker for the payment's id could be told apart from the events' text");
+}
+
+/**
+ * Every refusal in the order the service has always given them: a live record of the key first (its
+ * receipt again, or a conflict), then the store, the clerk, the order, the currency, the amount, the
+ * balance (record.ts checkPayment). A payment that passes is built in full, its id pending.
+ */
+function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, claim: KeyClaim | null, now: Date) {
+  if (claim && facts.key && facts.key.expires_at.getTime() > now.getTime()) {
+    return { replay: replayOf(facts.key, claim.fingerprint, 'this Idempotency-Key') } satisfies Decision;
+  }
+  if (facts.merchantName === null) throw notFound('merchant', request.merchantId);
+  if (facts.clerkName === null) throw notFound('clerk', request.clerkId);
+  const order = facts.order;
+  if (!order) throw notFound('finance order', request.financeOrderId);
+  const source: PaymentSource = {
+    channel: 'in_store',
+    merchantId: request.merchantId,
+    clerkId: request.clerkId,
+    merchantName: facts.merchantName,
+    clerkName: facts.clerkName,
+  };
+  const { amount, transactions } = checkPayment(order, {
+    order: { partnerId: request.partnerId, id: request.financeOrderId },
+    amount: request.amount,
+    currency: request.currency,
+    source,
   });
+  const row = paymentRowOf(order, amount, source, now);
+  // The order as it will stand: the write credits the payment only from the total read here.
+  const totalPaid = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
+  const pending = { ...row, id: PENDING_PAYMENT_ID };
+  const receipt = receiptOf(order, pending, totalPaid);
+  const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, pending, receipt, source, transactions);
+  const credit: InStoreCredit = {
+    row,
+    totalPaidSeen: order.total_paid_minor,
+    transactions,
+    events,
+    ...markedEvents({ events }),
+    key: claim && {
+      key: claim.key,
+      requestHash: claim.fingerprint.hash,
+      receipt,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS),
+    },
+  };
+  return { credit, receipt } satisfies Decision;
+}
+
+/** One round: read, decide, write. Null when the write wrote nothing because the order's total had moved. */
+async function payOnce(
+  db: DbOrTrx,
+  request: InStorePaymentRequest,
+  claim: KeyClaim | null,
+  now: Date,
+): Promise<Claimed | null> {
+  const facts = await inStorePaymentFacts(db, request.partnerId, request);
+  const decision: Decision = decide(facts, request, claim, now);
+  if ('replay' in decision) return decision.replay;
+  const credited = await creditInStorePayment(db, decision.credit);
+  if (!credited) return null;
+  return {
+    receipt: { ...decision.receipt, paymentId: credited.paymentId },
+    payment: { ...decision.credit.row, id: credited.paymentId },
+    events: credited.events,
+    replayed: false,
+  };
+}
+
+export async function recordInStorePayment(
+  db: Db,
+  request: InStorePaymentRequest,
+  now: Date,
+  options: { optimisticRounds?: number } = {},
+): Promise<Claimed> {
+  const { partnerId, merchantId, clerkId, financeOrderId, amount, currency, idempotencyKey } = request;
+  // The fields named as they were hashed when the first idempotency records were stored.
+  const fields = { merchant: merchantId, clerk: clerkId, order: financeOrderId, amount, currency };
+  const claim =
+    idempotencyKey === null
+      ? null
+      : {
+          key: idempotencyKey,
+          fingerprint: fingerprintPaymentRequest(fields, { ...fields, amount: normaliseDecimal(amount) }),
+        };
+  // A round that wrote nothing (the total moved, or the key was claimed: the write failed whole) reads again.
+  const rounds = options.optimisticRounds ?? OPTIMISTIC_ROUNDS;
+  for (let round = 0; round < rounds; round++) {
+    try {
+      const claimed = await payOnce(db, request, claim, now);
+      if (claimed) return claimed;
+    } catch (error) {
+      if (!isKeyClaimedMeanwhile(error)) throw error;
+    }
+  }
+  // Contended: the order's row locked first, so its total stays as the read finds it. A key claimed
+  // meanwhile still fails the write (the transaction rolls back), and the next round replays it.
+  for (let round = 0; round < 2; round++) {
+    try {
+      const claimed = await db.transaction(async (trx) => {
+        await lockFinanceOrder(trx, { partnerId, id: financeOrderId });
+        return payOnce(trx, request, claim, now);
+      });
+      if (claimed) return claimed;
+    } catch (error) {
+      if (!isKeyClaimedMeanwhile(error)) throw error;
+    }
+  }
+  throw new Error(`the in-store payment on finance order ${financeOrderId} found its total moving under its lock`);
 }

@@ -1,8 +1,15 @@
+import type { Knex } from 'knex';
+import { joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
+import { appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import type { EventRow, NewEvent } from '../events/rows.js';
+import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
+import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
+import { isUniqueViolation } from '../inputs.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { TransactionType } from '../transactions/rows.js';
-import type { PaymentRow } from './rows.js';
+import type { IdempotencyRecord, PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** The columns of a PaymentRow (a transaction list selects them through its join too). */
 export const COLUMNS = [
@@ -30,22 +37,6 @@ export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Pro
     ['partner_id', 'finance_order_id'],
     orders,
   ).orderBy(['received_at', 'id']);
-}
-
-/**
- * The names of the store and the clerk taking an in-store payment when they are the partner's own
- * (null: not found), asked in one statement; the names go into the payment's transaction events.
- */
-export async function merchantAndClerkFound(
-  db: DbOrTrx,
-  partnerId: string,
-  ids: { merchantId: string; clerkId: string },
-): Promise<{ merchant: string | null; clerk: string | null }> {
-  const found = await prepared(db.queryBuilder()).first(
-    db.raw('? as merchant', [db('merchants').select('name').where({ partner_id: partnerId, id: ids.merchantId })]),
-    db.raw('? as clerk', [db('clerks').select('name').where({ partner_id: partnerId, id: ids.clerkId })]),
-  );
-  return { merchant: found.merchant ?? null, clerk: found.clerk ?? null };
 }
 
 /** A partner transaction a payment makes (in store: its cash, and its commission when there is one). */
@@ -96,4 +87,173 @@ export async function creditPayment(
     .crossJoin(trx.raw('credited'));
   const { total_paid_minor: totalPaidMinor, ...payment } = written as PaymentRow & { total_paid_minor: string };
   return { payment, totalPaidMinor };
+}
+
+/** Everything an in-store payment decides from, as one read found it. */
+export interface InStorePaymentFacts {
+  /** The store's and the clerk's names when they are the partner's own (else null). */
+  merchantName: string | null;
+  clerkName: string | null;
+  /** The partner's order, with its partner's commission rate and its device's tag. */
+  order: FinanceOrderForPayment | null;
+  /** The record of the request's Idempotency-Key, live or expired. */
+  key: IdempotencyRecord | null;
+}
+
+const ORDER = joinedRow<FinanceOrderForPayment>('o', {
+  ...sourcesOf('o', ORDER_COLUMNS),
+  commission_rate_bps: 'p.commission_rate_bps',
+  device_tag: 'd.tag',
+});
+
+/** The read's text (bench/baseline-payment.ts sends it too). */
+export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as clerk_name, ${ORDER.select.join(', ')},
+    k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at
+  from (select 1) as request
+  left join merchants m on m.partner_id = ? and m.id = ?
+  left join clerks c on c.partner_id = ? and c.id = ?
+  left join finance_orders o on o.partner_id = ? and o.id = ?
+  left join partners p on p.id = o.partner_id
+  left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
+  left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
+
+/**
+ * The one read of an in-store payment (it takes no lock): the partner's store, clerk and order (with
+ * its partner's rate and its device's tag), and the record of its Idempotency-Key if any.
+ */
+export async function inStorePaymentFacts(
+  db: DbOrTrx,
+  partnerId: string,
+  ids: { merchantId: string; clerkId: string; financeOrderId: string; idempotencyKey: string | null },
+): Promise<InStorePaymentFacts> {
+  const { rows } = (await prepared(
+    db.raw(IN_STORE_FACTS_SQL, [
+      partnerId,
+      ids.merchantId,
+      partnerId,
+      ids.clerkId,
+      partnerId,
+      ids.financeOrderId,
+      partnerId,
+      ids.idempotencyKey,
+    ]),
+  )) as { rows: Array<Record<string, unknown>> };
+  const row = rows[0]!;
+  return {
+    merchantName: (row.merchant_name as string | null) ?? null,
+    clerkName: (row.clerk_name as string | null) ?? null,
+    order: ORDER.take(row),
+    key:
+      row.key_request_hash == null
+        ? null
+        : {
+            request_hash: row.key_request_hash as string,
+            response_body: row.key_response_body as PaymentReceiptSnapshot,
+            expires_at: row.key_expires_at as Date,
+          },
+  };
+}
+
+/** An in-store payment as decided from its facts: what the one write writes if the guards let it. */
+export interface InStoreCredit {
+  /** The payment's row but its id, which the payments sequence gives as the row is written. */
+  row: Omit<PaymentRow, 'id'>;
+  /** The order's running total as the facts saw it: the write credits the payment only from it. */
+  totalPaidSeen: string;
+  transactions: readonly PaymentTransaction[];
+  /** The events, each data text with `marker` where the payment's id goes (events/changes.ts). */
+  events: readonly NewEvent[];
+  eventTexts: readonly string[];
+  marker: string;
+  /** With an Idempotency-Key: its record, the receipt's paymentId filled in by the write. */
+  key: { key: string; requestHash: string; receipt: PaymentReceiptSnapshot; expiresAt: Date } | null;
+}
+
+/** A payment the write recorded: its id, and its events as written. */
+export interface InStoreCredited {
+  paymentId: string;
+  events: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>>;
+}
+
+/** Whether a write failed because the Idempotency-Key's record was written meanwhile (the statement wrote nothing). */
+export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
+  isUniqueViolation(error) && (error as { constraint?: unknown }).constraint === 'idempotency_keys_pkey';
+
+/**
+ * The one write of an in-store payment, one statement in one implicit transaction, each part written
+ * only if the one before it was: the running total, only from the total the facts saw (a total only
+ * grows, every payment being positive, so an equal total is an unchanged one: a concurrent payment on
+ * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
+ * past the repayable); then the payment, whose id the sequence gives here (nothing numbered when
+ * nothing is written); its cash and commission transactions; its events (completed with its id). With
+ * an Idempotency-Key, the partner's expired records go first, then the key's is inserted: a live
+ * record of the key (another request's, committed meanwhile) fails the whole statement on the primary
+ * key, so nothing of it stays.
+ */
+function creditSql(withKey: boolean): string {
+  const keyParts = withKey
+    ? `,
+  purged as (
+    delete from idempotency_keys where partner_id = ? and expires_at <= ?::timestamptz and exists (select from payment)
+    returning 1),
+  claimed as (
+    insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, created_at, expires_at)
+    select payment.partner_id, ?, ?, 200, jsonb_set(?::jsonb, '{paymentId}', to_jsonb(payment.id::text)), ?::timestamptz, ?::timestamptz
+    from payment cross join (select count(*) from purged) as purge)`
+    : '';
+  return `with credited as (
+    update finance_orders set total_paid_minor = total_paid_minor + ?::int8
+    where partner_id = ? and id = ? and total_paid_minor = ?::int8
+    returning partner_id, id),
+  payment as (
+    insert into payments (partner_id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at)
+    select credited.partner_id, credited.id, ?, ?::int8, ?, ?::int8, ?::int8, ?::timestamptz from credited
+    returning partner_id, id, finance_order_id, currency, merchant_id, received_at),
+  ledger as (
+    insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id, clerk_id)
+    select payment.partner_id, entry.type, entry.amount_minor, payment.currency, payment.received_at, payment.merchant_id,
+           payment.finance_order_id, payment.id, entry.clerk_id
+    from payment cross join jsonb_to_recordset(?::jsonb) as entry (type text, amount_minor int8, clerk_id int8)),
+  logged as (
+    ${appendEventsOfSql('payment')})${keyParts}
+  select id from payment`;
+}
+/** The write's texts, without and with an Idempotency-Key (bench/baseline-payment.ts sends them too). */
+export const IN_STORE_CREDIT_SQL = creditSql(false);
+export const IN_STORE_CREDIT_WITH_KEY_SQL = creditSql(true);
+
+/** The write for `credit`, not yet run: one of the two texts above, its bindings, and its events as they will be written. */
+export function inStoreCreditStatement(credit: InStoreCredit) {
+  const { row, key } = credit;
+  const events = appendEventsOf(row.partner_id, credit.events, credit.eventTexts, credit.marker);
+  const bindings: Knex.RawBinding[] = [
+    row.amount_minor,
+    row.partner_id,
+    row.finance_order_id,
+    credit.totalPaidSeen,
+    row.channel,
+    row.amount_minor,
+    row.currency,
+    row.merchant_id,
+    row.clerk_id,
+    row.received_at,
+    JSON.stringify(credit.transactions),
+    ...events.bindings,
+  ];
+  if (key) {
+    bindings.push(row.partner_id, row.received_at);
+    bindings.push(key.key, key.requestHash, JSON.stringify(key.receipt), row.received_at, key.expiresAt);
+  }
+  return { sql: key ? IN_STORE_CREDIT_WITH_KEY_SQL : IN_STORE_CREDIT_SQL, bindings, events: events.written };
+}
+
+/**
+ * Runs the write: the payment recorded, or null when the order's total had moved (nothing written).
+ * A key claimed meanwhile fails it (isKeyClaimedMeanwhile), with nothing written.
+ */
+export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): Promise<InStoreCredited | null> {
+  const statement = inStoreCreditStatement(credit);
+  const { rows } = (await prepared(db.raw(statement.sql, statement.bindings))) as { rows: Array<{ id: string }> };
+  const [written] = rows;
+  return written ? { paymentId: written.id, events: statement.events } : null;
 }

@@ -1,14 +1,16 @@
-// Recording a payment against a finance order, inside the caller's database transaction: the order
-// row is locked, every refusal happens before anything is written, and the payment, its partner
-// transactions (in store: cash and commission) and the balance change commit together or not at all.
+// Recording a payment against a finance order: the rules every payment meets and what it writes
+// (its row, its partner transactions, its receipt and events), shared by both doors; and a vendor's
+// payment, inside the caller's database transaction with the order locked, where every refusal happens
+// before anything is written and the payment, its transactions and the balance change commit together.
+// An in-store payment writes the same in one statement (inStore.ts).
 import type { DbOrTrx } from '../../db/knex.js';
 import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
-import { commissionOnMoney, formatMoney, isMoreThan, money, parsePaymentAmount } from '../../money.js';
+import { commissionOnMoney, formatMoney, isMoreThan, type Money, money, parsePaymentAmount } from '../../money.js';
 import { paymentEvents } from '../events/changes.js';
 import { appendEvents } from '../events/queries.js';
-import type { EventRow } from '../events/rows.js';
+import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
-import type { FinanceOrderRow } from '../financeOrders/rows.js';
+import type { FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { TenantKey } from '../tenancy.js';
 import { creditPayment, type PaymentTransaction } from './queries.js';
@@ -57,11 +59,18 @@ export function receiptOf(
   };
 }
 
-export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
-  // One round trip: the order locked, with its partner's commission rate and its device's tag.
-  const order = await lockFinanceOrder(trx, request.order);
-  if (!order) throw notFound('finance order', request.order.id);
+/** A payment that passed every refusal: its amount, and the partner transactions it makes. */
+export interface CheckedPayment {
+  amount: Money;
+  transactions: PaymentTransaction[];
+}
 
+/**
+ * The refusals a payment meets once its order is found, in this order: another currency than the
+ * order's, an amount the currency cannot take, more than the balance. Then what it writes besides
+ * itself: money taken in a store is the partner's cash and earns its commission; a vendor's is neither.
+ */
+export function checkPayment(order: FinanceOrderForPayment, request: PaymentRequest): CheckedPayment {
   if (request.currency !== order.currency) throw currencyMismatch(request.currency, order.currency);
   const parsed = parsePaymentAmount(request.amount, order.currency);
   if ('problem' in parsed) throw invalidPaymentAmount(parsed.problem);
@@ -70,8 +79,6 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   if (isMoreThan(amount, balance)) {
     throw amountExceedsBalance(formatMoney(amount), formatMoney(balance), order.currency);
   }
-
-  // Money taken in a store is the partner's cash, and earns its commission; a vendor's is neither.
   const transactions: PaymentTransaction[] = [];
   if (request.source.channel === 'in_store') {
     const commission = commissionOnMoney(amount, order.commission_rate_bps);
@@ -80,28 +87,39 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
       transactions.push({ type: 'commission', amount_minor: commission.minor.toString(), clerk_id: null });
     }
   }
-  // Nothing is written before this one statement: the running total, the payment and its transactions.
-  const { payment, totalPaidMinor } = await creditPayment(
-    trx,
-    {
-      partner_id: order.partner_id,
-      finance_order_id: order.id,
-      channel: request.source.channel,
-      amount_minor: amount.minor.toString(),
-      currency: amount.currency,
-      merchant_id: request.source.channel === 'in_store' ? request.source.merchantId : null,
-      clerk_id: request.source.channel === 'in_store' ? request.source.clerkId : null,
-      vendor_id: request.source.channel === 'vendor' ? request.source.vendorId : null,
-      vendor_reference: request.source.channel === 'vendor' ? request.source.vendorReference : null,
-      received_at: now,
-    },
-    transactions,
-  );
+  return { amount, transactions };
+}
 
-  const receipt = receiptOf(order, payment, totalPaidMinor);
-  // Its events, in its transaction and one statement; its transactions' are made from what is in hand.
-  const source = request.source;
-  const events = paymentEvents({ ...order, total_paid_minor: totalPaidMinor }, payment, receipt, {
+/** The payment's row as it will be written (the database gives its id). */
+export function paymentRowOf(
+  order: FinanceOrderForPayment,
+  amount: Money,
+  source: PaymentSource,
+  now: Date,
+): Omit<PaymentRow, 'id'> {
+  return {
+    partner_id: order.partner_id,
+    finance_order_id: order.id,
+    channel: source.channel,
+    amount_minor: amount.minor.toString(),
+    currency: amount.currency,
+    merchant_id: source.channel === 'in_store' ? source.merchantId : null,
+    clerk_id: source.channel === 'in_store' ? source.clerkId : null,
+    vendor_id: source.channel === 'vendor' ? source.vendorId : null,
+    vendor_reference: source.channel === 'vendor' ? source.vendorReference : null,
+    received_at: now,
+  };
+}
+
+/** Its events, made from what is in hand (no read): `order` stands as right after the payment. */
+export function eventsOfPayment(
+  order: FinanceOrderRow,
+  payment: PaymentRow,
+  receipt: PaymentReceiptSnapshot,
+  source: PaymentSource,
+  transactions: readonly PaymentTransaction[],
+): NewEvent[] {
+  return paymentEvents(order, payment, receipt, {
     transactions:
       source.channel === 'in_store'
         ? transactions.map((transaction) => ({
@@ -111,6 +129,29 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
           }))
         : [],
   });
+}
+
+/** Records a payment inside the caller's transaction (a vendor's notification), the order locked. */
+export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
+  // One round trip: the order locked, with its partner's commission rate and its device's tag.
+  const order = await lockFinanceOrder(trx, request.order);
+  if (!order) throw notFound('finance order', request.order.id);
+  const { amount, transactions } = checkPayment(order, request);
+  // Nothing is written before this one statement: the running total, the payment and its transactions.
+  const { payment, totalPaidMinor } = await creditPayment(
+    trx,
+    paymentRowOf(order, amount, request.source, now),
+    transactions,
+  );
+  const receipt = receiptOf(order, payment, totalPaidMinor);
+  // Its events, in its transaction and one statement.
+  const events = eventsOfPayment(
+    { ...order, total_paid_minor: totalPaidMinor },
+    payment,
+    receipt,
+    request.source,
+    transactions,
+  );
   const written = await appendEvents(trx, order.partner_id, events);
   return { payment, receipt, events: written };
 }

@@ -38,3 +38,10 @@ export interface PaymentNotificationParent {
   message: string;
   receipt: PaymentReceiptParent;
 }
+
+/** What a payment reads of a stored Idempotency-Key (a row of `idempotency_keys`). */
+export interface IdempotencyRecord {
+  request_hash: string;
+  response_body: PaymentReceiptSnapshot;
+  expires_at: Date;
+}

@@ -1,0 +1,367 @@
+// The GraphQL executor (src/graphqlExecutor.ts): graphql-jit really runs the operations of both doors,
+// compiling each document once; every legacy golden request and a set of GraphQL requests (lists of
+// an interface with their links, fragments, aliases, directives, variables and their refusals, field
+// errors, masked errors, non-null propagation, mutations) get the same answers, byte for byte, from a
+// service on jit and a service on graphql-js (GRAPHQL_EXECUTOR=graphql-js), each over its own copy of
+// the seeded database; and what jit cannot compile, or would answer otherwise, runs on graphql-js.
+import { parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GraphqlExecutorKind } from '../src/config.js';
+import type { Context } from '../src/context.js';
+import { createJitExecutor, type ExecutorStats } from '../src/graphqlExecutor.js';
+import { createLogger } from '../src/logger.js';
+import { buildSchema } from '../src/schema.js';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from './support/golden.js';
+import { startTestService, type TestService } from './support/service.js';
+
+const T = Date.parse('2026-06-10T00:00:00Z') / 1000;
+const DAY = 86_400;
+const EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
+
+interface Side {
+  database: TestDatabase;
+  service: TestService;
+}
+const sides = {} as Record<GraphqlExecutorKind, Side>;
+
+beforeAll(async () => {
+  for (const executor of EXECUTORS) {
+    const database = await createTestDatabase({ now: GOLDEN_NOW });
+    const service = await startTestService(database.db, { now: () => GOLDEN_NOW, graphqlExecutor: executor });
+    sides[executor] = { database, service };
+  }
+});
+afterAll(async () => {
+  for (const side of Object.values(sides)) {
+    await side.service?.close();
+    await side.database?.destroy();
+  }
+});
+
+const jitStats = (): ExecutorStats => sides.jit.service.executorStats!;
+
+interface Answer {
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+/** An unexpected error's id is random: the same placeholder on both sides. */
+const withoutErrorIds = (text: string) =>
+  text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<error id>');
+
+/** The same request to the jit service, then to the graphql-js one: both answers. */
+async function onBoth(send: (service: TestService) => Promise<Response>): Promise<Record<GraphqlExecutorKind, Answer>> {
+  const answers = {} as Record<GraphqlExecutorKind, Answer>;
+  for (const executor of EXECUTORS) {
+    const response = await send(sides[executor].service);
+    answers[executor] = {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: withoutErrorIds(await response.text()),
+    };
+  }
+  return answers;
+}
+
+const postGraphql =
+  (body: { query: string; variables?: Record<string, unknown>; operationName?: string }, key?: string) =>
+  (service: TestService) =>
+    service.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
+      body: JSON.stringify(body),
+    });
+
+/** Asserts both executors answered alike, and returns the (jit) answer's body. */
+async function sameOnBoth(send: (service: TestService) => Promise<Response>): Promise<any> {
+  const answers = await onBoth(send);
+  expect(answers.jit).toEqual(answers['graphql-js']);
+  return JSON.parse(answers.jit.body);
+}
+
+describe('jit executes', () => {
+  it('compiles a document once and runs every request of it on jit, on /graphql and on the REST shim', async () => {
+    const before = { ...jitStats() };
+    const query = '{ financeOrder(id: "4000004") { id remainingBalance } }';
+    for (let i = 0; i < 3; i++) {
+      const { body } = await sides.jit.service.graphql(query, { 'x-api-key': 'demo-partner-key' });
+      expect(body.data.financeOrder).toEqual({ id: '4000004', remainingBalance: '198.00' });
+    }
+    expect(jitStats().compiledDocuments - before.compiledDocuments).toBe(1);
+    expect(jitStats().jitExecutions - before.jitExecutions).toBe(3);
+    expect(jitStats().graphqlJsExecutions).toBe(before.graphqlJsExecutions);
+
+    // The REST shim's operations go through the same executor (executeOperation).
+    const lookup = '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347';
+    expect((await sides.jit.service.request(lookup)).status).toBe(200);
+    expect((await sides.jit.service.request(lookup)).status).toBe(200);
+    expect(jitStats().compiledDocuments - before.compiledDocuments).toBe(2);
+    expect(jitStats().jitExecutions - before.jitExecutions).toBe(5);
+    expect(jitStats().graphqlJsExecutions).toBe(before.graphqlJsExecutions);
+  });
+
+  it('is off on graphql-js: Apollo executes as it does without a gateway', () => {
+    expect(sides['graphql-js'].service.executorStats).toBeNull();
+  });
+});
+
+describe('every legacy golden request: the same answer from both executors', () => {
+  // One database per executor for all the folders, in the goldens' order: the same requests on the
+  // same state. golden.test.ts holds the run's executor to the files themselves.
+  for (const folder of goldenFolders()) {
+    it(folder, async () => {
+      for (const file of goldenFiles(folder)) {
+        const { request } = readGolden(folder, file);
+        const answers = await onBoth((service) => service.request(request.path, goldenInit(request)));
+        expect(answers.jit, `${folder}/${file}`).toEqual(answers['graphql-js']);
+      }
+    });
+  }
+});
+
+const ORDER_FIELDS = `id currency remainingBalance totalPaid monthlyCost months time paidThrough nextPayment fullyPaid
+  secureStatus paymentOptions { type amount currency } schedule { number dueAt amount paid status }
+  payments { id amount currency time channel merchant { id name } salesClerk { id name } paymentVendor { name } }`;
+
+const TRANSACTIONS = `query Window($start: Timestamp!, $end: Timestamp!, $filter: [String!], $first: Int, $after: String) {
+  transactions(start: $start, end: $end, filter: $filter, first: $first, after: $after) {
+    edges { cursor node { __typename ...Entry
+      ... on FinanceTransaction { financeOrder { id remainingBalance } salesClerk { id name } device { imei tag } }
+      ... on CashTransaction { payment { id amount } financeOrder { id } salesClerk { name } }
+      ... on CommissionTransaction { payment { id } financeOrder { id } }
+      ... on AdjustmentTransaction { adjustment { id kind notes amount financeOrder { id } } } } }
+    nodes { id type }
+    pageInfo { hasNextPage endCursor } } }
+  fragment Entry on Transaction { id type time amount currency merchant { id name } }`;
+const WINDOW = { start: T - 366 * DAY, end: T };
+
+describe('GraphQL requests: the same answer from both executors', () => {
+  it('scalars, enums, nested objects and lists', async () => {
+    const body = await sameOnBoth(
+      postGraphql({ query: `{ financeOrder(id: "4000004") { ${ORDER_FIELDS} } }` }, 'demo-partner-key'),
+    );
+    // After the goldens' payments (record-customer-payment): 198.00 less 18.00.
+    expect(body.data.financeOrder).toMatchObject({ remainingBalance: '180.00', payments: [{ id: '4000008' }, {}] });
+  });
+
+  it('a page of an interface through named and inline fragments, with every link, then the next page', async () => {
+    const first = await sameOnBoth(
+      postGraphql({ query: TRANSACTIONS, variables: { ...WINDOW, first: 2 } }, 'demo-partner-key'),
+    );
+    expect(first.data.transactions.edges.map((edge: any) => edge.node.__typename)).toEqual([
+      'FinanceTransaction',
+      'FinanceTransaction',
+    ]);
+    expect(first.data.transactions.pageInfo.hasNextPage).toBe(true);
+    const rest = await sameOnBoth(
+      postGraphql(
+        { query: TRANSACTIONS, variables: { ...WINDOW, after: first.data.transactions.pageInfo.endCursor } },
+        'demo-partner-key',
+      ),
+    );
+    expect(rest.data.transactions.nodes.map((node: any) => node.type)).toEqual(['CASH', 'COMMISSION', 'ADJUSTMENT']);
+  });
+
+  it('aliases, @skip and @include by variables and literals, __typename, a list variable given one value', async () => {
+    const query = `query($withOrder: Boolean!, $skipDevice: Boolean = true, $filter: [String!]) {
+      a: financeOrder(id: "4000004") { __typename id orderId: id @include(if: $withOrder) device @skip(if: $skipDevice) { imei } }
+      b: financeOrder(id: "4000012") { ...Late customer @include(if: false) { id } }
+      cash: transactions(start: ${T - 366 * DAY}, end: ${T}, filter: $filter) { nodes { id type amount } } }
+      fragment Late on FinanceOrder { id secureStatus schedule { number status } }`;
+    const body = await sameOnBoth(
+      postGraphql({ query, variables: { withOrder: true, filter: 'type:cash' } }, 'demo-partner-key'),
+    );
+    expect(body.data.a).toEqual({ __typename: 'FinanceOrder', id: '4000004', orderId: '4000004' });
+    expect(body.data.cash.nodes).toEqual([{ id: expect.any(String), type: 'CASH', amount: '-18.00' }]);
+  });
+
+  it('introspection', async () => {
+    const body = await sameOnBoth(
+      postGraphql(
+        {
+          query:
+            '{ __schema { queryType { name } } __type(name: "Transaction") { kind possibleTypes { name } fields { name type { kind name ofType { name } } } } }',
+        },
+        'demo-partner-key',
+      ),
+    );
+    expect(body.data.__type.possibleTypes).toHaveLength(4);
+  });
+
+  it.each([
+    ['an order of another partner: null', '{ financeOrder(id: "5000002") { id } }', 'demo-partner-key'],
+    ['no key: MISSING_API_KEY on the field', '{ financeOrder(id: "4000004") { id } }', undefined],
+    [
+      'a field refused to the key, beside a field it may read: the error, and null up to the root',
+      `{ viewer { kind } transactions(start: 0, end: 1000) { nodes { id } } }`,
+      'demo-retail-key',
+    ],
+    [
+      'an argument refused by the resolver: INVALID_ARGUMENT',
+      `{ transactions(start: 0, end: ${400 * DAY}) { nodes { id } } }`,
+      'demo-partner-key',
+    ],
+    [
+      'two refused non-null root fields: the first error only',
+      `{ a: transactions(start: 0, end: 1000) { nodes { id } } b: transactions(start: 0, end: 1000) { nodes { id } } }`,
+      'demo-retail-key',
+    ],
+    [
+      'two refused non-null root fields beside a nullable one',
+      `{ x: financeOrder(id: "4000004") { id } k1: apiKeys { id } k2: apiKeys(first: 1) { id } }`,
+      'demo-partner-key',
+    ],
+    [
+      'a refused field beside a nullable one',
+      '{ a: financeOrder(id: "4000004") { id } b: customer(locator: "nobody") { id } c: apiKeys { id } }',
+      'demo-partner-key',
+    ],
+  ])('%s', async (_about, query, key) => {
+    const body = await sameOnBoth(postGraphql({ query }, key));
+    expect(body.errors ?? body.data).toBeTruthy();
+  });
+
+  it.each([
+    ['a scalar variable that does not parse', { ...WINDOW, start: 'yesterday' }],
+    ['a required variable missing', { end: T }],
+    ['an Int variable out of range', { ...WINDOW, first: 2 ** 40 }],
+    ['a list variable of the wrong type', { ...WINDOW, filter: [1, { a: 2 }] }],
+  ])('variables refused before execution: %s (400, BAD_USER_INPUT)', async (_about, variables) => {
+    const answers = await onBoth(postGraphql({ query: TRANSACTIONS, variables }, 'demo-partner-key'));
+    expect(answers.jit).toEqual(answers['graphql-js']);
+    expect(answers.jit.status).toBe(400);
+    expect(JSON.parse(answers.jit.body).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('an operation name that names no operation, and a document of two operations without one', async () => {
+    const two = 'query A { viewer { kind } } query B { viewer { kind } }';
+    for (const request of [{ query: two, operationName: 'C' }, { query: two }, { query: two, operationName: 'B' }]) {
+      await sameOnBoth(postGraphql(request, 'demo-partner-key'));
+    }
+  });
+
+  it('mutations: an adjustment recorded, one refused, and a batch whose first non-null field fails runs no further', async () => {
+    const create = `mutation($input: CreateAdjustmentInput!) { createAdjustment(input: $input) { id kind amount currency notes time merchant { id } financeOrder { id } } }`;
+    const input = {
+      partnerId: '1',
+      kind: 'PAYMENT',
+      amount: '-1.50',
+      currency: 'USD',
+      notes: 'till short',
+      merchantId: '851005',
+    };
+    const created = await sameOnBoth(postGraphql({ query: create, variables: { input } }, 'demo-operator-key'));
+    expect(created.data.createAdjustment).toMatchObject({ amount: '-1.50', kind: 'PAYMENT' });
+    const refused = await sameOnBoth(
+      postGraphql({ query: create, variables: { input: { ...input, amount: '0.00' } } }, 'demo-operator-key'),
+    );
+    expect(refused.errors).toHaveLength(1);
+
+    const record = (alias: string, amount: string) =>
+      `${alias}: recordInStorePayment(input: { merchantId: "851005", salesClerkId: "5335", financeOrderId: "4000004", amount: "${amount}", currency: "USD" }) { remainingBalance }`;
+    const before = await paymentsOf(4000004);
+    const batch = await sameOnBoth(
+      postGraphql({ query: `mutation { ${record('a', '9999.00')} ${record('b', '1.00')} }` }, 'demo-retail-key'),
+    );
+    expect(batch).toMatchObject({ data: null, errors: [{ extensions: { code: 'AMOUNT_EXCEEDS_BALANCE' } }] });
+    // graphql-js stops at the failed non-null field: b is never run, on either side.
+    expect(await paymentsOf(4000004)).toEqual(before);
+
+    const recorded = await sameOnBoth(postGraphql({ query: `mutation { ${record('a', '2.00')} }` }, 'demo-retail-key'));
+    expect(recorded.data.a.remainingBalance).toBe('178.00');
+    expect(await paymentsOf(4000004)).toEqual({ jit: before.jit + 1, 'graphql-js': before['graphql-js'] + 1 });
+  });
+
+  it('unexpected errors, masked with an error id, and nulls propagated up to the nearest nullable field', async () => {
+    for (const side of Object.values(sides)) await side.database.db.raw('alter table clerks rename to clerks_gone');
+    try {
+      const body = await sameOnBoth(
+        postGraphql(
+          {
+            query: `{ a: financeOrder(id: "4000004") { id salesClerk { id } }
+              b: financeOrder(id: "4000012") { id payments { id salesClerk { name } } }
+              c: financeOrder(id: "4000010") { id payments { id amount } } }`,
+          },
+          'demo-partner-key',
+        ),
+      );
+      expect(body.data.a).toBeNull();
+      expect(body.data.c).toMatchObject({ id: '4000010' });
+      expect(body.errors.map((error: any) => error.extensions.code)).toContain('INTERNAL_SERVER_ERROR');
+      expect(body.errors[0].extensions.errorId).toBe('<error id>');
+    } finally {
+      for (const side of Object.values(sides)) await side.database.db.raw('alter table clerks_gone rename to clerks');
+    }
+  });
+});
+
+async function paymentsOf(orderId: number): Promise<Record<GraphqlExecutorKind, number>> {
+  const counts = {} as Record<GraphqlExecutorKind, number>;
+  for (const executor of EXECUTORS) {
+    const row = await sides[executor].database
+      .db('payments')
+      .where({ finance_order_id: orderId })
+      .count({ n: '*' })
+      .first();
+    counts[executor] = Number(row?.n);
+  }
+  return counts;
+}
+
+describe('what jit cannot run as graphql-js does runs on graphql-js', () => {
+  it('a variable inside a JSON literal: graphql-js reads it with the variables', async () => {
+    const token = async (service: TestService) => {
+      const { body } = await service.graphql(
+        'mutation($k: String!) { createAccessToken(apiKey: $k) { accessToken } }',
+        {},
+        { k: 'demo-vendor-key' },
+      );
+      return body.data.createAccessToken.accessToken as string;
+    };
+    const notify = `mutation($amount: JSON!) { createPaymentNotification(notification: {
+      paymentVendor: "demo-vendor", amount: $amount, currency: "USD", reference: "JIT-LITERAL-1", deviceTag: "DTSTBBD" }) { message } }`;
+    const before = { ...jitStats() };
+    const answers = await onBoth(async (service) =>
+      service.request('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await token(service)}` },
+        body: JSON.stringify({ query: notify, variables: { amount: '20.00' } }),
+      }),
+    );
+    expect(answers.jit).toEqual(answers['graphql-js']);
+    expect(JSON.parse(answers.jit.body).data.createPaymentNotification.message).toBe(
+      'payment of 20.00 USD recorded for device DTSTBBD',
+    );
+    // The token was bought on jit (compiled); the notification ran on graphql-js.
+    expect(jitStats().graphqlJsDocuments - before.graphqlJsDocuments).toBe(1);
+    expect(jitStats().graphqlJsExecutions - before.graphqlJsExecutions).toBe(1);
+  });
+
+  it('a document graphql-jit cannot compile: graphql-js runs it, and the refusal is logged once', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('warn', { write: (line: string) => void lines.push(line) });
+    const executor = createJitExecutor(buildSchema(), logger);
+    // Apollo's validation never lets this through; jit refuses the literal while compiling.
+    const document = parse('{ transactions(start: "yesterday", end: 1) { nodes { id } } }');
+    const operation = document.definitions[0] as Parameters<typeof executor.execute>[0]['operation'];
+    const run = () =>
+      executor.execute({ document, operation, operationName: undefined, variables: {}, contextValue: {} as Context });
+    for (let i = 0; i < 2; i++) {
+      const result = await run();
+      expect(result.data).toBeNull();
+      expect(result.errors?.map((error) => error.message)).toEqual(['Argument "start" has invalid value "yesterday".']);
+    }
+    expect(executor.stats).toEqual({
+      compiledDocuments: 0,
+      graphqlJsDocuments: 1,
+      jitExecutions: 0,
+      graphqlJsExecutions: 2,
+    });
+    const warnings = lines.map((line) => JSON.parse(line));
+    expect(warnings).toEqual([
+      expect.objectContaining({ msg: 'graphql-jit could not compile a document; it runs on graphql-js' }),
+    ]);
+  });
+});
