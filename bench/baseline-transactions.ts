@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import express, { type Express, type Response } from 'express';
 import pg from 'pg';
-import { transactionPageSql } from '../src/modules/transactions/queries.js';
+import { transactionPageSql } from '../src/modules/transactions/listing.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
 import { amountNumber, KEY_SQL, named, type Row } from './baselineSql.js';
 

@@ -1,7 +1,6 @@
-import knex, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { joinedRow, type RowSources, rowReader, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { cancellable, prepared } from '../../db/prepared.js';
 import { isDecimalText } from '../../money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { deviceSources } from '../devices/queries.js';
@@ -109,13 +108,13 @@ const LINK_JOINS: Record<TransactionLink, TransactionLink[]> = {
   payment: ['payment'],
   adjustment: ['adjustment'],
 };
-const JOIN_ORDER: TransactionLink[] = ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment'];
+export const JOIN_ORDER: readonly TransactionLink[] = ['merchant', 'clerk', 'order', 'device', 'payment', 'adjustment'];
 
 /**
  * The links joined and, of each, its id and the columns asked for, in the row's own column order
  * (the statement's text follows the set of columns, not the order a selection named them in).
  */
-function linksToRead(links: LinkColumns | undefined): Array<[TransactionLink, RowSources]> {
+export function linksToRead(links: LinkColumns | undefined): Array<[TransactionLink, RowSources]> {
   return JOIN_ORDER.filter((link) => links?.[link]).map((link) => {
     const asked = new Set(links![link]);
     const sources = LINK_SOURCES[link];
@@ -129,17 +128,17 @@ function linksToRead(links: LinkColumns | undefined): Array<[TransactionLink, Ro
   });
 }
 
-type ListedRowReader = (row: Record<string, unknown>) => ListedTransactionRow;
+export type ListedRowReader = (row: Record<string, unknown>) => ListedTransactionRow;
 
 /** Result rows as listed transactions, each link taken out of its link__field columns (null: no such row). */
-function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
+export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
   return rowReader<ListedTransactionRow>(
     [...COLUMNS, 'occurred_at_us'],
     links.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources) })),
     'links',
   );
 }
-const listedRows = (rows: Array<Record<string, unknown>>, read: ListedRowReader | null) =>
+export const listedRows = (rows: Array<Record<string, unknown>>, read: ListedRowReader | null) =>
   read ? rows.map(read) : (rows as unknown as ListedTransactionRow[]);
 
 /**
@@ -184,93 +183,6 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   const linkJoins = new Set<TransactionLink>(links.flatMap(([link]) => LINK_JOINS[link]));
   for (const join of JOIN_ORDER) if (linkJoins.has(join)) joinFor(query, join);
   return query;
-}
-
-/** An unfiltered page's statement, compiled once for its shape: its text, and how to read its rows. */
-interface PageStatement {
-  sql: string;
-  read: ListedRowReader | null;
-}
-/** Statement text is compiled in Postgres's dialect (PGlite speaks it too) without a connection. */
-const compiler = knex({ client: 'pg' });
-const pageStatements = new Map<string, PageStatement>();
-/**
- * Shapes kept compiled and run as named prepared statements: selections make shapes without bound
- * (any subset of any link's fields), and each prepared one lives on every connection; past this
- * many, a new shape is compiled for each run and planned each time.
- */
-const MAX_PAGE_SHAPES = 64;
-
-/** An unfiltered page's bound values, in the order its compiled text takes them (checked when compiled). */
-const pageValues = (window: TransactionWindow): Knex.Value[] => [
-  window.partnerId,
-  window.start,
-  window.end,
-  ...(window.after ? [window.after.timeUs, window.after.id] : []),
-  ...(window.limit !== undefined ? [window.limit] : []),
-];
-
-function compilePage(window: TransactionWindow): PageStatement {
-  const { sql, bindings } = transactionsInWindowQuery(compiler, window).toSQL();
-  const values = pageValues(window);
-  if (bindings.length !== values.length || bindings.some((value, i) => value !== values[i]))
-    throw new Error('a page of transactions binds its values in another order than pageValues');
-  const links = linksToRead(window.links);
-  return { sql, read: links.length ? listedRowReader(links) : null };
-}
-
-/** The shape of an unfiltered page: whether it continues, whether it is limited, which columns of which links. */
-function shapeOf(window: TransactionWindow): string {
-  let shape = `${window.after ? 'after' : 'first'},${window.limit !== undefined ? 'limit' : 'all'}`;
-  for (const link of JOIN_ORDER) {
-    const columns = window.links?.[link];
-    if (columns) shape += `|${link}:${[...new Set(columns)].sort().join(',')}`;
-  }
-  return shape;
-}
-
-/**
- * The text of an unfiltered page of transactions with the given links' columns, as the service sends it
- * ($n placeholders: the partner, start, end, [after's time in microseconds and id,] the limit).
- */
-export function transactionPageSql(links: LinkColumns, after: boolean): string {
-  const window: TransactionWindow = {
-    partnerId: '0',
-    start: new Date(0),
-    end: new Date(0),
-    filters: [],
-    after: after ? { timeUs: '0', id: '0' } : undefined,
-    limit: 1,
-    links,
-  };
-  return compiler.client.positionBindings(compilePage(window).sql) as string;
-}
-
-/** A page of the window; cancelled on the server if `signal` aborts while it runs (its client went away). */
-export async function transactionsInWindow(
-  db: DbOrTrx,
-  window: TransactionWindow,
-  signal?: AbortSignal,
-): Promise<ListedTransactionRow[]> {
-  // Filters make texts without bound: a filtered page is built, and planned, each time.
-  if (window.filters.length) {
-    const rows = (await cancellable(transactionsInWindowQuery(db, window), signal)) as Array<Record<string, unknown>>;
-    const links = linksToRead(window.links);
-    return listedRows(rows, links.length ? listedRowReader(links) : null);
-  }
-  // An unfiltered one has one text per shape, compiled once and run as a named prepared statement.
-  const shape = shapeOf(window);
-  let statement = pageStatements.get(shape);
-  const known = statement !== undefined || pageStatements.size < MAX_PAGE_SHAPES;
-  if (!statement) {
-    statement = compilePage(window);
-    if (known) pageStatements.set(shape, statement);
-  }
-  const query = db.raw(statement.sql, pageValues(window));
-  const result = (await cancellable(known ? prepared(query) : query, signal)) as {
-    rows: Array<Record<string, unknown>>;
-  };
-  return listedRows(result.rows, statement.read);
 }
 
 export async function insertTransactions(

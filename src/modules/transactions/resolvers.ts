@@ -10,7 +10,7 @@ import { requireExistingPartner } from '../partners/guards.js';
 import { createAdjustment } from './adjust.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
-import { transactionsInWindow } from './queries.js';
+import { transactionsInWindow } from './listing.js';
 import type { JoinedLink, TransactionRow } from './rows.js';
 import { linksSelected } from './selection.js';
 
