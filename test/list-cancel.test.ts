@@ -119,28 +119,36 @@ describe.skipIf(!onPostgres)('REST list-transactions whose client leaves', () =>
   });
 
   it('while its first page is read: that statement is cancelled, none follows, nothing is left running', async () => {
-    const { statements } = await statementsDuring(database.db, async () => {
-      const url = new URL(`${service.baseUrl}${LIST_PATH}`);
-      const socket = connect(Number(url.port), url.hostname, () =>
-        socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`),
-      );
-      socket.on('error', () => undefined);
-      // The client leaves the moment the first page's statement is sent (the socket closes at once).
-      const leave = (query: { sql: string }) => {
-        if (isListing(query.sql)) socket.destroy();
-      };
-      database.db.on('query', leave);
-      try {
-        await new Promise((resolve) => socket.once('close', resolve));
-        expect(await until(async () => (await running('%from "transactions"%')).length === 0, 10_000)).toBe(true);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      } finally {
-        database.db.off('query', leave);
-      }
-    });
-    expect(statements.filter((statement) => isListing(statement.sql)).map((statement) => statement.rows)).toEqual([
-      null,
-    ]);
+    // The first page cannot finish while the test holds a lock it needs: it is still running when the
+    // client leaves, whatever the machine's load.
+    const lock = await database.db.transaction();
+    await lock.raw('lock table adjustments in access exclusive mode');
+    try {
+      const { statements } = await statementsDuring(database.db, async () => {
+        const url = new URL(`${service.baseUrl}${LIST_PATH}`);
+        const socket = connect(Number(url.port), url.hostname, () =>
+          socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`),
+        );
+        socket.on('error', () => undefined);
+        // The client leaves the moment the first page's statement is sent (the socket closes at once).
+        const leave = (query: { sql: string }) => {
+          if (isListing(query.sql)) socket.destroy();
+        };
+        database.db.on('query', leave);
+        try {
+          await new Promise((resolve) => socket.once('close', resolve));
+          expect(await until(async () => (await running('%from "transactions"%')).length === 0, 10_000)).toBe(true);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        } finally {
+          database.db.off('query', leave);
+        }
+      });
+      expect(statements.filter((statement) => isListing(statement.sql)).map((statement) => statement.rows)).toEqual([
+        null,
+      ]);
+    } finally {
+      await lock.rollback();
+    }
   }, 60_000);
 
   it('after the first bytes: nothing is left running', async () => {
