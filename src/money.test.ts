@@ -122,6 +122,23 @@ describe('money laws', () => {
     );
   });
 
+  it('formats the driver\'s int8 text exactly as the same bigint, and any other text through BigInt', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 19n), max: 10n ** 19n }),
+        fc.constantFrom('USD', 'JPY', 'KWD'),
+        (minor, currency) => {
+          expect(formatAmount(minor.toString(), currency)).toBe(formatAmount(minor, currency));
+        },
+      ),
+    );
+    // Not canonical: read as BigInt reads it, never cut as text.
+    expect(formatAmount('-0', 'USD')).toBe('0.00');
+    expect(formatAmount('0018', 'USD')).toBe('0.18');
+    expect(formatAmount(' 5', 'KWD')).toBe('0.005');
+    expect(() => formatAmount('1.5', 'USD')).toThrow(SyntaxError);
+  });
+
   it('commission is never more than the amount nor off by more than half a minor unit', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 0, max: 10000 }), (amount, rate) => {

@@ -131,15 +131,23 @@ export function amountIdentity(text: string, currency: string): string {
   }
 }
 
-/** Formats minor units as decimal text with exactly the currency's places: 1800n USD -> "18.00". */
+// Minor units as the driver hands them (int8 as text), in canonical form: formatted without a BigInt.
+const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d*)$/;
+
+/**
+ * Formats minor units as decimal text with exactly the currency's places: 1800n USD -> "18.00". It
+ * runs for every amount of every list (a 5,000-row page formats tens of thousands), so canonical
+ * integer text is cut as text; anything else goes through BigInt first.
+ */
 export function formatAmount(minor: bigint | string, currency: string): string {
   const units = minorUnitsOf(currency);
-  const value = BigInt(minor);
-  const negative = value < 0n;
-  const digits = (negative ? -value : value).toString().padStart(units + 1, '0');
-  const whole = digits.slice(0, digits.length - units);
-  const fraction = digits.slice(digits.length - units);
-  return `${negative ? '-' : ''}${whole}${units > 0 ? `.${fraction}` : ''}`;
+  const text = typeof minor === 'string' && CANONICAL_INTEGER.test(minor) ? minor : BigInt(minor).toString();
+  if (units === 0) return text;
+  const negative = text.charCodeAt(0) === 45; // '-'
+  const digits = negative ? text.slice(1) : text;
+  const padded = digits.length > units ? digits : digits.padStart(units + 1, '0');
+  const point = padded.length - units;
+  return `${negative ? '-' : ''}${padded.slice(0, point)}.${padded.slice(point)}`;
 }
 
 export function subtractMinor(minuend: bigint | string, subtrahend: bigint | string): bigint {
