@@ -122,7 +122,7 @@ describe('money laws', () => {
     );
   });
 
-  it('formats the driver\'s int8 text exactly as the same bigint, and any other text through BigInt', () => {
+  it("formats the driver's int8 text exactly as the same bigint, and any other text through BigInt", () => {
     fc.assert(
       fc.property(
         fc.bigInt({ min: -(10n ** 19n), max: 10n ** 19n }),
