@@ -12,20 +12,23 @@ import {
   multiplyMoney,
   subtractMoney,
 } from '../../money.js';
-import type { FinanceTermsColumns } from './rows.js';
+import type { FinanceOrderRow, FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;
 /** A month of the contract, in days: instalment n is due at time + 30 * n days. */
 export const DAYS_PER_MONTH = 30;
 
-export interface OrderTerms {
-  currency: string;
-  monthly_cost_minor: string;
-  weekly_cost_minor: string;
-  months: number;
-  total_paid_minor: string;
-  ordered_at: Date;
-}
+/** The columns an order's standing, schedule and options are computed from: what a listing selects for them (linkColumns.ts). */
+export const ORDER_TERMS_COLUMNS = [
+  'currency',
+  'monthly_cost_minor',
+  'weekly_cost_minor',
+  'months',
+  'total_paid_minor',
+  'ordered_at',
+] as const;
+
+export type OrderTerms = Pick<FinanceOrderRow, (typeof ORDER_TERMS_COLUMNS)[number]>;
 
 export type SecureStatus = 'ACTIVE_AND_SECURED' | 'LOCKED' | 'RELEASED';
 

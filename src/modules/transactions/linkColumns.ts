@@ -13,6 +13,7 @@ import type {
 import type { ClerkRow } from '../clerks/rows.js';
 import type { DeviceRow } from '../devices/rows.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
+import { ORDER_TERMS_COLUMNS } from '../financeOrders/terms.js';
 import type { MerchantRow } from '../merchants/rows.js';
 import type { PaymentRow } from '../payments/rows.js';
 import type { AdjustmentRow, TransactionLink } from './rows.js';
@@ -39,15 +40,6 @@ const CLERK: FieldColumns<ClerkResolvers, ClerkRow> = {
   email: ['email'],
 };
 
-/** What an order's standing (financeOrders/terms.ts standingOf, schedule, options) is computed from. */
-const ORDER_TERMS = [
-  'currency',
-  'monthly_cost_minor',
-  'weekly_cost_minor',
-  'months',
-  'total_paid_minor',
-  'ordered_at',
-] as const;
 const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   id: ['id'],
   customer: ['partner_id', 'customer_id'],
@@ -63,17 +55,17 @@ const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   monthlyCost: ['currency', 'monthly_cost_minor'],
   weeklyCost: ['currency', 'weekly_cost_minor'],
   months: ['months'],
-  repayableTotal: ORDER_TERMS,
+  repayableTotal: ORDER_TERMS_COLUMNS,
   totalPaid: ['currency', 'total_paid_minor'],
-  remainingBalance: ORDER_TERMS,
+  remainingBalance: ORDER_TERMS_COLUMNS,
   time: ['ordered_at'],
-  paidThrough: ORDER_TERMS,
-  nextPayment: ORDER_TERMS,
-  fullyPaid: ORDER_TERMS,
-  secureStatus: ORDER_TERMS,
+  paidThrough: ORDER_TERMS_COLUMNS,
+  nextPayment: ORDER_TERMS_COLUMNS,
+  fullyPaid: ORDER_TERMS_COLUMNS,
+  secureStatus: ORDER_TERMS_COLUMNS,
   payments: ['partner_id', 'id'],
-  paymentOptions: ORDER_TERMS,
-  schedule: ORDER_TERMS,
+  paymentOptions: ORDER_TERMS_COLUMNS,
+  schedule: ORDER_TERMS_COLUMNS,
 };
 
 const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
