@@ -1,7 +1,8 @@
 // npm run build: the service compiled to JavaScript in dist/ (tsc -p tsconfig.build.json: src/ and the
 // migrations it imports), with the files the code reads beside itself at run time copied to the same
 // places under dist/ (schema/*.graphql for src/schema.ts, src/rest/operations/*.graphql for
-// src/rest/routes.ts), so `node dist/src/main.js` runs with no TypeScript compiler at start-up.
+// src/rest/routes.ts, the pages' browser scripts and stylesheet for src/http/pages/assets.ts), so
+// `node dist/src/main.js` runs with no TypeScript compiler at start-up.
 // `--bench` builds the same into dist-bench/ with bench/ beside it (tsconfig.bench.json): npm run bench
 // runs the service and its bare baselines as compiled JavaScript, as production runs the service.
 import { execFileSync } from 'node:child_process';
@@ -11,15 +12,20 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const bench = process.argv.includes('--bench');
 const DIST = `${ROOT}${bench ? 'dist-bench' : 'dist'}/`;
-const RUNTIME_FILES = ['schema', 'src/rest/operations'];
+/** Folders whose files of these kinds the code reads beside itself at run time. */
+const RUNTIME_FILES: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['schema', ['.graphql']],
+  ['src/rest/operations', ['.graphql']],
+  ['src/http/pages/browser', ['.js', '.css']],
+];
 
 rmSync(DIST, { recursive: true, force: true }); // no module of a deleted source file survives
 execFileSync(`${ROOT}node_modules/.bin/tsc`, ['-p', bench ? 'tsconfig.bench.json' : 'tsconfig.build.json'], {
   cwd: ROOT,
   stdio: 'inherit',
 });
-for (const dir of RUNTIME_FILES) {
-  for (const file of readdirSync(`${ROOT}${dir}`).filter((name) => name.endsWith('.graphql'))) {
+for (const [dir, kinds] of RUNTIME_FILES) {
+  for (const file of readdirSync(`${ROOT}${dir}`).filter((name) => kinds.some((kind) => name.endsWith(kind)))) {
     cpSync(`${ROOT}${dir}/${file}`, `${DIST}${dir}/${file}`);
   }
 }

@@ -1,5 +1,6 @@
 // createApp(deps) -> the express app with both doors: the REST shim (legacy route table) and
-// /graphql. It never listens itself: main.ts and the tests do.
+// /graphql, and the browser pages beside them (/, /docs, /graphiql). It never listens itself: main.ts
+// and the tests do.
 
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
@@ -15,8 +16,10 @@ import type { GraphqlExecutorKind } from './config.js';
 import { type Context, createContext, type ServiceDeps } from './context.js';
 import { isEmbedded } from './db/knex.js';
 import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
+import { activeDemoKeys } from './fixtures/demo.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './graphqlExecutor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
+import { createPagesRouter } from './http/pages/router.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
@@ -261,6 +264,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
       res.json(openApiDocument);
     })
     .all(allowOnly('/openapi.json', READ_METHODS));
+
+  // The browser pages: / (and, outside production, the demo keys working on this database), /docs over
+  // /openapi.json, GraphiQL outside production; each served with its assets by the service itself.
+  app.use(
+    createPagesRouter({
+      production: deps.production,
+      demoKeys: deps.production ? undefined : () => activeDemoKeys(deps.db),
+      logger: deps.logger,
+    }),
+  );
 
   app.use(
     '/graphql',

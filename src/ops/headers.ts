@@ -24,6 +24,33 @@ export function securityHeaders(options: { production: boolean }): RequestHandle
 }
 
 /**
+ * The Content-Security-Policy of the service's own browser pages (/, /docs, /graphiql: src/http/pages),
+ * in place of helmet's default on their HTML. Everything a page loads is the service's own: scripts
+ * from 'self' only (no inline script, no eval), styles and fonts from 'self' (and data: fonts, which
+ * GraphiQL's stylesheet inlines) rather than helmet's "any https: host", so no CDN can creep in.
+ * Without upgrade-insecure-requests: every URL a page names is relative, so on HTTPS it gains nothing,
+ * and on plain HTTP to anything but localhost (a VM, HOST=0.0.0.0 seen from another machine) it sent
+ * each asset, fetch and link to https:// on the same port and left a blank page.
+ */
+export function browserPagePolicy(): RequestHandler {
+  return helmet.contentSecurityPolicy({
+    useDefaults: false,
+    directives: {
+      'default-src': ["'self'"],
+      'base-uri': ["'self'"],
+      'font-src': ["'self'", 'data:'],
+      'form-action': ["'self'"],
+      'frame-ancestors': ["'self'"],
+      'img-src': ["'self'", 'data:'],
+      'object-src': ["'none'"],
+      'script-src': ["'self'"],
+      'script-src-attr': ["'none'"],
+      'style-src': ["'self'"],
+    },
+  });
+}
+
+/**
  * CORS for browser dashboards on /graphql, for exactly the configured origins (CORS_ORIGINS). No
  * origins: no CORS headers at all, so browsers on other origins cannot read the answers. Credentials
  * travel in headers (X-Api-Key, Authorization), never cookies, so credentialed CORS is not enabled; a
