@@ -1,7 +1,7 @@
 // The production build: `npm run build` compiles the service to dist/, and the compiled service runs the way
 // production starts it (the start:prod script: plain node, no TypeScript compiler loaded, the heap limit of
-// npm start) after the compiled db commands migrated and seeded a fresh database (embedded under a temporary
-// DATA_DIR, or a new Postgres database with TEST_DATABASE_URL).
+// npm start), browser pages and their assets included, after the compiled db commands migrated and seeded a
+// fresh database (embedded under a temporary DATA_DIR, or a new Postgres database with TEST_DATABASE_URL).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -142,6 +142,25 @@ describe('npm run build and the compiled service', () => {
     const clerks = await fetch(`${baseUrl}${golden.request.path}`);
     expect(clerks.status).toBe(200);
     expect(await clerks.text()).toBe(JSON.stringify(golden.response.body));
+
+    // The browser pages and every file they load, found from dist/ (the pages' own scripts copied there
+    // by the build, the npm packages' builds in node_modules).
+    for (const path of ['/', '/docs', '/graphiql']) {
+      const page = await fetch(`${baseUrl}${path}`);
+      expect(page.status, path).toBe(200);
+      const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+      expect(assets.length, path).toBeGreaterThan(0);
+      for (const asset of assets) {
+        const answer = await fetch(`${baseUrl}${asset}`);
+        expect(answer.status, asset).toBe(200);
+        const own = /^\/assets\/(docs|graphiql-page|pages)\.[0-9a-f]+\.(js|css)$/.exec(asset);
+        if (own)
+          expect(await answer.text()).toBe(
+            readFileSync(join(ROOT, `src/http/pages/browser/${own[1]}.${own[2]}`), 'utf8'),
+          );
+        else await answer.arrayBuffer();
+      }
+    }
 
     service.kill('SIGTERM');
     const stopped = await exited;

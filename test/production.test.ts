@@ -1,8 +1,9 @@
 // In production mode the graph does not describe itself: no introspection, no Apollo Sandbox, no
-// schema names suggested in errors.
+// schema names suggested in errors; the browser pages keep / (no demo keys) and a read-only /docs, no GraphiQL.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { pageAsset } from '../src/http/pages/assets.js';
 import { createLogger } from '../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { TEST_EXECUTOR, TEST_TOKENS } from './support/service.js';
@@ -81,5 +82,22 @@ describe('production mode', () => {
       body: JSON.stringify({ query: '{ clerks { id } }' }),
     });
     expect(((await response.json()) as { data: { clerks: unknown[] } }).data.clerks).toHaveLength(3);
+  });
+
+  it('serves / without the demo keys (the database holds them), a read-only /docs, and no GraphiQL', async () => {
+    const landing = await fetch(`${baseUrl}/`);
+    expect(landing.status).toBe(200);
+    const html = await landing.text();
+    expect(html).not.toMatch(/-key\b/); // demo-partner-key, other-vendor-key, ...
+    expect(html).not.toContain('/graphiql');
+    expect(html).toContain('href="/docs"');
+    const docs = await fetch(`${baseUrl}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('data-try-it-out="false"');
+    expect((await fetch(`${baseUrl}${pageAsset('docs.js').url}`)).status).toBe(200);
+    expect((await fetch(`${baseUrl}/graphiql`)).status).toBe(404);
+    for (const asset of ['graphiql.js', 'graphiql-page.js', 'react.js'] as const) {
+      expect((await fetch(`${baseUrl}${pageAsset(asset).url}`)).status, asset).toBe(404);
+    }
   });
 });
