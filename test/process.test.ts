@@ -12,6 +12,7 @@ import { createDb } from '../src/db/knex.js';
 import { publishEvents } from '../src/modules/events/publish.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
+import { readmeShellBlock, runReadmeShell } from './support/readme.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECRET = 'process-test-signing-secret-0123456789';
@@ -92,11 +93,7 @@ function start(env: NodeJS.ProcessEnv): Promise<Started> {
 
 /** Runs the README's example block against a started service; its output, or the failure. */
 function runReadmeExamples(baseUrl: string): Promise<Finished> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /<!-- readme-examples:start -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!block) throw new Error('README.md has no readme-examples block');
-  const script = `set -euo pipefail\n${block.replace('BASE=http://localhost:4000', `BASE=${baseUrl}`)}`;
-  return collect(spawn('bash', ['-c', script], { cwd: ROOT, env: { PATH: process.env.PATH } }));
+  return runReadmeShell(readmeShellBlock('readme-examples'), baseUrl);
 }
 
 /** Every README example answered successfully: six partner bodies and the notification's. */

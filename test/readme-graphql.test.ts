@@ -1,0 +1,163 @@
+// The README's GraphQL examples run as written, on a fresh demo database, read from the README text
+// itself: the walk of the GraphQL section (between its readme-graphql-walk markers) operation by
+// operation, each as the key its block names in the comment above it (a demo key, or a secret an
+// earlier answer gave, written as the path to it: createApiKey.secret), with the variables of the json
+// block that follows it (<now - N> and <now + N> being Unix seconds N away from now), after the
+// examples of "Try every endpoint" ran, as a reader runs them. Every step must answer without an error
+// and with every root field set, and every id written in a step must be one an earlier answer gave, so
+// the ids the README writes are the ones a fresh demo database gives. Then the GraphQL curl example.
+import { type ASTNode, Kind, type OperationDefinitionNode, parse, visit } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DEMO_KEYS } from '../src/fixtures/demo.js';
+import { useSeededService } from './support/fixtures.js';
+import { type FencedBlock, fencedBlocks, readmeSection, readmeShellBlock, runReadmeShell } from './support/readme.js';
+
+const fixture = useSeededService();
+
+interface Step {
+  /** The operation's own text, as a reader pastes it into Sandbox. */
+  text: string;
+  name: string;
+  /** What the block's comment says to call as: a demo key, or the path to a secret in an earlier answer. */
+  as: string;
+  variables?: Record<string, unknown>;
+  /** Every id the operation writes literally (arguments and input fields named id or ...Id). */
+  literalIds: string[];
+}
+
+/** The variables a json block gives, its <now - N> and <now + N> read as Unix seconds. */
+function variablesOf(block: FencedBlock, nowSeconds: number): Record<string, unknown> {
+  const text = block.body.replace(/<now\s*([+-])\s*(\d+)>/g, (_match, sign: string, seconds: string) =>
+    String(sign === '+' ? nowSeconds + Number(seconds) : nowSeconds - Number(seconds)),
+  );
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+function literalIdsOf(operation: ASTNode): string[] {
+  const ids: string[] = [];
+  const take = (name: string, value: ASTNode) => {
+    if (!/^id$|Id$/.test(name)) return;
+    if (value.kind === Kind.STRING || value.kind === Kind.INT) ids.push(value.value);
+  };
+  visit(operation, {
+    Argument: (node) => take(node.name.value, node.value),
+    ObjectField: (node) => take(node.name.value, node.value),
+  });
+  return ids;
+}
+
+/** The walk's steps: each operation of each graphql block, with its block's key and variables. */
+function walkSteps(section: string, nowSeconds: number): Step[] {
+  const blocks = fencedBlocks(section);
+  const steps: Step[] = [];
+  blocks.forEach((block, index) => {
+    if (block.language !== 'graphql') return;
+    const as = /^as:\s*(\S+)$/.exec(block.note ?? '')?.[1];
+    if (!as) throw new Error(`a graphql block of the walk has no <!-- as: KEY --> comment above it:\n${block.body}`);
+    const next = blocks[index + 1];
+    const variables = next?.language === 'json' ? variablesOf(next, nowSeconds) : undefined;
+    const document = parse(block.body);
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.OPERATION_DEFINITION) throw new Error('the walk holds operations only');
+      const operation = definition as OperationDefinitionNode;
+      const usesVariables = (operation.variableDefinitions ?? []).length > 0;
+      if (usesVariables && !variables)
+        throw new Error('an operation with variables needs a json block after its block');
+      steps.push({
+        text: block.body.slice(operation.loc!.start, operation.loc!.end),
+        name: `${operation.operation} ${operation.name ? `${operation.name.value} ` : ''}${operation.selectionSet.selections
+          .map((selection) => (selection.kind === Kind.FIELD ? selection.name.value : '...'))
+          .join(', ')}`,
+        as,
+        ...(usesVariables ? { variables } : {}),
+        literalIds: literalIdsOf(operation),
+      });
+    }
+  });
+  return steps;
+}
+
+/** Every value of a property named `id` in `value`. */
+function answeredIds(value: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(value)) for (const item of value) answeredIds(item, into);
+  else if (value && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) {
+      if (name === 'id' && typeof item === 'string') into.add(item);
+      else answeredIds(item, into);
+    }
+  }
+  return into;
+}
+
+/** The value at `path` (a.b.c) of the latest answer that has one. */
+function fromAnswers(answers: readonly unknown[], path: string): unknown {
+  for (const answer of [...answers].reverse()) {
+    const value = path.split('.').reduce<any>((node, name) => node?.[name], answer);
+    if (value !== undefined && value !== null) return value;
+  }
+  return undefined;
+}
+
+const DEMO_KEY_NAMES: readonly string[] = DEMO_KEYS.map(({ key }) => key);
+
+describe('the README', () => {
+  it("GraphQL walk runs as written, every step as the key it names, after the 'Try every endpoint' examples", async () => {
+    const examples = await runReadmeShell(readmeShellBlock('readme-examples'), fixture.service.baseUrl);
+    expect(examples.code, examples.stderr).toBe(0);
+
+    const steps = walkSteps(readmeSection('readme-graphql-walk'), Math.floor(Date.now() / 1000));
+    expect(steps.length).toBeGreaterThanOrEqual(12);
+    const answers: unknown[] = [];
+    for (const step of steps) {
+      const key = step.as.includes('.') ? fromAnswers(answers, step.as) : step.as;
+      if (!step.as.includes('.')) expect(DEMO_KEY_NAMES, `${step.name}: not a demo key`).toContain(step.as);
+      expect(typeof key, `${step.name}: no earlier answer gave ${step.as}`).toBe('string');
+      const known = answeredIds(answers, new Set());
+      for (const id of step.literalIds) {
+        expect(known.has(id), `${step.name}: id "${id}" is not one an earlier answer gave`).toBe(true);
+      }
+      const { status, body } = await fixture.service.graphql(step.text, { 'x-api-key': key as string }, step.variables);
+      expect(body.errors, `${step.name}: ${JSON.stringify(body.errors)}`).toBeUndefined();
+      expect(status, step.name).toBe(200);
+      for (const [field, value] of Object.entries(body.data)) {
+        expect(value, `${step.name}: ${field} is null`).not.toBeNull();
+      }
+      answers.push(body.data);
+    }
+    // The walk pays the order off with its retail key: its last look at the order says so.
+    const order = fromAnswers(answers, 'financeOrder') as { remainingBalance: string; secureStatus: string };
+    expect(order).toMatchObject({ remainingBalance: '0.00', secureStatus: 'RELEASED' });
+  });
+
+  it('GraphQL curl example answers the partners without an error', async () => {
+    const run = await runReadmeShell(readmeShellBlock('readme-graphql-curl'), fixture.service.baseUrl);
+    expect(run.code, run.stderr).toBe(0);
+    const body = JSON.parse(run.stdout);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.partners.map((partner: { name: string }) => partner.name)).toEqual(
+      expect.arrayContaining(['Demo Retail', 'Other Retail']),
+    );
+  });
+});
+
+describe('the walk reader', () => {
+  it('turns <now - N> and <now + N> into Unix seconds', () => {
+    const block = { language: 'json', body: '{ "start": <now - 86400>, "end": <now + 60> }\n', note: null };
+    expect(variablesOf(block, 1_000_000)).toEqual({ start: 913_600, end: 1_000_060 });
+  });
+
+  it('refuses a graphql block that names no key, and an operation with variables but no json block', () => {
+    expect(() => walkSteps('```graphql\n{ viewer { kind } }\n```\n', 0)).toThrow(/no <!-- as: KEY -->/);
+    expect(() =>
+      walkSteps('<!-- as: demo-operator-key -->\n```graphql\nquery Q($a: ID!) { partner(id: $a) { id } }\n```\n', 0),
+    ).toThrow(/needs a json block/);
+  });
+
+  it('finds the literal ids of a step', () => {
+    const [step] = walkSteps(
+      '<!-- as: demo-operator-key -->\n```graphql\nmutation { createClerk(input: { partnerId: "3", name: "A", phoneNumber: "1", email: "a@b" }) { id } }\n```\n',
+      0,
+    );
+    expect(step!.literalIds).toEqual(['3']);
+  });
+});
