@@ -14,6 +14,7 @@ import { eventResolvers } from './modules/events/resolvers.js';
 import { eventSubscriptionResolvers } from './modules/events/subscriptionResolvers.js';
 import { financeOrderResolvers } from './modules/financeOrders/resolvers.js';
 import { merchantResolvers } from './modules/merchants/resolvers.js';
+import { pageInfoResolvers } from './modules/pages.js';
 import { partnerResolvers } from './modules/partners/resolvers.js';
 import { paymentResolvers } from './modules/payments/resolvers.js';
 import { transactionResolvers } from './modules/transactions/resolvers.js';
@@ -57,6 +58,7 @@ export function buildSchema(): GraphQLSchema {
     typeDefs: loadTypeDefs(),
     resolvers: [
       scalarResolvers,
+      pageInfoResolvers,
       ...forgettingAfterMutations([
         authResolvers,
         partnerResolvers,

@@ -4,15 +4,16 @@ import type { ApiKeyRow, CreatedApiKeyParent, AccessTokenParent } from '../modul
 import type { PartnerRow } from '../modules/partners/rows.js';
 import type { MerchantRow } from '../modules/merchants/rows.js';
 import type { ClerkRow } from '../modules/clerks/rows.js';
-import type { CustomerParent } from '../modules/customers/rows.js';
+import type { PageInfoParent } from '../modules/pages.js';
+import type { CustomerParent, CustomerEdgeParent, CustomerConnectionParent } from '../modules/customers/rows.js';
 import type { DeviceRow, DeviceFamilyRow, DeviceModelRow } from '../modules/devices/rows.js';
 import type { CartRow } from '../modules/carts/rows.js';
-import type { FinanceOrderRow, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
+import type { FinanceOrderRow, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
 import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from '../modules/payments/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
-import type { AuditEventRow, AuditEventPage } from '../modules/audit/rows.js';
-import type { EventRow, EventPage } from '../modules/events/rows.js';
+import type { AuditEventRow, AuditEventEdgeParent, AuditEventPage } from '../modules/audit/rows.js';
+import type { EventRow, EventEdgeParent, EventPage } from '../modules/events/rows.js';
 import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRow, WebhookAttemptRow } from '../modules/webhooks/rows.js';
 import type { Context } from '../context.js';
 export type Maybe<T> = T | null;
@@ -207,10 +208,27 @@ export type AuditEvent = {
 /** A page of the audit trail, newest first. */
 export type AuditEventConnection = {
   __typename?: 'AuditEventConnection';
-  /** The page's events. */
+  /** The page's events with their cursors. */
+  edges: Array<AuditEventEdge>;
+  /** The page's events (the same as edges' nodes). */
   nodes: Array<AuditEvent>;
-  /** Where the page ends: pass endCursor as after for the next (older) page. */
+  /** Where the page starts and ends: pass endCursor as after for the next (older) page. */
   pageInfo: PageInfo;
+  /**
+   * How many audit events match the filters (action, partnerId) on every page together, counted when
+   * asked for. Cheap: the trail grows with operators' and partners' management actions only, never with
+   * payments.
+   */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An audit event and its cursor. */
+export type AuditEventEdge = {
+  __typename?: 'AuditEventEdge';
+  /** Pass as after to continue with the events older than this one. */
+  cursor: Scalars['String']['output'];
+  /** The audit event. */
+  node: AuditEvent;
 };
 
 /** A cart: a device sale on credit being prepared in a store, before it is financed. */
@@ -497,6 +515,8 @@ export type Customer = {
   __typename?: 'Customer';
   /** Personal data (postal address as one line): always returned to operators; to partners only with reveal: true. */
   address?: Maybe<Scalars['String']['output']>;
+  /** When the customer was registered with the service (what the customers createdAfter and createdBefore filters match). */
+  createdAt: Scalars['Timestamp']['output'];
   /** The customer's devices, ordered by id: at most 100. */
   devices: Array<Device>;
   /** Personal data: always returned to operators; to partners only when asked for with reveal: true. */
@@ -546,6 +566,31 @@ export type CustomerFinanceOrdersArgs = {
 /** A partner's customer, who buys devices on credit. */
 export type CustomerNationalIdArgs = {
   reveal?: Scalars['Boolean']['input'];
+};
+
+/**
+ * A page of customers in id order: a customer keeps its id and a new customer gets a higher one, so
+ * pages stay in place while customers are added. No totalCount: one partner can hold millions of
+ * customers, and the status and merchant filters look at each one's orders, so a count would read all
+ * of a listing where a page reads one index range.
+ */
+export type CustomerConnection = {
+  __typename?: 'CustomerConnection';
+  /** The page's customers with their cursors. */
+  edges: Array<CustomerEdge>;
+  /** The page's customers (the same as edges' nodes). */
+  nodes: Array<Customer>;
+  /** Where the page starts and ends, and whether customers of the listing follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** A customer and its cursor. */
+export type CustomerEdge = {
+  __typename?: 'CustomerEdge';
+  /** Pass as after to continue after this customer. */
+  cursor: Scalars['String']['output'];
+  /** The customer. */
+  node: Customer;
 };
 
 /** One POST to a receiver. */
@@ -646,13 +691,27 @@ export type Event = {
   type: EventType;
 };
 
-/** A page of the event log, newest first. */
+/**
+ * A page of the event log, newest first. No totalCount: the log holds an event for every payment and
+ * transaction of the last EVENT_RETENTION_DAYS, and counting a partner's would read all of them.
+ */
 export type EventConnection = {
   __typename?: 'EventConnection';
-  /** The page's events. */
+  /** The page's events with their cursors. */
+  edges: Array<EventEdge>;
+  /** The page's events (the same as edges' nodes). */
   nodes: Array<Event>;
-  /** Where the page ends: pass endCursor as after for the next (older) page. */
+  /** Where the page starts and ends: pass endCursor as after for the next (older) page. */
   pageInfo: PageInfo;
+};
+
+/** An event and its cursor. */
+export type EventEdge = {
+  __typename?: 'EventEdge';
+  /** Pass as after to continue with the events older than this one. */
+  cursor: Scalars['String']['output'];
+  /** The event. */
+  node: Event;
 };
 
 /** What an event says happened. */
@@ -723,6 +782,8 @@ export type FinanceOrder = {
   schedule: Array<Installment>;
   /** The device's status under this order. */
   secureStatus: SecureStatus;
+  /** Where the order stands now: the same rule as secureStatus, named for the order (what the financeOrders and customers status filters match). */
+  status: FinanceOrderStatus;
   /** When the order was made. */
   time: Scalars['Timestamp']['output'];
   /** Sum of every payment so far. */
@@ -737,6 +798,43 @@ export type FinanceOrderPaymentsArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
+
+/**
+ * A page of finance orders in id order: an order keeps its id and a new order gets a higher one, so
+ * pages stay in place while orders are added. No totalCount: one partner can hold millions of orders
+ * and the status filter reads each one, so a count would read all of a listing where a page reads one
+ * index range.
+ */
+export type FinanceOrderConnection = {
+  __typename?: 'FinanceOrderConnection';
+  /** The page's orders with their cursors. */
+  edges: Array<FinanceOrderEdge>;
+  /** The page's orders (the same as edges' nodes). */
+  nodes: Array<FinanceOrder>;
+  /** Where the page starts and ends, and whether orders of the listing follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** A finance order and its cursor. */
+export type FinanceOrderEdge = {
+  __typename?: 'FinanceOrderEdge';
+  /** Pass as after to continue after this order. */
+  cursor: Scalars['String']['output'];
+  /** The order. */
+  node: FinanceOrder;
+};
+
+/**
+ * Where a finance order stands at the moment of the request, by the rules of secureStatus (decisions.md
+ * 5): the total paid against the repayable total, and the paid-through time against now.
+ */
+export type FinanceOrderStatus =
+  /** Something remains to pay, and the order is paid through a moment still in the future (secureStatus ACTIVE_AND_SECURED). */
+  | 'ACTIVE'
+  /** Something remains to pay, and the paid-through moment has come (secureStatus LOCKED). */
+  | 'LOCKED'
+  /** Nothing remains to pay (secureStatus RELEASED). */
+  | 'PAID_OFF';
 
 /** A financed sale. */
 export type FinanceTransaction = Transaction & {
@@ -998,13 +1096,24 @@ export type MutationUpdateWebhookEndpointArgs = {
   input: UpdateWebhookEndpointInput;
 };
 
-/** Where a page ends. */
+/**
+ * Where a page of a cursor connection stands (the Relay cursor connections specification). Every
+ * connection of this graph pages forward only, with first and after.
+ */
 export type PageInfo = {
   __typename?: 'PageInfo';
-  /** The last edge's cursor. */
+  /** The last edge's cursor: pass it as after to read the next page; null when the page is empty. */
   endCursor?: Maybe<Scalars['String']['output']>;
-  /** Whether more transactions follow in the window. */
+  /** Whether edges follow this page: the page is read with one row more than it returns, so this is exact. */
   hasNextPage: Scalars['Boolean']['output'];
+  /**
+   * Whether edges precede this page. False on a first page (no after). After a cursor: true when the
+   * listing, with the filters of this request, holds an edge at or before that cursor; asked of the
+   * database in a statement of its own, only when this field is selected.
+   */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  /** The first edge's cursor; null when the page is empty. */
+  startCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** A partner: a retail chain that sells devices on credit through its merchants (stores). */
@@ -1165,6 +1274,12 @@ export type Query = {
    * operators search every partner. Null when nothing matches.
    */
   customer?: Maybe<Customer>;
+  /**
+   * The caller's customers in id order, a page at a time; every filter given must match. Partner and
+   * retail keys list their own partner's customers (as customer(locator) finds them); operators every
+   * partner's, or one partner's with partnerId; vendor keys: FORBIDDEN.
+   */
+  customers: CustomerConnection;
   /** The device catalogue: the families with their models, ordered by id, a page at a time. */
   deviceFamilies: Array<DeviceFamily>;
   /** One event by id: null when the caller may not see it or it does not exist. */
@@ -1176,6 +1291,12 @@ export type Query = {
   events: EventConnection;
   /** One of the caller's finance orders by id; null when the caller has no order with that id. Operators reach all. */
   financeOrder?: Maybe<FinanceOrder>;
+  /**
+   * The caller's finance orders in id order, a page at a time; every filter given must match. Partner
+   * and retail keys list their own partner's orders; operators every partner's, or one partner's with
+   * partnerId; vendor keys: FORBIDDEN.
+   */
+  financeOrders: FinanceOrderConnection;
   /** One of the caller's merchants by id; null when the caller has no merchant with that id. */
   merchant?: Maybe<Merchant>;
   /** The caller's merchants, ordered by id, a page at a time. Partner and retail keys. */
@@ -1248,6 +1369,18 @@ export type QueryCustomerArgs = {
 
 
 /** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryCustomersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  createdAfter?: InputMaybe<Scalars['Timestamp']['input']>;
+  createdBefore?: InputMaybe<Scalars['Timestamp']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  merchantId?: InputMaybe<Scalars['ID']['input']>;
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  status?: InputMaybe<FinanceOrderStatus>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryDeviceFamiliesArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1272,6 +1405,18 @@ export type QueryEventsArgs = {
 /** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryFinanceOrderArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryFinanceOrdersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  createdAfter?: InputMaybe<Scalars['Timestamp']['input']>;
+  createdBefore?: InputMaybe<Scalars['Timestamp']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  merchantId?: InputMaybe<Scalars['ID']['input']>;
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+  status?: InputMaybe<FinanceOrderStatus>;
 };
 
 
@@ -1383,14 +1528,18 @@ export type Transaction = {
   type: TransactionType;
 };
 
-/** A page of transactions, in (time, id) order. */
+/**
+ * A page of transactions, in (time, id) order. No totalCount: counting a window of up to 366 days
+ * reads every transaction in it (a partner's year can hold millions), and its filters join the linked
+ * rows, so a count would cost more than the page it comes with.
+ */
 export type TransactionConnection = {
   __typename?: 'TransactionConnection';
   /** The page's transactions with their cursors. */
   edges: Array<TransactionEdge>;
-  /** The page's transactions. */
+  /** The page's transactions (the same as edges' nodes). */
   nodes: Array<Transaction>;
-  /** Where the page ends. */
+  /** Where the page starts and ends, and whether transactions of the window follow or precede it. */
   pageInfo: PageInfo;
 };
 
@@ -1621,6 +1770,7 @@ export type ResolversTypes = {
   AuditActorKind: AuditActorKind;
   AuditEvent: ResolverTypeWrapper<AuditEventRow>;
   AuditEventConnection: ResolverTypeWrapper<AuditEventPage>;
+  AuditEventEdge: ResolverTypeWrapper<AuditEventEdgeParent>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Cart: ResolverTypeWrapper<CartRow>;
   CashTransaction: ResolverTypeWrapper<TransactionRow>;
@@ -1640,6 +1790,8 @@ export type ResolversTypes = {
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKeyParent>;
   CurrencyCode: ResolverTypeWrapper<Scalars['CurrencyCode']['output']>;
   Customer: ResolverTypeWrapper<CustomerParent>;
+  CustomerConnection: ResolverTypeWrapper<CustomerConnectionParent>;
+  CustomerEdge: ResolverTypeWrapper<CustomerEdgeParent>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
   Device: ResolverTypeWrapper<DeviceRow>;
@@ -1647,9 +1799,13 @@ export type ResolversTypes = {
   DeviceModel: ResolverTypeWrapper<DeviceModelRow>;
   Event: ResolverTypeWrapper<EventRow>;
   EventConnection: ResolverTypeWrapper<EventPage>;
+  EventEdge: ResolverTypeWrapper<EventEdgeParent>;
   EventType: EventType;
   FinanceCartInput: FinanceCartInput;
   FinanceOrder: ResolverTypeWrapper<FinanceOrderRow>;
+  FinanceOrderConnection: ResolverTypeWrapper<FinanceOrderConnectionParent>;
+  FinanceOrderEdge: ResolverTypeWrapper<FinanceOrderEdgeParent>;
+  FinanceOrderStatus: FinanceOrderStatus;
   FinanceTransaction: ResolverTypeWrapper<TransactionRow>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Installment: ResolverTypeWrapper<InstallmentParent>;
@@ -1658,7 +1814,7 @@ export type ResolversTypes = {
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Merchant: ResolverTypeWrapper<MerchantRow>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  PageInfo: ResolverTypeWrapper<PageInfo>;
+  PageInfo: ResolverTypeWrapper<PageInfoParent>;
   Partner: ResolverTypeWrapper<PartnerRow>;
   Payment: ResolverTypeWrapper<PaymentRow>;
   PaymentChannel: PaymentChannel;
@@ -1698,6 +1854,7 @@ export type ResolversParentTypes = {
   ApiKey: ApiKeyRow;
   AuditEvent: AuditEventRow;
   AuditEventConnection: AuditEventPage;
+  AuditEventEdge: AuditEventEdgeParent;
   Boolean: Scalars['Boolean']['output'];
   Cart: CartRow;
   CashTransaction: TransactionRow;
@@ -1717,6 +1874,8 @@ export type ResolversParentTypes = {
   CreatedApiKey: CreatedApiKeyParent;
   CurrencyCode: Scalars['CurrencyCode']['output'];
   Customer: CustomerParent;
+  CustomerConnection: CustomerConnectionParent;
+  CustomerEdge: CustomerEdgeParent;
   Decimal: Scalars['Decimal']['output'];
   DeliveryAttempt: WebhookAttemptRow;
   Device: DeviceRow;
@@ -1724,8 +1883,11 @@ export type ResolversParentTypes = {
   DeviceModel: DeviceModelRow;
   Event: EventRow;
   EventConnection: EventPage;
+  EventEdge: EventEdgeParent;
   FinanceCartInput: FinanceCartInput;
   FinanceOrder: FinanceOrderRow;
+  FinanceOrderConnection: FinanceOrderConnectionParent;
+  FinanceOrderEdge: FinanceOrderEdgeParent;
   FinanceTransaction: TransactionRow;
   ID: Scalars['ID']['output'];
   Installment: InstallmentParent;
@@ -1733,7 +1895,7 @@ export type ResolversParentTypes = {
   JSON: Scalars['JSON']['output'];
   Merchant: MerchantRow;
   Mutation: Record<PropertyKey, never>;
-  PageInfo: PageInfo;
+  PageInfo: PageInfoParent;
   Partner: PartnerRow;
   Payment: PaymentRow;
   PaymentNotificationResult: PaymentNotificationParent;
@@ -1832,8 +1994,15 @@ export type AuditEventResolvers<ContextType = Context, ParentType extends Resolv
 };
 
 export type AuditEventConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventConnection'] = ResolversParentTypes['AuditEventConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['AuditEventEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['AuditEvent']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type AuditEventEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventEdge'] = ResolversParentTypes['AuditEventEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AuditEvent'], ParentType, ContextType>;
 };
 
 export type CartResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Cart'] = ResolversParentTypes['Cart']> = {
@@ -1900,6 +2069,7 @@ export interface CurrencyCodeScalarConfig extends GraphQLScalarTypeConfig<Resolv
 
 export type CustomerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerAddressArgs, 'reveal'>>;
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType, Partial<CustomerDevicesArgs>>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerEmailArgs, 'reveal'>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
@@ -1908,6 +2078,17 @@ export type CustomerResolvers<ContextType = Context, ParentType extends Resolver
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nationalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerNationalIdArgs, 'reveal'>>;
   phoneNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type CustomerConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CustomerConnection'] = ResolversParentTypes['CustomerConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['CustomerEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type CustomerEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CustomerEdge'] = ResolversParentTypes['CustomerEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Customer'], ParentType, ContextType>;
 };
 
 export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Decimal'], any> {
@@ -1962,8 +2143,14 @@ export type EventResolvers<ContextType = Context, ParentType extends ResolversPa
 };
 
 export type EventConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventConnection'] = ResolversParentTypes['EventConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['EventEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type EventEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['EventEdge'] = ResolversParentTypes['EventEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Event'], ParentType, ContextType>;
 };
 
 export type FinanceOrderResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceOrder'] = ResolversParentTypes['FinanceOrder']> = {
@@ -1989,9 +2176,21 @@ export type FinanceOrderResolvers<ContextType = Context, ParentType extends Reso
   salesClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType>;
   schedule?: Resolver<Array<ResolversTypes['Installment']>, ParentType, ContextType>;
   secureStatus?: Resolver<ResolversTypes['SecureStatus'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['FinanceOrderStatus'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   totalPaid?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   weeklyCost?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type FinanceOrderConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceOrderConnection'] = ResolversParentTypes['FinanceOrderConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['FinanceOrderEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type FinanceOrderEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceOrderEdge'] = ResolversParentTypes['FinanceOrderEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType>;
 };
 
 export type FinanceTransactionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceTransaction'] = ResolversParentTypes['FinanceTransaction']> = {
@@ -2055,6 +2254,8 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
 export type PageInfoResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PartnerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Partner'] = ResolversParentTypes['Partner']> = {
@@ -2117,10 +2318,12 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   clerk?: Resolver<Maybe<ResolversTypes['Clerk']>, ParentType, ContextType, RequireFields<QueryClerkArgs, 'id'>>;
   clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType, Partial<QueryClerksArgs>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'locator'>>;
+  customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
   deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType, Partial<QueryDeviceFamiliesArgs>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id'>>;
   events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'first'>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType, RequireFields<QueryFinanceOrderArgs, 'id'>>;
+  financeOrders?: Resolver<ResolversTypes['FinanceOrderConnection'], ParentType, ContextType, RequireFields<QueryFinanceOrdersArgs, 'first'>>;
   merchant?: Resolver<Maybe<ResolversTypes['Merchant']>, ParentType, ContextType, RequireFields<QueryMerchantArgs, 'id'>>;
   merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType, Partial<QueryMerchantsArgs>>;
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType, RequireFields<QueryPartnerArgs, 'id'>>;
@@ -2200,6 +2403,7 @@ export type Resolvers<ContextType = Context> = {
   ApiKey?: ApiKeyResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
+  AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
   Cart?: CartResolvers<ContextType>;
   CashTransaction?: CashTransactionResolvers<ContextType>;
   Clerk?: ClerkResolvers<ContextType>;
@@ -2207,6 +2411,8 @@ export type Resolvers<ContextType = Context> = {
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
   CurrencyCode?: GraphQLScalarType;
   Customer?: CustomerResolvers<ContextType>;
+  CustomerConnection?: CustomerConnectionResolvers<ContextType>;
+  CustomerEdge?: CustomerEdgeResolvers<ContextType>;
   Decimal?: GraphQLScalarType;
   DeliveryAttempt?: DeliveryAttemptResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
@@ -2214,7 +2420,10 @@ export type Resolvers<ContextType = Context> = {
   DeviceModel?: DeviceModelResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventConnection?: EventConnectionResolvers<ContextType>;
+  EventEdge?: EventEdgeResolvers<ContextType>;
   FinanceOrder?: FinanceOrderResolvers<ContextType>;
+  FinanceOrderConnection?: FinanceOrderConnectionResolvers<ContextType>;
+  FinanceOrderEdge?: FinanceOrderEdgeResolvers<ContextType>;
   FinanceTransaction?: FinanceTransactionResolvers<ContextType>;
   Installment?: InstallmentResolvers<ContextType>;
   JSON?: GraphQLScalarType;

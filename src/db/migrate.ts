@@ -17,6 +17,7 @@ import * as apiKeyWrites from '../../migrations/20261124000410_api_key_writes.js
 import * as rateLimits from '../../migrations/20261125000100_rate_limits.js';
 import * as eventsTraceparent from '../../migrations/20261125000200_events_traceparent.js';
 import * as rateLimitsUnlogged from '../../migrations/20261126000100_rate_limits_unlogged.js';
+import * as listingIndexes from '../../migrations/20261127000100_listing_indexes.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -35,6 +36,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261125000100_rate_limits': rateLimits,
   '20261125000200_events_traceparent': eventsTraceparent,
   '20261126000100_rate_limits_unlogged': rateLimitsUnlogged,
+  '20261127000100_listing_indexes': listingIndexes,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

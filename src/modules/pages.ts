@@ -35,3 +35,69 @@ export function slicePageByPosition<Row extends { id: string }>(rows: readonly R
   const start = page.after === undefined ? 0 : rows.findIndex((row) => row.id === page.after) + 1;
   return start <= 0 && page.after !== undefined ? [] : rows.slice(start, start + page.first);
 }
+
+// Cursor connections (the Relay specification): every connection of the graph pages forward only
+// (first, after), each edge carries its cursor, and pageInfo says where the page stands.
+
+/** An edge of a connection: a row and the cursor that continues after it. */
+export interface EdgeParent<Row> {
+  cursor: string;
+  node: Row;
+}
+
+/** What a connection's pageInfo resolves to. */
+export interface PageInfoParent {
+  hasNextPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+  /**
+   * Whether the listing holds an edge at or before the page's `after` cursor: asked only when
+   * hasPreviousPage is selected (a statement of its own); null on a first page, where none can.
+   */
+  previousExists: (() => Promise<boolean>) | null;
+}
+
+/** A page's rows as edges. */
+export function edgesOf<Row>(rows: readonly Row[], cursorOf: (row: Row) => string): Array<EdgeParent<Row>> {
+  return rows.map((row) => ({ cursor: cursorOf(row), node: row }));
+}
+
+/** A page's pageInfo: its cursors from its first and last rows. */
+export function pageInfoOf<Row>(
+  rows: readonly Row[],
+  hasNextPage: boolean,
+  cursorOf: (row: Row) => string,
+  previousExists: (() => Promise<boolean>) | null,
+): PageInfoParent {
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return {
+    hasNextPage,
+    startCursor: first === undefined ? null : cursorOf(first),
+    endCursor: last === undefined ? null : cursorOf(last),
+    previousExists,
+  };
+}
+
+/** PageInfo's one computed field; the others are the parent's own. */
+export const pageInfoResolvers = {
+  PageInfo: {
+    hasPreviousPage: (info: PageInfoParent): Promise<boolean> | boolean => info.previousExists?.() ?? false,
+  },
+};
+
+/**
+ * The opaque cursor of a connection ordered by id: the connection's name and the row's id, so a
+ * cursor of one connection is refused by another.
+ */
+export function idCursorOf(connection: string, id: string): string {
+  return Buffer.from(`${connection}:${id}`).toString('base64url');
+}
+
+/** The id an idCursorOf cursor names; INVALID_ARGUMENT (after) for anything else. */
+export function parseIdCursor(connection: string, cursor: string): string {
+  const text = Buffer.from(cursor.slice(0, 100), 'base64url').toString('utf8');
+  const id = text.startsWith(`${connection}:`) ? text.slice(connection.length + 1) : '';
+  if (!isDatabaseId(id)) throw invalidArgument('after', 'is not a cursor of this connection');
+  return id;
+}

@@ -3,9 +3,14 @@ import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { requireOperator } from '../auth/principal.js';
-import { listAuditEvents } from './queries.js';
+import { edgesOf, pageInfoOf } from '../pages.js';
+import { auditEventsPrecede, countAuditEvents, listAuditEvents } from './queries.js';
+import type { AuditEventRow } from './rows.js';
 
 const ACTOR_KINDS = { operator: 'OPERATOR', cli: 'CLI', partner: 'PARTNER' } as const;
+
+// Opaque cursors: the event's id (the trail is read newest first, by id).
+const cursorOf = (event: AuditEventRow) => Buffer.from(event.id).toString('base64url');
 
 export const auditResolvers: Resolvers = {
   Query: {
@@ -15,17 +20,24 @@ export const auditResolvers: Resolvers = {
       const beforeId = after != null ? Buffer.from(after, 'base64url').toString('utf8') : undefined;
       if (beforeId !== undefined && !isDatabaseId(beforeId))
         throw invalidArgument('after', 'is not a cursor of this connection');
-      if (partnerId != null && !isDatabaseId(partnerId)) return { rows: [], hasNextPage: false };
-      const rows = await listAuditEvents(ctx.db, { action, partnerId, beforeId, limit: limit + 1 });
-      return { rows: rows.slice(0, limit), hasNextPage: rows.length > limit };
+      const filter = { action, partnerId };
+      // An id that cannot exist names no partner: an empty trail, without asking the database.
+      if (partnerId != null && !isDatabaseId(partnerId))
+        return { rows: [], hasNextPage: false, filter, previousExists: null, empty: true };
+      const rows = await listAuditEvents(ctx.db, { ...filter, beforeId, limit: limit + 1 });
+      return {
+        rows: rows.slice(0, limit),
+        hasNextPage: rows.length > limit,
+        filter,
+        previousExists: beforeId !== undefined ? () => auditEventsPrecede(ctx.db, filter, beforeId) : null,
+      };
     },
   },
   AuditEventConnection: {
+    edges: (page) => edgesOf(page.rows, cursorOf),
     nodes: (page) => page.rows,
-    pageInfo: (page) => ({
-      hasNextPage: page.hasNextPage,
-      endCursor: page.rows.length ? Buffer.from(page.rows[page.rows.length - 1]!.id).toString('base64url') : null,
-    }),
+    pageInfo: (page) => pageInfoOf(page.rows, page.hasNextPage, cursorOf, page.previousExists),
+    totalCount: (page, _args, ctx) => (page.empty ? 0 : countAuditEvents(ctx.db, page.filter)),
   },
   AuditEvent: {
     time: (event) => event.occurred_at,

@@ -32,7 +32,25 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+/** What a listing of the trail is narrowed to. */
+export interface AuditEventFilter {
+  action?: string | null;
+  partnerId?: string | null;
+}
+
+/** A page of the trail as the graph answers it. */
 export interface AuditEventPage {
   rows: AuditEventRow[];
   hasNextPage: boolean;
+  filter: AuditEventFilter;
+  /** The filter names a partner id that cannot exist: nothing matches, nothing is asked of the database. */
+  empty?: boolean;
+  /** Whether the trail holds an event at or before the page's after cursor (null: a first page). */
+  previousExists: (() => Promise<boolean>) | null;
+}
+
+/** An edge of an AuditEventConnection. */
+export interface AuditEventEdgeParent {
+  cursor: string;
+  node: AuditEventRow;
 }

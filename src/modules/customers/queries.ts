@@ -1,12 +1,66 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
+import { whereOrderFilters } from '../financeOrders/queries.js';
+import type { ListingWindow, OrderFilters } from '../financeOrders/rows.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { CustomerRow } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'name', 'phone_number', 'email', 'address', 'national_id'] as const;
+/** A customer read whole: with when it was registered (a lookup leaves that out). */
+const ROW_COLUMNS = [...COLUMNS, 'created_at'] as const;
 
 export function customersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<CustomerRow[]> {
-  return whereTenantKeys(db<CustomerRow>('customers').select(...COLUMNS), ['partner_id', 'id'], keys);
+  return whereTenantKeys(db<CustomerRow>('customers').select(...ROW_COLUMNS), ['partner_id', 'id'], keys);
+}
+
+/**
+ * The customers a listing holds, as a query (alias c) to select from: registered in the window, and,
+ * with order filters, having at least one order (of their own partner) that meets all of them.
+ */
+function customersListed(db: DbOrTrx, listing: ListingWindow & OrderFilters) {
+  const query = db('customers as c');
+  if (listing.partnerId !== null) query.where('c.partner_id', listing.partnerId);
+  if (listing.createdAfter) query.where('c.created_at', '>=', listing.createdAfter);
+  if (listing.createdBefore) query.where('c.created_at', '<', listing.createdBefore);
+  if (listing.status || listing.merchantId !== null) {
+    const orders = db('finance_orders as o')
+      .select(db.raw('1'))
+      .where('o.partner_id', db.ref('c.partner_id'))
+      .where('o.customer_id', db.ref('c.id'));
+    query.whereExists(whereOrderFilters(db, orders, 'o', listing, true));
+  }
+  return query;
+}
+
+/**
+ * A page of a listing of customers, in id order, after the customer `after`: an id keyset, so the
+ * pages of a listing neither skip nor repeat a customer while customers are added.
+ */
+export function listCustomers(
+  db: DbOrTrx,
+  listing: ListingWindow & OrderFilters,
+  page: { after: string | undefined; limit: number },
+): Promise<CustomerRow[]> {
+  const query = customersListed(db, listing)
+    .select(...ROW_COLUMNS.map((column) => `c.${column}`))
+    .orderBy('c.id')
+    .limit(page.limit);
+  if (page.after !== undefined) query.where('c.id', '>', page.after);
+  return query as unknown as Promise<CustomerRow[]>;
+}
+
+/** Whether the listing holds the customer `id` or one before it: what precedes a page read after it. */
+export async function customersPrecede(
+  db: DbOrTrx,
+  listing: ListingWindow & OrderFilters,
+  id: string,
+): Promise<boolean> {
+  const query = customersListed(db, listing)
+    .select(db.raw('1 as present'))
+    .where('c.id', '<=', id)
+    .orderBy('c.id', 'desc')
+    .limit(1);
+  return (await query).length > 0;
 }
 
 /**
@@ -82,6 +136,6 @@ export function customersByLocator(
 export async function insertCustomer(db: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {
   const [inserted] = await db<CustomerRow>('customers')
     .insert(row)
-    .returning([...COLUMNS]);
+    .returning([...ROW_COLUMNS]);
   return inserted as CustomerRow;
 }

@@ -3,10 +3,18 @@ import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
 import { currentOrderOf } from '../financeOrders/current.js';
+import { listingOf } from '../financeOrders/listing.js';
 import { optionalText, requireText } from '../inputs.js';
+import { edgesOf, idCursorOf, pageInfoOf, parseIdCursor } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createCustomer } from './create.js';
 import { locateCustomer } from './locate.js';
+import { customersPrecede, listCustomers } from './queries.js';
+import type { CustomerRow } from './rows.js';
+
+/** The name a customers cursor carries (pages.ts idCursorOf). */
+const CURSOR = 'customers';
+const cursorOf = (customer: CustomerRow) => idCursorOf(CURSOR, customer.id);
 
 export const customerResolvers: Resolvers = {
   Query: {
@@ -14,6 +22,25 @@ export const customerResolvers: Resolvers = {
       const partnerId = readablePartner(ctx, null);
       return partnerId === undefined ? null : locateCustomer(ctx.db, locator, partnerId);
     },
+    customers: async (_root, { first, after, partnerId: requested, ...filters }, ctx, info) => {
+      // Whom customer(locator) finds: partner and retail keys their own partner's, operators any.
+      const partnerId = readablePartner(ctx, requested);
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
+      const listing = partnerId === undefined ? null : listingOf(partnerId, filters, ctx.now());
+      if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
+      const rows = await listCustomers(ctx.db, listing, { after: afterId, limit: limit + 1 });
+      return {
+        rows: rows.slice(0, limit),
+        hasNextPage: rows.length > limit,
+        previousExists: afterId !== undefined ? () => customersPrecede(ctx.db, listing, afterId) : null,
+      };
+    },
+  },
+  CustomerConnection: {
+    edges: (page) => edgesOf(page.rows, cursorOf),
+    nodes: (page) => page.rows,
+    pageInfo: (page) => pageInfoOf(page.rows, page.hasNextPage, cursorOf, page.previousExists),
   },
   Mutation: {
     createCustomer: async (_root, { input }, ctx) => {
@@ -32,6 +59,10 @@ export const customerResolvers: Resolvers = {
   },
   Customer: {
     phoneNumber: (customer) => customer.phone_number,
+    // A listing or a load by key read it; a lookup did not: then it is loaded by key (batched).
+    createdAt: async (customer, _args, ctx) =>
+      customer.created_at ??
+      (await ctx.loaders.customers.byKey.load({ partnerId: customer.partner_id, id: customer.id }))!.created_at!,
     email: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.email : null),
     address: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.address : null),
     nationalId: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.national_id : null),

@@ -102,6 +102,33 @@ export function listEvents(db: DbOrTrx, listing: EventListing): Promise<EventRow
   return query as unknown as Promise<EventRow[]>;
 }
 
+/**
+ * Whether the listing (its partner and types) holds an event at or before `position` in its own
+ * order, newest first: the event at the position or a newer one. One row at most, read along the
+ * listing's index from the position.
+ */
+export async function eventsPrecede(
+  db: DbOrTrx,
+  listing: Pick<EventListing, 'partnerId' | 'types'>,
+  position: EventPosition,
+): Promise<boolean> {
+  const query = db('events').select(db.raw('1 as present')).limit(1);
+  if (listing.types) query.whereIn('type', [...listing.types]);
+  if (listing.partnerId !== null) {
+    query.where('partner_id', listing.partnerId).orderBy('sequence');
+    if ('sequence' in position) query.where('sequence', '>=', position.sequence);
+  } else {
+    query.orderBy(['occurred_at', 'id']);
+    if ('timeUs' in position) {
+      query.whereRaw(`(occurred_at, id) >= (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?)`, [
+        position.timeUs,
+        position.id,
+      ]);
+    }
+  }
+  return (await query).length > 0;
+}
+
 /** One event by id: of `partnerId`'s only, or of any partner (null: operators). */
 export async function eventById(db: DbOrTrx, id: string, partnerId: string | null): Promise<EventRow | undefined> {
   const query = db('events')

@@ -2,8 +2,9 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { readablePartner } from '../auth/principal.js';
+import { edgesOf, pageInfoOf } from '../pages.js';
 import { EVENT_ID } from './ids.js';
-import { type EventPosition, eventById, listEvents } from './queries.js';
+import { type EventPosition, eventById, eventsPrecede, listEvents } from './queries.js';
 import type { EventRow } from './rows.js';
 import { graphEventType, logEventType } from './typeNames.js';
 
@@ -32,17 +33,18 @@ export const eventResolvers: Resolvers = {
       const partnerId = readablePartner(ctx, requested, ['partner']);
       const limit = pageSizeOf(info, first);
       const position = after != null ? parseCursor(after) : undefined;
-      if (partnerId === undefined) return { rows: [], hasNextPage: false };
+      if (partnerId === undefined) return { rows: [], hasNextPage: false, byPartner: true, previousExists: null };
       // A cursor of the other ordering (one partner's log, or every partner's) belongs to another listing.
       if (position && 'sequence' in position !== (partnerId !== null))
         throw invalidArgument('after', 'is not a cursor of this connection');
-      const rows = await listEvents(ctx.db, {
-        partnerId,
-        types: types ? types.map(logEventType) : null,
-        after: position,
-        limit: limit + 1,
-      });
-      return { rows: rows.slice(0, limit), hasNextPage: rows.length > limit, byPartner: partnerId !== null };
+      const listing = { partnerId, types: types ? types.map(logEventType) : null };
+      const rows = await listEvents(ctx.db, { ...listing, after: position, limit: limit + 1 });
+      return {
+        rows: rows.slice(0, limit),
+        hasNextPage: rows.length > limit,
+        byPartner: partnerId !== null,
+        previousExists: position ? () => eventsPrecede(ctx.db, listing, position) : null,
+      };
     },
     event: async (_root, { id }, ctx) => {
       const partnerId = readablePartner(ctx, null, ['partner']);
@@ -50,14 +52,12 @@ export const eventResolvers: Resolvers = {
       return (await eventById(ctx.db, id, partnerId)) ?? null;
     },
   },
+  // A page is ordered by sequence when it is one partner's (every row of it is), else by time.
   EventConnection: {
+    edges: (page) => edgesOf(page.rows, (row) => cursorOf(row, page.byPartner)),
     nodes: (page) => page.rows,
-    pageInfo: (page) => {
-      const last = page.rows.at(-1);
-      // Ordered by sequence when the page is one partner's (every row of it is), else by time.
-      const byPartner = page.byPartner ?? true;
-      return { hasNextPage: page.hasNextPage, endCursor: last ? cursorOf(last, byPartner) : null };
-    },
+    pageInfo: (page) =>
+      pageInfoOf(page.rows, page.hasNextPage, (row) => cursorOf(row, page.byPartner), page.previousExists),
   },
   Event: {
     type: (event) => graphEventType(event.type),

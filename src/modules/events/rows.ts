@@ -34,6 +34,14 @@ export interface NewEvent {
 export interface EventPage {
   rows: EventRow[];
   hasNextPage: boolean;
-  /** One partner's page, ordered by sequence (the default), or every partner's, by time. */
-  byPartner?: boolean;
+  /** One partner's page, ordered by sequence, or every partner's, by time. */
+  byPartner: boolean;
+  /** Whether the log holds an event at or before the page's after cursor (null: a first page). */
+  previousExists: (() => Promise<boolean>) | null;
+}
+
+/** An edge of an EventConnection. */
+export interface EventEdgeParent {
+  cursor: string;
+  node: EventRow;
 }

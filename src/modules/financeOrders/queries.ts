@@ -1,10 +1,12 @@
+import type { Knex } from 'knex';
 import { joinedRow } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared } from '../../db/prepared.js';
 import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
-import type { FinanceOrderForPayment, FinanceOrderRow } from './rows.js';
+import type { FinanceOrderForPayment, FinanceOrderRow, ListingWindow, OrderFilters } from './rows.js';
+import { DAYS_PER_MONTH, type FinanceOrderStatus } from './terms.js';
 
 /** The columns of a FinanceOrderRow (a transaction list selects them through its join too). */
 export const COLUMNS = [
@@ -160,4 +162,96 @@ export async function insertFinanceOrder(
     .insert(row)
     .returning([...COLUMNS]);
   return inserted as FinanceOrderRow;
+}
+
+/**
+ * An order's status at `now`, as a condition on its row (`alias`): the rules of terms.ts standingOf
+ * in SQL. PAID_OFF once the total paid reaches monthly cost
+ * × months; before that ACTIVE while the paid-through time, ordered_at + 30 days + floor(total paid ×
+ * 30 / monthly cost) days, is after the moment, LOCKED from then on. A day is 86,400 seconds, as
+ * terms.ts counts it (no time zone or daylight saving moves it), and ordered_at is cut to the
+ * millisecond, as the Date terms.ts reads holds it. test/graph-browse.test.ts holds the two to the
+ * same answer at every boundary.
+ */
+export function orderStatusSql(
+  alias: string,
+  status: FinanceOrderStatus,
+  now: Date,
+): { sql: string; bindings: Knex.Value[] } {
+  const o = (column: string) => `${alias}.${column}`;
+  const paidOff = `${o('total_paid_minor')} >= ${o('monthly_cost_minor')} * ${o('months')}`;
+  if (status === 'PAID_OFF') return { sql: paidOff, bindings: [] };
+  // int8 division truncates: the floor, for a total paid that is never negative.
+  const days = `(${DAYS_PER_MONTH} + ${o('total_paid_minor')} * ${DAYS_PER_MONTH} / ${o('monthly_cost_minor')})`;
+  const paidThrough = `date_trunc('milliseconds', ${o('ordered_at')}) + ${days} * interval '86400 seconds'`;
+  const comparison = status === 'ACTIVE' ? '>' : '<=';
+  return { sql: `not (${paidOff}) and ${paidThrough} ${comparison} ?::timestamptz`, bindings: [now] };
+}
+
+/**
+ * Narrows a query of orders (`alias`) to the filters' status and merchant. `pinned`: the query already
+ * names the orders' partner (a merchant id is then compared alone); otherwise the merchant's own
+ * partner is named with it, so the (partner_id, merchant_id, id) index serves an operator's listing too.
+ */
+export function whereOrderFilters<Q extends Knex.QueryBuilder>(
+  db: DbOrTrx,
+  query: Q,
+  alias: string,
+  filters: OrderFilters,
+  pinned: boolean,
+): Q {
+  if (filters.status) {
+    const { sql, bindings } = orderStatusSql(alias, filters.status, filters.now);
+    query.whereRaw(`(${sql})`, bindings);
+  }
+  if (filters.merchantId !== null) {
+    if (pinned) query.where(`${alias}.merchant_id`, filters.merchantId);
+    else
+      query.whereIn(
+        [`${alias}.partner_id`, `${alias}.merchant_id`],
+        db('merchants').select('partner_id', 'id').where('id', filters.merchantId),
+      );
+  }
+  return query;
+}
+
+/** The orders a listing holds, as a query (alias o) to select from. */
+function financeOrdersListed(db: DbOrTrx, listing: ListingWindow & OrderFilters) {
+  const query = db('finance_orders as o');
+  if (listing.partnerId !== null) query.where('o.partner_id', listing.partnerId);
+  whereOrderFilters(db, query, 'o', listing, listing.partnerId !== null);
+  if (listing.createdAfter) query.where('o.ordered_at', '>=', listing.createdAfter);
+  if (listing.createdBefore) query.where('o.ordered_at', '<', listing.createdBefore);
+  return query;
+}
+
+/**
+ * A page of a listing of orders, in id order, after the order `after`: an id keyset, so the pages of
+ * a listing neither skip nor repeat an order while orders are added (each gets a higher id).
+ */
+export function listFinanceOrders(
+  db: DbOrTrx,
+  listing: ListingWindow & OrderFilters,
+  page: { after: string | undefined; limit: number },
+): Promise<FinanceOrderRow[]> {
+  const query = financeOrdersListed(db, listing)
+    .select(...COLUMNS.map((column) => `o.${column}`))
+    .orderBy('o.id')
+    .limit(page.limit);
+  if (page.after !== undefined) query.where('o.id', '>', page.after);
+  return query as unknown as Promise<FinanceOrderRow[]>;
+}
+
+/** Whether the listing holds the order `id` or one before it: what precedes a page read after it. */
+export async function financeOrdersPrecede(
+  db: DbOrTrx,
+  listing: ListingWindow & OrderFilters,
+  id: string,
+): Promise<boolean> {
+  const query = financeOrdersListed(db, listing)
+    .select(db.raw('1 as present'))
+    .where('o.id', '<=', id)
+    .orderBy('o.id', 'desc')
+    .limit(1);
+  return (await query).length > 0;
 }

@@ -3,10 +3,15 @@ import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { formatAmount } from '../../money.js';
 import { readablePartner } from '../auth/principal.js';
-import { pageOf, slicePageByPosition } from '../pages.js';
-import { financeOrderById } from './queries.js';
+import { edgesOf, idCursorOf, pageInfoOf, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
+import { listingOf } from './listing.js';
+import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
 import type { FinanceOrderRow } from './rows.js';
-import { financeTermsFields, paymentOptionsOf, scheduleOf, standingOf } from './terms.js';
+import { financeTermsFields, orderStatusOf, paymentOptionsOf, scheduleOf, standingOf } from './terms.js';
+
+/** The name a financeOrders cursor carries (pages.ts idCursorOf). */
+const CURSOR = 'financeOrders';
+const cursorOf = (order: FinanceOrderRow) => idCursorOf(CURSOR, order.id);
 
 const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(minor, order.currency);
 
@@ -18,6 +23,25 @@ export const financeOrderResolvers: Resolvers = {
       if (partnerId === null) return financeOrderById(ctx.db, id, null).then((row) => row ?? null);
       return ctx.loaders.financeOrders.byKey.load({ partnerId, id });
     },
+    financeOrders: async (_root, { first, after, partnerId: requested, ...filters }, ctx, info) => {
+      // Partner and retail keys their own partner's, operators any (decisions.md 1); vendors FORBIDDEN.
+      const partnerId = readablePartner(ctx, requested);
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
+      const listing = partnerId === undefined ? null : listingOf(partnerId, filters, ctx.now());
+      if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
+      const rows = await listFinanceOrders(ctx.db, listing, { after: afterId, limit: limit + 1 });
+      return {
+        rows: rows.slice(0, limit),
+        hasNextPage: rows.length > limit,
+        previousExists: afterId !== undefined ? () => financeOrdersPrecede(ctx.db, listing, afterId) : null,
+      };
+    },
+  },
+  FinanceOrderConnection: {
+    edges: (page) => edgesOf(page.rows, cursorOf),
+    nodes: (page) => page.rows,
+    pageInfo: (page) => pageInfoOf(page.rows, page.hasNextPage, cursorOf, page.previousExists),
   },
   FinanceOrder: {
     customer: async (order, _args, ctx) =>
@@ -39,6 +63,7 @@ export const financeOrderResolvers: Resolvers = {
     nextPayment: (order, _args, ctx) => standingOf(order, ctx.now()).nextPayment,
     fullyPaid: (order, _args, ctx) => standingOf(order, ctx.now()).fullyPaid,
     secureStatus: (order, _args, ctx) => standingOf(order, ctx.now()).secureStatus,
+    status: (order, _args, ctx) => orderStatusOf(order, ctx.now()),
     // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
     payments: async (order, { first, after }, ctx, info) =>
       slicePageByPosition(

@@ -1,3 +1,6 @@
+import type { EdgeParent } from '../pages.js';
+import type { FinanceOrderStatus } from './terms.js';
+
 /** The terms a cart proposes and a finance order fixes: int8 minor units of `currency`, as strings. */
 export interface FinanceTermsColumns {
   currency: string;
@@ -42,3 +45,34 @@ export interface InstallmentParent {
   status: 'PAID' | 'OVERDUE' | 'UPCOMING';
   currency: string;
 }
+
+/**
+ * What a dashboard's listing of orders (Query.financeOrders), or of customers through their orders
+ * (Query.customers), is narrowed to. Every filter given must hold.
+ */
+export interface OrderFilters {
+  /** Orders that stand so at `now` (terms.ts orderStatusOf). */
+  status: FinanceOrderStatus | null;
+  /** Orders sold at this store. */
+  merchantId: string | null;
+  /** The moment the status is taken at: the request's clock. */
+  now: Date;
+}
+
+/** A listing of one partner's rows, or every partner's (partnerId null: operators), made in [createdAfter, createdBefore). */
+export interface ListingWindow {
+  partnerId: string | null;
+  createdAfter: Date | null;
+  createdBefore: Date | null;
+}
+
+/** A page of finance orders as the graph answers it. */
+export interface FinanceOrderConnectionParent {
+  rows: FinanceOrderRow[];
+  hasNextPage: boolean;
+  /** Whether the listing holds an order at or before the page's after cursor (null: a first page). */
+  previousExists: (() => Promise<boolean>) | null;
+}
+
+/** An edge of a FinanceOrderConnection. */
+export type FinanceOrderEdgeParent = EdgeParent<FinanceOrderRow>;

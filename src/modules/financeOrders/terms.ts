@@ -81,6 +81,20 @@ export function standingOf(order: OrderTerms, now: Date): Standing {
   };
 }
 
+/** Where an order stands, named for the order: its device's secureStatus, one for one. */
+export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF';
+
+const ORDER_STATUS: Record<SecureStatus, FinanceOrderStatus> = {
+  ACTIVE_AND_SECURED: 'ACTIVE',
+  LOCKED: 'LOCKED',
+  RELEASED: 'PAID_OFF',
+};
+
+/** The order's status at `now` (queries.ts orderStatusSql says the same in SQL, for filtering). */
+export function orderStatusOf(order: OrderTerms, now: Date): FinanceOrderStatus {
+  return ORDER_STATUS[standingOf(order, now).secureStatus];
+}
+
 export type PaymentOptionType = 'FULL' | 'MONTH' | 'WEEK';
 
 /** full = the balance, month = min(monthly, balance), week = min(weekly, balance); none once paid. */

@@ -63,6 +63,7 @@ const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   nextPayment: ORDER_TERMS_COLUMNS,
   fullyPaid: ORDER_TERMS_COLUMNS,
   secureStatus: ORDER_TERMS_COLUMNS,
+  status: ORDER_TERMS_COLUMNS,
   payments: ['partner_id', 'id'],
   paymentOptions: ORDER_TERMS_COLUMNS,
   schedule: ORDER_TERMS_COLUMNS,

@@ -185,6 +185,31 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   return query;
 }
 
+/**
+ * Whether the window, with its filters, holds a transaction at or before `position` in (time, id)
+ * order: what pageInfo.hasPreviousPage says of a page read after that cursor. One row at most, read
+ * backwards from the position along the (partner_id, occurred_at, id) index.
+ */
+export async function transactionsPrecede(
+  db: DbOrTrx,
+  window: Omit<TransactionWindow, 'after' | 'limit' | 'links'>,
+  position: { timeUs: string; id: string },
+): Promise<boolean> {
+  const query = transactionsInWindowQuery(db, { ...window, after: undefined, limit: 1, links: undefined })
+    .clearSelect()
+    .clearOrder()
+    .select(db.raw('1 as present'))
+    .whereRaw(`(t.occurred_at, t.id) <= (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?::int8)`, [
+      position.timeUs,
+      position.id,
+    ])
+    .orderBy([
+      { column: 't.occurred_at', order: 'desc' },
+      { column: 't.id', order: 'desc' },
+    ]);
+  return (await query).length > 0;
+}
+
 export async function insertTransactions(
   trx: DbOrTrx,
   rows: Array<Omit<TransactionRow, 'id'>>,

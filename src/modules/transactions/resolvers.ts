@@ -6,11 +6,13 @@ import { formatAmount, money } from '../../money.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
+import { pageInfoOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createAdjustment } from './adjust.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
 import { transactionsInWindow } from './listing.js';
+import { transactionsPrecede } from './queries.js';
 import type { JoinedLink, TransactionRow } from './rows.js';
 import { linksSelected } from './selection.js';
 
@@ -76,14 +78,12 @@ export const transactionResolvers: Resolvers = {
       const pageSize = pageSizeOf(info, first);
       const filters = parseFilterTerms(filter ?? []);
       const afterPosition = after != null ? parseCursor(after) : undefined;
-      if (partnerId === undefined) return { rows: [], hasNextPage: false };
+      if (partnerId === undefined) return { rows: [], hasNextPage: false, previousExists: null };
+      const window = { partnerId, start: new Date(start * 1000), end: new Date(end * 1000), filters };
       const rows = await transactionsInWindow(
         ctx.db,
         {
-          partnerId,
-          start: new Date(start * 1000),
-          end: new Date(end * 1000),
-          filters,
+          ...window,
           after: afterPosition,
           // One page at a time, whatever the caller asks: memory follows the page, not the window.
           limit: pageSize + 1,
@@ -92,7 +92,11 @@ export const transactionResolvers: Resolvers = {
         ctx.signal,
       );
       const hasNextPage = rows.length > pageSize;
-      return { rows: hasNextPage ? rows.slice(0, pageSize) : rows, hasNextPage };
+      return {
+        rows: hasNextPage ? rows.slice(0, pageSize) : rows,
+        hasNextPage,
+        previousExists: afterPosition ? () => transactionsPrecede(ctx.db, window, afterPosition) : null,
+      };
     },
   },
   Mutation: {
@@ -126,10 +130,7 @@ export const transactionResolvers: Resolvers = {
   TransactionConnection: {
     edges: (connection) => connection.rows,
     nodes: (connection) => connection.rows,
-    pageInfo: (connection) => ({
-      hasNextPage: connection.hasNextPage,
-      endCursor: connection.rows.length ? cursorOf(connection.rows[connection.rows.length - 1]!) : null,
-    }),
+    pageInfo: (connection) => pageInfoOf(connection.rows, connection.hasNextPage, cursorOf, connection.previousExists),
   },
   TransactionEdge: {
     cursor: (row) => cursorOf(row),

@@ -75,4 +75,6 @@ export interface AdjustmentRow {
 export interface TransactionConnectionParent {
   rows: ListedTransactionRow[];
   hasNextPage: boolean;
+  /** Whether the window holds a transaction at or before the page's after cursor (null: a first page). */
+  previousExists: (() => Promise<boolean>) | null;
 }
