@@ -1,5 +1,11 @@
 // The graph's scalars. Money travels as exact decimal strings, time as Unix seconds.
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode, valueFromASTUntyped } from 'graphql';
+//
+// A value is checked once, whichever way it came: a literal in the document is first read into the
+// value a variable would carry (valueFromASTUntyped: "18.5" a string, 18.5 a number, an enum word a
+// string, an object an object), then checked by the same function as a variable. So the same bad value
+// gets the same message either way; graphql-js puts `Variable "$x" got invalid value ...; ` before a
+// variable's, naming the variable.
+import { GraphQLError, GraphQLScalarType, type ValueNode, valueFromASTUntyped } from 'graphql';
 import { isDecimalText, isSupportedCurrency } from './money.js';
 
 const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -23,7 +29,7 @@ export const DecimalScalar = new GraphQLScalarType<string, string>({
     return value;
   },
   parseValue: parseDecimal,
-  parseLiteral: (ast) => parseDecimal(ast.kind === Kind.STRING ? ast.value : undefined),
+  parseLiteral: (ast, variables) => parseDecimal(valueFromASTUntyped(ast, variables ?? undefined)),
 });
 
 /** 9999-12-31T23:59:59Z: the last second Postgres and JavaScript dates both hold. */
@@ -46,7 +52,7 @@ export const TimestampScalar = new GraphQLScalarType<number, number>({
     return value;
   },
   parseValue: parseTimestamp,
-  parseLiteral: (ast) => parseTimestamp(ast.kind === Kind.INT ? Number(ast.value) : undefined),
+  parseLiteral: (ast, variables) => parseTimestamp(valueFromASTUntyped(ast, variables ?? undefined)),
 });
 
 function parseCurrency(value: unknown): string {
@@ -61,9 +67,10 @@ export const CurrencyCodeScalar = new GraphQLScalarType<string, string>({
   name: 'CurrencyCode',
   serialize: (value) => String(value),
   parseValue: parseCurrency,
-  parseLiteral: (ast) => parseCurrency(ast.kind === Kind.STRING ? ast.value : undefined),
+  parseLiteral: (ast, variables) => parseCurrency(valueFromASTUntyped(ast, variables ?? undefined)),
 });
 
+/** Any JSON value: nothing is refused, and a literal is read into the value a variable would carry. */
 export const JSONScalar = new GraphQLScalarType<unknown, unknown>({
   name: 'JSON',
   serialize: (value) => value,
