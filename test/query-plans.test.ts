@@ -11,7 +11,12 @@ import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/quer
 import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
 import { clerksByKeys } from '../src/modules/clerks/queries.js';
 import { locateCustomer } from '../src/modules/customers/locate.js';
-import { customersByKeys, findCustomersByPhone } from '../src/modules/customers/queries.js';
+import {
+  customersByKeys,
+  customersPrecede,
+  findCustomersByPhone,
+  listCustomers,
+} from '../src/modules/customers/queries.js';
 import { devicesByKeys, devicesOfCustomers, findDevice } from '../src/modules/devices/queries.js';
 import {
   financeOrderById,
@@ -20,9 +25,12 @@ import {
   financeOrdersOfCarts,
   financeOrdersOfCustomers,
   financeOrdersOfDevices,
+  financeOrdersPrecede,
   findFinanceOrderOwner,
+  listFinanceOrders,
   lockFinanceOrder,
 } from '../src/modules/financeOrders/queries.js';
+import type { ListingWindow, OrderFilters } from '../src/modules/financeOrders/rows.js';
 import { merchantsByKeys } from '../src/modules/merchants/queries.js';
 import {
   inStoreCreditStatement,
@@ -298,6 +306,44 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   );
   add('transactions of one day, filter payment.amount', () =>
     sqlOf(transactionsInWindowQuery(db, windowOf(1, ['payment.amount:18.00']))),
+  );
+
+  // The dashboards' listings (Query.financeOrders, Query.customers): a default page of 100 (+1), each filter.
+  const listing = (changes: Partial<ListingWindow & OrderFilters> = {}): ListingWindow & OrderFilters => ({
+    partnerId: p.partner!,
+    createdAfter: null,
+    createdBefore: null,
+    status: null,
+    merchantId: null,
+    now: BENCH_END,
+    ...changes,
+  });
+  const month = () => ({
+    createdAfter: new Date(BENCH_END.getTime() - 150 * DAY_MS),
+    createdBefore: new Date(BENCH_END.getTime() - 120 * DAY_MS),
+  });
+  const firstPage = { after: undefined, limit: 101 };
+  const ordersPage = (changes: Partial<ListingWindow & OrderFilters>) =>
+    captureQueries(db, (d) => listFinanceOrders(d, listing(changes), firstPage));
+  const customersPage = (changes: Partial<ListingWindow & OrderFilters>) =>
+    captureQueries(db, (d) => listCustomers(d, listing(changes), firstPage));
+  add('finance orders listing: a page', () => ordersPage({}));
+  add('finance orders listing: LOCKED', () => ordersPage({ status: 'LOCKED' }));
+  add('finance orders listing: one store', () => ordersPage({ merchantId: p.merchantId! }));
+  add('finance orders listing: one store, every partner', () =>
+    ordersPage({ partnerId: null, merchantId: p.merchantId! }),
+  );
+  add('finance orders listing: a month of order times', () => ordersPage(month()));
+  add('finance orders listing: every partner, PAID_OFF', () => ordersPage({ partnerId: null, status: 'PAID_OFF' }));
+  add('finance orders listing: hasPreviousPage, one store', () =>
+    captureQueries(db, (d) => financeOrdersPrecede(d, listing({ merchantId: p.merchantId! }), p.orderId!)),
+  );
+  add('customers listing: a page', () => customersPage({}));
+  add('customers listing: ACTIVE', () => customersPage({ status: 'ACTIVE' }));
+  add('customers listing: one store', () => customersPage({ merchantId: p.merchantId! }));
+  add('customers listing: a month of registrations', () => customersPage(month()));
+  add('customers listing: hasPreviousPage, LOCKED', () =>
+    captureQueries(db, (d) => customersPrecede(d, listing({ status: 'LOCKED' }), p.customerId!)),
   );
 
   it('generated the reduced data set', async () => {

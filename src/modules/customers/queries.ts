@@ -23,11 +23,22 @@ function customersListed(db: DbOrTrx, listing: ListingWindow & OrderFilters) {
   if (listing.createdAfter) query.where('c.created_at', '>=', listing.createdAfter);
   if (listing.createdBefore) query.where('c.created_at', '<', listing.createdBefore);
   if (listing.status || listing.merchantId !== null) {
-    const orders = db('finance_orders as o')
-      .select(db.raw('1'))
-      .where('o.partner_id', db.ref('c.partner_id'))
-      .where('o.customer_id', db.ref('c.id'));
-    query.whereExists(whereOrderFilters(db, orders, 'o', listing, true));
+    const orders = whereOrderFilters(
+      db,
+      db('finance_orders as o')
+        .select(db.raw('true'))
+        .where('o.partner_id', db.ref('c.partner_id'))
+        .where('o.customer_id', db.ref('c.id')),
+      'o',
+      listing,
+      true,
+    );
+    // A store's orders have an index ((partner_id, merchant_id, id)): the planner may start from them
+    // (EXISTS, a semi-join). A status alone has none: each customer is asked in id order, one index
+    // probe of its orders, and the page stops at its end; as a scalar subquery, which Postgres never
+    // turns into a join that would first read every order of the partner.
+    if (listing.merchantId !== null) query.whereExists(orders);
+    else query.whereRaw('coalesce((?), false)', [orders.limit(1)]);
   }
   return query;
 }
