@@ -39,7 +39,7 @@ import {
   paymentsOfOrders,
 } from '../src/modules/payments/queries.js';
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
-import { transactionsInWindowQuery } from '../src/modules/transactions/queries.js';
+import { transactionsInWindowQuery, transactionsPrecede } from '../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 
@@ -286,6 +286,12 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   );
   add('transactions of one day, filter device.imei', () =>
     sqlOf(transactionsInWindowQuery(db, windowOf(1, [`device.imei:${p.imei}`]))),
+  );
+  // pageInfo.hasPreviousPage after a cursor: at most one row, read back from the cursor.
+  const cursorAt = { timeUs: String((BENCH_END.getTime() - 115 * DAY_MS) * 1000), id: '1' };
+  add('transactions: hasPreviousPage', () => captureQueries(db, (d) => transactionsPrecede(d, windowOf(30), cursorAt)));
+  add('transactions: hasPreviousPage, filter merchant.id', () =>
+    captureQueries(db, (d) => transactionsPrecede(d, windowOf(30, [`merchant.id:${p.merchantId}`]), cursorAt)),
   );
   const everyLink: LinkColumns = {
     merchant: ['*'],
