@@ -484,6 +484,10 @@ const QUERY_COVERAGE: Record<string, string> = {
   customer: "B's phone, IMEI, device tag and customer id: null; A's own customers walked to the end",
   cart: "B's cart tag, with and without B's partnerId: null (retail key: FORBIDDEN); A's own cart walked",
   financeOrder: "B's order id: null; A's own orders walked",
+  financeOrders:
+    "B's partnerId or B's store: empty; every status and window: A's own only; a cursor from B's listing: A's rows only",
+  customers:
+    "B's partnerId or B's store: empty; every status and window: A's own only; a cursor from B's listing: A's rows only",
   transactions:
     "B's partnerId: empty; filters naming B's records: empty; a cursor from B's ledger: A's rows only; A's own walked",
   viewer: "A's own partner only, walked",
@@ -1000,6 +1004,72 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
           'transactions, retail key',
         );
         expect(errorCode(asRetail)).toBe('FORBIDDEN');
+      });
+
+      it("customers and financeOrders: B's partnerId and B's store give nothing; every status A's own only; a cursor from B's listing A's rows only", async () => {
+        for (const [field, type] of [
+          ['customers', 'Customer'],
+          ['financeOrders', 'FinanceOrder'],
+        ] as const) {
+          const query = `query($partnerId: ID, $merchantId: ID, $status: FinanceOrderStatus, $createdAfter: Timestamp, $after: String) {
+            ${field}(partnerId: $partnerId, merchantId: $merchantId, status: $status, createdAfter: $createdAfter, after: $after) {
+              edges { cursor node { id } } nodes ${scalarsOf(type)} pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+            }
+          }`;
+          const empty = {
+            data: {
+              [field]: {
+                __typename: `${type}Connection`,
+                edges: [],
+                nodes: [],
+                pageInfo: {
+                  __typename: 'PageInfo',
+                  hasNextPage: false,
+                  hasPreviousPage: false,
+                  startCursor: null,
+                  endCursor: null,
+                },
+              },
+            },
+          };
+          const table = field === 'customers' ? 'customers' : 'finance_orders';
+          const own = (await db()(table).where({ partner_id: self().known.partnerId }).select('id')).map((row) =>
+            String(row.id),
+          );
+          for (const key of keys()) {
+            for (const [name, variable, value] of [
+              ['partnerId', 'partnerId', v().partnerId],
+              ['merchantId', 'merchantId', victim().merchantId],
+            ] as const) {
+              const answer = await asGhost(
+                victim(),
+                { [name]: value },
+                (values) => gql(key, query, { [variable]: values[name] }),
+                `${field}(${variable})`,
+              );
+              expect(answer.json).toEqual(empty);
+            }
+            for (const variables of [
+              {},
+              { status: 'ACTIVE' },
+              { status: 'LOCKED' },
+              { status: 'PAID_OFF' },
+              { createdAfter: 0 },
+            ]) {
+              const answer = await gql(key, query, variables);
+              expect(answer.json.errors).toBeUndefined();
+              const ids = answer.json.data[field].nodes.map((node: { id: string }) => node.id);
+              expect(ids.filter((id: string) => !own.includes(id))).toEqual([]);
+              expectNothingOf(victim(), answer, `${field} ${JSON.stringify(variables)}`);
+            }
+            // A cursor taken from B's own listing (as an operator reads it) moves through A's rows only.
+            const theirs = await gql('demo-operator-key', query, { partnerId: v().partnerId });
+            const cursor = theirs.json.data[field].edges[0].cursor as string;
+            const after = await gql(key, query, { after: cursor });
+            expect(after.json.errors).toBeUndefined();
+            expectNothingOf(victim(), after, `${field} after B's cursor`);
+          }
+        }
       });
 
       it("events and event: B's partnerId and B's event ids give nothing, a cursor from B's log A's events only", async () => {
