@@ -215,6 +215,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return CONNECTION_LOST.test(error.message);
 }
 
+/** What a masked error says: the id that finds its detail in the log. */
+export const internalErrorMessage = (errorId: string) => `internal server error (error id ${errorId})`;
+
 export interface MaskedError {
   formatted: GraphQLFormattedError;
   /** Set when the error was unexpected: the id in the response that points at the log line. */
@@ -274,7 +277,7 @@ export function maskUnexpectedError(formatted: GraphQLFormattedError, error: unk
   return {
     errorId,
     formatted: {
-      message: `internal server error (error id ${errorId})`,
+      message: internalErrorMessage(errorId),
       path: formatted.path,
       extensions: { code: 'INTERNAL_SERVER_ERROR', errorId },
     },

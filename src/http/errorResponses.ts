@@ -49,9 +49,18 @@ export function sendError(res: Response, door: Door, error: RenderedError): void
   if (code === 'RATE_LIMITED' && typeof details.retryAfter === 'number') {
     res.set('Retry-After', String(details.retryAfter));
   }
-  res.status(HTTP_STATUS[code]);
-  if (door === 'graphql') res.json({ errors: [{ message: error.message, extensions: { code, ...details } }] });
-  else res.json(legacyErrorBody(door, code, error.message));
+  res.status(HTTP_STATUS[code]).json(errorBody(door, code, error.message, details));
+}
+
+/** The body of an error answer at `door`: GraphQL's { errors }, or the legacy interface's body. */
+export function errorBody(
+  door: Door,
+  code: ErrorCode,
+  message: string,
+  details: Readonly<Record<string, unknown>> = {},
+): unknown {
+  if (door === 'graphql') return { errors: [{ message, extensions: { code, ...details } }] };
+  return legacyErrorBody(door, code, message);
 }
 
 export function sendLegacyError(res: Response, surface: Surface, code: ErrorCode, message: string): void {

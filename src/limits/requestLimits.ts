@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { clientAddressKey } from '../clientAddress.js';
 import { type AppError, rateLimited } from '../errors.js';
-import type { LimitSettings } from '../limitSettings.js';
+import type { LimitSettings, WindowLimit } from '../limitSettings.js';
 import { createWindowCounter, type RateLimitBackend, type RateLimitStoreObserver, StoreGuard } from './sharedStore.js';
 
 /**
@@ -36,6 +36,10 @@ export interface RequestLimiter {
 }
 
 const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** An API key past its request quota: 429 with the seconds until its window ends. */
+export const keyQuotaExceeded = (quota: WindowLimit, retryAfterSeconds: number) =>
+  rateLimited(`this API key has used its ${quota.limit} requests per ${quota.windowSeconds} s`, retryAfterSeconds);
 
 export interface RequestLimiterOptions {
   /** Where the counts live (sharedStore.ts); this process's memory when absent. */
@@ -117,10 +121,7 @@ export function createRequestLimiter(
         resetSeconds: toSeconds(count.msBeforeNext),
       };
       if (count.allowed) return { quota, refusal: null };
-      const refusal = rateLimited(
-        `this API key has used its ${requestsPerKey.limit} requests per ${requestsPerKey.windowSeconds} s`,
-        toSeconds(count.msBeforeNext),
-      );
+      const refusal = keyQuotaExceeded(requestsPerKey, toSeconds(count.msBeforeNext));
       return { quota, refusal };
     },
     async chargeAnonymous(address) {

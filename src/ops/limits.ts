@@ -9,13 +9,15 @@ import { sendDoorError } from '../http/errorResponses.js';
 /** Longer query strings are refused with 414 (Node itself refuses request heads over 16 KiB with 431). */
 export const MAX_QUERY_STRING_LENGTH = 8 * 1024;
 
+export const uriTooLong = () =>
+  new AppError('URI_TOO_LONG', `the query string is longer than ${MAX_QUERY_STRING_LENGTH} bytes`);
+
 /** 414 URI_TOO_LONG in the error body of the door the path belongs to. */
 export const refuseLongQueryStrings: RequestHandler = (req, res, next) => {
   const url = req.originalUrl;
   const start = url.indexOf('?');
   if (start === -1 || url.length - start - 1 <= MAX_QUERY_STRING_LENGTH) return next();
-  const message = `the query string is longer than ${MAX_QUERY_STRING_LENGTH} bytes`;
-  sendDoorError(req, res, new AppError('URI_TOO_LONG', message));
+  sendDoorError(req, res, uriTooLong());
 };
 
 export interface HttpServerTimeouts {
