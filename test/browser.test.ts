@@ -165,11 +165,17 @@ describe('the pages in a real browser (chromium)', () => {
       const paths = await page.locator('.opblock-summary-path').allTextContents();
       expect(paths.map((path) => path.replace(/\u200b/g, ''))).toContain('/v1/list-clerks.php');
 
-      // GET /v1/list-clerks.php with the demo partner's key, sent from the page to this service.
+      // The demo partner's key, given once for the partnerKey scheme (the key query parameter).
+      await page.locator('.auth-wrapper .authorize').click();
+      const partnerKey = page.locator('.dialog-ux .auth-container', { hasText: 'partnerKey' });
+      await partnerKey.locator('input').fill('demo-partner-key');
+      await partnerKey.getByRole('button', { name: 'Apply credentials' }).click();
+      await page.locator('.dialog-ux .close-modal').click();
+
+      // GET /v1/list-clerks.php with it, sent from the page to this service.
       const operation = page.locator('.opblock', { has: page.locator('[data-path="/v1/list-clerks.php"]') });
       await operation.locator('.opblock-summary').click();
       await operation.getByRole('button', { name: 'Try it out' }).click();
-      await operation.locator('tr[data-param-name="key"] input').fill('demo-partner-key');
       await operation.getByRole('button', { name: 'Execute' }).click();
       const answer = operation.locator('.live-responses-table');
       await expect.poll(() => answer.textContent(), { timeout: 10_000 }).toContain('DemoClerk1');

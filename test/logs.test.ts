@@ -511,7 +511,10 @@ describe('what the run logged', () => {
 
   it('every request has exactly one request line: requestId, method, path (no query string), route, status, principal, ms', () => {
     const requestLines = logLines().filter((line) => line.msg === 'request');
-    const routes = new Set([...LEGACY_ROUTES.map((route) => route.path), '/graphql', '/openapi.json', 'unmatched']);
+    const routes = new Set([
+      ...LEGACY_ROUTES.map((route) => route.path),
+      ...['/graphql', '/openapi.json', '/healthz', '/readyz', '/metrics', 'unmatched'],
+    ]);
     for (const request of sent) {
       const mine = requestLines.filter((line) => line.requestId === request.requestId);
       expect(mine, request.requestId).toHaveLength(1);

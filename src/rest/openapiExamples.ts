@@ -1,0 +1,122 @@
+// The OpenAPI document's examples. Real ones first: every golden file of test/golden/ (kept in
+// src/__generated__/goldenExamples.ts by npm run openapi) becomes an example of the response it pins,
+// its JSON request body an example of the operation's body, its query values the parameters'
+// examples. Answers no golden run can provoke (a query string over 8 KiB, a spent quota, an unexpected
+// error, the database away) are rendered by the one error renderer from the errors the service raises.
+import type { GoldenExample } from '../__generated__/goldenExamples.js';
+import { AppError, internalErrorMessage, serviceUnavailable } from '../errors.js';
+import { type Door, errorBody } from '../http/errorResponses.js';
+import { DEFAULT_LIMITS } from '../limitSettings.js';
+import { keyQuotaExceeded } from '../limits/requestLimits.js';
+import { uriTooLong } from '../ops/limits.js';
+import type { Examples, Parameter } from './openapiSchemas.js';
+
+/** A fixed error id, so the document is the same on every build. */
+const EXAMPLE_ERROR_ID = '3f2b8c1e-5d4a-4e7b-9c6f-0a1b2c3d4e5f';
+
+const RENDERED = "Rendered by the service's error renderer: no golden file holds this answer.";
+
+/** `error` as `door` answers it, under its code's name. */
+export function rendered(door: Door, error: AppError, summary: string): Examples {
+  const { code: _code, http: _http, ...details } = error.extensions;
+  return {
+    [error.code.toLowerCase().replaceAll('_', '-')]: {
+      summary,
+      description: RENDERED,
+      value: errorBody(door, error.code, error.message, door === 'graphql' ? details : {}),
+    },
+  };
+}
+
+/** The answers of a door no golden file holds, as that door renders them. */
+export function renderedErrors(door: Door) {
+  return {
+    uriTooLong: rendered(door, uriTooLong(), 'a query string over 8 KiB'),
+    rateLimited: rendered(
+      door,
+      keyQuotaExceeded(DEFAULT_LIMITS.requestsPerKey, 42),
+      'an API key past its quota (the default 600 requests per 60 s)',
+    ),
+    internal: rendered(
+      door,
+      new AppError('INTERNAL_SERVER_ERROR', internalErrorMessage(EXAMPLE_ERROR_ID), { errorId: EXAMPLE_ERROR_ID }),
+      'an unexpected error: the id finds the detail in the service log',
+    ),
+    unavailable: rendered(door, serviceUnavailable(), 'the database cannot be reached'),
+  };
+}
+
+type MediaType = { schema?: unknown; example?: unknown; examples?: Examples };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, { content?: Record<string, MediaType> }>;
+};
+type Paths = Record<string, Record<string, Operation>>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * The goldens answered by `method path`: its own, and on its 405 those that sent a method the path
+ * does not document.
+ */
+function goldensOf(goldens: readonly GoldenExample[], paths: Paths, path: string, method: string) {
+  return goldens.filter(
+    (golden) =>
+      golden.path === path &&
+      (golden.method.toLowerCase() === method ||
+        (golden.status === 405 && !paths[path]?.[golden.method.toLowerCase()])),
+  );
+}
+
+const asExample = (golden: GoldenExample, value: unknown) => ({ summary: golden.about, value });
+
+/** The first value of `name` in the query of a successful golden, typed as the parameter's schema. */
+function parameterExample(goldens: readonly GoldenExample[], name: string, type: unknown): unknown {
+  for (const golden of goldens) {
+    if (golden.status >= 300) continue;
+    const values = new URLSearchParams(golden.query).getAll(name);
+    if (values.length === 0) continue;
+    if (type === 'array') return values;
+    return type === 'integer' ? Number(values[0]) : values[0];
+  }
+  return undefined;
+}
+
+/** `paths` with the goldens' examples added to every operation they belong to (a new object). */
+export function withGoldenExamples(paths: Paths, goldens: readonly GoldenExample[]): Paths {
+  // Through JSON, not structuredClone: the operations share response objects (PARTNER_ERRORS), which
+  // structuredClone would keep shared, giving one operation the examples of another.
+  const copy = JSON.parse(JSON.stringify(paths)) as Paths;
+  for (const [path, item] of Object.entries(copy)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.includes(method)) continue;
+      const own = goldensOf(goldens, copy, path, method);
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'query') continue;
+        const example = parameterExample(own, parameter.name, parameter.schema.type);
+        if (example !== undefined) parameter.example = example;
+      }
+      const body = operation.requestBody?.content['application/json'];
+      if (body) {
+        const seen = new Set<string>();
+        for (const golden of own) {
+          // Only bodies the service accepted: a refused one is no example of the body.
+          if (golden.status >= 300 || golden.requestBody === undefined) continue;
+          const text = JSON.stringify(golden.requestBody);
+          if (seen.has(text)) continue; // a replay sends the body of the first request again
+          seen.add(text);
+          body.examples = { ...body.examples, [golden.name]: asExample(golden, golden.requestBody) };
+        }
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const media = response.content?.['application/json'];
+        if (!media) continue;
+        for (const golden of own.filter((candidate) => String(candidate.status) === status)) {
+          media.examples = { ...media.examples, [golden.name]: asExample(golden, golden.responseBody) };
+        }
+      }
+    }
+  }
+  return copy;
+}

@@ -1,0 +1,326 @@
+// The OpenAPI document's building blocks: schema helpers, the bodies every door answers with
+// (components.schemas), and the error responses, each with the door's error body. Schemas are strict:
+// every field required unless the contract says otherwise, and no field beyond those listed.
+import type { Door } from '../http/errorResponses.js';
+
+export type Schema = Record<string, unknown>;
+/** Named OpenAPI Example Objects of one media type. */
+export type Examples = Record<string, { summary: string; description?: string; value: unknown }>;
+
+/** An OpenAPI Parameter Object (query parameters and headers; the example is a golden's). */
+export interface Parameter {
+  name: string;
+  in: 'query' | 'header';
+  required: boolean;
+  description: string;
+  schema: Schema;
+  style?: 'form';
+  explode?: boolean;
+  example?: unknown;
+}
+
+export const str = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
+export const int = (description?: string): Schema => ({ type: 'integer', ...(description ? { description } : {}) });
+const num = (description?: string): Schema => ({ type: 'number', ...(description ? { description } : {}) });
+const bool: Schema = { type: 'boolean' };
+export const decimalString = (description: string): Schema => ({
+  type: 'string',
+  pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+  description,
+});
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type, 'null'] });
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const arr = (items: Schema): Schema => ({ type: 'array', items });
+
+/** An object with exactly these properties, all required except those named optional. */
+export function obj(properties: Record<string, Schema>, optional: readonly string[] = []): Schema {
+  return {
+    type: 'object',
+    properties,
+    required: Object.keys(properties).filter((name) => !optional.includes(name)),
+    additionalProperties: false,
+  };
+}
+
+export const jsonContent = (schema: Schema, examples?: Examples) => ({
+  'application/json': { schema, ...(examples ? { examples } : {}) },
+});
+
+const requestIdHeader = {
+  'X-Request-ID': { description: 'The request id (an incoming well-formed one is echoed).', schema: str() },
+};
+const retryAfterHeader = {
+  'Retry-After': {
+    description: 'Whole seconds until a request will be accepted.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
+// draft-ietf-httpapi-ratelimit-headers: on every answer to a request whose key was accepted.
+const rateLimitHeaders = {
+  'RateLimit-Policy': {
+    description: 'The API key\'s quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>.',
+    schema: str(),
+  },
+  RateLimit: {
+    description: 'What is left of it: "default";r=<requests left>;t=<seconds until the window ends>.',
+    schema: str(),
+  },
+};
+export const successHeaders = { ...requestIdHeader, ...rateLimitHeaders };
+export const RATE_LIMITED =
+  'RATE_LIMITED: the API key made more requests than its limit in the window (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS), or the client address failed authentication too often (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS; its credentials are then refused unread). Retry after Retry-After seconds.';
+
+/** The error body each door answers with (src/http/errorResponses.ts). */
+const ERROR_BODY: Record<Door, string> = {
+  partner: 'PartnerError',
+  payments: 'PaymentsError',
+  graphql: 'GraphQLResponse',
+};
+
+/** An error response in the body of `door`; examples are the goldens' (openapiExamples.ts) plus `examples`. */
+export const errorResponse = (door: Door, description: string, examples?: Examples) => ({
+  description,
+  content: jsonContent(ref(ERROR_BODY[door]), examples),
+});
+
+/** 429, with when to come back and (for a key's quota) the RateLimit headers. */
+export const rateLimitedResponse = (door: Door, examples?: Examples) => ({
+  ...errorResponse(door, RATE_LIMITED, examples),
+  headers: { ...retryAfterHeader, ...rateLimitHeaders },
+});
+
+const moneyNumber = (what: string) => num(`${what}, in the currency's units (exact decimal printed as a JSON number).`);
+const idInteger = int('Identifier.');
+const family = obj({ id: int(), name: str() });
+const model = obj({ id: int(), makeModel: str(), name: str() });
+
+export const schemas: Record<string, Schema> = {
+  PartnerError: obj({
+    valid: { const: false },
+    message: str('The same text as error.message, for clients that read only valid/message.'),
+    error: obj({
+      code: str('A stable code: see the error table in the README.'),
+      message: str('What was wrong, naming the parameter.'),
+    }),
+  }),
+  PaymentsError: obj({
+    error: obj({
+      code: str(
+        "A stable code (the same as the partner interface and GraphQL use): see the error table in the README. An addition to the contract's { error: { message } }.",
+      ),
+      message: str('What was wrong, e.g. that paymentVendor is a required field.'),
+    }),
+  }),
+  Clerk: obj({
+    id: str(),
+    personUuid: { type: 'string', format: 'uuid' },
+    name: str(),
+    phoneNumber: str(),
+    email: str(),
+  }),
+  Merchant: obj({
+    id: str(),
+    name: str(),
+    address: obj({
+      street: str(),
+      street2: nullable(str()),
+      city: str(),
+      state: str(),
+      postalCode: str('May be empty.'),
+      country: str('ISO 3166-1 alpha-2.'),
+    }),
+    phoneNumber: str(),
+  }),
+  LookupCustomerResult: obj({
+    valid: { const: true },
+    customer: obj({ id: int() }),
+    device: nullable(
+      obj(
+        {
+          validThrough: nullable(int('Unix timestamp: the lock activates then unless a payment arrives.')),
+          family,
+          imei: str(),
+          model,
+          simNumber: nullable(str('Null when not on record.')),
+          lastSeen: nullable(int('Unix timestamp; null when the device never reported in.')),
+          secureStatus: str('"Device Active And Secured", "Device Locked" or "Device Released".'),
+          description: nullable(str('Only with fields=device.description.')),
+        },
+        ['description'],
+      ),
+    ),
+    financeOrder: nullable(
+      obj({
+        currency: str(),
+        downPayment: moneyNumber('Down payment'),
+        financeAmount: moneyNumber('Financed amount'),
+        id: int(),
+        monthlyCost: moneyNumber('Monthly cost'),
+        months: int(),
+        pricePreTax: moneyNumber('Price before tax'),
+        purchaseAmount: moneyNumber('Purchase amount'),
+        remainingBalance: moneyNumber('Still to pay'),
+        time: int('Unix timestamp of the order.'),
+        weeklyCost: moneyNumber('Weekly cost'),
+      }),
+    ),
+    paymentHistory: arr(
+      obj({
+        amount: decimalString('Decimal with the currency\'s places, e.g. "18.00".'),
+        currency: str(),
+        timestamp: { type: 'string', pattern: '^[0-9]+$', description: 'Unix timestamp, as a string.' },
+      }),
+    ),
+    paymentOptions: arr(
+      obj({ amount: moneyNumber('Amount'), currency: str(), type: { enum: ['full', 'month', 'week'] } }),
+    ),
+  }),
+  LookupCartResult: obj({
+    valid: { const: true },
+    customer: obj(
+      {
+        id: str(),
+        name: str(),
+        phoneNumber: str(),
+        email: nullable(str()),
+        address: nullable(str()),
+        nationalId: nullable(str()),
+      },
+      ['id', 'name', 'phoneNumber', 'email', 'address', 'nationalId'],
+    ),
+    cart: obj({
+      cartTag: str(),
+      purchaseAmount: decimalString('Decimal string.'),
+      financeAmount: decimalString('Decimal string.'),
+      downPayment: decimalString('Decimal string.'),
+      pricePreTax: num('A number.'),
+      monthlyCost: decimalString('Decimal string.'),
+      weeklyCost: decimalString('Decimal string.'),
+      months: { type: 'string', pattern: '^[0-9]+$', description: 'Integer text.' },
+      currency: str(),
+    }),
+    device: obj(
+      { family: str(), makeModel: str(), description: nullable(str('Only with fields=device.description.')) },
+      ['description'],
+    ),
+  }),
+  FinanceTransaction: obj({
+    type: { const: 'finance' },
+    time: int(),
+    amount: num('+financeAmount.'),
+    currency: str(),
+    merchant: obj({ id: int(), name: str() }),
+    financeOrder: obj({
+      id: int(),
+      purchaseAmount: num(),
+      financeAmount: num(),
+      downPayment: num(),
+      pricePreTax: num(),
+      monthlyCost: num(),
+      weeklyCost: num(),
+      months: int(),
+    }),
+    salesClerk: obj({ id: int(), name: str() }),
+    device: obj({ phoneNumber: nullable(str()), simNumber: nullable(str()), imei: str(), family, model }),
+  }),
+  CashTransaction: obj({
+    type: { const: 'cash' },
+    time: int(),
+    amount: num('Minus the payment.'),
+    currency: str(),
+    merchant: obj({ id: int(), name: str() }),
+    payment: obj({ id: int(), timestamp: int(), amount: num() }),
+    financeOrder: obj({ id: int() }),
+    salesClerk: obj({ id: int(), name: str() }),
+  }),
+  CommissionTransaction: obj({
+    type: { const: 'commission' },
+    time: int(),
+    amount: num(),
+    currency: str(),
+    merchant: obj({ id: int(), name: str() }),
+    payment: obj({ id: int(), timestamp: int(), amount: num() }),
+    financeOrder: obj({ id: int() }),
+  }),
+  AdjustmentTransaction: obj({
+    type: { const: 'adjustment' },
+    time: int(),
+    amount: num('Signed.'),
+    currency: str(),
+    merchant: obj({ id: int(), name: str() }),
+    adjustment: obj({ id: int(), type: { enum: ['payment', 'commission'] }, notes: str() }),
+  }),
+  RecordedPayment: obj({
+    valid: { const: true },
+    payment: obj({
+      id: idInteger,
+      time: int('Unix timestamp of recording.'),
+      deviceTag: str(),
+      remainingBalance: num(),
+      currency: str(),
+      nextPayment: nullable(int('Unix timestamp at which the lock activates without a payment; null once fully paid.')),
+      fullyPaid: bool,
+    }),
+  }),
+  AccessToken: obj({
+    data: obj({
+      access_token: str(),
+      token_type: { const: 'Bearer' },
+      expires_in: int('Seconds until the token expires.'),
+    }),
+  }),
+  NotificationAccepted: obj({
+    data: obj({ message: str(), paymentId: int(), remainingBalance: num(), currency: str(), fullyPaid: bool }),
+  }),
+  GraphQLRequest: {
+    type: 'object',
+    properties: {
+      query: str('The GraphQL document (schema/*.graphql describes the graph; introspection needs a key).'),
+      variables: { type: ['object', 'null'], description: "The operation's variables." },
+      operationName: { type: ['string', 'null'], description: 'Which operation of the document to run.' },
+      extensions: { type: 'object', description: 'Protocol extensions (Apollo).' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  GraphQLResponse: {
+    type: 'object',
+    description:
+      'GraphQL over HTTP: data (absent when the request was refused before it ran), and errors, each with extensions.code from the error table.',
+    properties: {
+      data: { type: ['object', 'null'] },
+      errors: arr({
+        type: 'object',
+        properties: {
+          message: str(),
+          locations: arr(obj({ line: int(), column: int() })),
+          path: arr({ type: ['string', 'integer'] }),
+          extensions: {
+            type: 'object',
+            properties: { code: str('A stable code: see the error table in the README.') },
+            required: ['code'],
+            additionalProperties: {
+              description:
+                "Some codes' details: retryAfter (RATE_LIMITED), errorId (INTERNAL_SERVER_ERROR, SERVICE_UNAVAILABLE), problems (INVALID_NOTIFICATION), argument and problem (INVALID_ARGUMENT), parameter, expected, resource.",
+            },
+          },
+        },
+        required: ['message', 'extensions'],
+      }),
+    },
+    additionalProperties: false,
+  },
+  Liveness: obj({ status: { const: 'ok' } }),
+  Readiness: obj(
+    {
+      status: { enum: ['ready', 'not ready', 'draining'] },
+      database: { enum: ['ok', 'unreachable'] },
+      migrations: str('"current", "unknown", or "pending: <names>".'),
+      rateLimitStore: str(
+        'Where the request limits are counted: "shared (postgres)", "shared (redis)", "memory" (embedded database), or "insurance (...)" while the shared store fails.',
+      ),
+      replica: str('The read replica: "ok", "lagging <n> s", "down", or "none".'),
+    },
+    ['rateLimitStore'],
+  ),
+};
