@@ -20,6 +20,30 @@ export interface GoldenExample {
 export const GOLDEN_EXAMPLES: readonly GoldenExample[] = [
   {
     "folder": "graphql",
+    "name": "1-operator-key",
+    "about": "an operator key (X-Api-Key) sees every partner",
+    "method": "POST",
+    "path": "/graphql",
+    "query": "",
+    "requestBody": {
+      "query": "{ partners(first: 10) { name } }"
+    },
+    "status": 200,
+    "responseBody": {
+      "data": {
+        "partners": [
+          {
+            "name": "Demo Retail"
+          },
+          {
+            "name": "Other Retail"
+          }
+        ]
+      }
+    }
+  },
+  {
+    "folder": "graphql",
     "name": "malformed-json",
     "about": "a body that is not JSON: 400 INVALID_REQUEST_BODY, in the GraphQL error shape",
     "method": "POST",
@@ -67,30 +91,6 @@ export const GOLDEN_EXAMPLES: readonly GoldenExample[] = [
         }
       ],
       "data": null
-    }
-  },
-  {
-    "folder": "graphql",
-    "name": "operator-key",
-    "about": "an operator key (X-Api-Key) sees every partner",
-    "method": "POST",
-    "path": "/graphql",
-    "query": "",
-    "requestBody": {
-      "query": "{ partners(first: 10) { name } }"
-    },
-    "status": 200,
-    "responseBody": {
-      "data": {
-        "partners": [
-          {
-            "name": "Demo Retail"
-          },
-          {
-            "name": "Other Retail"
-          }
-        ]
-      }
     }
   },
   {

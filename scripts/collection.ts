@@ -1,0 +1,173 @@
+/// <reference path="./bruno.d.ts" />
+// npm run collection: collection/, a Bruno collection of the service generated from openapi.json by
+// Bruno's own OpenAPI importer (@usebruno/converters) and written as Bruno's .bru files
+// (@usebruno/filestore), laid out as `bru import openapi --collection-format bru` lays it out (the
+// Bruno CLI itself would bring some 500 packages for that). What the importer cannot know is set after
+// it: each request's credential from the key kind its operation's security names, the enabled query
+// parameters in the URL (which is what Bruno sends), the access token the token request keeps for the
+// notification, list-transactions' window (the last 30 days), and the environment "local": the base
+// URL of npm start and the demo keys.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrunoItem, openApiToBruno } from '@usebruno/converters';
+import { stringifyCollection, stringifyEnvironment, stringifyFolder, stringifyRequest } from '@usebruno/filestore';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const COLLECTION_DIR = join(ROOT, 'collection');
+export const OPENAPI_FILE = join(ROOT, 'openapi.json');
+
+type Spec = { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
+
+/** The environment variable holding the credential of each security scheme. */
+const CREDENTIAL_OF_SCHEME: Record<string, string> = {
+  partnerKey: 'partnerKey',
+  retailKey: 'retailKey',
+  accessToken: 'accessToken',
+  graphqlApiKey: 'operatorKey',
+  graphqlBearer: 'operatorKey',
+};
+
+/** The importer names one variable for every API key scheme, and one for every bearer token. */
+const IMPORTER_CREDENTIALS = ['{{apiKey}}', '{{token}}'];
+
+const ENVIRONMENT = {
+  name: 'local',
+  variables: Object.entries({
+    baseUrl: 'http://localhost:4000',
+    partnerKey: 'demo-partner-key',
+    retailKey: 'demo-retail-key',
+    vendorKey: 'demo-vendor-key',
+    operatorKey: 'demo-operator-key',
+    // Set by "Create an access token" (its post-response var), sent by "Create a payment notification".
+    accessToken: '',
+  }).map(([name, value]) => ({ name, value, enabled: true, secret: false, type: 'text' })),
+};
+
+const LAST_30_DAYS = `const now = Math.floor(Date.now() / 1000);
+bru.setVar('starttime', now - 30 * 86400);
+bru.setVar('endtime', now);`;
+
+/** `name` as a file name, as the Bruno CLI makes it (the names here are summaries and tags). */
+const fileName = (name: string) =>
+  name
+    .replace(/[<>:"/\\|?*]/g, '-')
+    .replace(/^[.\s-]+/, '')
+    .replace(/[.\s]+$/, '');
+
+/** One request as the importer made it, with what the document says and the importer cannot. */
+function completeRequest(item: BrunoItem, spec: Spec): BrunoItem {
+  const request = item.request!;
+  const path = request.url.replace('{{baseUrl}}', '');
+  const operation = spec.paths[path]?.[request.method.toLowerCase()];
+  if (!operation) throw new Error(`no operation ${request.method} ${path} in openapi.json`);
+  const scheme = Object.keys(operation.security?.[0] ?? {})[0];
+  let text = JSON.stringify(item);
+  if (scheme) {
+    const variable = CREDENTIAL_OF_SCHEME[scheme];
+    if (!variable) throw new Error(`no environment variable for the security scheme ${scheme}`);
+    for (const credential of IMPORTER_CREDENTIALS) text = text.replaceAll(credential, `{{${variable}}}`);
+  }
+  const completed = JSON.parse(text) as BrunoItem;
+  const completedRequest = completed.request!;
+  if (path === '/payments/v1/token') {
+    completedRequest.body = { ...completedRequest.body, json: JSON.stringify({ apiKey: '{{vendorKey}}' }, null, 2) };
+    completedRequest.vars = {
+      req: [],
+      res: [{ name: 'accessToken', value: 'res.body.data.access_token', enabled: true, local: false }],
+    };
+  }
+  if (path === '/v1/list-transactions.php') {
+    for (const param of completedRequest.params) {
+      if (param.name === 'starttime' || param.name === 'endtime') param.value = `{{${param.name}}}`;
+    }
+    completedRequest.script = { ...completedRequest.script, req: LAST_30_DAYS };
+  }
+  // Bruno sends the query string of the URL, not the params block, and the importer writes the path
+  // only (usebruno/bruno#8787): the enabled query parameters go into the URL, as Bruno saves a request.
+  const query = completedRequest.params.filter((param) => param.type === 'query' && param.enabled);
+  if (query.length) completedRequest.url += `?${query.map((param) => `${param.name}=${param.value}`).join('&')}`;
+  return completed;
+}
+
+/** The request file, with the fields the Bruno CLI writes. */
+function requestFile(item: BrunoItem): string {
+  const request = item.request!;
+  return stringifyRequest(
+    {
+      type: item.type,
+      name: item.name,
+      seq: typeof item.seq === 'number' ? item.seq : 1,
+      tags: item.tags ?? [],
+      settings: {},
+      request: {
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        params: request.params,
+        auth: request.auth,
+        body: request.body,
+        script: request.script ?? {},
+        vars: request.vars ?? { req: [], res: [] },
+        assertions: [],
+        tests: '',
+        docs: request.docs ?? '',
+      },
+      examples: item.examples ?? [],
+    } as never,
+    { format: 'bru' },
+  );
+}
+
+/** The collection's files from the document: path under collection/ -> content. */
+export function collectionFiles(spec: Spec): Map<string, string> {
+  const collection = openApiToBruno(spec, { groupBy: 'tags' });
+  const files = new Map<string, string>();
+  const brunoConfig = { version: '1', name: collection.name, type: 'collection', ignore: ['node_modules', '.git'] };
+  files.set('bruno.json', `${JSON.stringify(brunoConfig, null, 2)}\n`);
+  if (collection.root)
+    files.set('collection.bru', stringifyCollection(collection.root as never, brunoConfig, { format: 'bru' }));
+  files.set(`environments/${ENVIRONMENT.name}.bru`, stringifyEnvironment(ENVIRONMENT as never, { format: 'bru' }));
+  const add = (items: BrunoItem[], folder: string) => {
+    for (const item of items) {
+      if (item.type === 'folder') {
+        const path = join(folder, fileName(item.name));
+        if (item.root?.meta?.name) {
+          files.set(
+            join(path, 'folder.bru'),
+            stringifyFolder({ ...item.root, meta: { ...item.root.meta, seq: item.seq } }, { format: 'bru' }),
+          );
+        }
+        add(item.items ?? [], path);
+      } else {
+        files.set(join(folder, `${fileName(item.name)}.bru`), requestFile(completeRequest(item, spec)));
+      }
+    }
+  };
+  add(collection.items, '');
+  return files;
+}
+
+/** The files under collection/ now: path -> content. */
+export function committedCollection(dir = COLLECTION_DIR): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(dir, path), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const files = collectionFiles(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Spec);
+  rmSync(COLLECTION_DIR, { recursive: true, force: true });
+  for (const [path, content] of files) {
+    mkdirSync(dirname(join(COLLECTION_DIR, path)), { recursive: true });
+    writeFileSync(join(COLLECTION_DIR, path), content);
+  }
+  process.stdout.write(`wrote ${files.size} files to ${COLLECTION_DIR}\n`);
+}

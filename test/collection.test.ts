@@ -1,0 +1,92 @@
+// The Bruno collection (collection/, npm run collection): the committed files are what the generator
+// makes of openapi.json now, and every request in them, sent as Bruno sends it, is answered by the
+// real service with the demo keys of the collection's environment.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnvironment, parseRequest } from '@usebruno/filestore';
+import { describe, expect, it } from 'vitest';
+import { COLLECTION_DIR, collectionFiles, committedCollection, OPENAPI_FILE } from '../scripts/collection.js';
+import { useSeededService } from './support/fixtures.js';
+
+interface BrunoRequest {
+  name: string;
+  request: {
+    method: string;
+    url: string;
+    headers: Array<{ name: string; value: string; enabled: boolean }>;
+    auth: { mode: string; bearer?: { token: string }; apikey?: { key: string; value: string; placement: string } };
+    body: { mode: string; json?: string };
+    script: { req?: string };
+    vars: { res?: Array<{ name: string; value: string; enabled: boolean }> };
+  };
+}
+
+/** <tag folder>/<operation summary>.bru: one per operation (not folder.bru, collection.bru or an environment). */
+const isRequestFile = (path: string) =>
+  /^[^/]+\/[^/]+\.bru$/.test(path) && !path.startsWith('environments/') && !path.endsWith('/folder.bru');
+
+describe('the committed collection', () => {
+  it('is what npm run collection makes of openapi.json now', () => {
+    const fresh = collectionFiles(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));
+    const committed = committedCollection();
+    expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
+    for (const [path, content] of fresh) expect(committed.get(path), path).toBe(content);
+    // Every operation of the document is a request of the collection, and the environment is there.
+    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(13);
+    expect(fresh.has('environments/local.bru')).toBe(true);
+  });
+});
+
+describe('every request of the collection, against the service', () => {
+  const fixture = useSeededService();
+
+  it('answers 2xx, sent as Bruno sends it: the URL with its query, the auth, the JSON body, the scripts and vars', async () => {
+    const environment = parseEnvironment(readFileSync(join(COLLECTION_DIR, 'environments/local.bru'), 'utf8'), {
+      format: 'bru',
+    }) as { variables: Array<{ name: string; value: string }> };
+    const vars: Record<string, string> = Object.fromEntries(environment.variables.map((v) => [v.name, v.value]));
+    expect(vars).toMatchObject({ baseUrl: 'http://localhost:4000', partnerKey: 'demo-partner-key' });
+    vars.baseUrl = fixture.service.baseUrl;
+    const interpolate = (text: string) =>
+      text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+        if (!(name in vars)) throw new Error(`{{${name}}} is not set`);
+        return vars[name]!;
+      });
+    // The token request first: the notification sends what it keeps.
+    const files = [...committedCollection().keys()]
+      .filter(isRequestFile)
+      .sort((a, b) => Number(b.includes('access token')) - Number(a.includes('access token')) || a.localeCompare(b));
+    const answered: string[] = [];
+    for (const file of files) {
+      const { name, request } = parseRequest(readFileSync(join(COLLECTION_DIR, file), 'utf8'), {
+        format: 'bru',
+      }) as BrunoRequest;
+      // A pre-request script, with the one function of Bruno's `bru` the collection uses.
+      if (request.script.req)
+        new Function('bru', request.script.req)({ setVar: (n: string, v: unknown) => (vars[n] = String(v)) });
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      for (const header of request.headers) if (header.enabled) headers[header.name] = interpolate(header.value);
+      const url = new URL(interpolate(request.url));
+      if (request.auth.mode === 'bearer') headers.authorization = `Bearer ${interpolate(request.auth.bearer!.token)}`;
+      if (request.auth.mode === 'apikey') {
+        const { key, value, placement } = request.auth.apikey!;
+        if (placement === 'header') headers[key] = interpolate(value);
+        else url.searchParams.set(key, interpolate(value));
+      }
+      const response = await fetch(url, {
+        method: request.method,
+        headers,
+        body: request.body.mode === 'json' ? interpolate(request.body.json!) : undefined,
+      });
+      const text = await response.text();
+      expect(response.status, `${name}: ${text.slice(0, 300)}`).toBeLessThan(300);
+      for (const variable of request.vars.res ?? []) {
+        const res = { body: JSON.parse(text) };
+        vars[variable.name] = String(new Function('res', `return ${variable.value}`)(res));
+      }
+      answered.push(name);
+    }
+    expect(answered).toHaveLength(13);
+    expect(vars.accessToken).toMatch(/^dfs1\./);
+  });
+});
