@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create an access token
-         * @description Trades a vendor (or operator) API key for a bearer access token (default lifetime 3600 s), to send as Authorization: Bearer on the notification endpoint. The key travels in the body, so this endpoint has no security scheme; partner and retail keys cannot buy tokens.
+         * @description Trades a vendor (or operator) API key for a bearer access token (default lifetime 3600 s), to send as Authorization: Bearer on the notification endpoint. The key travels in the body, so this endpoint has no security scheme; partner and retail keys cannot buy tokens. Every answer carries Cache-Control: no-store.
          */
         post: operations["createAccessToken"];
         delete?: never;

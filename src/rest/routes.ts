@@ -78,7 +78,7 @@ export interface LegacyRouteHead {
   principal: PrincipalRequirement;
   /** The route takes a JSON object body (Content-Type: application/json). */
   jsonBody?: boolean;
-  /** A GET that writes: every answer carries Cache-Control: no-store. */
+  /** Every answer carries Cache-Control: no-store: a GET that writes, or an answer holding a credential. */
   noStore?: boolean;
   /** Text of the handwritten operation in rest/operations/. */
   operation: string;
@@ -154,6 +154,8 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     principal: 'none',
     params: {},
     jsonBody: true,
+    // An access token is a credential: no cache keeps it (RFC 6749 5.1).
+    noStore: true,
     operation: operation('createAccessToken'),
     variables: (request) => {
       const apiKey = bodyObject(request).apiKey;
