@@ -7,8 +7,8 @@
 // On PGlite by default, on Postgres with TEST_DATABASE_URL.
 import { describe, expect, it } from 'vitest';
 import { financeOrdersByKeys, listFinanceOrders } from '../src/modules/financeOrders/queries.js';
-import type { FinanceOrderRow } from '../src/modules/financeOrders/rows.js';
-import { type FinanceOrderStatus, orderStatusOf } from '../src/modules/financeOrders/terms.js';
+import type { FinanceOrderRow, FinanceOrderStatus } from '../src/modules/financeOrders/rows.js';
+import { orderStatusOf } from '../src/modules/financeOrders/terms.js';
 import { addBulkOrders } from './support/bulk.js';
 import { useSeededService } from './support/fixtures.js';
 import { statementsDuring } from './support/statements.js';

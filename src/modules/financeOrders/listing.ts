@@ -2,8 +2,7 @@
 // orders), checked and read into the window and filters the queries take.
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
-import type { ListingWindow, OrderFilters } from './rows.js';
-import type { FinanceOrderStatus } from './terms.js';
+import type { FinanceOrderStatus, ListingWindow, OrderFilters } from './rows.js';
 
 export interface ListingArguments {
   status?: FinanceOrderStatus | null;

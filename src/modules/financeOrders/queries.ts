@@ -5,8 +5,14 @@ import { prepared } from '../../db/prepared.js';
 import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
-import type { FinanceOrderForPayment, FinanceOrderRow, ListingWindow, OrderFilters } from './rows.js';
-import { DAYS_PER_MONTH, type FinanceOrderStatus } from './terms.js';
+import type {
+  FinanceOrderForPayment,
+  FinanceOrderRow,
+  FinanceOrderStatus,
+  ListingWindow,
+  OrderFilters,
+} from './rows.js';
+import { DAYS_PER_MONTH } from './terms.js';
 
 /** The columns of a FinanceOrderRow (a transaction list selects them through its join too). */
 export const COLUMNS = [

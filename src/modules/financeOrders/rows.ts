@@ -1,5 +1,7 @@
 import type { EdgeParent } from '../pages.js';
-import type { FinanceOrderStatus } from './terms.js';
+
+/** Where an order stands, named for the order: its device's secureStatus, one for one (terms.ts orderStatusOf). */
+export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF';
 
 /** The terms a cart proposes and a finance order fixes: int8 minor units of `currency`, as strings. */
 export interface FinanceTermsColumns {

@@ -12,7 +12,7 @@ import {
   multiplyMoney,
   subtractMoney,
 } from '../../money.js';
-import type { FinanceOrderRow, FinanceTermsColumns } from './rows.js';
+import type { FinanceOrderRow, FinanceOrderStatus, FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;
 /** A month of the contract, in days: instalment n is due at time + 30 * n days. */
@@ -80,9 +80,6 @@ export function standingOf(order: OrderTerms, now: Date): Standing {
     secureStatus: fullyPaid ? 'RELEASED' : paidThrough.getTime() > now.getTime() ? 'ACTIVE_AND_SECURED' : 'LOCKED',
   };
 }
-
-/** Where an order stands, named for the order: its device's secureStatus, one for one. */
-export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF';
 
 const ORDER_STATUS: Record<SecureStatus, FinanceOrderStatus> = {
   ACTIVE_AND_SECURED: 'ACTIVE',
