@@ -1,7 +1,7 @@
 // npm run build: the service compiled to JavaScript in dist/ (tsc -p tsconfig.build.json: src/ and the
 // migrations it imports), with the files the code reads beside itself at run time copied to the same
 // places under dist/ (schema/*.graphql for src/schema.ts, src/rest/operations/*.graphql for
-// src/rest/routes.ts, the pages' browser scripts and stylesheet for src/http/pages/assets.ts), so
+// src/rest/routes.ts, the pages' browser scripts and stylesheet for src/pages/assets.ts), so
 // `node dist/src/main.js` runs with no TypeScript compiler at start-up.
 // `--bench` builds the same into dist-bench/ with bench/ beside it (tsconfig.bench.json): npm run bench
 // runs the service and its bare baselines as compiled JavaScript, as production runs the service.
@@ -16,7 +16,7 @@ const DIST = `${ROOT}${bench ? 'dist-bench' : 'dist'}/`;
 const RUNTIME_FILES: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['schema', ['.graphql']],
   ['src/rest/operations', ['.graphql']],
-  ['src/http/pages/browser', ['.js', '.css']],
+  ['src/pages/browser', ['.js', '.css']],
 ];
 
 rmSync(DIST, { recursive: true, force: true }); // no module of a deleted source file survives

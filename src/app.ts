@@ -19,7 +19,6 @@ import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } fro
 import { activeDemoKeys } from './fixtures/demo.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './graphqlExecutor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
-import { createPagesRouter } from './http/pages/router.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
@@ -34,6 +33,7 @@ import { setRateLimitHeaders } from './ops/headers.js';
 import { openSubscriptions, paymentMetrics, rateLimitStoreMetrics, readMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
 import { graphqlTracingPlugin } from './ops/tracing.js';
+import { createPagesRouter } from './pages/router.js';
 import { readRoutingPlugin } from './readRouting.js';
 import { loggedPath } from './requestPath.js';
 import { createLegacyHandler } from './rest/handler.js';

@@ -155,9 +155,7 @@ describe('npm run build and the compiled service', () => {
         expect(answer.status, asset).toBe(200);
         const own = /^\/assets\/(docs|graphiql-page|pages)\.[0-9a-f]+\.(js|css)$/.exec(asset);
         if (own)
-          expect(await answer.text()).toBe(
-            readFileSync(join(ROOT, `src/http/pages/browser/${own[1]}.${own[2]}`), 'utf8'),
-          );
+          expect(await answer.text()).toBe(readFileSync(join(ROOT, `src/pages/browser/${own[1]}.${own[2]}`), 'utf8'));
         else await answer.arrayBuffer();
       }
     }

@@ -30,6 +30,8 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   ['src/ops/', 'doors'],
   // The one error renderer every door answers through (errors.ts holds the table it reads).
   ['src/http/', 'doors'],
+  // The browser pages (/, /docs, /graphiql): a door of their own, above the renderer they answer errors through.
+  ['src/pages/', 'doors'],
   // Pipeline: what every request goes through before a resolver runs.
   ['src/schema.ts', 'pipeline'],
   ['src/context.ts', 'pipeline'],

@@ -2,7 +2,7 @@
 // /docs and /graphiql load is all the service's own, under the Content-Security-Policy every other route
 // has; the assets are served with long cache lifetimes; the landing page says which demo keys work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageAsset } from '../src/http/pages/assets.js';
+import { pageAsset } from '../src/pages/assets.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService, type TestService } from './support/service.js';

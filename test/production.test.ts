@@ -3,8 +3,8 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { pageAsset } from '../src/http/pages/assets.js';
 import { createLogger } from '../src/logger.js';
+import { pageAsset } from '../src/pages/assets.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { TEST_EXECUTOR, TEST_TOKENS } from './support/service.js';
 

@@ -24,7 +24,7 @@ export function securityHeaders(options: { production: boolean }): RequestHandle
 }
 
 /**
- * The Content-Security-Policy of the service's own browser pages (/, /docs, /graphiql: src/http/pages),
+ * The Content-Security-Policy of the service's own browser pages (/, /docs, /graphiql: src/pages),
  * in place of helmet's default on their HTML. Everything a page loads is the service's own: scripts
  * from 'self' only (no inline script, no eval), styles and fonts from 'self' (and data: fonts, which
  * GraphiQL's stylesheet inlines) rather than helmet's "any https: host", so no CDN can creep in.
