@@ -15,12 +15,12 @@ import type { TrustProxy } from './clientAddress.js';
 import type { GraphqlExecutorKind } from './config.js';
 import { type Context, createContext, type ServiceDeps } from './context.js';
 import { isEmbedded } from './db/knex.js';
-import { AppError, invalidRequestBody, maskUnexpectedError, withHttpStatus } from './errors.js';
+import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from './errors.js';
 import { activeDemoKeys } from './fixtures/demo.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './graphqlExecutor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
-import { DEFAULT_LIMITS, type LimitSettings } from './limitSettings.js';
+import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
@@ -132,24 +132,6 @@ function graphqlCredential(req: Request): string | undefined {
   const apiKey = req.get('x-api-key');
   if (apiKey) return apiKey;
   return bearerCredential(req.get('authorization'), 'API key or access token');
-}
-
-// What real documents need: the largest legacy operation is under 2 kB, Sandbox's introspection query
-// under 4 kB, and GRAPHQL_MAX_TOKENS stops the parser long before; a notification's JSON variable is
-// held to the payments door's own 64 kB.
-const GRAPHQL_BODY_LIMIT = '64kb';
-
-/** A /graphql body body-parser could not read, as the taxonomy error a client can act on. */
-function unreadableBody(type: unknown): AppError {
-  if (type === 'entity.parse.failed') return invalidRequestBody('is not valid JSON');
-  if (type === 'entity.too.large') {
-    return new AppError('REQUEST_TOO_LARGE', `the request body is larger than ${GRAPHQL_BODY_LIMIT}`);
-  }
-  if (type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be UTF-8');
-  if (type === 'encoding.unsupported') {
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body has an unsupported Content-Encoding');
-  }
-  return invalidRequestBody('could not be read');
 }
 
 export async function createApp(deps: AppDeps): Promise<App> {
@@ -316,7 +298,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // (4xx, a taxonomy error); anything else is masked.
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
-    if (status >= 400 && status < 500) return sendDoorError(req, res, unreadableBody(error?.type));
+    if (status >= 400 && status < 500) return sendDoorError(req, res, unreadableBody(error?.type, GRAPHQL_BODY_LIMIT));
     sendUnexpectedError(res, doorOf(req, res), error, deps, req.path);
   };
   app.use(onError);

@@ -89,6 +89,20 @@ export const invalidAccessToken = (problem: string) => new AppError('INVALID_ACC
 export const invalidRequestBody = (problem: string) =>
   new AppError('INVALID_REQUEST_BODY', `the request body ${problem}`);
 
+/**
+ * A JSON body body-parser could not read (its error `type`), as the taxonomy error a client can act
+ * on; `limit` is the size it was held to, as body-parser writes it ("64kb").
+ */
+export function unreadableBody(type: unknown, limit: string): AppError {
+  if (type === 'entity.parse.failed') return invalidRequestBody('is not valid JSON');
+  if (type === 'entity.too.large') return new AppError('REQUEST_TOO_LARGE', `the request body is larger than ${limit}`);
+  if (type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be UTF-8');
+  if (type === 'encoding.unsupported') {
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body has an unsupported Content-Encoding');
+  }
+  return invalidRequestBody('could not be read');
+}
+
 export const invalidNotification = (problems: readonly string[]) =>
   new AppError('INVALID_NOTIFICATION', `the notification is not valid: ${problems.join('; ')}`, { problems });
 

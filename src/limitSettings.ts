@@ -2,6 +2,12 @@
 // address, and the size of one GraphQL document. Read from the environment by config.ts; these are
 // the defaults, which createApp also uses when it is given none.
 
+// What real documents need: the largest legacy operation is under 2 kB, Sandbox's introspection query
+// under 4 kB, and GRAPHQL_MAX_TOKENS stops the parser long before; a notification's JSON variable is
+// held to the payments door's own 64 kB.
+/** The largest /graphql body read (body-parser's notation). */
+export const GRAPHQL_BODY_LIMIT = '64kb';
+
 /** At most `limit` events per `windowSeconds`. */
 export interface WindowLimit {
   limit: number;

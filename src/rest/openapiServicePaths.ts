@@ -1,6 +1,7 @@
 // The service's own doors in the OpenAPI document: /graphql (the door both legacy interfaces run
 // through) and the operations endpoints of src/ops/router.ts, as they really answer.
-import { AppError } from '../errors.js';
+import { unreadableBody } from '../errors.js';
+import { GRAPHQL_BODY_LIMIT } from '../limitSettings.js';
 import type { Readiness } from '../ops/health.js';
 import { rendered, renderedErrors } from './openapiExamples.js';
 import {
@@ -62,22 +63,13 @@ export const servicePaths = {
         '413': errorResponse(
           'graphql',
           'REQUEST_TOO_LARGE: the body is larger than 64 kB.',
-          // The messages app.ts gives these transport failures.
-          rendered(
-            'graphql',
-            new AppError('REQUEST_TOO_LARGE', 'the request body is larger than 64kb'),
-            'a body over 64 kB',
-          ),
+          rendered('graphql', unreadableBody('entity.too.large', GRAPHQL_BODY_LIMIT), 'a body over 64 kB'),
         ),
         '414': errorResponse('graphql', 'URI_TOO_LONG: the query string is longer than 8 KiB.', graphql.uriTooLong),
         '415': errorResponse(
           'graphql',
           'UNSUPPORTED_MEDIA_TYPE: a charset other than UTF-8, or an unsupported Content-Encoding.',
-          rendered(
-            'graphql',
-            new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be UTF-8'),
-            'a body in another charset',
-          ),
+          rendered('graphql', unreadableBody('charset.unsupported', GRAPHQL_BODY_LIMIT), 'a body in another charset'),
         ),
         '429': rateLimitedResponse('graphql', graphql.rateLimited),
         '503': errorResponse(
