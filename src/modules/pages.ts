@@ -80,6 +80,40 @@ export function pageInfoOf<Row>(
   };
 }
 
+/** A page of a cursor connection as its resolvers take it (each connection's parent type extends it). */
+export interface ConnectionPage<Row> {
+  rows: Row[];
+  hasNextPage: boolean;
+  previousExists: (() => Promise<boolean>) | null;
+}
+
+/** A connection's edges, nodes and pageInfo, its rows' cursors written by `cursorOf`. */
+export function connectionResolvers<Row>(cursorOf: (row: Row) => string) {
+  return {
+    edges: (page: ConnectionPage<Row>) => edgesOf(page.rows, cursorOf),
+    nodes: (page: ConnectionPage<Row>) => page.rows,
+    pageInfo: (page: ConnectionPage<Row>) => pageInfoOf(page.rows, page.hasNextPage, cursorOf, page.previousExists),
+  };
+}
+
+/**
+ * A page of `limit` rows after `after`: one row more is read to tell whether a next page exists, and
+ * whether rows precede the page is asked of `precede` only if hasPreviousPage is selected.
+ */
+export async function pageAfter<Row, Position>(
+  after: Position | undefined,
+  limit: number,
+  read: (after: Position | undefined, limit: number) => Promise<Row[]>,
+  precede: (after: Position) => Promise<boolean>,
+): Promise<ConnectionPage<Row>> {
+  const rows = await read(after, limit + 1);
+  return {
+    rows: rows.slice(0, limit),
+    hasNextPage: rows.length > limit,
+    previousExists: after !== undefined ? () => precede(after) : null,
+  };
+}
+
 /** PageInfo's one computed field; the others are the parent's own. */
 export const pageInfoResolvers = {
   PageInfo: {

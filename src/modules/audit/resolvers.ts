@@ -3,7 +3,7 @@ import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { requireOperator } from '../auth/principal.js';
-import { edgesOf, pageInfoOf } from '../pages.js';
+import { connectionResolvers } from '../pages.js';
 import { auditEventsPrecede, countAuditEvents, listAuditEvents } from './queries.js';
 import type { AuditEventRow } from './rows.js';
 
@@ -34,9 +34,7 @@ export const auditResolvers: Resolvers = {
     },
   },
   AuditEventConnection: {
-    edges: (page) => edgesOf(page.rows, cursorOf),
-    nodes: (page) => page.rows,
-    pageInfo: (page) => pageInfoOf(page.rows, page.hasNextPage, cursorOf, page.previousExists),
+    ...connectionResolvers(cursorOf),
     totalCount: (page, _args, ctx) => (page.empty ? 0 : countAuditEvents(ctx.db, page.filter)),
   },
   AuditEvent: {

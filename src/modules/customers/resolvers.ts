@@ -5,7 +5,7 @@ import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth
 import { currentOrderOf } from '../financeOrders/current.js';
 import { listingOf } from '../financeOrders/listing.js';
 import { optionalText, requireText } from '../inputs.js';
-import { edgesOf, idCursorOf, pageInfoOf, parseIdCursor } from '../pages.js';
+import { connectionResolvers, idCursorOf, pageAfter, parseIdCursor } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createCustomer } from './create.js';
 import { locateCustomer } from './locate.js';
@@ -29,19 +29,15 @@ export const customerResolvers: Resolvers = {
       const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
       const listing = partnerId === undefined ? null : listingOf(partnerId, filters, ctx.now());
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
-      const rows = await listCustomers(ctx.db, listing, { after: afterId, limit: limit + 1 });
-      return {
-        rows: rows.slice(0, limit),
-        hasNextPage: rows.length > limit,
-        previousExists: afterId !== undefined ? () => customersPrecede(ctx.db, listing, afterId) : null,
-      };
+      return pageAfter(
+        afterId,
+        limit,
+        (after, count) => listCustomers(ctx.db, listing, { after, limit: count }),
+        (after) => customersPrecede(ctx.db, listing, after),
+      );
     },
   },
-  CustomerConnection: {
-    edges: (page) => edgesOf(page.rows, cursorOf),
-    nodes: (page) => page.rows,
-    pageInfo: (page) => pageInfoOf(page.rows, page.hasNextPage, cursorOf, page.previousExists),
-  },
+  CustomerConnection: connectionResolvers(cursorOf),
   Mutation: {
     createCustomer: async (_root, { input }, ctx) => {
       requireOperator(ctx);

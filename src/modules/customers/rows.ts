@@ -1,4 +1,4 @@
-import type { EdgeParent } from '../pages.js';
+import type { ConnectionPage, EdgeParent } from '../pages.js';
 
 /** A row of `customers`. email, address and national_id are personal data (see Customer in the SDL). */
 export interface CustomerRow {
@@ -17,12 +17,7 @@ export interface CustomerRow {
 export type CustomerParent = CustomerRow & { matched_device_id?: string | null };
 
 /** A page of customers as the graph answers it. */
-export interface CustomerConnectionParent {
-  rows: CustomerRow[];
-  hasNextPage: boolean;
-  /** Whether the listing holds a customer at or before the page's after cursor (null: a first page). */
-  previousExists: (() => Promise<boolean>) | null;
-}
+export type CustomerConnectionParent = ConnectionPage<CustomerRow>;
 
 /** An edge of a CustomerConnection. */
 export type CustomerEdgeParent = EdgeParent<CustomerRow>;

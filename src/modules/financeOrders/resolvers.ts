@@ -3,7 +3,7 @@ import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { formatAmount } from '../../money.js';
 import { readablePartner } from '../auth/principal.js';
-import { edgesOf, idCursorOf, pageInfoOf, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
+import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
 import { listingOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
 import type { FinanceOrderRow } from './rows.js';
@@ -30,19 +30,15 @@ export const financeOrderResolvers: Resolvers = {
       const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
       const listing = partnerId === undefined ? null : listingOf(partnerId, filters, ctx.now());
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
-      const rows = await listFinanceOrders(ctx.db, listing, { after: afterId, limit: limit + 1 });
-      return {
-        rows: rows.slice(0, limit),
-        hasNextPage: rows.length > limit,
-        previousExists: afterId !== undefined ? () => financeOrdersPrecede(ctx.db, listing, afterId) : null,
-      };
+      return pageAfter(
+        afterId,
+        limit,
+        (after, count) => listFinanceOrders(ctx.db, listing, { after, limit: count }),
+        (after) => financeOrdersPrecede(ctx.db, listing, after),
+      );
     },
   },
-  FinanceOrderConnection: {
-    edges: (page) => edgesOf(page.rows, cursorOf),
-    nodes: (page) => page.rows,
-    pageInfo: (page) => pageInfoOf(page.rows, page.hasNextPage, cursorOf, page.previousExists),
-  },
+  FinanceOrderConnection: connectionResolvers(cursorOf),
   FinanceOrder: {
     customer: async (order, _args, ctx) =>
       (await ctx.loaders.customers.byKey.load({ partnerId: order.partner_id, id: order.customer_id }))!,

@@ -1,4 +1,4 @@
-import type { EdgeParent } from '../pages.js';
+import type { ConnectionPage, EdgeParent } from '../pages.js';
 
 /** Where an order stands, named for the order: its device's secureStatus, one for one (terms.ts orderStatusOf). */
 export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF';
@@ -69,12 +69,7 @@ export interface ListingWindow {
 }
 
 /** A page of finance orders as the graph answers it. */
-export interface FinanceOrderConnectionParent {
-  rows: FinanceOrderRow[];
-  hasNextPage: boolean;
-  /** Whether the listing holds an order at or before the page's after cursor (null: a first page). */
-  previousExists: (() => Promise<boolean>) | null;
-}
+export type FinanceOrderConnectionParent = ConnectionPage<FinanceOrderRow>;
 
 /** An edge of a FinanceOrderConnection. */
 export type FinanceOrderEdgeParent = EdgeParent<FinanceOrderRow>;
