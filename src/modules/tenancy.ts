@@ -63,14 +63,29 @@ export function tenantChildrenLoader<Row extends { partner_id: string }>(
 export function whereTenantKeys<Q extends Knex.QueryBuilder>(
   query: Q,
   columns: readonly [string, string],
-  keys: readonly TenantKey[],
+  keys: readonly TenantKey[] | TenantKeyArrays,
 ): Q {
+  const [partnerIds, ids] = 'partnerIds' in keys ? [keys.partnerIds, keys.ids] : tenantKeyArrays(keys).both;
   return query.whereRaw('(??, ??) in (select * from unnest(?::int8[], ?::int8[]))', [
     columns[0],
     columns[1],
-    keys.map((key) => key.partnerId),
-    keys.map((key) => key.id),
+    partnerIds,
+    ids,
   ]) as Q;
+}
+
+/** Tenant keys as whereTenantKeys binds them: a hot statement run by shape (db/prepared.ts runShaped) passes these same arrays as its values. */
+export interface TenantKeyArrays {
+  partnerIds: string[];
+  ids: string[];
+  /** The two, in binding order. */
+  both: [string[], string[]];
+}
+
+export function tenantKeyArrays(keys: readonly TenantKey[]): TenantKeyArrays {
+  const partnerIds = keys.map((key) => key.partnerId);
+  const ids = keys.map((key) => key.id);
+  return { partnerIds, ids, both: [partnerIds, ids] };
 }
 
 /** Loads rows of a global table (partners, vendors, the device catalogue) by id, null where none. */

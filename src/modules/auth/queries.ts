@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, runShaped } from '../../db/prepared.js';
 import type { ApiKeyRow } from './rows.js';
 
 const COLUMNS = [
@@ -17,14 +17,17 @@ const COLUMNS = [
 ] as const;
 
 /** The key with this hash if it is neither revoked nor expired at `now`; one unique-index lookup. */
-export function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
-  // Every authenticated request runs it: a prepared statement.
-  return prepared(db<ApiKeyRow>('api_keys'))
-    .select(...COLUMNS)
-    .where({ key_hash: keyHash })
-    .whereNull('revoked_at')
-    .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
-    .first();
+export async function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
+  // Every authenticated request runs it: compiled once, a prepared statement.
+  const [key] = await runShaped<ApiKeyRow>(db, 'api key by hash', [keyHash, now, 1], () =>
+    db('api_keys')
+      .select(...COLUMNS)
+      .where({ key_hash: keyHash })
+      .whereNull('revoked_at')
+      .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
+      .first(),
+  );
+  return key;
 }
 
 /** An active key, and where it last wrote (api_key_writes): the replica serves its reads once it has replayed that. */
@@ -34,19 +37,22 @@ export type ApiKeyWithWrite = ApiKeyRow & { written_lsn: string | null };
  * findActiveApiKey with the key's last write position, in the same statement (no extra round trip):
  * the lookup when a read replica is configured. `key` is `{ key_hash }` or `{ id }`.
  */
-export function findActiveApiKeyWithWrite(
+export async function findActiveApiKeyWithWrite(
   db: DbOrTrx,
   key: { key_hash: string } | { id: string },
   now: Date,
 ): Promise<ApiKeyWithWrite | undefined> {
   const [column, value] = 'key_hash' in key ? ['k.key_hash', key.key_hash] : ['k.id', key.id];
-  return prepared(db<ApiKeyWithWrite>('api_keys as k'))
-    .select(...COLUMNS.map((name) => `k.${name}`), db.raw('w.lsn::text as written_lsn'))
-    .leftJoin('api_key_writes as w', 'w.key_id', 'k.id')
-    .where(column, value)
-    .whereNull('k.revoked_at')
-    .where((active) => active.whereNull('k.expires_at').orWhere('k.expires_at', '>', now))
-    .first();
+  const [found] = await runShaped<ApiKeyWithWrite>(db, `api key with its write by ${column}`, [value, now, 1], () =>
+    db('api_keys as k')
+      .select(...COLUMNS.map((name) => `k.${name}`), db.raw('w.lsn::text as written_lsn'))
+      .leftJoin('api_key_writes as w', 'w.key_id', 'k.id')
+      .where(column, value)
+      .whereNull('k.revoked_at')
+      .where((active) => active.whereNull('k.expires_at').orWhere('k.expires_at', '>', now))
+      .first(),
+  );
+  return found;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared } from '../../db/prepared.js';
+import { runShaped } from '../../db/prepared.js';
 import { whereOrderFilters } from '../financeOrders/queries.js';
 import type { ListingWindow, OrderFilters } from '../financeOrders/rows.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
@@ -138,10 +138,16 @@ export function customersByLocator(
   rules: readonly LocatorRule[],
   partnerId: string | null,
 ): Promise<LocatedCustomerRow[]> {
-  const [first, ...rest] = rules.map((rule, precedence) => customersByRule(db, rule, precedence, locator, partnerId));
-  return prepared(rest.length ? first!.unionAll(rest, true) : first!)
-    .orderBy(['precedence', 'partner_id', 'id'])
-    .limit(2);
+  // Run by shape (which rules, one partner or all): each rule binds its precedence, the locator and the partner.
+  const values = rules.flatMap((_rule, precedence) =>
+    partnerId === null ? [precedence, locator] : [precedence, locator, partnerId],
+  );
+  values.push(2);
+  const shape = `customers by ${rules.join(', ')} in ${partnerId === null ? 'every partner' : 'one partner'}`;
+  return runShaped<LocatedCustomerRow>(db, shape, values, () => {
+    const [first, ...rest] = rules.map((rule, precedence) => customersByRule(db, rule, precedence, locator, partnerId));
+    return (rest.length ? first!.unionAll(rest, true) : first!).orderBy(['precedence', 'partner_id', 'id']).limit(2);
+  });
 }
 
 export async function insertCustomer(db: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {

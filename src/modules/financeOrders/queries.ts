@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { joinedRow } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, runShaped } from '../../db/prepared.js';
 import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
-import { type TenantKey, whereTenantKeys } from '../tenancy.js';
+import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
 import type {
   FinanceOrderForPayment,
   FinanceOrderRow,
@@ -115,30 +115,31 @@ export async function financeOrdersAroundCustomers(
   const matched = customers.flatMap((key) =>
     key.matchedDeviceId === null ? [] : [{ partnerId: key.partnerId, id: key.matchedDeviceId }],
   );
-  const devicesOfCustomers = whereTenantKeys(
-    db('finance_orders').select('partner_id', 'device_id'),
-    ['partner_id', 'customer_id'],
-    customers,
-  );
-  const devices =
-    matched.length === 0
-      ? devicesOfCustomers
-      : devicesOfCustomers.union(
-          db.raw('select * from unnest(?::int8[], ?::int8[])', [
-            matched.map((key) => key.partnerId),
-            matched.map((key) => key.id),
-          ]),
-        );
-  const rows: Array<Record<string, unknown>> = await prepared(db('finance_orders as o'))
-    .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
-    .join('device_models as m', 'm.id', 'd.model_id')
-    .join('device_families as f', 'f.id', 'm.family_id')
-    .select(...COLUMNS.map((column) => `o.${column}`), ...ORDER_DEVICE.select)
-    .whereIn(['o.partner_id', 'o.device_id'], devices)
-    .orderBy([
-      { column: 'o.ordered_at', order: 'desc' },
-      { column: 'o.id', order: 'desc' },
-    ]);
+  // Run by shape (with or without a matched device): the customers' keys, then the matched devices'.
+  const ofCustomers = tenantKeyArrays(customers);
+  const ofMatched = matched.length === 0 ? null : tenantKeyArrays(matched);
+  const values = ofMatched ? [...ofCustomers.both, ...ofMatched.both] : ofCustomers.both;
+  const shape = `orders around customers${ofMatched ? ' and a matched device' : ''}`;
+  const rows = await runShaped<Record<string, unknown>>(db, shape, values, () => {
+    const devicesOfCustomers = whereTenantKeys(
+      db('finance_orders').select('partner_id', 'device_id'),
+      ['partner_id', 'customer_id'],
+      ofCustomers,
+    );
+    const devices = ofMatched
+      ? devicesOfCustomers.union(db.raw('select * from unnest(?::int8[], ?::int8[])', ofMatched.both))
+      : devicesOfCustomers;
+    return db('finance_orders as o')
+      .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
+      .join('device_models as m', 'm.id', 'd.model_id')
+      .join('device_families as f', 'f.id', 'm.family_id')
+      .select(...COLUMNS.map((column) => `o.${column}`), ...ORDER_DEVICE.select)
+      .whereIn(['o.partner_id', 'o.device_id'], devices)
+      .orderBy([
+        { column: 'o.ordered_at', order: 'desc' },
+        { column: 'o.id', order: 'desc' },
+      ]);
+  });
   return rows.map((row) => ({
     order: Object.fromEntries(COLUMNS.map((column) => [column, row[column]])) as unknown as FinanceOrderRow,
     device: ORDER_DEVICE.take(row)!, // an inner join: every order has its device

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import { joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, runShaped } from '../../db/prepared.js';
 import { appendEventsOf, appendEventsOfSql } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { isUniqueViolation } from '../inputs.js';
-import { type TenantKey, whereTenantKeys } from '../tenancy.js';
+import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
 import type { TransactionType } from '../transactions/rows.js';
 import type { IdempotencyRecord, PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
@@ -32,11 +32,13 @@ export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise
 
 /** The payments of several orders, oldest first (paymentHistory order). */
 export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Promise<PaymentRow[]> {
-  return whereTenantKeys(
-    prepared(db<PaymentRow>('payments')).select(...COLUMNS),
-    ['partner_id', 'finance_order_id'],
-    orders,
-  ).orderBy(['received_at', 'id']);
+  const keys = tenantKeyArrays(orders);
+  return runShaped<PaymentRow>(db, 'payments of orders', keys.both, () =>
+    whereTenantKeys(db('payments').select(...COLUMNS), ['partner_id', 'finance_order_id'], keys).orderBy([
+      'received_at',
+      'id',
+    ]),
+  );
 }
 
 /** A partner transaction a payment makes (in store: its cash, and its commission when there is one). */
