@@ -161,6 +161,22 @@ function sharedStoreSuite(store: () => RateLimitStoreSettings | undefined, store
     expect(logs.messages(BLOCKED)).toEqual([expect.objectContaining({ clientAddress: '203.0.113.50' })]);
     expect(await readClerks(instances[0]!, 'other-retail-key', { 'x-forwarded-for': '203.0.113.51' })).toBe(200);
   });
+
+  it("refuses a valid key from a blocked address without counting it against the key's limit", async () => {
+    const blocked = { 'x-forwarded-for': '203.0.113.50' };
+    const elsewhere = { 'x-forwarded-for': '203.0.113.51' };
+    const remaining = async (headers: Record<string, string>) => {
+      const response = await instances[1]!.request('/v1/list-clerks.php?key=demo-retail-key', { headers });
+      return { status: response.status, header: response.headers.get('ratelimit') };
+    };
+    const before = await remaining(elsewhere);
+    for (let i = 0; i < 3; i++) expect((await remaining(blocked)).status).toBe(429);
+    const after = await remaining(elsewhere);
+    const left = (header: string | null) => Number(/;r=(\d+);/.exec(header ?? '')?.[1]);
+    expect(before.status).toBe(200);
+    expect(after.status).toBe(200);
+    expect(left(after.header)).toBe(left(before.header) - 1);
+  });
 }
 
 describe.skipIf(!onPostgres)('limits shared through Postgres (the rate_limits table)', () => {

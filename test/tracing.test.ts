@@ -46,8 +46,8 @@ const requestLines = () =>
     .filter((line) => line.msg === 'request');
 
 let database: TestDatabase;
-/** On Postgres the request limits are counted in the database: the address's failures and the key's count, two statements. */
-const requestLimitStatements = () => (database.backend === 'postgres' ? ['    SQL', '    SQL'] : []);
+/** On Postgres the request limits are counted in the database: the address's failures and the key's count, one statement. */
+const requestLimitStatements = () => (database.backend === 'postgres' ? ['    SQL'] : []);
 let service: TestService;
 let receiver: Receiver;
 let worker: { stop(): Promise<void> } | undefined;

@@ -120,6 +120,11 @@ export async function runShaped<Row>(
   return runText<Row>(db, sql, values);
 }
 
+/** A hot statement written as SQL with knex's ? placeholders: its text is its shape (see runShaped). */
+export function runSql<Row>(db: Knex, sql: string, values: readonly Knex.RawBinding[]): Promise<Row[]> {
+  return runShaped<Row>(db, sql, values, () => db.raw(sql, values));
+}
+
 /** What of knex's client this runs through: its pool (or the transaction's connection) and its query events. */
 interface KnexClientInternals {
   acquireConnection(): Promise<unknown>;

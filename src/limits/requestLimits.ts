@@ -1,12 +1,20 @@
 // The request limits both doors share, applied where a credential is looked up (createContext, and
 // createAccessToken, which takes a key as its argument): requests per API key, failed authentications
-// and requests without a credential per client address. Counted by rate-limiter-flexible in the store
-// sharedStore.ts picks: Redis or Postgres, shared by every instance, or this process's memory.
+// and requests without a credential per client address. Counted in the store sharedStore.ts picks:
+// Redis or Postgres, shared by every instance, or this process's memory.
 import type { Logger } from 'pino';
 import { clientAddressKey } from '../clientAddress.js';
 import { type AppError, rateLimited } from '../errors.js';
 import type { LimitSettings, WindowLimit } from '../limitSettings.js';
-import { createWindowCounter, type RateLimitBackend, type RateLimitStoreObserver, StoreGuard } from './sharedStore.js';
+import { PostgresCounts } from './postgresCounts.js';
+import {
+  createWindowCounter,
+  postgresLimit,
+  type RateLimitBackend,
+  type RateLimitStoreObserver,
+  StoreGuard,
+} from './sharedStore.js';
+import type { WindowCount, WindowCounter } from './windowCounts.js';
 
 /**
  * Where an API key stands in its request quota after a request: what the doors' RateLimit headers
@@ -24,12 +32,16 @@ export interface KeyQuota {
 }
 
 export interface RequestLimiter {
-  /** 429 when `address` failed authentication too often lately; call before looking its credential up. */
+  /** 429 when `address` failed authentication too often lately. */
   refuseBlockedAddress(address: string | null): Promise<void>;
-  /** A credential presented from `address` was not valid. */
+  /** A credential presented from `address` was not valid: 429 when the address is blocked already, else counted. */
   recordAuthFailure(address: string | null): Promise<void>;
-  /** One request of API key `keyId`: counted, or refused (429) past its limit; the key's quota either way. */
-  chargeKey(keyId: string): Promise<{ quota: KeyQuota; refusal: AppError | null }>;
+  /**
+   * A request of API key `keyId` from `address`: refused (429) when the address is blocked (nothing
+   * counted, no quota), else counted against the key, refused past its limit, with the key's quota.
+   * On Postgres one statement asks both (postgresCounts.ts).
+   */
+  admitKey(address: string | null, keyId: string): Promise<{ quota: KeyQuota | null; refusal: AppError | null }>;
   chargeAnonymous(address: string | null): Promise<void>;
   /** Where the counts are kept, for /readyz: `memory`, `shared (redis)`, or `insurance (...)` while the store fails. */
   storeStatus(): string;
@@ -70,35 +82,59 @@ export function createRequestLimiter(
           options.observer,
           backend.kind === 'redis' ? () => backend.client.status === 'ready' : undefined,
         );
-  const requests = createWindowCounter(backend, guard, {
-    name: 'key',
-    limit: requestsPerKey,
-    blockOnRefusal: true,
-    sweeps: true,
-  });
-  const anonymous = createWindowCounter(backend, guard, {
-    name: 'anonymous',
-    limit: anonymousPerAddress,
-    blockOnRefusal: true,
-  });
-  const failures = createWindowCounter(backend, guard, {
-    name: 'authfail',
-    limit: authFailuresPerAddress,
-    blockOnRefusal: false,
-  });
+  const postgres = backend.kind === 'postgres' ? new PostgresCounts(backend.db) : null;
+  postgres?.startSweeping();
+  const requestsOptions = { name: 'key', limit: requestsPerKey, blockOnRefusal: true };
+  const failuresOptions = { name: 'authfail', limit: authFailuresPerAddress, blockOnRefusal: false };
+  const requests = createWindowCounter(backend, guard, requestsOptions, postgres);
+  const anonymous = createWindowCounter(
+    backend,
+    guard,
+    { name: 'anonymous', limit: anonymousPerAddress, blockOnRefusal: true },
+    postgres,
+  );
+  const failures = createWindowCounter(backend, guard, failuresOptions, postgres);
+
+  const addressBlocked = (msBeforeNext: number) =>
+    rateLimited(
+      `too many failed authentications from this address (the limit is ${authFailuresPerAddress.limit} per ${authFailuresPerAddress.windowSeconds} s)`,
+      toSeconds(msBeforeNext),
+    );
+  const isBlocked = (count: WindowCount | null): count is WindowCount =>
+    count !== null && count.consumed >= authFailuresPerAddress.limit;
+  const keyAdmission = (count: WindowCount & { allowed: boolean }) => {
+    const quota: KeyQuota = {
+      limit: requestsPerKey.limit,
+      windowSeconds: requestsPerKey.windowSeconds,
+      remaining: count.allowed ? Math.max(0, requestsPerKey.limit - count.consumed) : 0,
+      resetSeconds: toSeconds(count.msBeforeNext),
+    };
+    const refusal = count.allowed ? null : keyQuotaExceeded(requestsPerKey, toSeconds(count.msBeforeNext));
+    return { quota, refusal };
+  };
+  // The address's failures, then the key's count, asked of the given counters in turn.
+  const admitInTurn = async (
+    failuresOf: WindowCounter,
+    requestsOf: WindowCounter,
+    address: string | null,
+    keyId: string,
+  ) => {
+    const blocked = address === null ? null : await failuresOf.peek(clientAddressKey(address));
+    if (isBlocked(blocked)) return { quota: null, refusal: addressBlocked(blocked.msBeforeNext) };
+    return keyAdmission(await requestsOf.consume(keyId));
+  };
+
   return {
     async refuseBlockedAddress(address) {
       if (address === null) return;
       const count = await failures.peek(clientAddressKey(address));
-      if (!count || count.consumed < authFailuresPerAddress.limit) return;
-      throw rateLimited(
-        `too many failed authentications from this address (the limit is ${authFailuresPerAddress.limit} per ${authFailuresPerAddress.windowSeconds} s)`,
-        toSeconds(count.msBeforeNext),
-      );
+      if (isBlocked(count)) throw addressBlocked(count.msBeforeNext);
     },
     async recordAuthFailure(address) {
       if (address === null) return;
       const key = clientAddressKey(address);
+      const blocked = await failures.peek(key);
+      if (isBlocked(blocked)) throw addressBlocked(blocked.msBeforeNext);
       const count = await failures.add(key);
       // The failure that reaches the limit blocks the address: counted atomically by the store, so
       // exactly one instance sees it, and it is logged once per window.
@@ -112,17 +148,22 @@ export function createRequestLimiter(
         'client address blocked after too many failed authentications',
       );
     },
-    async chargeKey(keyId) {
-      const count = await requests.consume(keyId);
-      const quota: KeyQuota = {
-        limit: requestsPerKey.limit,
-        windowSeconds: requestsPerKey.windowSeconds,
-        remaining: count.allowed ? Math.max(0, requestsPerKey.limit - count.consumed) : 0,
-        resetSeconds: toSeconds(count.msBeforeNext),
-      };
-      if (count.allowed) return { quota, refusal: null };
-      const refusal = keyQuotaExceeded(requestsPerKey, toSeconds(count.msBeforeNext));
-      return { quota, refusal };
+    admitKey(address, keyId) {
+      if (!postgres || !guard) return admitInTurn(failures, requests, address, keyId);
+      const addressKey = address === null ? null : clientAddressKey(address);
+      return guard.run(
+        async () => {
+          const admission = await postgres.admitKey(
+            postgresLimit(failuresOptions),
+            addressKey,
+            postgresLimit(requestsOptions),
+            keyId,
+          );
+          if (admission.blocked) return { quota: null, refusal: addressBlocked(admission.msBeforeNext) };
+          return keyAdmission(admission.count);
+        },
+        () => admitInTurn(failures.insurance, requests.insurance, address, keyId),
+      );
     },
     async chargeAnonymous(address) {
       if (address === null) return;
@@ -139,18 +180,23 @@ export function createRequestLimiter(
 
 /** The limits as one request sees them, its client address fixed; the same calls whichever door it came through. */
 export interface CredentialLimits {
-  /** Before a presented credential is looked up: 429 when this address failed authentication too often lately. */
-  beforeLookup(): Promise<void>;
-  /** The credential was not valid (INVALID_API_KEY, INVALID_ACCESS_TOKEN). */
+  /** 429 when this address failed authentication too often lately. */
+  refuseBlockedAddress(): Promise<void>;
+  /** The credential was not valid (INVALID_API_KEY, INVALID_ACCESS_TOKEN): 429 when the address is blocked already, else counted. */
   failed(): Promise<void>;
-  /** The credential is API key `keyId` or a token it bought: one request against the key, 429 past its limit. */
+  /** The credential is API key `keyId` or a token it bought: 429 when the address is blocked, or past the key's limit. */
   accepted(keyId: string): Promise<void>;
   /** The request carried no credential: one request against its address, 429 past the limit. */
   anonymous(): Promise<void>;
 }
 
 const nothing = async () => {};
-const UNLIMITED: CredentialLimits = { beforeLookup: nothing, failed: nothing, accepted: nothing, anonymous: nothing };
+const UNLIMITED: CredentialLimits = {
+  refuseBlockedAddress: nothing,
+  failed: nothing,
+  accepted: nothing,
+  anonymous: nothing,
+};
 
 /** `onQuota` hears the quota of every key charged, refused or not: the door writes its RateLimit headers from it. */
 export function credentialLimitsFor(
@@ -160,11 +206,11 @@ export function credentialLimitsFor(
 ): CredentialLimits {
   if (!limiter) return UNLIMITED;
   return {
-    beforeLookup: () => limiter.refuseBlockedAddress(clientAddress),
+    refuseBlockedAddress: () => limiter.refuseBlockedAddress(clientAddress),
     failed: () => limiter.recordAuthFailure(clientAddress),
     accepted: async (keyId) => {
-      const { quota, refusal } = await limiter.chargeKey(keyId);
-      onQuota(quota);
+      const { quota, refusal } = await limiter.admitKey(clientAddress, keyId);
+      if (quota) onQuota(quota);
       if (refusal) throw refusal;
     },
     anonymous: () => limiter.chargeAnonymous(clientAddress),

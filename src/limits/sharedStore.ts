@@ -1,19 +1,16 @@
-// Where the request limits keep their counts, through rate-limiter-flexible: in Redis (REDIS_URL) or
-// in the service's Postgres database (the rate_limits table), shared by every instance; in this
-// process's memory on the embedded database (one process owns its files). A store that fails is
-// stood in for by an in-memory insurance limiter with the same settings until it answers again.
+// Where the request limits keep their counts: in Redis (REDIS_URL, through rate-limiter-flexible) or
+// in the service's Postgres database (the rate_limits table, in our own SQL: postgresCounts.ts),
+// shared by every instance; in this process's memory on the embedded database (one process owns its
+// files; rate-limiter-flexible's memory store). A store that fails is stood in for by an in-memory
+// insurance limiter with the same settings until it answers again.
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../db/knex.js';
 import type { WindowLimit } from '../limitSettings.js';
+import type { PostgresCounts, PostgresLimit } from './postgresCounts.js';
+import type { WindowCount, WindowCounter } from './windowCounts.js';
 
 /** Where the counts live: `memory` is this process only. */
 export type RateLimitBackend =
@@ -29,9 +26,6 @@ export interface RateLimitStoreObserver {
   /** One decision taken by the insurance limiter. */
   insuranceDecision(store: 'postgres' | 'redis'): void;
 }
-
-/** The table of migration 20261125000100_rate_limits. */
-export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /**
  * One Redis connection that fails fast: no offline queue and no retried commands, so a request never
@@ -111,30 +105,12 @@ export class StoreGuard {
   }
 }
 
-/** A limiter's answer: the points counted in the key's window, and the ms until it (or its block) ends. */
-export interface WindowCount {
-  consumed: number;
-  msBeforeNext: number;
-}
-
-/** One limit's counters, whichever store holds them. */
-export interface WindowCounter {
-  /** Counts one event unless refused: `allowed` is false past the limit (and the key is blocked, when set). */
-  consume(key: string): Promise<WindowCount & { allowed: boolean }>;
-  /** Counts one event, never refused. */
-  add(key: string): Promise<WindowCount>;
-  /** The key's live count; null without one. */
-  peek(key: string): Promise<WindowCount | null>;
-}
-
 export interface CounterOptions {
   /** Names the limit among the others in the same store (the key's prefix). */
   name: string;
   limit: WindowLimit;
   /** Past the limit, the key is refused for a whole window from its first refusal (library blockDuration). */
   blockOnRefusal: boolean;
-  /** This counter's limiter sweeps expired rows of the Postgres table (one per app is enough). */
-  sweeps?: boolean;
 }
 
 const countOf = (res: RateLimiterRes): WindowCount => ({
@@ -142,80 +118,87 @@ const countOf = (res: RateLimiterRes): WindowCount => ({
   msBeforeNext: Math.max(0, res.msBeforeNext),
 });
 
-interface LimiterBase {
-  keyPrefix: string;
-  points: number;
-  duration: number;
-  blockDuration: number;
+/** A counter over one of the library's limiters (memory or Redis). */
+function libraryCounter(limiter: RateLimiterAbstract): WindowCounter {
+  return {
+    // A refusal is the library's rejection with a RateLimiterRes; any other rejection is the store failing.
+    consume: (key) =>
+      limiter.consume(key).then(
+        (res) => ({ ...countOf(res), allowed: true }),
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) return { ...countOf(rejection), allowed: false };
+          throw rejection;
+        },
+      ),
+    add: (key) => limiter.penalty(key).then(countOf),
+    // The memory store answers a window that has ended (until its timer drops it): no count either.
+    peek: (key) => limiter.get(key).then((res) => (res && res.msBeforeNext > 0 ? countOf(res) : null)),
+  };
 }
 
-function sharedLimiter(
-  backend: RateLimitBackend,
-  options: CounterOptions,
-  base: LimiterBase,
-): RateLimiterAbstract | null {
-  switch (backend.kind) {
-    case 'memory':
-      return null;
-    case 'postgres':
-      return new RateLimiterPostgres({
-        ...base,
-        storeClient: backend.db,
-        storeType: 'knex',
-        tableName: RATE_LIMIT_TABLE,
-        tableCreated: true,
-        clearExpiredByTimeout: options.sweeps ?? false,
-      });
-    case 'redis':
-      return new RateLimiterRedis({
-        ...base,
-        keyPrefix: `${backend.keyPrefix}:${options.name}`,
-        storeClient: backend.client,
-        // Straight to insurance while the connection is down, without a round trip.
-        rejectIfRedisNotReady: true,
-      });
-  }
+/** A limit as the Postgres store counts it. */
+export const postgresLimit = (options: CounterOptions): PostgresLimit => ({
+  name: options.name,
+  limit: options.limit.limit,
+  windowMs: options.limit.windowSeconds * 1000,
+  blockMs: options.blockOnRefusal ? options.limit.windowSeconds * 1000 : 0,
+});
+
+/** A limit's counter: the shared store's, stood in for by `insurance` while the store fails. */
+export interface GuardedCounter extends WindowCounter {
+  /** The in-memory counter with the same settings: what decides while the shared store fails. */
+  insurance: WindowCounter;
 }
 
 /**
  * A counter of fixed windows, each starting at a key's first event and lasting `windowSeconds`
- * (the only window the library's shared stores keep); the same settings on the insurance limiter.
+ * (the only window the library's shared stores keep), with the same settings on the insurance
+ * counter. `postgres` counts the Postgres backend's limits.
  */
 export function createWindowCounter(
   backend: RateLimitBackend,
   guard: StoreGuard | null,
   options: CounterOptions,
-): WindowCounter {
-  const base: LimiterBase = {
+  postgres: PostgresCounts | null,
+): GuardedCounter {
+  const base = {
     keyPrefix: options.name,
     points: options.limit.limit,
     duration: options.limit.windowSeconds,
     blockDuration: options.blockOnRefusal ? options.limit.windowSeconds : 0,
   };
-  const memory = new RateLimiterMemory(base);
-  const shared = sharedLimiter(backend, options, base);
-  const run = <T>(operation: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> =>
-    shared && guard
-      ? guard.run(
-          () => operation(shared),
-          () => operation(memory),
+  const insurance = libraryCounter(new RateLimiterMemory(base));
+  const shared =
+    backend.kind === 'redis'
+      ? libraryCounter(
+          new RateLimiterRedis({
+            ...base,
+            keyPrefix: `${backend.keyPrefix}:${options.name}`,
+            storeClient: backend.client,
+            // Straight to insurance while the connection is down, without a round trip.
+            rejectIfRedisNotReady: true,
+          }),
         )
-      : operation(memory);
+      : backend.kind === 'postgres' && postgres
+        ? postgres.counter(postgresLimit(options))
+        : null;
+  if (!shared || !guard) return { ...insurance, insurance };
   return {
-    // A refusal is the library's rejection with a RateLimiterRes; any other rejection is the store failing.
     consume: (key) =>
-      run((limiter) =>
-        limiter.consume(key).then(
-          (res) => ({ ...countOf(res), allowed: true }),
-          (rejection: unknown) => {
-            if (rejection instanceof RateLimiterRes) return { ...countOf(rejection), allowed: false };
-            throw rejection;
-          },
-        ),
+      guard.run(
+        () => shared.consume(key),
+        () => insurance.consume(key),
       ),
-    add: (key) => run((limiter) => limiter.penalty(key).then(countOf)),
-    // The memory store answers a window that has ended (until its timer drops it): no count either.
+    add: (key) =>
+      guard.run(
+        () => shared.add(key),
+        () => insurance.add(key),
+      ),
     peek: (key) =>
-      run((limiter) => limiter.get(key).then((res) => (res && res.msBeforeNext > 0 ? countOf(res) : null))),
+      guard.run(
+        () => shared.peek(key),
+        () => insurance.peek(key),
+      ),
+    insurance,
   };
 }

@@ -2,10 +2,10 @@
 // returned: what the suites that pin a request's round trips count and read (test/statements-*,
 // test/graph-n-plus-one, test/scaling-invariants).
 //
-// Not counted: the request limits' own statements on Postgres (src/limits/sharedStore.ts): the
-// library runs them on a connection it takes from the same pool, outside knex's query events. A
-// credentialed request adds two (its address's failed authentications, then its key's count; an
-// anonymous one adds one), the same for every route, so the budgets pin each route's own statements.
+// Not counted: the request limits' own statements on Postgres (src/limits/postgresCounts.ts): they
+// run on a connection taken from the same pool, outside knex's query events. A credentialed request
+// adds one (its address's failed authentications and its key's count; an anonymous one adds one), the
+// same for every route, so the budgets pin each route's own statements.
 import type { Db } from '../../src/db/knex.js';
 
 export interface SentStatement {

@@ -6,6 +6,7 @@
 // Query.events); webhooks do not depend on this (their deliveries are written with the event).
 import type { Logger } from 'pino';
 import type { DbOrTrx } from '../../db/knex.js';
+import { runSql } from '../../db/prepared.js';
 import type { EventRow } from './rows.js';
 
 export const EVENTS_CHANNEL = 'dfs_events';
@@ -21,7 +22,7 @@ export async function publishEvents(
 ): Promise<void> {
   if (events.length === 0) return;
   try {
-    await db.raw('select pg_notify(?, message) from unnest(?::text[]) as message', [
+    await runSql(db, 'select pg_notify(?, message) from unnest(?::text[]) as message', [
       EVENTS_CHANNEL,
       events.map(notification),
     ]);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared, runShaped } from '../../db/prepared.js';
+import { prepared, runShaped, runSql } from '../../db/prepared.js';
 import { appendEventsOf, appendEventsOfSql } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
@@ -128,19 +128,17 @@ export async function inStorePaymentFacts(
   partnerId: string,
   ids: { merchantId: string; clerkId: string; financeOrderId: string; idempotencyKey: string | null },
 ): Promise<InStorePaymentFacts> {
-  const { rows } = (await prepared(
-    db.raw(IN_STORE_FACTS_SQL, [
-      partnerId,
-      ids.merchantId,
-      partnerId,
-      ids.clerkId,
-      partnerId,
-      ids.financeOrderId,
-      partnerId,
-      ids.idempotencyKey,
-    ]),
-  )) as { rows: Array<Record<string, unknown>> };
-  const row = rows[0]!;
+  const [row] = await runSql<Record<string, unknown>>(db, IN_STORE_FACTS_SQL, [
+    partnerId,
+    ids.merchantId,
+    partnerId,
+    ids.clerkId,
+    partnerId,
+    ids.financeOrderId,
+    partnerId,
+    ids.idempotencyKey,
+  ]);
+  if (!row) throw new Error('the in-store facts read answered no row'); // it reads from (select 1): always one
   return {
     merchantName: (row.merchant_name as string | null) ?? null,
     clerkName: (row.clerk_name as string | null) ?? null,
@@ -255,7 +253,6 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
  */
 export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): Promise<InStoreCredited | null> {
   const statement = inStoreCreditStatement(credit);
-  const { rows } = (await prepared(db.raw(statement.sql, statement.bindings))) as { rows: Array<{ id: string }> };
-  const [written] = rows;
+  const [written] = await runSql<{ id: string }>(db, statement.sql, statement.bindings);
   return written ? { paymentId: written.id, events: statement.events } : null;
 }
