@@ -93,16 +93,16 @@ const shapes = new Map<string, string>();
  */
 const checkEveryRun = process.env.NODE_ENV === 'test';
 
-/**
- * Runs the statement `build` makes, whose text is the same for every run of `shape`, with `values`:
- * exactly the builder's bindings, in its order (checked, see above). Answers the rows.
- */
-export async function runShaped<Row>(
-  db: Knex,
-  shape: string,
-  values: readonly unknown[],
-  build: () => Knex.QueryBuilder | Knex.Raw,
-): Promise<Row[]> {
+/** A hot statement by shape: its builder, and the values it binds, in its order. */
+export interface ShapedStatement {
+  /** Names the text: two statements of one shape have the same text. */
+  shape: string;
+  values: readonly unknown[];
+  build: () => Knex.QueryBuilder | Knex.Raw;
+}
+
+/** The SQL text of `statement`'s shape, with $1.. placeholders: compiled the first time (checked, see above). */
+export function shapeText({ shape, values, build }: ShapedStatement): string {
   let sql = shapes.get(shape);
   if (sql === undefined || checkEveryRun) {
     const compiled = build().toSQL().toNative();
@@ -117,12 +117,17 @@ export async function runShaped<Row>(
     sql = compiled.sql;
     shapes.set(shape, sql);
   }
-  return runText<Row>(db, sql, values);
+  return sql;
+}
+
+/** Runs `statement` (its shape's kept text with its values) and answers the rows. */
+export function runShaped<Row>(db: Knex, statement: ShapedStatement): Promise<Row[]> {
+  return runText<Row>(db, shapeText(statement), statement.values);
 }
 
 /** A hot statement written as SQL with knex's ? placeholders: its text is its shape (see runShaped). */
 export function runSql<Row>(db: Knex, sql: string, values: readonly Knex.RawBinding[]): Promise<Row[]> {
-  return runShaped<Row>(db, sql, values, () => db.raw(sql, values));
+  return runShaped<Row>(db, { shape: sql, values, build: () => db.raw(sql, values) });
 }
 
 /** What of knex's client this runs through: its pool (or the transaction's connection) and its query events. */
@@ -140,7 +145,7 @@ let runs = 0;
  * (a named prepared statement on Postgres, see PreparingPgClient), emits its `query` event, and names
  * a failure by the text with placeholders; the `query-response` event is the runner's, sent here.
  */
-async function runText<Row>(db: Knex, sql: string, values: readonly unknown[]): Promise<Row[]> {
+export async function runText<Row>(db: Knex, sql: string, values: readonly unknown[]): Promise<Row[]> {
   const client = db.client as unknown as KnexClientInternals;
   const connection = await client.acquireConnection();
   try {

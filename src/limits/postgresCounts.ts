@@ -6,7 +6,9 @@
 // (admitKey). The table keeps the library's row shape (key "<limit>:<id>", points, expire in epoch
 // ms), and the windows its semantics: a window starts at a key's first event; the event past the
 // limit, where the limit blocks, moves the window's end to a whole window from then.
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
+import { runText, type ShapedStatement, shapeText } from '../db/prepared.js';
 import type { WindowCount, WindowCounter } from './windowCounts.js';
 
 /** The table of migration 20261125000100_rate_limits. */
@@ -33,32 +35,41 @@ interface StoreRow {
 }
 
 /**
- * The upsert every count runs, its parameters after `first`: the key, the time now (ms), the window's
- * end for a new window, the limit and the block's end. An ended window starts afresh at 1; an event
- * that crosses the limit, on a limit that blocks, ends its window at the block's end.
+ * The upsert every count runs: `key` is the row's key (an expression), `source` what the row is
+ * selected from, `p` the positions of its parameters: the time now (ms), the window's end for a new
+ * window, the limit and the block's end (null: a limit that does not block). An ended window starts
+ * afresh at 1; the event that crosses a blocking limit ends its window at the block's end.
  */
-const upsert = (source: string, first: number) => {
-  const [key, now, newExpire, limit, blockedUntil] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
-  return `insert into ${RATE_LIMIT_TABLE} as r (key, points, expire)
-    select ${key}::varchar, 1, ${newExpire}::int8 ${source}
+const upsert = (
+  key: string,
+  source: string,
+  p: { now: number; newExpire: number; limit: number; blockedUntil: number },
+) =>
+  `insert into ${RATE_LIMIT_TABLE} as r (key, points, expire)
+    select ${key}, 1, $${p.newExpire}::int8 ${source}
     on conflict (key) do update set
-      points = case when r.expire <= ${now}::int8 then 1 else r.points + 1 end,
-      expire = case when r.expire <= ${now}::int8 then ${newExpire}::int8
-                    when ${blockedUntil}::int8 is not null and r.points + 1 = ${limit}::int4 + 1 then ${blockedUntil}::int8
+      points = case when r.expire <= $${p.now}::int8 then 1 else r.points + 1 end,
+      expire = case when r.expire <= $${p.now}::int8 then $${p.newExpire}::int8
+                    when $${p.blockedUntil}::int8 is not null and r.points + 1 = $${p.limit}::int4 + 1 then $${p.blockedUntil}::int8
                     else r.expire end
     returning points, expire`;
-};
 
-const COUNT_SQL = upsert('', 1);
+// $1 the key, then the count's parameters.
+const COUNT_SQL = upsert('$1::varchar', '', { now: 2, newExpire: 3, limit: 4, blockedUntil: 5 });
 const PEEK_SQL = `select points, expire from ${RATE_LIMIT_TABLE} where key = $1 and (expire > $2 or expire is null)`;
-// The address's failures (when they reach their limit, the request is refused and nothing counted),
-// then the key's request, counted only when the address is not blocked.
-const ADMIT_KEY_SQL = `with blocked as (
+
+/**
+ * The address's failures, when they have reached their limit ($1 its key, $2 the time now, $3 the
+ * limit); then the key's request, counted only when the address is not blocked, for each row of
+ * `keys` (a CTE with the key's `id`) with $n the counter's prefix and the count's parameters after it.
+ */
+const admitSql = (keys: string, n: number) => `blocked as (
     select expire from ${RATE_LIMIT_TABLE}
     where key = $1 and (expire > $2 or expire is null) and points >= $3
   ), counted as (
-    ${upsert('where not exists (select from blocked)', 4)}
-  )
+    ${upsert(`$${n}::text || ${keys}.id`, `from ${keys} where not exists (select from blocked)`, { now: 2, newExpire: n + 1, limit: n + 2, blockedUntil: n + 3 })}
+  )`;
+const ADMIT_KEY_SQL = `with keys as (select $4::int8 as id), ${admitSql('keys', 5)}
   select (select expire from blocked) as blocked_until, counted.points, counted.expire
   from (select 1) as request left join counted on true`;
 const SWEEP_SQL = `delete from ${RATE_LIMIT_TABLE} where expire < $1`;
@@ -71,11 +82,30 @@ export type KeyAdmission =
 const msUntil = (expire: string | number | null, now: number) =>
   expire === null ? 0 : Math.max(0, Number(expire) - now);
 
+interface AdmissionColumns {
+  blocked_until: string | null;
+  points: number | null;
+  expire: string | null;
+}
+
+/** No count (points null): the address was blocked; else the key's count. */
+function admissionOf(row: AdmissionColumns, requests: PostgresLimit, now: number): KeyAdmission {
+  if (row.points === null) return { blocked: true, msBeforeNext: msUntil(row.blocked_until, now) };
+  const consumed = Number(row.points);
+  return {
+    blocked: false,
+    count: { consumed, msBeforeNext: msUntil(row.expire, now), allowed: consumed <= requests.limit },
+  };
+}
+
 /**
  * The rate_limits table's counts. Its statements run on a connection of the service's pool, outside
  * knex's query events (like the library's before it): the statement budgets pin each route's own SQL.
  */
 export class PostgresCounts {
+  /** The fused statement's text by its lookup's text. */
+  private readonly lookups = new Map<string, string>();
+
   constructor(private readonly db: Db) {}
 
   private async run(name: string, text: string, values: unknown[]): Promise<StoreRow[]> {
@@ -91,21 +121,20 @@ export class PostgresCounts {
     }
   }
 
-  private countValues(limit: PostgresLimit, id: string, now: number): unknown[] {
-    return [
-      `${limit.name}:${id}`,
-      now,
-      now + limit.windowMs,
-      limit.limit,
-      limit.blockMs > 0 ? now + limit.blockMs : null,
-    ];
+  /** A count's parameters after its key: the time now, the window's end for a new window, the limit, the block's end. */
+  private countValues(limit: PostgresLimit, now: number): unknown[] {
+    return [now + limit.windowMs, limit.limit, limit.blockMs > 0 ? now + limit.blockMs : null];
   }
 
   /** One limit's counter over this table. */
   counter(limit: PostgresLimit): WindowCounter {
     const count = async (id: string): Promise<WindowCount> => {
       const now = Date.now();
-      const [row] = await this.run('dfs_limit_count', COUNT_SQL, this.countValues(limit, id, now));
+      const [row] = await this.run('dfs_limit_count', COUNT_SQL, [
+        `${limit.name}:${id}`,
+        now,
+        ...this.countValues(limit, now),
+      ]);
       return { consumed: row!.points, msBeforeNext: msUntil(row!.expire, now) };
     };
     return {
@@ -133,21 +162,62 @@ export class PostgresCounts {
     keyId: string,
   ): Promise<KeyAdmission> {
     const now = Date.now();
-    // No address known: a key no row has, so nothing blocks.
-    const addressKey = address === null ? '' : `${failures.name}:${address}`;
     const [row] = await this.run('dfs_limit_admit_key', ADMIT_KEY_SQL, [
-      addressKey,
-      now,
-      failures.limit,
-      ...this.countValues(requests, keyId, now),
+      ...this.admitValues(failures, address, now),
+      keyId,
+      `${requests.name}:`,
+      ...this.countValues(requests, now),
     ]);
-    const { blocked_until: blockedUntil, points, expire } = row as StoreRow & { blocked_until: string | null };
-    if (points === null) return { blocked: true, msBeforeNext: msUntil(blockedUntil, now) };
-    const consumed = Number(points);
-    return {
-      blocked: false,
-      count: { consumed, msBeforeNext: msUntil(expire, now), allowed: consumed <= requests.limit },
-    };
+    return admissionOf(row as AdmissionColumns, requests, now);
+  }
+
+  /**
+   * `lookup` (an API key by its hash) and admitKey for the key it finds, in one statement run where
+   * `lookup` would run (knex's client: it is the request's key statement). Answers the key's row
+   * (undefined when none) and, when there is one, its admission.
+   */
+  async lookUpAdmitting<Row extends { id: string }>(
+    db: Knex,
+    lookup: ShapedStatement,
+    failures: PostgresLimit,
+    address: string | null,
+    requests: PostgresLimit,
+  ): Promise<{ row: Row | undefined; admission: KeyAdmission | null }> {
+    const keyText = shapeText(lookup);
+    let text = this.lookups.get(keyText);
+    if (text === undefined) {
+      // The lookup's own parameters first ($1..$k); the limits' after them, shifted past it.
+      const k = lookup.values.length;
+      const shifted = admitSql('found', 4).replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + k}`);
+      text = `with found as (${keyText}), ${shifted}
+  select found.*, (select expire from blocked) as dfs_blocked_until, counted.points as dfs_points, counted.expire as dfs_expire
+  from (select 1) as request left join found on true left join counted on true`;
+      this.lookups.set(keyText, text);
+    }
+    const now = Date.now();
+    let joined: Record<string, unknown> | undefined;
+    try {
+      [joined] = await runText<Record<string, unknown>>(db, text, [
+        ...lookup.values,
+        ...this.admitValues(failures, address, now),
+        `${requests.name}:`,
+        ...this.countValues(requests, now),
+      ]);
+    } catch (error) {
+      // knex names a failed statement by its text: the store's failure (readiness, logs) by the reason alone.
+      if (error instanceof Error && error.message.startsWith(`${text} - `))
+        error.message = error.message.slice(text.length + 3);
+      throw error;
+    }
+    const { dfs_blocked_until: blocked_until, dfs_points: points, dfs_expire: expire, ...row } = joined!;
+    if (row.id === null) return { row: undefined, admission: null };
+    const admission = admissionOf({ blocked_until, points, expire } as AdmissionColumns, requests, now);
+    return { row: row as Row, admission };
+  }
+
+  /** The address's parameters: its failures' key (none known: a key no row has), the time now, the failures' limit. */
+  private admitValues(failures: PostgresLimit, address: string | null, now: number): unknown[] {
+    return [address === null ? '' : `${failures.name}:${address}`, now, failures.limit];
   }
 
   /** Deletes, every five minutes, the rows whose window ended an hour ago (as the library's sweep did). */

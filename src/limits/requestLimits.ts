@@ -2,11 +2,14 @@
 // createAccessToken, which takes a key as its argument): requests per API key, failed authentications
 // and requests without a credential per client address. Counted in the store sharedStore.ts picks:
 // Redis or Postgres, shared by every instance, or this process's memory.
+
+import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { clientAddressKey } from '../clientAddress.js';
+import { runShaped, type ShapedStatement } from '../db/prepared.js';
 import { type AppError, rateLimited } from '../errors.js';
 import type { LimitSettings, WindowLimit } from '../limitSettings.js';
-import { PostgresCounts } from './postgresCounts.js';
+import { type KeyAdmission, PostgresCounts } from './postgresCounts.js';
 import {
   createWindowCounter,
   postgresLimit,
@@ -31,6 +34,12 @@ export interface KeyQuota {
   resetSeconds: number;
 }
 
+/** A key's admission: its quota when it was counted, and the 429 when it is refused. */
+export interface KeyAdmissionAnswer {
+  quota: KeyQuota | null;
+  refusal: AppError | null;
+}
+
 export interface RequestLimiter {
   /** 429 when `address` failed authentication too often lately. */
   refuseBlockedAddress(address: string | null): Promise<void>;
@@ -41,7 +50,16 @@ export interface RequestLimiter {
    * counted, no quota), else counted against the key, refused past its limit, with the key's quota.
    * On Postgres one statement asks both (postgresCounts.ts).
    */
-  admitKey(address: string | null, keyId: string): Promise<{ quota: KeyQuota | null; refusal: AppError | null }>;
+  admitKey(address: string | null, keyId: string): Promise<KeyAdmissionAnswer>;
+  /**
+   * Only where the counts live in the database the key is looked up in (Postgres): runs `lookup`, the
+   * key by its hash, and admitKey for the key it finds, in one statement on `db`.
+   */
+  lookUpAdmitting?<Row extends { id: string }>(
+    db: Knex,
+    address: string | null,
+    lookup: ShapedStatement,
+  ): Promise<{ row: Row | undefined; admission: KeyAdmissionAnswer | null }>;
   chargeAnonymous(address: string | null): Promise<void>;
   /** Where the counts are kept, for /readyz: `memory`, `shared (redis)`, or `insurance (...)` while the store fails. */
   storeStatus(): string;
@@ -113,6 +131,13 @@ export function createRequestLimiter(
     return { quota, refusal };
   };
   // The address's failures, then the key's count, asked of the given counters in turn.
+  const failuresLimit = postgresLimit(failuresOptions);
+  const requestsLimit = postgresLimit(requestsOptions);
+  const addressKeyOf = (address: string | null) => (address === null ? null : clientAddressKey(address));
+  const answerOf = (admission: KeyAdmission): KeyAdmissionAnswer =>
+    admission.blocked
+      ? { quota: null, refusal: addressBlocked(admission.msBeforeNext) }
+      : keyAdmission(admission.count);
   const admitInTurn = async (
     failuresOf: WindowCounter,
     requestsOf: WindowCounter,
@@ -150,21 +175,41 @@ export function createRequestLimiter(
     },
     admitKey(address, keyId) {
       if (!postgres || !guard) return admitInTurn(failures, requests, address, keyId);
-      const addressKey = address === null ? null : clientAddressKey(address);
       return guard.run(
-        async () => {
-          const admission = await postgres.admitKey(
-            postgresLimit(failuresOptions),
-            addressKey,
-            postgresLimit(requestsOptions),
-            keyId,
-          );
-          if (admission.blocked) return { quota: null, refusal: addressBlocked(admission.msBeforeNext) };
-          return keyAdmission(admission.count);
-        },
+        async () => answerOf(await postgres.admitKey(failuresLimit, addressKeyOf(address), requestsLimit, keyId)),
         () => admitInTurn(failures.insurance, requests.insurance, address, keyId),
       );
     },
+    ...(postgres && guard
+      ? {
+          lookUpAdmitting: async <Row extends { id: string }>(
+            db: Knex,
+            address: string | null,
+            lookup: ShapedStatement,
+          ) => {
+            const started = performance.now();
+            let found: { row: Row | undefined; admission: KeyAdmission | null };
+            try {
+              found = await postgres.lookUpAdmitting<Row>(
+                db,
+                lookup,
+                failuresLimit,
+                addressKeyOf(address),
+                requestsLimit,
+              );
+            } catch (error) {
+              // The lookup alone tells which part failed: if it fails too, the database (or the keys'
+              // table) did, and its error is the request's; if not, the store did: insurance decides.
+              const [row] = await runShaped<Row>(db, lookup);
+              guard.fellBack(error);
+              const admission = row ? await admitInTurn(failures.insurance, requests.insurance, address, row.id) : null;
+              return { row, admission };
+            }
+            guard.answered(started);
+            return { row: found.row, admission: found.admission && answerOf(found.admission) };
+          },
+        }
+      : {}),
     async chargeAnonymous(address) {
       if (address === null) return;
       const count = await anonymous.consume(clientAddressKey(address));
@@ -186,6 +231,11 @@ export interface CredentialLimits {
   failed(): Promise<void>;
   /** The credential is API key `keyId` or a token it bought: 429 when the address is blocked, or past the key's limit. */
   accepted(keyId: string): Promise<void>;
+  /**
+   * On Postgres: runs `lookup` (an API key by its hash) with the limits in the same statement; the
+   * accepted() call for the key it found then answers from that statement.
+   */
+  lookUpCounted?<Row extends { id: string }>(db: Knex, lookup: ShapedStatement): Promise<Row | undefined>;
   /** The request carried no credential: one request against its address, 429 past the limit. */
   anonymous(): Promise<void>;
 }
@@ -205,14 +255,26 @@ export function credentialLimitsFor(
   onQuota: (quota: KeyQuota) => void = () => {},
 ): CredentialLimits {
   if (!limiter) return UNLIMITED;
+  // The admission a counted lookup brought along, for the key it found.
+  let counted: { keyId: string; admission: KeyAdmissionAnswer } | null = null;
+  const lookUpAdmitting = limiter.lookUpAdmitting?.bind(limiter);
   return {
     refuseBlockedAddress: () => limiter.refuseBlockedAddress(clientAddress),
     failed: () => limiter.recordAuthFailure(clientAddress),
     accepted: async (keyId) => {
-      const { quota, refusal } = await limiter.admitKey(clientAddress, keyId);
+      const { quota, refusal } =
+        counted?.keyId === keyId ? counted.admission : await limiter.admitKey(clientAddress, keyId);
+      counted = null;
       if (quota) onQuota(quota);
       if (refusal) throw refusal;
     },
+    ...(lookUpAdmitting && {
+      lookUpCounted: async <Row extends { id: string }>(db: Knex, lookup: ShapedStatement) => {
+        const { row, admission } = await lookUpAdmitting<Row>(db, clientAddress, lookup);
+        counted = row && admission ? { keyId: row.id, admission } : null;
+        return row;
+      },
+    }),
     anonymous: () => limiter.chargeAnonymous(clientAddress),
   };
 }

@@ -75,10 +75,21 @@ export class StoreGuard {
     try {
       answer = await shared();
     } catch (error) {
-      this.failed(error);
-      this.observer?.insuranceDecision(this.store);
+      this.fellBack(error);
       return insurance();
     }
+    this.answered(started);
+    return answer;
+  }
+
+  /** The store failed a call: logged once, and this decision is the insurance limiter's. */
+  fellBack(error: unknown): void {
+    this.failed(error);
+    this.observer?.insuranceDecision(this.store);
+  }
+
+  /** A call started at `started` (performance.now()) succeeded: the store is back if it had failed before. */
+  answered(started: number): void {
     if (this.failure && started > this.failure.at) {
       this.logger.info(
         { rateLimitStore: this.store, failingSince: this.failure.since.toISOString() },
@@ -87,7 +98,6 @@ export class StoreGuard {
       this.failure = null;
       this.observer?.recovered(this.store);
     }
-    return answer;
   }
 
   private failed(error: unknown): void {

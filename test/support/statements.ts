@@ -2,10 +2,11 @@
 // returned: what the suites that pin a request's round trips count and read (test/statements-*,
 // test/graph-n-plus-one, test/scaling-invariants).
 //
-// Not counted: the request limits' own statements on Postgres (src/limits/postgresCounts.ts): they
-// run on a connection taken from the same pool, outside knex's query events. A credentialed request
-// adds one (its address's failed authentications and its key's count; an anonymous one adds one), the
-// same for every route, so the budgets pin each route's own statements.
+// On Postgres an API key's lookup by its hash carries the request limits (its address's failed
+// authentications and its key's count) in its own statement (src/limits/postgresCounts.ts). Not
+// counted: the limits' statements of their own, which run on a connection taken from the same pool,
+// outside knex's query events: an anonymous request's count, a failed authentication's, and a token's
+// key's count; the same for every route, so the budgets pin each route's own statements.
 import type { Db } from '../../src/db/knex.js';
 
 export interface SentStatement {
@@ -43,4 +44,13 @@ export async function statementsDuring<T>(
   } finally {
     db.off('query', onQuery).off('query-response', onResponse);
   }
+}
+
+/**
+ * The statements with the request limits taken out of the key's: on Postgres the key's lookup by
+ * its hash carries them in its own statement (src/limits/postgresCounts.ts lookUpAdmitting), as a
+ * CTE around the lookup's own text. The bench's bare baselines look the key up alone.
+ */
+export function withoutRequestLimits(sql: readonly string[]): string[] {
+  return sql.map((text) => /^with found as \((.*?)\), blocked as \(/s.exec(text)?.[1] ?? text);
 }

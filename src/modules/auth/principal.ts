@@ -2,10 +2,11 @@
 // (an API key, or an access token bought with one). Resolvers ask the guards below; they never look
 // at keys or tokens themselves.
 import type { DbOrTrx } from '../../db/knex.js';
+import type { ShapedStatement } from '../../db/prepared.js';
 import { type AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { couldBeValidKey, hashApiKey, kindOfGeneratedKey, sameHash } from './keys.js';
-import { findActiveApiKey, findActiveApiKeyById, findActiveApiKeyWithWrite } from './queries.js';
+import { activeKeyByHash, findActiveApiKey, findActiveApiKeyById, findActiveApiKeyWithWrite } from './queries.js';
 import type { ApiKeyRow } from './rows.js';
 import { looksLikeAccessToken, type TokenSettings, verifyAccessToken } from './tokens.js';
 
@@ -64,6 +65,11 @@ export interface CredentialAccounting {
   failed(): Promise<void>;
   /** The credential is API key `keyId` or a token it bought: 429 when the address is blocked, or past the key's limit. */
   accepted(keyId: string): Promise<void>;
+  /**
+   * Where the limits are counted in the database itself: runs `lookup` (the key by its hash) with
+   * them in one statement, and accepted() for the key found answers from it (one round trip, not two).
+   */
+  lookUpCounted?<Row extends { id: string }>(db: DbOrTrx, lookup: ShapedStatement): Promise<Row | undefined>;
 }
 
 export interface AuthenticationDeps {
@@ -112,8 +118,9 @@ export async function authenticateCredential(
   credential: Credential,
 ): Promise<Authentication> {
   if (!credential.value) return authenticate(deps, credential);
-  // The lookup only reads; then one call asks the address's block and counts the outcome (a blocked
-  // address is refused whatever the lookup found): on Postgres, one statement for both limits.
+  // The lookup, then the address's block and the outcome counted (a blocked address is refused
+  // whatever the lookup found). On Postgres the key's lookup by its hash carries both limits in its
+  // own statement (lookUpCounted): an API key's request costs one round trip before its work.
   const auth = await authenticate(deps, credential);
   if (auth.principal) await deps.accounting.accepted(auth.principal.keyId);
   else if (auth.failure.code === 'INVALID_API_KEY' || auth.failure.code === 'INVALID_ACCESS_TOKEN') {
@@ -128,8 +135,13 @@ function findKeyById({ db, now, withWrites }: AuthenticationDeps, id: string): P
   return withWrites ? findActiveApiKeyWithWrite(db, { id }, now) : findActiveApiKeyById(db, id, now);
 }
 
-function findKeyByHash({ db, now, withWrites }: AuthenticationDeps, hash: string): Promise<ActiveKey | undefined> {
-  return withWrites ? findActiveApiKeyWithWrite(db, { key_hash: hash }, now) : findActiveApiKey(db, hash, now);
+function findKeyByHash(
+  { db, now, withWrites, accounting }: AuthenticationDeps,
+  hash: string,
+): Promise<ActiveKey | undefined> {
+  if (withWrites) return findActiveApiKeyWithWrite(db, { key_hash: hash }, now);
+  if (accounting.lookUpCounted) return accounting.lookUpCounted<ApiKeyRow>(db, activeKeyByHash(db, hash, now));
+  return findActiveApiKey(db, hash, now);
 }
 
 function authenticated(key: ActiveKey, viaToken: boolean): Authentication {

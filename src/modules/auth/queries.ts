@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { prepared, runShaped } from '../../db/prepared.js';
+import { prepared, runShaped, type ShapedStatement } from '../../db/prepared.js';
 import type { ApiKeyRow } from './rows.js';
 
 const COLUMNS = [
@@ -16,17 +16,27 @@ const COLUMNS = [
   'revoked_at',
 ] as const;
 
-/** The key with this hash if it is neither revoked nor expired at `now`; one unique-index lookup. */
+/**
+ * The statement of findActiveApiKey: the key with this hash if it is neither revoked nor expired at
+ * `now`, one unique-index lookup. Every authenticated request runs it (compiled once, a prepared
+ * statement); on Postgres the request limits run it inside their own (limits/postgresCounts.ts).
+ */
+export function activeKeyByHash(db: DbOrTrx, keyHash: string, now: Date): ShapedStatement {
+  return {
+    shape: 'api key by hash',
+    values: [keyHash, now, 1],
+    build: () =>
+      db('api_keys')
+        .select(...COLUMNS)
+        .where({ key_hash: keyHash })
+        .whereNull('revoked_at')
+        .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
+        .first(),
+  };
+}
+
 export async function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
-  // Every authenticated request runs it: compiled once, a prepared statement.
-  const [key] = await runShaped<ApiKeyRow>(db, 'api key by hash', [keyHash, now, 1], () =>
-    db('api_keys')
-      .select(...COLUMNS)
-      .where({ key_hash: keyHash })
-      .whereNull('revoked_at')
-      .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
-      .first(),
-  );
+  const [key] = await runShaped<ApiKeyRow>(db, activeKeyByHash(db, keyHash, now));
   return key;
 }
 
@@ -43,15 +53,18 @@ export async function findActiveApiKeyWithWrite(
   now: Date,
 ): Promise<ApiKeyWithWrite | undefined> {
   const [column, value] = 'key_hash' in key ? ['k.key_hash', key.key_hash] : ['k.id', key.id];
-  const [found] = await runShaped<ApiKeyWithWrite>(db, `api key with its write by ${column}`, [value, now, 1], () =>
-    db('api_keys as k')
-      .select(...COLUMNS.map((name) => `k.${name}`), db.raw('w.lsn::text as written_lsn'))
-      .leftJoin('api_key_writes as w', 'w.key_id', 'k.id')
-      .where(column, value)
-      .whereNull('k.revoked_at')
-      .where((active) => active.whereNull('k.expires_at').orWhere('k.expires_at', '>', now))
-      .first(),
-  );
+  const [found] = await runShaped<ApiKeyWithWrite>(db, {
+    shape: `api key with its write by ${column}`,
+    values: [value, now, 1],
+    build: () =>
+      db('api_keys as k')
+        .select(...COLUMNS.map((name) => `k.${name}`), db.raw('w.lsn::text as written_lsn'))
+        .leftJoin('api_key_writes as w', 'w.key_id', 'k.id')
+        .where(column, value)
+        .whereNull('k.revoked_at')
+        .where((active) => active.whereNull('k.expires_at').orWhere('k.expires_at', '>', now))
+        .first(),
+  });
   return found;
 }
 

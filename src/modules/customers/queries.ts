@@ -144,10 +144,11 @@ export function customersByLocator(
   );
   values.push(2);
   const shape = `customers by ${rules.join(', ')} in ${partnerId === null ? 'every partner' : 'one partner'}`;
-  return runShaped<LocatedCustomerRow>(db, shape, values, () => {
+  const build = () => {
     const [first, ...rest] = rules.map((rule, precedence) => customersByRule(db, rule, precedence, locator, partnerId));
     return (rest.length ? first!.unionAll(rest, true) : first!).orderBy(['precedence', 'partner_id', 'id']).limit(2);
-  });
+  };
+  return runShaped<LocatedCustomerRow>(db, { shape, values, build });
 }
 
 export async function insertCustomer(db: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {

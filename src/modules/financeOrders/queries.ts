@@ -120,7 +120,7 @@ export async function financeOrdersAroundCustomers(
   const ofMatched = matched.length === 0 ? null : tenantKeyArrays(matched);
   const values = ofMatched ? [...ofCustomers.both, ...ofMatched.both] : ofCustomers.both;
   const shape = `orders around customers${ofMatched ? ' and a matched device' : ''}`;
-  const rows = await runShaped<Record<string, unknown>>(db, shape, values, () => {
+  const build = () => {
     const devicesOfCustomers = whereTenantKeys(
       db('finance_orders').select('partner_id', 'device_id'),
       ['partner_id', 'customer_id'],
@@ -139,7 +139,8 @@ export async function financeOrdersAroundCustomers(
         { column: 'o.ordered_at', order: 'desc' },
         { column: 'o.id', order: 'desc' },
       ]);
-  });
+  };
+  const rows = await runShaped<Record<string, unknown>>(db, { shape, values, build });
   return rows.map((row) => ({
     order: Object.fromEntries(COLUMNS.map((column) => [column, row[column]])) as unknown as FinanceOrderRow,
     device: ORDER_DEVICE.take(row)!, // an inner join: every order has its device

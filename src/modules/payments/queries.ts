@@ -33,12 +33,12 @@ export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise
 /** The payments of several orders, oldest first (paymentHistory order). */
 export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Promise<PaymentRow[]> {
   const keys = tenantKeyArrays(orders);
-  return runShaped<PaymentRow>(db, 'payments of orders', keys.both, () =>
+  const build = () =>
     whereTenantKeys(db('payments').select(...COLUMNS), ['partner_id', 'finance_order_id'], keys).orderBy([
       'received_at',
       'id',
-    ]),
-  );
+    ]);
+  return runShaped<PaymentRow>(db, { shape: 'payments of orders', values: keys.both, build });
 }
 
 /** A partner transaction a payment makes (in store: its cash, and its commission when there is one). */
