@@ -936,8 +936,8 @@ async function main(): Promise<void> {
       `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the run, ${webhooks.pendingAtEnd} pending at its end`,
     );
 
-  // 5b. Issue 14: the request limits are counted in Postgres by default (two statements per credentialed
-  // request); the same lookups on one more service process that counts them in Redis (REDIS_URL,
+  // 5b. Issue 14: the request limits are counted in Postgres by default (in the key's own statement,
+  // src/limits/postgresCounts.ts); the same lookups on one more service process that counts them in Redis (REDIS_URL,
   // BENCH_REDIS_URL or the local server), against the Postgres-counted figure of the main run.
   // (Not run when --only left the REST lookups out.)
   const lookupScenario = scenarios.find((scenario) => scenario.name === 'rest-lookup-customer');

@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/knex.js';
 import { BENCH_END, generateBenchData } from '../src/fixtures/benchData.js';
+import { PostgresCounts } from '../src/limits/postgresCounts.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
-import { findActiveApiKey, findActiveApiKeyById } from '../src/modules/auth/queries.js';
+import { activeKeyByHash, findActiveApiKeyById } from '../src/modules/auth/queries.js';
 import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
 import { clerksByKeys } from '../src/modules/clerks/queries.js';
 import { locateCustomer } from '../src/modules/customers/locate.js';
@@ -156,7 +157,19 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     hot.push({ name, queries: async () => queries() });
 
   // Authentication.
-  add('api key by hash', () => sqlOf(findActiveApiKey(db, hashApiKey('bench-retail-key-1'), now)));
+  add('api key by hash', () => sqlOf(activeKeyByHash(db, hashApiKey('bench-retail-key-1'), now).build()));
+  // On Postgres the key's lookup carries the request limits: the address's block and the key's count.
+  add('api key by hash, with the request limits', () =>
+    captureQueries(db, (d) =>
+      new PostgresCounts(d).lookUpAdmitting(
+        d,
+        activeKeyByHash(d, hashApiKey('bench-retail-key-1'), now),
+        { name: 'authfail', limit: 10, windowMs: 300_000, blockMs: 0 },
+        '203.0.113.9',
+        { name: 'key', limit: 1000, windowMs: 60_000, blockMs: 60_000 },
+      ),
+    ),
+  );
   add('api key by id', () => sqlOf(findActiveApiKeyById(db, '3', now)));
   // Locators: findDevice (directory, then the device with its catalogue), and locateCustomer (every rule in one statement) by each kind.
   add('findDevice by imei', () => captureQueries(db, (d) => findDevice(d, 'imei', p.imei!, p.partner!)));
@@ -199,7 +212,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('lockFinanceOrder', () => sqlOf(lockFinanceOrder(db, { partnerId: p.partner!, id: p.orderId! })));
   add('cart by tag', () => sqlOf(cartByTag(db, p.partner!, p.cartTag!)));
   add('carts by keys', () => sqlOf(cartsByKeys(db, key(p.cartId!))));
-  add('payments of orders', () => sqlOf(paymentsOfOrders(db, key(p.orderId!))));
+  add('payments of orders', () => captureQueries(db, (d) => paymentsOfOrders(d, key(p.orderId!))));
   add('payments by keys', () => sqlOf(paymentsByKeys(db, key(p.paymentId!, '1'))));
   add('merchants by keys', () => sqlOf(merchantsByKeys(db, key(p.merchantId!))));
   add('clerks by keys', () => sqlOf(clerksByKeys(db, key(p.clerkId!))));

@@ -669,9 +669,14 @@ const PARTNER_REQUESTS: Array<{ name: string; path: string; headers?: Record<str
   },
 ];
 
-/** Global tables a partner request may read: the key lookup and the device directory (global by design), and the catalogue. */
+/**
+ * Global tables a partner request may read: the key lookup and the device directory (global by
+ * design), the catalogue, and on Postgres the request limits' counts (by key and by address, no
+ * partner: they ride on the key's statement, src/limits/postgresCounts.ts).
+ */
 const GLOBAL_READS_OF_PARTNER_REQUESTS = [
   'api_keys',
+  'rate_limits',
   'device_directory',
   'device_families',
   'device_models',
