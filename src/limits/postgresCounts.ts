@@ -99,8 +99,9 @@ function admissionOf(row: AdmissionColumns, requests: PostgresLimit, now: number
 }
 
 /**
- * The rate_limits table's counts. Its statements run on a connection of the service's pool, outside
- * knex's query events (like the library's before it): the statement budgets pin each route's own SQL.
+ * The rate_limits table's counts. Their own statements run on a connection of the service's pool,
+ * outside knex's query events (like the library's before them): the statement budgets pin each
+ * route's own SQL. lookUpAdmitting's is the request's key statement, and runs as that one would.
  */
 export class PostgresCounts {
   /** The fused statement's text by its lookup's text. */
