@@ -149,17 +149,18 @@ export function createRequestLimiter(
     return keyAdmission(await requestsOf.consume(keyId));
   };
 
+  const refuseBlockedAddress = async (address: string | null) => {
+    if (address === null) return;
+    const count = await failures.peek(clientAddressKey(address));
+    if (isBlocked(count)) throw addressBlocked(count.msBeforeNext);
+  };
+
   return {
-    async refuseBlockedAddress(address) {
-      if (address === null) return;
-      const count = await failures.peek(clientAddressKey(address));
-      if (isBlocked(count)) throw addressBlocked(count.msBeforeNext);
-    },
+    refuseBlockedAddress,
     async recordAuthFailure(address) {
       if (address === null) return;
+      await refuseBlockedAddress(address);
       const key = clientAddressKey(address);
-      const blocked = await failures.peek(key);
-      if (isBlocked(blocked)) throw addressBlocked(blocked.msBeforeNext);
       const count = await failures.add(key);
       // The failure that reaches the limit blocks the address: counted atomically by the store, so
       // exactly one instance sees it, and it is logged once per window.
