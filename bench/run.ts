@@ -81,6 +81,10 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: '' },
     // GRAPHQL_EXECUTOR of every service process: jit (the default) or graphql-js, the lever's measurement.
     executor: { type: 'string', default: 'jit' },
+    // V8's young generation (--max-semi-space-size, MB; V8 rounds it up to a power of two) of every
+    // process the bench starts; absent: npm run start:prod's (V8's default); 0: V8's default. The
+    // lever's measurement (README, Performance).
+    'semi-space': { type: 'string' },
   },
 });
 const fromSource = args['from-source'];
@@ -142,13 +146,32 @@ async function withAdmin<T>(work: (admin: knex.Knex) => Promise<T>): Promise<T> 
 const children: ChildProcess[] = [];
 
 /**
+ * The V8 settings npm run start:prod starts the service with (its heap cap; a young generation if it
+ * sets one), read from package.json so the bench runs what production runs, and --semi-space's young
+ * generation instead if given. The young generation, which sets how much garbage may pile up before a
+ * collection, applies to the bare baselines too: they run in the same process setup, never a
+ * handicapped one.
+ */
+const PRODUCTION_V8_FLAGS: string[] = (() => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  const flags = scripts['start:prod']!.split(' ').filter((word) => /^--max-(old|semi)-space-size=\d+$/.test(word));
+  const semiSpace = args['semi-space'];
+  if (semiSpace === undefined) return flags;
+  if (!/^\d+$/.test(semiSpace)) fail(`--semi-space must be a whole number of MB (0: V8's default), got "${semiSpace}"`);
+  const kept = flags.filter((flag) => !flag.startsWith('--max-semi-space-size='));
+  return semiSpace === '0' ? kept : [...kept, `--max-semi-space-size=${semiSpace}`];
+})();
+const youngGeneration = PRODUCTION_V8_FLAGS.filter((flag) => flag.startsWith('--max-semi-space-size='));
+
+/**
  * How node starts an entry (a TypeScript path such as src/main.ts): as production does (npm run
  * start:prod: the compiled JavaScript of the bench's build, the telemetry preload, the heap cap), or
  * with --from-source through tsx, as npm start does.
  */
 function nodeArguments(entry: string): string[] {
   const service = entry === 'src/main.ts';
-  const heap = service ? ['--max-old-space-size=1024'] : [];
+  const heap = service ? PRODUCTION_V8_FLAGS : youngGeneration;
   if (fromSource)
     return [...heap, '--import', 'tsx', ...(service ? ['--import', './src/telemetry/preload.ts'] : []), entry];
   const compiled = (path: string) => join(BUILD_DIR, path.replace(/\.ts$/, '.js'));
@@ -1037,7 +1060,7 @@ async function main(): Promise<void> {
       await new Promise<void>((done, reject) =>
         execFile(
           process.execPath,
-          [...script, '--database-url', dbUrl, '--partner-key', partnerKey, '--out', out],
+          [...PRODUCTION_V8_FLAGS, ...script, '--database-url', dbUrl, '--partner-key', partnerKey, '--out', out],
           { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } },
           (error, _stdout, stderr) =>
             error ? reject(new Error(`bench/graphql-execution.ts failed: ${stderr || error.message}`)) : done(),
@@ -1167,6 +1190,7 @@ async function main(): Promise<void> {
       fill: 'generator',
       runsAs: fromSource ? 'TypeScript through tsx (--from-source)' : 'compiled JavaScript (dist-bench/)',
       graphqlExecutor: args.executor,
+      serviceV8Flags: PRODUCTION_V8_FLAGS,
       only: only.length ? only : null,
       partnerId: partner,
     },

@@ -5,6 +5,7 @@
 // would answer differently (README, GraphQL, "Execution") and subscriptions run on graphql-js's own
 // execute, so every answer is the one graphql-js gives.
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import {
   BREAK,
   type DocumentNode,
@@ -12,6 +13,7 @@ import {
   execute,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLObjectType,
   type GraphQLSchema,
   getNullableType,
   isScalarType,
@@ -28,6 +30,7 @@ import {
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Logger } from 'pino';
 import type { Context } from './context.js';
+import { columnOf } from './modules/columns.js';
 import { activeSpan, inActiveSpan, tracingStarted, untraced } from './tracing.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<Context>['gateway'];
@@ -76,6 +79,8 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
   };
   // Apollo's document store hands the same DocumentNode for the same text: each is compiled once.
   const plans = new WeakMap<DocumentNode, Map<string, Plan>>();
+  // Derived at the first compilation, once the resolvers are final (tracing wraps them at load()).
+  let compiledSchema: GraphQLSchema | undefined;
 
   const compile = (
     document: DocumentNode,
@@ -88,7 +93,8 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     }
     let refusal: unknown;
     try {
-      const compiled = compileQuery(schema, document, operationName);
+      compiledSchema ??= columnsInlined(schema);
+      const compiled = compileQuery(compiledSchema, document, operationName);
       if (isCompiledQuery(compiled)) {
         stats.compiledDocuments++;
         return compiled;
@@ -166,6 +172,29 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
   }
 
   return { stats, execute: run };
+}
+
+/**
+ * The schema jit compiles: `schema` with every field whose resolver is a plain column read
+ * (modules/columns.ts) left without one and named as the column, so that jit, which reads an
+ * unresolved field of the parent by its field definition's name, compiles it as `parent.<column>`
+ * (its answer still goes through the scalar's serialization). graphql-js, and validation, keep
+ * `schema` as it is; a wrapped resolver (tracing's, the list counter's) carries no mark and is called.
+ */
+export function columnsInlined(schema: GraphQLSchema): GraphQLSchema {
+  const inlined: Array<{ type: string; field: string; column: string }> = [];
+  const derived = mapSchema(schema, {
+    [MapperKind.OBJECT_FIELD]: (config, field, type) => {
+      const column = columnOf(config.resolve);
+      if (column === undefined) return config;
+      inlined.push({ type, field, column });
+      return { ...config, resolve: undefined };
+    },
+  });
+  for (const { type, field, column } of inlined) {
+    (derived.getType(type) as GraphQLObjectType).getFields()[field]!.name = column;
+  }
+  return derived;
 }
 
 /**

@@ -4,12 +4,15 @@
 // errors, masked errors, non-null propagation, mutations) get the same answers, byte for byte, from a
 // service on jit and a service on graphql-js (GRAPHQL_EXECUTOR=graphql-js), each over its own copy of
 // the seeded database; and what jit cannot compile, or would answer otherwise, runs on graphql-js.
-import { parse } from 'graphql';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { execute, type GraphQLObjectType, type GraphQLSchema, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphqlExecutorKind } from '../src/config.js';
 import type { Context } from '../src/context.js';
-import { createJitExecutor, type ExecutorStats } from '../src/graphqlExecutor.js';
+import { columnsInlined, createJitExecutor, type ExecutorStats } from '../src/graphqlExecutor.js';
 import { createLogger } from '../src/logger.js';
+import { column, columnOf } from '../src/modules/columns.js';
+import { TimestampScalar } from '../src/scalars.js';
 import { buildSchema } from '../src/schema.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from './support/golden.js';
@@ -363,5 +366,87 @@ describe('what jit cannot run as graphql-js does runs on graphql-js', () => {
     expect(warnings).toEqual([
       expect.objectContaining({ msg: 'graphql-jit could not compile a document; it runs on graphql-js' }),
     ]);
+  });
+});
+
+describe('a field that reads a column of its row is compiled as a property read on jit', () => {
+  it('the schema jit compiles drops the resolvers made by column() and keeps every other one', () => {
+    const schema = buildSchema();
+    const inlined = columnsInlined(schema);
+    const fieldOf = (on: GraphQLSchema, type: string, field: string) =>
+      (on.getType(type) as GraphQLObjectType).getFields()[field]!;
+    // The listing's hot fields: marked in their modules, and the marks survive graphql-tools.
+    for (const [type, field, column] of [
+      ['Device', 'simNumber', 'sim_number'],
+      ['Device', 'phoneNumber', 'phone_number'],
+      ['DeviceModel', 'makeModel', 'make_model'],
+      ['FinanceTransaction', 'time', 'occurred_at'],
+      ['CashTransaction', 'time', 'occurred_at'],
+      ['Payment', 'time', 'received_at'],
+    ] as const) {
+      expect(columnOf(fieldOf(schema, type, field).resolve), `${type}.${field}`).toBe(column);
+      expect(fieldOf(inlined, type, field).resolve, `${type}.${field}`).toBeUndefined();
+      expect(fieldOf(inlined, type, field).name).toBe(column);
+    }
+    // A resolver that computes stays, as does the original schema graphql-js and validation use.
+    expect(fieldOf(inlined, 'FinanceTransaction', 'amount').resolve).toBeTypeOf('function');
+    expect(fieldOf(inlined, 'Device', 'model').resolve).toBeTypeOf('function');
+    expect(fieldOf(schema, 'Device', 'simNumber').name).toBe('simNumber');
+    expect(fieldOf(schema, 'Device', 'simNumber').resolve).toBeTypeOf('function');
+  });
+
+  it('answers what the resolver answers (null, absent, a Date through its scalar); a wrapped one is still called', async () => {
+    const marked = column('sim_number');
+    let wrappedCalls = 0;
+    const schema = makeExecutableSchema({
+      typeDefs: `scalar Timestamp
+        type Query { rows: [Row!]! }
+        type Row { simNumber: String, seen: Timestamp, missing: String, wrapped: String }`,
+      resolvers: {
+        Timestamp: TimestampScalar,
+        Query: {
+          rows: () => [
+            { sim_number: '8901', seen_at: new Date('2026-06-10T00:00:00Z'), kept: 'k' },
+            { sim_number: null, seen_at: null, kept: null },
+          ],
+        },
+        Row: {
+          simNumber: marked,
+          seen: column('seen_at'),
+          missing: column('not_selected'),
+          // What tracing and the list counter do to a resolver: the mark does not survive, the call does.
+          wrapped: {
+            resolve: (row: { kept: string | null }) => {
+              wrappedCalls++;
+              return column('kept').resolve(row);
+            },
+          },
+        },
+      },
+    });
+    expect(columnOf((schema.getType('Row') as GraphQLObjectType).getFields().wrapped!.resolve)).toBeUndefined();
+    const document = parse('{ rows { simNumber seen missing wrapped } }');
+    const operation = document.definitions[0] as Parameters<
+      ReturnType<typeof createJitExecutor>['execute']
+    >[0]['operation'];
+    const executor = createJitExecutor(schema, createLogger('warn'));
+    const onJit = await executor.execute({
+      document,
+      operation,
+      operationName: undefined,
+      variables: {},
+      contextValue: {} as Context,
+    });
+    expect(executor.stats.jitExecutions).toBe(1);
+    expect(wrappedCalls).toBe(2);
+    expect(onJit).toEqual(await execute({ schema, document }));
+    expect(onJit).toEqual({
+      data: {
+        rows: [
+          { simNumber: '8901', seen: Date.parse('2026-06-10T00:00:00Z') / 1000, missing: null, wrapped: 'k' },
+          { simNumber: null, seen: null, missing: null, wrapped: null },
+        ],
+      },
+    });
   });
 });

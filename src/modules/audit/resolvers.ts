@@ -3,6 +3,7 @@ import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { requireOperator } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { connectionResolvers } from '../pages.js';
 import { auditEventsPrecede, countAuditEvents, listAuditEvents } from './queries.js';
 import type { AuditEventRow } from './rows.js';
@@ -38,14 +39,14 @@ export const auditResolvers: Resolvers = {
     totalCount: (page, _args, ctx) => (page.empty ? 0 : countAuditEvents(ctx.db, page.filter)),
   },
   AuditEvent: {
-    time: (event) => event.occurred_at,
+    time: column('occurred_at'),
     actorKind: (event) => ACTOR_KINDS[event.actor_kind],
-    actorId: (event) => event.actor_id,
-    actorKeyId: (event) => event.actor_key_id,
-    subjectKind: (event) => event.subject_kind,
-    subjectId: (event) => event.subject_id,
-    partnerId: (event) => event.partner_id,
-    clientAddress: (event) => event.client_address,
-    requestId: (event) => event.request_id,
+    actorId: column('actor_id'),
+    actorKeyId: column('actor_key_id'),
+    subjectKind: column('subject_kind'),
+    subjectId: column('subject_id'),
+    partnerId: column('partner_id'),
+    clientAddress: column('client_address'),
+    requestId: column('request_id'),
   },
 };

@@ -3,6 +3,7 @@ import { AppError, invalidApiKey, invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
+import { column } from '../columns.js';
 import { requireId } from '../inputs.js';
 import { createApiKeyFor, revokeApiKeyAs } from './admin.js';
 import { authenticateCredential, requireOperator, requirePrincipal } from './principal.js';
@@ -100,13 +101,13 @@ export const authResolvers: Resolvers = {
   },
   ApiKey: {
     kind: (key) => KEY_KINDS[key.kind],
-    displayPrefix: (key) => key.display_prefix,
+    displayPrefix: column('display_prefix'),
     partner: (key, _args, ctx) => (key.partner_id ? ctx.loaders.partners.byId.load(key.partner_id) : null),
     paymentVendor: (key, _args, ctx) => (key.vendor_id ? ctx.loaders.paymentVendors.byId.load(key.vendor_id) : null),
-    operatorId: (key) => key.operator_id,
-    createdAt: (key) => key.created_at,
-    expiresAt: (key) => key.expires_at,
-    revokedAt: (key) => key.revoked_at,
+    operatorId: column('operator_id'),
+    createdAt: column('created_at'),
+    expiresAt: column('expires_at'),
+    revokedAt: column('revoked_at'),
     active: (key, _args, ctx) =>
       key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > ctx.now().getTime()),
   },

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { financeTermsFields } from '../financeOrders/terms.js';
 import { optionalText, requireAmount, requireId, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
@@ -67,7 +68,7 @@ export const cartResolvers: Resolvers = {
     },
   },
   Cart: {
-    cartTag: (cart) => cart.cart_tag,
+    cartTag: column('cart_tag'),
     customer: async (cart, _args, ctx) =>
       (await ctx.loaders.customers.byKey.load({ partnerId: cart.partner_id, id: cart.customer_id }))!,
     merchant: async (cart, _args, ctx) =>
@@ -76,9 +77,9 @@ export const cartResolvers: Resolvers = {
       (await ctx.loaders.clerks.byKey.load({ partnerId: cart.partner_id, id: cart.clerk_id }))!,
     ...financeTermsFields,
     deviceModel: async (cart, _args, ctx) => (await ctx.loaders.devices.modelById.load(cart.device_model_id))!,
-    deviceDescription: (cart) => cart.device_description,
+    deviceDescription: column('device_description'),
     financeOrder: async (cart, _args, ctx) =>
       (await ctx.loaders.financeOrders.ofCart.load({ partnerId: cart.partner_id, id: cart.id }))[0] ?? null,
-    createdAt: (cart) => cart.created_at,
+    createdAt: column('created_at'),
   },
 };

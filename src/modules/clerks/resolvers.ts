@@ -5,6 +5,7 @@ import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { requireText } from '../inputs.js';
 import { pageOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
@@ -39,7 +40,7 @@ export const clerkResolvers: Resolvers = {
     },
   },
   Clerk: {
-    personUuid: (clerk) => clerk.person_uuid,
-    phoneNumber: (clerk) => clerk.phone_number,
+    personUuid: column('person_uuid'),
+    phoneNumber: column('phone_number'),
   },
 };

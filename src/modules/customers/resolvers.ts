@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { currentOrderOf } from '../financeOrders/current.js';
 import { listingOf } from '../financeOrders/listing.js';
 import { optionalText, requireText } from '../inputs.js';
@@ -54,7 +55,7 @@ export const customerResolvers: Resolvers = {
     },
   },
   Customer: {
-    phoneNumber: (customer) => customer.phone_number,
+    phoneNumber: column('phone_number'),
     // A listing or a load by key read it; a lookup did not: then it is loaded by key (batched).
     createdAt: async (customer, _args, ctx) =>
       customer.created_at ??

@@ -4,6 +4,7 @@ import { invalidArgument, notFound } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { IMEI } from '../customers/locate.js';
 import { standingOf } from '../financeOrders/terms.js';
 import { optionalText, requireId, requireText } from '../inputs.js';
@@ -72,13 +73,13 @@ export const deviceResolvers: Resolvers = {
       (await ctx.loaders.devices.modelsOfFamily.load(family.id)).slice(0, pageSizeOf(info, first)),
   },
   DeviceModel: {
-    makeModel: (model) => model.make_model,
+    makeModel: column('make_model'),
     family: async (model, _args, ctx) => (await ctx.loaders.devices.familyById.load(model.family_id))!,
   },
   Device: {
-    simNumber: (device) => device.sim_number,
-    phoneNumber: (device) => device.phone_number,
-    lastSeen: (device) => device.last_seen_at,
+    simNumber: column('sim_number'),
+    phoneNumber: column('phone_number'),
+    lastSeen: column('last_seen_at'),
     // Model and family come joined with the device row: no further query.
     model: (device) => ({
       id: device.model_id,

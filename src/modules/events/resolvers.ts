@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { readablePartner } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { edgesOf, pageInfoOf } from '../pages.js';
 import { EVENT_ID } from './ids.js';
 import { type EventPosition, eventById, eventsPrecede, listEvents } from './queries.js';
@@ -61,9 +62,9 @@ export const eventResolvers: Resolvers = {
   },
   Event: {
     type: (event) => graphEventType(event.type),
-    occurredAt: (event) => event.occurred_at,
+    occurredAt: column('occurred_at'),
     partner: (event, _args, ctx) => ctx.loaders.partners.byId.load(event.partner_id),
     sequence: (event) => String(event.sequence),
-    data: (event) => event.data,
+    data: column('data'),
   },
 };

@@ -3,6 +3,7 @@ import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { formatAmount } from '../../money.js';
 import { readablePartner } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
 import { listingOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
@@ -54,7 +55,7 @@ export const financeOrderResolvers: Resolvers = {
     repayableTotal: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).repayableMinor),
     totalPaid: (order) => money(order, order.total_paid_minor),
     remainingBalance: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).remainingMinor),
-    time: (order) => order.ordered_at,
+    time: column('ordered_at'),
     paidThrough: (order, _args, ctx) => standingOf(order, ctx.now()).paidThrough,
     nextPayment: (order, _args, ctx) => standingOf(order, ctx.now()).nextPayment,
     fullyPaid: (order, _args, ctx) => standingOf(order, ctx.now()).fullyPaid,

@@ -4,6 +4,7 @@ import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { optionalText, requireText } from '../inputs.js';
 import { pageOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
@@ -41,10 +42,10 @@ export const merchantResolvers: Resolvers = {
     },
   },
   Merchant: {
-    phoneNumber: (merchant) => merchant.phone_number,
+    phoneNumber: column('phone_number'),
     address: (merchant) => merchant,
   },
   Address: {
-    postalCode: (merchant) => merchant.postal_code,
+    postalCode: column('postal_code'),
   },
 };

@@ -4,6 +4,7 @@ import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { canSeePartner, requireOperator } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { requireText } from '../inputs.js';
 import { pageOf, slicePageById } from '../pages.js';
 import { createPartner } from './create.js';
@@ -33,12 +34,12 @@ export const partnerResolvers: Resolvers = {
   },
   // A Partner object is only ever handed out after the checks above, so its fields need none.
   Partner: {
-    commissionRateBasisPoints: (partner) => partner.commission_rate_bps,
+    commissionRateBasisPoints: column('commission_rate_bps'),
     // Several partners' stores and staff in one statement (operators' lists), each list then paged.
     merchants: async (partner, { first, after }, ctx, info) =>
       slicePageById(await ctx.loaders.merchants.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
     clerks: async (partner, { first, after }, ctx, info) =>
       slicePageById(await ctx.loaders.clerks.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
-    createdAt: (partner) => partner.created_at,
+    createdAt: column('created_at'),
   },
 };

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { forbidden, invalidArgument } from '../../errors.js';
 import { formatAmount } from '../../money.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { requireId } from '../inputs.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
 import { recordInStorePayment } from './inStore.js';
@@ -49,7 +50,7 @@ export const paymentResolvers: Resolvers = {
     financeOrder: async (payment, _args, ctx) =>
       (await ctx.loaders.financeOrders.byKey.load({ partnerId: payment.partner_id, id: payment.finance_order_id }))!,
     amount: (payment) => formatAmount(payment.amount_minor, payment.currency),
-    time: (payment) => payment.received_at,
+    time: column('received_at'),
     channel: (payment) => (payment.channel === 'in_store' ? 'IN_STORE' : 'VENDOR'),
     merchant: (payment, _args, ctx) =>
       payment.merchant_id
@@ -59,7 +60,7 @@ export const paymentResolvers: Resolvers = {
       payment.clerk_id ? ctx.loaders.clerks.byKey.load({ partnerId: payment.partner_id, id: payment.clerk_id }) : null,
     paymentVendor: (payment, _args, ctx) =>
       payment.vendor_id ? ctx.loaders.paymentVendors.byId.load(payment.vendor_id) : null,
-    vendorReference: (payment) => payment.vendor_reference,
+    vendorReference: column('vendor_reference'),
   },
   PaymentReceipt: {
     // The row is at hand when this request recorded the payment; a replayed receipt has only its id.

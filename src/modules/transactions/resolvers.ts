@@ -5,6 +5,7 @@ import { pageSizeOf } from '../../listSize.js';
 import { formatAmount, money } from '../../money.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
 import { pageInfoOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
@@ -61,7 +62,7 @@ const adjustmentOf = (row: TransactionRow, ctx: Context) =>
 /** The fields every transaction type shares. */
 const common = {
   type: (row: TransactionRow) => row.type.toUpperCase() as 'FINANCE' | 'CASH' | 'COMMISSION' | 'ADJUSTMENT',
-  time: (row: TransactionRow) => row.occurred_at,
+  time: column('occurred_at'),
   amount: (row: TransactionRow) => formatAmount(row.amount_minor, row.currency),
   merchant: (row: TransactionRow, _args: unknown, ctx: Context) => merchantOf(row, ctx),
 };
@@ -169,6 +170,6 @@ export const transactionResolvers: Resolvers = {
       adjustment.finance_order_id
         ? ctx.loaders.financeOrders.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.finance_order_id })
         : null,
-    time: (adjustment) => adjustment.created_at,
+    time: column('created_at'),
   },
 };

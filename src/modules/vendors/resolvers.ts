@@ -4,6 +4,7 @@ import { invalidArgument } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { requireId, requireText } from '../inputs.js';
 import { createPaymentVendor, updatePaymentVendor } from './configure.js';
 import { listPaymentVendors } from './queries.js';
@@ -59,9 +60,9 @@ export const paymentVendorResolvers: Resolvers = {
   },
   // A partner may see which vendor a payment came through, not how that vendor's integration is set up.
   PaymentVendor: {
-    displayName: (vendor) => vendor.display_name,
+    displayName: column('display_name'),
     requestSchema: (vendor, _args, ctx) => (mayConfigure(ctx, vendor.id) ? vendor.request_schema : null),
     enabled: (vendor, _args, ctx) => (mayConfigure(ctx, vendor.id) ? vendor.enabled : null),
-    createdAt: (vendor) => vendor.created_at,
+    createdAt: column('created_at'),
   },
 };

@@ -6,6 +6,7 @@ import { invalidArgument, notFound } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { callerActor } from '../audit/record.js';
 import { readablePartner, requirePartnerTenant, requirePrincipal } from '../auth/principal.js';
+import { column } from '../columns.js';
 import { EVENT_ID } from '../events/ids.js';
 import type { EventTypeName } from '../events/rows.js';
 import { graphEventType, logEventType } from '../events/typeNames.js';
@@ -111,9 +112,9 @@ export const webhookResolvers: Resolvers = {
   WebhookEndpoint: {
     eventTypes: (endpoint) => endpoint.event_types.map(graphEventType),
     format: (endpoint) => (endpoint.format === 'payjoy_v1' ? 'PAYJOY_V1' : 'STANDARD'),
-    disabledReason: (endpoint) => endpoint.disabled_reason,
-    failingSince: (endpoint) => endpoint.failing_since,
-    createdAt: (endpoint) => endpoint.created_at,
+    disabledReason: column('disabled_reason'),
+    failingSince: column('failing_since'),
+    createdAt: column('created_at'),
     partner: (endpoint, _args, ctx) => ctx.loaders.partners.byId.load(endpoint.partner_id),
     deliveries: async (endpoint, { first }, ctx) => {
       if (first == null || !Number.isInteger(first) || first < 1 || first > 500) {
@@ -135,12 +136,12 @@ export const webhookResolvers: Resolvers = {
     attempts: (delivery, _args, ctx) =>
       ctx.loaders.webhooks.attemptsOfDelivery.load({ partnerId: delivery.partner_id, id: delivery.id }),
     nextAttemptAt: (delivery) => (delivery.status === 'pending' ? delivery.next_attempt_at : null),
-    deliveredAt: (delivery) => delivery.delivered_at,
-    createdAt: (delivery) => delivery.created_at,
+    deliveredAt: column('delivered_at'),
+    createdAt: column('created_at'),
   },
   DeliveryAttempt: {
-    statusCode: (attempt) => attempt.status_code,
-    latencyMs: (attempt) => attempt.latency_ms,
+    statusCode: column('status_code'),
+    latencyMs: column('latency_ms'),
   },
   Event: {
     deliveries: (event, _args, ctx) =>
