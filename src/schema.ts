@@ -17,7 +17,7 @@ import { merchantResolvers } from './modules/merchants/resolvers.js';
 import { pageInfoResolvers } from './modules/pages.js';
 import { partnerResolvers } from './modules/partners/resolvers.js';
 import { paymentResolvers } from './modules/payments/resolvers.js';
-import { transactionResolvers } from './modules/transactions/resolvers.js';
+import { transactionResolvers, transactionTypeValues } from './modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from './modules/vendors/resolvers.js';
 import { webhookResolvers } from './modules/webhooks/resolvers.js';
 import { scalarResolvers } from './scalars.js';
@@ -58,6 +58,7 @@ export function buildSchema(): GraphQLSchema {
     typeDefs: loadTypeDefs(),
     resolvers: [
       scalarResolvers,
+      transactionTypeValues,
       pageInfoResolvers,
       ...forgettingAfterMutations([
         authResolvers,

@@ -5,7 +5,7 @@
 // service on jit and a service on graphql-js (GRAPHQL_EXECUTOR=graphql-js), each over its own copy of
 // the seeded database; and what jit cannot compile, or would answer otherwise, runs on graphql-js.
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { execute, type GraphQLObjectType, type GraphQLSchema, parse } from 'graphql';
+import { execute, type GraphQLEnumType, type GraphQLObjectType, type GraphQLSchema, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphqlExecutorKind } from '../src/config.js';
 import type { Context } from '../src/context.js';
@@ -370,7 +370,7 @@ describe('what jit cannot run as graphql-js does runs on graphql-js', () => {
 });
 
 describe('a field that reads a column of its row is compiled as a property read on jit', () => {
-  it('the schema jit compiles drops the resolvers made by column() and keeps every other one', () => {
+  it('the schema jit compiles drops the resolvers made by column() and keeps every other one; type has none', () => {
     const schema = buildSchema();
     const inlined = columnsInlined(schema);
     const fieldOf = (on: GraphQLSchema, type: string, field: string) =>
@@ -388,6 +388,9 @@ describe('a field that reads a column of its row is compiled as a property read 
       expect(fieldOf(inlined, type, field).resolve, `${type}.${field}`).toBeUndefined();
       expect(fieldOf(inlined, type, field).name).toBe(column);
     }
+    // A transaction's type needs no resolver at all: the enum's internal values are the rows' own.
+    expect(fieldOf(schema, 'CashTransaction', 'type').resolve).toBeUndefined();
+    expect((schema.getType('TransactionType') as GraphQLEnumType).serialize('cash')).toBe('CASH');
     // A resolver that computes stays, as does the original schema graphql-js and validation use.
     expect(fieldOf(inlined, 'FinanceTransaction', 'amount').resolve).toBeTypeOf('function');
     expect(fieldOf(inlined, 'Device', 'model').resolve).toBeTypeOf('function');
