@@ -398,13 +398,14 @@ describe('a field that reads a column of its row is compiled as a property read 
     expect(fieldOf(schema, 'Device', 'simNumber').resolve).toBeTypeOf('function');
   });
 
-  it('answers what the resolver answers (null, absent, a Date through its scalar); a wrapped one is still called', async () => {
+  it("answers what the resolver answers (null, absent, a Date through its scalar, a null non-null field's error); a wrapped one is still called", async () => {
     const marked = column('sim_number');
     let wrappedCalls = 0;
     const schema = makeExecutableSchema({
       typeDefs: `scalar Timestamp
-        type Query { rows: [Row!]! }
-        type Row { simNumber: String, seen: Timestamp, missing: String, wrapped: String }`,
+        type Query { rows: [Row!]!, late: Late }
+        type Row { simNumber: String, seen: Timestamp, missing: String, wrapped: String }
+        type Late { seen: Timestamp! }`,
       resolvers: {
         Timestamp: TimestampScalar,
         Query: {
@@ -412,7 +413,10 @@ describe('a field that reads a column of its row is compiled as a property read 
             { sim_number: '8901', seen_at: new Date('2026-06-10T00:00:00Z'), kept: 'k' },
             { sim_number: null, seen_at: null, kept: null },
           ],
+          late: () => ({ seen_at: null }),
         },
+        // A non-null column that is null: the error names the field, never the column.
+        Late: { seen: column('seen_at') },
         Row: {
           simNumber: marked,
           seen: column('seen_at'),
@@ -451,5 +455,22 @@ describe('a field that reads a column of its row is compiled as a property read 
         ],
       },
     });
+    const late = parse('{ late { seen } }');
+    const lateOperation = late.definitions[0] as typeof operation;
+    const lateOnJit = await executor.execute({
+      document: late,
+      operation: lateOperation,
+      operationName: undefined,
+      variables: {},
+      contextValue: {} as Context,
+    });
+    const lateOnGraphqlJs = await execute({ schema, document: late });
+    expect(lateOnJit.data).toEqual({ late: null });
+    expect(lateOnJit.errors?.map((error) => [error.message, error.path])).toEqual([
+      ['Cannot return null for non-nullable field Late.seen.', ['late', 'seen']],
+    ]);
+    expect(lateOnJit.errors?.map((error) => error.message)).toEqual(
+      lateOnGraphqlJs.errors?.map((error) => error.message),
+    );
   });
 });
