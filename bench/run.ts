@@ -152,7 +152,7 @@ const children: ChildProcess[] = [];
  * collection, applies to the bare baselines too: they run in the same process setup, never a
  * handicapped one.
  */
-const PRODUCTION_V8_FLAGS: string[] = (() => {
+const serviceV8Flags: string[] = (() => {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
     .scripts;
   const flags = scripts['start:prod']!.split(' ').filter((word) => /^--max-(old|semi)-space-size=\d+$/.test(word));
@@ -162,7 +162,8 @@ const PRODUCTION_V8_FLAGS: string[] = (() => {
   const kept = flags.filter((flag) => !flag.startsWith('--max-semi-space-size='));
   return semiSpace === '0' ? kept : [...kept, `--max-semi-space-size=${semiSpace}`];
 })();
-const youngGeneration = PRODUCTION_V8_FLAGS.filter((flag) => flag.startsWith('--max-semi-space-size='));
+/** The baselines need no heap cap; they share the service's young generation. */
+const baselineV8Flags = serviceV8Flags.filter((flag) => flag.startsWith('--max-semi-space-size='));
 
 /**
  * How node starts an entry (a TypeScript path such as src/main.ts): as production does (npm run
@@ -171,7 +172,7 @@ const youngGeneration = PRODUCTION_V8_FLAGS.filter((flag) => flag.startsWith('--
  */
 function nodeArguments(entry: string): string[] {
   const service = entry === 'src/main.ts';
-  const heap = service ? PRODUCTION_V8_FLAGS : youngGeneration;
+  const heap = service ? serviceV8Flags : baselineV8Flags;
   if (fromSource)
     return [...heap, '--import', 'tsx', ...(service ? ['--import', './src/telemetry/preload.ts'] : []), entry];
   const compiled = (path: string) => join(BUILD_DIR, path.replace(/\.ts$/, '.js'));
@@ -1060,7 +1061,7 @@ async function main(): Promise<void> {
       await new Promise<void>((done, reject) =>
         execFile(
           process.execPath,
-          [...PRODUCTION_V8_FLAGS, ...script, '--database-url', dbUrl, '--partner-key', partnerKey, '--out', out],
+          [...serviceV8Flags, ...script, '--database-url', dbUrl, '--partner-key', partnerKey, '--out', out],
           { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } },
           (error, _stdout, stderr) =>
             error ? reject(new Error(`bench/graphql-execution.ts failed: ${stderr || error.message}`)) : done(),
@@ -1190,7 +1191,7 @@ async function main(): Promise<void> {
       fill: 'generator',
       runsAs: fromSource ? 'TypeScript through tsx (--from-source)' : 'compiled JavaScript (dist-bench/)',
       graphqlExecutor: args.executor,
-      serviceV8Flags: PRODUCTION_V8_FLAGS,
+      serviceV8Flags,
       only: only.length ? only : null,
       partnerId: partner,
     },
