@@ -35,6 +35,7 @@ import { buildSchema } from '../src/schema.js';
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 
 import { renderChart } from './chart.js';
+import { type CpuPerRequest, cpuPerRequest, readCpu } from './cpu.js';
 import type { GraphqlExecutionFigures } from './graphql-execution.js';
 import { type ProfileSummary, summariseProfile } from './profile.js';
 
@@ -125,6 +126,8 @@ async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
 // ---------------------------------------------------------------- the database
 
 const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The server runs on this machine: its processes' CPU is read beside the service's (bench/cpu.ts). */
+const postgresLocal = ['127.0.0.1', 'localhost', '[::1]', ''].includes(new URL(adminUrl).hostname);
 const dbName = `dfs_bench_${randomBytes(4).toString('hex')}`;
 const dbUrl = (() => {
   const url = new URL(adminUrl);
@@ -344,6 +347,8 @@ interface Measured {
   settledBeforeSeconds: number;
   /** The machine's 1-minute load average when the run started and ended: other work on the machine shows here. */
   loadAverage: { before: number; after: number };
+  /** Where the run's CPU went, per request (bench/cpu.ts): the answering process, Postgres, the load generator, the machine. */
+  cpu: CpuPerRequest | null;
 }
 
 function run(options: autocannon.Options): Promise<autocannon.Result> {
@@ -351,6 +356,12 @@ function run(options: autocannon.Options): Promise<autocannon.Result> {
     const instance = autocannon(options, (error, result) => (error ? reject(error) : done(result)));
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
+}
+
+/** A run's CPU per request, as printed: the answering process, Postgres, the load generator, and the machine. */
+function describeCpu(cpu: CpuPerRequest): string {
+  const ms = (value: number | null) => (value === null ? '?' : `${value.toFixed(2)} ms`);
+  return `its process ${ms(cpu.processMs)}, Postgres ${ms(cpu.postgresMs)}, autocannon ${ms(cpu.loadGeneratorMs)}; the machine ${ms(cpu.machineMs)} (${Math.round(cpu.machineBusy * 100)}% of ${cpu.cores} cores busy)`;
 }
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
@@ -538,7 +549,7 @@ async function main(): Promise<void> {
   const { child: service, port: servicePort } = await phase('startService', () =>
     startProcess('service', 'src/main.ts', serviceEnvironment('main'), serviceErrors),
   );
-  const { port: baselinePort } = await phase('startBaseline', () =>
+  const { child: baseline, port: baselinePort } = await phase('startBaseline', () =>
     startProcess('baseline', 'bench/baseline-server.ts', baselineEnvironment),
   );
   const servicePid = service.pid as number;
@@ -811,6 +822,9 @@ async function main(): Promise<void> {
         await run({ ...scenario.options(port), duration: warmup });
         await settle();
       }
+      // Every measured run starts on a fresh checkpoint: one that fell inside a run (its flush, and the
+      // full pages written after it) would charge that run alone.
+      await data.raw('checkpoint');
       let peak = 0;
       const sampler = setInterval(() => {
         const rss = procStatus(servicePid, 'VmRSS');
@@ -830,7 +844,10 @@ async function main(): Promise<void> {
         }));
       }
       const loadBefore = round(os.loadavg()[0] ?? 0, 2);
+      const answering = scenario.target === 'baseline' ? (baseline.pid as number) : servicePid;
+      const cpuBefore = readCpu(answering, postgresLocal);
       const result = await run(options);
+      const cpu = cpuPerRequest(cpuBefore, readCpu(answering, postgresLocal), result.requests.total);
       clearInterval(sampler);
       const windowName = Object.keys(windows).find((name) => scenario.label.endsWith(name));
       const measured: Measured = {
@@ -861,6 +878,7 @@ async function main(): Promise<void> {
         serviceRssPeakBytes: scenario.target === 'service' ? peak : null,
         settledBeforeSeconds: settledSeconds,
         loadAverage: { before: loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
+        cpu,
       };
       rates.set(scenario.name, measured.requestsPerSecond);
       const baselineRate = measured.baseline === null ? undefined : rates.get(measured.baseline);
@@ -875,6 +893,7 @@ async function main(): Promise<void> {
       log(
         `${measured.label.padEnd(42)} ${String(measured.requestsPerSecond).padStart(9)}/s  p50 ${String(measured.latencyMs.p50).padStart(5)} ms  p99 ${String(measured.latencyMs.p99).padStart(5)} ms  ×${measured.ratioToBaseline?.toFixed(2) ?? '-'}${bad ? `  FAILURES ${bad} (non2xx ${measured.non2xx}, errors ${measured.errors}, timeouts ${measured.timeouts}, graphql ${measured.graphqlErrors})` : ''}${none}`,
       );
+      if (cpu) log(`${''.padEnd(42)} CPU per request: ${describeCpu(cpu)}`);
     }
   });
 
@@ -1099,10 +1118,21 @@ async function main(): Promise<void> {
   /** A door's ratio to its baseline, at least `floor`, with no failed request. */
   const ratioTarget = (name: string, label: string, floor: number) => {
     const result = find(name);
+    const bare = result?.baseline ? find(result.baseline) : undefined;
+    const ms = (value: number | null | undefined) => (value == null ? '?' : `${value.toFixed(2)} ms`);
     return {
       target: `${label} ≥ ${floor} of its baseline's requests/s`,
       measured: result?.ratioToBaseline ?? null,
       met: result ? (result.ratioToBaseline ?? 0) >= floor && failuresOf(result) === 0 : false,
+      // The rate follows the CPU a request costs the machine's shared cores (bench/cpu.ts).
+      ...(result?.cpu && bare?.cpu
+        ? {
+            bound:
+              `CPU per request, the service against its bare code: its process ${ms(result.cpu.processMs)} against ${ms(bare.cpu.processMs)}, ` +
+              `Postgres ${ms(result.cpu.postgresMs)} against ${ms(bare.cpu.postgresMs)}, the whole machine ${ms(result.cpu.machineMs)} against ${ms(bare.cpu.machineMs)} ` +
+              `(cores ${Math.round(result.cpu.machineBusy * 100)}% and ${Math.round(bare.cpu.machineBusy * 100)}% busy)`,
+          }
+        : {}),
     };
   };
   const peakHwm = Math.max(...[serviceHwm, webhooks?.vmHwmBytes, limitsInRedis?.vmHwmBytes].map((bytes) => bytes ?? 0));

@@ -1,0 +1,88 @@
+// The bench's CPU accounting (bench/cpu.ts), the measured bound of a missed ratio: what it reads from
+// /proc follows real work, and the arithmetic charges each process only what it spent in the run.
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { type CpuReading, cpuPerRequest, readCpu } from '../bench/cpu.js';
+
+/** Keeps this process busy until it has spent `ms` of CPU (however long a shared machine makes that take). */
+function burn(ms: number): void {
+  const start = process.cpuUsage();
+  let spin = 0;
+  for (;;) {
+    spin += 1;
+    const spent = process.cpuUsage(start);
+    if ((spent.user + spent.system) / 1000 >= ms) break;
+  }
+  expect(spin).toBeGreaterThan(0);
+}
+
+const reading = (at: Partial<CpuReading>): CpuReading => ({
+  process: 0,
+  postgres: new Map(),
+  loadGenerator: 0,
+  machine: { busy: 0, total: 0 },
+  ...at,
+});
+
+describe("the bench's CPU accounting", () => {
+  it('reads a process that works as spending CPU, and one that sleeps as spending next to none', async () => {
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)']);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // past its start-up
+      const before = readCpu(sleeper.pid as number, false);
+      burn(400);
+      const after = readCpu(sleeper.pid as number, false);
+      const per = cpuPerRequest(before, after, 1)!;
+      // This process (the load generator's place) burnt 400 ms; the sleeper nothing worth a tick.
+      expect(per.loadGeneratorMs).toBeGreaterThanOrEqual(400);
+      expect(per.processMs).not.toBeNull();
+      expect(per.processMs!).toBeLessThan(50);
+      expect(per.machineMs).toBeGreaterThanOrEqual(300);
+      expect(per.machineBusy).toBeGreaterThan(0);
+      expect(per.machineBusy).toBeLessThanOrEqual(1);
+      expect(per.postgresMs).toBeNull();
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  it('reads the local Postgres server when asked, and a process that is gone as unknown', () => {
+    const gone = 2 ** 22 + 12_345; // above Linux's default pid_max: no such process
+    const postgres = readCpu(gone, true).postgres!;
+    // Whatever runs the tests' database: a local server has processes named postgres, each with a CPU time.
+    for (const ms of postgres.values()) expect(ms).toBeGreaterThanOrEqual(0);
+    expect(readCpu(gone, false).process).toBeNull();
+  });
+
+  it('charges each figure per request, and a Postgres backend by what it spent within the run', () => {
+    const before = reading({
+      process: 1_000,
+      postgres: new Map([
+        ['10', 500],
+        ['11', 200],
+      ]),
+      loadGenerator: 300,
+      machine: { busy: 10_000, total: 40_000 },
+    });
+    const after = reading({
+      process: 1_600,
+      // Backend 11 ended during the run (its time is lost); 12 started during it (all of its time counts).
+      postgres: new Map([
+        ['10', 900],
+        ['12', 100],
+      ]),
+      loadGenerator: 400,
+      machine: { busy: 11_500, total: 42_000 },
+    });
+    expect(cpuPerRequest(before, after, 200)).toEqual({
+      processMs: 3,
+      postgresMs: 2.5,
+      loadGeneratorMs: 0.5,
+      machineMs: 7.5,
+      machineBusy: 0.75,
+      cores: expect.any(Number),
+    });
+    expect(cpuPerRequest(before, after, 0)).toBeNull();
+    expect(cpuPerRequest(before, { ...after, process: null }, 100)!.processMs).toBeNull();
+  });
+});
