@@ -59,6 +59,15 @@ export interface CpuReading {
   machine: { busy: number; total: number };
 }
 
+/** CPU spent between two readings (or over several spans, added), in ms. */
+export interface CpuSpent {
+  process: number | null;
+  postgres: number | null;
+  loadGenerator: number;
+  machineBusy: number;
+  machineTotal: number;
+}
+
 /** CPU spent per request over a run, in ms, and how busy the machine's cores were. */
 export interface CpuPerRequest {
   /** The process that answered (the service or the bare baseline). */
@@ -84,25 +93,44 @@ export function readCpu(pid: number, postgresLocal: boolean): CpuReading {
   };
 }
 
-const perRequest = (ms: number, requests: number) => Math.round((ms / requests) * 1000) / 1000;
-
-export function cpuPerRequest(before: CpuReading, after: CpuReading, requests: number): CpuPerRequest | null {
-  if (requests === 0) return null;
+export function cpuBetween(before: CpuReading, after: CpuReading): CpuSpent {
   let postgres: number | null = null;
   if (before.postgres && after.postgres && after.postgres.size > 0) {
     postgres = 0;
-    // A backend that started during the run counts from zero; one that ended is lost (the pools keep theirs).
+    // A backend that started during the span counts from zero; one that ended is lost (the pools keep theirs).
     for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
   }
-  const machine = after.machine.busy - before.machine.busy;
-  const span = after.machine.total - before.machine.total;
   return {
-    processMs:
-      before.process !== null && after.process !== null ? perRequest(after.process - before.process, requests) : null,
-    postgresMs: postgres === null ? null : perRequest(postgres, requests),
-    loadGeneratorMs: perRequest(after.loadGenerator - before.loadGenerator, requests),
-    machineMs: perRequest(machine, requests),
-    machineBusy: span > 0 ? Math.round((machine / span) * 100) / 100 : 0,
+    process: before.process !== null && after.process !== null ? after.process - before.process : null,
+    postgres,
+    loadGenerator: after.loadGenerator - before.loadGenerator,
+    machineBusy: after.machine.busy - before.machine.busy,
+    machineTotal: after.machine.total - before.machine.total,
+  };
+}
+
+/** Two spans' CPU together (a scenario measured in turns); a figure unknown in either is unknown. */
+export function addCpu(a: CpuSpent, b: CpuSpent): CpuSpent {
+  const both = (x: number | null, y: number | null) => (x === null || y === null ? null : x + y);
+  return {
+    process: both(a.process, b.process),
+    postgres: both(a.postgres, b.postgres),
+    loadGenerator: a.loadGenerator + b.loadGenerator,
+    machineBusy: a.machineBusy + b.machineBusy,
+    machineTotal: a.machineTotal + b.machineTotal,
+  };
+}
+
+const perRequest = (ms: number, requests: number) => Math.round((ms / requests) * 1000) / 1000;
+
+export function cpuPerRequest(spent: CpuSpent, requests: number): CpuPerRequest | null {
+  if (requests === 0) return null;
+  return {
+    processMs: spent.process === null ? null : perRequest(spent.process, requests),
+    postgresMs: spent.postgres === null ? null : perRequest(spent.postgres, requests),
+    loadGeneratorMs: perRequest(spent.loadGenerator, requests),
+    machineMs: perRequest(spent.machineBusy, requests),
+    machineBusy: spent.machineTotal > 0 ? Math.round((spent.machineBusy / spent.machineTotal) * 100) / 100 : 0,
     cores: os.availableParallelism(),
   };
 }

@@ -5,9 +5,11 @@
 // database dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`),
 // starts the service (src/main.ts) and the baseline (bench/baseline-server.ts: the bare lookup, and
 // the bare payment of bench/baseline-payment.ts) as separate processes, and loads them from this
-// process on loopback with autocannon: a fixed duration per scenario, after a short warm-up. It
+// process on loopback with autocannon: a fixed duration per scenario, after a short warm-up (the
+// lookups and payments in turns with their baselines, so the machine's drift falls on both alike). It
 // reports requests per second and p50/p99 latency, each service figure with its ratio to its own
-// baseline's requests per second in the same run (a scenario's `baseline` names it), the service's
+// baseline's requests per second in the same run (a scenario's `baseline` names it), where each
+// run's CPU went (the answering process, Postgres, the load generator: bench/cpu.ts), the service's
 // peak resident memory, and whether the ledger is clean after the payments. Issue 15: it also runs
 // pgbench's TPC-B-like transaction (-M prepared) in a database of its own on the same server, the
 // floor of the server itself, and holds the payments' rate against its tps. Writes
@@ -35,7 +37,7 @@ import { buildSchema } from '../src/schema.js';
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 
 import { renderChart } from './chart.js';
-import { type CpuPerRequest, cpuPerRequest, readCpu } from './cpu.js';
+import { addCpu, type CpuPerRequest, type CpuSpent, cpuBetween, cpuPerRequest, readCpu } from './cpu.js';
 import type { GraphqlExecutionFigures } from './graphql-execution.js';
 import { type ProfileSummary, summariseProfile } from './profile.js';
 
@@ -60,6 +62,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `tsx scripts/build.ts --bench` compiles the service and bench/ (tsconfig.bench.json). */
 const BUILD_DIR = join(ROOT, 'dist-bench');
 const DAY = 86_400;
+/** Turns in which a baseline and the scenarios held against it share their measured duration (Scenario.inTurns). */
+const TURNS = 5;
 
 const { values: args } = parseArgs({
   options: {
@@ -322,6 +326,12 @@ interface Scenario {
   /** For GraphQL, a 200 whose body carries "errors" is a failure. */
   graphql?: boolean;
   rows?: number;
+  /**
+   * Measured in turns with its baseline and the other scenarios held against it (TURNS each, in
+   * alternating order), instead of in one run after theirs: short requests only (the lookups and
+   * payments), whose turns of a few seconds each still hold thousands of answers.
+   */
+  inTurns?: boolean;
 }
 
 interface Measured {
@@ -349,13 +359,27 @@ interface Measured {
   loadAverage: { before: number; after: number };
   /** Where the run's CPU went, per request (bench/cpu.ts): the answering process, Postgres, the load generator, the machine. */
   cpu: CpuPerRequest | null;
+  /** How many turns the duration was measured in (1: one run). */
+  turns: number;
 }
 
-function run(options: autocannon.Options): Promise<autocannon.Result> {
+/** One autocannon run; `onResponseTime` hears each answer's latency in ms (a scenario's turns pool them). */
+function run(options: autocannon.Options, onResponseTime?: (ms: number) => void): Promise<autocannon.Result> {
   return new Promise((done, reject) => {
     const instance = autocannon(options, (error, result) => (error ? reject(error) : done(result)));
+    if (onResponseTime)
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => onResponseTime(ms));
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
+}
+
+/** Latency figures of pooled answer times, as autocannon reports its own. */
+function latencyOf(times: number[]): Measured['latencyMs'] {
+  if (times.length === 0) return { p50: 0, p90: 0, p99: 0, max: 0, mean: 0 };
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (share: number) => round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!, 0);
+  const mean = sorted.reduce((sum, time) => sum + time, 0) / sorted.length;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: round(sorted.at(-1)!, 0), mean: round(mean, 2) };
 }
 
 /** A run's CPU per request, as printed: the answering process, Postgres, the load generator, and the machine. */
@@ -585,6 +609,7 @@ async function main(): Promise<void> {
   const scenarios: Scenario[] = [
     {
       name: 'baseline-lookup-customer',
+      inTurns: true,
       label: 'baseline: express + pg lookup',
       target: 'baseline',
       connections: lookupConnections,
@@ -600,6 +625,7 @@ async function main(): Promise<void> {
     },
     {
       name: 'rest-lookup-customer',
+      inTurns: true,
       label: 'REST lookup-customer',
       target: 'service',
       baseline: 'baseline-lookup-customer',
@@ -616,6 +642,7 @@ async function main(): Promise<void> {
     },
     {
       name: 'graphql-lookup-customer',
+      inTurns: true,
       label: 'GraphQL customer(locator)',
       target: 'service',
       baseline: 'baseline-lookup-customer',
@@ -648,6 +675,7 @@ async function main(): Promise<void> {
   scenarios.push(
     {
       name: 'baseline-record-customer-payment',
+      inTurns: true,
       label: 'baseline: express + pg payment',
       target: 'baseline',
       connections: paymentConnections,
@@ -655,6 +683,7 @@ async function main(): Promise<void> {
     },
     {
       name: 'rest-record-customer-payment',
+      inTurns: true,
       label: 'REST record-customer-payment',
       target: 'service',
       baseline: 'baseline-record-customer-payment',
@@ -814,86 +843,144 @@ async function main(): Promise<void> {
   /** Each scenario's requests per second, by name: the baselines' are the ratios' denominators. */
   const rates = new Map<string, number>();
   const rssSamples: number[] = [];
-  await phase('load', async () => {
-    for (const scenario of scenarios) {
-      const port = scenario.target === 'baseline' ? baselinePort : servicePort;
-      const settledSeconds = await settle();
-      if (warmup > 0) {
-        await run({ ...scenario.options(port), duration: warmup });
-        await settle();
+  /** What one scenario's turns add up to. */
+  interface Tally {
+    requests: number;
+    seconds: number;
+    times: number[];
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    graphqlErrors: number;
+    bytes: number;
+    cpu: CpuSpent | null;
+    peak: number;
+    settledSeconds: number;
+    loadBefore: number;
+  }
+  const newTally = (): Tally => ({
+    requests: 0,
+    seconds: 0,
+    times: [],
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    graphqlErrors: 0,
+    bytes: 0,
+    cpu: null,
+    peak: 0,
+    settledSeconds: 0,
+    loadBefore: round(os.loadavg()[0] ?? 0, 2),
+  });
+  const portOf = (scenario: Scenario) => (scenario.target === 'baseline' ? baselinePort : servicePort);
+
+  /** One measured turn of `scenario`, `seconds` long, added to its tally. */
+  const measureTurn = async (scenario: Scenario, seconds: number, tally: Tally): Promise<void> => {
+    tally.settledSeconds += await settle();
+    const sampler = setInterval(() => {
+      const rss = procStatus(servicePid, 'VmRSS');
+      if (rss !== null) {
+        tally.peak = Math.max(tally.peak, rss);
+        rssSamples.push(rss);
       }
-      // Every measured run starts on a fresh checkpoint: one that fell inside a run (its flush, and the
-      // full pages written after it) would charge that run alone.
-      await data.raw('checkpoint');
-      let peak = 0;
-      const sampler = setInterval(() => {
-        const rss = procStatus(servicePid, 'VmRSS');
-        if (rss !== null) {
-          peak = Math.max(peak, rss);
-          rssSamples.push(rss);
-        }
-      }, 200);
-      let graphqlErrors = 0;
-      const options = scenario.options(port);
-      if (scenario.graphql && options.requests) {
-        options.requests = options.requests.map((request) => ({
-          ...request,
-          onResponse: (_status: number, body: string) => {
-            if (body.includes('"errors"')) graphqlErrors += 1;
-          },
-        }));
-      }
-      const loadBefore = round(os.loadavg()[0] ?? 0, 2);
-      const answering = scenario.target === 'baseline' ? (baseline.pid as number) : servicePid;
-      const cpuBefore = readCpu(answering, postgresLocal);
-      const result = await run(options);
-      const cpu = cpuPerRequest(cpuBefore, readCpu(answering, postgresLocal), result.requests.total);
-      clearInterval(sampler);
-      const windowName = Object.keys(windows).find((name) => scenario.label.endsWith(name));
-      const measured: Measured = {
-        name: scenario.name,
-        label: scenario.label,
-        target: scenario.target,
-        baseline: scenario.target === 'baseline' ? scenario.name : (scenario.baseline ?? null),
-        connections: scenario.connections,
-        durationSeconds: result.duration,
-        requests: result.requests.total,
-        requestsPerSecond: round(result.requests.total / result.duration),
-        latencyMs: {
-          p50: result.latency.p50,
-          p90: result.latency.p90,
-          p99: result.latency.p99,
-          max: result.latency.max,
-          mean: round(result.latency.mean, 2),
+    }, 200);
+    const options = { ...scenario.options(portOf(scenario)), duration: seconds };
+    if (scenario.graphql && options.requests) {
+      options.requests = options.requests.map((request) => ({
+        ...request,
+        onResponse: (_status: number, body: string) => {
+          if (body.includes('"errors"')) tally.graphqlErrors += 1;
         },
-        ratioToBaseline: null,
-        non2xx: result.non2xx,
-        errors: result.errors,
-        timeouts: result.timeouts,
-        graphqlErrors,
-        ...(windowName
-          ? { rowsPerResponse: scenario.graphql ? Math.min(rows[windowName]!, MAX_PAGE) : rows[windowName] }
-          : {}),
-        bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
-        serviceRssPeakBytes: scenario.target === 'service' ? peak : null,
-        settledBeforeSeconds: settledSeconds,
-        loadAverage: { before: loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
-        cpu,
-      };
-      rates.set(scenario.name, measured.requestsPerSecond);
-      const baselineRate = measured.baseline === null ? undefined : rates.get(measured.baseline);
-      if (measured.baseline !== null && baselineRate === undefined)
-        throw new Error(
-          `scenario ${scenario.name} names the baseline ${measured.baseline}, which has not run before it`,
+      }));
+    }
+    const answering = scenario.target === 'baseline' ? (baseline.pid as number) : servicePid;
+    const cpuBefore = readCpu(answering, postgresLocal);
+    const result = await run(options, (ms) => tally.times.push(ms));
+    const spent = cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
+    clearInterval(sampler);
+    tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
+    tally.requests += result.requests.total;
+    tally.seconds += result.duration;
+    tally.non2xx += result.non2xx;
+    tally.errors += result.errors;
+    tally.timeouts += result.timeouts;
+    tally.bytes += result.throughput.total;
+  };
+
+  /** The scenarios measured together: a baseline with those held against it in turns, or one scenario alone. */
+  const groups: Scenario[][] = [];
+  for (const scenario of scenarios) {
+    const group = groups.at(-1);
+    const joins =
+      scenario.inTurns && group?.[0]?.inTurns && group[0].target === 'baseline' && scenario.baseline === group[0].name;
+    if (joins) group.push(scenario);
+    else groups.push([scenario]);
+  }
+
+  await phase('load', async () => {
+    for (const group of groups) {
+      const tallies = new Map(group.map((scenario) => [scenario, newTally()]));
+      for (const scenario of group) {
+        await settle();
+        if (warmup > 0) await run({ ...scenario.options(portOf(scenario)), duration: warmup });
+      }
+      await settle();
+      // Every measurement starts on vacuumed tables and a fresh checkpoint: Postgres's background work
+      // (autovacuum after the payments' inserts, a checkpoint's flush and the full pages written after
+      // it) otherwise falls in whichever run it happens to, and is charged to that run alone.
+      await data.raw('vacuum');
+      await data.raw('checkpoint');
+      // In turns, each scenario's share of the machine's drift (its speed moves under a run of minutes on
+      // this shared VM) is the same as its baseline's: TURNS turns each, the order reversed every turn.
+      const turns = group.length > 1 ? TURNS : 1;
+      for (let turn = 0; turn < turns; turn++) {
+        const order = turn % 2 === 0 ? group : [...group].reverse();
+        for (const scenario of order) await measureTurn(scenario, duration / turns, tallies.get(scenario)!);
+      }
+      for (const scenario of group) {
+        const tally = tallies.get(scenario)!;
+        const cpu = tally.cpu ? cpuPerRequest(tally.cpu, tally.requests) : null;
+        const windowName = Object.keys(windows).find((name) => scenario.label.endsWith(name));
+        const measured: Measured = {
+          name: scenario.name,
+          label: scenario.label,
+          target: scenario.target,
+          baseline: scenario.target === 'baseline' ? scenario.name : (scenario.baseline ?? null),
+          connections: scenario.connections,
+          durationSeconds: round(tally.seconds, 2),
+          requests: tally.requests,
+          requestsPerSecond: tally.seconds > 0 ? round(tally.requests / tally.seconds) : 0,
+          latencyMs: latencyOf(tally.times),
+          ratioToBaseline: null,
+          non2xx: tally.non2xx,
+          errors: tally.errors,
+          timeouts: tally.timeouts,
+          graphqlErrors: tally.graphqlErrors,
+          ...(windowName
+            ? { rowsPerResponse: scenario.graphql ? Math.min(rows[windowName]!, MAX_PAGE) : rows[windowName] }
+            : {}),
+          bytesPerResponse: tally.requests ? Math.round(tally.bytes / tally.requests) : 0,
+          serviceRssPeakBytes: scenario.target === 'service' ? tally.peak : null,
+          settledBeforeSeconds: round(tally.settledSeconds),
+          loadAverage: { before: tally.loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
+          cpu,
+          turns,
+        };
+        rates.set(scenario.name, measured.requestsPerSecond);
+        const baselineRate = measured.baseline === null ? undefined : rates.get(measured.baseline);
+        if (measured.baseline !== null && baselineRate === undefined)
+          throw new Error(
+            `scenario ${scenario.name} names the baseline ${measured.baseline}, which has not run before it`,
+          );
+        measured.ratioToBaseline = baselineRate ? round(measured.requestsPerSecond / baselineRate, 3) : null;
+        results.push(measured);
+        const bad = measured.non2xx + measured.errors + measured.timeouts + measured.graphqlErrors;
+        const none = measured.requests === 0 ? '  NO REQUEST COMPLETED within the run' : '';
+        log(
+          `${measured.label.padEnd(42)} ${String(measured.requestsPerSecond).padStart(9)}/s  p50 ${String(measured.latencyMs.p50).padStart(5)} ms  p99 ${String(measured.latencyMs.p99).padStart(5)} ms  ×${measured.ratioToBaseline?.toFixed(2) ?? '-'}${bad ? `  FAILURES ${bad} (non2xx ${measured.non2xx}, errors ${measured.errors}, timeouts ${measured.timeouts}, graphql ${measured.graphqlErrors})` : ''}${none}`,
         );
-      measured.ratioToBaseline = baselineRate ? round(measured.requestsPerSecond / baselineRate, 3) : null;
-      results.push(measured);
-      const bad = measured.non2xx + measured.errors + measured.timeouts + measured.graphqlErrors;
-      const none = measured.requests === 0 ? '  NO REQUEST COMPLETED within the run' : '';
-      log(
-        `${measured.label.padEnd(42)} ${String(measured.requestsPerSecond).padStart(9)}/s  p50 ${String(measured.latencyMs.p50).padStart(5)} ms  p99 ${String(measured.latencyMs.p99).padStart(5)} ms  ×${measured.ratioToBaseline?.toFixed(2) ?? '-'}${bad ? `  FAILURES ${bad} (non2xx ${measured.non2xx}, errors ${measured.errors}, timeouts ${measured.timeouts}, graphql ${measured.graphqlErrors})` : ''}${none}`,
-      );
-      if (cpu) log(`${''.padEnd(42)} CPU per request: ${describeCpu(cpu)}`);
+        if (cpu) log(`${''.padEnd(42)} CPU per request: ${describeCpu(cpu)}${turns > 1 ? `; in ${turns} turns` : ''}`);
+      }
     }
   });
 

@@ -2,7 +2,7 @@
 // /proc follows real work, and the arithmetic charges each process only what it spent in the run.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { type CpuReading, cpuPerRequest, readCpu } from '../bench/cpu.js';
+import { addCpu, type CpuReading, cpuBetween, cpuPerRequest, readCpu } from '../bench/cpu.js';
 
 /** Keeps this process busy until it has spent `ms` of CPU (however long a shared machine makes that take). */
 function burn(ms: number): void {
@@ -32,7 +32,7 @@ describe("the bench's CPU accounting", () => {
       const before = readCpu(sleeper.pid as number, false);
       burn(400);
       const after = readCpu(sleeper.pid as number, false);
-      const per = cpuPerRequest(before, after, 1)!;
+      const per = cpuPerRequest(cpuBetween(before, after), 1)!;
       // This process (the load generator's place) burnt 400 ms; the sleeper nothing worth a tick.
       expect(per.loadGeneratorMs).toBeGreaterThanOrEqual(400);
       expect(per.processMs).not.toBeNull();
@@ -74,7 +74,8 @@ describe("the bench's CPU accounting", () => {
       loadGenerator: 400,
       machine: { busy: 11_500, total: 42_000 },
     });
-    expect(cpuPerRequest(before, after, 200)).toEqual({
+    const spent = cpuBetween(before, after);
+    expect(cpuPerRequest(spent, 200)).toEqual({
       processMs: 3,
       postgresMs: 2.5,
       loadGeneratorMs: 0.5,
@@ -82,7 +83,28 @@ describe("the bench's CPU accounting", () => {
       machineBusy: 0.75,
       cores: expect.any(Number),
     });
-    expect(cpuPerRequest(before, after, 0)).toBeNull();
-    expect(cpuPerRequest(before, { ...after, process: null }, 100)!.processMs).toBeNull();
+    expect(cpuPerRequest(spent, 0)).toBeNull();
+    expect(cpuPerRequest(cpuBetween(before, { ...after, process: null }), 100)!.processMs).toBeNull();
+  });
+
+  it('adds the turns of a scenario measured in turns, per request over all of them', () => {
+    const backend = (ms: number) => new Map([['7', ms]]);
+    const turn = cpuBetween(
+      reading({ postgres: backend(0) }),
+      reading({ process: 100, postgres: backend(40), loadGenerator: 10, machine: { busy: 150, total: 200 } }),
+    );
+    const idle = cpuBetween(
+      reading({ postgres: backend(40) }),
+      reading({ postgres: backend(40), machine: { busy: 0, total: 200 } }),
+    );
+    expect(cpuPerRequest(addCpu(turn, idle), 50)).toMatchObject({
+      processMs: 2,
+      postgresMs: 0.8,
+      loadGeneratorMs: 0.2,
+      machineMs: 3,
+      machineBusy: 0.38,
+    });
+    // Postgres unread in one turn (another host): unknown over the whole, not counted as nothing.
+    expect(addCpu(turn, { ...idle, postgres: null }).postgres).toBeNull();
   });
 });
