@@ -47,7 +47,7 @@ export interface ServiceDeps {
 /**
  * The request's DataLoaders, each module's built the first time a resolver asks for it. A request reads
  * through a few modules of the eleven, and building all 23 loaders for every request, every page of a
- * list and every mutation (forgetCachedReads) cost 25 to 45 µs of CPU each time, measured in process.
+ * list and every mutation (forgetCachedReads) cost about 45 µs of CPU each time, measured in process.
  */
 class RequestLoaders {
   #partners?: ReturnType<typeof createPartnerLoaders>;
