@@ -382,10 +382,12 @@ function latencyOf(times: number[]): Measured['latencyMs'] {
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: round(sorted.at(-1)!, 0), mean: round(mean, 2) };
 }
 
+/** A CPU figure per request as printed; unknown (no reading) as "?". */
+const cpuMs = (value: number | null | undefined) => (value == null ? '?' : `${value.toFixed(2)} ms`);
+
 /** A run's CPU per request, as printed: the answering process, Postgres, the load generator, and the machine. */
 function describeCpu(cpu: CpuPerRequest): string {
-  const ms = (value: number | null) => (value === null ? '?' : `${value.toFixed(2)} ms`);
-  return `its process ${ms(cpu.processMs)}, Postgres ${ms(cpu.postgresMs)}, autocannon ${ms(cpu.loadGeneratorMs)}; the machine ${ms(cpu.machineMs)} (${Math.round(cpu.machineBusy * 100)}% of ${cpu.cores} cores busy)`;
+  return `its process ${cpuMs(cpu.processMs)}, Postgres ${cpuMs(cpu.postgresMs)}, autocannon ${cpuMs(cpu.loadGeneratorMs)}; the machine ${cpuMs(cpu.machineMs)} (${Math.round(cpu.machineBusy * 100)}% of ${cpu.cores} cores busy)`;
 }
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
@@ -1206,7 +1208,6 @@ async function main(): Promise<void> {
   const ratioTarget = (name: string, label: string, floor: number) => {
     const result = find(name);
     const bare = result?.baseline ? find(result.baseline) : undefined;
-    const ms = (value: number | null | undefined) => (value == null ? '?' : `${value.toFixed(2)} ms`);
     return {
       target: `${label} ≥ ${floor} of its baseline's requests/s`,
       measured: result?.ratioToBaseline ?? null,
@@ -1215,8 +1216,8 @@ async function main(): Promise<void> {
       ...(result?.cpu && bare?.cpu
         ? {
             bound:
-              `CPU per request, the service against its bare code: its process ${ms(result.cpu.processMs)} against ${ms(bare.cpu.processMs)}, ` +
-              `Postgres ${ms(result.cpu.postgresMs)} against ${ms(bare.cpu.postgresMs)}, the whole machine ${ms(result.cpu.machineMs)} against ${ms(bare.cpu.machineMs)} ` +
+              `CPU per request, the service against its bare code: its process ${cpuMs(result.cpu.processMs)} against ${cpuMs(bare.cpu.processMs)}, ` +
+              `Postgres ${cpuMs(result.cpu.postgresMs)} against ${cpuMs(bare.cpu.postgresMs)}, the whole machine ${cpuMs(result.cpu.machineMs)} against ${cpuMs(bare.cpu.machineMs)} ` +
               `(cores ${Math.round(result.cpu.machineBusy * 100)}% and ${Math.round(bare.cpu.machineBusy * 100)}% busy)`,
           }
         : {}),
