@@ -3,11 +3,14 @@
 // each request costs all three, not by its own process alone. Read from /proc before and after each
 // measured run: the CPU time of the process answering (the service or the bare baseline), of every
 // Postgres server process, of the load generator (this process: autocannon), and how busy the
-// machine's cores were. Linux only; elsewhere, or with the database on another host, the Postgres
-// figure is null.
+// machine's cores were. Linux only (cpuReadable: elsewhere the bench reports none); with the
+// database on another host the Postgres figure is null.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+
+/** Whether this machine has /proc to read (Linux): elsewhere the bench reports no CPU figures. */
+export const cpuReadable = existsSync('/proc/stat');
 
 /** Clock ticks per second of /proc's CPU times (getconf CLK_TCK; 100 on every Linux we run). */
 const TICKS_PER_SECOND = (() => {

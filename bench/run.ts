@@ -37,7 +37,7 @@ import { buildSchema } from '../src/schema.js';
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 
 import { renderChart } from './chart.js';
-import { addCpu, type CpuPerRequest, type CpuSpent, cpuBetween, cpuPerRequest, readCpu } from './cpu.js';
+import { addCpu, type CpuPerRequest, type CpuSpent, cpuBetween, cpuPerRequest, cpuReadable, readCpu } from './cpu.js';
 import type { GraphqlExecutionFigures } from './graphql-execution.js';
 import { type ProfileSummary, summariseProfile } from './profile.js';
 
@@ -611,10 +611,10 @@ async function main(): Promise<void> {
   const scenarios: Scenario[] = [
     {
       name: 'baseline-lookup-customer',
-      inTurns: true,
       label: 'baseline: express + pg lookup',
       target: 'baseline',
       connections: lookupConnections,
+      inTurns: true,
       options: (port) => ({
         ...base(port, lookupConnections),
         requests: [
@@ -627,11 +627,11 @@ async function main(): Promise<void> {
     },
     {
       name: 'rest-lookup-customer',
-      inTurns: true,
       label: 'REST lookup-customer',
       target: 'service',
       baseline: 'baseline-lookup-customer',
       connections: lookupConnections,
+      inTurns: true,
       options: (port) => ({
         ...base(port, lookupConnections),
         requests: [
@@ -644,11 +644,11 @@ async function main(): Promise<void> {
     },
     {
       name: 'graphql-lookup-customer',
-      inTurns: true,
       label: 'GraphQL customer(locator)',
       target: 'service',
       baseline: 'baseline-lookup-customer',
       connections: lookupConnections,
+      inTurns: true,
       graphql: true,
       options: (port) => ({
         ...base(port, lookupConnections),
@@ -677,19 +677,19 @@ async function main(): Promise<void> {
   scenarios.push(
     {
       name: 'baseline-record-customer-payment',
-      inTurns: true,
       label: 'baseline: express + pg payment',
       target: 'baseline',
       connections: paymentConnections,
+      inTurns: true,
       options: payments,
     },
     {
       name: 'rest-record-customer-payment',
-      inTurns: true,
       label: 'REST record-customer-payment',
       target: 'service',
       baseline: 'baseline-record-customer-payment',
       connections: paymentConnections,
+      inTurns: true,
       options: payments,
     },
   );
@@ -896,11 +896,11 @@ async function main(): Promise<void> {
       }));
     }
     const answering = scenario.target === 'baseline' ? (baseline.pid as number) : servicePid;
-    const cpuBefore = readCpu(answering, postgresLocal);
+    const cpuBefore = cpuReadable ? readCpu(answering, postgresLocal) : null;
     const result = await run(options, (ms) => tally.times.push(ms));
-    const spent = cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
+    const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
     clearInterval(sampler);
-    tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
+    if (spent) tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
     tally.requests += result.requests.total;
     tally.seconds += result.duration;
     tally.non2xx += result.non2xx;
