@@ -199,6 +199,8 @@ export function columnsInlined(schema: GraphQLSchema): GraphQLSchema {
 
 /**
  * Whether graphql-jit would run `operation` otherwise than graphql-js does:
+ * - introspection (`__schema`, `__type`): jit answers it from the schema it compiles, whose column
+ *   fields are named as their columns (columnsInlined), where the graph's names must be answered;
  * - a mutation of several root fields: once one fails whose type is non-null, graphql-js runs none of
  *   the rest (the data is null), where jit would still run them, and write;
  * - a variable inside a literal of a custom scalar (the JSON scalar: `notification: { amount: $a }`):
@@ -213,28 +215,33 @@ export function answeredDifferentlyByJit(
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  if (operation.operation === 'mutation' && rootFieldCount(operation.selectionSet, fragments, new Set()) > 1)
-    return true;
+  const rootFields = rootFieldNames(operation.selectionSet, fragments, new Set());
+  if (rootFields.some((name) => INTROSPECTION_ROOT_FIELDS.has(name))) return true;
+  if (operation.operation === 'mutation' && rootFields.length > 1) return true;
   return hasVariableInScalarLiteral(schema, document);
 }
 
-function rootFieldCount(
+/** The root fields that answer from the schema itself (`__typename` answers a type's name, which no mapping renames). */
+const INTROSPECTION_ROOT_FIELDS = new Set(['__schema', '__type']);
+
+/** The names of the fields an operation selects at its root, through its fragments (each fragment once). */
+function rootFieldNames(
   selectionSet: SelectionSetNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   spread: Set<string>,
-): number {
-  let count = 0;
+): string[] {
+  const names: string[] = [];
   for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) count++;
+    if (selection.kind === Kind.FIELD) names.push(selection.name.value);
     else if (selection.kind === Kind.INLINE_FRAGMENT)
-      count += rootFieldCount(selection.selectionSet, fragments, spread);
+      names.push(...rootFieldNames(selection.selectionSet, fragments, spread));
     else if (!spread.has(selection.name.value)) {
       spread.add(selection.name.value);
       const fragment = fragments.get(selection.name.value);
-      if (fragment) count += rootFieldCount(fragment.selectionSet, fragments, spread);
+      if (fragment) names.push(...rootFieldNames(fragment.selectionSet, fragments, spread));
     }
   }
-  return count;
+  return names;
 }
 
 function hasVariableInScalarLiteral(schema: GraphQLSchema, document: DocumentNode): boolean {

@@ -6,10 +6,12 @@
 // the seeded database; and what jit cannot compile, or would answer otherwise, runs on graphql-js.
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import {
+  buildClientSchema,
   execute,
   type GraphQLEnumType,
   type GraphQLObjectType,
   type GraphQLSchema,
+  getIntrospectionQuery,
   type OperationDefinitionNode,
   parse,
 } from 'graphql';
@@ -198,6 +200,24 @@ describe('GraphQL requests: the same answer from both executors', () => {
       ),
     );
     expect(body.data.__type.possibleTypes).toHaveLength(4);
+  });
+
+  it("introspection answers the graph's field names, not the columns jit reads (on graphql-js)", async () => {
+    const before = { ...jitStats() };
+    // A type whose fields read columns (time: occurred_at), through a fragment; and GraphiQL's whole query.
+    const query = `{ ...Types }
+      fragment Types on Query { a: __type(name: "FinanceTransaction") { fields { name } } b: __type(name: "Device") { fields { name } } }`;
+    const body = await sameOnBoth(postGraphql({ query }, 'demo-partner-key'));
+    const names = (type: { fields: Array<{ name: string }> }) => type.fields.map((field) => field.name);
+    expect(names(body.data.a)).toEqual(expect.arrayContaining(['time', 'amount', 'financeOrder']));
+    expect(names(body.data.a)).not.toContain('occurred_at');
+    expect(names(body.data.b)).toEqual(expect.arrayContaining(['simNumber', 'phoneNumber', 'lastSeen']));
+    const whole = await sameOnBoth(postGraphql({ query: getIntrospectionQuery() }, 'demo-partner-key'));
+    // The client's schema, built from the answer, is the graph's: FinanceTransaction implements Transaction.
+    const client = buildClientSchema(whole.data);
+    expect(Object.keys((client.getType('FinanceTransaction') as GraphQLObjectType).getFields())).toContain('time');
+    expect(jitStats().graphqlJsExecutions - before.graphqlJsExecutions).toBe(2);
+    expect(jitStats().jitExecutions).toBe(before.jitExecutions);
   });
 
   it.each([
