@@ -8,7 +8,13 @@ import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { financeTermsFields } from '../financeOrders/terms.js';
 import type { MerchantRow } from '../merchants/rows.js';
 import type { PaymentRow } from '../payments/rows.js';
-import type { AdjustmentRow, TransactionRow } from './rows.js';
+import {
+  type AdjustmentRow,
+  GRAPH_TRANSACTION_TYPES,
+  type GraphTransactionType,
+  ROW_TRANSACTION_TYPES,
+  type TransactionRow,
+} from './rows.js';
 
 /** An id the contract types as integer. Ids come from int8 sequences far below 2^53. */
 const integer = (id: string): number => Number(id);
@@ -21,7 +27,7 @@ interface Named {
   name: string;
 }
 interface Common {
-  type: string;
+  type: GraphTransactionType;
   /** Unix seconds. */
   time: number;
   /** Decimal text with the currency's places. */
@@ -71,7 +77,7 @@ const payment = (row: PaymentSource) => ({ id: integer(row.id), timestamp: row.t
 // Each object is one literal in the contract's key order: a list maps thousands per page, and
 // spreading the common fields into each cost three times as much.
 export function legacyTransaction(node: LegacyTransactionSource) {
-  const type = node.type.toLowerCase();
+  const type = ROW_TRANSACTION_TYPES[node.type];
   switch (node.__typename) {
     case 'FinanceTransaction': {
       const order = node.financeOrder;
@@ -161,7 +167,7 @@ export function legacyTransactionSourceOf(
   const money = (minor: bigint | string) => formatAmount(minor, row.currency);
   const merchant = links.merchant!;
   const common = {
-    type: row.type.toUpperCase(),
+    type: GRAPH_TRANSACTION_TYPES[row.type],
     time: seconds(row.occurred_at),
     amount: money(row.amount_minor),
     currency: row.currency,

@@ -18,7 +18,7 @@ import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
 import { transactionsInWindow } from './listing.js';
 import { transactionsPrecede } from './queries.js';
-import type { JoinedLink, TransactionRow, TransactionType } from './rows.js';
+import { type JoinedLink, ROW_TRANSACTION_TYPES, type TransactionRow, type TransactionType } from './rows.js';
 import { linksSelected } from './selection.js';
 
 /** The longest window one request may ask for (decisions.md 7). */
@@ -71,17 +71,12 @@ const common = {
 };
 
 /**
- * TransactionType's internal values are the rows' own: graphql-js answers 'finance' as FINANCE, so a
- * transaction's `type` needs no resolver (on jit, a property read: one call fewer per listed row).
- * Outside the generated Resolvers type, whose enum names are the wire's.
+ * TransactionType's internal values are the rows' own (ROW_TRANSACTION_TYPES): graphql-js answers
+ * 'finance' as FINANCE, so a transaction's `type` needs no resolver (on jit, a property read: one call
+ * fewer per listed row). Outside the generated Resolvers type, whose enum names are the wire's.
  */
 export const transactionTypeValues = {
-  TransactionType: {
-    FINANCE: 'finance',
-    CASH: 'cash',
-    COMMISSION: 'commission',
-    ADJUSTMENT: 'adjustment',
-  } satisfies Record<TransactionTypeName, TransactionType>,
+  TransactionType: ROW_TRANSACTION_TYPES satisfies Record<TransactionTypeName, TransactionType>,
 };
 
 export const transactionResolvers: Resolvers = {

@@ -6,6 +6,26 @@ import type { PaymentRow } from '../payments/rows.js';
 
 export type TransactionType = 'finance' | 'cash' | 'commission' | 'adjustment';
 
+/**
+ * The one rule between a row's type and the graph's TransactionType: FINANCE is 'finance'. The graph's
+ * enum takes the rows' values as its internal ones (resolvers.ts, which checks these names against the
+ * generated enum); the legacy contract writes the row's.
+ */
+export const ROW_TRANSACTION_TYPES = {
+  FINANCE: 'finance',
+  CASH: 'cash',
+  COMMISSION: 'commission',
+  ADJUSTMENT: 'adjustment',
+} as const satisfies Record<string, TransactionType>;
+
+/** The graph's TransactionType names. */
+export type GraphTransactionType = keyof typeof ROW_TRANSACTION_TYPES;
+
+/** The graph's TransactionType of a row's type (ROW_TRANSACTION_TYPES read the other way). */
+export const GRAPH_TRANSACTION_TYPES = Object.fromEntries(
+  Object.entries(ROW_TRANSACTION_TYPES).map(([graph, row]) => [row, graph]),
+) as Record<TransactionType, GraphTransactionType>;
+
 /** A row of `transactions`: signed amount from the partner's side, int8 minor units as a string. */
 export interface TransactionRow {
   partner_id: string;
