@@ -54,16 +54,20 @@ describe("the bench's CPU accounting", () => {
     ]);
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
+      const pid = String(backend.pid);
       const before = readCpu(backend.pid as number, true);
-      expect(before.postgres!.has(String(backend.pid))).toBe(true);
-      // Until it has worked a tenth of a second, however long a loaded machine takes to give it that.
-      let per = cpuPerRequest(cpuBetween(before, readCpu(backend.pid as number, true)), 1)!;
-      while (per.processMs! < 100) {
+      expect(before.postgres!.has(pid)).toBe(true);
+      // Until its own entry among the Postgres processes shows a tenth of a second of work, however long a
+      // loaded machine takes to give it that (the process and the /proc scan are read a moment apart).
+      let after = readCpu(backend.pid as number, true);
+      while (after.postgres!.get(pid)! - before.postgres!.get(pid)! < 100) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        per = cpuPerRequest(cpuBetween(before, readCpu(backend.pid as number, true)), 1)!;
+        after = readCpu(backend.pid as number, true);
       }
-      // Its work is in the Postgres figure (with whatever the machine's own Postgres did meanwhile).
-      expect(per.postgresMs).toBeGreaterThanOrEqual(per.processMs!);
+      const spent = cpuBetween(before, after);
+      // The Postgres figure holds its work (with whatever the machine's own Postgres did meanwhile).
+      expect(spent.postgres).toBeGreaterThanOrEqual(after.postgres!.get(pid)! - before.postgres!.get(pid)!);
+      expect(spent.process).toBeGreaterThan(0);
     } finally {
       backend.kill();
     }
