@@ -178,7 +178,8 @@ const baselineV8Flags = serviceV8Flags.filter((flag) => flag.startsWith('--max-s
  * with --from-source through tsx, as npm start does.
  */
 function nodeArguments(entry: string): string[] {
-  const service = entry === 'src/main.ts';
+  // The design's core (bench/core-server.ts) starts as the service does: the two differ in their layers only.
+  const service = entry === 'src/main.ts' || entry === 'bench/core-server.ts';
   const heap = service ? serviceV8Flags : baselineV8Flags;
   if (fromSource)
     return [...heap, '--import', 'tsx', ...(service ? ['--import', './src/telemetry/preload.ts'] : []), entry];
@@ -310,10 +311,16 @@ function parsePgbench(output: string): PgbenchResult {
 
 // ---------------------------------------------------------------- the load
 
+/**
+ * Which process answers: the service as it runs in production, the design's core (bench/core-server.ts:
+ * the same doors without the layers operations add to every request), or the bare baseline.
+ */
+type Target = 'service' | 'core' | 'baseline';
+
 interface Scenario {
   name: string;
   label: string;
-  target: 'service' | 'baseline';
+  target: Target;
   /**
    * The name of the baseline scenario (run before this one) whose rate this one's ratio is against:
    * the lookups against the bare lookup, the payment against the bare payment. None: no ratio (the
@@ -337,7 +344,7 @@ interface Scenario {
 interface Measured {
   name: string;
   label: string;
-  target: 'service' | 'baseline';
+  target: Target;
   /** The baseline scenario the ratio is against (a baseline's own ratio is 1); null: no ratio. */
   baseline: string | null;
   connections: number;
@@ -578,10 +585,13 @@ async function main(): Promise<void> {
   const { child: baseline, port: baselinePort } = await phase('startBaseline', () =>
     startProcess('baseline', 'bench/baseline-server.ts', baselineEnvironment),
   );
+  const { child: core, port: corePort } = await phase('startCore', () =>
+    startProcess('core', 'bench/core-server.ts', serviceEnvironment('core'), serviceErrors),
+  );
   const servicePid = service.pid as number;
   const serviceRssAtStart = procStatus(servicePid, 'VmRSS');
   log(
-    `service pid ${servicePid} on port ${servicePort} (RSS ${mb(serviceRssAtStart)} MB at start); baseline on port ${baselinePort}`,
+    `service pid ${servicePid} on port ${servicePort} (RSS ${mb(serviceRssAtStart)} MB at start); the design's core on port ${corePort}; baseline on port ${baselinePort}`,
   );
 
   // 4. The scenarios.
@@ -643,9 +653,39 @@ async function main(): Promise<void> {
       }),
     },
     {
+      name: 'core-rest-lookup-customer',
+      label: 'REST lookup-customer (core)',
+      target: 'core',
+      baseline: 'baseline-lookup-customer',
+      connections: lookupConnections,
+      inTurns: true,
+      options: (port) => ({
+        ...base(port, lookupConnections),
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
+          },
+        ],
+      }),
+    },
+    {
       name: 'graphql-lookup-customer',
       label: 'GraphQL customer(locator)',
       target: 'service',
+      baseline: 'baseline-lookup-customer',
+      connections: lookupConnections,
+      inTurns: true,
+      graphql: true,
+      options: (port) => ({
+        ...base(port, lookupConnections),
+        requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
+      }),
+    },
+    {
+      name: 'core-graphql-lookup-customer',
+      label: 'GraphQL customer(locator) (core)',
+      target: 'core',
       baseline: 'baseline-lookup-customer',
       connections: lookupConnections,
       inTurns: true,
@@ -687,6 +727,15 @@ async function main(): Promise<void> {
       name: 'rest-record-customer-payment',
       label: 'REST record-customer-payment',
       target: 'service',
+      baseline: 'baseline-record-customer-payment',
+      connections: paymentConnections,
+      inTurns: true,
+      options: payments,
+    },
+    {
+      name: 'core-rest-record-customer-payment',
+      label: 'REST record-customer-payment (core)',
+      target: 'core',
       baseline: 'baseline-record-customer-payment',
       connections: paymentConnections,
       inTurns: true,
@@ -874,7 +923,8 @@ async function main(): Promise<void> {
     settledSeconds: 0,
     loadBefore: round(os.loadavg()[0] ?? 0, 2),
   });
-  const portOf = (scenario: Scenario) => (scenario.target === 'baseline' ? baselinePort : servicePort);
+  const portOf = (scenario: Scenario) =>
+    ({ service: servicePort, core: corePort, baseline: baselinePort })[scenario.target];
 
   /** One measured turn of `scenario`, `seconds` long, added to its tally. */
   const measureTurn = async (scenario: Scenario, seconds: number, tally: Tally): Promise<void> => {
@@ -895,7 +945,9 @@ async function main(): Promise<void> {
         },
       }));
     }
-    const answering = scenario.target === 'baseline' ? (baseline.pid as number) : servicePid;
+    const answering = { service: servicePid, core: core.pid as number, baseline: baseline.pid as number }[
+      scenario.target
+    ];
     const cpuBefore = cpuReadable ? readCpu(answering, postgresLocal) : null;
     const result = await run(options, (ms) => tally.times.push(ms));
     const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
@@ -992,6 +1044,7 @@ async function main(): Promise<void> {
   // 5. The ledger after the payments, once the service has drained: SIGTERM lets it finish the
   // requests still in flight when the load stopped, so the check sees a settled ledger.
   await phase('stopService', () => stopProcess(service));
+  await phase('stopCore', () => stopProcess(core));
 
   // 5a. Issue 13: the same in-store payments with one webhook endpoint subscribed to every event
   // type, against none, on one more service process. It runs outside production, the one mode in which
@@ -1208,6 +1261,7 @@ async function main(): Promise<void> {
   const ratioTarget = (name: string, label: string, floor: number) => {
     const result = find(name);
     const bare = result?.baseline ? find(result.baseline) : undefined;
+    const core = find(`core-${name}`);
     return {
       target: `${label} ≥ ${floor} of its baseline's requests/s`,
       measured: result?.ratioToBaseline ?? null,
@@ -1218,7 +1272,11 @@ async function main(): Promise<void> {
             bound:
               `CPU per request, the service against its bare code: its process ${cpuMs(result.cpu.processMs)} against ${cpuMs(bare.cpu.processMs)}, ` +
               `Postgres ${cpuMs(result.cpu.postgresMs)} against ${cpuMs(bare.cpu.postgresMs)}, the whole machine ${cpuMs(result.cpu.machineMs)} against ${cpuMs(bare.cpu.machineMs)} ` +
-              `(cores ${Math.round(result.cpu.machineBusy * 100)}% and ${Math.round(bare.cpu.machineBusy * 100)}% busy)`,
+              `(cores ${Math.round(result.cpu.machineBusy * 100)}% and ${Math.round(bare.cpu.machineBusy * 100)}% busy)` +
+              // The same door without the layers operations add: what the design itself reaches.
+              (core?.ratioToBaseline != null
+                ? `; the design's core (no operations layers, limits in memory) ${core.ratioToBaseline} of the baseline${core.cpu ? `, its process ${cpuMs(core.cpu.processMs)}, Postgres ${cpuMs(core.cpu.postgresMs)}, the machine ${cpuMs(core.cpu.machineMs)}` : ''}`
+                : ''),
           }
         : {}),
     };

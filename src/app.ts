@@ -54,6 +54,14 @@ export interface AppDeps extends ServiceDeps {
   rateLimitStore?: RateLimitStoreSettings;
   /** What executes the GraphQL operations of both doors (GRAPHQL_EXECUTOR); jit when absent. */
   graphqlExecutor?: GraphqlExecutorKind;
+  /**
+   * The doors alone, for the bench's measure of what the design itself costs (bench/core-server.ts):
+   * request ids, the legacy routes, /graphql and the error renderers, with the request limits counted in
+   * this process's memory, and without the request log, the request metrics, the security headers, the
+   * query-string limit, /healthz, /readyz, /metrics, and the GraphQL cost, list-ceiling and tracing
+   * plugins. No configuration sets it: main.ts never serves without those.
+   */
+  coreOnly?: boolean;
 }
 
 export interface RateLimitStoreSettings {
@@ -138,7 +146,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // One limiter for both doors (each builds its contexts from `service`), its counts in the shared store.
   // Payment outcomes are counted by the metrics, through the context's port (resolvers never import ops/).
-  const backend = await rateLimitBackend(deps);
+  const backend: RateLimitBackend = deps.coreOnly ? { kind: 'memory' } : await rateLimitBackend(deps);
   const limiter = createRequestLimiter(limits, { backend, logger: deps.logger, observer: rateLimitStoreMetrics });
   // Committed events are counted, and told to every instance's subscription listeners (after commit).
   const observe = deps.observe ?? {
@@ -169,12 +177,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
       // read @cacheControl hints: a cost per field of every answer (10,000 transactions are ~300,000
       // fields) for hints this graph does not use.
       ApolloServerPluginCacheControlDisabled(),
-      graphqlCostPlugin(limits.graphql),
-      listItemCeilingPlugin(limits.graphql.maxListItems),
+      ...(deps.coreOnly ? [] : [graphqlCostPlugin(limits.graphql), listItemCeilingPlugin(limits.graphql.maxListItems)]),
       // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
       ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
       // The operation's name and type on the span of the request that runs it (tracing on only).
-      graphqlTracingPlugin(),
+      ...(deps.coreOnly ? [] : [graphqlTracingPlugin()]),
       deps.production
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
@@ -211,19 +218,22 @@ export async function createApp(deps: AppDeps): Promise<App> {
         }) as Request
       ).ip ?? null,
   });
-  app.use(assignRequestId, logRequests(deps));
-  // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
+  app.use(assignRequestId);
   let draining = false;
-  app.use(
-    createOperationsRouter({
-      db: deps.db,
-      replica: deps.replica,
-      production: deps.production,
-      corsOrigins: deps.corsOrigins ?? [],
-      draining: () => draining,
-      rateLimitStore: () => limiter.storeStatus(),
-    }),
-  );
+  if (!deps.coreOnly) {
+    app.use(logRequests(deps));
+    // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
+    app.use(
+      createOperationsRouter({
+        db: deps.db,
+        replica: deps.replica,
+        production: deps.production,
+        corsOrigins: deps.corsOrigins ?? [],
+        draining: () => draining,
+        rateLimitStore: () => limiter.storeStatus(),
+      }),
+    );
+  }
 
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {
