@@ -618,6 +618,22 @@ async function main(): Promise<void> {
     timeout: 30,
   });
 
+  // Every process answers the same lookups: the bare code, the service and the design's core.
+  const restLookups = (port: number) => ({
+    ...base(port, lookupConnections),
+    requests: [
+      {
+        method: 'GET' as const,
+        setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
+      },
+    ],
+  });
+  const graphqlLookups = (port: number) => ({
+    ...base(port, lookupConnections),
+    requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
+  });
+  const lookup = { baseline: 'baseline-lookup-customer', connections: lookupConnections, inTurns: true };
+
   const scenarios: Scenario[] = [
     {
       name: 'baseline-lookup-customer',
@@ -625,75 +641,31 @@ async function main(): Promise<void> {
       target: 'baseline',
       connections: lookupConnections,
       inTurns: true,
-      options: (port) => ({
-        ...base(port, lookupConnections),
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
-          },
-        ],
-      }),
+      options: restLookups,
     },
-    {
-      name: 'rest-lookup-customer',
-      label: 'REST lookup-customer',
-      target: 'service',
-      baseline: 'baseline-lookup-customer',
-      connections: lookupConnections,
-      inTurns: true,
-      options: (port) => ({
-        ...base(port, lookupConnections),
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
-          },
-        ],
-      }),
-    },
+    { name: 'rest-lookup-customer', label: 'REST lookup-customer', target: 'service', ...lookup, options: restLookups },
     {
       name: 'core-rest-lookup-customer',
       label: 'REST lookup-customer (core)',
       target: 'core',
-      baseline: 'baseline-lookup-customer',
-      connections: lookupConnections,
-      inTurns: true,
-      options: (port) => ({
-        ...base(port, lookupConnections),
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
-          },
-        ],
-      }),
+      ...lookup,
+      options: restLookups,
     },
     {
       name: 'graphql-lookup-customer',
       label: 'GraphQL customer(locator)',
       target: 'service',
-      baseline: 'baseline-lookup-customer',
-      connections: lookupConnections,
-      inTurns: true,
+      ...lookup,
       graphql: true,
-      options: (port) => ({
-        ...base(port, lookupConnections),
-        requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
-      }),
+      options: graphqlLookups,
     },
     {
       name: 'core-graphql-lookup-customer',
       label: 'GraphQL customer(locator) (core)',
       target: 'core',
-      baseline: 'baseline-lookup-customer',
-      connections: lookupConnections,
-      inTurns: true,
+      ...lookup,
       graphql: true,
-      options: (port) => ({
-        ...base(port, lookupConnections),
-        requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
-      }),
+      options: graphqlLookups,
     },
   ];
   // The payments before the transaction windows: a window the service cannot answer must not spoil them.

@@ -2,6 +2,7 @@
 // answering the same bodies and keeping the same rules, without the layers operations add to every
 // request, and counting the request limits in memory. If it answered differently, its rate would not
 // say what the design costs; if it kept a layer, the layer's cost would be charged to the design.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppDeps, createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
@@ -112,5 +113,11 @@ describe("the design's core (the bench's coreOnly app)", () => {
     expect(await points()).toBe(before);
     expect((await full.request(lookup)).status).toBe(200);
     expect(await points()).toBeGreaterThan(before);
+  });
+
+  it("is set by the bench alone: the service's entry and its configuration never name it", () => {
+    for (const file of ['src/main.ts', 'src/config.ts', 'src/cli/run.ts'])
+      expect({ file, names: readFileSync(file, 'utf8').includes('coreOnly') }).toEqual({ file, names: false });
+    expect(readFileSync('bench/core-server.ts', 'utf8')).toContain('coreOnly: true');
   });
 });
