@@ -312,10 +312,11 @@ function parsePgbench(output: string): PgbenchResult {
 // ---------------------------------------------------------------- the load
 
 /**
- * Which process answers: the service as it runs in production, the design's core (bench/core-server.ts:
- * the same doors without the layers operations add to every request), or the bare baseline.
+ * Which process answers: the service as it runs in production, the same service counting its request
+ * limits in Redis, the design's core (bench/core-server.ts: the same doors without the layers
+ * operations add to every request), or the bare baseline.
  */
-type Target = 'service' | 'core' | 'baseline';
+type Target = 'service' | 'redis' | 'core' | 'baseline';
 
 interface Scenario {
   name: string;
@@ -588,6 +589,13 @@ async function main(): Promise<void> {
   const { child: core, port: corePort } = await phase('startCore', () =>
     startProcess('core', 'bench/core-server.ts', serviceEnvironment('core'), serviceErrors),
   );
+  // Issue 14: the request limits are counted in Postgres by default (in the key's own statement,
+  // src/limits/postgresCounts.ts); one more service process counts them in Redis (BENCH_REDIS_URL or
+  // the local server), measured in the lookups' turns beside the Postgres-counted one.
+  const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+  const { child: redisCounted, port: redisPort } = await phase('startLimitsInRedis', () =>
+    startProcess('service (limits in Redis)', 'src/main.ts', serviceEnvironment('redis', { REDIS_URL: redisUrl })),
+  );
   const servicePid = service.pid as number;
   const serviceRssAtStart = procStatus(servicePid, 'VmRSS');
   log(
@@ -644,6 +652,13 @@ async function main(): Promise<void> {
       options: restLookups,
     },
     { name: 'rest-lookup-customer', label: 'REST lookup-customer', target: 'service', ...lookup, options: restLookups },
+    {
+      name: 'redis-rest-lookup-customer',
+      label: 'REST lookup-customer (limits in Redis)',
+      target: 'redis',
+      ...lookup,
+      options: restLookups,
+    },
     {
       name: 'core-rest-lookup-customer',
       label: 'REST lookup-customer (core)',
@@ -896,7 +911,7 @@ async function main(): Promise<void> {
     loadBefore: round(os.loadavg()[0] ?? 0, 2),
   });
   const portOf = (scenario: Scenario) =>
-    ({ service: servicePort, core: corePort, baseline: baselinePort })[scenario.target];
+    ({ service: servicePort, redis: redisPort, core: corePort, baseline: baselinePort })[scenario.target];
 
   /** One measured turn of `scenario`, `seconds` long, added to its tally. */
   const measureTurn = async (scenario: Scenario, seconds: number, tally: Tally): Promise<void> => {
@@ -917,9 +932,12 @@ async function main(): Promise<void> {
         },
       }));
     }
-    const answering = { service: servicePid, core: core.pid as number, baseline: baseline.pid as number }[
-      scenario.target
-    ];
+    const answering = {
+      service: servicePid,
+      redis: redisCounted.pid as number,
+      core: core.pid as number,
+      baseline: baseline.pid as number,
+    }[scenario.target];
     const cpuBefore = cpuReadable ? readCpu(answering, postgresLocal) : null;
     const result = await run(options, (ms) => tally.times.push(ms));
     const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
@@ -1141,47 +1159,32 @@ async function main(): Promise<void> {
       `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the turns with it, ${webhooks.pendingAfterTurns} left pending at their ends (delivered before the next turn)`,
     );
 
-  // 5b. Issue 14: the request limits are counted in Postgres by default (in the key's own statement,
-  // src/limits/postgresCounts.ts); the same lookups on one more service process that counts them in Redis (REDIS_URL,
-  // BENCH_REDIS_URL or the local server), against the Postgres-counted figure of the main run.
-  // (Not run when --only left the REST lookups out.)
-  const lookupScenario = scenarios.find((scenario) => scenario.name === 'rest-lookup-customer');
-  const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-  const limitsInRedis = !lookupScenario
-    ? null
-    : await phase('limitsInRedis', async () => {
-        const { child, port } = await startProcess(
-          'service (limits in Redis)',
-          'src/main.ts',
-          serviceEnvironment('redis', { REDIS_URL: redisUrl }),
-        );
-        try {
-          const readiness = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as {
-            rateLimitStore?: string;
-          };
-          await settle(port);
-          if (warmup > 0) await run({ ...lookupScenario.options(port), duration: warmup });
-          await settle(port);
-          const result = await run(lookupScenario.options(port));
-          const inPostgres =
-            results.find((result) => result.name === 'rest-lookup-customer')?.requestsPerSecond ?? null;
-          const requestsPerSecond = round(result.requests.total / result.duration);
-          return {
-            vmHwmBytes: procStatus(child.pid as number, 'VmHWM'),
-            store: readiness.rateLimitStore ?? 'unknown',
-            requestsPerSecond,
-            p99Ms: result.latency.p99,
-            non2xx: result.non2xx,
-            inPostgresRequestsPerSecond: inPostgres,
-            ratio: inPostgres ? round(requestsPerSecond / inPostgres, 3) : null,
-          };
-        } finally {
-          await stopProcess(child);
-        }
-      });
+  // 5b. Issue 14: the lookups with the limits in Redis, against the Postgres-counted ones of the same turns.
+  // (Not measured when --only left the REST lookups out.)
+  const inRedis = results.find((result) => result.name === 'redis-rest-lookup-customer');
+  const inPostgres = results.find((result) => result.name === 'rest-lookup-customer');
+  const limitsInRedis = await phase('limitsInRedis', async () => {
+    try {
+      if (!inRedis || !inPostgres) return null;
+      const readiness = (await (await fetch(`http://127.0.0.1:${redisPort}/readyz`)).json()) as {
+        rateLimitStore?: string;
+      };
+      return {
+        vmHwmBytes: procStatus(redisCounted.pid as number, 'VmHWM'),
+        store: readiness.rateLimitStore ?? 'unknown',
+        requestsPerSecond: inRedis.requestsPerSecond,
+        p99Ms: inRedis.latencyMs.p99,
+        non2xx: inRedis.non2xx,
+        inPostgresRequestsPerSecond: inPostgres.requestsPerSecond,
+        ratio: inPostgres.requestsPerSecond ? round(inRedis.requestsPerSecond / inPostgres.requestsPerSecond, 3) : null,
+      };
+    } finally {
+      await stopProcess(redisCounted);
+    }
+  });
   if (limitsInRedis)
     log(
-      `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres (×${limitsInRedis.ratio})`,
+      `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres in the same turns (×${limitsInRedis.ratio})`,
     );
 
   // 5c. Issue 15, item 4 (--profile): each hot door on its own service process under the CPU profiler,
