@@ -8,7 +8,7 @@
 // environment; no migration, no background work (webhook deliveries, event retention).
 
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app.js';
+import { appDepsOf, createApp } from '../src/app.js';
 import { loadConfigOrExit } from '../src/cli/run.js';
 import { openDatabase } from '../src/db/open.js';
 import { createLogger } from '../src/logger.js';
@@ -18,16 +18,8 @@ const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 const db = openDatabase(config, logger, { statementTimeoutMs: config.databaseStatementTimeoutMs });
 
-const { app, stop } = await createApp({
-  db,
-  logger,
-  now: () => new Date(),
-  production: config.production,
-  limits: config.limits,
-  graphqlExecutor: config.graphqlExecutor,
-  tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
-  coreOnly: true,
-});
+// The service's own settings (REDIS_URL included: coreOnly counts the limits in memory whatever it says).
+const { app, stop } = await createApp({ ...appDepsOf(config, { db, logger }), coreOnly: true });
 const server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host, () => {
   process.stdout.write(`core listening on ${config.host}:${(server.address() as AddressInfo).port}\n`);
 });

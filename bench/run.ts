@@ -597,6 +597,13 @@ async function main(): Promise<void> {
     startProcess('service (limits in Redis)', 'src/main.ts', serviceEnvironment('redis', { REDIS_URL: redisUrl })),
   );
   const servicePid = service.pid as number;
+  /** The process answering each target's scenarios. */
+  const answeringProcess: Record<Target, { port: number; pid: number }> = {
+    service: { port: servicePort, pid: servicePid },
+    redis: { port: redisPort, pid: redisCounted.pid as number },
+    core: { port: corePort, pid: core.pid as number },
+    baseline: { port: baselinePort, pid: baseline.pid as number },
+  };
   const serviceRssAtStart = procStatus(servicePid, 'VmRSS');
   log(
     `service pid ${servicePid} on port ${servicePort} (RSS ${mb(serviceRssAtStart)} MB at start); the design's core on port ${corePort}; baseline on port ${baselinePort}`,
@@ -910,8 +917,7 @@ async function main(): Promise<void> {
     settledSeconds: 0,
     loadBefore: round(os.loadavg()[0] ?? 0, 2),
   });
-  const portOf = (scenario: Scenario) =>
-    ({ service: servicePort, redis: redisPort, core: corePort, baseline: baselinePort })[scenario.target];
+  const portOf = (scenario: Scenario) => answeringProcess[scenario.target].port;
 
   /** One measured turn of `scenario`, `seconds` long, added to its tally. */
   const measureTurn = async (scenario: Scenario, seconds: number, tally: Tally): Promise<void> => {
@@ -932,12 +938,7 @@ async function main(): Promise<void> {
         },
       }));
     }
-    const answering = {
-      service: servicePid,
-      redis: redisCounted.pid as number,
-      core: core.pid as number,
-      baseline: baseline.pid as number,
-    }[scenario.target];
+    const answering = answeringProcess[scenario.target].pid;
     const cpuBefore = cpuReadable ? readCpu(answering, postgresLocal) : null;
     const result = await run(options, (ms) => tally.times.push(ms));
     const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, postgresLocal));

@@ -12,7 +12,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { TrustProxy } from './clientAddress.js';
-import type { GraphqlExecutorKind } from './config.js';
+import type { Config, GraphqlExecutorKind } from './config.js';
 import { type Context, createContext, type ServiceDeps } from './context.js';
 import { isEmbedded } from './db/knex.js';
 import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from './errors.js';
@@ -62,6 +62,24 @@ export interface AppDeps extends ServiceDeps {
    * plugins. No configuration sets it: main.ts never serves without those.
    */
   coreOnly?: boolean;
+}
+
+/**
+ * What the service's app is given from its configuration: by main.ts, and by the bench's measure of the
+ * design's core (bench/core-server.ts), so both serve the same settings.
+ */
+export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 'replica'>): AppDeps {
+  return {
+    ...open,
+    now: () => new Date(),
+    production: config.production,
+    corsOrigins: config.corsOrigins,
+    limits: config.limits,
+    trustProxy: config.trustProxy,
+    rateLimitStore: { redisUrl: config.redisUrl },
+    graphqlExecutor: config.graphqlExecutor,
+    tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
+  };
 }
 
 export interface RateLimitStoreSettings {

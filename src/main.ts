@@ -3,7 +3,7 @@
 
 import type { Server } from 'node:http';
 import { getHeapStatistics } from 'node:v8';
-import { createApp } from './app.js';
+import { appDepsOf, createApp } from './app.js';
 import { loadConfigOrExit } from './cli/run.js';
 import { isEmbedded } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
@@ -33,19 +33,7 @@ const replica = openConfiguredReplica(config, db, {
   onFallback: readMetrics.fellBack,
 });
 
-const { app, subscriptions, startDraining, stop } = await createApp({
-  db,
-  replica,
-  logger,
-  now: () => new Date(),
-  production: config.production,
-  corsOrigins: config.corsOrigins,
-  limits: config.limits,
-  trustProxy: config.trustProxy,
-  rateLimitStore: { redisUrl: config.redisUrl },
-  graphqlExecutor: config.graphqlExecutor,
-  tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
-});
+const { app, subscriptions, startDraining, stop } = await createApp(appDepsOf(config, { db, replica, logger }));
 // Webhook deliveries, claimed from the database beside every other instance's worker.
 const deliveries = startDeliveryWorker({
   db,

@@ -4,47 +4,19 @@
 // say what the design costs; if it kept a layer, the layer's cost would be charged to the design.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppDeps, createApp } from '../src/app.js';
-import { createLogger } from '../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { TEST_EXECUTOR, TEST_TOKENS } from './support/service.js';
+import { startTestService, type TestService } from './support/service.js';
 
 const T = new Date('2026-03-01T12:00:00Z');
 
-async function startApp(database: TestDatabase, options: Partial<AppDeps>) {
-  const { app, stop } = await createApp({
-    db: database.db,
-    logger: createLogger('silent'),
-    now: () => T,
-    production: true,
-    tokens: TEST_TOKENS,
-    graphqlExecutor: TEST_EXECUTOR,
-    ...options,
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  return {
-    request: (path: string, init?: RequestInit) => fetch(`${base}${path}`, init),
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await stop();
-    },
-  };
-}
-
 describe("the design's core (the bench's coreOnly app)", () => {
   let database: TestDatabase;
-  let full: Awaited<ReturnType<typeof startApp>>;
-  let core: Awaited<ReturnType<typeof startApp>>;
+  let full: TestService;
+  let core: TestService;
   beforeAll(async () => {
     database = await createTestDatabase({ now: T });
-    full = await startApp(database, {});
-    core = await startApp(database, { coreOnly: true });
+    full = await startTestService(database.db, { now: () => T });
+    core = await startTestService(database.db, { now: () => T, coreOnly: true });
   });
   afterAll(async () => {
     await core?.close();

@@ -59,6 +59,8 @@ export interface TestServiceOptions {
   replica?: ReadReplica;
   /** What executes GraphQL; absent: GRAPHQL_EXECUTOR of the test run (`GRAPHQL_EXECUTOR=graphql-js npm test`), else jit. */
   graphqlExecutor?: GraphqlExecutorKind;
+  /** The doors without the operations layers (createApp's coreOnly, the bench's core); absent: the whole service. */
+  coreOnly?: boolean;
 }
 
 /** The executor of the whole test run: the service's default unless GRAPHQL_EXECUTOR names the other. */
@@ -77,6 +79,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     rateLimitStore: options.rateLimitStore,
     replica: options.replica,
     graphqlExecutor: options.graphqlExecutor ?? TEST_EXECUTOR,
+    coreOnly: options.coreOnly,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
