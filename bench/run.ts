@@ -643,6 +643,19 @@ async function main(): Promise<void> {
       },
     ],
   });
+  // The same lookups, each with one of partner 1's 250 store keys (the odd ones, none revoked) picked
+  // at random: concurrent lookups of one key are answered together (src/db/turnBatches.ts), and this
+  // is the service with almost none to share.
+  const storeKey = () => `bench-store-key-${2 * Math.floor(Math.random() * 250) + 1}`;
+  const restLookupsOverStoreKeys = (port: number) => ({
+    ...base(port, lookupConnections),
+    requests: [
+      {
+        method: 'GET' as const,
+        setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(storeKey()) }),
+      },
+    ],
+  });
   const graphqlLookups = (port: number) => ({
     ...base(port, lookupConnections),
     requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
@@ -659,6 +672,13 @@ async function main(): Promise<void> {
       options: restLookups,
     },
     { name: 'rest-lookup-customer', label: 'REST lookup-customer', target: 'service', ...lookup, options: restLookups },
+    {
+      name: 'rest-lookup-customer-store-keys',
+      label: 'REST lookup-customer (250 keys)',
+      target: 'service',
+      ...lookup,
+      options: restLookupsOverStoreKeys,
+    },
     {
       name: 'redis-rest-lookup-customer',
       label: 'REST lookup-customer (limits in Redis)',
@@ -1054,110 +1074,133 @@ async function main(): Promise<void> {
         });
         await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
         const receiverPort = (receiver.address() as AddressInfo).port;
-        const { child, port } = await startProcess(
-          'service (webhooks)',
-          'src/main.ts',
-          // The worker looks for deliveries every 50 ms when it has none (1 s by default): a turn with the
-          // endpoint starts with its queue empty, and in a turn of 2 s the default's first second idle
-          // would leave most of the turn's deliveries to the drain after it.
-          serviceEnvironment('webhooks', { NODE_ENV: 'development', WEBHOOK_POLL_MS: '50' }),
-        );
-        const graphql = async (query: string, variables: Record<string, unknown>) => {
-          const answer = await fetch(`http://127.0.0.1:${port}/graphql`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
-            body: JSON.stringify({ query, variables }),
-          });
-          const body = (await answer.json()) as { data?: Record<string, { id?: string; endpoint?: { id: string } }> };
-          if (!answer.ok || !body.data) throw new Error(`${query} answered ${answer.status}: ${JSON.stringify(body)}`);
-          return body.data;
-        };
-        /** One endpoint subscribed to every event type: its id. */
-        const subscribe = async () =>
-          (
-            await graphql(
-              'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }',
-              {
-                input: {
-                  url: `http://127.0.0.1:${receiverPort}/hooks`,
-                  eventTypes: [
-                    'PAYMENT_RECORDED',
-                    'TRANSACTION_CREATED',
-                    'FINANCE_ORDER_CREATED',
-                    'FINANCE_ORDER_PAID_OFF',
-                  ],
+        // Closed however the phase ends: a failed drain must not leave the bench waiting on its socket.
+        try {
+          const { child, port } = await startProcess(
+            'service (webhooks)',
+            'src/main.ts',
+            // The worker looks for deliveries every 50 ms when it has none (1 s by default): a turn with the
+            // endpoint starts with its queue empty, and in a turn of 2 s the default's first second idle
+            // would leave most of the turn's deliveries to the drain after it.
+            serviceEnvironment('webhooks', { NODE_ENV: 'development', WEBHOOK_POLL_MS: '50' }),
+          );
+          const graphql = async (query: string, variables: Record<string, unknown>) => {
+            const answer = await fetch(`http://127.0.0.1:${port}/graphql`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-api-key': partnerKey },
+              body: JSON.stringify({ query, variables }),
+            });
+            const body = (await answer.json()) as { data?: Record<string, { id?: string; endpoint?: { id: string } }> };
+            if (!answer.ok || !body.data)
+              throw new Error(`${query} answered ${answer.status}: ${JSON.stringify(body)}`);
+            return body.data;
+          };
+          /** One endpoint subscribed to every event type: its id. */
+          const subscribe = async () =>
+            (
+              await graphql(
+                'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }',
+                {
+                  input: {
+                    url: `http://127.0.0.1:${receiverPort}/hooks`,
+                    eventTypes: [
+                      'PAYMENT_RECORDED',
+                      'TRANSACTION_CREATED',
+                      'FINANCE_ORDER_CREATED',
+                      'FINANCE_ORDER_PAID_OFF',
+                    ],
+                  },
                 },
-              },
-            )
-          ).createWebhookEndpoint!.endpoint!.id;
-        const unsubscribe = (id: string) =>
-          graphql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) { id } }', { id });
-        const pending = async () =>
-          Number((await data('webhook_deliveries').where({ status: 'pending' }).count({ n: '*' }).first())?.n ?? 0);
-        // The worker delivers what a half with the endpoint left behind before the next half starts, so
-        // a half without it never pays for those deliveries.
-        const drain = async () => {
-          const until = Date.now() + 180_000;
-          for (let left = await pending(); left > 0; left = await pending()) {
-            if (Date.now() > until) throw new Error(`the webhook worker still had ${left} deliveries after 180 s`);
-            await new Promise((done) => setTimeout(done, 200));
+              )
+            ).createWebhookEndpoint!.endpoint!.id;
+          const unsubscribe = (id: string) =>
+            graphql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) { id } }', { id });
+          /** Deliveries pending, and of those the ones due now (the rest wait for a retry after a failed post). */
+          const queued = async () => {
+            const row = await data('webhook_deliveries')
+              .where({ status: 'pending' })
+              .first(
+                data.raw('count(*) as pending'),
+                data.raw('count(*) filter (where next_attempt_at <= now()) as due'),
+              );
+            return { pending: Number(row?.pending ?? 0), due: Number(row?.due ?? 0) };
+          };
+          const pending = async () => (await queued()).pending;
+          // The worker delivers what a half with the endpoint left behind before the next half starts, so
+          // a half without it never pays for those deliveries. A delivery whose post failed waits minutes
+          // for its retry: it is not waited for, but counted (the endpoint's deletion then ends it).
+          let retrying = 0;
+          const drain = async () => {
+            const until = Date.now() + 180_000;
+            for (let left = await queued(); left.due > 0 || left.pending > 0; left = await queued()) {
+              if (left.due === 0) {
+                retrying += left.pending;
+                return;
+              }
+              if (Date.now() > until)
+                throw new Error(`the webhook worker still had ${left.due} deliveries due after 180 s`);
+              await new Promise((done) => setTimeout(done, 200));
+            }
+          };
+          // In turns, as the payments are (TURNS each, the order reversed every turn): the machine's drift
+          // falls on both halves alike. The endpoint exists only during the halves that have it.
+          const halves = {
+            without: { requests: 0, seconds: 0, non2xx: 0 },
+            withEndpoint: { requests: 0, seconds: 0, non2xx: 0 },
+          };
+          let deliveredDuringRun = 0;
+          let pendingAfterTurns = 0;
+          const half = async (name: keyof typeof halves, seconds: number, measured: boolean) => {
+            await settle(port);
+            const endpoint = name === 'withEndpoint' ? await subscribe() : null;
+            const deliveredBefore = delivered;
+            const result = await run({ ...paymentScenario.options(port), duration: seconds });
+            if (measured) {
+              halves[name].requests += result.requests.total;
+              halves[name].seconds += result.duration;
+              halves[name].non2xx += result.non2xx;
+            }
+            if (endpoint === null) return;
+            if (measured) {
+              deliveredDuringRun += delivered - deliveredBefore;
+              pendingAfterTurns += await pending();
+            }
+            await drain();
+            await unsubscribe(endpoint);
+          };
+          if (warmup > 0) for (const name of ['without', 'withEndpoint'] as const) await half(name, warmup, false);
+          for (let turn = 0; turn < TURNS; turn++) {
+            const order =
+              turn % 2 === 0 ? (['without', 'withEndpoint'] as const) : (['withEndpoint', 'without'] as const);
+            for (const name of order) await half(name, duration / TURNS, true);
           }
-        };
-        // In turns, as the payments are (TURNS each, the order reversed every turn): the machine's drift
-        // falls on both halves alike. The endpoint exists only during the halves that have it.
-        const halves = {
-          without: { requests: 0, seconds: 0, non2xx: 0 },
-          withEndpoint: { requests: 0, seconds: 0, non2xx: 0 },
-        };
-        let deliveredDuringRun = 0;
-        let pendingAfterTurns = 0;
-        const half = async (name: keyof typeof halves, seconds: number, measured: boolean) => {
-          await settle(port);
-          const endpoint = name === 'withEndpoint' ? await subscribe() : null;
-          const deliveredBefore = delivered;
-          const result = await run({ ...paymentScenario.options(port), duration: seconds });
-          if (measured) {
-            halves[name].requests += result.requests.total;
-            halves[name].seconds += result.duration;
-            halves[name].non2xx += result.non2xx;
-          }
-          if (endpoint === null) return;
-          if (measured) {
-            deliveredDuringRun += delivered - deliveredBefore;
-            pendingAfterTurns += await pending();
-          }
-          await drain();
-          await unsubscribe(endpoint);
-        };
-        if (warmup > 0) for (const name of ['without', 'withEndpoint'] as const) await half(name, warmup, false);
-        for (let turn = 0; turn < TURNS; turn++) {
-          const order =
-            turn % 2 === 0 ? (['without', 'withEndpoint'] as const) : (['withEndpoint', 'without'] as const);
-          for (const name of order) await half(name, duration / TURNS, true);
+          const rateOf = (name: keyof typeof halves) => ({
+            requestsPerSecond: halves[name].seconds ? round(halves[name].requests / halves[name].seconds) : 0,
+            non2xx: halves[name].non2xx,
+          });
+          const without = rateOf('without');
+          const withEndpoint = rateOf('withEndpoint');
+          const vmHwmBytes = procStatus(child.pid as number, 'VmHWM');
+          await stopProcess(child);
+          return {
+            vmHwmBytes,
+            without,
+            withEndpoint,
+            ratio: without.requestsPerSecond
+              ? round(withEndpoint.requestsPerSecond / without.requestsPerSecond, 3)
+              : null,
+            deliveredDuringRun,
+            pendingAfterTurns,
+            retrying,
+          };
+        } finally {
+          receiver.closeAllConnections();
+          receiver.close();
         }
-        const rateOf = (name: keyof typeof halves) => ({
-          requestsPerSecond: halves[name].seconds ? round(halves[name].requests / halves[name].seconds) : 0,
-          non2xx: halves[name].non2xx,
-        });
-        const without = rateOf('without');
-        const withEndpoint = rateOf('withEndpoint');
-        const vmHwmBytes = procStatus(child.pid as number, 'VmHWM');
-        await stopProcess(child);
-        receiver.close();
-        return {
-          vmHwmBytes,
-          without,
-          withEndpoint,
-          ratio: without.requestsPerSecond
-            ? round(withEndpoint.requestsPerSecond / without.requestsPerSecond, 3)
-            : null,
-          deliveredDuringRun,
-          pendingAfterTurns,
-        };
       });
   if (webhooks)
     log(
-      `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the turns with it, ${webhooks.pendingAfterTurns} left pending at their ends (delivered before the next turn)`,
+      `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the turns with it, ${webhooks.pendingAfterTurns} left pending at their ends (delivered before the next turn)${webhooks.retrying ? `; ${webhooks.retrying} whose post failed, left to their retry` : ''}`,
     );
 
   // 5b. Issue 14: the lookups with the limits in Redis, against the Postgres-counted ones of the same turns.

@@ -9,6 +9,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import { runText, type ShapedStatement, shapeText } from '../db/prepared.js';
+import { TurnBatches } from '../db/turnBatches.js';
 import type { WindowCount, WindowCounter } from './windowCounts.js';
 
 /** The table of migration 20261125000100_rate_limits. */
@@ -37,42 +38,58 @@ interface StoreRow {
 /**
  * The upsert every count runs: `key` is the row's key (an expression), `source` what the row is
  * selected from, `p` the positions of its parameters: the time now (ms), the window's end for a new
- * window, the limit and the block's end (null: a limit that does not block). An ended window starts
- * afresh at 1; the event that crosses a blocking limit ends its window at the block's end.
+ * window, the limit, the block's end (null: a limit that does not block) and the events counted
+ * (more than one for a batch of requests, see lookUpAdmitting). An ended window starts afresh; the
+ * count that crosses a blocking limit ends its window at the block's end.
  */
 const upsert = (
   key: string,
   source: string,
-  p: { now: number; newExpire: number; limit: number; blockedUntil: number },
-) =>
-  `insert into ${RATE_LIMIT_TABLE} as r (key, points, expire)
-    select ${key}, 1, $${p.newExpire}::int8 ${source}
+  p: { now: number; newExpire: number; limit: number; blockedUntil: number; events: number },
+) => {
+  // The row's count before this one: nothing once its window has ended.
+  const before = `case when r.expire <= $${p.now}::int8 then 0 else r.points end`;
+  const blocks = `$${p.blockedUntil}::int8 is not null`;
+  return `insert into ${RATE_LIMIT_TABLE} as r (key, points, expire)
+    select ${key}, $${p.events}::int4,
+      case when ${blocks} and $${p.events}::int4 > $${p.limit}::int4 then $${p.blockedUntil}::int8 else $${p.newExpire}::int8 end
+    ${source}
     on conflict (key) do update set
-      points = case when r.expire <= $${p.now}::int8 then 1 else r.points + 1 end,
-      expire = case when r.expire <= $${p.now}::int8 then $${p.newExpire}::int8
-                    when $${p.blockedUntil}::int8 is not null and r.points + 1 = $${p.limit}::int4 + 1 then $${p.blockedUntil}::int8
+      points = ${before} + excluded.points,
+      expire = case when ${blocks} and ${before} <= $${p.limit}::int4 and ${before} + excluded.points > $${p.limit}::int4
+                      then $${p.blockedUntil}::int8
+                    when r.expire <= $${p.now}::int8 then $${p.newExpire}::int8
                     else r.expire end
     returning points, expire`;
+};
 
 // $1 the key, then the count's parameters.
-const COUNT_SQL = upsert('$1::varchar', '', { now: 2, newExpire: 3, limit: 4, blockedUntil: 5 });
+const COUNT_SQL = upsert('$1::varchar', '', { now: 2, newExpire: 3, limit: 4, blockedUntil: 5, events: 6 });
 const PEEK_SQL = `select points, expire from ${RATE_LIMIT_TABLE} where key = $1 and (expire > $2 or expire is null)`;
 
 /**
  * The address's failures, when they have reached their limit ($1 its key, $2 the time now, $3 the
- * limit); then the key's request, counted only when the address is not blocked, for each row of
+ * limit); then the key's requests, counted only when the address is not blocked, for each row of
  * `keys` (a CTE with the key's `id`) with $n the counter's prefix and the count's parameters after it.
  */
 const admitSql = (keys: string, n: number) => `blocked as (
     select expire from ${RATE_LIMIT_TABLE}
     where key = $1 and (expire > $2 or expire is null) and points >= $3
   ), counted as (
-    ${upsert(`$${n}::text || ${keys}.id`, `from ${keys} where not exists (select from blocked)`, { now: 2, newExpire: n + 1, limit: n + 2, blockedUntil: n + 3 })}
+    ${upsert(`$${n}::text || ${keys}.id`, `from ${keys} where not exists (select from blocked)`, { now: 2, newExpire: n + 1, limit: n + 2, blockedUntil: n + 3, events: n + 4 })}
   )`;
 const ADMIT_KEY_SQL = `with keys as (select $4::int8 as id), ${admitSql('keys', 5)}
   select (select expire from blocked) as blocked_until, counted.points, counted.expire
   from (select 1) as request left join counted on true`;
 const SWEEP_SQL = `delete from ${RATE_LIMIT_TABLE} where expire < $1`;
+
+/** A counted lookup waiting its turn: what lookUpAdmitting was given. */
+interface CountedLookup {
+  lookup: ShapedStatement;
+  failures: PostgresLimit;
+  address: string | null;
+  requests: PostgresLimit;
+}
 
 /** What admitKey decided: the address's block, or the key's count. */
 export type KeyAdmission =
@@ -88,10 +105,19 @@ interface AdmissionColumns {
   expire: string | null;
 }
 
-/** No count (points null): the address was blocked; else the key's count. */
-function admissionOf(row: AdmissionColumns, requests: PostgresLimit, now: number): KeyAdmission {
+/** A counted lookup's answer: the key's row (none found: undefined) and its admission. */
+interface LookupAnswer {
+  row: { id: string } | undefined;
+  admission: KeyAdmission | null;
+}
+
+/**
+ * No count (points null): the address was blocked; else the key's count. `later` is how many requests
+ * of the same count came after this one (a batch's: its members count in their order).
+ */
+function admissionOf(row: AdmissionColumns, requests: PostgresLimit, now: number, later = 0): KeyAdmission {
   if (row.points === null) return { blocked: true, msBeforeNext: msUntil(row.blocked_until, now) };
-  const consumed = Number(row.points);
+  const consumed = Number(row.points) - later;
   return {
     blocked: false,
     count: { consumed, msBeforeNext: msUntil(row.expire, now), allowed: consumed <= requests.limit },
@@ -106,6 +132,8 @@ function admissionOf(row: AdmissionColumns, requests: PostgresLimit, now: number
 export class PostgresCounts {
   /** The fused statement's text by its lookup's text. */
   private readonly lookups = new Map<string, string>();
+  /** The counted lookups taken in turns, by the database they run on. */
+  private readonly batches = new WeakMap<Knex, TurnBatches<CountedLookup, LookupAnswer>>();
 
   constructor(private readonly db: Db) {}
 
@@ -122,9 +150,9 @@ export class PostgresCounts {
     }
   }
 
-  /** A count's parameters after its key: the time now, the window's end for a new window, the limit, the block's end. */
-  private countValues(limit: PostgresLimit, now: number): unknown[] {
-    return [now + limit.windowMs, limit.limit, limit.blockMs > 0 ? now + limit.blockMs : null];
+  /** A count's parameters after its key: the window's end for a new window, the limit, the block's end, the events. */
+  private countValues(limit: PostgresLimit, now: number, events = 1): unknown[] {
+    return [now + limit.windowMs, limit.limit, limit.blockMs > 0 ? now + limit.blockMs : null, events];
   }
 
   /** One limit's counter over this table. */
@@ -176,14 +204,36 @@ export class PostgresCounts {
    * `lookup` (an API key by its hash) and admitKey for the key it finds, in one statement run where
    * `lookup` would run (knex's client: it is the request's key statement). Answers the key's row
    * (undefined when none) and, when there is one, its admission.
+   *
+   * Requests of one key from one address are taken in turns (db/turnBatches.ts): those that arrive while
+   * its statement runs go together in the next, which counts them all (`events`) and answers each
+   * its own place in the count, in their order of arrival. The count stays exact across instances;
+   * what a busy key saves is the statements, each of which waits its turn on the key's one row.
    */
-  async lookUpAdmitting<Row extends { id: string }>(
+  lookUpAdmitting<Row extends { id: string }>(
     db: Knex,
     lookup: ShapedStatement,
     failures: PostgresLimit,
     address: string | null,
     requests: PostgresLimit,
   ): Promise<{ row: Row | undefined; admission: KeyAdmission | null }> {
+    let batches = this.batches.get(db);
+    if (!batches) {
+      batches = new TurnBatches((members) => this.lookUpBatch(db, members));
+      this.batches.set(db, batches);
+    }
+    // Lookups alike but for the time they are made go together (see lookUpBatch).
+    // (Mapped before JSON.stringify, which hands a replacer a Date already as its string.)
+    const values = JSON.stringify(lookup.values.map((value) => (value instanceof Date ? 0 : value)));
+    const key = `${address ?? ''}\0${failures.name}\0${requests.name}\0${lookup.shape}\0${values}`;
+    return batches.submit(key, { lookup, failures, address, requests }) as Promise<{
+      row: Row | undefined;
+      admission: KeyAdmission | null;
+    }>;
+  }
+
+  /** The fused statement's text for `lookup`'s text: built once per shape. */
+  private fusedText(lookup: ShapedStatement): string {
     const keyText = shapeText(lookup);
     let text = this.lookups.get(keyText);
     if (text === undefined) {
@@ -195,6 +245,13 @@ export class PostgresCounts {
   from (select 1) as request left join found on true left join counted on true`;
       this.lookups.set(keyText, text);
     }
+    return text;
+  }
+
+  /** One statement for a batch of alike lookups: run as of its newest member's time (it runs after all arrived). */
+  private async lookUpBatch(db: Knex, members: CountedLookup[]): Promise<LookupAnswer[]> {
+    const { lookup, failures, address, requests } = members[members.length - 1]!;
+    const text = this.fusedText(lookup);
     const now = Date.now();
     let joined: Record<string, unknown> | undefined;
     try {
@@ -202,7 +259,7 @@ export class PostgresCounts {
         ...lookup.values,
         ...this.admitValues(failures, address, now),
         `${requests.name}:`,
-        ...this.countValues(requests, now),
+        ...this.countValues(requests, now, members.length),
       ]);
     } catch (error) {
       // knex names a failed statement by its text: the store's failure (readiness, logs) by the reason alone.
@@ -211,9 +268,16 @@ export class PostgresCounts {
       throw error;
     }
     const { dfs_blocked_until: blocked_until, dfs_points: points, dfs_expire: expire, ...row } = joined!;
-    if (row.id === null) return { row: undefined, admission: null };
-    const admission = admissionOf({ blocked_until, points, expire } as AdmissionColumns, requests, now);
-    return { row: row as Row, admission };
+    if (row.id === null) return members.map(() => ({ row: undefined, admission: null }));
+    return members.map((_, i) => ({
+      row: { ...row } as { id: string },
+      admission: admissionOf(
+        { blocked_until, points, expire } as AdmissionColumns,
+        requests,
+        now,
+        members.length - 1 - i,
+      ),
+    }));
   }
 
   /** The address's parameters: its failures' key (none known: a key no row has), the time now, the failures' limit. */

@@ -6,7 +6,12 @@ import type { ShapedStatement } from '../../db/prepared.js';
 import { type AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { couldBeValidKey, hashApiKey, kindOfGeneratedKey, sameHash } from './keys.js';
-import { activeKeyByHash, findActiveApiKey, findActiveApiKeyById, findActiveApiKeyWithWrite } from './queries.js';
+import {
+  activeKeyByHash,
+  findActiveApiKeyById,
+  findActiveApiKeyInTurns,
+  findActiveApiKeyWithWrite,
+} from './queries.js';
 import type { ApiKeyRow } from './rows.js';
 import { looksLikeAccessToken, type TokenSettings, verifyAccessToken } from './tokens.js';
 
@@ -141,7 +146,7 @@ function findKeyByHash(
 ): Promise<ActiveKey | undefined> {
   if (withWrites) return findActiveApiKeyWithWrite(db, { key_hash: hash }, now);
   if (accounting.lookUpCounted) return accounting.lookUpCounted<ApiKeyRow>(db, activeKeyByHash(db, hash, now));
-  return findActiveApiKey(db, hash, now);
+  return findActiveApiKeyInTurns(db, hash, now);
 }
 
 function authenticated(key: ActiveKey, viaToken: boolean): Authentication {

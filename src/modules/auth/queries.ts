@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped, type ShapedStatement } from '../../db/prepared.js';
+import { TurnBatches } from '../../db/turnBatches.js';
 import type { ApiKeyRow } from './rows.js';
 
 const COLUMNS = [
@@ -38,6 +39,28 @@ export function activeKeyByHash(db: DbOrTrx, keyHash: string, now: Date): Shaped
 export async function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
   const [key] = await runShaped<ApiKeyRow>(db, activeKeyByHash(db, keyHash, now));
   return key;
+}
+
+/** The lookups by hash taken in turns, per database (findActiveApiKeyInTurns). */
+const lookupsInTurns = new WeakMap<DbOrTrx, TurnBatches<{ keyHash: string; now: Date }, ApiKeyRow | undefined>>();
+
+/**
+ * findActiveApiKey, with the lookups of one hash that arrive while its statement runs answered
+ * together by the next one (db/turnBatches.ts), as of the newest one's time: that statement starts
+ * after each of them asked, so none is answered from before it asked (a key revoked by then is not
+ * found). A busy key, a chain's point of sale behind one key, costs one statement a turn.
+ */
+export function findActiveApiKeyInTurns(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
+  let turns = lookupsInTurns.get(db);
+  if (!turns) {
+    turns = new TurnBatches(async (members) => {
+      const newest = members[members.length - 1]!;
+      const key = await findActiveApiKey(db, newest.keyHash, newest.now);
+      return members.map(() => key && { ...key });
+    });
+    lookupsInTurns.set(db, turns);
+  }
+  return turns.submit(keyHash, { keyHash, now });
 }
 
 /** An active key, and where it last wrote (api_key_writes): the replica serves its reads once it has replayed that. */
