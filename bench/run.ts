@@ -1057,7 +1057,37 @@ async function main(): Promise<void> {
   await phase('stopService', () => stopProcess(service));
   await phase('stopCore', () => stopProcess(core));
 
-  // 5a. Issue 13: the same in-store payments with one webhook endpoint subscribed to every event
+  // 5a. Issue 14: the lookups with the limits in Redis, against the Postgres-counted ones of the same turns.
+  // Its process stops here, before the webhooks: every service process runs a webhook worker on this
+  // database, and a production one claims the phase's deliveries and refuses their http:// receiver.
+  // (Not measured when --only left the REST lookups out.)
+  const inRedis = results.find((result) => result.name === 'redis-rest-lookup-customer');
+  const inPostgres = results.find((result) => result.name === 'rest-lookup-customer');
+  const limitsInRedis = await phase('limitsInRedis', async () => {
+    try {
+      if (!inRedis || !inPostgres) return null;
+      const readiness = (await (await fetch(`http://127.0.0.1:${redisPort}/readyz`)).json()) as {
+        rateLimitStore?: string;
+      };
+      return {
+        vmHwmBytes: procStatus(redisCounted.pid as number, 'VmHWM'),
+        store: readiness.rateLimitStore ?? 'unknown',
+        requestsPerSecond: inRedis.requestsPerSecond,
+        p99Ms: inRedis.latencyMs.p99,
+        non2xx: inRedis.non2xx,
+        inPostgresRequestsPerSecond: inPostgres.requestsPerSecond,
+        ratio: inPostgres.requestsPerSecond ? round(inRedis.requestsPerSecond / inPostgres.requestsPerSecond, 3) : null,
+      };
+    } finally {
+      await stopProcess(redisCounted);
+    }
+  });
+  if (limitsInRedis)
+    log(
+      `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres in the same turns (×${limitsInRedis.ratio})`,
+    );
+
+  // 5b. Issue 13: the same in-store payments with one webhook endpoint subscribed to every event
   // type, against none, on one more service process, in turns. It runs outside production, the one mode
   // in which an endpoint may point at a receiver on this machine; both halves run on it alike.
   // (Not run when --only left the payments out.)
@@ -1201,34 +1231,6 @@ async function main(): Promise<void> {
   if (webhooks)
     log(
       `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the turns with it, ${webhooks.pendingAfterTurns} left pending at their ends (delivered before the next turn)${webhooks.retrying ? `; ${webhooks.retrying} whose post failed, left to their retry` : ''}`,
-    );
-
-  // 5b. Issue 14: the lookups with the limits in Redis, against the Postgres-counted ones of the same turns.
-  // (Not measured when --only left the REST lookups out.)
-  const inRedis = results.find((result) => result.name === 'redis-rest-lookup-customer');
-  const inPostgres = results.find((result) => result.name === 'rest-lookup-customer');
-  const limitsInRedis = await phase('limitsInRedis', async () => {
-    try {
-      if (!inRedis || !inPostgres) return null;
-      const readiness = (await (await fetch(`http://127.0.0.1:${redisPort}/readyz`)).json()) as {
-        rateLimitStore?: string;
-      };
-      return {
-        vmHwmBytes: procStatus(redisCounted.pid as number, 'VmHWM'),
-        store: readiness.rateLimitStore ?? 'unknown',
-        requestsPerSecond: inRedis.requestsPerSecond,
-        p99Ms: inRedis.latencyMs.p99,
-        non2xx: inRedis.non2xx,
-        inPostgresRequestsPerSecond: inPostgres.requestsPerSecond,
-        ratio: inPostgres.requestsPerSecond ? round(inRedis.requestsPerSecond / inPostgres.requestsPerSecond, 3) : null,
-      };
-    } finally {
-      await stopProcess(redisCounted);
-    }
-  });
-  if (limitsInRedis)
-    log(
-      `REST lookup-customer with the limits in Redis (${limitsInRedis.store}): ${limitsInRedis.requestsPerSecond}/s against ${limitsInRedis.inPostgresRequestsPerSecond}/s in Postgres in the same turns (×${limitsInRedis.ratio})`,
     );
 
   // 5c. Issue 15, item 4 (--profile): each hot door on its own service process under the CPU profiler,
