@@ -802,7 +802,8 @@ async function main(): Promise<void> {
     const chosen = scenarios.filter((scenario) => only.some((word) => scenario.name.includes(word)));
     const needed = new Set(chosen.flatMap((scenario) => [scenario.name, scenario.baseline ?? []].flat()));
     scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => needed.has(scenario.name)));
-    if (!scenarios.length) fail(`--only ${args.only}: no scenario's name contains any of its words`);
+    // Thrown, not fail(): the processes are up by now, and the cleanup after main stops them and drops the database.
+    if (!scenarios.length) throw new Error(`--only ${args.only}: no scenario's name contains any of its words`);
   }
 
   // Rows per response of each window, from one REST request of each; a failing window is recorded
