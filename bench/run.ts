@@ -31,6 +31,7 @@ import { migrateLatest } from '../src/db/migrate.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { listSizeOf } from '../src/listSize.js';
 import { displayPrefix, hashApiKey } from '../src/modules/auth/keys.js';
+import { queueDepth } from '../src/modules/webhooks/queue.js';
 import { buildSchema } from '../src/schema.js';
 
 /** A page of Query.transactions, as the SDL bounds it. */
@@ -633,29 +634,20 @@ async function main(): Promise<void> {
     timeout: 30,
   });
 
-  // Every process answers the same lookups: the bare code, the service and the design's core.
-  const restLookups = (port: number) => ({
+  // Every process answers the same lookups: the bare code, the service and the design's core, all with
+  // the partner key; one row sends each with one of partner 1's 250 store keys (the odd ones, none
+  // revoked) picked at random, so that almost no two lookups under way share a key (src/db/turnBatches.ts).
+  const restLookupsWith = (key: () => string) => (port: number) => ({
     ...base(port, lookupConnections),
     requests: [
       {
         method: 'GET' as const,
-        setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(partnerKey) }),
+        setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(key()) }),
       },
     ],
   });
-  // The same lookups, each with one of partner 1's 250 store keys (the odd ones, none revoked) picked
-  // at random: concurrent lookups of one key are answered together (src/db/turnBatches.ts), and this
-  // is the service with almost none to share.
-  const storeKey = () => `bench-store-key-${2 * Math.floor(Math.random() * 250) + 1}`;
-  const restLookupsOverStoreKeys = (port: number) => ({
-    ...base(port, lookupConnections),
-    requests: [
-      {
-        method: 'GET' as const,
-        setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(storeKey()) }),
-      },
-    ],
-  });
+  const restLookups = restLookupsWith(() => partnerKey);
+  const restLookupsOverStoreKeys = restLookupsWith(() => `bench-store-key-${2 * Math.floor(Math.random() * 250) + 1}`);
   const graphqlLookups = (port: number) => ({
     ...base(port, lookupConnections),
     requests: [graphqlRequest(lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
@@ -1146,17 +1138,8 @@ async function main(): Promise<void> {
             ).createWebhookEndpoint!.endpoint!.id;
           const unsubscribe = (id: string) =>
             graphql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) { id } }', { id });
-          /** Deliveries pending, and of those the ones due now (the rest wait for a retry after a failed post). */
-          const queued = async () => {
-            const row = await data('webhook_deliveries')
-              .where({ status: 'pending' })
-              .first(
-                data.raw('count(*) as pending'),
-                data.raw('count(*) filter (where next_attempt_at <= now()) as due'),
-              );
-            return { pending: Number(row?.pending ?? 0), due: Number(row?.due ?? 0) };
-          };
-          const pending = async () => (await queued()).pending;
+          // Deliveries pending, and of those the ones due now (the rest wait for a retry after a failed post).
+          const queued = () => queueDepth(data);
           // The worker delivers what a half with the endpoint left behind before the next half starts, so
           // a half without it never pays for those deliveries. A delivery whose post failed waits minutes
           // for its retry: it is not waited for, but counted (the endpoint's deletion then ends it).
@@ -1194,7 +1177,7 @@ async function main(): Promise<void> {
             if (endpoint === null) return;
             if (measured) {
               deliveredDuringRun += delivered - deliveredBefore;
-              pendingAfterTurns += await pending();
+              pendingAfterTurns += (await queued()).pending;
             }
             await drain();
             await unsubscribe(endpoint);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TurnBatches } from './turnBatches.js';
+import { TurnBatches, turnBatchesPerDatabase } from './turnBatches.js';
 
 /** A TurnBatches whose runs wait until released, recording each run's members. */
 function heldBatches() {
@@ -66,5 +66,20 @@ describe('TurnBatches', () => {
     await first;
     void batches.submit('k', 'b');
     expect(runs).toEqual([['a'], ['b']]);
+  });
+});
+
+describe('turnBatchesPerDatabase', () => {
+  it('keeps one TurnBatches per handle: calls on two handles never share a run, and each run knows its handle and key', async () => {
+    const runs: string[] = [];
+    const on = turnBatchesPerDatabase(async (db: { name: string }, members: string[], key: string) => {
+      runs.push(`${db.name}:${key}:${members.join('')}`);
+      return members;
+    });
+    const pool = { name: 'pool' };
+    const transaction = { name: 'trx' };
+    expect(on(pool)).toBe(on(pool));
+    await Promise.all([on(pool).submit('k', 'a'), on(transaction).submit('k', 'b'), on(pool).submit('k', 'c')]);
+    expect(runs).toEqual(['pool:k:a', 'trx:k:b', 'pool:k:c']);
   });
 });

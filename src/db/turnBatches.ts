@@ -13,8 +13,8 @@ export class TurnBatches<Member, Answer> {
   /** A key's calls waiting for the run in flight; a key is here only while it has one. */
   private readonly queues = new Map<string, Array<Waiting<Member, Answer>>>();
 
-  /** `runBatch` answers its members in their order; a failure fails every member of the batch. */
-  constructor(private readonly runBatch: (members: Member[]) => Promise<Answer[]>) {}
+  /** `runBatch` answers its members (all of `key`) in their order; a failure fails every member of the batch. */
+  constructor(private readonly runBatch: (members: Member[], key: string) => Promise<Answer[]>) {}
 
   submit(key: string, member: Member): Promise<Answer> {
     return new Promise((resolve, reject) => {
@@ -33,7 +33,10 @@ export class TurnBatches<Member, Answer> {
     while (queue.length) {
       const batch = queue.splice(0);
       try {
-        const answers = await this.runBatch(batch.map((waiting) => waiting.member));
+        const answers = await this.runBatch(
+          batch.map((waiting) => waiting.member),
+          key,
+        );
         for (const [i, waiting] of batch.entries()) waiting.resolve(answers[i]!);
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
@@ -41,4 +44,22 @@ export class TurnBatches<Member, Answer> {
     }
     this.queues.delete(key);
   }
+}
+
+/**
+ * A TurnBatches for each database handle, made on first use: calls on two databases (or a transaction
+ * and the pool) never share a run. `runBatch` is given the handle the batch runs on.
+ */
+export function turnBatchesPerDatabase<Db extends object, Member, Answer>(
+  runBatch: (db: Db, members: Member[], key: string) => Promise<Answer[]>,
+): (db: Db) => TurnBatches<Member, Answer> {
+  const byDatabase = new WeakMap<Db, TurnBatches<Member, Answer>>();
+  return (db) => {
+    let batches = byDatabase.get(db);
+    if (!batches) {
+      batches = new TurnBatches((members, key) => runBatch(db, members, key));
+      byDatabase.set(db, batches);
+    }
+    return batches;
+  };
 }

@@ -9,7 +9,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import { runText, type ShapedStatement, shapeText } from '../db/prepared.js';
-import { TurnBatches } from '../db/turnBatches.js';
+import { turnBatchesPerDatabase } from '../db/turnBatches.js';
 import type { WindowCount, WindowCounter } from './windowCounts.js';
 
 /** The table of migration 20261125000100_rate_limits. */
@@ -133,7 +133,9 @@ export class PostgresCounts {
   /** The fused statement's text by its lookup's text. */
   private readonly lookups = new Map<string, string>();
   /** The counted lookups taken in turns, by the database they run on. */
-  private readonly batches = new WeakMap<Knex, TurnBatches<CountedLookup, LookupAnswer>>();
+  private readonly batchesOn = turnBatchesPerDatabase((db: Knex, members: CountedLookup[]) =>
+    this.lookUpBatch(db, members),
+  );
 
   constructor(private readonly db: Db) {}
 
@@ -217,16 +219,11 @@ export class PostgresCounts {
     address: string | null,
     requests: PostgresLimit,
   ): Promise<{ row: Row | undefined; admission: KeyAdmission | null }> {
-    let batches = this.batches.get(db);
-    if (!batches) {
-      batches = new TurnBatches((members) => this.lookUpBatch(db, members));
-      this.batches.set(db, batches);
-    }
     // Lookups alike but for the time they are made go together (see lookUpBatch).
     // (Mapped before JSON.stringify, which hands a replacer a Date already as its string.)
     const values = JSON.stringify(lookup.values.map((value) => (value instanceof Date ? 0 : value)));
     const key = `${address ?? ''}\0${failures.name}\0${requests.name}\0${lookup.shape}\0${values}`;
-    return batches.submit(key, { lookup, failures, address, requests }) as Promise<{
+    return this.batchesOn(db).submit(key, { lookup, failures, address, requests }) as Promise<{
       row: Row | undefined;
       admission: KeyAdmission | null;
     }>;

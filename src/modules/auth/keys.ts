@@ -2,36 +2,23 @@
 // dfs_<kind>_<32 random base62 characters><6-character CRC32 checksum>: the prefix tells what leaked
 // (secret scanners can match it), and the checksum rejects a mistyped or truncated key before any
 // database lookup. Only the key's SHA-256 is stored, with a short display prefix to tell keys apart.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { base62, secretBase62 } from '../../base62.js';
 import type { ApiKeyKind } from './rows.js';
 
 const KIND_PREFIX: Readonly<Record<ApiKeyKind, string>> = { partner: 'pk', retail: 'rk', vendor: 'vk', operator: 'ok' };
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const GENERATED = /^dfs_(pk|rk|vk|ok)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 
 function checksumOf(text: string): string {
-  let value = crc32(Buffer.from(text, 'utf8')) >>> 0;
-  let out = '';
-  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
-    out = BASE62[value % 62]! + out;
-    value = Math.floor(value / 62);
-  }
-  return out;
+  return base62(crc32(Buffer.from(text, 'utf8')) >>> 0, CHECKSUM_LENGTH);
 }
 
 /** A new random key of `kind`: ~190 random bits, kind prefix, checksum. */
 export function generateApiKey(kind: ApiKeyKind): string {
-  // Rejection sampling keeps every base62 character equally likely.
-  let body = '';
-  while (body.length < BODY_LENGTH) {
-    for (const byte of randomBytes(BODY_LENGTH)) {
-      if (byte < 248 && body.length < BODY_LENGTH) body += BASE62[byte % 62];
-    }
-  }
-  const head = `dfs_${KIND_PREFIX[kind]}_${body}`;
+  const head = `dfs_${KIND_PREFIX[kind]}_${secretBase62(BODY_LENGTH)}`;
   return `${head}${checksumOf(head)}`;
 }
 

@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped, type ShapedStatement } from '../../db/prepared.js';
-import { TurnBatches } from '../../db/turnBatches.js';
+import { turnBatchesPerDatabase } from '../../db/turnBatches.js';
 import type { ApiKeyRow } from './rows.js';
 
 const COLUMNS = [
@@ -41,8 +41,11 @@ export async function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date):
   return key;
 }
 
-/** The lookups by hash taken in turns, per database (findActiveApiKeyInTurns). */
-const lookupsInTurns = new WeakMap<DbOrTrx, TurnBatches<{ keyHash: string; now: Date }, ApiKeyRow | undefined>>();
+/** The lookups by hash taken in turns (findActiveApiKeyInTurns): a batch is one hash's, run as of its newest lookup's time. */
+const lookupsInTurns = turnBatchesPerDatabase(async (db: DbOrTrx, times: Date[], keyHash: string) => {
+  const key = await findActiveApiKey(db, keyHash, times[times.length - 1]!);
+  return times.map(() => key && { ...key });
+});
 
 /**
  * findActiveApiKey, with the lookups of one hash that arrive while its statement runs answered
@@ -51,16 +54,7 @@ const lookupsInTurns = new WeakMap<DbOrTrx, TurnBatches<{ keyHash: string; now: 
  * found). A busy key, a chain's point of sale behind one key, costs one statement a turn.
  */
 export function findActiveApiKeyInTurns(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
-  let turns = lookupsInTurns.get(db);
-  if (!turns) {
-    turns = new TurnBatches(async (members) => {
-      const newest = members[members.length - 1]!;
-      const key = await findActiveApiKey(db, newest.keyHash, newest.now);
-      return members.map(() => key && { ...key });
-    });
-    lookupsInTurns.set(db, turns);
-  }
-  return turns.submit(keyHash, { keyHash, now });
+  return lookupsInTurns(db).submit(keyHash, now);
 }
 
 /** An active key, and where it last wrote (api_key_writes): the replica serves its reads once it has replayed that. */
