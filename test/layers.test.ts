@@ -53,6 +53,7 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   ['src/config.ts', 'kernel'],
   ['src/logger.ts', 'kernel'],
   ['src/ids.ts', 'kernel'],
+  ['src/base62.ts', 'kernel'],
   ['src/listSize.ts', 'kernel'],
   ['src/losslessJson.ts', 'kernel'],
   ['src/limitSettings.ts', 'kernel'],
