@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { joinedRow, rowReader, sourcesOf } from './joinedRows.js';
+import { type ArrayRows, joinedRow, rowReader, sourcesOf } from './joinedRows.js';
+
+/** An answer of the given columns with each row as an array (rowMode 'array'). */
+const answerOf = (columns: string[], ...rows: unknown[][]): ArrayRows => ({
+  fields: columns.map((name) => ({ name })),
+  rows,
+});
 
 describe('rowReader', () => {
   const read = rowReader<Record<string, unknown>>(
@@ -10,26 +16,42 @@ describe('rowReader', () => {
     ],
     'links',
   );
-  const result = {
-    id: '7',
-    amount: '-1800',
-    merchant__id: '851005',
-    merchant__name: 'DEMO',
-    payment__id: null,
-    payment__received_at: null,
-  };
+  const columns = ['id', 'amount', 'merchant__id', 'merchant__name', 'payment__id', 'payment__received_at'];
+  const values = ['7', '-1800', '851005', 'DEMO', null, null];
+  const answer = answerOf(columns, values);
 
   it('reads its own columns and each joined row, null where the join found none', () => {
-    expect(read(result)).toEqual({
-      id: '7',
-      amount: '-1800',
-      links: { merchant: { id: '851005', name: 'DEMO' }, payment: null },
-    });
+    expect(read(answer)).toEqual([
+      { id: '7', amount: '-1800', links: { merchant: { id: '851005', name: 'DEMO' }, payment: null } },
+    ]);
   });
 
   it('reads what joinedRow takes, field for field', () => {
     const merchant = joinedRow('merchant', sourcesOf('m', ['id', 'name']));
-    expect((read(result).links as Record<string, unknown>).merchant).toEqual(merchant.take(result));
+    const byName = Object.fromEntries(columns.map((column, i) => [column, values[i]]));
+    expect((read(answer)[0]!.links as Record<string, unknown>).merchant).toEqual(merchant.take(byName));
+  });
+
+  it('reads each column by its position in the answer, whatever the order, and every row', () => {
+    const reordered = [...columns].reverse();
+    const rows = [[...values].reverse(), [null, null, 'OTHER', '851006', '-500', '8']];
+    expect(read(answerOf(reordered, ...rows))).toEqual([
+      { id: '7', amount: '-1800', links: { merchant: { id: '851005', name: 'DEMO' }, payment: null } },
+      { id: '8', amount: '-500', links: { merchant: { id: '851006', name: 'OTHER' }, payment: null } },
+    ]);
+    // The first column list is still read as it was.
+    expect(read(answer)[0]!.id).toBe('7');
+  });
+
+  it('reads an answer with no rows, and extra columns it does not know', () => {
+    expect(read(answerOf(columns))).toEqual([]);
+    expect(read(answerOf([...columns, 'extra'], [...values, 'x']))[0]).not.toHaveProperty('extra');
+  });
+
+  it('names a column the statement did not read', () => {
+    expect(() => read(answerOf(columns.slice(0, -1), values.slice(0, -1)))).toThrow(
+      /has no column payment__received_at/,
+    );
   });
 
   it('refuses a name that is no column name (the reader is compiled from them)', () => {

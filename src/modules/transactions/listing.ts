@@ -2,6 +2,7 @@
 // statement (the hot one: every list-transactions page) compiled once per shape, with the reader of
 // its rows, and run as a named prepared statement; a filtered page built each time (queries.ts).
 import knex, { type Knex } from 'knex';
+import { type ArrayRows, inArrays } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { cancellable, prepared } from '../../db/prepared.js';
 import {
@@ -9,16 +10,16 @@ import {
   type ListedRowReader,
   linksToRead,
   listedRowReader,
-  listedRows,
   type TransactionWindow,
   transactionsInWindowQuery,
+  withArrayRows,
 } from './queries.js';
 import type { LinkColumns, ListedTransactionRow } from './rows.js';
 
 /** An unfiltered page's statement, compiled once for its shape: its text, and how to read its rows. */
 interface PageStatement {
   sql: string;
-  read: ListedRowReader | null;
+  read: ListedRowReader;
 }
 /** Statement text is compiled in Postgres's dialect (PGlite speaks it too) without a connection. */
 const compiler = knex({ client: 'pg' });
@@ -44,8 +45,7 @@ function compilePage(window: TransactionWindow): PageStatement {
   const values = pageValues(window);
   if (bindings.length !== values.length || bindings.some((value, i) => value !== values[i]))
     throw new Error('a page of transactions binds its values in another order than pageValues');
-  const links = linksToRead(window.links);
-  return { sql, read: links.length ? listedRowReader(links) : null };
+  return { sql, read: listedRowReader(linksToRead(window.links)) };
 }
 
 /** The shape of an unfiltered page: whether it continues, whether it is limited, which columns of which links. */
@@ -58,14 +58,13 @@ function shapeOf(window: TransactionWindow): string {
   return shape;
 }
 
-const filteredPageReaders = new Map<string, ListedRowReader | null>();
+const filteredPageReaders = new Map<string, ListedRowReader>();
 /** A filtered page's row reader, kept by shape like an unfiltered page's statement (and as many). */
-function filteredPageReader(window: TransactionWindow): ListedRowReader | null {
+function filteredPageReader(window: TransactionWindow): ListedRowReader {
   const shape = shapeOf(window);
   const known = filteredPageReaders.get(shape);
   if (known !== undefined) return known;
-  const links = linksToRead(window.links);
-  const read = links.length ? listedRowReader(links) : null;
+  const read = listedRowReader(linksToRead(window.links));
   if (filteredPageReaders.size < MAX_PAGE_SHAPES) filteredPageReaders.set(shape, read);
   return read;
 }
@@ -95,8 +94,8 @@ export async function transactionsInWindow(
 ): Promise<ListedTransactionRow[]> {
   // Filters make texts without bound: a filtered page is built, and planned, each time.
   if (window.filters.length) {
-    const rows = (await cancellable(transactionsInWindowQuery(db, window), signal)) as Array<Record<string, unknown>>;
-    return listedRows(rows, filteredPageReader(window));
+    const answer = await cancellable(withArrayRows(db, transactionsInWindowQuery(db, window)), signal);
+    return filteredPageReader(window)(answer as ArrayRows);
   }
   // An unfiltered one has one text per shape, compiled once and run as a named prepared statement.
   const shape = shapeOf(window);
@@ -106,9 +105,7 @@ export async function transactionsInWindow(
     statement = compilePage(window);
     if (known) pageStatements.set(shape, statement);
   }
-  const query = db.raw(statement.sql, pageValues(window));
-  const result = (await cancellable(known ? prepared(query) : query, signal)) as {
-    rows: Array<Record<string, unknown>>;
-  };
-  return listedRows(result.rows, statement.read);
+  const query = inArrays(db.raw(statement.sql, pageValues(window)));
+  const answer = await cancellable(known ? prepared(query) : query, signal);
+  return statement.read(answer as ArrayRows);
 }

@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { joinedRow, type RowSources, rowReader, sourcesOf } from '../../db/joinedRows.js';
+import {
+  type ArrayRows,
+  inArrays,
+  joinedRow,
+  type RowReader,
+  type RowSources,
+  rowReader,
+  sourcesOf,
+} from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { isDecimalText } from '../../money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
@@ -128,9 +136,12 @@ export function linksToRead(links: LinkColumns | undefined): Array<[TransactionL
   });
 }
 
-export type ListedRowReader = (row: Record<string, unknown>) => ListedTransactionRow;
+export type ListedRowReader = RowReader<ListedTransactionRow>;
 
-/** Result rows as listed transactions, each link taken out of its link__field columns (null: no such row). */
+/**
+ * Result rows (as arrays: inArrays) as listed transactions, each link taken out of its link__field
+ * columns (null: no such row; none read: no link).
+ */
 export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
   return rowReader<ListedTransactionRow>(
     [...COLUMNS, 'occurred_at_us'],
@@ -138,8 +149,12 @@ export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSource
     'links',
   );
 }
-export const listedRows = (rows: Array<Record<string, unknown>>, read: ListedRowReader | null) =>
-  read ? rows.map(read) : (rows as unknown as ListedTransactionRow[]);
+
+/** A built query as its statement, to run with its rows as arrays (inArrays) for a ListedRowReader. */
+export function withArrayRows(db: DbOrTrx, query: Knex.QueryBuilder): Knex.Raw {
+  const { sql, bindings } = query.toSQL();
+  return inArrays(db.raw(sql, bindings));
+}
 
 /**
  * One partner's transactions with start <= time < end, in (time, id) order, one statement: the
@@ -253,6 +268,5 @@ export async function transactionsWithLinks(
   const query = db.select('t.*').from(page.as('t')).orderBy('t.id');
   for (const [link, sources] of EVERY_LINK_READ) query.select(joinedRow(link, sources).select);
   for (const join of JOIN_ORDER) joinFor(query, join);
-  const rows = (await query) as Array<Record<string, unknown>>;
-  return listedRows(rows, READ_EVERY_LINK) as unknown as TransactionWithLinkRows[];
+  return READ_EVERY_LINK((await withArrayRows(db, query)) as ArrayRows) as unknown as TransactionWithLinkRows[];
 }
