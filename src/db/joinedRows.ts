@@ -2,6 +2,7 @@
 // prefix (prefix__field) and taken back out of each result row. One statement instead of a round
 // trip per table; used by the transaction listing (its links) and a lookup's orders (their devices).
 import type { Knex } from 'knex';
+import type { DbOrTrx } from './knex.js';
 
 /** Where each field of a row comes from in a statement: field -> qualified column. */
 export type RowSources = Readonly<Record<string, string>>;
@@ -49,6 +50,12 @@ export function inArrays(query: Knex.Raw): Knex.Raw {
   return query.options({ rowMode: 'array' });
 }
 
+/** A built query as its raw statement, its rows asked for as arrays (a builder's answer would be its rows alone). */
+export function builtInArrays(db: DbOrTrx, query: Knex.QueryBuilder): Knex.Raw {
+  const { sql, bindings } = query.toSQL();
+  return inArrays(db.raw(sql, bindings));
+}
+
 /** Reads a statement's rows (ArrayRows) into rows of one shape. */
 export type RowReader<Row> = (answer: ArrayRows) => Row[];
 
@@ -59,7 +66,7 @@ const MAX_COMPILED = 16;
  * A reader of result rows: each into a row of `own` columns with, under `into`, each joined row taken
  * out of its prefix__field columns (null when its id is null). The rows come as arrays: otherwise pg
  * builds an object per row, a keyed store per column, which in the service's profile cost 1.8 times
- * what it cost the bare list for the same statement (the driver's stores see the shapes of every
+ * what it cost the bare list for the same statement (the same driver code builds the rows of every
  * statement the service runs), and the reader built a second object from it. Compiled once per column
  * list into a function with literal property names and positions, so every row is built in one object
  * shape: the loop of keyed stores per row that joinedRow's take does cost about three times as much

@@ -2,7 +2,7 @@
 // statement (the hot one: every list-transactions page) compiled once per shape, with the reader of
 // its rows, and run as a named prepared statement; a filtered page built each time (queries.ts).
 import knex, { type Knex } from 'knex';
-import { type ArrayRows, inArrays } from '../../db/joinedRows.js';
+import { type ArrayRows, builtInArrays, inArrays } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { cancellable, prepared } from '../../db/prepared.js';
 import {
@@ -12,7 +12,6 @@ import {
   listedRowReader,
   type TransactionWindow,
   transactionsInWindowQuery,
-  withArrayRows,
 } from './queries.js';
 import type { LinkColumns, ListedTransactionRow } from './rows.js';
 
@@ -94,7 +93,7 @@ export async function transactionsInWindow(
 ): Promise<ListedTransactionRow[]> {
   // Filters make texts without bound: a filtered page is built, and planned, each time.
   if (window.filters.length) {
-    const answer = await cancellable(withArrayRows(db, transactionsInWindowQuery(db, window)), signal);
+    const answer = await cancellable(builtInArrays(db, transactionsInWindowQuery(db, window)), signal);
     return filteredPageReader(window)(answer as ArrayRows);
   }
   // An unfiltered one has one text per shape, compiled once and run as a named prepared statement.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import {
   type ArrayRows,
-  inArrays,
+  builtInArrays,
   joinedRow,
   type RowReader,
   type RowSources,
@@ -150,12 +150,6 @@ export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSource
   );
 }
 
-/** A built query as its statement, to run with its rows as arrays (inArrays) for a ListedRowReader. */
-export function withArrayRows(db: DbOrTrx, query: Knex.QueryBuilder): Knex.Raw {
-  const { sql, bindings } = query.toSQL();
-  return inArrays(db.raw(sql, bindings));
-}
-
 /**
  * One partner's transactions with start <= time < end, in (time, id) order, one statement: the
  * window's page is chosen first (the (partner_id, occurred_at, id) index, joining only what the
@@ -268,5 +262,5 @@ export async function transactionsWithLinks(
   const query = db.select('t.*').from(page.as('t')).orderBy('t.id');
   for (const [link, sources] of EVERY_LINK_READ) query.select(joinedRow(link, sources).select);
   for (const join of JOIN_ORDER) joinFor(query, join);
-  return READ_EVERY_LINK((await withArrayRows(db, query)) as ArrayRows) as unknown as TransactionWithLinkRows[];
+  return READ_EVERY_LINK((await builtInArrays(db, query)) as ArrayRows) as unknown as TransactionWithLinkRows[];
 }
