@@ -66,8 +66,7 @@ const MAX_COMPILED = 16;
  * A reader of result rows: each into a row of `own` columns with, under `into`, each joined row taken
  * out of its prefix__field columns (null when its id is null). The rows come as arrays: otherwise pg
  * builds an object per row, a keyed store per column, which in the service's profile cost 1.8 times
- * what it cost the bare list for the same statement (the same driver code builds the rows of every
- * statement the service runs), and the reader built a second object from it. Compiled once per column
+ * what it cost the bare list for the same statement, and the reader built a second object from it. Compiled once per column
  * list into a function with literal property names and positions, so every row is built in one object
  * shape: the loop of keyed stores per row that joinedRow's take does cost about three times as much
  * on a page of links.
