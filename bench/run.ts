@@ -394,6 +394,15 @@ function latencyOf(times: number[]): Measured['latencyMs'] {
 /** A CPU figure per request as printed; unknown (no reading) as "?". */
 const cpuMs = (value: number | null | undefined) => (value == null ? '?' : `${value.toFixed(2)} ms`);
 
+/** What a webhook endpoint adds to a payment, by who spends it (the process runs the webhook worker, autocannon's the receiver). */
+function webhookBound(withEndpoint: CpuPerRequest, without: CpuPerRequest): string {
+  return (
+    `CPU per payment with the endpoint against without: the service's process (its worker included) ${cpuMs(withEndpoint.processMs)} against ${cpuMs(without.processMs)}, ` +
+    `Postgres ${cpuMs(withEndpoint.postgresMs)} against ${cpuMs(without.postgresMs)}, autocannon's process (the receiver's too) ${cpuMs(withEndpoint.loadGeneratorMs)} against ${cpuMs(without.loadGeneratorMs)}, ` +
+    `the whole machine ${cpuMs(withEndpoint.machineMs)} against ${cpuMs(without.machineMs)} (cores ${Math.round(withEndpoint.machineBusy * 100)}% and ${Math.round(without.machineBusy * 100)}% busy)`
+  );
+}
+
 /** A run's CPU per request, as printed: the answering process, Postgres, the load generator, and the machine. */
 function describeCpu(cpu: CpuPerRequest): string {
   return `its process ${cpuMs(cpu.processMs)}, Postgres ${cpuMs(cpu.postgresMs)}, autocannon ${cpuMs(cpu.loadGeneratorMs)}; the machine ${cpuMs(cpu.machineMs)} (${Math.round(cpu.machineBusy * 100)}% of ${cpu.cores} cores busy)`;
@@ -1158,9 +1167,17 @@ async function main(): Promise<void> {
           };
           // In turns, as the payments are (TURNS each, the order reversed every turn): the machine's drift
           // falls on both halves alike. The endpoint exists only during the halves that have it.
-          const halves = {
-            without: { requests: 0, seconds: 0, non2xx: 0 },
-            withEndpoint: { requests: 0, seconds: 0, non2xx: 0 },
+          // Each half's CPU as the scenarios' (bench/cpu.ts): the service's process (its webhook worker
+          // included), Postgres, and the bench's own process, which here runs the receiver beside autocannon.
+          interface HalfTally {
+            requests: number;
+            seconds: number;
+            non2xx: number;
+            cpu: CpuSpent | null;
+          }
+          const halves: Record<'without' | 'withEndpoint', HalfTally> = {
+            without: { requests: 0, seconds: 0, non2xx: 0, cpu: null },
+            withEndpoint: { requests: 0, seconds: 0, non2xx: 0, cpu: null },
           };
           let deliveredDuringRun = 0;
           let pendingAfterTurns = 0;
@@ -1168,11 +1185,15 @@ async function main(): Promise<void> {
             await settle(port);
             const endpoint = name === 'withEndpoint' ? await subscribe() : null;
             const deliveredBefore = delivered;
+            const cpuBefore = measured && cpuReadable ? readCpu(child.pid as number, postgresLocal) : null;
             const result = await run({ ...paymentScenario.options(port), duration: seconds });
             if (measured) {
-              halves[name].requests += result.requests.total;
-              halves[name].seconds += result.duration;
-              halves[name].non2xx += result.non2xx;
+              const tally = halves[name];
+              tally.requests += result.requests.total;
+              tally.seconds += result.duration;
+              tally.non2xx += result.non2xx;
+              const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(child.pid as number, postgresLocal));
+              if (spent) tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
             }
             if (endpoint === null) return;
             if (measured) {
@@ -1191,6 +1212,7 @@ async function main(): Promise<void> {
           const rateOf = (name: keyof typeof halves) => ({
             requestsPerSecond: halves[name].seconds ? round(halves[name].requests / halves[name].seconds) : 0,
             non2xx: halves[name].non2xx,
+            cpu: halves[name].cpu ? cpuPerRequest(halves[name].cpu, halves[name].requests) : null,
           });
           const without = rateOf('without');
           const withEndpoint = rateOf('withEndpoint');
@@ -1212,10 +1234,16 @@ async function main(): Promise<void> {
           receiver.close();
         }
       });
-  if (webhooks)
+  if (webhooks) {
     log(
       `payments with a webhook endpoint: ${webhooks.withEndpoint.requestsPerSecond}/s against ${webhooks.without.requestsPerSecond}/s without (×${webhooks.ratio}); ${webhooks.deliveredDuringRun} deliveries made during the turns with it, ${webhooks.pendingAfterTurns} left pending at their ends (delivered before the next turn)${webhooks.retrying ? `; ${webhooks.retrying} whose post failed, left to their retry` : ''}`,
     );
+    for (const [name, half] of [
+      ['without', webhooks.without],
+      ['with the endpoint', webhooks.withEndpoint],
+    ] as const)
+      if (half.cpu) log(`  CPU per payment ${name}: ${describeCpu(half.cpu)} (autocannon's process runs the receiver)`);
+  }
 
   // 5c. Issue 15, item 4 (--profile): each hot door on its own service process under the CPU profiler,
   // counted from the end of its warm-up to the end of its run (bench/profile.ts).
@@ -1388,6 +1416,11 @@ async function main(): Promise<void> {
       target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
       measured: webhooks?.ratio ?? null,
       met: webhooks ? webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0 : null,
+      ...(webhooks?.withEndpoint.cpu && webhooks.without.cpu
+        ? {
+            bound: webhookBound(webhooks.withEndpoint.cpu, webhooks.without.cpu),
+          }
+        : {}),
     },
   ];
 

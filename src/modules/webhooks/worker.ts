@@ -83,6 +83,17 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
+  // A claim that skips the endpoints at their cap reads, in the queue's time order, every due delivery of
+  // theirs before it reaches another endpoint's: under one endpoint's backlog that is a scan of the
+  // backlog, and it came once per delivery (each freed slot is taken at once, and the next claim looks
+  // past the endpoint again). Once such a claim found nothing, the worker looks past the same endpoints
+  // again only after a poll interval: another endpoint's delivery waits at most that long, as it would
+  // in an idle queue.
+  let nothingElseDue: { past: ReadonlySet<string>; until: number } | undefined;
+  const lookedPastLately = (busy: readonly string[]) =>
+    nothingElseDue !== undefined &&
+    Date.now() < nothingElseDue.until &&
+    [...nothingElseDue.past].every((key) => busy.includes(key));
 
   async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
     const { endpoint, event } = await deliveryTargets(deps.db, delivery);
@@ -145,8 +156,12 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     try {
       while (!stopped && running.size < settings.maxConcurrent) {
         const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
+        if (busy.length > 0 && lookedPastLately(busy)) break;
         const delivery = await claimDueDelivery(deps.db, claimToken, settings.leaseMs, busy);
-        if (!delivery) break;
+        if (!delivery) {
+          if (busy.length > 0) nothingElseDue = { past: new Set(busy), until: Date.now() + settings.pollMs };
+          break;
+        }
         claimed++;
         launch(delivery);
       }
