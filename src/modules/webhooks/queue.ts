@@ -1,6 +1,7 @@
 // The delivery queue in the database: any number of instances claim from it. A claim is a lease
 // (claimed_until, claim_token): FOR UPDATE SKIP LOCKED keeps two workers off one row at once, and a
 // SIGKILLed instance's claims run out, so another worker claims them again. All times are the database's.
+import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
 import type { EventRow } from '../events/rows.js';
 import type { PostOutcome } from './post.js';
@@ -60,10 +61,10 @@ export interface RetryPolicy {
 }
 
 /**
- * Records an attempt and its consequence, in one transaction: delivered (and the endpoint's failing
- * streak ended), or due again after retryInMs, or failed past the retry window; an endpoint failing
- * for disableAfterMs is disabled with its reason. Answers the delivery's new status (null: the claim
- * was lost to another worker, and only the attempt is recorded).
+ * Records an attempt and its consequence, all or nothing: delivered (and the endpoint's failing streak
+ * ended), or due again after retryInMs, or failed past the retry window; an endpoint failing for
+ * disableAfterMs is disabled with its reason. Answers the delivery's new status (null: the claim was
+ * lost to another worker, and only the attempt is recorded).
  */
 export function recordAttempt(
   db: DbOrTrx,
@@ -72,31 +73,22 @@ export function recordAttempt(
   outcome: PostOutcome,
   policy: RetryPolicy,
 ): Promise<'delivered' | 'pending' | 'failed' | null> {
-  const key = { partner_id: delivery.partner_id, id: delivery.id };
-  const endpointKey = { partner_id: delivery.partner_id, id: delivery.endpoint_id };
+  const attempt = [
+    delivery.partner_id,
+    delivery.id,
+    outcome.at,
+    outcome.statusCode,
+    outcome.latencyMs,
+    outcome.response,
+    outcome.error,
+  ];
+  if (outcome.delivered) return recordDelivered(db, delivery, claimToken, attempt);
   return db.transaction(async (trx) => {
-    await trx('webhook_attempts').insert({
-      partner_id: delivery.partner_id,
-      delivery_id: delivery.id,
-      at: outcome.at,
-      status_code: outcome.statusCode,
-      latency_ms: outcome.latencyMs,
-      response: outcome.response,
-      error: outcome.error,
-    });
-    if (outcome.delivered) {
-      const changed = await trx('webhook_deliveries')
-        .where({ ...key, claim_token: claimToken })
-        .update({
-          status: 'delivered',
-          delivered_at: trx.fn.now(),
-          next_attempt_at: null,
-          claimed_until: null,
-          claim_token: null,
-        });
-      await trx('webhook_endpoints').where(endpointKey).whereNotNull('failing_since').update({ failing_since: null });
-      return changed ? 'delivered' : null;
-    }
+    await trx.raw(
+      `insert into webhook_attempts (partner_id, delivery_id, at, status_code, latency_ms, response, error)
+       values (?, ?, ?, ?, ?, ?, ?)`,
+      attempt,
+    );
     const { rows } = (await trx.raw(
       `update webhook_deliveries
          set status = case when created_at + ? * interval '1 millisecond' <= now() then 'failed' else 'pending' end,
@@ -129,6 +121,44 @@ export function recordAttempt(
     );
     return rows[0]?.status ?? null;
   });
+}
+
+/**
+ * A delivered attempt in one statement (the common case: one round trip, where a transaction took five):
+ * the attempt recorded, the delivery delivered if this worker still holds its claim, the endpoint's
+ * failing streak ended. A statement's parts commit together.
+ */
+async function recordDelivered(
+  db: DbOrTrx,
+  delivery: WebhookDeliveryRow,
+  claimToken: string,
+  attempt: readonly unknown[],
+): Promise<'delivered' | null> {
+  const { rows } = (await db.raw(
+    `with attempt as (
+       insert into webhook_attempts (partner_id, delivery_id, at, status_code, latency_ms, response, error)
+       values (?, ?, ?, ?, ?, ?, ?)
+     ), delivered as (
+       update webhook_deliveries
+          set status = 'delivered', delivered_at = now(), next_attempt_at = null, claimed_until = null,
+              claim_token = null
+        where partner_id = ? and id = ? and claim_token = ?
+        returning id
+     ), streak_ended as (
+       update webhook_endpoints set failing_since = null
+        where partner_id = ? and id = ? and failing_since is not null
+     )
+     select count(*)::int as changed from delivered`,
+    [
+      ...attempt,
+      delivery.partner_id,
+      delivery.id,
+      claimToken,
+      delivery.partner_id,
+      delivery.endpoint_id,
+    ] as Knex.RawBinding[],
+  )) as { rows: { changed: number }[] };
+  return rows[0]?.changed ? 'delivered' : null;
 }
 
 /** Pending deliveries, and how many of them are due now: the queue-depth gauge. */
