@@ -2,40 +2,26 @@
 // deliveries at most once a poll interval (a claim that skips a busy endpoint reads its whole backlog
 // first), while another endpoint's delivery still goes out within about that interval. A real receiver
 // on loopback answers each post after a delay, so the backlog's endpoint stays at its cap.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
 import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
 import { useSeededService } from './support/fixtures.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
 
 const fixture = useSeededService();
 const ANSWER_AFTER_MS = 60;
 const POLL_MS = 300;
-let receiver: Server;
-let receiverUrl: string;
-/** Paths in the order their posts were answered. */
-const answered: string[] = [];
+let receiver: Receiver;
 let worker: DeliveryWorker | undefined;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume().on('end', () =>
-      setTimeout(() => {
-        answered.push(req.url ?? '');
-        res.writeHead(204).end();
-      }, ANSWER_AFTER_MS),
-    );
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver({ answerAfterMs: ANSWER_AFTER_MS });
 });
 afterAll(async () => {
   await worker?.stop();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
 });
 
 const CREATE = `mutation($input: CreateWebhookEndpointInput!) {
@@ -44,7 +30,7 @@ const subscribe = async (key: string, path: string, eventType: string) => {
   const result = await fixture.service.graphql(
     CREATE,
     { 'x-api-key': key },
-    { input: { url: `${receiverUrl}${path}`, eventTypes: [eventType] } },
+    { input: { url: receiver.url(path), eventTypes: [eventType] } },
   );
   expect(result.body.errors).toBeUndefined();
 };
@@ -99,11 +85,12 @@ describe('a backlog for one endpoint', () => {
     const elapsed = Date.now() - started;
 
     // Every delivery went out, the backlog's one at a time (its cap): at least its posts' delays apart.
-    expect(answered.filter((path) => path === '/backlog')).toHaveLength(backlog);
-    expect(answered.filter((path) => path === '/other')).toHaveLength(1);
+    const posted = receiver.received.map((request) => request.path);
+    expect(posted.filter((path) => path === '/backlog')).toHaveLength(backlog);
+    expect(posted.filter((path) => path === '/other')).toHaveLength(1);
     expect(elapsed).toBeGreaterThanOrEqual(backlog * ANSWER_AFTER_MS);
-    // The other endpoint's delivery did not wait for the backlog: it was answered before its last post.
-    expect(answered.indexOf('/other')).toBeLessThan(answered.lastIndexOf('/backlog'));
+    // The other endpoint's delivery did not wait for the backlog: it was posted before the backlog's last.
+    expect(posted.indexOf('/other')).toBeLessThan(posted.lastIndexOf('/backlog'));
     // One claim per delivery taken, and the claims that looked past the busy endpoint (finding the other
     // endpoint's delivery, or nothing) at most once per poll interval, with the first polls': looking
     // past it after every post, as before, would have been a second claim per delivery.

@@ -1,6 +1,7 @@
 // A webhook receiver on loopback for the delivery tests: records every request it reads (path,
 // headers, raw body), and answers each path by a script: 'fail' (500), 'hang' (never answers),
-// 'drop' (destroys the connection), or 'ok' (200) once the script for that path is used up.
+// 'drop' (destroys the connection), or 'ok' (200) once the script for that path is used up; with
+// `answerAfterMs`, every answer comes that long after the request was read (a slow receiver).
 import http from 'node:http';
 
 export type Answer = 'ok' | 'fail' | 'hang' | 'drop';
@@ -20,7 +21,7 @@ export interface Receiver {
   close: () => Promise<void>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(options: { answerAfterMs?: number } = {}): Promise<Receiver> {
   const scripts = new Map<string, Answer[]>();
   const received: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -36,6 +37,10 @@ export async function startReceiver(): Promise<Receiver> {
         ]),
       );
       received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), answer });
+      if (options.answerAfterMs) setTimeout(() => respond(answer), options.answerAfterMs);
+      else respond(answer);
+    });
+    const respond = (answer: Answer) => {
       if (answer === 'hang') return;
       if (answer === 'drop') {
         req.socket.destroy();
@@ -43,7 +48,7 @@ export async function startReceiver(): Promise<Receiver> {
       }
       res.writeHead(answer === 'ok' ? 200 : 500, { 'content-type': 'text/plain' });
       res.end(answer === 'ok' ? 'thanks' : 'x'.repeat(5000));
-    });
+    };
   });
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

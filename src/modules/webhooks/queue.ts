@@ -60,6 +60,10 @@ export interface RetryPolicy {
   disableAfterMs: number;
 }
 
+/** An attempt's row, its values in recordAttempt's `attempt` order. */
+const INSERT_ATTEMPT = `insert into webhook_attempts (partner_id, delivery_id, at, status_code, latency_ms, response, error)
+  values (?, ?, ?, ?, ?, ?, ?)`;
+
 /**
  * Records an attempt and its consequence, all or nothing: delivered (and the endpoint's failing streak
  * ended), or due again after retryInMs, or failed past the retry window; an endpoint failing for
@@ -84,11 +88,7 @@ export function recordAttempt(
   ];
   if (outcome.delivered) return recordDelivered(db, delivery, claimToken, attempt);
   return db.transaction(async (trx) => {
-    await trx.raw(
-      `insert into webhook_attempts (partner_id, delivery_id, at, status_code, latency_ms, response, error)
-       values (?, ?, ?, ?, ?, ?, ?)`,
-      attempt,
-    );
+    await trx.raw(INSERT_ATTEMPT, attempt);
     const { rows } = (await trx.raw(
       `update webhook_deliveries
          set status = case when created_at + ? * interval '1 millisecond' <= now() then 'failed' else 'pending' end,
@@ -135,10 +135,7 @@ async function recordDelivered(
   attempt: readonly unknown[],
 ): Promise<'delivered' | null> {
   const { rows } = (await db.raw(
-    `with attempt as (
-       insert into webhook_attempts (partner_id, delivery_id, at, status_code, latency_ms, response, error)
-       values (?, ?, ?, ?, ?, ?, ?)
-     ), delivered as (
+    `with attempt as (${INSERT_ATTEMPT}), delivered as (
        update webhook_deliveries
           set status = 'delivered', delivered_at = now(), next_attempt_at = null, claimed_until = null,
               claim_token = null
