@@ -4,6 +4,7 @@
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
+import { poolCounts } from '../db/poolCounts.js';
 import type { ReadReplica } from '../db/replica.js';
 import type { RateLimitStoreObserver } from '../limits/sharedStore.js';
 import type { EventObserver } from '../modules/events/observe.js';
@@ -211,10 +212,10 @@ export function serveMetrics(db: Db, replica?: ReadReplica): RequestHandler {
         replicaUp.set(status.state === 'ok' ? 1 : 0);
         replicaLag.set(status.lagSeconds ?? -1);
       }
-      const pool = (db.client as { pool?: PoolCounts }).pool;
-      dbPoolConnections.set({ state: 'used' }, pool?.numUsed() ?? 0);
-      dbPoolConnections.set({ state: 'free' }, pool?.numFree() ?? 0);
-      dbPoolConnections.set({ state: 'pending' }, pool?.numPendingAcquires() ?? 0);
+      const pool = poolCounts(db);
+      dbPoolConnections.set({ state: 'used' }, pool?.used ?? 0);
+      dbPoolConnections.set({ state: 'free' }, pool?.free ?? 0);
+      dbPoolConnections.set({ state: 'pending' }, pool?.pending ?? 0);
       const depth = await queueDepth(db);
       webhookQueue.set({ state: 'pending' }, depth.pending);
       webhookQueue.set({ state: 'due' }, depth.due);
@@ -224,11 +225,4 @@ export function serveMetrics(db: Db, replica?: ReadReplica): RequestHandler {
       next(error);
     }
   };
-}
-
-/** The part of knex's (tarn) pool the gauges read. */
-interface PoolCounts {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
 }

@@ -2,6 +2,7 @@
 // headers, raw body), and answers each path by a script: 'fail' (500), 'hang' (never answers),
 // 'drop' (destroys the connection), or 'ok' (200) once the script for that path is used up; with
 // `answerAfterMs`, every answer comes that long after the request was read (a slow receiver).
+// `underWay()` counts the requests read and not yet answered (a hung one stays under way).
 import http from 'node:http';
 
 export type Answer = 'ok' | 'fail' | 'hang' | 'drop';
@@ -16,6 +17,8 @@ export interface ReceivedRequest {
 export interface Receiver {
   url: (path: string) => string;
   received: ReceivedRequest[];
+  /** Requests read and not yet answered: the posts a worker has under way at this receiver. */
+  underWay: () => number;
   /** Answers the next requests to `path` in this order, then 'ok'. */
   script: (path: string, answers: Answer[]) => void;
   close: () => Promise<void>;
@@ -24,6 +27,7 @@ export interface Receiver {
 export async function startReceiver(options: { answerAfterMs?: number } = {}): Promise<Receiver> {
   const scripts = new Map<string, Answer[]>();
   const received: ReceivedRequest[] = [];
+  let underWay = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,11 +41,13 @@ export async function startReceiver(options: { answerAfterMs?: number } = {}): P
         ]),
       );
       received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), answer });
+      underWay++;
       if (options.answerAfterMs) setTimeout(() => respond(answer), options.answerAfterMs);
       else respond(answer);
     });
     const respond = (answer: Answer) => {
       if (answer === 'hang') return;
+      underWay--;
       if (answer === 'drop') {
         req.socket.destroy();
         return;
@@ -57,6 +63,7 @@ export async function startReceiver(options: { answerAfterMs?: number } = {}): P
   return {
     url: (path) => `http://127.0.0.1:${address.port}${path}`,
     received,
+    underWay: () => underWay,
     script: (path, answers) => scripts.set(path, [...answers]),
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
+import { poolCounts } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../tracing.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDelivery, deliveryTargets, recordAttempt } from './queue.js';
@@ -32,6 +33,12 @@ export interface DeliverySettings {
   /** Posts under way at once in this process, and to one endpoint. */
   maxConcurrent: number;
   maxPerEndpoint: number;
+  /**
+   * Posts under way at once while requests wait for a database connection: the requests come first
+   * (a payment is answered while its partner waits at the till), the deliveries still go out, and
+   * catch up at maxConcurrent once the requests stop waiting.
+   */
+  maxConcurrentUnderLoad: number;
 }
 
 /** 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, then every 12 h: the last attempt ~82 h after the event. */
@@ -45,6 +52,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   timeoutMs: 10_000,
   maxConcurrent: 16,
   maxPerEndpoint: 4,
+  maxConcurrentUnderLoad: 1,
 };
 
 /** Hears each attempt's outcome and each delivery's lag (ops/metrics.ts counts them). */
@@ -151,10 +159,16 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     running.add(task);
   }
 
+  // Each post runs one statement at a time, so more callers waiting for a connection than posts under
+  // way means requests are waiting: the worker and the requests share this process's pool and CPU.
+  const requestsWaiting = () => (poolCounts(deps.db)?.pending ?? 0) > running.size;
+  const room = () =>
+    running.size < settings.maxConcurrent && (running.size < settings.maxConcurrentUnderLoad || !requestsWaiting());
+
   async function poll(): Promise<void> {
     let claimed = 0;
     try {
-      while (!stopped && running.size < settings.maxConcurrent) {
+      while (!stopped && room()) {
         const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
         if (busy.length > 0 && lookedPastLately(busy)) break;
         const delivery = await claimDueDelivery(deps.db, claimToken, settings.leaseMs, busy);
