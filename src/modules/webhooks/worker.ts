@@ -1,6 +1,7 @@
 // The delivery worker: polls the queue, claims due deliveries one at a time (bounded in total and per
-// endpoint in this process), posts each signed, and records the attempt. stop() claims nothing more
-// and waits for the posts under way (each ends within its timeout). Started by main.ts.
+// endpoint in this process, and to one post while requests wait for a database connection), posts
+// each signed, and records the attempt. stop() claims nothing more and waits for the posts under way
+// (each ends within its timeout). Started by main.ts.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
@@ -159,9 +160,10 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     running.add(task);
   }
 
-  // Each post runs one statement at a time, so more callers waiting for a connection than posts under
-  // way means requests are waiting: the worker and the requests share this process's pool and CPU.
-  const requestsWaiting = () => (poolCounts(deps.db)?.pending ?? 0) > running.size;
+  // A post waits for at most two connections at once (its endpoint and event are read together), so
+  // more callers waiting than twice the posts under way means requests are waiting: the worker and the
+  // requests share this process's pool and CPU.
+  const requestsWaiting = () => (poolCounts(deps.db)?.pending ?? 0) > 2 * running.size;
   const room = () =>
     running.size < settings.maxConcurrent && (running.size < settings.maxConcurrentUnderLoad || !requestsWaiting());
 
