@@ -6,9 +6,10 @@
 // occurred_at, id) index, each row's merchant, clerk, order, device, payment and adjustment joined
 // laterally by key, only the columns the legacy object shows), pages of 5000 read as 5001 rows,
 // continuing after the last (time, id). Like the service (src/db/prepared.ts) it runs each as a named
-// prepared statement, and it streams the same bytes: each page written as it arrives, the next one
-// read meanwhile. It does not check key kinds, the window's length, filters (refused), rate limits, or
-// write request logs.
+// prepared statement, and it streams the same bytes: each page written as it arrives, and each page's
+// statement sent with the next page's, which starts from the last row the page shows (found by the
+// statement itself: src/db/readAhead.ts), so that the two run side by side. It does not check key kinds,
+// the window's length, filters (refused), rate limits, or write request logs.
 // Run as its own process: DATABASE_URL, PORT (0: a free one), DATABASE_POOL_MAX; it prints
 // "baseline listening on 127.0.0.1:<port>". Imported, it only exports baselineTransactionsApp.
 
@@ -61,9 +62,12 @@ const LINK_COLUMNS: LinkColumns = {
  * position. The page is chosen first, then each row's links are joined to it alone, by key. The text
  * is the service's own (its statement compiled for these columns, once, at start).
  */
-export const PAGE_SQL = (after: boolean) => transactionPageSql(LINK_COLUMNS, after);
+export const PAGE_SQL = (after: boolean, ahead = false) => transactionPageSql(LINK_COLUMNS, after, ahead);
 const FIRST_PAGE_SQL = PAGE_SQL(false);
 const NEXT_PAGE_SQL = PAGE_SQL(true);
+/** The page after the one read with it: from the last row that one shows (first and after its own start). */
+const AHEAD_OF_FIRST_SQL = PAGE_SQL(false, true);
+const AHEAD_SQL = PAGE_SQL(true, true);
 
 /** What the baseline needs of a pool: queries by config (a pg.Pool; a test may wrap one to watch them). */
 export interface Queryable {
@@ -165,36 +169,55 @@ export function baselineTransactionsApp(pool: Queryable): Express {
         new Date(Number(endtime) * 1000),
       ];
 
-      // Page by page, each written as it arrives, the next one asked for while this one is mapped and
-      // written (as the service does: a streamed list would, done simply and fast): the same bytes as
-      // the service's streamed body. A client that leaves stops the list once the page in flight is in.
-      const read = (after: [string, string] | null) => {
-        const page = pool.query(
-          after
-            ? named(NEXT_PAGE_SQL, [...window, ...after, PAGE_SIZE + 1])
-            : named(FIRST_PAGE_SQL, [...window, PAGE_SIZE + 1]),
-        );
-        page.catch(() => undefined);
-        return page;
+      // Page by page, each written as it arrives, as the service does (a streamed list would, done
+      // simply and fast): each page's statement goes with the next page's, read from the last row this
+      // one shows (that row first: the next page is taken if it starts there, else read afresh), so
+      // the two run side by side. The same bytes as the service's streamed body. A client that leaves
+      // stops the list once the pages in flight are in.
+      const query = (statement: { name: string; text: string; values: unknown[] }) => {
+        const rows = pool.query(statement).then((answer) => answer.rows);
+        rows.catch(() => undefined);
+        return rows;
       };
-      let next: Promise<{ rows: Row[] }> | undefined = read(null);
+      const ahead = (after: [string, string] | null) =>
+        after
+          ? query(named(AHEAD_SQL, [...window, ...window, ...after, 1, PAGE_SIZE - 1, PAGE_SIZE + 2]))
+          : query(named(AHEAD_OF_FIRST_SQL, [...window, ...window, 1, PAGE_SIZE - 1, PAGE_SIZE + 2]));
+      /** A page after `after`: the one read ahead if it starts there, and the next one's read started. */
+      const read = async (after: [string, string], left: Promise<Row[]>) => {
+        const following = ahead(after);
+        const rows = await left.catch(() => null);
+        const page =
+          rows?.length && String(rows[0]!.occurred_at_us) === after[0] && String(rows[0]!.id) === after[1]
+            ? rows.slice(1)
+            : await query(named(NEXT_PAGE_SQL, [...window, ...after, PAGE_SIZE + 1]));
+        return { page, following };
+      };
+      let next: Promise<{ page: Row[]; following: Promise<Row[]> }> | undefined = (async () => {
+        const page = query(named(FIRST_PAGE_SQL, [...window, PAGE_SIZE + 1]));
+        const following = ahead(null);
+        return { page: await page, following };
+      })();
       let written = 0;
+      const unread: Array<Promise<unknown>> = [];
       res.status(200).set('Content-Type', 'application/json; charset=utf-8');
       let chunk = '{"valid":true,"transactions":[';
       while (next) {
-        const { rows } = await next;
+        const { page: rows, following } = await next;
         next = undefined;
         const page = rows.length > PAGE_SIZE ? rows.slice(0, PAGE_SIZE) : rows;
         if (rows.length > PAGE_SIZE) {
           const last = page[page.length - 1]!;
-          next = read([String(last.occurred_at_us), String(last.id)]);
-        }
+          next = read([String(last.occurred_at_us), String(last.id)], following);
+          next.catch(() => undefined);
+        } else unread.push(following.catch(() => undefined));
         for (const row of page) chunk += (written++ ? ',' : '') + JSON.stringify(legacyTransaction(row));
         if (!res.write(chunk)) await drained(res);
-        if (res.destroyed) return void (await next?.catch(() => undefined));
+        if (res.destroyed) return void (await Promise.all([next?.catch(() => undefined), ...unread]));
         chunk = '';
       }
       res.end(']}');
+      await Promise.all(unread);
     } catch (error) {
       if (res.headersSent) return void res.destroy();
       res.status(500).json({ valid: false, message: String(error) });

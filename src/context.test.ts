@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Context, forgetCachedReads, pageContext } from './context.js';
 import type { Db } from './db/knex.js';
+import { ReadAhead } from './db/readAhead.js';
 
 /** No statement runs here: building a loader only closes over its database. */
 const db = {} as Db;
@@ -36,8 +37,10 @@ describe("a request's loaders", () => {
     const ctx = { db } as Context;
     forgetCachedReads(ctx);
     const first = ctx.loaders.payments;
-    const page = pageContext(ctx, new AbortController().signal);
+    const readAhead = new ReadAhead();
+    const page = pageContext(ctx, new AbortController().signal, readAhead);
     expect(page.loaders.payments).not.toBe(first);
+    expect(page.readAhead).toBe(readAhead);
     forgetCachedReads(ctx);
     expect(ctx.loaders.payments).not.toBe(first);
     expect(builtModules(ctx)).toEqual(['payments']);

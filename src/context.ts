@@ -2,6 +2,7 @@
 // and the REST shim): the database, the request's DataLoaders, and who is calling.
 import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
+import type { ReadAhead } from './db/readAhead.js';
 import type { ReadReplica } from './db/replica.js';
 import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
 import {
@@ -120,6 +121,8 @@ export interface Context {
   production: boolean;
   /** Aborted once the caller has gone away (a streamed list's pages): a long read may stop then. */
   signal?: AbortSignal;
+  /** A page of a list read whole (a streamed list's pages): where a page may leave the next one's read. */
+  readAhead?: ReadAhead;
 }
 
 /**
@@ -132,10 +135,11 @@ export function forgetCachedReads(ctx: Context): void {
 
 /**
  * One page of a list answer: the request's context with loaders of its own, so pages read side by
- * side never share, nor forget, each other's cached reads, and the signal that the client has gone.
+ * side never share, nor forget, each other's cached reads, the signal that the client has gone, and
+ * the list's read-ahead, shared by its pages.
  */
-export function pageContext(ctx: Context, signal: AbortSignal): Context {
-  return { ...ctx, loaders: newLoaders(ctx.db), signal };
+export function pageContext(ctx: Context, signal: AbortSignal, readAhead: ReadAhead): Context {
+  return { ...ctx, loaders: newLoaders(ctx.db), signal, readAhead };
 }
 
 /**

@@ -320,6 +320,15 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('transactions of 30 days with every link (a REST page)', () =>
     sqlOf(transactionsInWindowQuery(db, { ...windowOf(30), limit: 5001, links: everyLink })),
   );
+  // A REST page read ahead (src/db/readAhead.ts): it finds its start 4,999 rows on along the index.
+  add('transactions of 30 days with every link, read ahead of the first page', () =>
+    sqlOf(transactionsInWindowQuery(db, { ...windowOf(30), skip: 4999, limit: 5002, links: everyLink })),
+  );
+  add('transactions of 30 days with every link, read ahead after a cursor', () =>
+    sqlOf(
+      transactionsInWindowQuery(db, { ...windowOf(30), after: cursorAt, skip: 4999, limit: 5002, links: everyLink }),
+    ),
+  );
   add('transactions of 30 days with every link, filter device.imei', () =>
     sqlOf(transactionsInWindowQuery(db, { ...windowOf(30, [`device.imei:${p.imei}`]), limit: 5001, links: everyLink })),
   );

@@ -5,6 +5,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { type Context, createContext, pageContext, type ServiceDeps } from '../context.js';
+import { ReadAhead } from '../db/readAhead.js';
 import { AppError } from '../errors.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
 import { listSizeOf } from '../listSize.js';
@@ -124,12 +125,14 @@ async function writeList<TData>(
   const socket = res.socket;
   res.once('close', leave);
   socket?.once('end', leave);
+  // Each page may leave its successor's read here, so that it runs beside the page (src/db/readAhead.ts).
+  const readAhead = new ReadAhead(gone.signal);
   const read = (after: string | null) => {
     const page = execute<TData>(
       deps,
       route,
       { ...variables, first: pageSize, after },
-      pageContext(contextValue, gone.signal),
+      pageContext(contextValue, gone.signal, readAhead),
     );
     // Awaited once the page before it is written; a failure meanwhile is not unhandled.
     page.catch(() => undefined);
@@ -170,6 +173,7 @@ async function writeList<TData>(
       gone.abort();
       await next.catch(() => undefined);
     }
+    await readAhead.close();
   }
 }
 

@@ -63,6 +63,11 @@ export interface TransactionWindow {
   filters: readonly FilterTerm[];
   /** Exclusive keyset position: (time in microseconds since the epoch, id). */
   after?: { timeUs: string; id: string };
+  /**
+   * A page read ahead: it starts at the row `skip` rows past `after` (or past the window's start),
+   * that row included, found by the statement itself along the index (listing.ts).
+   */
+  skip?: number;
   /** At most this many rows; all of the window when absent. */
   limit?: number;
   /** The rows each transaction links to that are read in the same statement, and which of their columns. */
@@ -177,7 +182,14 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
     }
     if (term.field.types) page.whereIn('t.type', term.field.types);
   }
-  if (window.after) {
+  if (window.skip !== undefined) {
+    // The position `skip` rows on (after `after`, if any): only the index's columns are read to find it.
+    const position = transactionsInWindowQuery(db, { ...window, skip: undefined, limit: 1, links: undefined })
+      .clearSelect()
+      .select('t.occurred_at', 't.id')
+      .offset(window.skip);
+    page.whereRaw('(t.occurred_at, t.id) >= (?)', [position]);
+  } else if (window.after) {
     page.whereRaw(`(t.occurred_at, t.id) > (timestamptz 'epoch' + ?::int8 * interval '1 microsecond', ?::int8)`, [
       window.after.timeUs,
       window.after.id,

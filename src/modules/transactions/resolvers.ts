@@ -103,6 +103,7 @@ export const transactionResolvers: Resolvers = {
           links: linksSelected(info),
         },
         ctx.signal,
+        ctx.readAhead && { reads: ctx.readAhead, rowsShown: pageSize },
       );
       const hasNextPage = rows.length > pageSize;
       return {
