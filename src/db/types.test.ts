@@ -1,6 +1,7 @@
 // The driver's values on this backend (the embedded database, or Postgres with TEST_DATABASE_URL):
 // every timestamptz the service reads becomes the Date it names, in any offset, with microseconds
-// cut to milliseconds, and the infinities stay numbers, as the drivers' own parsers give them.
+// cut to milliseconds, the years 0 to 99 included (PGlite's own parser made them 1900 to 1999), and
+// the infinities stay numbers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 

@@ -5,11 +5,11 @@
 // - int8 (ids, money in minor units, counts) -> string: exact; the money module and mappers convert.
 // - numeric -> string: exact decimal text.
 // - date -> 'YYYY-MM-DD' string: a calendar date has no time zone to get wrong.
-// - timestamptz -> Date: both drivers already agree, so it is left to them. Columns are always
-//   timestamptz, never timestamp without time zone.
+// - timestamptz -> Date, by pg's own parser on both: PGlite's reads the years 0 to 99 as 1900 to 1999
+//   (src/db/types.test.ts). Columns are always timestamptz, never timestamp without time zone.
 import pg from 'pg';
 
-const OID = { int8: 20, numeric: 1700, date: 1082 } as const;
+const OID = { int8: 20, numeric: 1700, date: 1082, timestamptz: 1184 } as const;
 
 const keepText = (value: string): string => value;
 
@@ -18,6 +18,7 @@ export const typeParsers: Record<number, (value: string) => unknown> = {
   [OID.int8]: keepText,
   [OID.numeric]: keepText,
   [OID.date]: keepText,
+  [OID.timestamptz]: pg.types.getTypeParser(OID.timestamptz, 'text') as (value: string) => unknown,
 };
 
 /** The same parsers in the shape of pg's `types` client option. */
