@@ -1,6 +1,8 @@
 // A fresh database for one test file, removed afterwards: in-memory PGlite by default, or a new
 // database on the Postgres server named by TEST_DATABASE_URL (which must allow CREATE DATABASE).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { PGlite } from '@electric-sql/pglite';
 import knex from 'knex';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { migrateLatest } from '../../src/db/migrate.js';
@@ -24,6 +26,33 @@ export interface TestDatabaseOptions {
 }
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/** Where the suite's global setup left the migrated PGlite image (PGLITE_MIGRATED_IMAGE), read once per worker. */
+let migratedImage: Blob | null | undefined;
+function migratedPgliteImage(): Blob | null {
+  if (migratedImage === undefined) {
+    const path = process.env.PGLITE_MIGRATED_IMAGE;
+    migratedImage = path ? new Blob([readFileSync(path)]) : null;
+  }
+  return migratedImage;
+}
+
+/** An embedded database with every migration applied, dumped as PGlite's data directory (global setup). */
+export async function dumpMigratedPglite(): Promise<Buffer> {
+  const db = createDb({ databaseUrl: null, dataDir: null });
+  try {
+    await migrateLatest(db);
+    // knex-pglite's one connection is the PGlite instance itself.
+    const pglite = (await db.client.acquireConnection()) as PGlite;
+    try {
+      return Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
+    } finally {
+      await db.client.releaseConnection(pglite);
+    }
+  } finally {
+    await db.destroy();
+  }
+}
 
 async function withAdmin<T>(adminUrl: string, work: (admin: knex.Knex) => Promise<T>): Promise<T> {
   const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
@@ -68,7 +97,9 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       },
     };
   } else {
-    const db = createDb({ databaseUrl: null, dataDir: null });
+    // A migrated database starts from the global setup's image; migrateLatest then finds nothing to do.
+    const image = migrate ? migratedPgliteImage() : null;
+    const db = createDb({ databaseUrl: null, dataDir: null, ...(image ? { embeddedImage: image } : {}) });
     test = { db, backend: 'pglite', url: null, destroy: () => db.destroy() };
   }
   if (migrate) await migrateLatest(test.db);

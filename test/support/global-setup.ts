@@ -1,13 +1,16 @@
 // Says which database the suite runs on, so a log of the run shows it; gives the run a temporary
 // directory of its own (TMPDIR, inherited by the test workers) and fails the run if a test left anything in it.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// On PGlite it also migrates one database and leaves its image for the workers (PGLITE_MIGRATED_IMAGE):
+// each test file's database starts from it instead of running PGlite's initdb and every migration again.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dumpMigratedPglite } from './db.js';
 
 const named = (files: string[]) =>
   files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
 
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
   const url = process.env.TEST_DATABASE_URL;
   const where = url
     ? `Postgres (${new URL(url).host}), a fresh database per test file`
@@ -17,7 +20,18 @@ export default function setup(): () => void {
   const runTmp = mkdtempSync(join(tmpdir(), 'dfs-test-run-'));
   const outerTmp = process.env.TMPDIR;
   process.env.TMPDIR = runTmp;
+  // Outside the run's TMPDIR, whose leftovers fail the run: the image is the setup's own file.
+  const imageDir = url ? null : mkdtempSync(join(tmpdir(), 'dfs-test-pglite-'));
+  if (imageDir) {
+    const image = join(imageDir, 'migrated.tar');
+    writeFileSync(image, await dumpMigratedPglite());
+    process.env.PGLITE_MIGRATED_IMAGE = image;
+  }
   return () => {
+    if (imageDir) {
+      rmSync(imageDir, { recursive: true, force: true });
+      delete process.env.PGLITE_MIGRATED_IMAGE;
+    }
     if (outerTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = outerTmp;
     const leftovers = readdirSync(runTmp);
