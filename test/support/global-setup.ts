@@ -17,16 +17,17 @@ export default async function setup(): Promise<() => void> {
     : 'embedded PGlite, in memory, one per test file';
   process.stdout.write(`\n[test database] ${where}\n`);
 
-  const runTmp = mkdtempSync(join(tmpdir(), 'dfs-test-run-'));
-  const outerTmp = process.env.TMPDIR;
-  process.env.TMPDIR = runTmp;
-  // Outside the run's TMPDIR, whose leftovers fail the run: the image is the setup's own file.
+  // Made before TMPDIR points at the run's directory (os.tmpdir() reads it), so the image, the setup's
+  // own file, is not among the leftovers that fail the run.
   const imageDir = url ? null : mkdtempSync(join(tmpdir(), 'dfs-test-pglite-'));
   if (imageDir) {
     const image = join(imageDir, 'migrated.tar');
     writeFileSync(image, await dumpMigratedPglite());
     process.env.PGLITE_MIGRATED_IMAGE = image;
   }
+  const runTmp = mkdtempSync(join(tmpdir(), 'dfs-test-run-'));
+  const outerTmp = process.env.TMPDIR;
+  process.env.TMPDIR = runTmp;
   return () => {
     if (imageDir) {
       rmSync(imageDir, { recursive: true, force: true });
