@@ -19,6 +19,7 @@ import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from '.
 import { activeDemoKeys } from './fixtures/demo.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './graphqlExecutor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
+import { introspectionDisabledRule, ownValidationCode, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
@@ -183,8 +184,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     ...(jit ? { gateway: jitGateway(schema, jit) } : { schema }),
     // The parser stops at the token limit: an oversized document costs no more than one of the limit.
     parseOptions: { maxTokens: limits.graphql.maxTokens },
-    validationRules: [createOperationShapeRule(limits.graphql)],
-    introspection: !deps.production,
+    validationRules: [
+      createOperationShapeRule(limits.graphql),
+      ...(deps.production ? [introspectionDisabledRule] : []),
+    ],
+    // Production refuses introspection with its own rule (the service's words and code), not Apollo's.
+    introspection: true,
     // In production no error names what the schema holds ("Did you mean ...?").
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
@@ -195,6 +200,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       // read @cacheControl hints: a cost per field of every answer (10,000 transactions are ~300,000
       // fields) for hints this graph does not use.
       ApolloServerPluginCacheControlDisabled(),
+      // A subscription over HTTP: 400 SUBSCRIPTION_NEEDS_WEBSOCKET, not an execution that fails.
+      subscriptionsOverHttpPlugin<Context>(),
       ...(deps.coreOnly ? [] : [graphqlCostPlugin(limits.graphql), listItemCeilingPlugin(limits.graphql.maxListItems)]),
       // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
       ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
@@ -208,6 +215,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       const tokenLimit =
         formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' ? tokenLimitMessage(formatted.message) : undefined;
       if (tokenLimit) return { ...formatted, message: tokenLimit, locations: undefined };
+      const own = formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' ? ownValidationCode(error) : undefined;
+      if (own) return { ...formatted, extensions: { ...formatted.extensions, code: own } };
       const masked = maskUnexpectedError(formatted, error);
       if (masked.errorId) deps.logger.error({ err: error, errorId: masked.errorId }, 'unexpected error in GraphQL');
       return masked.formatted;

@@ -45,9 +45,45 @@ describe('production mode', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
       body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
     });
-    const body = (await response.json()) as { errors?: Array<{ message: string }>; data?: unknown };
+    const body = (await response.json()) as {
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+      data?: unknown;
+    };
+    expect(response.status).toBe(400);
     expect(body.data).toBeUndefined();
-    expect(body.errors?.[0]?.message).toMatch(/introspection/i);
+    expect(body.errors?.[0]?.extensions?.code).toBe('INTROSPECTION_DISABLED');
+    expect(body.errors?.[0]?.message).toMatch(/introspection is turned off in production/);
+    // The service's own words: nothing about how Apollo Server is configured.
+    expect(JSON.stringify(body)).not.toMatch(/ApolloServer|introspection: true/);
+  });
+
+  it('refuses introspection reached through fragments, and __type, with the same code', async () => {
+    for (const query of [
+      'query { ...Root } fragment Root on Query { ... on Query { __type(name: "Query") { name } } }',
+      '{ clerks { id } __schema { queryType { name } } }',
+    ]) {
+      const response = await fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
+        body: JSON.stringify({ query }),
+      });
+      const body = (await response.json()) as { errors?: Array<{ extensions?: { code?: string } }>; data?: unknown };
+      expect(response.status, query).toBe(400);
+      expect(body.data, query).toBeUndefined();
+      expect(
+        body.errors?.map((error) => error.extensions?.code),
+        query,
+      ).toEqual(['INTROSPECTION_DISABLED']);
+    }
+  });
+
+  it('answers __typename, which is no introspection of the schema', async () => {
+    const response = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('serves no Sandbox page', async () => {

@@ -4,6 +4,7 @@
 import express, { type Router } from 'express';
 import type { Db } from '../db/knex.js';
 import type { ReadReplica } from '../db/replica.js';
+import { exactGraphqlPath } from '../http/graphqlEdges.js';
 import { allowOnly, READ_METHODS } from './doorErrors.js';
 import { graphqlCors, securityHeaders } from './headers.js';
 import { serveLiveness, serveReadiness } from './health.js';
@@ -26,6 +27,8 @@ export interface OperationsOptions {
 export function createOperationsRouter(options: OperationsOptions): Router {
   const router = express.Router();
   router.use(countRequests);
+  // Only /graphql itself is the door: Express's mounts would also take /graphql/, /graphql/foo, /GRAPHQL.
+  router.use('/graphql', exactGraphqlPath);
   // /graphql is a mount, not an express route: name it for the metrics and the headers.
   router.use('/graphql', labelRoute('/graphql'));
   router.use(securityHeaders({ production: options.production }));
