@@ -161,41 +161,20 @@ export async function recordCustomerPayment(
     const time = seconds(now);
     // The payment's id is the database's: the events carry a marker where it goes, which the write replaces.
     const marker = `payment-id-${randomUUID()}`;
-    const merchant = { id: Number(merchantId), name: facts.merchant_name };
-    const payment = { id: marker, timestamp: time, amount: amount(minor) };
-    const data: Array<[string, unknown]> = [
-      [
-        'payment.recorded',
-        {
-          payment: {
-            id: marker,
-            time,
-            amount: amount(minor),
-            currency,
-            channel: 'in_store',
-            deviceTag: facts.o__device_tag,
-            financeOrderId: Number(orderId),
-          },
-          financeOrder: { id: Number(orderId), remainingBalance: amount(remaining), nextPayment, fullyPaid },
-        },
-      ],
-      ...entries.map((entry): [string, unknown] => [
-        'transaction.created',
-        {
-          type: entry.type,
-          time,
-          amount: amount(BigInt(entry.amount_minor)),
-          currency,
-          merchant,
-          payment,
-          financeOrder: { id: Number(orderId) },
-          ...(entry.clerk_id ? { salesClerk: { id: Number(clerkId), name: facts.clerk_name } } : {}),
-        },
-      ]),
-      ...(fullyPaid
-        ? [['finance_order.paid_off', { id: Number(orderId), currency, remainingBalance: 0 }] as [string, unknown]]
-        : []),
-    ];
+    const data = paymentEvents({
+      marker,
+      time,
+      minor,
+      currency,
+      merchantId,
+      clerkId,
+      orderId,
+      facts,
+      entries,
+      remaining,
+      nextPayment,
+      fullyPaid,
+    });
     // The receipt as the service stores it for a replay (the write fills in its paymentId).
     const receipt: Receipt = {
       partnerId,
@@ -252,4 +231,70 @@ export async function recordCustomerPayment(
     return { status: 200, body: bodyOf({ ...receipt, paymentId: String(written.id) }) };
   }
   return refused(503, 'the order kept changing');
+}
+
+/** What the write stores as the payment's events: the payment, each of its transactions, a paid-off order. */
+function paymentEvents(of: {
+  marker: string;
+  time: number;
+  minor: bigint;
+  currency: string;
+  merchantId: string;
+  clerkId: string;
+  orderId: string;
+  facts: Row;
+  entries: Array<{ type: string; amount_minor: string; clerk_id: string | null }>;
+  remaining: bigint;
+  nextPayment: number | null;
+  fullyPaid: boolean;
+}): Array<[string, unknown]> {
+  const {
+    marker,
+    time,
+    minor,
+    currency,
+    merchantId,
+    clerkId,
+    orderId,
+    facts,
+    entries,
+    remaining,
+    nextPayment,
+    fullyPaid,
+  } = of;
+  const merchant = { id: Number(merchantId), name: facts.merchant_name };
+  const payment = { id: marker, timestamp: time, amount: amount(minor) };
+  return [
+    [
+      'payment.recorded',
+      {
+        payment: {
+          id: marker,
+          time,
+          amount: amount(minor),
+          currency,
+          channel: 'in_store',
+          deviceTag: facts.o__device_tag,
+          financeOrderId: Number(orderId),
+        },
+        financeOrder: { id: Number(orderId), remainingBalance: amount(remaining), nextPayment, fullyPaid },
+      },
+    ],
+    ...entries.map((entry): [string, unknown] => [
+      'transaction.created',
+      {
+        type: entry.type,
+        time,
+        amount: amount(BigInt(entry.amount_minor)),
+        currency,
+        merchant,
+        payment,
+        financeOrder: { id: Number(orderId) },
+        ...(entry.clerk_id ? { salesClerk: { id: Number(clerkId), name: facts.clerk_name } } : {}),
+      },
+    ]),
+    ...(fullyPaid
+      ? [['finance_order.paid_off', { id: Number(orderId), currency, remainingBalance: 0 }] as [string, unknown]]
+      : []),
+  ];
 }

@@ -137,3 +137,30 @@ export function cpuPerRequest(spent: CpuSpent, requests: number): CpuPerRequest 
     cores: os.availableParallelism(),
   };
 }
+
+/** A CPU figure per request as printed; unknown (no reading) as "?". */
+export const cpuMs = (value: number | null | undefined) => (value == null ? '?' : `${value.toFixed(2)} ms`);
+
+/**
+ * Two runs' CPU per request side by side, as a missed target's bound: the answering process (named as
+ * `names.process`), Postgres, the load generator's process when `names.loadGenerator` names it, and the
+ * whole machine with how busy its cores were.
+ */
+export function cpuAgainst(
+  a: CpuPerRequest,
+  b: CpuPerRequest,
+  names: { process: string; loadGenerator?: string },
+): string {
+  const pair = (label: string, x: number | null, y: number | null) => `${label} ${cpuMs(x)} against ${cpuMs(y)}`;
+  return [
+    pair(names.process, a.processMs, b.processMs),
+    pair('Postgres', a.postgresMs, b.postgresMs),
+    ...(names.loadGenerator ? [pair(names.loadGenerator, a.loadGeneratorMs, b.loadGeneratorMs)] : []),
+    `${pair('the whole machine', a.machineMs, b.machineMs)} (cores ${Math.round(a.machineBusy * 100)}% and ${Math.round(b.machineBusy * 100)}% busy)`,
+  ].join(', ');
+}
+
+/** A run's CPU per request, as printed: the answering process, Postgres, the load generator, and the machine. */
+export function describeCpu(cpu: CpuPerRequest): string {
+  return `its process ${cpuMs(cpu.processMs)}, Postgres ${cpuMs(cpu.postgresMs)}, autocannon ${cpuMs(cpu.loadGeneratorMs)}; the machine ${cpuMs(cpu.machineMs)} (${Math.round(cpu.machineBusy * 100)}% of ${cpu.cores} cores busy)`;
+}

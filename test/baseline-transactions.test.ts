@@ -139,7 +139,7 @@ describe.skipIf(!onPostgres)('the list-transactions baseline does the service’
     await expectSameWork(EMPTY_WINDOW, 0, 1);
   });
 
-  it('started as bench/run.ts starts it, it announces its port and answers the same body', async () => {
+  it('started as the bench starts it (bench/processes.ts), it announces its port and answers the same body', async () => {
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', BASELINE_TRANSACTIONS_ENTRY], {
       env: {
         PATH: process.env.PATH ?? '',

@@ -1,0 +1,321 @@
+// The load: autocannon on loopback against the answering process of each scenario, a fixed duration
+// after a short warm-up, and the figures of each measured run. The lookups and payments are measured
+// in turns with their baselines (TURNS each, the order reversed every turn, their answer times pooled)
+// so that the machine's drift falls on both alike; a list is measured in one run.
+import os from 'node:os';
+import autocannon from 'autocannon';
+import {
+  addCpu,
+  type CpuPerRequest,
+  type CpuSpent,
+  cpuBetween,
+  cpuPerRequest,
+  cpuReadable,
+  describeCpu,
+  readCpu,
+} from './cpu.js';
+import { log, phase, round } from './log.js';
+import { procStatus } from './processes.js';
+import type { Bench } from './services.js';
+import { TURNS } from './settings.js';
+
+/**
+ * Which process answers: the service as it runs in production, the same service counting its request
+ * limits in Redis, the design's core (bench/core-server.ts: the same doors without the layers
+ * operations add to every request), or the bare baseline.
+ */
+export type Target = 'service' | 'redis' | 'core' | 'baseline';
+
+export interface Scenario {
+  name: string;
+  label: string;
+  target: Target;
+  /**
+   * The name of the baseline scenario (run before this one) whose rate this one's ratio is against:
+   * the lookups against the bare lookup, the payment against the bare payment. None: no ratio (the
+   * transaction lists have no bare baseline yet; one names it here once it has).
+   */
+  baseline?: string;
+  connections: number;
+  /** Builds autocannon's options for the port. */
+  options: (port: number) => autocannon.Options;
+  /** For GraphQL, a 200 whose body carries "errors" is a failure. */
+  graphql?: boolean;
+  rows?: number;
+  /**
+   * Measured in turns with its baseline and the other scenarios held against it (TURNS each, in
+   * alternating order), instead of in one run after theirs: short requests only (the lookups and
+   * payments), whose turns of a few seconds each still hold thousands of answers.
+   */
+  inTurns?: boolean;
+}
+
+export interface Measured {
+  name: string;
+  label: string;
+  target: Target;
+  /** The baseline scenario the ratio is against (a baseline's own ratio is 1); null: no ratio. */
+  baseline: string | null;
+  connections: number;
+  durationSeconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  ratioToBaseline: number | null;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  graphqlErrors: number;
+  rowsPerResponse?: number;
+  bytesPerResponse: number;
+  serviceRssPeakBytes: number | null;
+  /** Seconds spent waiting for the service to finish the previous run's requests. */
+  settledBeforeSeconds: number;
+  /** The machine's 1-minute load average when the run started and ended: other work on the machine shows here. */
+  loadAverage: { before: number; after: number };
+  /** Where the run's CPU went, per request (bench/cpu.ts): the answering process, Postgres, the load generator, the machine. */
+  cpu: CpuPerRequest | null;
+  /** How many turns the duration was measured in (1: one run). */
+  turns: number;
+}
+
+/** What the load phase measured: each scenario's figures, in order, and the service's sampled RSS. */
+export interface Load {
+  results: Measured[];
+  /** Each scenario's requests per second, by name: the baselines' are the ratios' denominators. */
+  rates: Map<string, number>;
+  rssPeakSampled: number | null;
+}
+
+export const failuresOf = (result: Measured) => result.non2xx + result.errors + result.timeouts + result.graphqlErrors;
+
+/** One autocannon run; `onResponseTime` hears each answer's latency in ms (a scenario's turns pool them). */
+export function run(options: autocannon.Options, onResponseTime?: (ms: number) => void): Promise<autocannon.Result> {
+  return new Promise((done, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : done(result)));
+    if (onResponseTime)
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => onResponseTime(ms));
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+/** Latency figures of pooled answer times, as autocannon reports its own. */
+function latencyOf(times: number[]): Measured['latencyMs'] {
+  if (times.length === 0) return { p50: 0, p90: 0, p99: 0, max: 0, mean: 0 };
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (share: number) => round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!, 0);
+  const mean = sorted.reduce((sum, time) => sum + time, 0) / sorted.length;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: round(sorted.at(-1)!, 0), mean: round(mean, 2) };
+}
+
+/**
+ * Between runs, the service must be idle: autocannon stops at the deadline but the service still
+ * answers what it had received (it does not cancel on a closed socket). Waits until /healthz answers
+ * promptly three times in a row and no statement of the service runs on the bench database; the
+ * seconds it waited.
+ */
+export async function settle(bench: Bench, port = bench.services.servicePort): Promise<number> {
+  const at = Date.now();
+  let quiet = 0;
+  while (quiet < 3 && Date.now() - at < 180_000) {
+    const asked = performance.now();
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`, {
+      signal: AbortSignal.timeout(5000),
+    }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    const prompt = healthy && performance.now() - asked < 100;
+    const active = (
+      await bench.data.raw(
+        `select count(*)::int as n from pg_stat_activity where datname = ? and state <> 'idle' and pid <> pg_backend_pid()`,
+        [bench.database.name],
+      )
+    ).rows[0] as { n: number };
+    quiet = prompt && Number(active.n) === 0 ? quiet + 1 : 0;
+    await new Promise((done) => setTimeout(done, quiet ? 100 : 500));
+  }
+  return round((Date.now() - at) / 1000);
+}
+
+/** What one scenario's turns add up to. */
+interface Tally {
+  requests: number;
+  seconds: number;
+  times: number[];
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  graphqlErrors: number;
+  bytes: number;
+  cpu: CpuSpent | null;
+  peak: number;
+  settledSeconds: number;
+  loadBefore: number;
+}
+
+const newTally = (): Tally => ({
+  requests: 0,
+  seconds: 0,
+  times: [],
+  non2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  graphqlErrors: 0,
+  bytes: 0,
+  cpu: null,
+  peak: 0,
+  settledSeconds: 0,
+  loadBefore: round(os.loadavg()[0] ?? 0, 2),
+});
+
+/** The scenarios measured together: a baseline with those held against it in turns, or one scenario alone. */
+export function groupsOf(scenarios: readonly Scenario[]): Scenario[][] {
+  const groups: Scenario[][] = [];
+  for (const scenario of scenarios) {
+    const group = groups.at(-1);
+    const joins =
+      scenario.inTurns && group?.[0]?.inTurns && group[0].target === 'baseline' && scenario.baseline === group[0].name;
+    if (joins) group.push(scenario);
+    else groups.push([scenario]);
+  }
+  return groups;
+}
+
+/**
+ * The phase load: every scenario in order, each group warmed up, then measured (in turns where it is a
+ * group). `rowsOf` gives a scenario's rows per response, where it lists rows.
+ */
+export async function measureScenarios(
+  bench: Bench,
+  scenarios: readonly Scenario[],
+  rowsOf: (scenario: Scenario) => number | undefined,
+): Promise<Load> {
+  const load: Load = { results: [], rates: new Map(), rssPeakSampled: null };
+  const rssSamples: number[] = [];
+  await phase('load', async () => {
+    for (const group of groupsOf(scenarios)) {
+      const tallies = new Map(group.map((scenario) => [scenario, newTally()]));
+      for (const scenario of group) {
+        await settle(bench);
+        if (bench.settings.warmup > 0)
+          await run({ ...scenario.options(portOf(bench, scenario)), duration: bench.settings.warmup });
+      }
+      await settle(bench);
+      // Every measurement starts on vacuumed tables and a fresh checkpoint: Postgres's background work
+      // (autovacuum after the payments' inserts, a checkpoint's flush and the full pages written after
+      // it) otherwise falls in whichever run it happens to, and is charged to that run alone.
+      await bench.data.raw('vacuum');
+      await bench.data.raw('checkpoint');
+      // In turns, each scenario's share of the machine's drift (its speed moves under a run of minutes on
+      // this shared VM) is the same as its baseline's: TURNS turns each, the order reversed every turn.
+      const turns = group.length > 1 ? TURNS : 1;
+      for (let turn = 0; turn < turns; turn++) {
+        const order = turn % 2 === 0 ? group : [...group].reverse();
+        for (const scenario of order)
+          await measureTurn(bench, scenario, bench.settings.duration / turns, tallies.get(scenario)!, rssSamples);
+      }
+      for (const scenario of group) {
+        const measured = measuredOf(scenario, tallies.get(scenario)!, turns, rowsOf(scenario), load.rates);
+        load.results.push(measured);
+        report(measured);
+      }
+    }
+  });
+  load.rssPeakSampled = rssSamples.length ? Math.max(...rssSamples) : null;
+  return load;
+}
+
+const portOf = (bench: Bench, scenario: Scenario) => bench.services.answering[scenario.target].port;
+
+/** One measured turn of `scenario`, `seconds` long, added to its tally; the service's RSS sampled meanwhile. */
+async function measureTurn(
+  bench: Bench,
+  scenario: Scenario,
+  seconds: number,
+  tally: Tally,
+  rssSamples: number[],
+): Promise<void> {
+  tally.settledSeconds += await settle(bench);
+  const sampler = setInterval(() => {
+    const rss = procStatus(bench.services.answering.service.pid, 'VmRSS');
+    if (rss !== null) {
+      tally.peak = Math.max(tally.peak, rss);
+      rssSamples.push(rss);
+    }
+  }, 200);
+  const options = { ...scenario.options(portOf(bench, scenario)), duration: seconds };
+  if (scenario.graphql && options.requests) {
+    options.requests = options.requests.map((request) => ({
+      ...request,
+      onResponse: (_status: number, body: string) => {
+        if (body.includes('"errors"')) tally.graphqlErrors += 1;
+      },
+    }));
+  }
+  const answering = bench.services.answering[scenario.target].pid;
+  const postgresLocal = bench.database.postgresLocal;
+  const cpuBefore = cpuReadable ? readCpu(answering, postgresLocal) : null;
+  const result = await run(options, (ms) => tally.times.push(ms));
+  const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
+  clearInterval(sampler);
+  if (spent) tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
+  tally.requests += result.requests.total;
+  tally.seconds += result.duration;
+  tally.non2xx += result.non2xx;
+  tally.errors += result.errors;
+  tally.timeouts += result.timeouts;
+  tally.bytes += result.throughput.total;
+}
+
+/** A scenario's figures from its tally, its ratio against its baseline's rate (which must have run before it). */
+function measuredOf(
+  scenario: Scenario,
+  tally: Tally,
+  turns: number,
+  rowsPerResponse: number | undefined,
+  rates: Map<string, number>,
+): Measured {
+  const measured: Measured = {
+    name: scenario.name,
+    label: scenario.label,
+    target: scenario.target,
+    baseline: scenario.target === 'baseline' ? scenario.name : (scenario.baseline ?? null),
+    connections: scenario.connections,
+    durationSeconds: round(tally.seconds, 2),
+    requests: tally.requests,
+    requestsPerSecond: tally.seconds > 0 ? round(tally.requests / tally.seconds) : 0,
+    latencyMs: latencyOf(tally.times),
+    ratioToBaseline: null,
+    non2xx: tally.non2xx,
+    errors: tally.errors,
+    timeouts: tally.timeouts,
+    graphqlErrors: tally.graphqlErrors,
+    ...(rowsPerResponse === undefined ? {} : { rowsPerResponse }),
+    bytesPerResponse: tally.requests ? Math.round(tally.bytes / tally.requests) : 0,
+    serviceRssPeakBytes: scenario.target === 'service' ? tally.peak : null,
+    settledBeforeSeconds: round(tally.settledSeconds),
+    loadAverage: { before: tally.loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
+    cpu: tally.cpu ? cpuPerRequest(tally.cpu, tally.requests) : null,
+    turns,
+  };
+  rates.set(scenario.name, measured.requestsPerSecond);
+  const baselineRate = measured.baseline === null ? undefined : rates.get(measured.baseline);
+  if (measured.baseline !== null && baselineRate === undefined)
+    throw new Error(`scenario ${scenario.name} names the baseline ${measured.baseline}, which has not run before it`);
+  measured.ratioToBaseline = baselineRate ? round(measured.requestsPerSecond / baselineRate, 3) : null;
+  return measured;
+}
+
+/** A scenario's line as it is measured, and its CPU per request. */
+function report(measured: Measured): void {
+  const bad = failuresOf(measured);
+  const none = measured.requests === 0 ? '  NO REQUEST COMPLETED within the run' : '';
+  log(
+    `${measured.label.padEnd(42)} ${String(measured.requestsPerSecond).padStart(9)}/s  p50 ${String(measured.latencyMs.p50).padStart(5)} ms  p99 ${String(measured.latencyMs.p99).padStart(5)} ms  ×${measured.ratioToBaseline?.toFixed(2) ?? '-'}${bad ? `  FAILURES ${bad} (non2xx ${measured.non2xx}, errors ${measured.errors}, timeouts ${measured.timeouts}, graphql ${measured.graphqlErrors})` : ''}${none}`,
+  );
+  if (measured.cpu)
+    log(
+      `${''.padEnd(42)} CPU per request: ${describeCpu(measured.cpu)}${measured.turns > 1 ? `; in ${measured.turns} turns` : ''}`,
+    );
+}
