@@ -6,9 +6,8 @@
 // openapi builds it with the golden files as examples and writes openapi.json, which the service
 // serves (a test holds the file to a fresh build); every golden test validates its response against
 // it, so it cannot drift from the code; `npm run lint:openapi` holds it to Redocly's recommended rules.
-import { GOLDEN_EXAMPLES } from '../__generated__/goldenExamples.js';
 import type { Surface } from '../http/errorResponses.js';
-import { errorAnswer, type GoldenExample, withGoldenExamples } from './openapiExamples.js';
+import { errorAnswer, type GoldenExample, readGoldenExamples, withGoldenExamples } from './openapiExamples.js';
 import {
   arr,
   jsonContent,
@@ -206,7 +205,6 @@ export function buildOpenApiDocument(goldens: readonly GoldenExample[]) {
   };
 }
 
-/** The document as openapi.json holds it. */
-export const openApiText = (document: unknown) => `${JSON.stringify(document, null, 2)}\n`;
-
-export const openApiDocument = buildOpenApiDocument(GOLDEN_EXAMPLES);
+/** openapi.json's text: the document with the golden files under `goldenDir` (test/golden/) as its examples. */
+export const openApiFileText = (goldenDir: string) =>
+  `${JSON.stringify(buildOpenApiDocument(readGoldenExamples(goldenDir)), null, 2)}\n`;
