@@ -146,8 +146,8 @@ function parameterExample(goldens: readonly GoldenExample[], name: string, type:
 
 /** `paths` with the goldens' examples added to every operation they belong to (a new object). */
 export function withGoldenExamples(paths: Paths, goldens: readonly GoldenExample[]): Paths {
-  // Through JSON, not structuredClone: the operations share response objects (PARTNER_ERRORS), which
-  // structuredClone would keep shared, giving one operation the examples of another.
+  // Through JSON, not structuredClone: should two operations share a response object, structuredClone
+  // would keep it shared, giving one operation the examples of another.
   const copy = JSON.parse(JSON.stringify(paths)) as Paths;
   for (const [path, item] of Object.entries(copy)) {
     for (const [method, operation] of Object.entries(item)) {
