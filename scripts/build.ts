@@ -1,8 +1,8 @@
 // npm run build: the service compiled to JavaScript in dist/ (tsc -p tsconfig.build.json: src/ and the
 // migrations it imports), with the files the code reads beside itself at run time copied to the same
 // places under dist/ (schema/*.graphql for src/schema.ts, src/rest/operations/*.graphql for
-// src/rest/routes.ts, the pages' browser scripts and stylesheet for src/pages/assets.ts), so
-// `node dist/src/main.js` runs with no TypeScript compiler at start-up.
+// src/rest/routes.ts, the pages' browser scripts and stylesheet for src/pages/assets.ts, openapi.json
+// for src/app.ts), so `node dist/src/main.js` runs with no TypeScript compiler at start-up.
 // `--bench` builds the same into dist-bench/ with bench/ beside it (tsconfig.bench.json): npm run bench
 // runs the service and its bare baselines as compiled JavaScript, as production runs the service.
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,8 @@ const RUNTIME_FILES: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['src/rest/operations', ['.graphql']],
   ['src/pages/browser', ['.js', '.css']],
 ];
+/** Single files the code reads beside itself at run time. */
+const RUNTIME_FILE_NAMES = ['openapi.json'];
 
 rmSync(DIST, { recursive: true, force: true }); // no module of a deleted source file survives
 execFileSync(`${ROOT}node_modules/.bin/tsc`, ['-p', bench ? 'tsconfig.bench.json' : 'tsconfig.build.json'], {
@@ -29,4 +31,5 @@ for (const [dir, kinds] of RUNTIME_FILES) {
     cpSync(`${ROOT}${dir}/${file}`, `${DIST}${dir}/${file}`);
   }
 }
+for (const file of RUNTIME_FILE_NAMES) cpSync(`${ROOT}${file}`, `${DIST}${file}`);
 process.stdout.write(bench ? `built ${DIST}\n` : `built ${DIST} (start it with npm run start:prod)\n`);

@@ -3,6 +3,7 @@
 // and the tests do.
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -38,7 +39,6 @@ import { createPagesRouter } from './pages/router.js';
 import { readRoutingPlugin } from './readRouting.js';
 import { loggedPath } from './requestPath.js';
 import { createLegacyHandler } from './rest/handler.js';
-import { openApiDocument } from './rest/openapi.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import { buildSchema } from './schema.js';
 import { activeTraceId, untraced } from './tracing.js';
@@ -115,6 +115,11 @@ export interface App {
   /** Stops the GraphQL server and the subscriptions; the caller closes the HTTP server and the database. */
   stop: () => Promise<void>;
 }
+
+// GET /openapi.json serves openapi.json as npm run openapi wrote it: built from the route table, with the
+// golden files as its examples (test data the service does not carry; a test holds the file to a fresh
+// build). Read once, when the service loads; the build copies it to dist/, beside dist/src/.
+const OPENAPI_DOCUMENT: unknown = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
 
 // An incoming X-Request-ID is echoed only when it is safe to put in a header and a log line.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -280,7 +285,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app
     .route('/openapi.json')
     .get((_req, res) => {
-      res.json(openApiDocument);
+      res.json(OPENAPI_DOCUMENT);
     })
     .all(allowOnly('/openapi.json', READ_METHODS));
 

@@ -138,6 +138,10 @@ describe('npm run build and the compiled service', () => {
     const { service, exited, baseUrl } = await startProd(env);
 
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+    // The OpenAPI document the build copied to dist/: the repo's openapi.json.
+    const document = await fetch(`${baseUrl}/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(await document.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')));
     const golden = JSON.parse(readFileSync(join(ROOT, 'test/golden/list-clerks/demo-partner-key.json'), 'utf8'));
     const clerks = await fetch(`${baseUrl}${golden.request.path}`);
     expect(clerks.status).toBe(200);

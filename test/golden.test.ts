@@ -2,13 +2,13 @@
 // must get, each body also validated against the OpenAPI document. The same files pass on PGlite
 // and on Postgres, which is what "one JSON for both databases" means. Each folder of test/golden/
 // runs on its own freshly seeded database with the clock fixed at NOW, its files in name order (so
-// "1-success" runs before "2-replay"). UPDATE_GOLDEN=1 rewrites the expected responses: review the
-// diff before committing.
+// "1-success" runs before "2-replay"). UPDATE_GOLDEN=1 rewrites the expected responses (refused under
+// CI): review the diff before committing, and run npm run openapi for the document's examples.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../src/rest/openapi.js';
+import { openApiFileText } from '../src/rest/openapi.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
 import {
   GOLDEN_DIR,
@@ -16,11 +16,13 @@ import {
   goldenFiles,
   goldenFolders,
   goldenInit,
+  goldenUpdateRequested,
   readGolden,
   useGoldenService,
 } from './support/golden.js';
+import { OPENAPI_FILE, openApiDocument } from './support/openapi.js';
 
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const UPDATE = goldenUpdateRequested();
 // Headers whose value is part of the contract; X-Request-ID is checked separately (it varies).
 const PINNED_HEADERS = ['content-type', 'allow', 'cache-control', 'idempotent-replayed'];
 
@@ -109,9 +111,12 @@ describe('golden coverage', () => {
     }
   });
 
-  it('the OpenAPI document in the repo is the one the service serves', () => {
-    const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
-    expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument)));
+  it('the OpenAPI document in the repo (the one the service serves) is what npm run openapi makes now', () => {
+    // After UPDATE_GOLDEN, npm run openapi writes the new answers into the document's examples.
+    const fresh = openApiFileText(GOLDEN_DIR);
+    const committed = readFileSync(OPENAPI_FILE, 'utf8');
+    expect(JSON.parse(committed), 'openapi.json is stale: run npm run openapi').toEqual(JSON.parse(fresh));
+    expect(committed).toBe(fresh);
   });
 
   it('documents exactly the routes of the route table, /graphql and the operations endpoints', () => {
@@ -119,5 +124,19 @@ describe('golden coverage', () => {
     expect(Object.keys(openApiDocument.paths).sort()).toEqual(
       [...LEGACY_ROUTES.map((route) => route.path), ...servicePaths].sort(),
     );
+  });
+});
+
+describe('UPDATE_GOLDEN', () => {
+  it('rewrites the golden files only when asked, and never under CI', () => {
+    expect(goldenUpdateRequested({})).toBe(false);
+    expect(goldenUpdateRequested({ UPDATE_GOLDEN: '1' })).toBe(true);
+    expect(goldenUpdateRequested({ UPDATE_GOLDEN: '1', CI: 'false' })).toBe(true);
+    expect(goldenUpdateRequested({ CI: 'true' })).toBe(false);
+    for (const ci of ['true', '1']) {
+      expect(() => goldenUpdateRequested({ UPDATE_GOLDEN: '1', CI: ci })).toThrow(
+        new RegExp(`^UPDATE_GOLDEN=1 is refused under CI=${ci}: CI checks the golden files`),
+      );
+    }
   });
 });

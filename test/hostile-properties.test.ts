@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, HTTP_STATUS } from '../src/errors.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { FILTER_PATHS } from '../src/modules/transactions/filters.js';
-import { openApiDocument } from '../src/rest/openapi.js';
 import { useSeededService } from './support/fixtures.js';
 import { ledgerSnapshot } from './support/ledger.js';
+import { openApiDocument } from './support/openapi.js';
 
 const fixture = useSeededService();
 

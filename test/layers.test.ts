@@ -62,8 +62,6 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   // The active trace through the OpenTelemetry API (a no-op when tracing is off), for every layer.
   ['src/tracing.ts', 'kernel'],
   ['src/__generated__/operations.ts', 'kernel'],
-  // The golden files as the OpenAPI document's examples (npm run openapi), beside the document.
-  ['src/__generated__/goldenExamples.ts', 'doors'],
 ];
 
 function layerOf(path: string): Layer | undefined {

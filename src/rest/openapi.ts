@@ -1,14 +1,31 @@
 // The OpenAPI 3.1 document of the service: the legacy contract's eight endpoints (payments and
 // partner query interfaces), /graphql and the operations endpoints, each with its operationId, tag,
 // security (which key it takes) and every status it answers, every response with real examples.
-// Served at GET /openapi.json and kept in the repo as openapi.json (npm run openapi; a test keeps the
-// two equal). Every golden test validates its response against it, so it cannot drift from the code;
-// `npm run lint:openapi` holds it to Redocly's recommended rules.
-import { GOLDEN_EXAMPLES, type GoldenExample } from '../__generated__/goldenExamples.js';
-import { withGoldenExamples } from './openapiExamples.js';
-import { legacyPaths, PARTNER_TAG, PAYMENTS_TAG } from './openapiLegacyPaths.js';
-import { schemas } from './openapiSchemas.js';
+// The legacy operations are derived from the route table (rest/routes.ts: path, method, surface,
+// credential, parameters, and each route's doc); their schemas are rest/openapiSchemas.ts's. npm run
+// openapi builds it with the golden files as examples and writes openapi.json, which the service
+// serves (a test holds the file to a fresh build); every golden test validates its response against
+// it, so it cannot drift from the code; `npm run lint:openapi` holds it to Redocly's recommended rules.
+import type { Surface } from '../http/errorResponses.js';
+import { errorAnswer, type GoldenExample, readGoldenExamples, withGoldenExamples } from './openapiExamples.js';
+import {
+  arr,
+  jsonContent,
+  namedSchema,
+  PARAM_SCHEMAS,
+  type Parameter,
+  RATE_LIMITED,
+  type Schema,
+  schemas,
+  str,
+  successHeaders,
+} from './openapiSchemas.js';
 import { GRAPHQL_TAG, OPERATIONS_TAG, servicePaths } from './openapiServicePaths.js';
+import { LEGACY_ROUTES, type LegacyRoute } from './routes.js';
+
+const PAYMENTS_TAG = 'Payments interface';
+const PARTNER_TAG = 'Partner query interface';
+const SURFACE_TAGS: Record<Surface, string> = { payments: PAYMENTS_TAG, partner: PARTNER_TAG };
 
 const tags = [
   {
@@ -68,6 +85,101 @@ const securitySchemes = {
   },
 };
 
+/**
+ * The errors every route of a surface answers, by status; a route's doc.errors add its own statuses,
+ * or say one of these its own way.
+ */
+const SURFACE_ERRORS: Record<Surface, Readonly<Record<number, string>>> = {
+  partner: {
+    400: 'MISSING_QUERY_PARAMETER or INVALID_QUERY_PARAMETER (a malformed value, or a parameter given more than once), or a refusal named by its code.',
+    401: 'MISSING_API_KEY or INVALID_API_KEY (unknown, revoked or expired: one answer for all).',
+    403: 'FORBIDDEN: a valid key of a kind this endpoint does not take.',
+    405: 'METHOD_NOT_ALLOWED: this path takes another method (see the Allow header).',
+    414: 'URI_TOO_LONG: the query string is longer than 8 KiB (8192 bytes).',
+    429: RATE_LIMITED,
+    500: 'INTERNAL_SERVER_ERROR: the message carries an error id; the detail is in the service log.',
+    503: 'SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry shortly.',
+  },
+  payments: {
+    405: 'METHOD_NOT_ALLOWED: another method than POST (see the Allow header).',
+    414: 'The query string is longer than 8 KiB (8192 bytes).',
+    415: 'The body is not sent as application/json.',
+    429: RATE_LIMITED,
+    500: 'Internal server error.',
+    503: 'The database cannot be reached or did not answer in time.',
+  },
+};
+
+/** create-access-token -> createAccessToken */
+const operationId = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** Which credential the route takes, as security requirements (decisions.md 1). */
+function securityOf(route: LegacyRoute): Array<Record<string, []>> {
+  switch (route.credential.in) {
+    case 'none':
+      return [];
+    case 'bearer':
+      return [{ accessToken: [] }];
+    case 'query': {
+      // The partnerKey and retailKey schemes are both the `key` query parameter, told apart by the kind of key.
+      const keys = route.doc.keys;
+      if (!keys?.length) throw new Error(`route ${route.name} takes a key but its doc names no kind of key`);
+      return keys.map((kind) => ({ [`${kind}Key`]: [] }));
+    }
+  }
+}
+
+/** The route's declared query parameters, then the headers it reads. */
+function parametersOf(route: LegacyRoute): Parameter[] {
+  const query = route.typed(({ params }) =>
+    Object.entries(params).map(([name, spec]): Parameter => {
+      const schema: Schema = PARAM_SCHEMAS[spec.kind];
+      return {
+        name,
+        in: 'query',
+        required: spec.required,
+        description: spec.description,
+        ...(spec.repeatable ? { schema: arr(schema), style: 'form', explode: true } : { schema }),
+      };
+    }),
+  );
+  const headers = Object.entries(route.doc.headers ?? {}).map(
+    ([name, description]): Parameter => ({ name, in: 'header', required: false, description, schema: str() }),
+  );
+  return [...query, ...headers];
+}
+
+/** A legacy route as an OpenAPI Path Item: its one method, every status it answers. */
+function legacyPathItem(route: LegacyRoute) {
+  const { doc, surface } = route;
+  const parameters = parametersOf(route);
+  const errors = { ...SURFACE_ERRORS[surface], ...doc.errors };
+  return {
+    [route.method.toLowerCase()]: {
+      operationId: operationId(route.name),
+      tags: [SURFACE_TAGS[surface]],
+      summary: doc.summary,
+      description: doc.description,
+      security: securityOf(route),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(doc.body ? { requestBody: { required: true, content: jsonContent(namedSchema(doc.body)) } } : {}),
+      responses: {
+        '200': {
+          description: doc.answer.description,
+          headers: successHeaders,
+          content: jsonContent(namedSchema(doc.answer.schema)),
+        },
+        ...Object.fromEntries(
+          Object.entries(errors).map(([status, description]) => [
+            status,
+            errorAnswer(surface, Number(status), description),
+          ]),
+        ),
+      },
+    },
+  };
+}
+
 /** The document with `goldens` as its examples (npm run openapi builds it from fresh goldens). */
 export function buildOpenApiDocument(goldens: readonly GoldenExample[]) {
   return {
@@ -83,8 +195,16 @@ export function buildOpenApiDocument(goldens: readonly GoldenExample[]) {
     servers: [{ url: '/', description: 'The service that serves this document.' }],
     tags,
     components: { securitySchemes, schemas },
-    paths: withGoldenExamples({ ...legacyPaths, ...servicePaths }, goldens),
+    paths: withGoldenExamples(
+      {
+        ...Object.fromEntries(LEGACY_ROUTES.map((route) => [route.path, legacyPathItem(route)])),
+        ...servicePaths,
+      },
+      goldens,
+    ),
   };
 }
 
-export const openApiDocument = buildOpenApiDocument(GOLDEN_EXAMPLES);
+/** openapi.json's text: the document with the golden files under `goldenDir` (test/golden/) as its examples. */
+export const openApiFileText = (goldenDir: string) =>
+  `${JSON.stringify(buildOpenApiDocument(readGoldenExamples(goldenDir)), null, 2)}\n`;

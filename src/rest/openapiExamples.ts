@@ -1,15 +1,67 @@
-// The OpenAPI document's examples. Real ones first: every golden file of test/golden/ (kept in
-// src/__generated__/goldenExamples.ts by npm run openapi) becomes an example of the response it pins,
-// its JSON request body an example of the operation's body, its query values the parameters'
+// The OpenAPI document's examples. Real ones first: every golden file of test/golden/ (read by npm run
+// openapi, at build time: the service carries none of them) becomes an example of the response it
+// pins, its JSON request body an example of the operation's body, its query values the parameters'
 // examples. Answers no golden run can provoke (a query string over 8 KiB, a spent quota, an unexpected
 // error, the database away) are rendered by the one error renderer from the errors the service raises.
-import type { GoldenExample } from '../__generated__/goldenExamples.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppError, internalErrorMessage, serviceUnavailable } from '../errors.js';
 import { type Door, errorBody } from '../http/errorResponses.js';
 import { DEFAULT_LIMITS } from '../limitSettings.js';
 import { keyQuotaExceeded } from '../limits/requestLimits.js';
 import { uriTooLong } from '../ops/limits.js';
-import type { Examples, Parameter } from './openapiSchemas.js';
+import { type Examples, errorResponse, type Parameter, rateLimitedResponse } from './openapiSchemas.js';
+
+/** One golden file, as the document's examples use it. */
+export interface GoldenExample {
+  /** test/golden/<folder>/<name>.json */
+  folder: string;
+  name: string;
+  /** What the case shows. */
+  about: string;
+  method: string;
+  /** The request's path without its query string, and the query string without "?" ("" when none). */
+  path: string;
+  query: string;
+  /** The JSON body the request sent; absent when it sent none, or a body that is not JSON. */
+  requestBody?: unknown;
+  status: number;
+  responseBody: unknown;
+}
+
+interface GoldenFile {
+  about: string;
+  request: { method: string; path: string; json?: unknown };
+  response: { status: number; body: unknown };
+}
+
+/** Every golden file under `dir` (test/golden/), folder by folder and file by file in name order. */
+export function readGoldenExamples(dir: string): GoldenExample[] {
+  const folders = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  return folders
+    .map((folder) => folder.name)
+    .sort()
+    .flatMap((folder) =>
+      readdirSync(join(dir, folder))
+        .filter((file) => file.endsWith('.json'))
+        .sort()
+        .map((file) => {
+          const golden = JSON.parse(readFileSync(join(dir, folder, file), 'utf8')) as GoldenFile;
+          const [path = '', query = ''] = golden.request.path.split('?', 2);
+          return {
+            folder,
+            name: file.slice(0, -'.json'.length),
+            about: golden.about,
+            method: golden.request.method,
+            path,
+            query,
+            ...(golden.request.json !== undefined ? { requestBody: golden.request.json } : {}),
+            status: golden.response.status,
+            responseBody: golden.response.body,
+          };
+        }),
+    );
+}
 
 /** A fixed error id, so the document is the same on every build. */
 const EXAMPLE_ERROR_ID = '3f2b8c1e-5d4a-4e7b-9c6f-0a1b2c3d4e5f';
@@ -28,22 +80,31 @@ export function rendered(door: Door, error: AppError, summary: string): Examples
   };
 }
 
-/** The answers of a door no golden file holds, as that door renders them. */
-export function renderedErrors(door: Door) {
+/** The answers of a door no golden file holds, as that door renders them, by status. */
+function renderedErrors(door: Door): Partial<Record<number, Examples>> {
   return {
-    uriTooLong: rendered(door, uriTooLong(), 'a query string over 8 KiB'),
-    rateLimited: rendered(
+    414: rendered(door, uriTooLong(), 'a query string over 8 KiB'),
+    429: rendered(
       door,
       keyQuotaExceeded(DEFAULT_LIMITS.requestsPerKey, 42),
       'an API key past its quota (the default 600 requests per 60 s)',
     ),
-    internal: rendered(
+    500: rendered(
       door,
       new AppError('INTERNAL_SERVER_ERROR', internalErrorMessage(EXAMPLE_ERROR_ID), { errorId: EXAMPLE_ERROR_ID }),
       'an unexpected error: the id finds the detail in the service log',
     ),
-    unavailable: rendered(door, serviceUnavailable(), 'the database cannot be reached'),
+    503: rendered(door, serviceUnavailable(), 'the database cannot be reached'),
   };
+}
+
+/**
+ * Status `status` in `door`'s error body, with the rendered example when no golden file can hold one
+ * (414, 429, 500, 503); 429 with its headers.
+ */
+export function errorAnswer(door: Door, status: number, description: string) {
+  const examples = renderedErrors(door)[status];
+  return status === 429 ? rateLimitedResponse(door, description, examples) : errorResponse(door, description, examples);
 }
 
 type MediaType = { schema?: unknown; example?: unknown; examples?: Examples };
@@ -85,8 +146,8 @@ function parameterExample(goldens: readonly GoldenExample[], name: string, type:
 
 /** `paths` with the goldens' examples added to every operation they belong to (a new object). */
 export function withGoldenExamples(paths: Paths, goldens: readonly GoldenExample[]): Paths {
-  // Through JSON, not structuredClone: the operations share response objects (PARTNER_ERRORS), which
-  // structuredClone would keep shared, giving one operation the examples of another.
+  // Through JSON, not structuredClone: should two operations share a response object, structuredClone
+  // would keep it shared, giving one operation the examples of another.
   const copy = JSON.parse(JSON.stringify(paths)) as Paths;
   for (const [path, item] of Object.entries(copy)) {
     for (const [method, operation] of Object.entries(item)) {

@@ -3,21 +3,11 @@
 import { unreadableBody } from '../errors.js';
 import { GRAPHQL_BODY_LIMIT } from '../limitSettings.js';
 import type { Readiness } from '../ops/health.js';
-import { rendered, renderedErrors } from './openapiExamples.js';
-import {
-  type Examples,
-  errorResponse,
-  jsonContent,
-  rateLimitedResponse,
-  ref,
-  successHeaders,
-} from './openapiSchemas.js';
+import { errorAnswer, rendered } from './openapiExamples.js';
+import { type Examples, errorResponse, jsonContent, RATE_LIMITED, ref, successHeaders } from './openapiSchemas.js';
 
 export const GRAPHQL_TAG = 'GraphQL';
 export const OPERATIONS_TAG = 'Operations';
-
-const graphql = renderedErrors('graphql');
-const partner = renderedErrors('partner');
 
 const readiness = (summary: string, value: Readiness): Examples => ({
   [value.status.replace(' ', '-')]: { summary, value },
@@ -65,17 +55,17 @@ export const servicePaths = {
           'REQUEST_TOO_LARGE: the body is larger than 64 kB.',
           rendered('graphql', unreadableBody('entity.too.large', GRAPHQL_BODY_LIMIT), 'a body over 64 kB'),
         ),
-        '414': errorResponse('graphql', 'URI_TOO_LONG: the query string is longer than 8 KiB.', graphql.uriTooLong),
+        '414': errorAnswer('graphql', 414, 'URI_TOO_LONG: the query string is longer than 8 KiB.'),
         '415': errorResponse(
           'graphql',
           'UNSUPPORTED_MEDIA_TYPE: a charset other than UTF-8, or an unsupported Content-Encoding.',
           rendered('graphql', unreadableBody('charset.unsupported', GRAPHQL_BODY_LIMIT), 'a body in another charset'),
         ),
-        '429': rateLimitedResponse('graphql', graphql.rateLimited),
-        '503': errorResponse(
+        '429': errorAnswer('graphql', 429, RATE_LIMITED),
+        '503': errorAnswer(
           'graphql',
+          503,
           'SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time.',
-          graphql.unavailable,
         ),
       },
     },
@@ -154,10 +144,10 @@ export const servicePaths = {
           },
         },
         '405': readOnly('/metrics'),
-        '503': errorResponse(
+        '503': errorAnswer(
           'partner',
+          503,
           'SERVICE_UNAVAILABLE: the database cannot be reached (the webhook queue depth is read from it).',
-          partner.unavailable,
         ),
       },
     },

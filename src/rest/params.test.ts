@@ -27,7 +27,10 @@ describe('legacy query parameters', () => {
   });
 
   it('names a missing required parameter and passes parsed values through', () => {
-    const specs = { amount: param.required((raw) => `parsed:${raw}`), note: param.optional((raw) => raw) };
+    const specs = {
+      amount: param.required({ kind: 'decimal', parse: (raw) => `parsed:${raw}` }, 'An amount.'),
+      note: param.optional({ kind: 'text', parse: (raw) => raw }, 'A note.'),
+    };
     expect(codeOf(() => readDeclaredParams(readQueryParams('/?note=x'), specs))).toEqual([
       'MISSING_QUERY_PARAMETER',
       'the amount query parameter is required',

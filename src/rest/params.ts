@@ -18,26 +18,45 @@ export function readQueryParams(url: string): QueryParams {
   return params;
 }
 
-/** Turns a parameter's text into the operation variable's value; throws AppError for a bad value. */
-export type ParamParser<T> = (raw: string, name: string) => T;
+/**
+ * How a parameter's text becomes the operation variable's value (`parse`, which throws AppError for a
+ * bad value), and what that text is, for the OpenAPI document (rest/openapi.ts gives each kind its schema).
+ */
+export interface ParamParser<T> {
+  kind: 'text' | 'integer' | 'decimal';
+  parse: (raw: string, name: string) => T;
+}
 
 /** A declared parameter of a legacy route; its name is its key in the route's ParamSpecs. */
 export interface ParamSpec<T = unknown, TRequired extends boolean = boolean, TRepeatable extends boolean = boolean> {
   required: TRequired;
   /** May be given more than once (filter): the value is then the list of every value. */
   repeatable: TRepeatable;
-  parse: ParamParser<T>;
+  parse: (raw: string, name: string) => T;
+  kind: ParamParser<T>['kind'];
+  /** What the parameter means, as the OpenAPI document says it. */
+  description: string;
 }
 
 /** A route's declared parameters by name, read in the order written. */
 export type ParamSpecs = Readonly<Record<string, ParamSpec>>;
 
+const declare =
+  <TRequired extends boolean, TRepeatable extends boolean>(required: TRequired, repeatable: TRepeatable) =>
+  <T>({ kind, parse }: ParamParser<T>, description: string): ParamSpec<T, TRequired, TRepeatable> => ({
+    required,
+    repeatable,
+    parse,
+    kind,
+    description,
+  });
+
 /** How a route declares a parameter: the literal types tell ParamValues which values are always there. */
 export const param = {
-  required: <T>(parse: ParamParser<T>): ParamSpec<T, true, false> => ({ required: true, repeatable: false, parse }),
-  optional: <T>(parse: ParamParser<T>): ParamSpec<T, false, false> => ({ required: false, repeatable: false, parse }),
+  required: declare(true, false),
+  optional: declare(false, false),
   /** Every value given, in order; none is an empty list. */
-  repeatable: <T>(parse: ParamParser<T>): ParamSpec<T, false, true> => ({ required: false, repeatable: true, parse }),
+  repeatable: declare(false, true),
 };
 
 type ValueOf<TSpec> =
@@ -54,35 +73,48 @@ export type ParamValues<P extends ParamSpecs> = { [K in PresentNames<P>]: ValueO
 
 /** Parsers of parameter text; each failure is INVALID_QUERY_PARAMETER naming the parameter. */
 export const parseParam = {
-  text:
-    (max: number) =>
-    (raw: string, name: string): string => {
+  text: (max: number): ParamParser<string> => ({
+    kind: 'text',
+    parse: (raw, name) => {
       if (raw.length > max) throw invalidParameter(name, `must be at most ${max} characters`);
       return raw;
     },
-  databaseId: (raw: string, name: string): string => {
-    if (!isDatabaseId(raw)) throw invalidParameter(name, 'must be a positive whole number');
-    return raw;
+  }),
+  databaseId: {
+    kind: 'integer',
+    parse: (raw: string, name: string): string => {
+      if (!isDatabaseId(raw)) throw invalidParameter(name, 'must be a positive whole number');
+      return raw;
+    },
   },
-  unixSeconds: (raw: string, name: string): number => {
-    if (!/^\d{1,11}$/.test(raw)) throw invalidParameter(name, 'must be a Unix timestamp in whole seconds');
-    return Number(raw);
+  unixSeconds: {
+    kind: 'integer',
+    parse: (raw: string, name: string): number => {
+      if (!/^\d{1,11}$/.test(raw)) throw invalidParameter(name, 'must be a Unix timestamp in whole seconds');
+      return Number(raw);
+    },
   },
-  decimal: (raw: string, name: string): string => {
-    if (!isDecimalText(raw)) throw invalidParameter(name, 'must be a decimal number such as 18.00');
-    return raw;
+  decimal: {
+    kind: 'decimal',
+    parse: (raw: string, name: string): string => {
+      if (!isDecimalText(raw)) throw invalidParameter(name, 'must be a decimal number such as 18.00');
+      return raw;
+    },
   },
-  currencyCode: (raw: string, name: string): string => {
-    if (!/^[A-Z]{3}$/.test(raw))
-      throw invalidParameter(name, 'must be an ISO 4217 currency code in capitals, such as USD');
-    if (!isSupportedCurrency(raw))
-      throw invalidParameter(name, `names ${raw}, a currency the service does not support`);
-    return raw;
+  currencyCode: {
+    kind: 'text',
+    parse: (raw: string, name: string): string => {
+      if (!/^[A-Z]{3}$/.test(raw))
+        throw invalidParameter(name, 'must be an ISO 4217 currency code in capitals, such as USD');
+      if (!isSupportedCurrency(raw))
+        throw invalidParameter(name, `names ${raw}, a currency the service does not support`);
+      return raw;
+    },
   },
   /** A comma-separated list of names from `allowed`; the set of names given. */
-  fieldList:
-    (allowed: readonly string[]) =>
-    (raw: string, name: string): ReadonlySet<string> => {
+  fieldList: (allowed: readonly string[]): ParamParser<ReadonlySet<string>> => ({
+    kind: 'text',
+    parse: (raw, name) => {
       const names = raw
         .split(',')
         .map((part) => part.trim())
@@ -97,7 +129,8 @@ export const parseParam = {
       }
       return new Set(names);
     },
-};
+  }),
+} satisfies Record<string, ParamParser<unknown> | ((...args: never[]) => ParamParser<unknown>)>;
 
 /** The single value of a parameter, or undefined when absent; a repeated parameter is an error. */
 export function singleValue(params: QueryParams, name: string): string | undefined {

@@ -67,6 +67,29 @@ export type LegacyAnswer<TData, TParams> =
       toLegacy?: never;
     };
 
+/** The kinds of API key a partner route's `key` parameter may open (decisions.md 1). */
+export type PartnerKeyKind = 'partner' | 'retail';
+
+/**
+ * What the OpenAPI document says of a route beyond what the rest of its entry tells (rest/openapi.ts
+ * derives the operation's id from the name, its tag from the surface, its security from the credential,
+ * its parameters from params). Schemas are named as rest/openapiSchemas.ts names them.
+ */
+export interface RouteDoc {
+  summary: string;
+  description: string;
+  /** Which kinds of key the `key` parameter opens (a valid key of another kind is 403). */
+  keys?: readonly PartnerKeyKind[];
+  /** The request headers the route reads besides its credential, each with what it is. */
+  headers?: Readonly<Record<string, string>>;
+  /** The JSON body's schema. */
+  body?: string;
+  /** The 200 answer: what it is, and its schema. */
+  answer: { description: string; schema: string };
+  /** The route's own error answers, beside (or instead of) those its surface gives every route: status -> what it means. */
+  errors?: Readonly<Record<number, string>>;
+}
+
 /** What every route declares whatever its types: what the handler reads of it before its parameters. */
 export interface LegacyRouteHead {
   name: string;
@@ -84,6 +107,8 @@ export interface LegacyRouteHead {
   operation: string;
   /** GraphQL arguments the operation's errors may name, as the legacy request names them. */
   argumentNames?: Readonly<Record<string, LegacyName>>;
+  /** What the OpenAPI document says of it. */
+  doc: RouteDoc;
 }
 
 /**
@@ -152,6 +177,17 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     // The key travels in the body and is what the operation trades; no other credential.
     credential: { in: 'none' },
     principal: 'none',
+    doc: {
+      summary: 'Create an access token',
+      description:
+        'Trades a vendor (or operator) API key for a bearer access token (default lifetime 3600 s), to send as Authorization: Bearer on the notification endpoint. The key travels in the body, so this endpoint has no security scheme; partner and retail keys cannot buy tokens. Every answer carries Cache-Control: no-store.',
+      body: 'AccessTokenRequest',
+      answer: { description: 'The token.', schema: 'AccessToken' },
+      errors: {
+        400: 'INVALID_REQUEST_BODY: the body is not a JSON object, is malformed, not UTF-8 or too large, names a member twice in one object, or apiKey is not a string.',
+        401: 'The action is not authorized: the key is missing, invalid, revoked or expired, or cannot buy tokens.',
+      },
+    },
     params: {},
     jsonBody: true,
     // An access token is a credential: no cache keeps it (RFC 6749 5.1).
@@ -175,6 +211,22 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     credential: { in: 'bearer' },
     // Which principal may notify (a vendor's access token) is the graph's rule.
     principal: 'any',
+    doc: {
+      summary: 'Create a payment notification',
+      description:
+        "A vendor tells the service of a payment it collected, with an access token bought with its vendor key (accessToken). The body must satisfy the vendor's stored JSON Schema (demo-vendor's is shown). Before the schema, the service holds its own limits whatever the schema allows: at most 32 levels of nesting, 1000 values, strings and member names of at most 1000 characters (reference 255, deviceTag, imei, phoneNumber and financeOrderId 64). The vendor's reference is its idempotency key: a repeat with the same body replays the first answer (Idempotent-Replayed: true); with another body it is 409. Bodies are compared with the amount by value in the currency's minor units (19, 19.00 and \"19.00\" are one amount) and member order ignored. A JSON number is read as written, never rounded: an amount with more decimals than the currency has (18.999999999999999 USD) is refused. A member name given twice in one object is refused (400).",
+      body: 'Notification',
+      answer: { description: 'Recorded (or replayed).', schema: 'NotificationAccepted' },
+      errors: {
+        400: 'The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE: not positive, too many decimals, other currency, above the balance).',
+        401: 'INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked.',
+        403: "FORBIDDEN: paymentVendor is not the token's vendor, the vendor is disabled, or the credential is not a vendor's.",
+        404: 'RESOURCE_NOT_FOUND: no device, customer or finance order matches.',
+        409: 'IDEMPOTENCY_CONFLICT: the reference was already used for a different notification.',
+        500: 'Internal server error while creating the notification.',
+        503: "The database cannot be reached or did not answer in time, or the vendor's stored schema can no longer be used until an operator replaces it.",
+      },
+    },
     params: {},
     jsonBody: true,
     operation: operation('createPaymentNotification'),
@@ -189,6 +241,12 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     surface: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
+    doc: {
+      summary: 'List clerks',
+      description: "The key's partner's clerks, ordered by id. Partner and retail keys.",
+      keys: ['partner', 'retail'],
+      answer: { description: 'Success.', schema: 'ClerkList' },
+    },
     params: {},
     operation: operation('listClerks'),
     variables: () => ({}),
@@ -201,6 +259,12 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     surface: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
+    doc: {
+      summary: 'List merchants',
+      description: "The key's partner's merchants, ordered by id. Partner and retail keys.",
+      keys: ['partner', 'retail'],
+      answer: { description: 'Success.', schema: 'MerchantList' },
+    },
     params: {},
     operation: operation('listMerchants'),
     variables: () => ({}),
@@ -213,9 +277,20 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     surface: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
+    doc: {
+      summary: 'Look up a customer',
+      description:
+        "customerLocator is tried as an IMEI (15 or 16 digits), a device tag, the customer's phone number, then the customer id. The order shown is the device's (IMEI or tag), else the customer's newest open order. Partner and retail keys.",
+      keys: ['partner', 'retail'],
+      answer: { description: 'Success.', schema: 'LookupCustomerResult' },
+      errors: { 404: 'RESOURCE_NOT_FOUND: no customer of this partner matches.' },
+    },
     params: {
-      customerLocator: param.required(parseParam.text(LOCATOR_MAX)),
-      fields: param.optional(parseParam.fieldList(['device.description'])),
+      customerLocator: param.required(parseParam.text(LOCATOR_MAX), 'Phone number, device tag, IMEI or customer id.'),
+      fields: param.optional(
+        parseParam.fieldList(['device.description']),
+        'Comma-separated extra fields; the only allowed value is device.description.',
+      ),
     },
     operation: operation('lookupCustomer'),
     variables: ({ params }) => ({
@@ -232,9 +307,17 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     surface: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
+    doc: {
+      summary: 'Look up a cart',
+      description:
+        'Customer fields are returned only when asked for in fields (customer is {} without). Partner keys only (retail keys: 403).',
+      keys: ['partner'],
+      answer: { description: 'Success.', schema: 'LookupCartResult' },
+      errors: { 404: 'RESOURCE_NOT_FOUND: no cart of this partner has that tag.' },
+    },
     params: {
-      cartTag: param.required(parseParam.text(LOCATOR_MAX)),
-      fields: param.optional(parseParam.fieldList(CART_FIELDS)),
+      cartTag: param.required(parseParam.text(LOCATOR_MAX), 'The cart tag.'),
+      fields: param.optional(parseParam.fieldList(CART_FIELDS), `Comma-separated: ${CART_FIELDS.join(', ')}.`),
     },
     operation: operation('lookupCart'),
     variables: ({ params }) => {
@@ -259,10 +342,17 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     surface: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
+    doc: {
+      summary: 'List transactions',
+      description:
+        'Transactions with starttime <= time < endtime (Unix seconds; at most 366 days), sorted by time, then id. filter=<path>:<value> may be repeated; all terms must match (e.g. type:cash, merchant.name:DEMO, financeOrder.id:4000004, device.imei:123456789012347). Partner keys only (retail keys: 403).',
+      keys: ['partner'],
+      answer: { description: 'Success.', schema: 'TransactionList' },
+    },
     params: {
-      starttime: param.required(parseParam.unixSeconds),
-      endtime: param.required(parseParam.unixSeconds),
-      filter: param.repeatable(parseParam.text(200)),
+      starttime: param.required(parseParam.unixSeconds, 'Start of the window, inclusive, Unix seconds.'),
+      endtime: param.required(parseParam.unixSeconds, 'End of the window, exclusive, Unix seconds.'),
+      filter: param.repeatable(parseParam.text(200), '<field path>:<value>; repeatable.'),
     },
     operation: operation('listTransactions'),
     variables: ({ params }) => ({ start: params.starttime, end: params.endtime, filter: params.filter }),
@@ -277,12 +367,28 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     surface: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
+    doc: {
+      summary: 'Record an in-store payment',
+      description:
+        'Creates the payment, a cash transaction and (when the partner earns commission) a commission transaction, in one database transaction. Retail keys only (partner keys: 403). Every answer carries Cache-Control: no-store. An optional Idempotency-Key header makes a retry safe: the same key with the same parameters replays the first answer (Idempotent-Replayed: true) and records nothing; with other parameters it is 409. Keys are kept at least 24 hours.',
+      keys: ['retail'],
+      headers: { 'Idempotency-Key': '1 to 255 printable ASCII characters.' },
+      answer: { description: 'Success.', schema: 'RecordedPayment' },
+      errors: {
+        400: 'MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded.',
+        404: "RESOURCE_NOT_FOUND: the merchant, clerk or finance order is not the key's partner's.",
+        409: 'IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for different parameters.',
+      },
+    },
     params: {
-      merchantId: param.required(parseParam.databaseId),
-      salesClerkId: param.required(parseParam.databaseId),
-      financeOrderId: param.required(parseParam.databaseId),
-      amount: param.required(parseParam.decimal),
-      currency: param.required(parseParam.currencyCode),
+      merchantId: param.required(parseParam.databaseId, 'From List Merchants.'),
+      salesClerkId: param.required(parseParam.databaseId, 'From List Clerks.'),
+      financeOrderId: param.required(parseParam.databaseId, 'From Lookup Customer.'),
+      amount: param.required(
+        parseParam.decimal,
+        "More than zero, at most the remaining balance, with at most the currency's decimals.",
+      ),
+      currency: param.required(parseParam.currencyCode, "The order's ISO 4217 currency."),
     },
     noStore: true,
     operation: operation('recordCustomerPayment'),

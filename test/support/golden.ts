@@ -39,6 +39,22 @@ export const goldenFiles = (folder: string): string[] =>
 export const readGolden = (folder: string, file: string): GoldenCase =>
   JSON.parse(readFileSync(join(GOLDEN_DIR, folder, file), 'utf8')) as GoldenCase;
 
+/**
+ * Whether this run rewrites the golden files' responses (UPDATE_GOLDEN=1). Refused under CI (CI set to
+ * anything but "", "0" or "false"): a CI run that rewrote its goldens would pass whatever the service
+ * answered, so a changed contract would go through unseen.
+ */
+export function goldenUpdateRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.UPDATE_GOLDEN !== '1') return false;
+  const ci = env.CI ?? '';
+  if (!['', '0', 'false'].includes(ci.toLowerCase())) {
+    throw new Error(
+      `UPDATE_GOLDEN=1 is refused under CI=${ci}: CI checks the golden files against the service and never rewrites them; rewrite them locally and review the diff`,
+    );
+  }
+  return true;
+}
+
 /** A golden request as fetch options: a JSON body goes with its content type. */
 export function goldenInit(request: GoldenRequest): { method: string; headers: Record<string, string>; body?: string } {
   return {
