@@ -6,7 +6,8 @@
 //
 //   the key by its hash (as the service's auth reads it)
 //   one read: the merchant's and clerk's names, the order with its partner's commission rate and its
-//     device's tag, the stored Idempotency-Key record if any (a live one is replayed, or 409)
+//     device's tag, the stored Idempotency-Key record if any (a live one is replayed, or 409), and
+//     the payment's id from the payments sequence when the payment will pass
 //   one write: the running total (only from the total read), the payment, its cash and commission
 //     transactions, its events, [Idempotency-Key: the partner's expired records purged, its record]
 //   pg_notify of the events, after the write committed
@@ -19,7 +20,7 @@
 //
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
 // test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   IN_STORE_CREDIT_SQL,
   IN_STORE_CREDIT_WITH_KEY_SQL,
@@ -115,11 +116,17 @@ export async function recordCustomerPayment(
     .update(JSON.stringify([merchantId, clerkId, orderId, minor.toString(), currency]))
     .digest('hex');
 
-  // A write that wrote nothing (another payment moved the order's total, or the key was claimed) reads again.
+  // A write that wrote nothing (another payment moved the order's total, or the key was claimed) reads
+  // again, keeping the payment id the first read drew.
+  let paymentId: string | null = null;
   for (let round = 0; round < 10; round++) {
-    const facts = (
+    const facts: Row = (
       await pool.query(
         named(FACTS_SQL, [
+          paymentId,
+          currency,
+          minor.toString(),
+          now,
           partnerId,
           merchantId,
           partnerId,
@@ -131,6 +138,7 @@ export async function recordCustomerPayment(
         ]),
       )
     ).rows[0]!;
+    paymentId = facts.payment_id == null ? null : String(facts.payment_id);
     if (idempotencyKey !== undefined && facts.key_request_hash != null) {
       if ((facts.key_expires_at as Date).getTime() > now.getTime()) {
         if (facts.key_request_hash !== requestHash) return refused(409, 'Idempotency-Key reused');
@@ -159,10 +167,10 @@ export async function recordCustomerPayment(
       ? null
       : seconds(new Date((facts.o__ordered_at as Date).getTime() + Number(paidThroughDays) * DAY_MS));
     const time = seconds(now);
-    // The payment's id is the database's: the events carry a marker where it goes, which the write replaces.
-    const marker = `payment-id-${randomUUID()}`;
+    // The payment's id, drawn by the read: the events are built with it.
+    if (paymentId === null) throw new Error('the read drew no payment id for a payment that passes');
     const data = paymentEvents({
-      marker,
+      paymentId: Number(paymentId),
       time,
       minor,
       currency,
@@ -175,10 +183,10 @@ export async function recordCustomerPayment(
       nextPayment,
       fullyPaid,
     });
-    // The receipt as the service stores it for a replay (the write fills in its paymentId).
+    // The receipt as the service stores it for a replay.
     const receipt: Receipt = {
       partnerId,
-      paymentId: '0',
+      paymentId,
       amountMinor: minor.toString(),
       time,
       deviceTag: facts.o__device_tag as string,
@@ -193,6 +201,7 @@ export async function recordCustomerPayment(
       partnerId,
       orderId,
       paidBefore.toString(),
+      paymentId,
       'in_store',
       minor.toString(),
       currency,
@@ -200,7 +209,6 @@ export async function recordCustomerPayment(
       clerkId,
       now,
       JSON.stringify(entries),
-      JSON.stringify(marker),
       null,
       eventIds,
       data.map(([type]) => type),
@@ -228,14 +236,14 @@ export async function recordCustomerPayment(
     }
     if (!written) continue;
     await pool.query(named(NOTIFY_SQL, ['dfs_events', eventIds.map((id) => `${partnerId}:${id}`)]));
-    return { status: 200, body: bodyOf({ ...receipt, paymentId: String(written.id) }) };
+    return { status: 200, body: bodyOf(receipt) };
   }
   return refused(503, 'the order kept changing');
 }
 
 /** What the write stores as the payment's events: the payment, each of its transactions, a paid-off order. */
 function paymentEvents(of: {
-  marker: string;
+  paymentId: number;
   time: number;
   minor: bigint;
   currency: string;
@@ -249,7 +257,7 @@ function paymentEvents(of: {
   fullyPaid: boolean;
 }): Array<[string, unknown]> {
   const {
-    marker,
+    paymentId,
     time,
     minor,
     currency,
@@ -263,13 +271,13 @@ function paymentEvents(of: {
     fullyPaid,
   } = of;
   const merchant = { id: Number(merchantId), name: facts.merchant_name };
-  const payment = { id: marker, timestamp: time, amount: amount(minor) };
+  const payment = { id: paymentId, timestamp: time, amount: amount(minor) };
   return [
     [
       'payment.recorded',
       {
         payment: {
-          id: marker,
+          id: paymentId,
           time,
           amount: amount(minor),
           currency,

@@ -4,6 +4,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from './__generated__/resolvers.js';
 import { type Context, forgetCachedReads } from './context.js';
+import { apiKeyResolvers } from './modules/apiKeys/resolvers.js';
 import { auditResolvers } from './modules/audit/resolvers.js';
 import { authResolvers } from './modules/auth/resolvers.js';
 import { cartResolvers } from './modules/carts/resolvers.js';
@@ -62,6 +63,7 @@ export function buildSchema(): GraphQLSchema {
       pageInfoResolvers,
       ...forgettingAfterMutations([
         authResolvers,
+        apiKeyResolvers,
         partnerResolvers,
         merchantResolvers,
         clerkResolvers,

@@ -1,6 +1,7 @@
 // Each layer imports only downward (README "Layers"): every import of every source file under src/
 // is read (a regex over its import and export statements is enough for our own code) and its target's
-// layer compared with its own. A failure lists each upward import, file and line.
+// layer compared with its own. A failure lists each upward import, file and line. Within the domain,
+// the module folders import one another without a loop: a failure lists each loop, import by import.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Top to bottom; an import may point to its own layer or any below it. */
-const LAYERS = ['entry', 'doors', 'pipeline', 'domain', 'data', 'kernel'] as const;
+const LAYERS = ['entry', 'doors', 'pipeline', 'domain', 'data', 'contract', 'kernel'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /**
@@ -46,6 +47,11 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   // Data: the database, its drivers and the migrations it applies.
   ['src/db/', 'data'],
   ['migrations/', 'data'],
+  // The legacy contract: pure functions from the domain's values (rows' columns, the figures the domain
+  // computed) to the frozen legacy JSON, used by the REST door, the event log and the OpenAPI document.
+  // Below the domain, which writes its events with it; below the data too, since it takes plain values
+  // and never a database: it may import only the kernel (money, the operations' generated types).
+  ['src/contract/', 'contract'],
   // Kernel: what every layer may use.
   ['src/errors.ts', 'kernel'],
   ['src/money.ts', 'kernel'],
@@ -149,6 +155,81 @@ function upwardImports(files: readonly { path: string; text: string }[]): string
   return upward;
 }
 
+/** The module folder a path sits in (src/modules/<folder>/...), or undefined for any other path. */
+const moduleFolderOf = (path: string) => /^src\/modules\/([^/]+)\//.exec(path)?.[1];
+
+/**
+ * Every loop among the module folders: folder A imports B when a file of A imports a file of B (a
+ * type-only import too: it ties the two as much). One loop per strongly connected group of folders
+ * (Tarjan), written "a -> b -> a", each step with the first import that makes it.
+ */
+function folderLoops(files: readonly { path: string; text: string }[]): string[] {
+  const edges = new Map<string, Map<string, string>>();
+  for (const { path, text } of files) {
+    const from = moduleFolderOf(path);
+    if (!from) continue;
+    if (!edges.has(from)) edges.set(from, new Map());
+    for (const imported of importsOf(path, text)) {
+      const to = moduleFolderOf(imported.target);
+      if (!to || to === from) continue;
+      if (!edges.has(to)) edges.set(to, new Map());
+      const out = edges.get(from)!;
+      if (!out.has(to)) out.set(to, `${path}:${imported.line} -> ${imported.target}`);
+    }
+  }
+  const folders = [...edges.keys()].sort();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  const connect = (folder: string) => {
+    index.set(folder, index.size);
+    low.set(folder, index.get(folder)!);
+    stack.push(folder);
+    for (const to of [...edges.get(folder)!.keys()].sort()) {
+      if (!index.has(to)) {
+        connect(to);
+        low.set(folder, Math.min(low.get(folder)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(folder, Math.min(low.get(folder)!, index.get(to)!));
+    }
+    if (low.get(folder) !== index.get(folder)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      group.push(member);
+    } while (member !== folder);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const folder of folders) if (!index.has(folder)) connect(folder);
+  // In each group, the shortest way back from its first folder to itself (breadth first, inside the group).
+  return groups.map((group) => {
+    const start = group[0]!;
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    let last: string | undefined;
+    while (queue.length > 0 && last === undefined) {
+      const folder = queue.shift()!;
+      for (const to of [...edges.get(folder)!.keys()].sort()) {
+        if (!group.includes(to)) continue;
+        if (to === start) {
+          last = folder;
+          break;
+        }
+        if (!cameFrom.has(to)) {
+          cameFrom.set(to, folder);
+          queue.push(to);
+        }
+      }
+    }
+    const loop = [last!];
+    while (loop[0] !== start) loop.unshift(cameFrom.get(loop[0]!)!);
+    loop.push(start);
+    const steps = loop.slice(1).map((to, i) => `  ${loop[i]} -> ${to}: ${edges.get(loop[i]!)!.get(to)}`);
+    return [loop.join(' -> '), ...steps].join('\n');
+  });
+}
+
 const files = sourceFiles().map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
 
 describe('layers', () => {
@@ -168,6 +249,28 @@ describe('layers', () => {
       .flatMap((file) => importsOf(file.path, file.text).map((imported) => ({ from: file.path, imported })))
       .filter(({ from, imported }) => above.test(imported.target) && !allowedUpward(from, imported));
     expect(reachingUp.map(({ from, imported }) => `${from}:${imported.line} -> ${imported.target}`)).toEqual([]);
+  });
+
+  it('has no loop among the module folders (a folder importing one that imports it back, directly or round a longer loop)', () => {
+    expect(folderLoops(files)).toEqual([]);
+  });
+
+  it('names a loop among module folders, import by import (the check itself)', () => {
+    const loop = [
+      { path: 'src/modules/a/x.ts', text: "import { b } from '../b/y.js';" },
+      { path: 'src/modules/b/y.ts', text: "import type { C } from '../c/z.js';\nimport { k } from '../tenancy.js';" },
+      { path: 'src/modules/c/z.ts', text: "import { a } from '../a/w.js';" },
+      { path: 'src/modules/d/v.ts', text: "import { a } from '../a/x.js';" },
+    ];
+    expect(folderLoops(loop)).toEqual([
+      [
+        'a -> b -> c -> a',
+        '  a -> b: src/modules/a/x.ts:1 -> src/modules/b/y.ts',
+        '  b -> c: src/modules/b/y.ts:1 -> src/modules/c/z.ts',
+        '  c -> a: src/modules/c/z.ts:1 -> src/modules/a/w.ts',
+      ].join('\n'),
+    ]);
+    expect(folderLoops(loop.slice(1))).toEqual([]);
   });
 
   it('reads the import forms our code uses, and catches an upward one (the check itself)', () => {

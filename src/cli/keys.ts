@@ -1,6 +1,6 @@
 // npm run keys -- <command>: API keys (and the partner or operator they belong to) from a shell on a
 // server, for bootstrapping production, where no operator key exists yet. Same rules and audit
-// records as the operator's GraphQL mutations (modules/auth/admin.ts); the actor is "cli".
+// records as the operator's GraphQL mutations (modules/apiKeys/admin.ts); the actor is "cli".
 //
 //   create --kind partner|retail|vendor|operator --owner ID [--label TEXT] [--expires ISO-DATE]
 //   create --kind operator --new-operator NAME [--label TEXT]      a new operator and its first key
@@ -9,8 +9,8 @@
 //   partner --name NAME [--commission-bps N]                       a new partner (N in basis points)
 import { userInfo } from 'node:os';
 import type { Db } from '../db/knex.js';
+import { createApiKeyFor, createOperator, revokeApiKeyAs } from '../modules/apiKeys/admin.js';
 import type { AuditActor } from '../modules/audit/rows.js';
-import { createApiKeyFor, createOperator, revokeApiKeyAs } from '../modules/auth/admin.js';
 import { listApiKeys } from '../modules/auth/queries.js';
 import type { ApiKeyKind } from '../modules/auth/rows.js';
 import { createPartner } from '../modules/partners/create.js';

@@ -27,3 +27,11 @@ export interface AccessTokenParent {
   /** Unix seconds. */
   expiresAt: number;
 }
+
+/** The graph's ApiKeyKind of a key's kind. */
+export const GRAPH_KEY_KINDS = {
+  partner: 'PARTNER',
+  retail: 'RETAIL',
+  vendor: 'VENDOR',
+  operator: 'OPERATOR',
+} as const;

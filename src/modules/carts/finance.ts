@@ -6,13 +6,14 @@ import { invalidArgument, notFound } from '../../errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { assignDeviceToCustomer, devicesByKeys } from '../devices/queries.js';
-import { financeOrderEvent, transactionCreatedEvents } from '../events/changes.js';
 import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import { appendEvents } from '../events/queries.js';
 import type { EventRow } from '../events/rows.js';
+import { financeOrderEvent } from '../financeOrders/events.js';
 import { financeOrdersOfCarts, financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { financeAmountOf, standingOf } from '../financeOrders/terms.js';
+import { transactionCreatedEvents } from '../transactions/events.js';
 import { insertTransactions } from '../transactions/queries.js';
 import { lockCartByTag } from './queries.js';
 

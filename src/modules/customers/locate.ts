@@ -3,10 +3,9 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
+import { IMEI } from '../devices/rows.js';
 import { customersByLocator, type LocatorRule } from './queries.js';
 import type { CustomerParent } from './rows.js';
-
-export const IMEI = /^[0-9]{15,16}$/;
 
 /** The customer a locator names within one partner (or any partner when partnerId is null). */
 export async function locateCustomer(

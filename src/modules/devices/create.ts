@@ -4,7 +4,6 @@ import type { Db } from '../../db/knex.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
-import { customersByKeys } from '../customers/queries.js';
 import { isUniqueViolation } from '../inputs.js';
 import { deviceModelsByIds, insertDevice, insertDeviceFamily, insertDeviceModel } from './queries.js';
 import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
@@ -57,16 +56,17 @@ export async function createDeviceModel(
 /** A new device always has its holder: the customer it is registered to. */
 export type NewDevice = Parameters<typeof insertDevice>[1] & { customer_id: string };
 
-/** A device of one of the partner's customers, of a model in the catalogue (else RESOURCE_NOT_FOUND). */
+/**
+ * A device of one of the partner's customers (the caller found the customer), of a model in the
+ * catalogue (else RESOURCE_NOT_FOUND).
+ */
 export async function createDevice(db: Db, actor: AuditActor, device: NewDevice): Promise<DeviceRow> {
-  const { partner_id: partnerId, customer_id: customerId, model_id: modelId } = device;
+  const { partner_id: partnerId, model_id: modelId } = device;
   try {
     return await audited(
       db,
       actor,
       async (trx) => {
-        const [customer] = await customersByKeys(trx, [{ partnerId, id: customerId }]);
-        if (!customer) throw notFound('customer', customerId);
         const [model] = await deviceModelsByIds(trx, [modelId]);
         if (!model) throw notFound('device model', modelId);
         return insertDevice(trx, device);

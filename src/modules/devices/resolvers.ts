@@ -1,29 +1,15 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import type { Context } from '../../context.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { column } from '../columns.js';
-import { IMEI } from '../customers/locate.js';
-import { standingOf } from '../financeOrders/terms.js';
 import { optionalText, requireId, requireText } from '../inputs.js';
 import { pageOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createDevice, createDeviceFamily, createDeviceModel } from './create.js';
 import { listDeviceFamilies } from './queries.js';
-import type { DeviceRow } from './rows.js';
-
-/** The device's current order: the newest one financing it. */
-async function currentOrder(device: DeviceRow, ctx: Context) {
-  const [newest] = await ctx.loaders.financeOrders.ofDevice.load({ partnerId: device.partner_id, id: device.id });
-  return newest ?? null;
-}
-
-async function currentStanding(device: DeviceRow, ctx: Context) {
-  const order = await currentOrder(device, ctx);
-  return order ? standingOf(order, ctx.now()) : null;
-}
+import { IMEI } from './rows.js';
 
 export const deviceResolvers: Resolvers = {
   Query: {
@@ -56,6 +42,9 @@ export const deviceResolvers: Resolvers = {
       const modelId = requireId('device model', input.modelId);
       const imei = input.imei.trim();
       if (!IMEI.test(imei)) throw invalidArgument('input.imei', 'must be 15 or 16 digits');
+      // The partner's customer the device is registered to (the database's key only says it exists).
+      if (!(await ctx.loaders.customers.byKey.load({ partnerId, id: customerId })))
+        throw notFound('customer', customerId);
       return createDevice(ctx.db, operatorActor(ctx), {
         partner_id: partnerId,
         customer_id: customerId,
@@ -92,8 +81,6 @@ export const deviceResolvers: Resolvers = {
       device.customer_id
         ? ctx.loaders.customers.byKey.load({ partnerId: device.partner_id, id: device.customer_id })
         : null,
-    financeOrder: (device, _args, ctx) => currentOrder(device, ctx),
-    validThrough: async (device, _args, ctx) => (await currentStanding(device, ctx))?.paidThrough ?? null,
-    secureStatus: async (device, _args, ctx) => (await currentStanding(device, ctx))?.secureStatus ?? null,
+    // financeOrder, validThrough, secureStatus: the device's current order's (financeOrders/resolvers.ts).
   },
 };

@@ -1,3 +1,6 @@
+/** A device's IMEI: 15 or 16 digits. */
+export const IMEI = /^[0-9]{15,16}$/;
+
 /** A row of `devices`, with its model and family from the catalogue joined in. */
 export interface DeviceRow {
   partner_id: string;

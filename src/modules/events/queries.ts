@@ -34,33 +34,28 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
 
 /**
  * appendEvents as one part (a CTE) of a statement that first writes the events' subject, a payment:
- * `subject` names a CTE returning that row's partner_id and id. The events are written only if the
- * row was, numbered as appendEvents numbers them, each text completed with the row's id where the
- * marker stands (changes.ts eventTextsAwaitingPaymentId), so a statement that writes nothing numbers
- * nothing.
+ * `subject` names a CTE returning that row's partner_id. The events are written only if the row was,
+ * numbered as appendEvents numbers them, so a statement that writes nothing numbers nothing.
  */
 export const appendEventsOfSql = (subject: string) =>
   `insert into events (partner_id, id, sequence, type, occurred_at, data, traceparent)
-     select ${subject}.partner_id, e.id, nextval('events_sequence'), e.type, e.occurred_at, replace(e.data, ?, ${subject}.id::text)::json, ?::text
-     from (select * from unnest(?::text[], ?::text[], ?::timestamptz[], ?::text[]) with ordinality
+     select ${subject}.partner_id, e.id, nextval('events_sequence'), e.type, e.occurred_at, e.data, ?::text
+     from (select * from unnest(?::text[], ?::text[], ?::timestamptz[], ?::json[]) with ordinality
            as u(id, type, occurred_at, data, ordinal) order by ordinal) as e cross join ${subject}`;
 
 /** The bindings of appendEventsOfSql, and the events as they will stand once written. */
 export function appendEventsOf(
   partnerId: string,
   events: readonly NewEvent[],
-  texts: readonly string[],
-  marker: string,
 ): { bindings: Knex.RawBinding[]; written: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>> } {
   const ids = events.map((event) => newEventId(event.occurredAt));
   return {
     bindings: [
-      JSON.stringify(marker),
       activeTraceparent(),
       ids,
       events.map((event) => event.type),
       events.map((event) => event.occurredAt.toISOString()),
-      [...texts],
+      events.map((event) => JSON.stringify(event.data)),
     ],
     written: events.map((event, index) => ({ partner_id: partnerId, id: ids[index]!, type: event.type })),
   };

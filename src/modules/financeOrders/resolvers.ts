@@ -1,9 +1,11 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
+import type { Context } from '../../context.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { formatAmount } from '../../money.js';
 import { readablePartner } from '../auth/principal.js';
 import { column } from '../columns.js';
+import type { DeviceRow } from '../devices/rows.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
 import { listingOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
@@ -15,6 +17,17 @@ const CURSOR = 'financeOrders';
 const cursorOf = (order: FinanceOrderRow) => idCursorOf(CURSOR, order.id);
 
 const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(minor, order.currency);
+
+/** A device's current order: the newest one financing it. */
+async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
+  const [newest] = await ctx.loaders.financeOrders.ofDevice.load({ partnerId: device.partner_id, id: device.id });
+  return newest ?? null;
+}
+
+async function currentStandingOfDevice(device: DeviceRow, ctx: Context) {
+  const order = await currentOrderOfDevice(device, ctx);
+  return order ? standingOf(order, ctx.now()) : null;
+}
 
 export const financeOrderResolvers: Resolvers = {
   Query: {
@@ -77,5 +90,11 @@ export const financeOrderResolvers: Resolvers = {
   Installment: {
     amount: (installment) => formatAmount(installment.amountMinor, installment.currency),
     paid: (installment) => formatAmount(installment.paidMinor, installment.currency),
+  },
+  // A device's fields that are its current order's: the order finances the device, so they live here.
+  Device: {
+    financeOrder: (device, _args, ctx) => currentOrderOfDevice(device, ctx),
+    validThrough: async (device, _args, ctx) => (await currentStandingOfDevice(device, ctx))?.paidThrough ?? null,
+    secureStatus: async (device, _args, ctx) => (await currentStandingOfDevice(device, ctx))?.secureStatus ?? null,
   },
 };

@@ -131,10 +131,13 @@ describe('recordInStorePayment: what a refusal leaves', () => {
 });
 
 describe("creditInStorePayment: the write's guards", () => {
-  /** A payment of 1.00 on order 4000004 as if read when its total was `seen`. */
-  const credit = (seen: string, key: InStoreCredit['key'] = null): InStoreCredit => ({
+  /** An id from the payments sequence, as the payment's read draws it. */
+  const drawId = async () => String((await database.db.raw("select nextval('payments_id_seq') as id")).rows[0].id);
+  /** A payment of 1.00 on order 4000004 with the id `id`, as if read when its total was `seen`. */
+  const credit = (seen: string, id: string, key: InStoreCredit['key'] = null): InStoreCredit => ({
     row: {
       partner_id: '1',
+      id,
       finance_order_id: '4000004',
       channel: 'in_store',
       amount_minor: '100',
@@ -147,9 +150,7 @@ describe("creditInStorePayment: the write's guards", () => {
     },
     totalPaidSeen: seen,
     transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: '5335' }],
-    events: [{ type: 'payment.recorded', occurredAt: NOW, data: null }],
-    eventTexts: ['{"payment":{"id":"marker"}}'],
-    marker: 'marker',
+    events: [{ type: 'payment.recorded', occurredAt: NOW, data: { payment: { id: Number(id) } } }],
     key,
   });
   const receipt = {
@@ -168,31 +169,32 @@ describe("creditInStorePayment: the write's guards", () => {
 
   it("writes nothing, and numbers nothing, when the order's total is not the one read", async () => {
     const total = await paid();
+    const id = await drawId();
     const before = await written();
-    expect(await creditInStorePayment(database.db, credit((BigInt(total) - 100n).toString()))).toBeNull();
+    expect(await creditInStorePayment(database.db, credit((BigInt(total) - 100n).toString(), id))).toBeNull();
     expect(await written()).toEqual(before);
   });
 
-  it('from the total read: the payment, its transaction, its event completed with its id, in one statement', async () => {
+  it('from the total read: the payment with the id it was given, its transaction, its event, in one statement', async () => {
+    const id = await drawId();
     const { result, statements } = await statementsDuring(database.db, async () =>
-      creditInStorePayment(database.db, credit(await paid())),
+      creditInStorePayment(database.db, credit(await paid(), id)),
     );
     expect(statements).toHaveLength(2); // the total read by the test, then the write
     const event = await database.db('events').where({ id: result!.events[0]!.id }).first();
-    expect(event.data).toEqual({ payment: { id: Number(result!.paymentId) } });
+    expect(event.data).toEqual({ payment: { id: Number(id) } });
+    expect(await database.db('transactions').where({ partner_id: '1', payment_id: id })).toHaveLength(1);
   });
 
   it("fails whole on a live record of the key (another request's, committed meanwhile)", async () => {
     await recordInStorePayment(database.db, payment({ amount: '1.00', idempotencyKey: 'claimed' }), NOW);
+    const id = await drawId();
     const before = await written();
     const key = { key: 'claimed', requestHash: 'other', receipt, expiresAt: new Date(NOW.getTime() + 1000) };
-    const failed = await creditInStorePayment(database.db, credit(await paid(), key)).catch((error) => error);
+    const failed = await creditInStorePayment(database.db, credit(await paid(), id, key)).catch((error) => error);
     expect(isKeyClaimedMeanwhile(failed)).toBe(true);
-    // Nothing written; the payment's number was drawn before the key's insert failed, as any rolled-back insert draws one.
-    const { paymentNumbers, ...rest } = await written();
-    const { paymentNumbers: numbersBefore, ...restBefore } = before;
-    expect(rest).toEqual(restBefore);
-    expect(BigInt(paymentNumbers)).toBe(BigInt(numbersBefore) + 1n);
+    // Nothing written, and the write numbers nothing itself: the id was drawn before it (by the read).
+    expect(await written()).toEqual(before);
   });
 
   it("replaces an expired record of the key, and purges the partner's other expired ones", async () => {
@@ -208,8 +210,14 @@ describe("creditInStorePayment: the write's guards", () => {
       response_body: JSON.stringify(receipt),
       expires_at: NOW,
     });
-    const key = { key: 'claimed', requestHash: 'anew', receipt, expiresAt: new Date(NOW.getTime() + 1000) };
-    const written = await creditInStorePayment(database.db, credit(await paid(), key));
+    const id = await drawId();
+    const key = {
+      key: 'claimed',
+      requestHash: 'anew',
+      receipt: { ...receipt, paymentId: id },
+      expiresAt: new Date(NOW.getTime() + 1000),
+    };
+    await creditInStorePayment(database.db, credit(await paid(), id, key));
     const records = await database
       .db('idempotency_keys')
       .where({ partner_id: '1' })
@@ -217,7 +225,7 @@ describe("creditInStorePayment: the write's guards", () => {
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
       request_hash: 'anew',
-      response_body: { ...receipt, paymentId: written!.paymentId },
+      response_body: { ...receipt, paymentId: id },
     });
   });
 });

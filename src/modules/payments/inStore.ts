@@ -1,17 +1,15 @@
 // A payment taken in a store (record-customer-payment, recordInStorePayment) in two round trips, no
-// transaction held open between them: one read of everything it is decided from (queries.ts
-// inStorePaymentFacts), the decision here by the rules every payment follows (record.ts: the
+// transaction held open between them: one read of everything it is decided from, which also draws the
+// payment's id when the payment will pass (queries.ts inStorePaymentFacts), the decision here by the rules every payment follows (record.ts: the
 // refusals in their order, the commission, the receipt, the events), then one write whose every part
 // the database's guards let through or not (queries.ts creditInStorePayment). A write that wrote
 // nothing is decided again from a new read: the order's total had moved (a concurrent payment; one
 // that no longer fits is now refused), or the Idempotency-Key was claimed meanwhile (now replayed, or
 // refused as a conflict). An order still contended after a few rounds is paid the same way with its
 // row locked first, in one transaction, so the payments on it take turns instead of retrying.
-import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../errors.js';
-import { addMoney, money, normaliseDecimal } from '../../money.js';
-import { eventTextsAwaitingPaymentId } from '../events/changes.js';
+import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../money.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import {
   type Claimed,
@@ -44,9 +42,6 @@ export interface InStorePaymentRequest {
 /** Rounds of read and write before the order is locked: each lost round means another payment on it landed. */
 const OPTIMISTIC_ROUNDS = 3;
 
-/** The id the receipt and events are built with until the database gives the payment's (no payment has id 0). */
-const PENDING_PAYMENT_ID = '0';
-
 interface KeyClaim {
   key: string;
   fingerprint: RequestFingerprint;
@@ -54,20 +49,10 @@ interface KeyClaim {
 
 type Decision = { replay: Claimed } | { credit: InStoreCredit; receipt: PaymentReceiptSnapshot };
 
-/** The events' texts with a marker where the payment's id goes; a new marker in the unlikely case a name holds one. */
-function markedEvents(credit: Pick<InStoreCredit, 'events'>): { marker: string; eventTexts: string[] } {
-  for (let tries = 0; tries < 3; tries++) {
-    const marker = `payment-id-${randomUUID()}`;
-    const eventTexts = eventTextsAwaitingPaymentId(credit.events, PENDING_PAYMENT_ID, marker);
-    if (eventTexts) return { marker, eventTexts };
-  }
-  throw new Error("no marker for the payment's id could be told apart from the events' text");
-}
-
 /**
  * Every refusal in the order the service has always given them: a live record of the key first (its
  * receipt again, or a conflict), then the store, the clerk, the order, the currency, the amount, the
- * balance (record.ts checkPayment). A payment that passes is built in full, its id pending.
+ * balance (record.ts checkPayment). A payment that passes is built in full, with the id the read drew.
  */
 function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, claim: KeyClaim | null, now: Date) {
   if (claim && facts.key && facts.key.expires_at.getTime() > now.getTime()) {
@@ -90,18 +75,18 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
     currency: request.currency,
     source,
   });
-  const row = paymentRowOf(order, amount, source, now);
+  // The read draws the id exactly when the checks above pass (its comment): without one, they disagree.
+  if (facts.paymentId === null) throw new Error(`the in-store read drew no payment id for order ${order.id}`);
+  const row = { ...paymentRowOf(order, amount, source, now), id: facts.paymentId };
   // The order as it will stand: the write credits the payment only from the total read here.
   const totalPaid = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
-  const pending = { ...row, id: PENDING_PAYMENT_ID };
-  const receipt = receiptOf(order, pending, totalPaid);
-  const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, pending, receipt, source, transactions);
+  const receipt = receiptOf(order, row, totalPaid);
+  const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
   const credit: InStoreCredit = {
     row,
     totalPaidSeen: order.total_paid_minor,
     transactions,
     events,
-    ...markedEvents({ events }),
     key: claim && {
       key: claim.key,
       requestHash: claim.fingerprint.hash,
@@ -112,24 +97,34 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   return { credit, receipt } satisfies Decision;
 }
 
+/** The payment's id across rounds: drawn by the first read that finds the payment will pass, then kept. */
+interface Drawn {
+  paymentId: string | null;
+}
+
 /** One round: read, decide, write. Null when the write wrote nothing because the order's total had moved. */
 async function payOnce(
   db: DbOrTrx,
   request: InStorePaymentRequest,
   claim: KeyClaim | null,
   now: Date,
+  drawn: Drawn,
 ): Promise<Claimed | null> {
-  const facts = await inStorePaymentFacts(db, request.partnerId, request);
+  // The amount as the request's currency reads it: the read draws an id only for an amount that parses
+  // (another currency than the order's is refused before the amount is read).
+  const parsed = parsePaymentAmount(request.amount, request.currency);
+  const facts = await inStorePaymentFacts(db, request.partnerId, {
+    ...request,
+    amountMinor: 'minor' in parsed ? parsed.minor.toString() : null,
+    now,
+    paymentId: drawn.paymentId,
+  });
+  drawn.paymentId = facts.paymentId;
   const decision: Decision = decide(facts, request, claim, now);
   if ('replay' in decision) return decision.replay;
   const credited = await creditInStorePayment(db, decision.credit);
   if (!credited) return null;
-  return {
-    receipt: { ...decision.receipt, paymentId: credited.paymentId },
-    payment: { ...decision.credit.row, id: credited.paymentId },
-    events: credited.events,
-    replayed: false,
-  };
+  return { receipt: decision.receipt, payment: decision.credit.row, events: credited.events, replayed: false };
 }
 
 export async function recordInStorePayment(
@@ -150,9 +145,10 @@ export async function recordInStorePayment(
         };
   // A round that wrote nothing (the total moved, or the key was claimed: the write failed whole) reads again.
   const rounds = options.optimisticRounds ?? OPTIMISTIC_ROUNDS;
+  const drawn: Drawn = { paymentId: null };
   for (let round = 0; round < rounds; round++) {
     try {
-      const claimed = await payOnce(db, request, claim, now);
+      const claimed = await payOnce(db, request, claim, now, drawn);
       if (claimed) return claimed;
     } catch (error) {
       if (!isKeyClaimedMeanwhile(error)) throw error;
@@ -164,7 +160,7 @@ export async function recordInStorePayment(
     try {
       const claimed = await db.transaction(async (trx) => {
         await lockFinanceOrder(trx, { partnerId, id: financeOrderId });
-        return payOnce(trx, request, claim, now);
+        return payOnce(trx, request, claim, now, drawn);
       });
       if (claimed) return claimed;
     } catch (error) {

@@ -8,7 +8,6 @@ import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { isUniqueViolation } from '../inputs.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
-import type { TransactionType } from '../transactions/rows.js';
 import type { IdempotencyRecord, PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** The columns of a PaymentRow (a transaction list selects them through its join too). */
@@ -43,7 +42,7 @@ export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Pro
 
 /** A partner transaction a payment makes (in store: its cash, and its commission when there is one). */
 export interface PaymentTransaction {
-  type: Extract<TransactionType, 'cash' | 'commission'>;
+  type: 'cash' | 'commission';
   /** Signed from the partner's side: int8 minor units of the payment's currency, as a string. */
   amount_minor: string;
   clerk_id: string | null;
@@ -100,6 +99,8 @@ export interface InStorePaymentFacts {
   order: FinanceOrderForPayment | null;
   /** The record of the request's Idempotency-Key, live or expired. */
   key: IdempotencyRecord | null;
+  /** The payment's id: drawn by this read when the payment will pass (or carried from a round before); else null. */
+  paymentId: string | null;
 }
 
 const ORDER = joinedRow<FinanceOrderForPayment>('o', {
@@ -108,9 +109,19 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
   device_tag: 'd.tag',
 });
 
-/** The read's text (bench/baseline-payment.ts sends it too). */
+/**
+ * The read's text (bench/baseline-payment.ts sends it too). It draws the payment's id from the
+ * payments sequence only when the payment will be written: its store, clerk and order found, no live
+ * record of its key, the order's currency, and the amount within the order's own check (the schema's
+ * total_paid_minor <= monthly_cost_minor * months), so a refusal numbers nothing, as a refusal never
+ * has; record.ts still decides, from the facts. A round after a lost one carries the id it drew.
+ */
 export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as clerk_name, ${ORDER.select.join(', ')},
-    k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at
+    k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
+    coalesce(?::int8, case when m.name is not null and c.name is not null and o.currency = ?
+        and o.total_paid_minor + ?::int8 <= o.monthly_cost_minor * o.months
+        and (k.expires_at is null or k.expires_at <= ?::timestamptz)
+      then nextval('payments_id_seq') end) as payment_id
   from (select 1) as request
   left join merchants m on m.partner_id = ? and m.id = ?
   left join clerks c on c.partner_id = ? and c.id = ?
@@ -119,16 +130,34 @@ export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as cle
   left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
   left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
 
+/** What the read draws a payment id for: the amount as the request's currency reads it (null: it does not parse). */
+export interface InStorePaymentAsked {
+  merchantId: string;
+  clerkId: string;
+  financeOrderId: string;
+  idempotencyKey: string | null;
+  currency: string;
+  amountMinor: string | null;
+  now: Date;
+  /** The id a round before drew, kept: a lost round draws no second one. */
+  paymentId: string | null;
+}
+
 /**
  * The one read of an in-store payment (it takes no lock): the partner's store, clerk and order (with
- * its partner's rate and its device's tag), and the record of its Idempotency-Key if any.
+ * its partner's rate and its device's tag), the record of its Idempotency-Key if any, and the
+ * payment's id when it will pass.
  */
 export async function inStorePaymentFacts(
   db: DbOrTrx,
   partnerId: string,
-  ids: { merchantId: string; clerkId: string; financeOrderId: string; idempotencyKey: string | null },
+  ids: InStorePaymentAsked,
 ): Promise<InStorePaymentFacts> {
   const [row] = await runSql<Record<string, unknown>>(db, IN_STORE_FACTS_SQL, [
+    ids.paymentId,
+    ids.currency,
+    ids.amountMinor,
+    ids.now,
     partnerId,
     ids.merchantId,
     partnerId,
@@ -151,27 +180,25 @@ export async function inStorePaymentFacts(
             response_body: row.key_response_body as PaymentReceiptSnapshot,
             expires_at: row.key_expires_at as Date,
           },
+    paymentId: row.payment_id == null ? null : String(row.payment_id),
   };
 }
 
 /** An in-store payment as decided from its facts: what the one write writes if the guards let it. */
 export interface InStoreCredit {
-  /** The payment's row but its id, which the payments sequence gives as the row is written. */
-  row: Omit<PaymentRow, 'id'>;
+  /** The payment's row, its id drawn by the read. */
+  row: PaymentRow;
   /** The order's running total as the facts saw it: the write credits the payment only from it. */
   totalPaidSeen: string;
   transactions: readonly PaymentTransaction[];
-  /** The events, each data text with `marker` where the payment's id goes (events/changes.ts). */
+  /** The events, built with the payment's id. */
   events: readonly NewEvent[];
-  eventTexts: readonly string[];
-  marker: string;
-  /** With an Idempotency-Key: its record, the receipt's paymentId filled in by the write. */
+  /** With an Idempotency-Key: its record, the receipt to replay. */
   key: { key: string; requestHash: string; receipt: PaymentReceiptSnapshot; expiresAt: Date } | null;
 }
 
-/** A payment the write recorded: its id, and its events as written. */
+/** A payment the write recorded: its events as written. */
 export interface InStoreCredited {
-  paymentId: string;
   events: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>>;
 }
 
@@ -184,8 +211,8 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * only if the one before it was: the running total, only from the total the facts saw (a total only
  * grows, every payment being positive, so an equal total is an unchanged one: a concurrent payment on
  * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
- * past the repayable); then the payment, whose id the sequence gives here (nothing numbered when
- * nothing is written); its cash and commission transactions; its events (completed with its id). With
+ * past the repayable); then the payment, with the id its read drew; its cash and commission
+ * transactions; its events, built with that id. With
  * an Idempotency-Key, the partner's expired records go first, then the key's is inserted: a live
  * record of the key (another request's, committed meanwhile) fails the whole statement on the primary
  * key, so nothing of it stays.
@@ -198,7 +225,7 @@ function creditSql(withKey: boolean): string {
     returning 1),
   claimed as (
     insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, created_at, expires_at)
-    select payment.partner_id, ?, ?, 200, jsonb_set(?::jsonb, '{paymentId}', to_jsonb(payment.id::text)), ?::timestamptz, ?::timestamptz
+    select payment.partner_id, ?, ?, 200, ?::jsonb, ?::timestamptz, ?::timestamptz
     from payment cross join (select count(*) from purged) as purge)`
     : '';
   return `with credited as (
@@ -206,8 +233,8 @@ function creditSql(withKey: boolean): string {
     where partner_id = ? and id = ? and total_paid_minor = ?::int8
     returning partner_id, id),
   payment as (
-    insert into payments (partner_id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at)
-    select credited.partner_id, credited.id, ?, ?::int8, ?, ?::int8, ?::int8, ?::timestamptz from credited
+    insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at)
+    select credited.partner_id, ?::int8, credited.id, ?, ?::int8, ?, ?::int8, ?::int8, ?::timestamptz from credited
     returning partner_id, id, finance_order_id, currency, merchant_id, received_at),
   ledger as (
     insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id, clerk_id)
@@ -225,12 +252,13 @@ export const IN_STORE_CREDIT_WITH_KEY_SQL = creditSql(true);
 /** The write for `credit`, not yet run: one of the two texts above, its bindings, and its events as they will be written. */
 export function inStoreCreditStatement(credit: InStoreCredit) {
   const { row, key } = credit;
-  const events = appendEventsOf(row.partner_id, credit.events, credit.eventTexts, credit.marker);
+  const events = appendEventsOf(row.partner_id, credit.events);
   const bindings: Knex.RawBinding[] = [
     row.amount_minor,
     row.partner_id,
     row.finance_order_id,
     credit.totalPaidSeen,
+    row.id,
     row.channel,
     row.amount_minor,
     row.currency,
@@ -254,5 +282,5 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
 export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): Promise<InStoreCredited | null> {
   const statement = inStoreCreditStatement(credit);
   const [written] = await runSql<{ id: string }>(db, statement.sql, statement.bindings);
-  return written ? { paymentId: written.id, events: statement.events } : null;
+  return written ? { events: statement.events } : null;
 }

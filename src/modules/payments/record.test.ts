@@ -1,9 +1,8 @@
-// A payment's events built before the database gives its id, then completed where PAYMENT_ID_PATHS
-// say (as the in-store write does in SQL: replace(text, marker, id)), are the events built with the
-// id, byte for byte: the paths name every place the id stands.
+// A payment's events, built with its id (an in-store payment's is drawn by its read, before its
+// write): the id stands wherever the contract names the payment, and its transactions are written as
+// list-transactions writes them.
 import { describe, expect, it } from 'vitest';
 import { addMoney, money } from '../../money.js';
-import { eventTextsAwaitingPaymentId } from '../events/changes.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
 
@@ -52,7 +51,7 @@ function eventsWith(id: string, amount: string, source: PaymentSource) {
   return eventsOfPayment({ ...order, total_paid_minor: total }, payment, receipt, source, transactions);
 }
 
-describe('eventTextsAwaitingPaymentId', () => {
+describe('eventsOfPayment', () => {
   it.each([
     ['with its cash and commission', '18.00', ['payment.recorded', 'transaction.created', 'transaction.created']],
     ['too small for a commission', '0.01', ['payment.recorded', 'transaction.created']],
@@ -61,27 +60,42 @@ describe('eventTextsAwaitingPaymentId', () => {
       '198.00',
       ['payment.recorded', 'transaction.created', 'transaction.created', 'finance_order.paid_off'],
     ],
-  ])('completed with the id, equals the events built with it: %s', (_case, amount, types) => {
-    const built = eventsWith('4000123', amount, inStore());
-    expect(built.map((event) => event.type)).toEqual(types);
-    const pending = eventsWith('0', amount, inStore());
-    const marker = 'payment-id-marker';
-    const texts = eventTextsAwaitingPaymentId(pending, '0', marker)!;
-    expect(texts).not.toBeNull();
-    const completed = texts.map((text) => text.split(JSON.stringify(marker)).join('4000123'));
-    expect(completed).toEqual(built.map((event) => JSON.stringify(event.data)));
-    // Every event that names the payment has the marker, and only where the id goes.
-    expect(texts.filter((text) => text.includes(marker))).toHaveLength(types.length - (amount === '198.00' ? 1 : 0));
+  ])('names the payment by its id wherever the contract does: %s', (_case, amount, types) => {
+    const events = eventsWith('4000123', amount, inStore());
+    expect(events.map((event) => event.type)).toEqual(types);
+    const naming = events.filter((event) => event.type !== 'finance_order.paid_off');
+    expect(naming.map((event) => (event.data as { payment: { id: unknown } }).payment.id)).toEqual(
+      naming.map(() => 4000123),
+    );
   });
 
-  it('is null when a name holds the marker too (the completion would be ambiguous)', () => {
-    const marker = 'payment-id-marker';
-    const pending = eventsWith('0', '18.00', inStore({ clerk: marker }));
-    expect(eventTextsAwaitingPaymentId(pending, '0', marker)).toBeNull();
-    expect(eventTextsAwaitingPaymentId(eventsWith('0', '18.00', inStore()), '0', marker)).not.toBeNull();
-  });
-
-  it('refuses to mark a path that does not hold the pending id (the builder moved the id)', () => {
-    expect(() => eventTextsAwaitingPaymentId(eventsWith('5', '18.00', inStore()), '0', 'm')).toThrow(/pending id/);
+  it('writes its cash and commission as list-transactions items, key by key', () => {
+    const [, cash, commission] = eventsWith('4000123', '18.00', inStore());
+    const time = Math.floor(NOW.getTime() / 1000);
+    const merchant = { id: 851005, name: 'Demo Store' };
+    const payment = { id: 4000123, timestamp: time, amount: 18 };
+    expect(JSON.stringify(cash!.data)).toBe(
+      JSON.stringify({
+        type: 'cash',
+        time,
+        amount: -18,
+        currency: 'USD',
+        merchant,
+        payment,
+        financeOrder: { id: 4000004 },
+        salesClerk: { id: 5335, name: 'Ana "Cashier" Núñez' },
+      }),
+    );
+    expect(JSON.stringify(commission!.data)).toBe(
+      JSON.stringify({
+        type: 'commission',
+        time,
+        amount: 0.9,
+        currency: 'USD',
+        merchant,
+        payment,
+        financeOrder: { id: 4000004 },
+      }),
+    );
   });
 });

@@ -6,13 +6,14 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
 import { commissionOnMoney, formatMoney, isMoreThan, type Money, money, parsePaymentAmount } from '../../money.js';
-import { paymentEvents } from '../events/changes.js';
+
 import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { TenantKey } from '../tenancy.js';
+import { paymentEvents } from './events.js';
 import { creditPayment, type PaymentTransaction } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 

@@ -6,12 +6,12 @@ import { currencyMismatch, notFound } from '../../errors.js';
 import type { Money } from '../../money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
-import { transactionCreatedEvents } from '../events/changes.js';
 import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import { appendEvents } from '../events/queries.js';
 import type { EventRow } from '../events/rows.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { merchantsByKeys } from '../merchants/queries.js';
+import { transactionCreatedEvents } from './events.js';
 import { insertAdjustment, insertTransactions } from './queries.js';
 import type { AdjustmentRow } from './rows.js';
 

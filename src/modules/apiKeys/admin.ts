@@ -1,13 +1,14 @@
-// Creating and revoking API keys, for both operator GraphQL mutations and the keys CLI: one place
+// Creating and revoking API keys, for both operator GraphQL mutations and the keys CLI, above the
+// audit trail it writes to (auth, below both, only reads a key to say who is calling): one place
 // for the rules (one owner of the key's kind, at most two active keys per owner and kind so a key
 // can be rotated without downtime) and for the audit record, written in the same transaction.
 import type { Db } from '../../db/knex.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
-import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
-import { apiKeyById, insertApiKey, insertOperator, revokeApiKey } from './queries.js';
-import type { ApiKeyKind, ApiKeyRow } from './rows.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../auth/keys.js';
+import { apiKeyById, insertApiKey, insertOperator, revokeApiKey } from '../auth/queries.js';
+import type { ApiKeyKind, ApiKeyRow } from '../auth/rows.js';
 
 /** Two: the key in use and its replacement, during a rotation. */
 export const MAX_ACTIVE_KEYS = 2;

@@ -1,31 +1,29 @@
 // A transaction as the legacy contract writes it (interface.md 2.7): one mapper for list-transactions
-// (the REST shim maps the graph's node) and the transaction.created event (built from the rows the
+// (the REST door maps the graph's node) and the transaction.created event (built from the rows the
 // change wrote), so both are the same JSON byte for byte.
-import { decimalToJsonNumber, formatAmount } from '../../money.js';
-import type { ClerkRow } from '../clerks/rows.js';
-import type { DeviceRow } from '../devices/rows.js';
-import type { FinanceOrderRow } from '../financeOrders/rows.js';
-import { financeTermsFields } from '../financeOrders/terms.js';
-import type { MerchantRow } from '../merchants/rows.js';
-import type { PaymentRow } from '../payments/rows.js';
-import {
-  type AdjustmentRow,
-  GRAPH_TRANSACTION_TYPES,
-  type GraphTransactionType,
-  ROW_TRANSACTION_TYPES,
-  type TransactionRow,
-} from './rows.js';
+import { formatAmount } from '../money.js';
+import { integer, type Named, named, number, seconds } from './json.js';
 
-/** An id the contract types as integer. Ids come from int8 sequences far below 2^53. */
-const integer = (id: string): number => Number(id);
-/** An amount the contract types as number, from the exact decimal string. */
-const number = (decimal: string): number => decimalToJsonNumber(decimal);
-const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+/** The graph's TransactionType names (the source's `type`). */
+export type GraphTransactionType = 'FINANCE' | 'CASH' | 'COMMISSION' | 'ADJUSTMENT';
+/** A transaction's type as its row names it. */
+export type RowTransactionType = 'finance' | 'cash' | 'commission' | 'adjustment';
 
-interface Named {
-  id: string;
-  name: string;
-}
+/** The legacy words for a transaction's type, frozen: they are the rows' own values. */
+export const LEGACY_TRANSACTION_TYPES = {
+  FINANCE: 'finance',
+  CASH: 'cash',
+  COMMISSION: 'commission',
+  ADJUSTMENT: 'adjustment',
+} as const satisfies Record<GraphTransactionType, RowTransactionType>;
+
+const GRAPH_TYPE_OF_ROW: Readonly<Record<RowTransactionType, GraphTransactionType>> = {
+  finance: 'FINANCE',
+  cash: 'CASH',
+  commission: 'COMMISSION',
+  adjustment: 'ADJUSTMENT',
+};
+
 interface Common {
   type: GraphTransactionType;
   /** Unix seconds. */
@@ -41,21 +39,24 @@ interface PaymentSource {
   amount: string;
 }
 
+/** A finance order's figures as a finance transaction shows them (decimals as text, computed by the domain). */
+export interface LegacyOrderFigures {
+  id: string;
+  purchaseAmount: string;
+  financeAmount: string;
+  downPayment: string;
+  pricePreTax: string;
+  monthlyCost: string;
+  weeklyCost: string;
+  months: number;
+}
+
 /** What the mapper reads: the shape of the ListTransactions operation's node (decimals as text). */
 export type LegacyTransactionSource = Common &
   (
     | {
         __typename: 'FinanceTransaction';
-        financeOrder: {
-          id: string;
-          purchaseAmount: string;
-          financeAmount: string;
-          downPayment: string;
-          pricePreTax: string;
-          monthlyCost: string;
-          weeklyCost: string;
-          months: number;
-        };
+        financeOrder: LegacyOrderFigures;
         salesClerk: Named;
         device: {
           phoneNumber?: string | null;
@@ -70,14 +71,13 @@ export type LegacyTransactionSource = Common &
     | { __typename: 'AdjustmentTransaction'; adjustment: { id: string; kind: string; notes: string } }
   );
 
-const named = (row: Named) => ({ id: integer(row.id), name: row.name });
 const payment = (row: PaymentSource) => ({ id: integer(row.id), timestamp: row.time, amount: number(row.amount) });
 
 // interface.md 2.7: the common fields (type, time, amount, currency, merchant), then each type's own.
 // Each object is one literal in the contract's key order: a list maps thousands per page, and
 // spreading the common fields into each cost three times as much.
 export function legacyTransaction(node: LegacyTransactionSource) {
-  const type = ROW_TRANSACTION_TYPES[node.type];
+  const type = LEGACY_TRANSACTION_TYPES[node.type];
   switch (node.__typename) {
     case 'FinanceTransaction': {
       const order = node.financeOrder;
@@ -145,32 +145,45 @@ export function legacyTransaction(node: LegacyTransactionSource) {
   }
 }
 
-/** What of each linked row the legacy object shows (a listing's TransactionLinks hold whole rows). */
-export interface LegacyTransactionLinks {
-  merchant?: Pick<MerchantRow, 'id' | 'name'> | null;
-  clerk?: Pick<ClerkRow, 'id' | 'name'> | null;
-  order?: FinanceOrderRow | null;
-  device?: DeviceRow | null;
-  payment?: Pick<PaymentRow, 'id' | 'received_at' | 'amount_minor' | 'currency'> | null;
-  adjustment?: Pick<AdjustmentRow, 'id' | 'kind' | 'notes'> | null;
+/**
+ * A transaction as the domain holds it (a row's columns) with what it links to: a finance transaction
+ * needs its merchant, clerk, order (its figures) and device; cash its merchant, clerk and payment;
+ * commission its merchant and payment; an adjustment its merchant and adjustment.
+ */
+export interface LegacyTransactionRecord {
+  type: RowTransactionType;
+  amount_minor: string;
+  currency: string;
+  occurred_at: Date;
+  finance_order_id: string | null;
+  links: {
+    merchant: Named;
+    clerk?: Named | null;
+    order?: LegacyOrderFigures | null;
+    device?: {
+      phone_number: string | null;
+      sim_number: string | null;
+      imei: string;
+      family_id: string;
+      family_name: string;
+      model_id: string;
+      model_make_model: string;
+      model_name: string;
+    } | null;
+    payment?: { id: string; received_at: Date; amount_minor: string; currency: string } | null;
+    adjustment?: { id: string; kind: string; notes: string } | null;
+  };
 }
 
-/**
- * A transaction row with the rows it links to as the mapper's source: a finance transaction needs its
- * merchant, clerk, order and device; cash its merchant, clerk and payment; commission its merchant
- * and payment; an adjustment its merchant and adjustment.
- */
-export function legacyTransactionSourceOf(
-  row: Omit<TransactionRow, 'links'> & { links?: LegacyTransactionLinks },
-): LegacyTransactionSource {
-  const links = row.links ?? {};
-  const money = (minor: bigint | string) => formatAmount(minor, row.currency);
-  const merchant = links.merchant!;
+/** A transaction record as the mapper's source (the same shape the graph's node has). */
+export function legacyTransactionSourceOf(record: LegacyTransactionRecord): LegacyTransactionSource {
+  const links = record.links;
+  const merchant = links.merchant;
   const common = {
-    type: GRAPH_TRANSACTION_TYPES[row.type],
-    time: seconds(row.occurred_at),
-    amount: money(row.amount_minor),
-    currency: row.currency,
+    type: GRAPH_TYPE_OF_ROW[record.type],
+    time: seconds(record.occurred_at),
+    amount: formatAmount(record.amount_minor, record.currency),
+    currency: record.currency,
     merchant: { id: merchant.id, name: merchant.name },
   };
   const clerk = () => ({ id: links.clerk!.id, name: links.clerk!.name });
@@ -179,22 +192,21 @@ export function legacyTransactionSourceOf(
     time: seconds(links.payment!.received_at),
     amount: formatAmount(links.payment!.amount_minor, links.payment!.currency),
   });
-  switch (row.type) {
+  switch (record.type) {
     case 'finance': {
       const order = links.order!;
       const device = links.device!;
-      const terms = financeTermsFields;
       return {
         ...common,
         __typename: 'FinanceTransaction',
         financeOrder: {
           id: order.id,
-          purchaseAmount: terms.purchaseAmount(order),
-          financeAmount: terms.financeAmount(order),
-          downPayment: terms.downPayment(order),
-          pricePreTax: terms.pricePreTax(order),
-          monthlyCost: terms.monthlyCost(order),
-          weeklyCost: terms.weeklyCost(order),
+          purchaseAmount: order.purchaseAmount,
+          financeAmount: order.financeAmount,
+          downPayment: order.downPayment,
+          pricePreTax: order.pricePreTax,
+          monthlyCost: order.monthlyCost,
+          weeklyCost: order.weeklyCost,
           months: order.months,
         },
         salesClerk: clerk(),
@@ -212,7 +224,7 @@ export function legacyTransactionSourceOf(
         ...common,
         __typename: 'CashTransaction',
         payment: payment(),
-        financeOrder: { id: row.finance_order_id! },
+        financeOrder: { id: record.finance_order_id! },
         salesClerk: clerk(),
       };
     case 'commission':
@@ -220,7 +232,7 @@ export function legacyTransactionSourceOf(
         ...common,
         __typename: 'CommissionTransaction',
         payment: payment(),
-        financeOrder: { id: row.finance_order_id! },
+        financeOrder: { id: record.finance_order_id! },
       };
     case 'adjustment':
       return {
