@@ -87,21 +87,26 @@ const isKeyClaimed = (error: unknown) =>
   (error as { code?: string }).code === '23505' &&
   (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
 
+/** The route's parameters, each its text or '' when absent or repeated. */
+function paymentParameters(query: Record<string, unknown>): [string, string, string, string, string, string] {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
+  return ['key', 'merchantId', 'salesClerkId', 'financeOrderId', 'amount', 'currency'].map(text) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+}
+
 /** GET /v1/record-customer-payment.php, from its query parameters and Idempotency-Key header. */
 export async function recordCustomerPayment(
   pool: Pool,
   query: Record<string, unknown>,
   idempotencyKey: string | undefined,
 ): Promise<Answer> {
-  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
-  const [key, merchantId, clerkId, orderId, amountText, currency] = [
-    'key',
-    'merchantId',
-    'salesClerkId',
-    'financeOrderId',
-    'amount',
-    'currency',
-  ].map(text) as [string, string, string, string, string, string];
+  const [key, merchantId, clerkId, orderId, amountText, currency] = paymentParameters(query);
   const now = new Date();
   const principal = (await pool.query(named(KEY_SQL, [createHash('sha256').update(key, 'utf8').digest('hex'), now, 1])))
     .rows[0];
