@@ -147,8 +147,8 @@ async function remaining(target: TestService, secret: string): Promise<number> {
 }
 
 const metric = async (name: string, reason: string) =>
-  (await metricsRegistry.getSingleMetric(name)!.get()).values.find((value) => value.labels.reason === reason)
-    ?.value ?? 0;
+  (await metricsRegistry.getSingleMetric(name)!.get()).values.find((value) => value.labels.reason === reason)?.value ??
+  0;
 
 describe('a subscribe is a request of its key; messages per connection are limited', () => {
   let service: TestService;
@@ -202,7 +202,7 @@ describe('a subscribe is a request of its key; messages per connection are limit
     await connection.client.dispose();
   });
 
-  it('answers a subscribe past the key\'s request limit with RATE_LIMITED, and keeps the socket open', async () => {
+  it("answers a subscribe past the key's request limit with RATE_LIMITED, and keeps the socket open", async () => {
     const limited = await startTestService(database.db, {
       limits: { ...TEST_LIMITS, requestsPerKey: { limit: 4, windowSeconds: 3600 } },
     });
@@ -210,7 +210,11 @@ describe('a subscribe is a request of its key; messages per connection are limit
       const key = await newKey();
       const connection = connect(limited, { 'X-Api-Key': key.secret });
       await connection.connected; // one request
-      const stops = [await listen(limited, connection), await listen(limited, connection), await listen(limited, connection)];
+      const stops = [
+        await listen(limited, connection),
+        await listen(limited, connection),
+        await listen(limited, connection),
+      ];
       const refused: any[] = [];
       connection.client.subscribe(
         { query: EVENTS },
@@ -225,7 +229,9 @@ describe('a subscribe is a request of its key; messages per connection are limit
       ]);
       // The socket stays open: the three subscriptions still hear their partner's events.
       const [written] = await database.db.transaction((trx) =>
-        appendEvents(trx, key.ownerId, [{ type: 'payment.recorded', occurredAt: new Date(), data: { after: 'limit' } }]),
+        appendEvents(trx, key.ownerId, [
+          { type: 'payment.recorded', occurredAt: new Date(), data: { after: 'limit' } },
+        ]),
       );
       await publishEvents(database.db, [written!]);
       await vi.waitFor(() => expect(connection.received).toHaveLength(3));
@@ -333,7 +339,11 @@ describe('upgrades per client address', () => {
       }
       await Promise.all(opened);
       const refused = await upgrade(service, address).outcome;
-      expect(refused).toMatchObject({ open: false, status: 429, body: { errors: [{ extensions: { code: 'RATE_LIMITED' } }] } });
+      expect(refused).toMatchObject({
+        open: false,
+        status: 429,
+        body: { errors: [{ extensions: { code: 'RATE_LIMITED' } }] },
+      });
       expect(refused.open === false && refused.body.errors[0].message).toMatch(
         /^this address has made 3 requests without a credential in 3600 s; send an API key; retry after \d+ s$/,
       );
@@ -361,7 +371,9 @@ describe('a frame over 64 kB', () => {
       const authenticated = upgrade(service);
       await authenticated.outcome;
       const acked = new Promise((resolve) => authenticated.socket.once('message', resolve));
-      authenticated.socket.send(JSON.stringify({ type: 'connection_init', payload: { 'X-Api-Key': 'demo-partner-key' } }));
+      authenticated.socket.send(
+        JSON.stringify({ type: 'connection_init', payload: { 'X-Api-Key': 'demo-partner-key' } }),
+      );
       await acked;
       authenticated.socket.send(frame);
       expect((await authenticated.closed).code).toBe(1009);
