@@ -23,21 +23,14 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type Context, createContext, forgetCachedReads, type ServiceDeps } from '../context.js';
-import { AppError, rateLimited } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { LimitSettings } from '../limitSettings.js';
 import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../limits/graphqlLimits.js';
 import { bearerCredential, type Principal } from '../modules/auth/principal.js';
 import { activeApiKeyIds } from '../modules/auth/queries.js';
 import { createEventFeed } from '../modules/events/feed.js';
 import { CLOSE_FORBIDDEN, createKeyConnections, type DoorCloseReason, type KeyConnection } from './keyConnections.js';
-import {
-  createUnauthenticatedCounts,
-  type DoorRefusal,
-  refuseUpgrade,
-  serveSocket,
-  upgradeFailure,
-  upgradePath,
-} from './websocketSockets.js';
+import { createUpgradeGate, type DoorRefusal, serveSocket } from './websocketSockets.js';
 
 /** Why a connection closed, for the closes' metric: the door's own reasons, or what the close code says. */
 export type WebSocketCloseReason =
@@ -164,7 +157,14 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
     keyRevoked: (keyId) => keys.keyRevoked(keyId),
     lost: (reason) => keys.feedLost(reason),
   });
-  const unauthenticated = createUnauthenticatedCounts(limits.websocket.unauthenticatedPerAddress);
+  const gate = createUpgradeGate({
+    unauthenticatedPerAddress: limits.websocket.unauthenticatedPerAddress,
+    initWaitSeconds: CONNECTION_INIT_WAIT_MS / 1000,
+    limiter: service.limiter,
+    clientAddressOf: deps.clientAddressOf,
+    refused: (reason) => observe.refused?.(reason),
+    logger,
+  });
   const openPerKey = new Map<string, number>();
   const rules = [
     ...specifiedRules,
@@ -357,49 +357,20 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
     });
   };
 
-  /** An upgrade: refused (429) past its address's limits before any handshake, else handed to ws. */
+  /** An upgrade: answered (404, 429, 503) by the gate before any handshake, else handed to ws. */
   const upgrade = async (server: WebSocketServer, request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // The client may reset the connection while it waits here; ws installs its own handler later.
-    socket.on('error', () => socket.destroy());
-    const path = upgradePath(request);
-    if (path !== '/graphql') {
-      refuseUpgrade(socket, new AppError('RESOURCE_NOT_FOUND', `no WebSocket endpoint at ${path}; use /graphql`));
-      return;
-    }
     if (closing) {
       socket.destroy();
       return;
     }
-    const clientAddress = deps.clientAddressOf(request);
-    const releaseUnauthenticated = unauthenticated.take(clientAddress);
-    if (!releaseUnauthenticated) {
-      observe.refused?.('unauthenticated_sockets');
-      const { unauthenticatedPerAddress } = limits.websocket;
-      refuseUpgrade(
-        socket,
-        rateLimited(
-          `this address has ${unauthenticatedPerAddress} WebSocket connections not yet authenticated (WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS); send connection_init on those first`,
-          CONNECTION_INIT_WAIT_MS / 1000,
-        ),
-      );
-      return;
-    }
-    socket.once('close', releaseUnauthenticated);
-    try {
-      // Every upgrade is a request without a credential of its address, as on HTTP.
-      await service.limiter?.chargeAnonymous(clientAddress);
-    } catch (error) {
-      releaseUnauthenticated();
-      const refusal = upgradeFailure(error, logger);
-      observe.refused?.(refusal.code === 'RATE_LIMITED' ? 'address_rate' : 'unavailable');
-      refuseUpgrade(socket, refusal);
-      return;
-    }
+    const admitted = await gate.admit(request, socket);
+    if (!admitted) return;
     if (socket.destroyed || closing) {
-      releaseUnauthenticated();
+      admitted.releaseUnauthenticated();
       socket.destroy();
       return;
     }
+    const { clientAddress, releaseUnauthenticated } = admitted;
     server.handleUpgrade(request, socket, head, (ws) => connected(ws, request, clientAddress, releaseUnauthenticated));
   };
 

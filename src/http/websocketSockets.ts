@@ -7,8 +7,9 @@ import type { Server as GraphQLWsServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { clientAddressKey } from '../clientAddress.js';
-import { AppError, HTTP_STATUS, isDatabaseUnavailable } from '../errors.js';
+import { AppError, HTTP_STATUS, isDatabaseUnavailable, rateLimited } from '../errors.js';
 import type { WindowLimit } from '../limitSettings.js';
+import type { RequestLimiter } from '../limits/requestLimits.js';
 import { errorBody } from './errorResponses.js';
 import { CLOSE_TOO_MANY } from './keyConnections.js';
 
@@ -26,7 +27,7 @@ export type DoorRefusal =
  * Sockets of each client address not yet authenticated, on this instance: a slot is taken at the
  * upgrade and given back once the connection authenticates or closes (release is idempotent).
  */
-export function createUnauthenticatedCounts(limit: number) {
+function createUnauthenticatedCounts(limit: number) {
   const held = new Map<string, number>();
   return {
     /** A slot for `address`; null when it holds `limit` already. */
@@ -52,7 +53,7 @@ export function createUnauthenticatedCounts(limit: number) {
  * Answers an upgrade with an HTTP error instead of the handshake, in the /graphql door's body
  * (errorResponses.ts), and closes the socket. A RATE_LIMITED error says when to retry.
  */
-export function refuseUpgrade(socket: Duplex, error: AppError): void {
+function refuseUpgrade(socket: Duplex, error: AppError): void {
   const { code: _code, http: _http, ...details } = error.extensions;
   const status = HTTP_STATUS[error.code];
   const body = JSON.stringify(errorBody('graphql', error.code, error.message, details));
@@ -64,7 +65,7 @@ export function refuseUpgrade(socket: Duplex, error: AppError): void {
 }
 
 /** An upgrade's charge against its address failed for another reason than the limit: what to answer. */
-export function upgradeFailure(error: unknown, logger: Pick<Logger, 'warn' | 'error'>): AppError {
+function upgradeFailure(error: unknown, logger: Pick<Logger, 'warn' | 'error'>): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) {
     logger.warn({ err: error }, 'database unavailable while admitting a WebSocket upgrade');
@@ -72,6 +73,69 @@ export function upgradeFailure(error: unknown, logger: Pick<Logger, 'warn' | 'er
   }
   logger.error({ err: error }, 'unexpected error admitting a WebSocket upgrade');
   return new AppError('INTERNAL_SERVER_ERROR', 'internal server error');
+}
+
+export interface UpgradeGateOptions {
+  unauthenticatedPerAddress: number;
+  /** How long a socket may wait before connection_init: a refused upgrade's Retry-After. */
+  initWaitSeconds: number;
+  /** The request limits (requestLimits.ts); absent: none. */
+  limiter?: Pick<RequestLimiter, 'chargeAnonymous'>;
+  /** The client's address of an upgrade request, as the HTTP door reads it (TRUST_PROXY). */
+  clientAddressOf: (request: IncomingMessage) => string | null;
+  refused: (reason: DoorRefusal) => void;
+  logger: Pick<Logger, 'warn' | 'error'>;
+}
+
+/** An upgrade let through: its client's address and its slot among the address's unauthenticated sockets. */
+export interface AdmittedUpgrade {
+  clientAddress: string | null;
+  releaseUnauthenticated: () => void;
+}
+
+/**
+ * What an upgrade meets before any handshake: the path (/graphql), the address's sockets not yet
+ * authenticated (WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS), then one request without a credential of
+ * the address (ANONYMOUS_RATE_LIMIT_*, as on HTTP). A refusal is answered over HTTP (404, 429, 503).
+ */
+export function createUpgradeGate(options: UpgradeGateOptions) {
+  const unauthenticated = createUnauthenticatedCounts(options.unauthenticatedPerAddress);
+  return {
+    /** The upgrade let through, or null once it has been answered. */
+    async admit(request: IncomingMessage, socket: Duplex): Promise<AdmittedUpgrade | null> {
+      // The client may reset the connection while it waits here; ws installs its own handler later.
+      socket.on('error', () => socket.destroy());
+      const path = upgradePath(request);
+      if (path !== '/graphql') {
+        refuseUpgrade(socket, new AppError('RESOURCE_NOT_FOUND', `no WebSocket endpoint at ${path}; use /graphql`));
+        return null;
+      }
+      const clientAddress = options.clientAddressOf(request);
+      const releaseUnauthenticated = unauthenticated.take(clientAddress);
+      if (!releaseUnauthenticated) {
+        options.refused('unauthenticated_sockets');
+        refuseUpgrade(
+          socket,
+          rateLimited(
+            `this address has ${options.unauthenticatedPerAddress} WebSocket connections not yet authenticated (WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS); send connection_init on those first`,
+            options.initWaitSeconds,
+          ),
+        );
+        return null;
+      }
+      socket.once('close', releaseUnauthenticated);
+      try {
+        await options.limiter?.chargeAnonymous(clientAddress);
+      } catch (error) {
+        releaseUnauthenticated();
+        const refusal = upgradeFailure(error, options.logger);
+        options.refused(refusal.code === 'RATE_LIMITED' ? 'address_rate' : 'unavailable');
+        refuseUpgrade(socket, refusal);
+        return null;
+      }
+      return { clientAddress, releaseUnauthenticated };
+    },
+  };
 }
 
 /** What closes a socket whose client sends too much, and what hears a refused frame. */
@@ -182,7 +246,7 @@ export function serveSocket<E>(
 }
 
 /** The path of an upgrade request (its query string aside). */
-export function upgradePath(request: IncomingMessage): string {
+function upgradePath(request: IncomingMessage): string {
   const url = request.url ?? '/';
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
