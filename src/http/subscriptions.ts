@@ -173,7 +173,7 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
   ];
   let wss: WebSocketServer | null = null;
   let detach: (() => void) | null = null;
-  const open = new Set<Connection>();
+  const openConnections = new Set<Connection>();
   let closing = false;
 
   /** Closes `connection` for the door's reason; nothing is sent on it from now on. */
@@ -342,10 +342,10 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
       counted: new Set(),
       closedBy: null,
     };
-    open.add(connection);
+    openConnections.add(connection);
     observe.connectionOpened?.();
     socket.once('close', (code) => {
-      open.delete(connection);
+      openConnections.delete(connection);
       releaseUnauthenticated();
       if (connection.held) keys.remove(connection.held);
       observe.connectionClosed?.(connection.closedBy ?? closeReasonOf(code));
@@ -395,7 +395,7 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
       const server = wss;
       wss = null;
       if (server) {
-        for (const connection of open) end(connection, 1001, 'Going away', 'shutdown');
+        for (const connection of openConnections) end(connection, 1001, 'Going away', 'shutdown');
         await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       }
       await feed.close();
