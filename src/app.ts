@@ -32,7 +32,7 @@ import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
-import { openSubscriptions, paymentMetrics, rateLimitStoreMetrics, readMetrics } from './ops/metrics.js';
+import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
 import { createOperationsRouter } from './ops/router.js';
 import { graphqlTracingPlugin } from './ops/tracing.js';
 import { createPagesRouter } from './pages/router.js';
@@ -239,7 +239,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     limits,
     production: deps.production,
     logger: deps.logger,
-    observe: { opened: () => openSubscriptions.inc(), closed: () => openSubscriptions.dec() },
+    observe: webSocketMetrics,
     // The upgrade request's client address as Express's req.ip would say it (TRUST_PROXY): the same
     // failed-authentication counts as HTTP's.
     clientAddressOf: (request) =>

@@ -146,9 +146,10 @@ function corsOrigins(env: Env): string[] {
 
 const DAY_SECONDS = 24 * 3600;
 
-/** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*; a GraphQL limit may not go below what the legacy operations need. */
+/** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*, SUBSCRIPTION*, WEBSOCKET_*; a GraphQL limit may not go below what the legacy operations need. */
 function limits(env: Env): LimitSettings {
-  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, graphql, subscriptions } = DEFAULT_LIMITS;
+  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, graphql, subscriptions, websocket } =
+    DEFAULT_LIMITS;
   const floors = GRAPHQL_LIMIT_FLOORS;
   return {
     requestsPerKey: {
@@ -180,6 +181,28 @@ function limits(env: Env): LimitSettings {
       perKey: integer(env, 'SUBSCRIPTIONS_PER_KEY', subscriptions.perKey, 1, 10_000),
       maxQueuedEvents: integer(env, 'SUBSCRIPTION_MAX_QUEUED_EVENTS', subscriptions.maxQueuedEvents, 1, 1_000_000),
       maxBufferedBytes: integer(env, 'SUBSCRIPTION_MAX_BUFFERED_BYTES', subscriptions.maxBufferedBytes, 1024, 2 ** 30),
+    },
+    websocket: {
+      // At least connection_init and one subscribe fit in a window.
+      messagesPerConnection: {
+        limit: integer(env, 'WEBSOCKET_MESSAGE_LIMIT', websocket.messagesPerConnection.limit, 2, 1_000_000),
+        windowSeconds: integer(
+          env,
+          'WEBSOCKET_MESSAGE_WINDOW_SECONDS',
+          websocket.messagesPerConnection.windowSeconds,
+          1,
+          DAY_SECONDS,
+        ),
+      },
+      connectionsPerKey: integer(env, 'WEBSOCKET_CONNECTIONS_PER_KEY', websocket.connectionsPerKey, 1, 100_000),
+      unauthenticatedPerAddress: integer(
+        env,
+        'WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS',
+        websocket.unauthenticatedPerAddress,
+        1,
+        100_000,
+      ),
+      recheckSeconds: integer(env, 'WEBSOCKET_RECHECK_SECONDS', websocket.recheckSeconds, 1, DAY_SECONDS),
     },
   };
 }

@@ -35,6 +35,18 @@ export interface SubscriptionLimits {
   maxBufferedBytes: number;
 }
 
+/** What the WebSocket door allows of a connection and a client (decisions.md 12). */
+export interface WebSocketLimits {
+  /** Messages of one connection, of any type, per window; past it the socket is closed 4429. */
+  messagesPerConnection: WindowLimit;
+  /** Authenticated connections per API key, on one instance; past it connection_init is closed 4429. */
+  connectionsPerKey: number;
+  /** Sockets of one client address not yet authenticated, on one instance; past it the upgrade is 429. */
+  unauthenticatedPerAddress: number;
+  /** Every connection's credential is checked again this often, in seconds. */
+  recheckSeconds: number;
+}
+
 export interface LimitSettings {
   /** Requests per API key (an access token counts against the key that bought it). */
   requestsPerKey: WindowLimit;
@@ -44,6 +56,7 @@ export interface LimitSettings {
   anonymousPerAddress: WindowLimit;
   graphql: GraphQLLimits;
   subscriptions: SubscriptionLimits;
+  websocket: WebSocketLimits;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
@@ -52,6 +65,12 @@ export const DEFAULT_LIMITS: LimitSettings = {
   anonymousPerAddress: { limit: 60, windowSeconds: 60 },
   graphql: { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxTokens: 2000, maxListItems: 50_000 },
   subscriptions: { perKey: 10, maxQueuedEvents: 1000, maxBufferedBytes: 1024 * 1024 },
+  websocket: {
+    messagesPerConnection: { limit: 50, windowSeconds: 10 },
+    connectionsPerKey: 10,
+    unauthenticatedPerAddress: 5,
+    recheckSeconds: 60,
+  },
 };
 
 /**

@@ -1,7 +1,9 @@
 // In production mode the graph does not describe itself: no introspection, no Apollo Sandbox, no
 // schema names suggested in errors; the browser pages keep / (no demo keys) and a read-only /docs, no GraphiQL.
 import type { Server } from 'node:http';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { pageAsset } from '../src/pages/assets.js';
@@ -25,6 +27,7 @@ beforeAll(async () => {
   });
   stop = app.stop;
   server = app.app.listen(0, '127.0.0.1');
+  app.subscriptions.attach(server);
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const address = server.address();
   baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -74,6 +77,28 @@ describe('production mode', () => {
         body.errors?.map((error) => error.extensions?.code),
         query,
       ).toEqual(['INTROSPECTION_DISABLED']);
+    }
+  });
+
+  it('refuses introspection on the WebSocket door with the same code', async () => {
+    const client = createClient({
+      url: `${baseUrl.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Api-Key': 'demo-operator-key' },
+      retryAttempts: 0,
+    });
+    try {
+      const errors = await new Promise<unknown>((resolve) => {
+        client.subscribe(
+          { query: '{ __schema { types { name } } }' },
+          { next: () => resolve('answered'), error: resolve, complete: () => resolve('completed') },
+        );
+      });
+      expect(Array.isArray(errors)).toBe(true);
+      const codes = (errors as Array<{ extensions?: { code?: string } }>).map((error) => error.extensions?.code);
+      expect(codes).toEqual(['INTROSPECTION_DISABLED']);
+    } finally {
+      await client.dispose();
     }
   });
 

@@ -1,29 +1,60 @@
 // The WebSocket door: GraphQL subscriptions on /graphql over the graphql-ws protocol (what Apollo
-// Sandbox speaks). The connection is authenticated once, at connection_init, by createContext as on
-// HTTP; each subscription document meets the same token, depth, alias and cost limits; queries and
-// mutations stay on HTTP, where the request limits and the list-item ceiling apply.
+// Sandbox speaks), under the rules of HTTP (decisions.md 12). An upgrade counts against its address's
+// requests without a credential, and an address holds few sockets not yet authenticated; the
+// connection is authenticated once, at connection_init, by createContext as on HTTP, and a key holds
+// few connections per instance; each subscribe counts as one request of the key, and its document
+// meets the same token, depth, alias and cost limits; every message counts against the connection's
+// rate. Live access ends with the credential: revoked (told on the event feed's channel), expired,
+// or found no longer valid by the periodic recheck. Queries and mutations stay on HTTP.
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import {
   type ExecutionArgs,
   GraphQLError,
   type GraphQLSchema,
   getOperationAST,
-  NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
   validate,
 } from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { type Context, createContext, forgetCachedReads, type ServiceDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import type { LimitSettings } from '../limitSettings.js';
 import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../limits/graphqlLimits.js';
 import { bearerCredential, type Principal } from '../modules/auth/principal.js';
+import { activeApiKeyIds } from '../modules/auth/queries.js';
 import { createEventFeed } from '../modules/events/feed.js';
+import { introspectionDisabledRule } from './graphqlEdges.js';
+import { CLOSE_FORBIDDEN, createKeyConnections, type DoorCloseReason, type KeyConnection } from './keyConnections.js';
+import { createUpgradeGate, type DoorRefusal, serveSocket } from './websocketSockets.js';
+
+/** Why a connection closed, for the closes' metric: the door's own reasons, or what the close code says. */
+export type WebSocketCloseReason =
+  | DoorCloseReason
+  | 'refused'
+  | 'client'
+  | 'slow_subscriber'
+  | 'feed_interrupted'
+  | 'frame_too_large'
+  | 'invalid_frame'
+  | 'protocol'
+  | 'other';
+
+/** Hears the door's subscriptions and connections (createApp installs the metrics); resolvers never see it. */
+export interface SubscriptionObserver {
+  /** A subscription opened / closed. */
+  opened(): void;
+  closed(): void;
+  /** A WebSocket connection opened (handshake done) / closed, and why. */
+  connectionOpened(): void;
+  connectionClosed(reason: WebSocketCloseReason): void;
+  /** An upgrade (HTTP 429, 503) or a connection_init (4403, 4429, 1013) refused, and why. */
+  refused(reason: DoorRefusal): void;
+}
 
 export interface SubscriptionDoorDeps {
   service: ServiceDeps;
@@ -33,8 +64,8 @@ export interface SubscriptionDoorDeps {
   logger: Logger;
   /** The client's address of an upgrade request, as the HTTP door reads it (TRUST_PROXY). */
   clientAddressOf: (request: IncomingMessage) => string | null;
-  /** Hears subscriptions opening and closing (createApp installs the metrics' gauge); absent: nothing does. */
-  observe?: { opened(): void; closed(): void };
+  /** Hears subscriptions and connections (createApp installs the metrics); absent: nothing does. */
+  observe?: Partial<SubscriptionObserver>;
 }
 
 export interface SubscriptionDoor {
@@ -51,12 +82,25 @@ const CLOSE_TRY_AGAIN_LATER = 1013;
 const CLOSE_INTERNAL_ERROR = 1011;
 // A connection_init payload or a subscribe message is small; nothing on this socket needs more.
 const MAX_MESSAGE_BYTES = 64 * 1024;
+// graphql-ws's own defaults, stated: connection_init within 3 s, a ping every 12 s.
+const CONNECTION_INIT_WAIT_MS = 3000;
+const KEEP_ALIVE_MS = 12_000;
 
-type ConnectionExtra = {
+/** One WebSocket connection, from its handshake: graphql-ws's `extra`. */
+interface Connection {
+  socket: WebSocket;
+  request: IncomingMessage;
+  clientAddress: string | null;
+  /** Gives back its address's slot of sockets not yet authenticated (idempotent). */
+  releaseUnauthenticated: () => void;
+  /** Once authenticated: its context, and its place among its key's connections. */
   context?: Context;
+  held?: KeyConnection;
   /** This connection's counted subscriptions, by operation id. */
-  counted?: Set<string>;
-};
+  counted: Set<string>;
+  /** Set when the door closed it: nothing more is sent on it. */
+  closedBy: WebSocketCloseReason | null;
+}
 
 /** The credential of a connection: the connection_init payload first (names in any case), then the upgrade request's headers. */
 function credentialOf(params: Readonly<Record<string, unknown>> | undefined, headers: IncomingHttpHeaders) {
@@ -82,132 +126,278 @@ function refusalOf(principal: Principal): string | undefined {
 // A close reason is at most 123 bytes (RFC 6455 5.5).
 const closeReason = (text: string) => (Buffer.byteLength(text) <= 123 ? text : `${text.slice(0, 110)}...`);
 
+/** A close the door did not decide, by its code. */
+function closeReasonOf(code: number): WebSocketCloseReason {
+  if (code === 1000 || code === 1001 || code === 1005 || code === 1006) return 'client';
+  if (code === 1008) return 'slow_subscriber';
+  if (code === 1012) return 'feed_interrupted';
+  if (code === 1009) return 'frame_too_large';
+  if (code === 1002 || code === 1007) return 'invalid_frame';
+  if (code >= 4400 && code < 4500) return 'protocol';
+  return 'other';
+}
+
+/** A refusal as a subscription's error: the code and when to retry, not the HTTP door's headers. */
+function subscriptionError(error: AppError): AppError {
+  const { retryAfter } = error.extensions;
+  return new AppError(error.code, error.message, typeof retryAfter === 'number' ? { retryAfter } : {});
+}
+
 export function createSubscriptionDoor(deps: SubscriptionDoorDeps): SubscriptionDoor {
   const { service, schema, limits, logger } = deps;
-  const feed = createEventFeed(service.db, logger);
+  const observe = deps.observe ?? {};
+  const keys = createKeyConnections({
+    connectionsPerKey: limits.websocket.connectionsPerKey,
+    recheckSeconds: limits.websocket.recheckSeconds,
+    now: service.now,
+    activeKeys: (keyIds, now) => activeApiKeyIds(service.db, keyIds, now),
+    logger,
+  });
+  const feed = createEventFeed(service.db, logger, {
+    keyRevoked: (keyId) => keys.keyRevoked(keyId),
+    lost: (reason) => keys.feedLost(reason),
+  });
+  const gate = createUpgradeGate({
+    unauthenticatedPerAddress: limits.websocket.unauthenticatedPerAddress,
+    initWaitSeconds: CONNECTION_INIT_WAIT_MS / 1000,
+    limiter: service.limiter,
+    clientAddressOf: deps.clientAddressOf,
+    refused: (reason) => observe.refused?.(reason),
+    logger,
+  });
   const openPerKey = new Map<string, number>();
   const rules = [
     ...specifiedRules,
     createOperationShapeRule(limits.graphql),
-    ...(deps.production ? [NoSchemaIntrospectionCustomRule] : []),
+    ...(deps.production ? [introspectionDisabledRule] : []),
   ];
   let wss: WebSocketServer | null = null;
-  let disposeServer: (() => void | Promise<void>) | null = null;
+  let detach: (() => void) | null = null;
+  const openConnections = new Set<Connection>();
+  let closing = false;
 
-  const release = (extra: ConnectionExtra, id: string) => {
-    const keyId = extra.context?.auth.principal?.keyId;
-    if (!keyId || !extra.counted?.delete(id)) return;
+  /** Closes `connection` for the door's reason; nothing is sent on it from now on. */
+  const end = (connection: Connection, code: number, reason: string, why: WebSocketCloseReason) => {
+    if (connection.closedBy || connection.socket.readyState !== connection.socket.OPEN) return;
+    connection.closedBy = why;
+    connection.socket.close(code, closeReason(reason));
+  };
+
+  const release = (connection: Connection, id: string) => {
+    const keyId = connection.context?.auth.principal?.keyId;
+    if (!keyId || !connection.counted.delete(id)) return;
     const open = (openPerKey.get(keyId) ?? 1) - 1;
     if (open > 0) openPerKey.set(keyId, open);
     else openPerKey.delete(keyId);
-    deps.observe?.closed();
+    observe.closed?.();
   };
 
-  const attach = (server: Server) => {
-    wss = new WebSocketServer({ server, path: '/graphql', maxPayload: MAX_MESSAGE_BYTES });
-    const served = useServer<Record<string, unknown> | undefined, ConnectionExtra>(
-      {
-        schema,
-        isProd: deps.production,
-        onConnect: async (ctx) => {
-          const { socket, request } = ctx.extra;
-          const refuse = (code: number, reason: string) => {
-            socket.close(code, closeReason(reason));
-            return false;
-          };
-          try {
-            const context = await createContext(service, {
-              credential: {
-                value: credentialOf(ctx.connectionParams, request.headers),
-                expected: 'an API key',
-                presentedAs: 'X-Api-Key (or Authorization: Bearer) in the connection_init payload',
-              },
-              requestId: randomUUID(),
-              clientAddress: deps.clientAddressOf(request),
-            });
-            const { principal } = context.auth;
-            if (!principal) return refuse(CloseCode.Forbidden, context.auth.failure.message);
-            const refusal = refusalOf(principal);
-            if (refusal) return refuse(CloseCode.Forbidden, refusal);
-            ctx.extra.context = context;
-            ctx.extra.counted = new Set();
-            return true;
-          } catch (error) {
-            if (error instanceof AppError && (error.code === 'RATE_LIMITED' || error.code === 'SERVICE_UNAVAILABLE')) {
-              return refuse(CLOSE_TRY_AGAIN_LATER, error.message);
-            }
-            if (error instanceof AppError) return refuse(CloseCode.Forbidden, error.message);
-            logger.error({ err: error }, 'unexpected error authenticating a WebSocket connection');
-            return refuse(CLOSE_INTERNAL_ERROR, 'internal error');
-          }
+  /** connection_init: authenticated as on HTTP, then held among its key's connections; false refuses it. */
+  const authenticate = async (connection: Connection, params: Record<string, unknown> | undefined) => {
+    const { socket, request } = connection;
+    const refuse = (code: number, reason: string, why: DoorRefusal) => {
+      observe.refused?.(why);
+      end(connection, code, reason, 'refused');
+      return false;
+    };
+    try {
+      // Listening before the key is read: a revocation committed after that read is heard.
+      await feed.listen();
+    } catch (error) {
+      logger.warn({ err: error }, 'the event feed cannot listen: WebSocket connection refused');
+      return refuse(CLOSE_TRY_AGAIN_LATER, 'the live event feed is unavailable; retry shortly', 'unavailable');
+    }
+    const since = keys.mark();
+    let context: Context;
+    try {
+      context = await createContext(service, {
+        credential: {
+          value: credentialOf(params, request.headers),
+          expected: 'an API key',
+          presentedAs: 'X-Api-Key (or Authorization: Bearer) in the connection_init payload',
         },
-        onSubscribe: (ctx, id, payload): ExecutionArgs | readonly GraphQLError[] => {
-          const base = ctx.extra.context!;
-          let document: ReturnType<typeof parse>;
-          try {
-            document = parse(payload.query, { maxTokens: limits.graphql.maxTokens });
-          } catch (error) {
-            const message = error instanceof GraphQLError ? error.message : 'the document could not be parsed';
-            return [new GraphQLError(tokenLimitMessage(message) ?? message)];
-          }
-          const errors = validate(schema, document, rules);
-          if (errors.length > 0) return errors;
-          const operation = getOperationAST(document, payload.operationName);
-          if (!operation) return [new GraphQLError('the document names no operation to run (operationName)')];
-          if (operation.operation !== 'subscription') {
-            return [
-              new GraphQLError(`the WebSocket carries subscriptions only: send a ${operation.operation} over HTTP`),
-            ];
-          }
-          const variables = payload.variables ?? {};
-          const refusal = costRefusal(schema, document, operation, variables, limits.graphql);
-          if (refusal) return [refusal];
-          const keyId = base.auth.principal!.keyId;
-          const open = openPerKey.get(keyId) ?? 0;
-          if (open >= limits.subscriptions.perKey) {
-            return [
-              new AppError(
-                'RATE_LIMITED',
-                `this key has ${open} subscriptions open, the limit (SUBSCRIPTIONS_PER_KEY); complete one first`,
-              ),
-            ];
-          }
-          openPerKey.set(keyId, open + 1);
-          ctx.extra.counted!.add(id);
-          deps.observe?.opened();
-          const { socket } = ctx.extra;
-          const contextValue: Context = {
-            ...base,
-            requestId: `${base.requestId}/${id}`,
-            live: {
-              feed,
-              connection: {
-                bufferedAmount: () => socket.bufferedAmount,
-                close: (code, reason) => socket.close(code, closeReason(reason)),
-              },
-              bounds: limits.subscriptions,
-            },
-          };
-          forgetCachedReads(contextValue); // each subscription its own loaders
-          return { schema, document, operationName: payload.operationName, variableValues: variables, contextValue };
+        requestId: randomUUID(),
+        clientAddress: connection.clientAddress,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'RATE_LIMITED') {
+        return refuse(CLOSE_TRY_AGAIN_LATER, error.message, 'blocked_address');
+      }
+      if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') {
+        return refuse(CLOSE_TRY_AGAIN_LATER, error.message, 'unavailable');
+      }
+      if (error instanceof AppError) return refuse(CloseCode.Forbidden, error.message, 'credential');
+      logger.error({ err: error }, 'unexpected error authenticating a WebSocket connection');
+      return refuse(CLOSE_INTERNAL_ERROR, 'internal error', 'unavailable');
+    }
+    const { principal } = context.auth;
+    if (!principal) return refuse(CloseCode.Forbidden, context.auth.failure.message, 'credential');
+    const refusal = refusalOf(principal);
+    if (refusal) return refuse(CloseCode.Forbidden, refusal, 'credential');
+    // The client left while its key was read: nothing to hold.
+    if (socket.readyState !== socket.OPEN) return false;
+    const held: KeyConnection = {
+      keyId: principal.keyId,
+      expiresAt: principal.expiresAt,
+      end: (code, reason, why) => end(connection, code, reason, why),
+    };
+    const full = keys.add(held, since);
+    if (full) return refuse(full.code, full.reason, full.code === CLOSE_FORBIDDEN ? 'revoked' : 'connections_per_key');
+    connection.held = held;
+    connection.context = context;
+    connection.releaseUnauthenticated();
+    return true;
+  };
+
+  /** subscribe: one request of the key, then the document's limits, then the key's open subscriptions. */
+  const subscribe = async (
+    connection: Connection,
+    id: string,
+    payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+    const base = connection.context!;
+    const keyId = base.auth.principal!.keyId;
+    try {
+      await base.credentialLimits.accepted(keyId);
+    } catch (error) {
+      if (error instanceof AppError) return [subscriptionError(error)];
+      throw error;
+    }
+    if (connection.closedBy) return [new GraphQLError('the connection is closing')];
+    let document: ReturnType<typeof parse>;
+    try {
+      document = parse(payload.query, { maxTokens: limits.graphql.maxTokens });
+    } catch (error) {
+      const message = error instanceof GraphQLError ? error.message : 'the document could not be parsed';
+      return [new GraphQLError(tokenLimitMessage(message) ?? message)];
+    }
+    const errors = validate(schema, document, rules);
+    if (errors.length > 0) return errors;
+    const operation = getOperationAST(document, payload.operationName);
+    if (!operation) return [new GraphQLError('the document names no operation to run (operationName)')];
+    if (operation.operation !== 'subscription') {
+      return [new GraphQLError(`the WebSocket carries subscriptions only: send a ${operation.operation} over HTTP`)];
+    }
+    const variables = payload.variables ?? {};
+    const refusal = costRefusal(schema, document, operation, variables, limits.graphql);
+    if (refusal) return [refusal];
+    const open = openPerKey.get(keyId) ?? 0;
+    if (open >= limits.subscriptions.perKey) {
+      return [
+        new AppError(
+          'RATE_LIMITED',
+          `this key has ${open} subscriptions open, the limit (SUBSCRIPTIONS_PER_KEY); complete one first`,
+        ),
+      ];
+    }
+    openPerKey.set(keyId, open + 1);
+    connection.counted.add(id);
+    observe.opened?.();
+    const { socket } = connection;
+    const contextValue: Context = {
+      ...base,
+      requestId: `${base.requestId}/${id}`,
+      live: {
+        feed,
+        connection: {
+          bufferedAmount: () => socket.bufferedAmount,
+          close: (code, reason) => socket.close(code, closeReason(reason)),
         },
-        onComplete: (ctx, id) => release(ctx.extra, id),
-        onClose: (ctx) => {
-          for (const id of [...(ctx.extra.counted ?? [])]) release(ctx.extra, id);
-        },
+        bounds: limits.subscriptions,
       },
-      wss,
-    );
-    disposeServer = () => served.dispose();
+    };
+    forgetCachedReads(contextValue); // each subscription its own loaders
+    return { schema, document, operationName: payload.operationName, variableValues: variables, contextValue };
+  };
+
+  const protocol = makeServer<Record<string, unknown> | undefined, Connection>({
+    schema,
+    connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+    onConnect: (ctx) => authenticate(ctx.extra, ctx.connectionParams),
+    onSubscribe: (ctx, id, payload) => subscribe(ctx.extra, id, payload),
+    onComplete: (ctx, id) => release(ctx.extra, id),
+    onClose: (ctx) => {
+      for (const id of [...ctx.extra.counted]) release(ctx.extra, id);
+    },
+  });
+
+  const socketRules = {
+    messages: limits.websocket.messagesPerConnection,
+    keepAliveMs: KEEP_ALIVE_MS,
+    logger,
+  };
+
+  /** A socket past its handshake: served by graphql-ws, its close counted. */
+  const connected = (
+    socket: WebSocket,
+    request: IncomingMessage,
+    clientAddress: string | null,
+    releaseUnauthenticated: () => void,
+  ) => {
+    const connection: Connection = {
+      socket,
+      request,
+      clientAddress,
+      releaseUnauthenticated,
+      counted: new Set(),
+      closedBy: null,
+    };
+    openConnections.add(connection);
+    observe.connectionOpened?.();
+    socket.once('close', (code) => {
+      openConnections.delete(connection);
+      releaseUnauthenticated();
+      if (connection.held) keys.remove(connection.held);
+      observe.connectionClosed?.(connection.closedBy ?? closeReasonOf(code));
+    });
+    serveSocket(protocol, socket, connection, socketRules, {
+      end: (code, reason, why) => end(connection, code, reason, why),
+      describe: () => ({ clientAddress, keyId: connection.held?.keyId ?? null }),
+      ended: () => connection.closedBy !== null,
+    });
+  };
+
+  /** An upgrade: answered (404, 429, 503) by the gate before any handshake, else handed to ws. */
+  const upgrade = async (server: WebSocketServer, request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    const admitted = await gate.admit(request, socket);
+    if (!admitted) return;
+    if (socket.destroyed || closing) {
+      admitted.releaseUnauthenticated();
+      socket.destroy();
+      return;
+    }
+    const { clientAddress, releaseUnauthenticated } = admitted;
+    server.handleUpgrade(request, socket, head, (ws) => connected(ws, request, clientAddress, releaseUnauthenticated));
+  };
+
+  const attach = (httpServer: Server) => {
+    const server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, handleProtocols });
+    const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      void upgrade(server, request, socket, head);
+    };
+    httpServer.on('upgrade', onUpgrade);
+    wss = server;
+    detach = () => httpServer.off('upgrade', onUpgrade);
   };
 
   return {
     attach,
     listening: () => feed.size(),
     close: async () => {
-      const dispose = disposeServer;
-      disposeServer = null;
-      await dispose?.();
+      closing = true;
+      detach?.();
+      detach = null;
+      keys.stop();
+      const server = wss;
+      wss = null;
+      if (server) {
+        for (const connection of openConnections) end(connection, 1001, 'Going away', 'shutdown');
+        await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      }
       await feed.close();
     },
   };

@@ -6,6 +6,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { Db } from '../db/knex.js';
 import { poolCounts } from '../db/poolCounts.js';
 import type { ReadReplica } from '../db/replica.js';
+import type { SubscriptionObserver } from '../http/subscriptions.js';
 import type { RateLimitStoreObserver } from '../limits/sharedStore.js';
 import type { EventObserver } from '../modules/events/observe.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
@@ -103,6 +104,38 @@ export const openSubscriptions = new Gauge({
   help: 'GraphQL subscriptions open on this instance (WebSocket, graphql-ws).',
   registers: [metricsRegistry],
 });
+
+const openWebSockets = new Gauge({
+  name: 'websocket_connections_open',
+  help: 'WebSocket connections open on this instance (/graphql, graphql-ws), authenticated or not.',
+  registers: [metricsRegistry],
+});
+
+const refusedWebSockets = new Counter({
+  name: 'websocket_connections_refused_total',
+  help: 'WebSocket upgrades (HTTP 429, 503) and connection_inits (4403, 4429, 1013) refused, by reason: address_rate, unauthenticated_sockets, connections_per_key, credential, revoked, blocked_address, unavailable.',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
+const closedWebSockets = new Counter({
+  name: 'websocket_connections_closed_total',
+  help: 'WebSocket connections closed, by reason: what the door decided (message_rate, revoked, expired, no_longer_valid, feed_lost, shutdown, refused, internal_error) or what the close code says (client, slow_subscriber, feed_interrupted, frame_too_large, invalid_frame, protocol, other).',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
+/** The WebSocket door's port (its `observe`), installed by createApp: subscriptions and connections. */
+export const webSocketMetrics: SubscriptionObserver = {
+  opened: () => openSubscriptions.inc(),
+  closed: () => openSubscriptions.dec(),
+  connectionOpened: () => openWebSockets.inc(),
+  connectionClosed: (reason) => {
+    openWebSockets.dec();
+    closedWebSockets.inc({ reason });
+  },
+  refused: (reason) => refusedWebSockets.inc({ reason }),
+};
 
 const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',

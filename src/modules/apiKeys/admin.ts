@@ -9,6 +9,7 @@ import type { AuditActor } from '../audit/rows.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/keys.js';
 import { apiKeyById, insertApiKey, insertOperator, revokeApiKey } from '../auth/queries.js';
 import type { ApiKeyKind, ApiKeyRow } from '../auth/rows.js';
+import { publishKeyRevocation } from '../events/publish.js';
 
 /** Two: the key in use and its replacement, during a rotation. */
 export const MAX_ACTIVE_KEYS = 2;
@@ -86,7 +87,11 @@ export async function createApiKeyFor(
   );
 }
 
-/** Revokes a key now (a key already revoked keeps its first revocation time); the event is recorded either way. */
+/**
+ * Revokes a key now (a key already revoked keeps its first revocation time); the event is recorded
+ * either way. Every instance is told in the same transaction (publishKeyRevocation): its WebSocket
+ * connections of this key, and of access tokens it bought, close at commit (decisions.md 12).
+ */
 export async function revokeApiKeyAs(db: Db, id: string, actor: AuditActor, now: Date): Promise<ApiKeyRow> {
   const { row } = await audited(
     db,
@@ -94,6 +99,7 @@ export async function revokeApiKeyAs(db: Db, id: string, actor: AuditActor, now:
     async (trx) => {
       const before = await apiKeyById(trx, id);
       if (!before) throw notFound('API key', id);
+      await publishKeyRevocation(trx, id);
       return { row: (await revokeApiKey(trx, id, now))!, alreadyRevoked: before.revoked_at !== null };
     },
     ({ row, alreadyRevoked }) => ({

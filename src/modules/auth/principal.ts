@@ -19,6 +19,11 @@ interface PrincipalBase {
   keyId: string;
   /** True when the request carried an access token rather than the key itself. */
   viaToken: boolean;
+  /**
+   * When the credential stops being valid by itself: the key's expiry or the access token's `exp`,
+   * whichever comes first; null: never (until revoked). A long-lived connection closes then.
+   */
+  expiresAt: Date | null;
 }
 
 export type Principal =
@@ -101,15 +106,22 @@ export function bearerCredential(header: string | undefined, what: string): stri
   return match[1];
 }
 
-function principalOf(key: ApiKeyRow, viaToken: boolean): Principal {
+/** The earlier of two expiries (null: none). */
+function earlier(first: Date | null, second: Date | null): Date | null {
+  if (!first || !second) return first ?? second;
+  return first.getTime() <= second.getTime() ? first : second;
+}
+
+function principalOf(key: ApiKeyRow, tokenExpiresAt: Date | null): Principal {
+  const base = { keyId: key.id, viaToken: tokenExpiresAt !== null, expiresAt: earlier(key.expires_at, tokenExpiresAt) };
   switch (key.kind) {
     case 'partner':
     case 'retail':
-      return { kind: 'partner', keyKind: key.kind, keyId: key.id, viaToken, partnerId: key.partner_id! };
+      return { kind: 'partner', keyKind: key.kind, ...base, partnerId: key.partner_id! };
     case 'vendor':
-      return { kind: 'vendor', keyKind: 'vendor', keyId: key.id, viaToken, vendorId: key.vendor_id! };
+      return { kind: 'vendor', keyKind: 'vendor', ...base, vendorId: key.vendor_id! };
     case 'operator':
-      return { kind: 'operator', keyKind: 'operator', keyId: key.id, viaToken, operatorId: key.operator_id! };
+      return { kind: 'operator', keyKind: 'operator', ...base, operatorId: key.operator_id! };
   }
 }
 
@@ -149,8 +161,9 @@ function findKeyByHash(
   return findActiveApiKeyInTurns(db, hash, now);
 }
 
-function authenticated(key: ActiveKey, viaToken: boolean): Authentication {
-  const principal = principalOf(key, viaToken);
+/** `tokenExpiresAt`: the access token's expiry when the key was presented through one, else null. */
+function authenticated(key: ActiveKey, tokenExpiresAt: Date | null): Authentication {
+  const principal = principalOf(key, tokenExpiresAt);
   return key.written_lsn === undefined ? { principal } : { principal, writtenLsn: key.written_lsn };
 }
 
@@ -168,7 +181,7 @@ async function authenticate(deps: AuthenticationDeps, credential: Credential): P
         principal: null,
         failure: invalidAccessToken('the API key behind this access token was revoked or has expired'),
       };
-    return authenticated(key, true);
+    return authenticated(key, new Date(check.claims.expiresAt * 1000));
   }
   // A generated key with a wrong checksum is a typo or a forgery: refused without a lookup.
   if (!couldBeValidKey(value)) return { principal: null, failure: invalidApiKey() };
@@ -178,7 +191,7 @@ async function authenticate(deps: AuthenticationDeps, credential: Credential): P
   // A generated key's prefix must agree with the kind it was stored as.
   const prefixKind = kindOfGeneratedKey(value);
   if (prefixKind !== null && prefixKind !== key.kind) return { principal: null, failure: invalidApiKey() };
-  return authenticated(key, false);
+  return authenticated(key, null);
 }
 
 interface AuthContext {

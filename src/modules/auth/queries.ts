@@ -108,6 +108,17 @@ export function findActiveApiKeyById(db: DbOrTrx, id: string, now: Date): Promis
     .first();
 }
 
+/** Of the keys `ids`, those neither revoked nor expired at `now`: one statement for a whole instance's connections. */
+export async function activeApiKeyIds(db: DbOrTrx, ids: readonly string[], now: Date): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows: Array<{ id: string }> = await db('api_keys')
+    .select('id')
+    .whereIn('id', ids)
+    .whereNull('revoked_at')
+    .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now));
+  return new Set(rows.map((row) => String(row.id)));
+}
+
 export function apiKeyById(db: DbOrTrx, id: string): Promise<ApiKeyRow | undefined> {
   return db<ApiKeyRow>('api_keys')
     .select(...COLUMNS)

@@ -2,11 +2,13 @@
 // committed an event sends "partner_id:id" after the commit: publish.ts), each event read once by its
 // key and fanned out to the subscribers it matches. Started by the first subscriber; a lost listening
 // connection interrupts every subscriber (they reconnect and catch up with Query.events) and the next
-// subscriber listens again.
+// subscriber listens again. The same channel carries keys' revocations (publish.ts), handled in the
+// order they came among the events: the WebSocket door closes a revoked key's connections before
+// any event committed after the revocation is fanned out.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
 import { type ChannelListener, listenToChannel } from '../../db/notifications.js';
-import { EVENTS_CHANNEL } from './publish.js';
+import { EVENTS_CHANNEL, REVOKED_KEY_PREFIX } from './publish.js';
 import type { EventRow, EventTypeName } from './rows.js';
 
 /** Which events a subscriber hears: one partner's (or every partner's: null), of some types (or all: null). */
@@ -24,12 +26,22 @@ export interface FeedSubscriber {
 }
 
 export interface EventFeed {
+  /** Resolves once the feed is listening: a revocation committed after this is heard (FeedHooks.keyRevoked). */
+  listen: () => Promise<void>;
   /** Adds a subscriber once the feed is listening (so no event committed after this resolves is missed); returns its removal. */
   subscribe: (subscriber: FeedSubscriber) => Promise<() => void>;
   /** Subscribers of this instance. */
   size: () => number;
   /** Stops listening; every subscriber is interrupted. */
   close: () => Promise<void>;
+}
+
+/** What the feed tells beside events (the WebSocket door listens). */
+export interface FeedHooks {
+  /** Key `keyId` was revoked: called in order among the events, before any notified after it is fanned out. */
+  keyRevoked?: (keyId: string) => void;
+  /** The listening connection was lost: revocations sent meanwhile are not heard. */
+  lost?: (reason: string) => void;
 }
 
 const matchesPartner = (filter: EventFilter, partnerId: string) =>
@@ -48,7 +60,7 @@ async function readEvent(db: Db, partnerId: string, id: string): Promise<EventRo
     .first('partner_id', 'id', 'sequence', 'type', 'occurred_at', 'data') as Promise<EventRow | undefined>;
 }
 
-export function createEventFeed(db: Db, logger: Logger): EventFeed {
+export function createEventFeed(db: Db, logger: Logger, hooks: FeedHooks = {}): EventFeed {
   const subscribers = new Set<FeedSubscriber>();
   let listening: Promise<ChannelListener> | null = null;
   let closed = false;
@@ -61,6 +73,10 @@ export function createEventFeed(db: Db, logger: Logger): EventFeed {
   };
 
   const fanOut = async (payload: string) => {
+    if (payload.startsWith(REVOKED_KEY_PREFIX)) {
+      hooks.keyRevoked?.(payload.slice(REVOKED_KEY_PREFIX.length));
+      return;
+    }
     const key = parseNotification(payload);
     if (!key) return;
     // Nobody here hears this partner: no read at all (the cost of an event with no live subscriber).
@@ -88,6 +104,7 @@ export function createEventFeed(db: Db, logger: Logger): EventFeed {
     logger.warn({ err: error }, 'the event feed lost its listening connection: subscribers interrupted');
     listening = null;
     interruptAll('the live event feed was interrupted');
+    hooks.lost?.('the live event feed was interrupted');
   };
 
   const listen = (): Promise<ChannelListener> => {
@@ -101,6 +118,10 @@ export function createEventFeed(db: Db, logger: Logger): EventFeed {
   };
 
   return {
+    listen: async () => {
+      if (closed) throw new Error('the event feed is closed');
+      await listen();
+    },
     subscribe: async (subscriber) => {
       if (closed) throw new Error('the event feed is closed');
       await listen();

@@ -4,6 +4,7 @@
 // flush included), so every payment of every partner would commit one after another: measured, a
 // third fewer payments per second. Subscriptions are live and best effort (a client catches up with
 // Query.events); webhooks do not depend on this (their deliveries are written with the event).
+// A key's revocation travels on the same channel, inside its own transaction (publishKeyRevocation).
 import type { Logger } from 'pino';
 import type { DbOrTrx } from '../../db/knex.js';
 import { runSql } from '../../db/prepared.js';
@@ -13,6 +14,22 @@ export const EVENTS_CHANNEL = 'dfs_events';
 
 /** The listeners' message for an event: "partner_id:id" (feed.ts reads the row by that key). */
 export const notification = (event: Pick<EventRow, 'partner_id' | 'id'>) => `${event.partner_id}:${event.id}`;
+
+/**
+ * A revoked key's message on the same channel: the door closes the connections of that key and of
+ * its access tokens. It cannot be taken for an event's ("partner_id:id": partner ids are digits).
+ */
+export const REVOKED_KEY_PREFIX = 'revoked-key:';
+
+/**
+ * NOTIFYs the revocation of key `keyId` inside the revoking transaction `trx`: Postgres delivers it
+ * at commit, before the notification of any event committed after it, so a connection of that key
+ * is closed before such an event can reach it. A revocation is rare; holding the notification lock
+ * through its commit costs nothing that matters.
+ */
+export async function publishKeyRevocation(trx: DbOrTrx, keyId: string): Promise<void> {
+  await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${REVOKED_KEY_PREFIX}${keyId}`]);
+}
 
 /** NOTIFYs the committed `events` on EVENTS_CHANNEL; a failure is logged, never thrown (the change is done). */
 export async function publishEvents(
