@@ -35,6 +35,16 @@ export interface SubscriptionLimits {
   maxBufferedBytes: number;
 }
 
+// --- Webhook tools (sendTestWebhook, redeliverEvent): decisions.md section 13. ---
+/** How often the webhook tools may be used: each field execution counts once (aliases count). */
+export interface WebhookToolLimits {
+  /** Per API key (WEBHOOK_TOOL_LIMIT_PER_KEY per 60 s). */
+  perKey: WindowLimit;
+  /** Per endpoint, whoever asks (WEBHOOK_TOOL_LIMIT_PER_ENDPOINT per 60 s). */
+  perEndpoint: WindowLimit;
+}
+// --- end of webhook tools ---
+
 export interface LimitSettings {
   /** Requests per API key (an access token counts against the key that bought it). */
   requestsPerKey: WindowLimit;
@@ -44,6 +54,8 @@ export interface LimitSettings {
   anonymousPerAddress: WindowLimit;
   graphql: GraphQLLimits;
   subscriptions: SubscriptionLimits;
+  /** sendTestWebhook and redeliverEvent, per key and per endpoint. */
+  webhookTools: WebhookToolLimits;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
@@ -52,6 +64,7 @@ export const DEFAULT_LIMITS: LimitSettings = {
   anonymousPerAddress: { limit: 60, windowSeconds: 60 },
   graphql: { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxTokens: 2000, maxListItems: 50_000 },
   subscriptions: { perKey: 10, maxQueuedEvents: 1000, maxBufferedBytes: 1024 * 1024 },
+  webhookTools: { perKey: { limit: 10, windowSeconds: 60 }, perEndpoint: { limit: 5, windowSeconds: 60 } },
 };
 
 /**
