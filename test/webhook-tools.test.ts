@@ -68,7 +68,7 @@ const codes = (body: GraphQLBody) => (body.errors ?? []).map((error) => error.ex
 
 describe('the webhook tools are limited per key and per endpoint', () => {
   const fixture = useToolService();
-  const { perKey, perEndpoint } = DEFAULT_LIMITS.webhookTools;
+  const { perEndpoint } = DEFAULT_LIMITS.webhookTools;
 
   it('counts each aliased field once: past the endpoint limit, RATE_LIMITED, nothing more queued or audited', async () => {
     const endpoint = await createEndpoint(fixture, 'other-partner-key', { url: receiver.url('/aliases') });
