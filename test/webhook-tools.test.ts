@@ -243,6 +243,34 @@ describe('sendTestWebhook queues a test delivery the worker posts', () => {
     expect(posted!.headers['webhook-signature']).toBeUndefined();
   });
 
+  it("is posted under the endpoint's concurrency: a slow receiver holds at most maxPerEndpoint tests at once", async () => {
+    await worker?.stop();
+    const slow = await startReceiver({ answerAfterMs: 1000 });
+    try {
+      const endpoint = await createEndpoint(fixture, 'demo-partner-key', { url: slow.url('/slow') });
+      const body = await fixture.as('demo-partner-key')(aliasedTests(endpoint.id, 6));
+      expect(codes(body)).toEqual([]);
+      worker = startDeliveryWorker({
+        db: fixture.database.db,
+        logger: createLogger('silent'),
+        now: () => new Date(),
+        production: false,
+        settings: { scheduleMs: [30], jitter: 0, pollMs: 20, timeoutMs: 10_000, maxPerEndpoint: 2 },
+      });
+      let most = 0;
+      while (slow.received.length < 6 || slow.underWay() > 0) {
+        most = Math.max(most, slow.underWay());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(most).toBe(2);
+      expect(slow.received).toHaveLength(6);
+    } finally {
+      await worker?.stop();
+      worker = undefined;
+      await slow.close();
+    }
+  });
+
   it('refuses WEBHOOK_TEST as a type an endpoint subscribes to', async () => {
     const body = await fixture.as('demo-partner-key')(CREATE, {
       input: { url: receiver.url('/x'), eventTypes: ['WEBHOOK_TEST'] },
