@@ -3,7 +3,7 @@
 // another, also under concurrent requests; both are limited per key and per endpoint, each field
 // execution counting once (aliases count). Counts in the store the request limits use: Postgres on
 // Postgres (shared by every instance), this process's memory on PGlite.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/limitSettings.js';
@@ -136,6 +136,35 @@ describe('the webhook tools are limited per key', () => {
       const elsewhere = await second.graphql(aliasedTests(endpoints[0]!.id, 1), { 'x-api-key': key });
       expect(codes(elsewhere.body as GraphQLBody)).toEqual(['RATE_LIMITED']);
     } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('the webhook tools are counted where the request limits are: Redis, shared by instances', () => {
+  const fixture = useToolService();
+
+  it("refuses on one instance an endpoint past its limit through another instance's uses", async () => {
+    const store = {
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisKeyPrefix: `dfs-test-tools-${randomBytes(6).toString('hex')}`,
+    };
+    const limits = { ...TEST_LIMITS, webhookTools: DEFAULT_LIMITS.webhookTools };
+    const [first, second] = [
+      await startTestService(fixture.database.db, { limits, rateLimitStore: store }),
+      await startTestService(fixture.database.db, { limits, rateLimitStore: store }),
+    ];
+    try {
+      const endpoint = await createEndpoint(fixture, 'demo-partner-key', { url: receiver.url('/redis') });
+      const { perEndpoint } = DEFAULT_LIMITS.webhookTools;
+      const here = await first.graphql(aliasedTests(endpoint.id, perEndpoint.limit), {
+        'x-api-key': 'demo-partner-key',
+      });
+      expect(codes(here.body as GraphQLBody)).toEqual([]);
+      const there = await second.graphql(aliasedTests(endpoint.id, 1), { 'x-api-key': 'demo-operator-key' });
+      expect(codes(there.body as GraphQLBody)).toEqual(['RATE_LIMITED']);
+    } finally {
+      await first.close();
       await second.close();
     }
   });
