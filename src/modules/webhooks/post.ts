@@ -38,14 +38,18 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, limit: numbe
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
-function describeFailure(error: unknown, timeoutMs: number): string {
+function describeFailure(error: unknown, timeoutMs: number, production: boolean): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `no answer within ${timeoutMs} ms`;
   }
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   // A refused destination says only what destinations.ts lets it say.
   if (cause instanceof DestinationRefusedError) return cause.message;
-  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  // In production only an error's code: a message may name the address connected to.
+  const message = production
+    ? 'connection failed'
+    : (cause?.message ?? (error instanceof Error ? error.message : String(error)));
+  const detail = cause?.code ?? message;
   return `the request failed: ${detail}`.slice(0, RESPONSE_LIMIT_BYTES);
 }
 
@@ -84,7 +88,7 @@ export async function postWebhook(
       statusCode: null,
       latencyMs,
       response: null,
-      error: describeFailure(error, options.timeoutMs),
+      error: describeFailure(error, options.timeoutMs, options.rules.production),
       delivered: false,
     };
   }
