@@ -80,6 +80,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     rateLimitStore: { redisUrl: config.redisUrl },
     graphqlExecutor: config.graphqlExecutor,
     tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
+    webhookAllowedPorts: config.webhookAllowedPorts,
   };
 }
 

@@ -43,7 +43,9 @@ describe('loadConfig', () => {
         authFailuresPerAddress: { limit: 20, windowSeconds: 300 },
         anonymousPerAddress: { limit: 60, windowSeconds: 60 },
         graphql: { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxTokens: 2000, maxListItems: 50_000 },
+        webhookTools: { perKey: { limit: 10, windowSeconds: 60 }, perEndpoint: { limit: 5, windowSeconds: 60 } },
       },
+      webhookAllowedPorts: [443],
       trustProxy: false,
       corsOrigins: [],
       requestTimeoutMs: 30_000,
@@ -95,6 +97,10 @@ describe('loadConfig', () => {
       WEBSOCKET_RECHECK_SECONDS: '30',
       EVENT_RETENTION_DAYS: '45',
       GRAPHQL_EXECUTOR: 'graphql-js',
+      // Webhook tools and destinations.
+      WEBHOOK_TOOL_LIMIT_PER_KEY: '20',
+      WEBHOOK_TOOL_LIMIT_PER_ENDPOINT: '3',
+      WEBHOOK_ALLOWED_PORTS: '443, 8443,443',
     });
     expect(config).toEqual({
       port: 8080,
@@ -121,6 +127,7 @@ describe('loadConfig', () => {
           unauthenticatedPerAddress: 2,
           recheckSeconds: 30,
         },
+        webhookTools: { perKey: { limit: 20, windowSeconds: 60 }, perEndpoint: { limit: 3, windowSeconds: 60 } },
       },
       trustProxy: 1,
       corsOrigins: ['https://dashboard.example.com', 'http://localhost:5173'],
@@ -128,6 +135,7 @@ describe('loadConfig', () => {
       drainDelayMs: 5000,
       databaseStatementTimeoutMs: 5000,
       webhookDelivery: {},
+      webhookAllowedPorts: [443, 8443],
       eventRetentionDays: 45,
       graphqlExecutor: 'graphql-js',
     });
@@ -234,6 +242,11 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'loopback,,10.0.0.1' }, 'TRUST_PROXY'],
+    [{ WEBHOOK_TOOL_LIMIT_PER_KEY: '0' }, 'WEBHOOK_TOOL_LIMIT_PER_KEY'],
+    [{ WEBHOOK_TOOL_LIMIT_PER_ENDPOINT: 'many' }, 'WEBHOOK_TOOL_LIMIT_PER_ENDPOINT'],
+    [{ WEBHOOK_ALLOWED_PORTS: '443,70000' }, 'WEBHOOK_ALLOWED_PORTS'],
+    [{ WEBHOOK_ALLOWED_PORTS: '443,,80' }, 'WEBHOOK_ALLOWED_PORTS'],
+    [{ WEBHOOK_ALLOWED_PORTS: '0' }, 'WEBHOOK_ALLOWED_PORTS'],
   ])('refuses the limit setting %j, naming %s', (env, variable) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);

@@ -49,6 +49,8 @@ export interface Config {
   graphqlExecutor: GraphqlExecutorKind;
   /** The webhook worker's timing (WEBHOOK_*); absent fields take the worker's defaults (README, Events). */
   webhookDelivery: WebhookDeliveryTiming;
+  /** The ports production deliveries may use (WEBHOOK_ALLOWED_PORTS); 443 by default. */
+  webhookAllowedPorts: number[];
 }
 
 export interface WebhookDeliveryTiming {
@@ -148,8 +150,15 @@ const DAY_SECONDS = 24 * 3600;
 
 /** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*, SUBSCRIPTION*, WEBSOCKET_*; a GraphQL limit may not go below what the legacy operations need. */
 function limits(env: Env): LimitSettings {
-  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, graphql, subscriptions, websocket } =
-    DEFAULT_LIMITS;
+  const {
+    requestsPerKey,
+    authFailuresPerAddress,
+    anonymousPerAddress,
+    graphql,
+    subscriptions,
+    websocket,
+    webhookTools,
+  } = DEFAULT_LIMITS;
   const floors = GRAPHQL_LIMIT_FLOORS;
   return {
     requestsPerKey: {
@@ -204,6 +213,17 @@ function limits(env: Env): LimitSettings {
       ),
       recheckSeconds: integer(env, 'WEBSOCKET_RECHECK_SECONDS', websocket.recheckSeconds, 1, DAY_SECONDS),
     },
+    // Webhook tools: counts per 60 s (the window is fixed).
+    webhookTools: {
+      perKey: {
+        limit: integer(env, 'WEBHOOK_TOOL_LIMIT_PER_KEY', webhookTools.perKey.limit, 1, 100_000),
+        windowSeconds: webhookTools.perKey.windowSeconds,
+      },
+      perEndpoint: {
+        limit: integer(env, 'WEBHOOK_TOOL_LIMIT_PER_ENDPOINT', webhookTools.perEndpoint.limit, 1, 100_000),
+        windowSeconds: webhookTools.perEndpoint.windowSeconds,
+      },
+    },
   };
 }
 
@@ -244,6 +264,17 @@ function webhookDelivery(env: Env): WebhookDeliveryTiming {
   if (env.WEBHOOK_POLL_MS) timing.pollMs = integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000);
   if (env.WEBHOOK_LEASE_MS) timing.leaseMs = integer(env, 'WEBHOOK_LEASE_MS', 120_000, 1000, 3_600_000);
   return timing;
+}
+
+/** WEBHOOK_ALLOWED_PORTS: comma-separated ports production deliveries may use (443 when unset). */
+function webhookAllowedPorts(env: Env): number[] {
+  const raw = env.WEBHOOK_ALLOWED_PORTS;
+  if (raw === undefined || raw.trim() === '') return [443];
+  const ports = raw.split(',').map((entry) => entry.trim());
+  if (!ports.every((port) => /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)) {
+    throw new ConfigError('WEBHOOK_ALLOWED_PORTS', `must be comma-separated ports (1 to 65535), got "${raw}"`);
+  }
+  return [...new Set(ports.map(Number))];
 }
 
 /**
@@ -350,6 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
     drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 0, 0, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     webhookDelivery: webhookDelivery(env),
+    webhookAllowedPorts: webhookAllowedPorts(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     graphqlExecutor: graphqlExecutor(env),
   };

@@ -41,6 +41,8 @@ export interface ServiceDeps {
   observe?: PaymentObserver & EventObserver;
   /** Production rules apply (webhook URLs: https only, public addresses only); false when absent. */
   production?: boolean;
+  /** The ports production webhook URLs may name (WEBHOOK_ALLOWED_PORTS); 443 alone when absent. */
+  webhookAllowedPorts?: readonly number[];
   /** A streaming read replica (DATABASE_REPLICA_URL) for queries; absent: everything on `db`. */
   replica?: ReadReplica;
 }
@@ -119,6 +121,8 @@ export interface Context {
   live?: LiveConnection;
   /** Production rules apply (webhook URLs: https only, public addresses only). */
   production: boolean;
+  /** The ports production webhook URLs may name (WEBHOOK_ALLOWED_PORTS). */
+  webhookAllowedPorts: readonly number[];
   /** Aborted once the caller has gone away (a streamed list's pages): a long read may stop then. */
   signal?: AbortSignal;
   /** A page of a list read whole (a streamed list's pages): where a page may leave the next one's read. */
@@ -214,5 +218,6 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     tokens: deps.tokens,
     observe: deps.observe ?? UNOBSERVED,
     production: deps.production ?? false,
+    webhookAllowedPorts: deps.webhookAllowedPorts ?? [443],
   };
 }

@@ -46,6 +46,15 @@ export interface WebSocketLimits {
   /** Every connection's credential is checked again this often, in seconds. */
   recheckSeconds: number;
 }
+// --- Webhook tools (sendTestWebhook, redeliverEvent): decisions.md section 13. ---
+/** How often the webhook tools may be used: each field execution counts once (aliases count). */
+export interface WebhookToolLimits {
+  /** Per API key (WEBHOOK_TOOL_LIMIT_PER_KEY per 60 s). */
+  perKey: WindowLimit;
+  /** Per endpoint, whoever asks (WEBHOOK_TOOL_LIMIT_PER_ENDPOINT per 60 s). */
+  perEndpoint: WindowLimit;
+}
+// --- end of webhook tools ---
 
 export interface LimitSettings {
   /** Requests per API key (an access token counts against the key that bought it). */
@@ -57,6 +66,8 @@ export interface LimitSettings {
   graphql: GraphQLLimits;
   subscriptions: SubscriptionLimits;
   websocket: WebSocketLimits;
+  /** sendTestWebhook and redeliverEvent, per key and per endpoint. */
+  webhookTools: WebhookToolLimits;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
@@ -71,6 +82,7 @@ export const DEFAULT_LIMITS: LimitSettings = {
     unauthenticatedPerAddress: 5,
     recheckSeconds: 60,
   },
+  webhookTools: { perKey: { limit: 10, windowSeconds: 60 }, perEndpoint: { limit: 5, windowSeconds: 60 } },
 };
 
 /**

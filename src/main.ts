@@ -40,6 +40,7 @@ const deliveries = startDeliveryWorker({
   logger,
   now: () => new Date(),
   production: config.production,
+  allowedPorts: config.webhookAllowedPorts,
   settings: config.webhookDelivery,
   observe: deliveryMetrics,
 });

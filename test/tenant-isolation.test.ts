@@ -522,7 +522,7 @@ const MUTATION_COVERAGE: Record<string, string> = {
   updateWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   rotateWebhookSecret: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   deleteWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
-  sendTestWebhook: "B's endpoint id: RESOURCE_NOT_FOUND, nothing sent; retail: FORBIDDEN",
+  sendTestWebhook: "B's endpoint id: RESOURCE_NOT_FOUND, nothing queued; retail: FORBIDDEN",
   redeliverEvent: "B's event or B's endpoint: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
 };
 
@@ -1300,7 +1300,7 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             (values) => ({ id: values.endpointId }),
           ],
           [
-            'mutation($id: ID!) { sendTestWebhook(endpointId: $id) { statusCode } }',
+            'mutation($id: ID!) { sendTestWebhook(endpointId: $id) { id } }',
             { endpointId: v().endpointId },
             (values) => ({ id: values.endpointId }),
           ],

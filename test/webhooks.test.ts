@@ -224,11 +224,17 @@ describe('webhook deliveries', () => {
     ).data.rotateWebhookSecret;
     expect(rotated.secret).not.toBe(created.secret);
     const test = (
-      await demo(`mutation($id: ID!) { sendTestWebhook(endpointId: $id) { statusCode latencyMs error } }`, {
+      await demo(`mutation($id: ID!) { sendTestWebhook(endpointId: $id) { id status } }`, {
         id: created.endpoint.id,
       })
     ).data.sendTestWebhook;
-    expect(test).toMatchObject({ statusCode: 200, error: null });
+    expect(test).toMatchObject({ status: 'PENDING' });
+    startWorker();
+    await settled();
+    await worker?.stop();
+    worker = undefined;
+    const [attempt] = await fixture.database.db('webhook_attempts').where({ delivery_id: test.id });
+    expect(attempt).toMatchObject({ status_code: 200, error: null });
     const request = receiver.received.filter((entry) => entry.path === '/rotated').at(-1)!;
     expect(request.headers['webhook-signature']!.split(' ')).toHaveLength(2);
     for (const secret of [created.secret, rotated.secret]) {
@@ -251,7 +257,7 @@ describe('webhook deliveries', () => {
     );
     expect(code(await other(`mutation { rotateWebhookSecret(id: "${id}") { secret } }`))).toBe('RESOURCE_NOT_FOUND');
     expect(code(await other(`mutation { deleteWebhookEndpoint(id: "${id}") { id } }`))).toBe('RESOURCE_NOT_FOUND');
-    expect(code(await other(`mutation { sendTestWebhook(endpointId: "${id}") { statusCode } }`))).toBe(
+    expect(code(await other(`mutation { sendTestWebhook(endpointId: "${id}") { status } }`))).toBe(
       'RESOURCE_NOT_FOUND',
     );
     expect(

@@ -723,7 +723,9 @@ export type EventType =
   /** A payment was recorded, in store or through a vendor (a replay writes no event). */
   | 'PAYMENT_RECORDED'
   /** A partner transaction was written (finance, cash, commission, adjustment). */
-  | 'TRANSACTION_CREATED';
+  | 'TRANSACTION_CREATED'
+  /** A test message sendTestWebhook queued: delivered only to the endpoint tested, never to subscriptions. */
+  | 'WEBHOOK_TEST';
 
 /** Turns a cart into a finance order for a device. */
 export type FinanceCartInput = {
@@ -943,14 +945,21 @@ export type Mutation = {
    * transaction. Retail keys only.
    */
   recordInStorePayment: PaymentReceipt;
-  /** Delivers an event to an endpoint again (a new delivery, due at once), whatever became of earlier ones. Audited. */
+  /**
+   * Delivers an event to an endpoint again (a new delivery, due at once), whatever became of earlier ones; while
+   * a delivery of it to that endpoint is pending, answers that one instead. Limited as sendTestWebhook. Audited.
+   */
   redeliverEvent: WebhookDelivery;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
   /** A new secret, shown once; the old one keeps signing STANDARD deliveries beside it for 24 hours. Audited. */
   rotateWebhookSecret: WebhookEndpointSecret;
-  /** Posts a signed test delivery (type webhook.test) to the endpoint now and answers the attempt. Audited. */
-  sendTestWebhook: DeliveryAttempt;
+  /**
+   * Queues a signed test delivery (a WEBHOOK_TEST event of the endpoint's partner, delivered to this endpoint
+   * only) and answers it at once, PENDING; the delivery worker posts it, and its attempts show what the
+   * receiver answered. At most 10 webhook tools per key and 5 per endpoint a minute (RATE_LIMITED). Audited.
+   */
+  sendTestWebhook: WebhookDelivery;
   /** Changes a payment vendor's schema, name or state. Operators only. */
   updatePaymentVendor: PaymentVendor;
   /** Changes an endpoint's URL, event types, description or whether it is enabled. Audited. */
@@ -1647,7 +1656,7 @@ export type WebhookEndpoint = {
   disabledReason?: Maybe<Scalars['String']['output']>;
   /** Whether deliveries are made: false after updateWebhookEndpoint(enabled: false) or 5 days of failures. */
   enabled: Scalars['Boolean']['output'];
-  /** The event types it receives (each at most once). */
+  /** The event types it receives (each at most once; never WEBHOOK_TEST, which only sendTestWebhook sends). */
   eventTypes: Array<EventType>;
   /** Since when every attempt has failed (null: the last attempt was delivered, or none failed). */
   failingSince?: Maybe<Scalars['Timestamp']['output']>;
@@ -2246,7 +2255,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   redeliverEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
-  sendTestWebhook?: Resolver<ResolversTypes['DeliveryAttempt'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
+  sendTestWebhook?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
   updatePaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationUpdatePaymentVendorArgs, 'input'>>;
   updateWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'input'>>;
 };

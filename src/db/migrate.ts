@@ -18,6 +18,7 @@ import * as rateLimits from '../../migrations/20261125000100_rate_limits.js';
 import * as eventsTraceparent from '../../migrations/20261125000200_events_traceparent.js';
 import * as rateLimitsUnlogged from '../../migrations/20261126000100_rate_limits_unlogged.js';
 import * as listingIndexes from '../../migrations/20261127000100_listing_indexes.js';
+import * as webhookTools from '../../migrations/20261127000500_webhook_tools.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -37,6 +38,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261125000200_events_traceparent': eventsTraceparent,
   '20261126000100_rate_limits_unlogged': rateLimitsUnlogged,
   '20261127000100_listing_indexes': listingIndexes,
+  '20261127000500_webhook_tools': webhookTools,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -61,6 +61,11 @@ export interface RequestLimiter {
     lookup: ShapedStatement,
   ): Promise<{ row: Row | undefined; admission: KeyAdmissionAnswer | null }>;
   chargeAnonymous(address: string | null): Promise<void>;
+  /**
+   * One use of a webhook tool (sendTestWebhook, redeliverEvent) by API key `keyId` on endpoint
+   * `endpoint` ("partner:id"): counted against both, 429 past either limit.
+   */
+  chargeWebhookTool(keyId: string, endpoint: string): Promise<void>;
   /** Where the counts are kept, for /readyz: `memory`, `shared (redis)`, or `insurance (...)` while the store fails. */
   storeStatus(): string;
 }
@@ -86,10 +91,10 @@ export interface RequestLimiterOptions {
  * library reads the real clock (Date.now), not ServiceDeps.now.
  */
 export function createRequestLimiter(
-  settings: Pick<LimitSettings, 'requestsPerKey' | 'authFailuresPerAddress' | 'anonymousPerAddress'>,
+  settings: Pick<LimitSettings, 'requestsPerKey' | 'authFailuresPerAddress' | 'anonymousPerAddress' | 'webhookTools'>,
   options: RequestLimiterOptions = {},
 ): RequestLimiter {
-  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress } = settings;
+  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, webhookTools } = settings;
   const backend = options.backend ?? { kind: 'memory' };
   const guard =
     backend.kind === 'memory'
@@ -112,6 +117,19 @@ export function createRequestLimiter(
     postgres,
   );
   const failures = createWindowCounter(backend, guard, failuresOptions, postgres);
+  // The webhook tools' windows: two more named limits in the same store, so every instance shares them.
+  const toolsPerKey = createWindowCounter(
+    backend,
+    guard,
+    { name: 'webhooktool-key', limit: webhookTools.perKey, blockOnRefusal: false },
+    postgres,
+  );
+  const toolsPerEndpoint = createWindowCounter(
+    backend,
+    guard,
+    { name: 'webhooktool-endpoint', limit: webhookTools.perEndpoint, blockOnRefusal: false },
+    postgres,
+  );
 
   const addressBlocked = (msBeforeNext: number) =>
     rateLimited(
@@ -220,6 +238,22 @@ export function createRequestLimiter(
         toSeconds(count.msBeforeNext),
       );
     },
+    async chargeWebhookTool(keyId, endpoint) {
+      const byKey = await toolsPerKey.consume(keyId);
+      if (!byKey.allowed) {
+        throw rateLimited(
+          `this API key has used the webhook tools ${webhookTools.perKey.limit} times in ${webhookTools.perKey.windowSeconds} s`,
+          toSeconds(byKey.msBeforeNext),
+        );
+      }
+      const byEndpoint = await toolsPerEndpoint.consume(endpoint);
+      if (!byEndpoint.allowed) {
+        throw rateLimited(
+          `the webhook tools have been used on this endpoint ${webhookTools.perEndpoint.limit} times in ${webhookTools.perEndpoint.windowSeconds} s`,
+          toSeconds(byEndpoint.msBeforeNext),
+        );
+      }
+    },
     storeStatus: () => guard?.status() ?? 'memory',
   };
 }
@@ -239,6 +273,8 @@ export interface CredentialLimits {
   lookUpCounted?<Row extends { id: string }>(db: Knex, lookup: ShapedStatement): Promise<Row | undefined>;
   /** The request carried no credential: one request against its address, 429 past the limit. */
   anonymous(): Promise<void>;
+  /** One use of a webhook tool by API key `keyId` on endpoint `endpoint` ("partner:id"): 429 past either limit. */
+  webhookTool(keyId: string, endpoint: string): Promise<void>;
 }
 
 const nothing = async () => {};
@@ -247,6 +283,7 @@ const UNLIMITED: CredentialLimits = {
   failed: nothing,
   accepted: nothing,
   anonymous: nothing,
+  webhookTool: nothing,
 };
 
 /** `onQuota` hears the quota of every key charged, refused or not: the door writes its RateLimit headers from it. */
@@ -277,5 +314,6 @@ export function credentialLimitsFor(
       },
     }),
     anonymous: () => limiter.chargeAnonymous(clientAddress),
+    webhookTool: (keyId, endpoint) => limiter.chargeWebhookTool(keyId, endpoint),
   };
 }

@@ -36,7 +36,7 @@ export const TEST_TOKENS: TokenSettings = {
 /**
  * The limits of every test service unless a test passes its own: the GraphQL limits are the
  * defaults (so every suite's documents, and the REST shim's operations, meet them), while the
- * request and failed-authentication limits are out of reach, since suites send thousands of requests
+ * request, failed-authentication and webhook-tool limits are out of reach, since suites send thousands of requests
  * with one key and hundreds of bad credentials from one address. test/limits.test.ts tests those.
  */
 export const TEST_LIMITS: LimitSettings = {
@@ -44,6 +44,11 @@ export const TEST_LIMITS: LimitSettings = {
   requestsPerKey: { limit: 1_000_000, windowSeconds: 60 },
   authFailuresPerAddress: { limit: 1_000_000, windowSeconds: 300 },
   anonymousPerAddress: { limit: 1_000_000, windowSeconds: 60 },
+  // Out of reach too: test/webhook-tools.test.ts tests the webhook tools' limits.
+  webhookTools: {
+    perKey: { limit: 1_000_000, windowSeconds: 60 },
+    perEndpoint: { limit: 1_000_000, windowSeconds: 60 },
+  },
 };
 
 export interface TestServiceOptions {

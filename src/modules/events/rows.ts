@@ -4,6 +4,8 @@ export const EVENT_TYPES = [
   'transaction.created',
   'finance_order.created',
   'finance_order.paid_off',
+  // sendTestWebhook's: in its partner's log, delivered only to the endpoint tested.
+  'webhook.test',
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

@@ -8,6 +8,7 @@ const LOG_NAMES: Readonly<Record<EventType, EventTypeName>> = {
   TRANSACTION_CREATED: 'transaction.created',
   FINANCE_ORDER_CREATED: 'finance_order.created',
   FINANCE_ORDER_PAID_OFF: 'finance_order.paid_off',
+  WEBHOOK_TEST: 'webhook.test',
 };
 
 const GRAPH_NAMES = Object.fromEntries(Object.entries(LOG_NAMES).map(([graph, log]) => [log, graph])) as Readonly<

@@ -11,10 +11,10 @@ import {
   type EndpointChanges,
   endpointByKey,
   eventByKey,
-  insertDelivery,
   insertEndpoint,
   MAX_ENDPOINTS_PER_PARTNER,
   type NewEndpoint,
+  pendingDelivery,
   updateEndpointRow,
 } from './queries.js';
 import type { WebhookEndpointRow, WebhookEndpointSecretParent } from './rows.js';
@@ -137,7 +137,10 @@ export function deleteWebhookEndpoint(db: Db, actor: AuditActor, key: TenantKey)
   );
 }
 
-/** A new delivery of one of the partner's events to one of its endpoints, due now. */
+/**
+ * A new delivery of one of the partner's events to one of its endpoints, due now; while one is pending
+ * already, that one (no second is queued: a redelivery cannot multiply). Audited either way.
+ */
 export function redeliverEvent(db: Db, actor: AuditActor, partnerId: string, eventId: string, endpointId: string) {
   return audited(
     db,
@@ -147,17 +150,17 @@ export function redeliverEvent(db: Db, actor: AuditActor, partnerId: string, eve
       if (!endpoint) throw notFound('webhook endpoint', endpointId);
       const event = await eventByKey(trx, { partnerId, id: eventId });
       if (!event) throw notFound('event', eventId);
-      if (endpoint.format === 'payjoy_v1' && event.type !== 'transaction.created') {
+      if (endpoint.format === 'payjoy_v1' && event.type !== 'transaction.created' && event.type !== 'webhook.test') {
         throw invalidArgument('eventId', 'is not a transaction event: a PAYJOY_V1 endpoint receives only those');
       }
-      return insertDelivery(trx, partnerId, endpointId, eventId);
+      return pendingDelivery(trx, partnerId, endpointId, eventId);
     },
-    (row) => ({
+    ({ delivery, queued }) => ({
       action: 'webhook_delivery.redeliver',
       subjectKind: 'webhook_delivery',
-      subjectId: row.id,
+      subjectId: delivery.id,
       partnerId,
-      details: { eventId, endpointId },
+      details: { eventId, endpointId, queued },
     }),
-  );
+  ).then(({ delivery }) => delivery);
 }

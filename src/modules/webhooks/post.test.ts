@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 const request = { body: '{}', headers: { 'content-type': 'application/json' } };
-const options = { timeoutMs: 300, production: false, now: () => new Date() };
+const options = { timeoutMs: 300, rules: { production: false, allowedPorts: [443] }, now: () => new Date() };
+const production = { production: true, allowedPorts: [443] };
 
 describe('postWebhook', () => {
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {
@@ -44,10 +45,18 @@ describe('postWebhook', () => {
     expect(outcome).toMatchObject({ statusCode: null, delivered: false, error: 'no answer within 300 ms' });
   });
 
-  it('refuses, in production, to post to an address of this network', async () => {
-    const outcome = await postWebhook(`${base}/ok`, request, { ...options, production: true });
+  it('refuses, in production, to post to an address of this network or a port not allowed', async () => {
+    const outcome = await postWebhook(`${base}/ok`, request, { ...options, rules: production });
     expect(outcome).toMatchObject({ statusCode: null, delivered: false, error: 'the URL is not https://' });
-    const https = await postWebhook('https://127.0.0.1:1/ok', request, { ...options, production: true });
-    expect(https.error).toMatch(/not public/);
+    const https = await postWebhook('https://127.0.0.1/ok', request, { ...options, rules: production });
+    expect(https.error).toBe('the host is not a public address');
+    const port = await postWebhook('https://127.0.0.1:1/ok', request, { ...options, rules: production });
+    expect(port.error).toBe('port 1 is not allowed (443: WEBHOOK_ALLOWED_PORTS)');
+    const allowed = await postWebhook('https://127.0.0.1:8443/ok', request, {
+      ...options,
+      rules: { production: true, allowedPorts: [443, 8443] },
+    });
+    expect(allowed.error).toBe('the host is not a public address');
+    expect(hits).not.toContain('/ok');
   });
 });

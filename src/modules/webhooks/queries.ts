@@ -94,7 +94,7 @@ export function eventsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<E
     ]);
 }
 
-/** A new delivery of an event to an endpoint, due now (redeliverEvent). */
+/** A new delivery of an event to an endpoint, due now (sendTestWebhook's, of its new event). */
 export async function insertDelivery(
   db: DbOrTrx,
   partnerId: string,
@@ -110,6 +110,34 @@ export async function insertDelivery(
     })
     .returning('*');
   return row as WebhookDeliveryRow;
+}
+
+/**
+ * The pending delivery of an event to an endpoint, queued now unless one is pending already
+ * (redeliverEvent); `queued` says which. The partial unique index webhook_deliveries_one_pending holds
+ * at most one pending: of two at once, the second waits for the first to commit, then finds its row.
+ * A pending row that is delivered or failed between the two statements is looked past: queued again.
+ */
+export async function pendingDelivery(
+  trx: DbOrTrx,
+  partnerId: string,
+  endpointId: string,
+  eventId: string,
+): Promise<{ delivery: WebhookDeliveryRow; queued: boolean }> {
+  for (;;) {
+    const { rows } = (await trx.raw(
+      `insert into webhook_deliveries (partner_id, endpoint_id, event_id, next_attempt_at)
+       values (?, ?, ?, now())
+       on conflict (partner_id, endpoint_id, event_id) where status = 'pending' do nothing
+       returning *`,
+      [partnerId, endpointId, eventId],
+    )) as { rows: WebhookDeliveryRow[] };
+    if (rows[0]) return { delivery: rows[0], queued: true };
+    const pending = await trx<WebhookDeliveryRow>('webhook_deliveries')
+      .where({ partner_id: partnerId, endpoint_id: endpointId, event_id: eventId, status: 'pending' })
+      .first();
+    if (pending) return { delivery: pending, queued: false };
+  }
 }
 
 /** Deliveries of each (partner, endpoint), newest first, at most `limit` each. */

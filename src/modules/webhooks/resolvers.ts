@@ -13,7 +13,7 @@ import { graphEventType, logEventType } from '../events/typeNames.js';
 import { optionalText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import type { TenantKey } from '../tenancy.js';
-import { requireDeliverableUrl } from './destinations.js';
+import { type DestinationRules, requireDeliverableUrl } from './destinations.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -40,8 +40,21 @@ async function managedEndpoint(ctx: Context, id: string): Promise<TenantKey> {
   return { partnerId, id };
 }
 
+/** The endpoint a webhook tool is used on, counted against the caller's key and the endpoint (aliases count). */
+async function toolEndpoint(ctx: Context, id: string): Promise<TenantKey> {
+  const key = await managedEndpoint(ctx, id);
+  await ctx.credentialLimits.webhookTool(requirePrincipal(ctx).keyId, `${key.partnerId}:${key.id}`);
+  return key;
+}
+
+const destinationRules = (ctx: Context): DestinationRules => ({
+  production: ctx.production,
+  allowedPorts: ctx.webhookAllowedPorts,
+});
+
 function eventTypesOf(argument: string, types: readonly EventType[], format: WebhookFormatName): EventTypeName[] {
   if (types.length === 0) throw invalidArgument(argument, 'must name at least one event type');
+  if (types.includes('WEBHOOK_TEST')) throw invalidArgument(argument, 'WEBHOOK_TEST is sent only by sendTestWebhook');
   const names = [...new Set(types.map(logEventType))];
   if (format === 'payjoy_v1' && names.some((name) => name !== 'transaction.created')) {
     throw invalidArgument(argument, 'a PAYJOY_V1 endpoint receives TRANSACTION_CREATED only');
@@ -70,7 +83,7 @@ export const webhookResolvers: Resolvers = {
       }
       const format: WebhookFormatName = input.format === 'PAYJOY_V1' ? 'payjoy_v1' : 'standard';
       const eventTypes = eventTypesOf('input.eventTypes', input.eventTypes, format);
-      const url = await requireDeliverableUrl('input.url', input.url, ctx.production);
+      const url = await requireDeliverableUrl('input.url', input.url, destinationRules(ctx));
       const description = optionalText('input.description', input.description);
       return createWebhookEndpoint(ctx.db, callerActor(ctx), {
         partner_id: partnerId,
@@ -85,7 +98,7 @@ export const webhookResolvers: Resolvers = {
       const current = await ctx.loaders.webhooks.endpointByKey.load(key);
       if (!current) throw notFound('webhook endpoint', input.id);
       return updateWebhookEndpoint(ctx.db, callerActor(ctx), key, {
-        url: input.url == null ? undefined : await requireDeliverableUrl('input.url', input.url, ctx.production),
+        url: input.url == null ? undefined : await requireDeliverableUrl('input.url', input.url, destinationRules(ctx)),
         event_types:
           input.eventTypes == null ? undefined : eventTypesOf('input.eventTypes', input.eventTypes, current.format),
         description: input.description === undefined ? undefined : optionalText('input.description', input.description),
@@ -96,12 +109,10 @@ export const webhookResolvers: Resolvers = {
       rotateWebhookSecret(ctx.db, callerActor(ctx), await managedEndpoint(ctx, id), ctx.now()),
     deleteWebhookEndpoint: async (_root, { id }, ctx) =>
       deleteWebhookEndpoint(ctx.db, callerActor(ctx), await managedEndpoint(ctx, id)),
-    sendTestWebhook: async (_root, { endpointId }, ctx) => {
-      const key = await managedEndpoint(ctx, endpointId);
-      return sendTestWebhook(ctx.db, callerActor(ctx), key, { production: ctx.production, now: ctx.now });
-    },
+    sendTestWebhook: async (_root, { endpointId }, ctx) =>
+      sendTestWebhook(ctx.db, callerActor(ctx), await toolEndpoint(ctx, endpointId), ctx.now()),
     redeliverEvent: async (_root, { eventId, endpointId }, ctx) => {
-      const key = await managedEndpoint(ctx, endpointId);
+      const key = await toolEndpoint(ctx, endpointId);
       if (!EVENT_ID.test(eventId)) throw notFound('event', eventId);
       const eventPartner = managingPartner(ctx) ?? (await eventPartnerOf(ctx.db, eventId));
       if (eventPartner !== key.partnerId) throw notFound('event', eventId);

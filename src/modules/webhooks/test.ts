@@ -1,54 +1,36 @@
-// sendTestWebhook: a signed POST of a test message (type webhook.test) to an endpoint, made now and
-// answered as its attempt; nothing queued, the audit trail records that it was sent and what came back.
-import { randomBytes } from 'node:crypto';
+// sendTestWebhook: a test message (type webhook.test) queued for one endpoint and answered at once,
+// pending; the delivery worker posts it like any other delivery, under the endpoint's concurrency, and
+// its attempts show what the receiver answered. Nothing holds the request while a receiver is slow.
+// The message is a webhook.test event of the endpoint's partner (its id is the webhook-id): in that
+// partner's log, delivered to this endpoint alone (the fan-out trigger passes the type over, and the
+// event is not published to subscriptions). Audited, one record per test queued.
 import type { Db } from '../../db/knex.js';
 import { notFound } from '../../errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { appendEvents } from '../events/queries.js';
 import type { TenantKey } from '../tenancy.js';
-import { postWebhook } from './post.js';
-import { endpointByKey } from './queries.js';
-import type { WebhookAttemptRow } from './rows.js';
-import { signedRequest } from './signing.js';
-import { DEFAULT_DELIVERY_SETTINGS } from './worker.js';
+import { endpointByKey, insertDelivery } from './queries.js';
+import type { WebhookDeliveryRow } from './rows.js';
 
-export async function sendTestWebhook(
-  db: Db,
-  actor: AuditActor,
-  key: TenantKey,
-  options: { production: boolean; now: () => Date },
-): Promise<WebhookAttemptRow> {
-  const endpoint = await endpointByKey(db, key);
-  if (!endpoint) throw notFound('webhook endpoint', key.id);
-  const at = options.now();
-  const id = `msg_test_${randomBytes(12).toString('hex')}`;
-  const data = { test: true, endpointId: endpoint.id };
-  const request = signedRequest(endpoint, { id, type: 'webhook.test', occurredAt: at, data }, at);
-  const outcome = await postWebhook(endpoint.url, request, {
-    timeoutMs: DEFAULT_DELIVERY_SETTINGS.timeoutMs,
-    production: options.production,
-    now: options.now,
-  });
-  const attempt: WebhookAttemptRow = {
-    partner_id: endpoint.partner_id,
-    id,
-    delivery_id: '',
-    at: outcome.at,
-    status_code: outcome.statusCode,
-    latency_ms: outcome.latencyMs,
-    response: outcome.response,
-    error: outcome.error,
-  };
+export function sendTestWebhook(db: Db, actor: AuditActor, key: TenantKey, now: Date): Promise<WebhookDeliveryRow> {
   return audited(
     db,
     actor,
-    async () => attempt,
-    () => ({
+    async (trx) => {
+      const endpoint = await endpointByKey(trx, key);
+      if (!endpoint) throw notFound('webhook endpoint', key.id);
+      const [event] = await appendEvents(trx, endpoint.partner_id, [
+        { type: 'webhook.test', occurredAt: now, data: { test: true, endpointId: endpoint.id } },
+      ]);
+      return insertDelivery(trx, endpoint.partner_id, endpoint.id, event!.id);
+    },
+    (delivery) => ({
       action: 'webhook_endpoint.send_test',
       subjectKind: 'webhook_endpoint',
-      subjectId: endpoint.id,
-      partnerId: endpoint.partner_id,
-      details: { statusCode: outcome.statusCode, error: outcome.error },
+      subjectId: delivery.endpoint_id,
+      partnerId: delivery.partner_id,
+      details: { deliveryId: delivery.id, eventId: delivery.event_id },
     }),
   );
 }

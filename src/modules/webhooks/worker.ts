@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
 import { poolCounts } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../tracing.js';
+import { DEFAULT_ALLOWED_PORTS, type DestinationRules } from './destinations.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDelivery, deliveryTargets, recordAttempt } from './queue.js';
 import type { WebhookDeliveryRow } from './rows.js';
@@ -67,6 +68,8 @@ export interface DeliveryWorkerDeps {
   logger: Logger;
   now: () => Date;
   production: boolean;
+  /** The ports production deliveries may use (WEBHOOK_ALLOWED_PORTS); 443 alone when absent. */
+  allowedPorts?: readonly number[];
   settings?: Partial<DeliverySettings>;
   observe?: DeliveryObserver;
 }
@@ -87,6 +90,10 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
   // One token per worker: its claims, and only its, are released by its updates.
   const claimToken = randomUUID();
+  const rules: DestinationRules = {
+    production: deps.production,
+    allowedPorts: deps.allowedPorts ?? DEFAULT_ALLOWED_PORTS,
+  };
   const perEndpoint = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let stopped = false;
@@ -107,7 +114,8 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
     const { endpoint, event } = await deliveryTargets(deps.db, delivery);
     if (!endpoint || !event) return;
-    if (!endpoint.enabled) {
+    // A test (sendTestWebhook) is posted to a disabled endpoint too: a receiver is tested before it is enabled again.
+    if (!endpoint.enabled && event.type !== 'webhook.test') {
       await abandonDelivery(deps.db, delivery, claimToken);
       return;
     }
@@ -120,7 +128,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         { ...request, headers: { ...request.headers, ...headers } },
         {
           timeoutMs: settings.timeoutMs,
-          production: deps.production,
+          rules,
           now: deps.now,
         },
       );
