@@ -7,7 +7,10 @@
 // - aliases: aliased fields, introspection included, a fragment counted once per spread;
 // - cost: the most objects the answer can hold (operationCost.ts), with the request's variables, so
 //   it is measured per request in didResolveOperation; Apollo caches the validation of a document.
-// Introspection needs a credential like any other read, outside production too (production refuses it).
+// Each measure is memoised and metered (analysisBudget.ts): its work grows with the document, and a
+// document past the budget, or whose fragments inline to too many selections, is refused as too complex.
+// Only a request with a credential is measured at all: the door refuses the others once parsed
+// (keylessRequests.ts), introspection included (production refuses introspection to everyone).
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type ASTVisitor,
@@ -22,7 +25,6 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Context } from '../context.js';
-import { AppError, withHttpStatus } from '../errors.js';
 import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from '../limitSettings.js';
 import {
   AnalysisBudgetExceeded,
@@ -164,11 +166,6 @@ export function tokenLimitMessage(message: string): string | undefined {
   );
 }
 
-const selectsIntrospection = (operation: OperationDefinitionNode) =>
-  operation.selectionSet.selections.some(
-    (selection) => selection.kind === Kind.FIELD && INTROSPECTION_FIELDS.has(selection.name.value),
-  );
-
 const refusedBeforeRunning = (message: string, operation: OperationDefinitionNode) =>
   new GraphQLError(message, {
     nodes: operation,
@@ -204,20 +201,16 @@ export function costRefusal(
 }
 
 /**
- * Per request, once the operation is known: introspection without a valid credential is refused
- * (401, the authentication's own error), and an operation costlier than GRAPHQL_MAX_COST is refused
- * (400 GRAPHQL_VALIDATION_FAILED) before it runs.
+ * Per request, once the operation is known: an operation costlier than GRAPHQL_MAX_COST, or too
+ * complex to measure, is refused (400 GRAPHQL_VALIDATION_FAILED) before it runs. (A request without
+ * a credential never gets here: the door refuses it once parsed, keylessRequests.ts.)
  */
 export function graphqlCostPlugin(limits: Pick<GraphQLLimits, 'maxCost'>): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, operation, schema, contextValue }) {
+        async didResolveOperation({ request, document, operation, schema }) {
           if (!operation) return; // Apollo has refused the request already
-          if (selectsIntrospection(operation) && !contextValue.auth.principal) {
-            const failure = contextValue.auth.failure;
-            throw withHttpStatus(new AppError(failure.code, `introspection needs a credential: ${failure.message}`));
-          }
           const refusal = costRefusal(schema, document, operation, request.variables ?? {}, limits);
           if (refusal) throw refusal;
         },

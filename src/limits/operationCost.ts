@@ -79,7 +79,7 @@ class CostMeter {
     private readonly operation: OperationDefinitionNode,
     private readonly variables: Readonly<Record<string, unknown>>,
     /** Introspection stops counting past this: the answer is refused anyway. */
-    private readonly budget: number,
+    budget: number,
     private readonly meter: AnalysisMeter,
   ) {
     this.introspection = new IntrospectionCount(schema, fragments, variables, meter, budget);
