@@ -335,7 +335,7 @@ describe('CORS on /graphql', () => {
   const DASHBOARD = 'https://dashboard.example.com';
   const query = (origin: string) => ({
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
+    headers: { 'content-type': 'application/json', 'x-api-key': 'demo-partner-key', origin },
     body: '{"query":"{ __typename }"}',
   });
 
