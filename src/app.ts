@@ -24,6 +24,7 @@ import { introspectionDisabledRule, ownValidationCode, subscriptionsOverHttpPlug
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './limitSettings.js';
 import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
+import { type KeylessRequest, refusedWithoutCredential } from './limits/keylessRequests.js';
 import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
 import { createRequestLimiter } from './limits/requestLimits.js';
 import { connectRedis, type RateLimitBackend } from './limits/sharedStore.js';
@@ -166,6 +167,28 @@ function graphqlCredential(req: Request): string | undefined {
   if (apiKey) return apiKey;
   return bearerCredential(req.get('authorization'), 'API key or access token');
 }
+
+/** The document and persisted-query flag of a /graphql request, read where Apollo reads them. */
+function keylessRequestOf(req: Request): KeylessRequest {
+  if (req.method === 'GET') {
+    const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    const queries = search.getAll('query');
+    let extensions: unknown;
+    try {
+      extensions = JSON.parse(search.get('extensions') ?? 'null');
+    } catch {
+      extensions = null; // Apollo refuses it (400)
+    }
+    return { query: queries.length === 1 ? queries[0] : undefined, persistedQuery: hasPersistedQuery(extensions) };
+  }
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null) return { query: undefined, persistedQuery: false };
+  const { query, extensions } = body as { query?: unknown; extensions?: unknown };
+  return { query, persistedQuery: hasPersistedQuery(extensions) };
+}
+
+const hasPersistedQuery = (extensions: unknown) =>
+  typeof extensions === 'object' && extensions !== null && 'persistedQuery' in extensions;
 
 export async function createApp(deps: AppDeps): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
@@ -322,9 +345,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
             onQuota: (quota) => setRateLimitHeaders(res, quota),
           });
           res.locals.principal = principalForLog(context.auth.principal);
-          // A credential presented and not valid is 401 whatever is asked; none at all is left to each
-          // field (createAccessToken needs none): MISSING_API_KEY in execution.
-          if (!context.auth.principal && context.credential.value) throw context.auth.failure;
+          // A credential presented and not valid is 401 whatever is asked. None at all is 401 once the
+          // document is parsed, before any validation or cost, unless it only buys access tokens.
+          const { auth } = context;
+          if (
+            !auth.principal &&
+            (context.credential.value || refusedWithoutCredential(keylessRequestOf(req), limits.graphql.maxTokens))
+          )
+            throw auth.failure;
           return context;
         } catch (error) {
           throw withHttpStatus(error);

@@ -93,6 +93,8 @@ export function createJitExecutor(schema: GraphQLSchema, logger: Logger): JitExe
     }
     let refusal: unknown;
     try {
+      // jit walks every fragment spread again for each field it collects (no memory of fragments): the
+      // shape rule has refused any document that inlines to more than MAX_INLINED_SELECTIONS.
       compiledSchema ??= columnsInlined(schema);
       const compiled = compileQuery(compiledSchema, document, operationName);
       if (isCompiledQuery(compiled)) {

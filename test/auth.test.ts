@@ -70,7 +70,8 @@ describe('GraphQL authentication', () => {
 
   it('names the missing credential and its place, and rejects an unknown one', async () => {
     const missing = await service().graphql(VIEWER);
-    expect(missing.body.data).toBeNull();
+    expect(missing.status).toBe(401); // refused once parsed, before validation and execution
+    expect(missing.body.data).toBeUndefined();
     expect(missing.body.errors[0].extensions.code).toBe('MISSING_API_KEY');
     expect(missing.body.errors[0].message).toContain('X-Api-Key header');
 

@@ -696,8 +696,8 @@ describe('createPaymentNotification: credentials', () => {
     return response.errors[0] as { message: string };
   }
 
-  it('needs a credential', async () => {
-    await refusedWith({}, 'MISSING_API_KEY', 'CRED-NONE');
+  it('needs a credential: without one it is 401 at the door, before validation', async () => {
+    await refusedWith({}, 'MISSING_API_KEY', 'CRED-NONE', true);
   });
 
   it('needs an access token, not the vendor API key itself', async () => {

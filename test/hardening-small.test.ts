@@ -63,14 +63,20 @@ describe('/graphql: a request refused before execution has its HTTP status', () 
     expect(answer.body).not.toHaveProperty('data');
   });
 
-  it('no credential is not refused up front: a field that needs none is answered, one that needs a key fails in execution (200)', async () => {
+  it('no credential: buying an access token is answered, any other document is 401 once parsed, with no data', async () => {
     const token = await service().graphql('mutation { createAccessToken(apiKey: "demo-vendor-key") { tokenType } }');
     expect(token.status).toBe(200);
     expect(token.body).toEqual({ data: { createAccessToken: { tokenType: 'Bearer' } } });
     const viewer = await service().graphql(VIEWER);
-    expect(viewer.status).toBe(200);
-    expect(viewer.body.data).toBeNull();
-    expect(viewer.body.errors[0].extensions.code).toBe('MISSING_API_KEY');
+    expect(viewer.status).toBe(401);
+    expect(viewer.body).toEqual({
+      errors: [
+        {
+          message: 'an API key is required: send it as the X-Api-Key header (or Authorization: Bearer)',
+          extensions: { code: 'MISSING_API_KEY' },
+        },
+      ],
+    });
   });
 
   it('a field refused during execution stays 200 with the partial data', async () => {

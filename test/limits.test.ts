@@ -327,11 +327,12 @@ describe('requests without a credential per client address', () => {
     await service?.close();
   });
 
-  it('parses and validates at most the limit of key-less documents from one address, then answers 429 before reading them', async () => {
+  it('parses at most the limit of key-less documents from one address, then answers 429 before reading them', async () => {
+    // Parsed, then refused for want of a key (only buying a token is served without one).
     const document = `{ ${'__typename '.repeat(100)}}`;
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT; i++) statuses.push((await service.graphql(document)).status);
-    expect(statuses).toEqual(Array(LIMIT).fill(200));
+    expect(statuses).toEqual(Array(LIMIT).fill(401));
     const refused = await service.request('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -189,7 +189,7 @@ describe('GET /metrics', () => {
     const key = { method: 'GET', route: '/v1/list-clerks.php', status: '200' };
     await service().request('/v1/list-clerks.php?key=demo-partner-key');
     await service().request('/no/such/path-12345?key=demo-partner-key');
-    await service().graphql('{ __typename }');
+    await service().graphql('{ __typename }', { 'x-api-key': 'demo-partner-key' });
     const after = await scrape();
     expect(sample(after, 'http_requests_total', key) - sample(before, 'http_requests_total', key)).toBe(1);
     expect(
@@ -335,7 +335,7 @@ describe('CORS on /graphql', () => {
   const DASHBOARD = 'https://dashboard.example.com';
   const query = (origin: string) => ({
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
+    headers: { 'content-type': 'application/json', 'x-api-key': 'demo-partner-key', origin },
     body: '{"query":"{ __typename }"}',
   });
 

@@ -7,7 +7,10 @@
 // - aliases: aliased fields, introspection included, a fragment counted once per spread;
 // - cost: the most objects the answer can hold (operationCost.ts), with the request's variables, so
 //   it is measured per request in didResolveOperation; Apollo caches the validation of a document.
-// Introspection needs a credential like any other read, outside production too (production refuses it).
+// Each measure is memoised and metered (analysisBudget.ts): its work grows with the document, and a
+// document past the budget, or whose fragments inline to too many selections, is refused as too complex.
+// Only a request with a credential is measured at all: the door refuses the others once parsed
+// (keylessRequests.ts), introspection included (production refuses introspection to everyone).
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type ASTVisitor,
@@ -22,8 +25,14 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Context } from '../context.js';
-import { AppError, withHttpStatus } from '../errors.js';
 import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from '../limitSettings.js';
+import {
+  AnalysisBudgetExceeded,
+  AnalysisMeter,
+  INLINED_REFUSAL,
+  MAX_INLINED_SELECTIONS,
+  saturatingAdd,
+} from './analysisBudget.js';
 import { fragmentsOf, operationCost } from './operationCost.js';
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
@@ -31,47 +40,80 @@ const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 export interface OperationShape {
   depth: number;
   aliases: number;
+  /** Selections with every fragment spread inlined (a spread counts its fragment's whole): what an executor walks. */
+  inlined: number;
 }
 
-/** Depth and aliases of a selection set, following fragment spreads (each fragment walked once per spread). */
-function shapeOf(
-  set: SelectionSetNode,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  walking: Set<string>,
-  inIntrospection: boolean,
-): OperationShape {
-  let depth = 0;
-  let aliases = 0;
-  for (const selection of set.selections) {
-    let inner: OperationShape;
-    if (selection.kind === Kind.FIELD) {
-      const introspection = inIntrospection || INTROSPECTION_FIELDS.has(selection.name.value);
-      const below = selection.selectionSet
-        ? shapeOf(selection.selectionSet, fragments, walking, introspection)
-        : { depth: 0, aliases: 0 };
-      inner = { depth: introspection ? 0 : 1 + below.depth, aliases: (selection.alias ? 1 : 0) + below.aliases };
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      inner = shapeOf(selection.selectionSet, fragments, walking, inIntrospection);
-    } else {
-      const fragment = fragments.get(selection.name.value);
-      // An unknown or cyclic fragment is another rule's error; it adds nothing here.
-      if (!fragment || walking.has(fragment.name.value)) continue;
-      walking.add(fragment.name.value);
-      inner = shapeOf(fragment.selectionSet, fragments, walking, inIntrospection);
-      walking.delete(fragment.name.value);
-    }
-    depth = Math.max(depth, inner.depth);
-    aliases += inner.aliases;
+const NOTHING: OperationShape = { depth: 0, aliases: 0, inlined: 0 };
+
+/**
+ * Depth, aliases and inlined size of selection sets, each fragment measured once (for each of the
+ * two places it can stand: inside introspection or not) and its result counted at every spread, so
+ * the work is one step per selection of the document, twice at most.
+ */
+class ShapeWalk {
+  private readonly measured = new Map<string, OperationShape>();
+  private readonly walking = new Set<string>();
+
+  constructor(
+    private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+    private readonly meter: AnalysisMeter,
+  ) {}
+
+  /** The shape of an operation's selection set. */
+  operation(operation: OperationDefinitionNode): OperationShape {
+    return this.of(operation.selectionSet, false);
   }
-  return { depth, aliases };
+
+  private of(set: SelectionSetNode, inIntrospection: boolean): OperationShape {
+    let depth = 0;
+    let aliases = 0;
+    let inlined = 0;
+    for (const selection of set.selections) {
+      this.meter.step();
+      let inner: OperationShape;
+      if (selection.kind === Kind.FIELD) {
+        const introspection = inIntrospection || INTROSPECTION_FIELDS.has(selection.name.value);
+        const below = selection.selectionSet ? this.of(selection.selectionSet, introspection) : NOTHING;
+        inner = {
+          depth: introspection ? 0 : 1 + below.depth,
+          aliases: saturatingAdd(selection.alias ? 1 : 0, below.aliases),
+          inlined: saturatingAdd(1, below.inlined),
+        };
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        inner = this.of(selection.selectionSet, inIntrospection);
+      } else {
+        inner = this.fragment(selection.name.value, inIntrospection);
+      }
+      depth = Math.max(depth, inner.depth);
+      aliases = saturatingAdd(aliases, inner.aliases);
+      inlined = saturatingAdd(inlined, inner.inlined);
+    }
+    return { depth, aliases, inlined };
+  }
+
+  private fragment(name: string, inIntrospection: boolean): OperationShape {
+    const key = `${inIntrospection ? 'i' : 'g'}:${name}`;
+    const known = this.measured.get(key);
+    if (known) return known;
+    const fragment = this.fragments.get(name);
+    // An unknown or cyclic fragment is another rule's error; it adds nothing here.
+    if (!fragment || this.walking.has(name)) return NOTHING;
+    this.walking.add(name);
+    const shape = this.of(fragment.selectionSet, inIntrospection);
+    this.walking.delete(name);
+    this.measured.set(key, shape);
+    return shape;
+  }
 }
 
-/** Depth and aliases of one operation. */
+/** Depth, aliases and inlined size of one operation; throws AnalysisBudgetExceeded past the meter's budget. */
 export function operationShape(
   operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  meter: AnalysisMeter = new AnalysisMeter(),
 ): OperationShape {
-  return shapeOf(operation.selectionSet, fragments, new Set(), false);
+  return new ShapeWalk(fragments, meter).operation(operation);
 }
 
 const describeOperation = (operation: OperationDefinitionNode) =>
@@ -80,12 +122,22 @@ const describeOperation = (operation: OperationDefinitionNode) =>
 /** Refuses an operation deeper or with more aliases than the limits; one error per limit passed. */
 export function createOperationShapeRule(limits: Pick<GraphQLLimits, 'maxDepth' | 'maxAliases'>): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
-    const fragments = fragmentsOf(context.getDocument());
+    // One walk for the whole document: its operations share the fragments measured and the budget.
+    const walk = new ShapeWalk(fragmentsOf(context.getDocument()), new AnalysisMeter());
     return {
       OperationDefinition(operation) {
-        const { depth, aliases } = operationShape(operation, fragments);
-        const what = describeOperation(operation);
         const refuse = (message: string) => context.reportError(new GraphQLError(message, { nodes: operation }));
+        let shape: OperationShape;
+        try {
+          shape = walk.operation(operation);
+        } catch (error) {
+          if (!(error instanceof AnalysisBudgetExceeded)) throw error;
+          refuse(error.message);
+          return false;
+        }
+        const { depth, aliases, inlined } = shape;
+        const what = describeOperation(operation);
+        if (inlined > MAX_INLINED_SELECTIONS) refuse(INLINED_REFUSAL);
         if (depth > limits.maxDepth) {
           refuse(
             `${what} is ${depth} levels deep, more than the limit of ${limits.maxDepth} (${GRAPHQL_LIMIT_VARIABLES.maxDepth})`,
@@ -114,44 +166,51 @@ export function tokenLimitMessage(message: string): string | undefined {
   );
 }
 
-const selectsIntrospection = (operation: OperationDefinitionNode) =>
-  operation.selectionSet.selections.some(
-    (selection) => selection.kind === Kind.FIELD && INTROSPECTION_FIELDS.has(selection.name.value),
-  );
+const refusedBeforeRunning = (message: string, operation: OperationDefinitionNode) =>
+  new GraphQLError(message, {
+    nodes: operation,
+    extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
+  });
 
-/** The refusal of an operation costlier than GRAPHQL_MAX_COST (400 GRAPHQL_VALIDATION_FAILED); undefined within it. */
+/**
+ * The refusal of an operation costlier than GRAPHQL_MAX_COST, or too complex to measure within the
+ * analysis budget (400 GRAPHQL_VALIDATION_FAILED); undefined within both.
+ */
 export function costRefusal(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>>,
   limits: Pick<GraphQLLimits, 'maxCost'>,
+  meter: AnalysisMeter = new AnalysisMeter(),
 ): GraphQLError | undefined {
-  const cost = operationCost(schema, document, operation, variables, limits.maxCost);
+  let cost: number;
+  try {
+    cost = operationCost(schema, document, operation, variables, limits.maxCost, meter);
+  } catch (error) {
+    if (error instanceof AnalysisBudgetExceeded) return refusedBeforeRunning(error.message, operation);
+    throw error;
+  }
   if (cost <= limits.maxCost) return undefined;
   // A cost past counting (saturated, or introspection stopped at the budget) is said as such.
   const estimate = cost >= Number.MAX_SAFE_INTEGER ? 'above the limit' : `of ${cost}, more than the limit`;
-  return new GraphQLError(
+  return refusedBeforeRunning(
     `${describeOperation(operation)} has an estimated cost ${estimate} of ${limits.maxCost} (${GRAPHQL_LIMIT_VARIABLES.maxCost})`,
-    { nodes: operation, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } },
+    operation,
   );
 }
 
 /**
- * Per request, once the operation is known: introspection without a valid credential is refused
- * (401, the authentication's own error), and an operation costlier than GRAPHQL_MAX_COST is refused
- * (400 GRAPHQL_VALIDATION_FAILED) before it runs.
+ * Per request, once the operation is known: an operation costlier than GRAPHQL_MAX_COST, or too
+ * complex to measure, is refused (400 GRAPHQL_VALIDATION_FAILED) before it runs. (A request without
+ * a credential never gets here: the door refuses it once parsed, keylessRequests.ts.)
  */
 export function graphqlCostPlugin(limits: Pick<GraphQLLimits, 'maxCost'>): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, operation, schema, contextValue }) {
+        async didResolveOperation({ request, document, operation, schema }) {
           if (!operation) return; // Apollo has refused the request already
-          if (selectsIntrospection(operation) && !contextValue.auth.principal) {
-            const failure = contextValue.auth.failure;
-            throw withHttpStatus(new AppError(failure.code, `introspection needs a credential: ${failure.message}`));
-          }
           const refusal = costRefusal(schema, document, operation, request.variables ?? {}, limits);
           if (refusal) throw refusal;
         },

@@ -2,7 +2,10 @@
 // walking the selection over this schema (the answer is fixed by the schema, so its size is known
 // exactly, and a multiplying estimate would refuse Apollo Sandbox's own query). Aliases and fragment
 // spreads count every time they repeat a part, so 30 aliases of 30 aliases cost what they would
-// answer. The walk stops as soon as the count passes the budget: its work is bounded by the budget.
+// answer. What a selection set selects of one object of the schema (a type, a field, an argument) is
+// counted once and reused wherever they meet again (a fragment's spreads, a type named in many
+// places), so the work is bounded by the document's selection sets times the schema's objects, and
+// metered by the analysis budget (analysisBudget.ts). Past `budget` objects the count is Infinity.
 import {
   type FieldNode,
   type FragmentDefinitionNode,
@@ -24,6 +27,7 @@ import {
   type SelectionSetNode,
   valueFromASTUntyped,
 } from 'graphql';
+import { type AnalysisMeter, saturatingAdd } from './analysisBudget.js';
 
 /** An object of the introspection answer, by its introspection type. */
 type Introspected =
@@ -34,58 +38,120 @@ type Introspected =
   | { kind: '__EnumValue' }
   | { kind: '__Directive'; directive: GraphQLDirective };
 
-class BudgetExceeded extends Error {}
+/** The schema's own object behind an introspected one: what a selection set's count is remembered by. */
+const ENUM_VALUE = { kind: '__EnumValue' } as const;
+function identityOf(object: Introspected, schema: GraphQLSchema): object {
+  switch (object.kind) {
+    case '__Schema':
+      return schema;
+    case '__Type':
+      return object.type;
+    case '__Field':
+      return object.field;
+    case '__InputValue':
+      return object.value;
+    case '__Directive':
+      return object.directive;
+    default:
+      return ENUM_VALUE; // an enum value has only scalar fields: every one answers alike
+  }
+}
 
-class IntrospectionWalk {
-  private count = 0;
+class CountPastBudget extends Error {}
+
+/** The introspection fields of one operation, counted with one memory (aliases of __schema share it). */
+export class IntrospectionCount {
   private readonly walking = new Set<string>();
+  private readonly counted = new Map<SelectionSetNode, Map<object, number>>();
+  private readonly built = new Map<object, Map<string, readonly Introspected[]>>();
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
     private readonly variables: Readonly<Record<string, unknown>>,
+    private readonly meter: AnalysisMeter,
+    /** Past this many objects the answer is refused whatever its size: counting stops. */
     private readonly budget: number,
   ) {}
 
-  root(node: FieldNode): number {
+  /** The objects the answer to one introspection field holds; Infinity past the budget. */
+  of(node: FieldNode): number {
     try {
-      if (node.name.value === '__schema') this.visit(node.selectionSet, { kind: '__Schema' });
-      else {
-        const name = node.arguments?.find((argument) => argument.name.value === 'name')?.value;
-        const typeName =
-          name?.kind === Kind.VARIABLE ? this.variables[name.name.value] : name && valueFromASTUntyped(name);
-        const type = typeof typeName === 'string' ? this.schema.getType(typeName) : undefined;
-        if (type) this.visit(node.selectionSet, { kind: '__Type', type });
-      }
-      return this.count;
+      return this.root(node);
     } catch (error) {
-      // Past the budget the answer is refused whatever its size: say so without counting on.
-      if (error instanceof BudgetExceeded) return Number.POSITIVE_INFINITY;
+      if (error instanceof CountPastBudget) return Number.POSITIVE_INFINITY;
       throw error;
     }
   }
 
-  /** Counts `object` and what the selection set selects of it. */
-  private visit(set: SelectionSetNode | undefined, object: Introspected): void {
-    this.count += 1;
-    if (this.count > this.budget) throw new BudgetExceeded();
-    if (set) this.select(set, object);
+  private root(node: FieldNode): number {
+    if (node.name.value === '__schema') return this.visit(node.selectionSet, { kind: '__Schema' });
+    const name = node.arguments?.find((argument) => argument.name.value === 'name')?.value;
+    const typeName = name?.kind === Kind.VARIABLE ? this.variables[name.name.value] : name && valueFromASTUntyped(name);
+    const type = typeof typeName === 'string' ? this.schema.getType(typeName) : undefined;
+    return type ? this.visit(node.selectionSet, { kind: '__Type', type }) : 0;
   }
 
-  private select(set: SelectionSetNode, object: Introspected): void {
+  /** `count` and `objects` more; past the budget the count stops (any part past it is the whole past it). */
+  private more(count: number, objects: number): number {
+    const sum = saturatingAdd(count, objects);
+    if (sum > this.budget) throw new CountPastBudget();
+    return sum;
+  }
+
+  /** `object` and what the selection set selects of it. */
+  private visit(set: SelectionSetNode | undefined, object: Introspected): number {
+    return set ? saturatingAdd(1, this.select(set, object)) : 1;
+  }
+
+  /** The objects a selection set selects of `object`, counted once per selection set and schema object. */
+  private select(set: SelectionSetNode, object: Introspected): number {
+    const identity = identityOf(object, this.schema);
+    let byObject = this.counted.get(set);
+    const known = byObject?.get(identity);
+    if (known !== undefined) return known;
+    let count = 0;
     for (const selection of set.selections) {
+      this.meter.step();
       if (selection.kind === Kind.FIELD) {
-        for (const child of this.children(object, selection.name.value)) this.visit(selection.selectionSet, child);
+        const children = this.childrenOf(object, identity, selection.name.value);
+        this.meter.step(children.length);
+        for (const child of children) count = this.more(count, this.visit(selection.selectionSet, child));
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        this.select(selection.selectionSet, object);
+        count = this.more(count, this.select(selection.selectionSet, object));
       } else {
         const fragment = this.fragments.get(selection.name.value);
+        // An unknown or cyclic fragment is a validation error; it adds nothing here.
         if (!fragment || this.walking.has(fragment.name.value)) continue;
         this.walking.add(fragment.name.value);
-        this.select(fragment.selectionSet, object);
-        this.walking.delete(fragment.name.value);
+        try {
+          count = this.more(count, this.select(fragment.selectionSet, object));
+        } finally {
+          this.walking.delete(fragment.name.value);
+        }
       }
     }
+    if (!byObject) {
+      byObject = new Map();
+      this.counted.set(set, byObject);
+    }
+    byObject.set(identity, count);
+    return count;
+  }
+
+  /** children(), built once per object and field (a type's list of fields is met under many selections). */
+  private childrenOf(object: Introspected, identity: object, field: string): readonly Introspected[] {
+    let byField = this.built.get(identity);
+    if (!byField) {
+      byField = new Map();
+      this.built.set(identity, byField);
+    }
+    let children = byField.get(field);
+    if (!children) {
+      children = this.children(object, field);
+      byField.set(field, children);
+    }
+    return children;
   }
 
   /** The introspection objects a field of `object` answers with (none for a scalar field). */
@@ -130,15 +196,4 @@ class IntrospectionWalk {
         return [];
     }
   }
-}
-
-/** The objects the answer to one introspection field holds; Infinity once past `budget` (the walk stops there). */
-export function introspectionCost(
-  schema: GraphQLSchema,
-  node: FieldNode,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  variables: Readonly<Record<string, unknown>>,
-  budget: number,
-): number {
-  return new IntrospectionWalk(schema, fragments, variables, budget).root(node);
 }
