@@ -702,7 +702,7 @@ describe('(c) every statement of a partner request pins partner_id for each tena
   }
 
   it('between them, the requests touched every tenant table a partner request can reach', () => {
-    // A payment writes its events (issue 13), pinned to the partner like every other write.
+    // A payment writes its events (the event log), pinned to the partner like every other write.
     expect([...touched].sort()).toEqual([
       'adjustments',
       'carts',
