@@ -221,7 +221,8 @@ function citationProblems(file: string, text: string): string[] {
   for (const match of text.matchAll(DOC_CITATION)) {
     const doc = join(ROOT, 'docs', match[1]!);
     if (!existsSync(doc)) problems.push(`${file}: ${match[0]}: no such doc`);
-    else if (!anchorsOf(readFileSync(doc, 'utf8')).has(match[2]!)) problems.push(`${file}: ${match[0]}: no such anchor`);
+    else if (!anchorsOf(readFileSync(doc, 'utf8')).has(match[2]!))
+      problems.push(`${file}: ${match[0]}: no such anchor`);
   }
   return problems;
 }
@@ -242,7 +243,10 @@ describe('citations of the docs in the code', () => {
 
   it('refuses a citation of a missing anchor or doc', () => {
     expect(
-      citationProblems('x.ts', '// docs/legacy-contract.md#no-such-anchor, docs/no-such-doc.md#errors, docs/legacy-contract.md#errors'),
+      citationProblems(
+        'x.ts',
+        '// docs/legacy-contract.md#no-such-anchor, docs/no-such-doc.md#errors, docs/legacy-contract.md#errors',
+      ),
     ).toEqual([
       'x.ts: docs/legacy-contract.md#no-such-anchor: no such anchor',
       'x.ts: docs/no-such-doc.md#errors: no such doc',
