@@ -1,4 +1,4 @@
-// The bench's baseline for record-customer-payment (issue 15): the floor of this stack for an in-store
+// The bench's baseline for record-customer-payment: the floor of this stack for an in-store
 // payment. The simplest fast handler on `pg` (no GraphQL, no knex) running the statements the
 // service sends for GET /v1/record-customer-payment.php, in the same order and the same text (the
 // service's own texts, src/modules/payments/queries.ts; test/statements-payment.test.ts pins that the

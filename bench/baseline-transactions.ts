@@ -30,7 +30,7 @@ export const baselineTransactionsPath = (key: string, window: { start: number; e
 /** A page of Query.transactions: the @listSize bound the REST shim pages by. */
 export const PAGE_SIZE = 5000;
 
-/** What the legacy object shows of each linked row (interface.md 2.7): the only columns this list reads. */
+/** The columns of each linked row the legacy object shows (docs/legacy-contract.md#list-transactions). */
 const LINK_COLUMNS: LinkColumns = {
   merchant: ['id', 'name'],
   clerk: ['id', 'name'],
@@ -76,7 +76,7 @@ export interface Queryable {
 const amount = amountNumber;
 const seconds = (at: unknown) => Math.floor((at as Date).getTime() / 1000);
 
-/** A listed row as the legacy transaction object (interface.md 2.7), keys in the contract's order. */
+/** A listed row as the legacy transaction (docs/legacy-contract.md#list-transactions), in the contract's order. */
 function legacyTransaction(row: Row) {
   const common = {
     type: row.type,

@@ -1,4 +1,4 @@
-// Issue 15, the bound of a missed ratio: where a scenario's CPU went. On this machine the service,
+// The bound of a missed ratio: where a scenario's CPU went. On this machine the service,
 // its Postgres server and the load generator share two cores, and a door's rate is bounded by the CPU
 // each request costs all three, not by its own process alone. Read from /proc before and after each
 // measured run: the CPU time of the process answering (the service or the bare baseline), of every

@@ -1,6 +1,6 @@
 // npm run bench:graphql [-- --runs 30 --warmup 15 --customers 2000 --postgres]
 //
-// Issue 15's target "GraphQL execution of a 5,000-row page under 20 ms of CPU": the CPU time (and the
+// The target "GraphQL execution of a 5,000-row page under 20 ms of CPU": the CPU time (and the
 // wall time) of executing the legacy ListTransactions operation (src/rest/operations/
 // listTransactions.graphql, with every link) over a full page of Query.transactions, on graphql-js and
 // on graphql-jit (src/graphqlExecutor.ts), execution only: the page is read once through the real

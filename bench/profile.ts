@@ -1,4 +1,4 @@
-// Issue 15, item 4: where a door's time goes. A V8 CPU profile (node --cpu-prof, written when the
+// Where a door's time goes. A V8 CPU profile (node --cpu-prof, written when the
 // process exits) summarised by who spent the samples: the service's own layers (src/<dir>), each
 // package under node_modules, Node's internals by module (http, net, streams, ...), the garbage
 // collector, and idle time; plus the heaviest functions by self time. Self time only: a sample counts

@@ -1,6 +1,6 @@
 // npm run bench [-- --customers 20000 --duration 10 --warmup 5 --connections 32 --keep]
 //
-// Issue 7, item 2: the benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL
+// The benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL
 // that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh
 // database dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`),
 // starts the service (src/main.ts) and the baseline (bench/baseline-server.ts: the bare lookup, and
@@ -10,7 +10,7 @@
 // reports requests per second and p50/p99 latency, each service figure with its ratio to its own
 // baseline's requests per second in the same run (a scenario's `baseline` names it), where each
 // run's CPU went (the answering process, Postgres, the load generator: bench/cpu.ts), the service's
-// peak resident memory, and whether the ledger is clean after the payments. Issue 15: it also runs
+// peak resident memory, and whether the ledger is clean after the payments. It also runs
 // pgbench's TPC-B-like transaction (-M prepared) in a database of its own on the same server, the
 // floor of the server itself, and holds the payments' rate against its tps. Writes
 // bench/results.json and bench/results.svg; drops the databases.

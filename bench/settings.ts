@@ -58,7 +58,7 @@ export function readSettings(): Settings {
       executor: { type: 'string', default: 'jit' },
       // V8's young generation (--max-semi-space-size, MB; V8 rounds it up to a power of two) of every
       // process the bench starts; absent: npm run start:prod's (V8's default); 0: V8's default. The
-      // lever's measurement (README, Performance).
+      // lever's measurement (docs/performance.md#the-levers-one-by-one).
       'semi-space': { type: 'string' },
     },
   });

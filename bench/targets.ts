@@ -1,6 +1,6 @@
-// The targets of issue 15, each door against its own bare baseline, and the kept ones of issues 13
-// and 7: each met or missed; a miss names what bounds it where this run measured it (the README's
-// Performance section explains each).
+// The targets, each door against its own bare baseline, and the earlier ones kept (webhooks, the
+// ledger): each met or missed; a miss names what bounds it where this run measured it
+// (docs/performance.md#what-bounds-each-missed-target explains each).
 import { cpuAgainst, cpuMs } from './cpu.js';
 import { failuresOf, type Measured } from './load.js';
 import { mb, round } from './log.js';
@@ -112,7 +112,7 @@ function ratioTarget(results: readonly Measured[], name: string, label: string, 
   };
 }
 
-/** Issue 13's, kept: the event log's webhooks must not slow the payments much. */
+/** Kept from the event log's arrival: its webhooks must not slow the payments much. */
 function webhooksTarget(webhooks: Webhooks | null): Target {
   return {
     target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',

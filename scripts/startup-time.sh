@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Measures the time from `npm start` to the first answered request on the embedded default:
 # once on a fresh DATA_DIR (migrations and demo seed included), once on a restart of the same data.
+# It prints the machine (CPU model, cores, Node) and its load first: a start time means little without
+# them, and on a shared machine the load moves it by a factor of two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${PORT:-4123}
@@ -26,5 +28,7 @@ measure() {
   while curl -s -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; do sleep 0.1; done
 }
 
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+echo "machine: ${cpu:-unknown CPU}, $(nproc) cores, Node $(node --version); load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 measure "first start (migrate + seed)"
 measure "restart (data kept)"

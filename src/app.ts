@@ -52,7 +52,7 @@ export interface AppDeps extends ServiceDeps {
   limits?: LimitSettings;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives req.ip; false when absent. */
   trustProxy?: TrustProxy;
-  /** Where the request limits are counted (README, Request limits); absent: Postgres, or memory on PGlite. */
+  /** Where the request limits are counted (docs/operating.md#limits); absent: Postgres, or memory on PGlite. */
   rateLimitStore?: RateLimitStoreSettings;
   /** What executes the GraphQL operations of both doors (GRAPHQL_EXECUTOR); jit when absent. */
   graphqlExecutor?: GraphqlExecutorKind;

@@ -47,7 +47,7 @@ export interface Config {
   eventRetentionDays: number;
   /** GRAPHQL_EXECUTOR: jit (the default) or graphql-js, the switch back. */
   graphqlExecutor: GraphqlExecutorKind;
-  /** The webhook worker's timing (WEBHOOK_*); absent fields take the worker's defaults (README, Events). */
+  /** The webhook worker's timing (WEBHOOK_*); absent fields take its defaults (docs/integrating.md#webhooks). */
   webhookDelivery: WebhookDeliveryTiming;
   /** The ports production deliveries may use (WEBHOOK_ALLOWED_PORTS); 443 by default. */
   webhookAllowedPorts: number[];

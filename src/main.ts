@@ -62,7 +62,7 @@ const demoKeys = config.production ? [] : await activeDemoKeys(db);
 process.stdout.write(
   [
     `device-financing service listening on ${config.host}:${port} (${describeDatabase(config)})`,
-    `  start here:        ${base}/  (API reference at /docs${config.production ? '' : ', GraphiQL at /graphiql'})`,
+    `  start here:        ${base}/${config.production ? '  (API reference at /docs)' : 'graphiql  (also / and /docs)'}`,
     `  GraphQL:           ${base}/graphql${config.production ? '' : '  (Apollo Sandbox in a browser)'}`,
     `  partner interface: ${base}/v1/list-clerks.php?key=...`,
     `  payments:          ${base}/payments/v1/token`,

@@ -1,4 +1,4 @@
-// The bench's chart (bench/chart.ts): issue 15 asks for it legible, with no clipped label, and a
+// The bench's chart (bench/chart.ts): legible, with no clipped label, and a
 // ratio only where a scenario has a baseline.
 import { describe, expect, it } from 'vitest';
 import { type ChartRow, renderChart } from '../bench/chart.js';

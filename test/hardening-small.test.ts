@@ -1,4 +1,4 @@
-// Issue 11, the smaller points: the payments error body names its code, /graphql refuses a request
+// Hardening, the smaller points: the payments error body names its code, /graphql refuses a request
 // before execution with the error's HTTP status, every known path answers another method with 405
 // and Allow, a token issued in the future is refused, an unknown operationName is not echoed at full
 // length, and every authenticated request carries the RateLimit headers of its key.

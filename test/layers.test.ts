@@ -1,8 +1,9 @@
-// Each layer imports only downward (README "Layers"): every import of every source file under src/
+// Each layer imports only downward (docs/architecture.md#layers): every import of every source file under src/
 // is read (a regex over its import and export statements is enough for our own code) and its target's
 // layer compared with its own. A failure lists each upward import, file and line. Within the domain,
 // the module folders import one another without a loop: a failure lists each loop, import by import.
-import { readdirSync, readFileSync } from 'node:fs';
+// The README's code map follows these places: each is named there under its layer, in layer order.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -305,5 +306,104 @@ describe('layers', () => {
     expect(upwardImports([{ path: 'src/db/x.ts', text: fromData }])).toEqual([
       'src/db/x.ts:1 (data) -> src/modules/auth/principal.ts (domain)',
     ]);
+  });
+});
+
+/** A section of the README's code map: its heading's layer (null: beside src/, outside the layers), its paths. */
+interface MapSection {
+  heading: string;
+  layer: Layer | null;
+  paths: string[];
+}
+
+/**
+ * The code map of a README: the text block between <!-- code-map:start --> and <!-- code-map:end -->,
+ * cut into sections by its `# <layer>: ...` lines; an entry is a line starting at its first column,
+ * whose first word is the path it describes (a line starting with spaces goes on describing).
+ */
+function codeMapOf(readme: string): MapSection[] {
+  const from = readme.indexOf('<!-- code-map:start -->');
+  const to = readme.indexOf('<!-- code-map:end -->');
+  if (from < 0 || to < from) throw new Error('the README has no <!-- code-map:start --> ... <!-- code-map:end -->');
+  const sections: MapSection[] = [];
+  for (const line of readme.slice(from, to).split('\n')) {
+    if (line.startsWith('```') || line.startsWith('<!--') || line.trim() === '') continue;
+    const heading = /^# (.*)$/.exec(line)?.[1];
+    if (heading !== undefined) {
+      const named = /^(\w+):/.exec(heading)?.[1];
+      const layer = LAYERS.find((candidate) => candidate === named) ?? null;
+      sections.push({ heading, layer, paths: [] });
+      continue;
+    }
+    if (/^\s/.test(line)) continue;
+    const section = sections.at(-1);
+    if (!section) throw new Error(`a code map entry before any # heading: ${line}`);
+    section.paths.push(line.split(/\s+/)[0]!);
+  }
+  return sections;
+}
+
+/** What is wrong with a code map against PLACES: one line per problem. */
+function codeMapProblems(sections: readonly MapSection[], exists: (path: string) => boolean): string[] {
+  const problems: string[] = [];
+  const layered = sections.filter((section) => section.layer !== null);
+  const order = layered.map((section) => section.layer!);
+  if (order.join(' ') !== LAYERS.join(' ')) {
+    problems.push(`the map's layers run ${order.join(', ')}; the layers are ${LAYERS.join(', ')}`);
+  }
+  for (const section of sections) {
+    for (const path of section.paths) {
+      if (!exists(path)) problems.push(`${path}: named by the map, not in the repository`);
+      const layer = layerOf(path) ?? null;
+      if (layer !== section.layer) {
+        problems.push(`${path}: under "${section.heading}", but its layer is ${layer ?? 'none (outside the layers)'}`);
+      }
+    }
+  }
+  for (const [path, layer] of PLACES) {
+    const where = sections.find((section) => section.paths.includes(path));
+    if (!where) problems.push(`${path} (${layer}): a place of the layers the map does not name`);
+    else if (where.layer !== layer) problems.push(`${path} (${layer}): named under "${where.heading}"`);
+  }
+  return problems;
+}
+
+describe("the README's code map", () => {
+  it('names every place of the layers under its layer, in layer order, and only paths that exist', () => {
+    const sections = codeMapOf(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(sections.flatMap((section) => section.paths).length).toBeGreaterThanOrEqual(PLACES.length);
+    expect(codeMapProblems(sections, (path) => existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
+  it('names each kind of drift (the check itself)', () => {
+    const map = [
+      '<!-- code-map:start -->',
+      '```text',
+      '# beside src/: around the code',
+      'package.json       scripts',
+      'src/main.ts        misplaced: it is the entry',
+      '# doors: the doors',
+      'src/rest/          the REST shim',
+      '                   (a line of description, not an entry)',
+      '# entry: the process',
+      'src/app.ts         the app',
+      'src/nowhere/       not in the repository',
+      '```',
+      '<!-- code-map:end -->',
+    ].join('\n');
+    const problems = codeMapProblems(codeMapOf(map), (path) => path !== 'src/nowhere/');
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        `the map's layers run doors, entry; the layers are ${LAYERS.join(', ')}`,
+        'src/main.ts: under "beside src/: around the code", but its layer is entry',
+        'src/nowhere/: named by the map, not in the repository',
+        'src/nowhere/: under "entry: the process", but its layer is none (outside the layers)',
+        'src/main.ts (entry): named under "beside src/: around the code"',
+        'src/cli/ (entry): a place of the layers the map does not name',
+        'src/errors.ts (kernel): a place of the layers the map does not name',
+      ]),
+    );
+    expect(problems.some((problem) => problem.startsWith('package.json'))).toBe(false);
+    expect(problems.some((problem) => problem.includes('a line of description'))).toBe(false);
   });
 });

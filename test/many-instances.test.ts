@@ -1,4 +1,4 @@
-// The proof that several instances behave as one (README, Scaling): three real service processes
+// The proof that several instances behave as one (docs/operating.md#scaling): three real service processes
 // (src/main.ts) on one Postgres database, behind a round-robin TCP balancer (support/balancer.ts) that
 // health-checks /readyz and retries only what never reached a service. Postgres only: the embedded
 // database is one process's.
@@ -98,7 +98,7 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     receiver = await startReceiver();
     cleanups.push(() => receiver.close());
     const env = {
-      // Every instance signs and verifies tokens with the same keys (README, Scaling).
+      // Every instance signs and verifies tokens with the same keys (docs/operating.md#scaling).
       TOKEN_SIGNING_KEYS: 'proof:many-instances-signing-secret-0123456789',
       RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
       // Long enough that no window ends, or refills, while the suite runs.

@@ -1,4 +1,4 @@
-// Payments bodies read losslessly (issue 11, points 4 and 5): a JSON number reaches the money rules as
+// Payments bodies read losslessly (decisions.md 4): a JSON number reaches the money rules as
 // written, one rule of sameness decides a replay on both doors, and a member name given twice is
 // refused before anything is read from the body.
 import { createHash } from 'node:crypto';

@@ -96,7 +96,7 @@ function runReadmeExamples(baseUrl: string): Promise<Finished> {
   return runReadmeShell(readmeShellBlock('readme-examples'), baseUrl);
 }
 
-/** Every README example answered successfully: six partner bodies and the notification's. */
+/** Every example of the README's "Try it" answered successfully: six partner bodies and the notification's. */
 function expectReadmeExamplesWork(result: Finished): void {
   expect(result.code, result.stderr).toBe(0);
   const bodies = result.stdout

@@ -1,4 +1,4 @@
-// Query plans of the service's hot queries on the large data set's shape (issue 7, item 4): the
+// Query plans of the service's hot queries on the large data set's shape: the
 // bench generator (the same function as npm run bench:data) fills a fresh Postgres database at a
 // reduced size, ANALYZE gives the planner its statistics, and EXPLAIN of every hot query, built by
 // the service's own query functions, must not read a whole large table (no Seq Scan on it).

@@ -1,16 +1,23 @@
-// The README's GraphQL examples run as written, on a fresh demo database, read from the README text
-// itself: the walk of the GraphQL section (between its readme-graphql-walk markers) operation by
-// operation, each as the key its block names in the comment above it (a demo key, or a secret an
+// The GraphQL examples of the README and of docs/integrating.md run as written, on a fresh demo
+// database, read from their text: the walk of docs/integrating.md ("A walk through the graph", between
+// its graphql-walk markers) operation by operation, each as the key its block names in the comment above it (a demo key, or a secret an
 // earlier answer gave, written as the path to it: createApiKey.secret), with the variables of the json
 // block that follows it (<now - N> and <now + N> being Unix seconds N away from now), after the
-// examples of "Try every endpoint" ran, as a reader runs them. Every step must answer without an error
+// README's examples of "Try it" ran, as a reader runs them. Every step must answer without an error
 // and with every root field set, and every id written in a step must be one an earlier answer gave, so
-// the ids the README writes are the ones a fresh demo database gives. Then the GraphQL curl example.
+// the ids the walk writes are the ones a fresh demo database gives. Then the README's GraphQL curl example.
 import { type ASTNode, Kind, type OperationDefinitionNode, parse, visit } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEYS } from '../src/fixtures/demo.js';
 import { useSeededService } from './support/fixtures.js';
-import { type FencedBlock, fencedBlocks, readmeSection, readmeShellBlock, runReadmeShell } from './support/readme.js';
+import {
+  type FencedBlock,
+  fencedBlocks,
+  readDoc,
+  readmeSection,
+  readmeShellBlock,
+  runReadmeShell,
+} from './support/readme.js';
 
 const fixture = useSeededService();
 
@@ -100,12 +107,15 @@ function fromAnswers(answers: readonly unknown[], path: string): unknown {
 
 const DEMO_KEY_NAMES: readonly string[] = DEMO_KEYS.map(({ key }) => key);
 
-describe('the README', () => {
-  it("GraphQL walk runs as written, every step as the key it names, after the 'Try every endpoint' examples", async () => {
+describe('the README and docs/integrating.md', () => {
+  it("GraphQL walk runs as written, every step as the key it names, after the README's 'Try it' examples", async () => {
     const examples = await runReadmeShell(readmeShellBlock('readme-examples'), fixture.service.baseUrl);
     expect(examples.code, examples.stderr).toBe(0);
 
-    const steps = walkSteps(readmeSection('readme-graphql-walk'), Math.floor(Date.now() / 1000));
+    const steps = walkSteps(
+      readmeSection('graphql-walk', readDoc('docs/integrating.md')),
+      Math.floor(Date.now() / 1000),
+    );
     expect(steps.length).toBeGreaterThanOrEqual(12);
     const answers: unknown[] = [];
     for (const step of steps) {
@@ -129,7 +139,7 @@ describe('the README', () => {
     expect(order).toMatchObject({ remainingBalance: '0.00', secureStatus: 'RELEASED' });
   });
 
-  it('GraphQL curl example answers the partners without an error', async () => {
+  it("README's GraphQL curl example answers the partners without an error", async () => {
     const run = await runReadmeShell(readmeShellBlock('readme-graphql-curl'), fixture.service.baseUrl);
     expect(run.code, run.stderr).toBe(0);
     const body = JSON.parse(run.stdout);

@@ -1,8 +1,10 @@
 // Every link of the project's Markdown (README.md, CHANGELOG.md, docs/**/*.md) stays inside the
 // repository and leads somewhere: a relative link names a file or folder that exists (and, into a
-// Markdown file, a heading that exists), no link climbs out of the repository (../shared/... from the
-// root), and no address is off this machine (http and https only to localhost). Text in code (fenced
-// blocks, `spans`) and in HTML comments is not a link.
+// Markdown file, a heading or an <a id="..."> anchor that exists), no link climbs out of the repository
+// (../shared/... from the root), and no address is off this machine (http and https only to
+// localhost). Text in code (fenced blocks, `spans`) and in HTML comments is not a link. The code cites
+// the docs the same way (docs/legacy-contract.md#list-transactions in a comment): each such citation
+// under src/, bench/ and test/ names a file and an anchor that exist.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,9 +87,13 @@ function headingAnchor(heading: string): string {
     .replace(/ /g, '-');
 }
 
-/** The anchors of a Markdown text's headings (a repeated heading gets -1, -2, ... as on GitHub). */
+/**
+ * The anchors of a Markdown text: its headings' (a repeated heading gets -1, -2, ... as on GitHub) and
+ * its explicit HTML anchors (<a id="..."> or name="..."), which stay put when a heading is reworded.
+ */
 function anchorsOf(text: string): Set<string> {
   const anchors = new Set<string>();
+  for (const match of outsideFences(text).matchAll(/<a\s+(?:id|name)\s*=\s*["']([^"']+)["']/g)) anchors.add(match[1]!);
   const seen = new Map<string, number>();
   for (const match of outsideFences(text).matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$/gm)) {
     const anchor = headingAnchor(match[1]!);
@@ -102,7 +108,7 @@ const CLIMBING_PATH = /^(?:\.\.\/)+[\w./-]*$/;
 
 /**
  * Paths written as text that climb with ../: a word of the prose, or a whole code span such as
- * `../shared/spec/interface.md` (a span that merely holds one, like an import line, is code).
+ * `../shared/spec/contract.md` (a span that merely holds one, like an import line, is code).
  */
 function climbingPaths(text: string): string[] {
   const spans = [...outsideFences(text).matchAll(CODE_SPAN)].map((match) => match[0].replace(/^`+|`+$/g, '').trim());
@@ -169,11 +175,24 @@ describe('Markdown links', () => {
         'docs/decisions.md',
         'docs/demo-data.md',
         'docs/versioning.md',
+        'docs/integrating.md',
+        'docs/operating.md',
+        'docs/architecture.md',
+        'docs/performance.md',
       ]),
     );
     // The README reaches the documentation through links this test checks.
     const readmeTargets = linkTargets(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-    expect(readmeTargets).toEqual(expect.arrayContaining(['docs/README.md', 'docs/legacy-contract.md']));
+    expect(readmeTargets).toEqual(
+      expect.arrayContaining([
+        'docs/README.md',
+        'docs/legacy-contract.md',
+        'docs/integrating.md',
+        'docs/operating.md',
+        'docs/architecture.md',
+        'docs/performance.md',
+      ]),
+    );
   });
 
   it.each(files.map((file) => [relative(ROOT, file), file]))(
@@ -182,6 +201,57 @@ describe('Markdown links', () => {
       expect(linkProblems(file, readFileSync(file, 'utf8'))).toEqual([]);
     },
   );
+});
+
+/** Every .ts file under src/, bench/ and test/ (generated code and node_modules aside). */
+function codeFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : codeFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** A citation of a doc's anchor in code: docs/<name>.md#<anchor>. */
+const DOC_CITATION = /\bdocs\/([\w-]+\.md)#([\w-]+)/g;
+
+/** What is wrong with the doc citations of a code file's text: one line per citation that leads nowhere. */
+function citationProblems(file: string, text: string): string[] {
+  const problems: string[] = [];
+  for (const match of text.matchAll(DOC_CITATION)) {
+    const doc = join(ROOT, 'docs', match[1]!);
+    if (!existsSync(doc)) problems.push(`${file}: ${match[0]}: no such doc`);
+    else if (!anchorsOf(readFileSync(doc, 'utf8')).has(match[2]!))
+      problems.push(`${file}: ${match[0]}: no such anchor`);
+  }
+  return problems;
+}
+
+describe('citations of the docs in the code', () => {
+  const files = ['src', 'bench', 'test'].flatMap(codeFiles);
+
+  it('name a doc and an anchor that exist', () => {
+    const cited = files.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(DOC_CITATION)]);
+    // The legacy mappers cite the contract's sections: the check has something to check.
+    expect(cited.length).toBeGreaterThan(5);
+    expect(
+      files
+        .filter((file) => file !== join('test', 'readme-links.test.ts'))
+        .flatMap((file) => citationProblems(file, readFileSync(join(ROOT, file), 'utf8'))),
+    ).toEqual([]);
+  });
+
+  it('refuses a citation of a missing anchor or doc', () => {
+    expect(
+      citationProblems(
+        'x.ts',
+        '// docs/legacy-contract.md#no-such-anchor, docs/no-such-doc.md#errors, docs/legacy-contract.md#errors',
+      ),
+    ).toEqual([
+      'x.ts: docs/legacy-contract.md#no-such-anchor: no such anchor',
+      'x.ts: docs/no-such-doc.md#errors: no such doc',
+    ]);
+  });
 });
 
 describe('the link checker', () => {
@@ -193,8 +263,9 @@ describe('the link checker', () => {
       check(
         [
           '# A heading, with `code`',
-          '[up](../README.md), [there](../README.md#graphql), [here](#a-heading-with-code),',
+          '[up](../README.md), [there](../README.md#code-map), [here](#a-heading-with-code), [kept](#kept),',
           '[folder](../test/golden), ![chart](../bench/results.svg), [local](http://localhost:4000/graphql)',
+          '<a id="kept"></a>',
           '[ref]: ./decisions.md#4-money',
         ].join('\n'),
       ),
@@ -204,21 +275,21 @@ describe('the link checker', () => {
   it('refuses links out of the repository, to missing files or headings, and to other hosts', () => {
     const problems = check(
       [
-        '[spec](../../shared/spec/interface.md)',
+        '[spec](../../shared/spec/contract.md)',
         '[gone](./no-such-file.md)',
         '[anchor](../README.md#no-such-heading)',
         '[web](https://example.com/page)',
         '<https://example.org>',
         'see http://example.net for more',
         '[mail](mailto:someone@example.com)',
-        'The contract (`../../shared/spec/interface.md`) is not in a clone.',
+        'The contract (`../../shared/spec/contract.md`) is not in a clone.',
       ].join('\n'),
     );
     expect(problems).toHaveLength(9);
     // Paths named as text come first, then the links.
-    expect(problems[0]).toMatch(/\.\.\/\.\.\/shared\/spec\/interface\.md: names a path outside the repository/);
-    expect(problems[1]).toMatch(/\.\.\/\.\.\/shared\/spec\/interface\.md: names a path outside the repository/);
-    expect(problems[2]).toMatch(/shared\/spec\/interface\.md: leaves the repository/);
+    expect(problems[0]).toMatch(/\.\.\/\.\.\/shared\/spec\/contract\.md: names a path outside the repository/);
+    expect(problems[1]).toMatch(/\.\.\/\.\.\/shared\/spec\/contract\.md: names a path outside the repository/);
+    expect(problems[2]).toMatch(/shared\/spec\/contract\.md: leaves the repository/);
     expect(problems[3]).toMatch(/no such file/);
     expect(problems[4]).toMatch(/no heading with the anchor #no-such-heading/);
     expect(problems.slice(5).every((problem) => problem.includes('leaves the repository'))).toBe(true);

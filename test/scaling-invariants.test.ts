@@ -1,4 +1,4 @@
-// What lets the service be sharded by partner (README "Scaling"), proven from the database itself
+// What lets the service be sharded by partner (docs/operating.md#scaling), proven from the database itself
 // rather than asserted in prose:
 //   (a) every table with a partner_id column leads its primary key with it and has it in every unique
 //       index (so a distributed Postgres such as Citus can enforce them shard by shard), except the
@@ -22,7 +22,7 @@ const db = (): Db => fixture.database.db;
 
 // ---------------------------------------------------------------------------------------------------
 // The tables that are global on purpose although they carry a partner_id column: in Citus, reference
-// tables or tables distributed by their own key (README "Scaling"). Each entry lists exactly the
+// tables or tables distributed by their own key (docs/operating.md#scaling). Each entry lists exactly the
 // violations of (a) the table is allowed, so anything new on these tables fails too.
 
 const GLOBAL_WITH_PARTNER_ID = {
@@ -43,7 +43,7 @@ const GLOBAL_WITH_PARTNER_ID = {
 /** The global catalogue without partner_id: reference tables in Citus (device_families only through device_models). */
 const REFERENCE_TABLES = ['device_families', 'device_models', 'operators', 'partners', 'payment_vendors'];
 
-/** Foreign keys from a global table into a tenant table: Citus cannot keep these (see README). */
+/** Foreign keys from a global table into a tenant table: Citus cannot keep these (docs/operating.md#scaling). */
 const GLOBAL_TO_TENANT_KEYS = [
   'customer_phone_directory(partner_id,customer_id) -> customers(partner_id,id)',
   'device_directory(partner_id,device_id) -> devices(partner_id,id)',
@@ -702,7 +702,7 @@ describe('(c) every statement of a partner request pins partner_id for each tena
   }
 
   it('between them, the requests touched every tenant table a partner request can reach', () => {
-    // A payment writes its events (issue 13), pinned to the partner like every other write.
+    // A payment writes its events (the event log), pinned to the partner like every other write.
     expect([...touched].sort()).toEqual([
       'adjustments',
       'carts',

@@ -1,4 +1,4 @@
-// Request limits shared by every instance (README, Request limits): several apps over one database
+// Request limits shared by every instance (docs/operating.md#limits): several apps over one database
 // count one key's requests and one address's failed authentications together, in Postgres or in
 // Redis (REDIS_URL); when the store fails each keeps serving on its in-memory insurance limiter
 // (logged once, counted in the metrics, said by /readyz) and goes back to the store when it answers.

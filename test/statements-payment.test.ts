@@ -1,15 +1,15 @@
 // Round trips of one payment: every SQL statement is a round trip to Postgres, and their number is
-// what bounds payments per second (issue "Speed"), so each path has a budget here. Counted from the
+// what bounds payments per second, so each path has a budget here. Counted from the
 // knex instance's query events, auth's API key lookup included; deterministic, no timing.
 //
-// Before the issue: in store 12 statements without an Idempotency-Key, 16 with one, 6 for a replay;
+// Before the round trips were cut: in store 12 statements without an Idempotency-Key, 16 with one, 6 for a replay;
 // a vendor notification 15, its replay 7.
 //
-// Issue 13's event log adds one statement to a recorded payment (never to a replay): appendEvents,
+// The event log adds one statement to a recorded payment (never to a replay): appendEvents,
 // writing all of its events at once. Its transactions' payloads are made from what the payment has in
 // hand (the store and clerk names come with the statement that checks them), so nothing is read back.
 //
-// Issue 15 ("a payment needs one round trip, not six"): an in-store payment is one read and one write,
+// The benchmark's payment target ("one round trip, not six"): an in-store payment is one read and one write,
 // each its own implicit transaction, no BEGIN, no lock held across round trips: 4 statements with or
 // without an Idempotency-Key (the key, the read, the write, the notify after it), was 8 and 11. The
 // read brings the store and clerk names, the order with its partner's rate and device tag, and the

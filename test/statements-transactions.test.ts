@@ -1,4 +1,4 @@
-// list-transactions of 10,000 rows (issue 7): at most 5 SQL statements, read in pages no larger
+// list-transactions of 10,000 rows: at most 5 SQL statements, read in pages no larger
 // than the graph's page limit (memory holds a page, not the list), and streamed byte for byte as
 // the one-shot body would be.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

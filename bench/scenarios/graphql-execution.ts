@@ -1,4 +1,4 @@
-// Issue 15 (phase graphqlExecution): GraphQL execution of a 5,000-row page (bench/graphql-execution.ts:
+// Phase graphqlExecution: GraphQL execution of a 5,000-row page (bench/graphql-execution.ts:
 // execution only, the page's SQL excluded), graphql-js against jit, in a process of its own as the
 // service runs (compiled, NODE_ENV=production: graphql-js reads it when it loads) on this run's database.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 14 (phase limitsInRedis): the lookups with the limits counted in Redis, against the
+// Phase limitsInRedis: the lookups with the limits counted in Redis, against the
 // Postgres-counted ones of the same turns (both measured in the lookups' turns). Its process stops
 // here, before the webhooks: every service process runs a webhook worker on this database, and a
 // production one claims the phase's deliveries and refuses their http:// receiver. (Not measured when

@@ -1,4 +1,4 @@
-// Issue 15, item 4 (--profile, phase profiles): each hot door on its own process under the CPU
+// --profile (phase profiles): each hot door on its own process under the CPU
 // profiler, counted from the end of its warm-up to the end of its run (bench/profile.ts), beside the
 // bare baselines' doors. Each profile is kept for Chrome DevTools' Performance panel (or speedscope):
 // bench/profiles/<door>.cpuprofile.

@@ -1,4 +1,4 @@
-// Issue 13 (phase webhooks): the same in-store payments with one webhook endpoint subscribed to every
+// Phase webhooks: the same in-store payments with one webhook endpoint subscribed to every
 // event type, against none, on one more service process, in turns. It runs outside production, the
 // one mode in which an endpoint may point at a receiver on this machine; both halves run on it alike.
 // (Not run when --only left the payments out.)

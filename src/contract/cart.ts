@@ -1,5 +1,5 @@
-// lookup-cart's pieces (interface.md 2.6): customer fields only as requested (all strings); amounts as
-// decimal strings except pricePreTax, a number; months as integer text.
+// lookup-cart's pieces (docs/legacy-contract.md#lookup-cart): customer fields only as requested (all
+// strings); amounts as decimal strings except pricePreTax, a number; months as integer text.
 import type { LookupCartQuery } from '../__generated__/operations.js';
 import { number } from './json.js';
 

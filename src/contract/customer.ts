@@ -1,6 +1,6 @@
-// lookup-customer's pieces (interface.md 2.5): the device with the legacy's status words, the order's
-// payment history and its payment options. Values the service does not know (a device never seen, no
-// SIM on record) are null rather than invented.
+// lookup-customer's pieces (docs/legacy-contract.md#lookup-customer): the device with the legacy's status
+// words, the order's payment history and its payment options. Values the service does not know (a
+// device never seen, no SIM on record) are null rather than invented.
 import type { LookupCustomerQuery, SecureStatus } from '../__generated__/operations.js';
 import { integer, named, number } from './json.js';
 

@@ -1,5 +1,6 @@
-// A finance order as lookup-customer's `financeOrder` object (interface.md 2.5): one mapper for the
-// REST door (from the graph's FinanceOrder) and the finance_order.* events (from the order's figures).
+// A finance order as lookup-customer's `financeOrder` object (docs/legacy-contract.md#lookup-customer): one
+// mapper for the REST door (from the graph's FinanceOrder) and the finance_order.* events (from the
+// order's figures).
 import { integer, number } from './json.js';
 
 /** What the mapper reads: the LookupCustomer operation's financeOrder (decimals as text). */

@@ -1,4 +1,4 @@
-// The contract's JSON types for the service's values (interface.md section 2): ids it types as
+// The contract's JSON types for the service's values (docs/legacy-contract.md#json-types): ids it types as
 // integer, amounts it types as number, times as Unix seconds.
 import { decimalToJsonNumber } from '../money.js';
 

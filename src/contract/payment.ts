@@ -1,6 +1,6 @@
-// A payment as the legacy contract writes it: record-customer-payment's `payment` (interface.md 2.8),
-// the vendor notification's `data` (2.2), and the payment.recorded event, all from the receipt the
-// domain computed (its amounts in minor units of its currency).
+// A payment as the legacy contract writes it: record-customer-payment's `payment`
+// (docs/legacy-contract.md#record-customer-payment), the vendor notification's `data` (#notification), and
+// the payment.recorded event, all from the receipt the domain computed (its amounts in minor units of its currency).
 import { formatAmount } from '../money.js';
 import { integer, number } from './json.js';
 
@@ -29,7 +29,7 @@ export interface LegacyReceiptNode {
   fullyPaid: boolean;
 }
 
-// interface.md 2.8; nextPayment is null once the order is fully paid (decisions.md 5).
+// docs/legacy-contract.md#record-customer-payment; nextPayment is null once the order is paid off (decisions.md 5).
 export function legacyPaymentReceipt(receipt: LegacyReceiptNode) {
   return {
     id: integer(receipt.payment.id),
@@ -42,7 +42,7 @@ export function legacyPaymentReceipt(receipt: LegacyReceiptNode) {
   };
 }
 
-// interface.md 2.2: data.message, and the further fields this service's integrations add.
+// docs/legacy-contract.md#notification: data.message, and the further fields this service's integrations add.
 export function legacyPaymentNotification(
   message: string,
   receipt: Pick<LegacyReceiptNode, 'payment' | 'remainingBalance' | 'currency' | 'fullyPaid'>,

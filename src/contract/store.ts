@@ -1,4 +1,5 @@
-// A store's people and places as list-clerks and list-merchants write them (interface.md 2.3, 2.4):
+// A store's people and places as list-clerks and list-merchants write them
+// (docs/legacy-contract.md#list-clerks, #list-merchants):
 // every field a string, ids included; street2 string or null; postalCode may be empty.
 import type { ListClerksQuery, ListMerchantsQuery } from '../__generated__/operations.js';
 

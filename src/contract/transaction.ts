@@ -1,6 +1,6 @@
-// A transaction as the legacy contract writes it (interface.md 2.7): one mapper for list-transactions
-// (the REST door maps the graph's node) and the transaction.created event (built from the rows the
-// change wrote), so both are the same JSON byte for byte.
+// A transaction as the legacy contract writes it (docs/legacy-contract.md#list-transactions): one mapper for
+// list-transactions (the REST door maps the graph's node) and the transaction.created event (built
+// from the rows the change wrote), so both are the same JSON byte for byte.
 import { formatAmount } from '../money.js';
 import { integer, type Named, named, number, seconds } from './json.js';
 
@@ -73,7 +73,8 @@ export type LegacyTransactionSource = Common &
 
 const payment = (row: PaymentSource) => ({ id: integer(row.id), timestamp: row.time, amount: number(row.amount) });
 
-// interface.md 2.7: the common fields (type, time, amount, currency, merchant), then each type's own.
+// docs/legacy-contract.md#list-transactions: the common fields (type, time, amount, currency, merchant), then
+// each type's own.
 // Each object is one literal in the contract's key order: a list maps thousands per page, and
 // spreading the common fields into each cost three times as much.
 export function legacyTransaction(node: LegacyTransactionSource) {

@@ -19,8 +19,9 @@ export interface RenderedError {
 
 /**
  * Partner query interface: the top-level valid/message keep clients that only read those working
- * (decisions.md 3). Payments interface: interface.md 7's { error: { message } }, with the code added
- * beside the message (an addition clients of the contract can ignore).
+ * (decisions.md 3). Payments interface: the { error: { message } } of
+ * docs/legacy-contract.md#payments-error-body, with the code added beside the message (an addition clients of
+ * the contract can ignore).
  */
 export function legacyErrorBody(surface: Surface, code: ErrorCode, message: string): unknown {
   if (surface === 'payments') return { error: { code, message } };

@@ -84,7 +84,7 @@ export interface RequestLimiterOptions {
 }
 
 /**
- * Windows (README, Request limits): a key's window starts at its first request and lasts the window's
+ * Windows (docs/operating.md#limits): a key's window starts at its first request and lasts the window's
  * seconds; at most `limit` requests pass in it, and the request past the limit blocks the key (and an
  * address past its anonymous limit) for one whole window from then. Failed authentications are
  * counted the same way, and an address is refused while its window holds `limit` of them. The

@@ -1,5 +1,5 @@
 // Each route's frozen legacy body, put together from the contract's pieces (src/contract/: the JSON
-// types of interface.md section 2, in the contract's key order, so bodies are byte-stable). What is
+// types of docs/legacy-contract.md#json-types, in the contract's key order, so bodies are byte-stable). What is
 // the door's own stays here: a missing customer or cart answered as not found, and the lists written
 // page by page.
 import type {
@@ -26,7 +26,7 @@ function pageById<Item extends { id: string }>(items: readonly Item[], pageSize:
   return { hasNextPage: items.length === pageSize, endCursor: items.at(-1)?.id };
 }
 
-// interface.md 4.3: { "valid": true, "clerks": [ items of 2.3 ] }.
+// docs/legacy-contract.md#list-clerks: { "valid": true, "clerks": [ clerk items ] }.
 export const listClerksBody: LegacyListBody<ListClerksQuery> = {
   head: '{"valid":true,"clerks":[',
   next: (data, pageSize) => pageById(data.clerks, pageSize),
@@ -36,7 +36,7 @@ export const listClerksBody: LegacyListBody<ListClerksQuery> = {
   tail: ']}',
 };
 
-// interface.md 4.4: { "valid": true, "merchants": [ items of 2.4 ] }.
+// docs/legacy-contract.md#list-merchants: { "valid": true, "merchants": [ merchant items ] }.
 export const listMerchantsBody: LegacyListBody<ListMerchantsQuery> = {
   head: '{"valid":true,"merchants":[',
   next: (data, pageSize) => pageById(data.merchants, pageSize),
@@ -56,7 +56,7 @@ export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, w
   }
   const order = customer.financeOrder;
   const device = order?.device ?? null;
-  // interface.md 2.5.
+  // docs/legacy-contract.md#lookup-customer.
   return {
     valid: true,
     customer: { id: integer(customer.id) },
@@ -71,7 +71,7 @@ export function lookupCartBody(data: LookupCartQuery, cartTag: string) {
   const cart = data.cart;
   if (!cart)
     throw new AppError('RESOURCE_NOT_FOUND', `no cart with cartTag ${JSON.stringify(cartTag.slice(0, 64))} was found`);
-  // interface.md 2.6.
+  // docs/legacy-contract.md#lookup-cart.
   return {
     valid: true,
     customer: legacyCartCustomer(cart.customer),
@@ -93,7 +93,7 @@ export interface LegacyListBody<TData> {
   tail: string;
 }
 
-// interface.md 4.7: { "valid": true, "transactions": [ items of 2.7 ] }.
+// docs/legacy-contract.md#list-transactions: { "valid": true, "transactions": [ transaction items ] }.
 export const listTransactionsBody: LegacyListBody<ListTransactionsQuery> = {
   head: '{"valid":true,"transactions":[',
   next: (data) => data.transactions.pageInfo,
@@ -104,7 +104,7 @@ export const listTransactionsBody: LegacyListBody<ListTransactionsQuery> = {
 };
 
 export function recordCustomerPaymentBody(data: RecordCustomerPaymentMutation) {
-  // interface.md 2.8.
+  // docs/legacy-contract.md#record-customer-payment.
   return { valid: true, payment: legacyPaymentReceipt(data.recordInStorePayment) };
 }
 
@@ -115,6 +115,6 @@ export function accessTokenBody(data: CreateAccessTokenMutation) {
 
 export function paymentNotificationBody(data: CreatePaymentNotificationMutation) {
   const result = data.createPaymentNotification;
-  // interface.md 2.2.
+  // docs/legacy-contract.md#notification.
   return { data: legacyPaymentNotification(result.message, result.receipt) };
 }

@@ -1,27 +1,32 @@
-// The README's runnable examples, taken from the README text itself, for the suites that replay them:
-// test/process.test.ts runs the curl block of "Try every endpoint", test/readme-graphql.test.ts the
-// GraphQL walk and the GraphQL curl example. An example sits between two marker comments,
-// <!-- NAME:start --> and <!-- NAME:end -->, invisible when the README is rendered.
+// The runnable examples of the README and the guides, taken from their text, for the suites that replay
+// them: test/process.test.ts runs the README's curl block of "Try it", test/readme-graphql.test.ts the
+// README's GraphQL curl example and the GraphQL walk of docs/integrating.md. An example sits between two
+// marker comments, <!-- NAME:start --> and <!-- NAME:end -->, invisible when the Markdown is rendered.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The line every README shell example starts with; a replay points it at the service under test. */
+/** The line every shell example of the README and the guides starts with; a replay points it at the service under test. */
 export const README_BASE_LINE = 'BASE=http://localhost:4000';
 
-export function readReadme(): string {
-  return readFileSync(`${ROOT}README.md`, 'utf8');
+/** A Markdown file of the repository, by its path from the root (README.md, docs/integrating.md). */
+export function readDoc(path: string): string {
+  return readFileSync(`${ROOT}${path}`, 'utf8');
 }
 
-/** The text between <!-- NAME:start --> and <!-- NAME:end -->; throws when the README has no such pair. */
-export function readmeSection(name: string, readme: string = readReadme()): string {
+export function readReadme(): string {
+  return readDoc('README.md');
+}
+
+/** The text between <!-- NAME:start --> and <!-- NAME:end -->; throws when the text has no such pair. */
+export function readmeSection(name: string, text: string = readReadme()): string {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end, from);
-  if (from < 0 || to < 0) throw new Error(`README.md has no ${start} ... ${end} section`);
-  return readme.slice(from + start.length, to);
+  const from = text.indexOf(start);
+  const to = text.indexOf(end, from);
+  if (from < 0 || to < 0) throw new Error(`the text has no ${start} ... ${end} section`);
+  return text.slice(from + start.length, to);
 }
 
 /** A fenced code block: its language, its text, and the HTML comment on the line before its fence. */
@@ -62,7 +67,7 @@ export interface ShellRun {
 }
 
 /**
- * Runs a README shell block with bash under `set -euo pipefail` (a failed command fails the run), from
+ * Runs a shell block of the README or a guide with bash under `set -euo pipefail` (a failed command fails the run), from
  * the repository's root, its BASE line pointed at `baseUrl`.
  */
 export function runReadmeShell(block: string, baseUrl: string): Promise<ShellRun> {
@@ -79,9 +84,9 @@ export function runReadmeShell(block: string, baseUrl: string): Promise<ShellRun
   });
 }
 
-/** The one shell block of the README section `name`. */
-export function readmeShellBlock(name: string): string {
-  const shell = fencedBlocks(readmeSection(name)).filter((block) => block.language === 'sh');
-  if (shell.length !== 1) throw new Error(`the README section ${name} should hold one sh block, has ${shell.length}`);
+/** The one shell block of the section `name` of `text` (the README's by default). */
+export function readmeShellBlock(name: string, text: string = readReadme()): string {
+  const shell = fencedBlocks(readmeSection(name, text)).filter((block) => block.language === 'sh');
+  if (shell.length !== 1) throw new Error(`the section ${name} should hold one sh block, has ${shell.length}`);
   return shell[0]!.body;
 }

@@ -2,7 +2,8 @@
 // JavaScript's backtracking RegExp can take exponential time (`^(a|a)*$` on "aaaa...!"), and a vendor
 // schema is data an operator stores, so its patterns run on re2js: a pure-JS port of RE2 that matches
 // in time linear in the input. It installs as plain JS on Node 20; the native `re2` package's current
-// release needs Node 22+ and every release builds with node-gyp from an install script (README).
+// release needs Node 22+ and every release builds with node-gyp from an install script
+// (docs/architecture.md#notes-on-choices).
 import { RE2JS } from 're2js';
 
 /** A pattern the linear engine cannot run; the message reads "has pattern "...", which <reason>". */
