@@ -2,8 +2,8 @@
 // first `lost` conditional writes sent on it (outside a transaction) find the order's total moved, so
 // they write nothing and the payment reads and decides again, and past src/modules/payments/inStore.ts's
 // OPTIMISTIC_ROUNDS it locks the order. Such a write is not sent: it answers no row, exactly what
-// Postgres answers when the total has moved. `meanwhile` runs just before each lost write, for what
-// another request does between the payment's read and its write (another payment with its key). Every
+// Postgres answers when the total has moved. `meanwhile` runs right after each lost write, for what
+// another request did between the payment's read and its write (another payment with its key). Every
 // other statement, and everything in a transaction (the locked round), runs on `db` itself.
 import type { Db } from '../../src/db/knex.js';
 
@@ -16,17 +16,24 @@ interface ClientInternals {
 
 export function contendedDb(db: Db, options: { lost: number; meanwhile?: () => Promise<unknown> }): Db {
   let lost = options.lost;
+  let meanwhile: (() => Promise<unknown>) | undefined;
   const real = db.client as unknown as ClientInternals & Record<string, (...args: unknown[]) => unknown>;
   const client = Object.create(real) as ClientInternals & Record<string, unknown>;
-  for (const method of ['acquireConnection', 'releaseConnection', 'emit'])
-    client[method] = (...args: unknown[]) => real[method]!(...args);
+  for (const method of ['acquireConnection', 'emit']) client[method] = (...args: unknown[]) => real[method]!(...args);
   client.query = async (connection, query) => {
     if (lost > 0 && CONDITIONAL_WRITE.test(query.sql)) {
       lost--;
-      await options.meanwhile?.();
+      meanwhile = options.meanwhile;
       return { response: { rows: [] } };
     }
     return real.query(connection, query);
+  };
+  // Once the lost write's connection is back (PGlite has one), before the payment goes on.
+  client.releaseConnection = async (connection: unknown) => {
+    await real.releaseConnection!(connection);
+    const next = meanwhile;
+    meanwhile = undefined;
+    await next?.();
   };
   return new Proxy(db, {
     get(target, property) {
