@@ -1,10 +1,11 @@
-// createApp(deps) -> the express app with both doors: the REST shim (legacy route table) and
-// /graphql, and the browser pages beside them (/, /docs, /graphiql). It never listens itself: main.ts
-// and the tests do.
+// createApp(deps, layers) -> the express app with both doors: the REST shim (legacy route table) and
+// /graphql, and the browser pages beside them (/, /docs, /graphiql), with the layers its caller gives
+// around them (main.ts: serviceLayers; the bench: its own). It never listens itself: main.ts and the
+// tests do.
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
@@ -15,7 +16,6 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import type { TrustProxy } from './clientAddress.js';
 import type { Config, GraphqlExecutorKind } from './config.js';
 import { type Context, createContext, type ServiceDeps } from './context.js';
-import { isEmbedded } from './db/knex.js';
 import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from './errors.js';
 import { activeDemoKeys } from './fixtures/demo.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './graphqlExecutor.js';
@@ -23,86 +23,72 @@ import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './h
 import { introspectionDisabledRule, ownValidationCode, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './limitSettings.js';
-import { createOperationShapeRule, graphqlCostPlugin, tokenLimitMessage } from './limits/graphqlLimits.js';
+import { createOperationShapeRule, tokenLimitMessage } from './limits/graphqlLimits.js';
 import { type KeylessRequest, refusedWithoutCredential } from './limits/keylessRequests.js';
-import { countListItems, listItemCeilingPlugin } from './limits/listItemCeiling.js';
-import { createRequestLimiter } from './limits/requestLimits.js';
-import { connectRedis, type RateLimitBackend } from './limits/sharedStore.js';
+import { countListItems } from './limits/listItemCeiling.js';
+import { createRequestLimiter, type RequestLimiter } from './limits/requestLimits.js';
+import type { RateLimitBackend } from './limits/sharedStore.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
-import { createOperationsRouter } from './ops/router.js';
-import { graphqlTracingPlugin } from './ops/tracing.js';
 import { createPagesRouter } from './pages/router.js';
 import { readRoutingPlugin } from './readRouting.js';
-import { loggedPath } from './requestPath.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 import { buildSchema } from './schema.js';
-import { activeTraceId, untraced } from './tracing.js';
+import { untraced } from './tracing.js';
 
 export interface AppDeps extends ServiceDeps {
   production: boolean;
-  /** Browser origins allowed to call /graphql (CORS_ORIGINS); none by default. */
-  corsOrigins?: readonly string[];
   /** Requests per key, failed authentications per address, GraphQL document limits; DEFAULT_LIMITS when absent. */
   limits?: LimitSettings;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives req.ip; false when absent. */
   trustProxy?: TrustProxy;
-  /** Where the request limits are counted (docs/operating.md#limits); absent: Postgres, or memory on PGlite. */
-  rateLimitStore?: RateLimitStoreSettings;
   /** What executes the GraphQL operations of both doors (GRAPHQL_EXECUTOR); jit when absent. */
   graphqlExecutor?: GraphqlExecutorKind;
-  /**
-   * The doors alone, for the bench's measure of what the design itself costs (bench/core-server.ts):
-   * request ids, the legacy routes, /graphql and the error renderers, with the request limits counted in
-   * this process's memory, and without the request log, the request metrics, the security headers, the
-   * query-string limit, /healthz, /readyz, /metrics, and the GraphQL cost, list-ceiling and tracing
-   * plugins. No configuration sets it: main.ts never serves without those.
-   */
-  coreOnly?: boolean;
 }
 
 /**
  * What the service's app is given from its configuration: by main.ts, and by the bench's measure of the
- * design's core (bench/core-server.ts), so both serve the same settings.
+ * design's core (bench/core-server.ts), so both serve the same settings. The layers' own settings
+ * (CORS_ORIGINS, REDIS_URL) are given to serviceLayers.
  */
 export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 'replica'>): AppDeps {
   return {
     ...open,
     now: () => new Date(),
     production: config.production,
-    corsOrigins: config.corsOrigins,
     limits: config.limits,
     trustProxy: config.trustProxy,
-    rateLimitStore: { redisUrl: config.redisUrl },
     graphqlExecutor: config.graphqlExecutor,
     tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
     webhookAllowedPorts: config.webhookAllowedPorts,
   };
 }
 
-export interface RateLimitStoreSettings {
-  /** REDIS_URL: counts in Redis, shared by every instance using it. */
-  redisUrl?: string | null;
-  /** Prefix of the Redis keys ("dfs" when absent): deployments sharing one Redis, or test runs, keep apart. */
-  redisKeyPrefix?: string;
+/** What createApp builds that a layer may use. */
+export interface AppLayerSetup {
+  /** The request limiter both doors charge (its store's state: /readyz). */
+  readonly limiter: RequestLimiter;
+  /** Whether startDraining was called (/readyz answers 503 "draining"). */
+  readonly draining: () => boolean;
 }
 
 /**
- * Redis when REDIS_URL is set (on either database: it was asked for), else the service's Postgres
- * database, else (the embedded database, one process) this process's memory.
+ * One layer around the doors: a plain object of optional hooks, composed in list order (as envelop
+ * composes its plugins). The doors keep every rule of the contract without any; the entry adds what
+ * operating the service needs (serviceLayers), the bench measures the doors alone (bench/core.ts).
  */
-async function rateLimitBackend(deps: AppDeps): Promise<RateLimitBackend> {
-  const redisUrl = deps.rateLimitStore?.redisUrl;
-  if (redisUrl) {
-    const client = await connectRedis(redisUrl, deps.logger);
-    return { kind: 'redis', client, keyPrefix: deps.rateLimitStore?.redisKeyPrefix ?? 'dfs' };
-  }
-  return isEmbedded(deps.db) ? { kind: 'memory' } : { kind: 'postgres', db: deps.db };
+export interface AppLayer {
+  /** Express middleware run before the doors (after the request id), in list order. */
+  readonly beforeDoors?: (setup: AppLayerSetup) => RequestHandler;
+  /** Plugins of the GraphQL pipeline both doors run, in list order. */
+  readonly graphqlPlugins?: readonly ApolloServerPlugin<Context>[];
+  /** Where the request limits are counted (the last layer that says); this process's memory when none says. */
+  readonly rateLimitBackend?: () => Promise<RateLimitBackend>;
 }
 
 export interface App {
@@ -134,33 +120,6 @@ const assignRequestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-function logRequests(deps: AppDeps): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    // Read here, inside the request's span: 'finish' may be told outside it.
-    const traceId = activeTraceId();
-    res.on('finish', () => {
-      deps.logger.info(
-        {
-          requestId: res.locals.requestId,
-          method: req.method,
-          path: loggedPath(req.originalUrl),
-          // The route template: a legacy path (or another express route), /graphql, or unmatched.
-          route: (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched',
-          status: res.statusCode,
-          // Set by both doors once createContext has authenticated the request (principalForLog).
-          principal: res.locals.principal ?? null,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-          // Only with tracing on (src/telemetry/preload.ts): the request's trace in the tracing backend.
-          ...(traceId ? { traceId } : {}),
-        },
-        'request',
-      );
-    });
-    next();
-  };
-}
-
 /** The GraphQL door's credential: X-Api-Key, or Authorization: Bearer <key or token> (a malformed one is 401). */
 function graphqlCredential(req: Request): string | undefined {
   const apiKey = req.get('x-api-key');
@@ -190,11 +149,12 @@ function keylessRequestOf(req: Request): KeylessRequest {
 const hasPersistedQuery = (extensions: unknown) =>
   typeof extensions === 'object' && extensions !== null && 'persistedQuery' in extensions;
 
-export async function createApp(deps: AppDeps): Promise<App> {
+export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
-  // One limiter for both doors (each builds its contexts from `service`), its counts in the shared store.
+  // One limiter for both doors (each builds its contexts from `service`), its counts where the layers say.
   // Payment outcomes are counted by the metrics, through the context's port (resolvers never import ops/).
-  const backend: RateLimitBackend = deps.coreOnly ? { kind: 'memory' } : await rateLimitBackend(deps);
+  const chooseBackend = layers.findLast((layer) => layer.rateLimitBackend)?.rateLimitBackend;
+  const backend: RateLimitBackend = chooseBackend ? await chooseBackend() : { kind: 'memory' };
   const limiter = createRequestLimiter(limits, { backend, logger: deps.logger, observer: rateLimitStoreMetrics });
   // Committed events are counted, and told to every instance's subscription listeners (after commit).
   const observe = deps.observe ?? {
@@ -231,11 +191,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
       ApolloServerPluginCacheControlDisabled(),
       // A subscription over HTTP: 400 SUBSCRIPTION_NEEDS_WEBSOCKET, not an execution that fails.
       subscriptionsOverHttpPlugin<Context>(),
-      ...(deps.coreOnly ? [] : [graphqlCostPlugin(limits.graphql), listItemCeilingPlugin(limits.graphql.maxListItems)]),
+      ...layers.flatMap((layer) => layer.graphqlPlugins ?? []),
       // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
       ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
-      // The operation's name and type on the span of the request that runs it (tracing on only).
-      ...(deps.coreOnly ? [] : [graphqlTracingPlugin()]),
       deps.production
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
@@ -276,20 +234,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   app.use(assignRequestId);
   let draining = false;
-  if (!deps.coreOnly) {
-    app.use(logRequests(deps));
-    // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
-    app.use(
-      createOperationsRouter({
-        db: deps.db,
-        replica: deps.replica,
-        production: deps.production,
-        corsOrigins: deps.corsOrigins ?? [],
-        draining: () => draining,
-        rateLimitStore: () => limiter.storeStatus(),
-      }),
-    );
-  }
+  const setup: AppLayerSetup = { limiter, draining: () => draining };
+  for (const layer of layers) if (layer.beforeDoors) app.use(layer.beforeDoors(setup));
 
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {

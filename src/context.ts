@@ -1,5 +1,6 @@
 // Everything a resolver may use, built once per request by createContext, for both doors (/graphql
-// and the REST shim): the database, the request's DataLoaders, and who is calling.
+// and the REST shim): the databases, the operation's reads and DataLoaders, and who is calling. A
+// context is never changed once built: a page of a list or a subscription gets a new one.
 import type { Logger } from 'pino';
 import type { Db } from './db/knex.js';
 import type { ReadAhead } from './db/readAhead.js';
@@ -72,7 +73,7 @@ export type Loaders = { readonly [Module in LoaderModule]: ReturnType<(typeof LO
 /**
  * The request's DataLoaders, each module's built the first time a resolver reads it. A request reads
  * through a few modules of the eleven, and building all 23 loaders for every request, every page of a
- * list and every mutation (forgetCachedReads) cost about 45 µs of CPU each time, measured in process.
+ * list and every mutation (OperationReads.forget) cost about 45 µs of CPU each time, measured in process.
  */
 class RequestLoaders {
   readonly built = new Map<LoaderModule, unknown>();
@@ -96,67 +97,94 @@ for (const [module, build] of Object.entries(LOADER_MODULES) as Array<
 /** A request's loaders, none built yet. */
 const newLoaders = (db: Db) => new RequestLoaders(db) as unknown as Loaders;
 
-export interface Context {
-  /** The primary; a query's resolvers read the replica here instead once readFromReplica moved them. */
-  db: Db;
-  loaders: Loaders;
-  /**
-   * The replica this request's reads may use, decided once it is authenticated: null without a
-   * replica, when it is down or lagging, or when the caller's last write is not replayed there yet.
-   */
-  readReplica: Db | null;
-  auth: Authentication;
-  credential: Credential;
-  requestId: string;
-  /** The client's address as Express sees it (req.ip): failed-auth limits and the audit trail. */
-  clientAddress: string | null;
-  /** The request limits for a credential looked up later (createAccessToken's apiKey argument). */
-  credentialLimits: CredentialLimits;
-  logger: Logger;
-  now: () => Date;
-  tokens: TokenSettings;
-  /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
-  observe: PaymentObserver & EventObserver;
-  /** The WebSocket door's connection, for subscriptions; absent on HTTP. */
-  live?: LiveConnection;
-  /** Production rules apply (webhook URLs: https only, public addresses only). */
-  production: boolean;
-  /** The ports production webhook URLs may name (WEBHOOK_ALLOWED_PORTS). */
-  webhookAllowedPorts: readonly number[];
-  /** Aborted once the caller has gone away (a streamed list's pages): a long read may stop then. */
-  signal?: AbortSignal;
-  /** A page of a list read whole (a streamed list's pages): where a page may leave the next one's read. */
-  readAhead?: ReadAhead;
-}
-
 /**
- * Drops every row this request's loaders cached: after a mutation, what it changed must be read
- * again (two payments in one request must not show the first one's balance for the second).
+ * Where one operation reads, and its DataLoaders over that database: the one part of a context that is
+ * settled after the context is built, since a door authenticates before it knows the operation. The
+ * database is chosen once (choose: readRouting, when the operation is resolved; otherwise the primary,
+ * at the first read) and never changes after. Each operation has its own (a page of a list, a
+ * subscription: fresh()), so what one forgets no other operation sees. After each mutation the loaders'
+ * cache is dropped (forget: what the mutation changed must be read again); that is this holder's only
+ * change, observed only by this operation's later reads.
  */
-export function forgetCachedReads(ctx: Context): void {
-  ctx.loaders = newLoaders(ctx.db);
+export class OperationReads {
+  #db: Db | undefined;
+  #loaders: Loaders | undefined;
+  /** `replica`: the replica this request may read, decided once it is authenticated (createContext); else null. */
+  constructor(
+    private readonly primary: Db,
+    private readonly replica: Db | null,
+  ) {}
+
+  /**
+   * Settles where the operation reads: the replica for a query when the request may use it, else the
+   * primary (a mutation, and anything it checks). Says whether it is the replica. Once, before any read.
+   */
+  choose(query: boolean): boolean {
+    const chosen = query && this.replica ? this.replica : this.primary;
+    if (this.#db !== undefined && this.#db !== chosen) throw new Error("an operation's reads were settled already");
+    this.#db = chosen;
+    return chosen !== this.primary;
+  }
+
+  /** The database this operation reads (the primary unless choose said otherwise before the first read). */
+  get db(): Db {
+    this.#db ??= this.primary;
+    return this.#db;
+  }
+
+  /** This operation's loaders over its database, built module by module on first use (RequestLoaders). */
+  get loaders(): Loaders {
+    this.#loaders ??= newLoaders(this.db);
+    return this.#loaders;
+  }
+
+  /** Drops every row cached: after a mutation, two payments in one request must not show the first one's balance for the second. */
+  forget(): void {
+    this.#loaders = undefined;
+  }
+
+  /** Another operation's reads over the same databases, not settled yet, sharing no cached row with these. */
+  fresh(): OperationReads {
+    return new OperationReads(this.primary, this.replica);
+  }
+}
+
+export interface Context {
+  /** The primary: every write, every check a mutation makes, and the reads of a subscription. */
+  readonly primary: Db;
+  /** Where this operation reads (the replica for a query, when the request may) and its loaders. */
+  readonly reads: OperationReads;
+  readonly auth: Authentication;
+  readonly credential: Credential;
+  readonly requestId: string;
+  /** The client's address as Express sees it (req.ip): failed-auth limits and the audit trail. */
+  readonly clientAddress: string | null;
+  /** The request limits for a credential looked up later (createAccessToken's apiKey argument). */
+  readonly credentialLimits: CredentialLimits;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly tokens: TokenSettings;
+  /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
+  readonly observe: PaymentObserver & EventObserver;
+  /** The WebSocket door's connection, for subscriptions; absent on HTTP. */
+  readonly live?: LiveConnection;
+  /** Production rules apply (webhook URLs: https only, public addresses only). */
+  readonly production: boolean;
+  /** The ports production webhook URLs may name (WEBHOOK_ALLOWED_PORTS). */
+  readonly webhookAllowedPorts: readonly number[];
+  /** Aborted once the caller has gone away (a streamed list's pages): a long read may stop then. */
+  readonly signal?: AbortSignal;
+  /** A page of a list read whole (a streamed list's pages): where a page may leave the next one's read. */
+  readonly readAhead?: ReadAhead;
 }
 
 /**
- * One page of a list answer: the request's context with loaders of its own, so pages read side by
- * side never share, nor forget, each other's cached reads, the signal that the client has gone, and
- * the list's read-ahead, shared by its pages.
+ * One page of a list answer: a new context, the request's, with reads of its own (each page an
+ * operation: pages read side by side never share, nor forget, each other's cached reads), the signal
+ * that the client has gone, and the list's read-ahead, shared by its pages.
  */
 export function pageContext(ctx: Context, signal: AbortSignal, readAhead: ReadAhead): Context {
-  return { ...ctx, loaders: newLoaders(ctx.db), signal, readAhead };
-}
-
-/**
- * Moves a read-only operation's reads (ctx.db and fresh loaders) to the replica when the request may
- * use it; says whether it did. Only for queries: a mutation, and anything it checks, stays on the primary.
- */
-export function readFromReplica(ctx: Context): boolean {
-  if (!ctx.readReplica) return false;
-  if (ctx.db !== ctx.readReplica) {
-    ctx.db = ctx.readReplica;
-    ctx.loaders = newLoaders(ctx.db);
-  }
-  return true;
+  return { ...ctx, reads: ctx.reads.fresh(), signal, readAhead };
 }
 
 export interface RequestInfo {
@@ -205,9 +233,9 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
   const auth = await authenticateRequest(deps, request, credentialLimits);
   const writtenLsn = auth.principal ? (auth.writtenLsn ?? null) : null;
   return {
-    db: deps.db,
-    loaders: newLoaders(deps.db),
-    readReplica: deps.replica?.serves(writtenLsn) ? deps.replica.db : null,
+    primary: deps.db,
+    // The replica only when it is up, close enough behind, and has replayed the caller's last write.
+    reads: new OperationReads(deps.db, deps.replica?.serves(writtenLsn) ? deps.replica.db : null),
     auth,
     credential: request.credential,
     requestId: request.requestId,

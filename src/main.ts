@@ -14,6 +14,7 @@ import { scheduleEventRetention } from './modules/events/retention.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/limits.js';
 import { deliveryMetrics, readMetrics } from './ops/metrics.js';
+import { serviceLayers } from './serviceLayers.js';
 import { flushTraces } from './tracing.js';
 
 const config = loadConfigOrExit();
@@ -33,7 +34,10 @@ const replica = openConfiguredReplica(config, db, {
   onFallback: readMetrics.fellBack,
 });
 
-const { app, subscriptions, startDraining, stop } = await createApp(appDepsOf(config, { db, replica, logger }));
+// The doors, and around them the service's layers: request log, operations, shared limits, GraphQL cost and tracing.
+const deps = appDepsOf(config, { db, replica, logger });
+const layers = serviceLayers(deps, { corsOrigins: config.corsOrigins, rateLimitStore: { redisUrl: config.redisUrl } });
+const { app, subscriptions, startDraining, stop } = await createApp(deps, layers);
 // Webhook deliveries, claimed from the database beside every other instance's worker.
 const deliveries = startDeliveryWorker({
   db,

@@ -5,7 +5,7 @@
 // Both doors run through here: /graphql, and the REST shim's executeOperation. Subscriptions do not
 // (their door executes without Apollo's pipeline): they stay on the primary.
 import type { ApolloServerPlugin } from '@apollo/server';
-import { type Context, readFromReplica } from './context.js';
+import type { Context } from './context.js';
 import type { Db } from './db/knex.js';
 import { recordKeyWrite } from './modules/auth/queries.js';
 
@@ -22,8 +22,9 @@ export function readRoutingPlugin(primary: Db, observe?: ReadRoutingObserver): A
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, contextValue }) {
-          if (operation?.operation !== 'query') return;
-          observe?.read(readFromReplica(contextValue) ? 'replica' : 'primary');
+          // Settled once, before any resolver reads: the operation's reads stay where they start.
+          const onReplica = contextValue.reads.choose(operation?.operation === 'query');
+          if (operation?.operation === 'query') observe?.read(onReplica ? 'replica' : 'primary');
         },
         // Every mutation of a principal, refused ones too: what a resolver wrote is not this plugin's to judge.
         async willSendResponse({ operation, contextValue }) {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from './__generated__/resolvers.js';
-import { type Context, forgetCachedReads } from './context.js';
+import type { Context } from './context.js';
 import { apiKeyResolvers } from './modules/apiKeys/resolvers.js';
 import { auditResolvers } from './modules/audit/resolvers.js';
 import { authResolvers } from './modules/auth/resolvers.js';
@@ -34,7 +34,7 @@ export function loadTypeDefs(): string[] {
 
 type AnyResolver = (root: unknown, args: unknown, ctx: Context, info: unknown) => unknown;
 
-/** Every mutation, followed by forgetting the request's cached reads (see forgetCachedReads). */
+/** Every mutation, followed by forgetting the operation's cached reads (OperationReads.forget). */
 function forgettingAfterMutations(modules: Resolvers[]): Resolvers[] {
   return modules.map((module) => {
     if (!module.Mutation) return module;
@@ -45,7 +45,7 @@ function forgettingAfterMutations(modules: Resolvers[]): Resolvers[] {
           try {
             return await resolve(root, args, ctx, info);
           } finally {
-            forgetCachedReads(ctx);
+            ctx.reads.forget();
           }
         },
       ]),

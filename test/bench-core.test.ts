@@ -1,22 +1,24 @@
-// The bench's measure of the design itself (bench/core-server.ts, createApp's `coreOnly`): the same doors
+// The bench's measure of the design itself (bench/core-server.ts, with its own layers: bench/core.ts): the same doors
 // answering the same bodies and keeping the same rules, without the layers operations add to every
 // request, and counting the request limits in memory. If it answered differently, its rate would not
 // say what the design costs; if it kept a layer, the layer's cost would be charged to the design.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORE_LAYERS } from '../bench/core.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
 
 const T = new Date('2026-03-01T12:00:00Z');
 
-describe("the design's core (the bench's coreOnly app)", () => {
+describe("the design's core (the bench's own layers)", () => {
   let database: TestDatabase;
   let full: TestService;
   let core: TestService;
   beforeAll(async () => {
     database = await createTestDatabase({ now: T });
     full = await startTestService(database.db, { now: () => T });
-    core = await startTestService(database.db, { now: () => T, coreOnly: true });
+    core = await startTestService(database.db, { now: () => T, layers: CORE_LAYERS });
   });
   afterAll(async () => {
     await core?.close();
@@ -87,9 +89,15 @@ describe("the design's core (the bench's coreOnly app)", () => {
     expect(await points()).toBeGreaterThan(before);
   });
 
-  it("is set by the bench alone: the service's entry and its configuration never name it", () => {
-    for (const file of ['src/main.ts', 'src/config.ts', 'src/cli/run.ts'])
-      expect({ file, names: readFileSync(file, 'utf8').includes('coreOnly') }).toEqual({ file, names: false });
-    expect(readFileSync('bench/core-server.ts', 'utf8')).toContain('coreOnly: true');
+  it('is built by the bench alone: no switch in the service chooses it', () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? sources(join(dir, entry.name)) : [join(dir, entry.name)],
+      );
+    const naming = sources('src').filter((file) =>
+      /\bcoreOnly\b|from '(\.\.\/)+bench\//.test(readFileSync(file, 'utf8')),
+    );
+    expect(naming).toEqual([]);
+    expect(readFileSync('bench/core-server.ts', 'utf8')).toMatch(/createApp\(.*, CORE_LAYERS\)/);
   });
 });

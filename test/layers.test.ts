@@ -23,6 +23,8 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   // in bench/, outside src/, and stands above them all.
   ['src/main.ts', 'entry'],
   ['src/app.ts', 'entry'],
+  // The layers the entry puts around the doors (request log, operations, shared limits, GraphQL plugins).
+  ['src/serviceLayers.ts', 'entry'],
   ['src/cli/', 'entry'],
   ['src/fixtures/', 'entry'],
   // Tracing's start: preloaded before the service's modules (node --import), as high as the entry.

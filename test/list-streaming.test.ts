@@ -135,7 +135,7 @@ describe('a list of several pages', () => {
     expect(text).toBe(
       `${listTransactionsBody.head}${[1, 2, 3, 4, 5].map((id) => JSON.stringify(legacyTransaction(adjustment(id) as never))).join(',')}${listTransactionsBody.tail}`,
     );
-    expect(new Set(contexts.map((context) => context.loaders)).size).toBe(3);
+    expect(new Set(contexts.map((context) => context.reads)).size).toBe(3);
     expect(contexts.every((context) => context.signal && !context.signal.aborted)).toBe(true);
   });
 

@@ -10,6 +10,7 @@ import { MIGRATIONS, migrateLatest } from '../src/db/migrate.js';
 import { isDatabaseUnavailable } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import { createHttpServer, httpServerTimeouts, MAX_QUERY_STRING_LENGTH } from '../src/ops/limits.js';
+import { type ServiceLayerSettings, serviceLayers } from '../src/serviceLayers.js';
 import { createTestDatabase, onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { TEST_EXECUTOR, TEST_TOKENS } from './support/service.js';
@@ -18,8 +19,12 @@ const fixture = useSeededService();
 const service = () => fixture.service;
 
 /** An app of its own (other options than the fixture's) on an ephemeral port. */
-async function startApp(db: Db, options: Partial<AppDeps> = {}, server?: (app: RequestListener) => Server) {
-  const { app, stop } = await createApp({
+async function startApp(
+  db: Db,
+  { corsOrigins, ...options }: Partial<AppDeps> & ServiceLayerSettings = {},
+  server?: (app: RequestListener) => Server,
+) {
+  const deps: AppDeps = {
     db,
     logger: createLogger('silent'),
     now: () => new Date(),
@@ -27,7 +32,8 @@ async function startApp(db: Db, options: Partial<AppDeps> = {}, server?: (app: R
     tokens: TEST_TOKENS,
     graphqlExecutor: TEST_EXECUTOR,
     ...options,
-  });
+  };
+  const { app, stop } = await createApp(deps, serviceLayers(deps, { corsOrigins }));
   const listening = (server ? server(app) : app).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => listening.once('listening', resolve));
   const address = listening.address();

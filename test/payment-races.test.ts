@@ -1,13 +1,19 @@
 // In-store payments racing on real Postgres (PGlite runs one statement at a time): the one-read,
 // one-write payment (src/modules/payments/inStore.ts) keeps every guard under contention, in its
-// unlocked rounds, in its locked fallback, and with the two mixed. Each scenario checks the sums, that
+// unlocked rounds, in its locked fallback, and with the two mixed. A payment reaches the lock by losing
+// its unlocked rounds (test/support/contention.ts: their writes find the order's total moved). Each scenario checks the sums, that
 // every success is exactly one payment with its ledger and events, that refusals wrote nothing, and
 // that ledger:check finds the ledger clean.
 import { describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/ledger/check.js';
 import type { Claimed } from '../src/modules/payments/idempotency.js';
-import { type InStorePaymentRequest, recordInStorePayment } from '../src/modules/payments/inStore.js';
+import {
+  type InStorePaymentRequest,
+  OPTIMISTIC_ROUNDS,
+  recordInStorePayment,
+} from '../src/modules/payments/inStore.js';
 import { money, subtractMoney } from '../src/money.js';
+import { contendedDb } from './support/contention.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { ledgerSnapshot } from './support/ledger.js';
@@ -41,7 +47,12 @@ const ON_5000002 = {
   currency: 'MXN',
 };
 
-type Rounds = { optimisticRounds?: number };
+/** How many of a payment's unlocked rounds it loses before the race it runs in (none: only the race decides). */
+type Rounds = { lostRounds?: number };
+/** One unlocked round of its own, then the lock if the race takes it. */
+const ONE_ROUND: Rounds = { lostRounds: OPTIMISTIC_ROUNDS - 1 };
+/** Every unlocked round lost: the order locked first. */
+const LOCKED: Rounds = { lostRounds: OPTIMISTIC_ROUNDS };
 const pay = (
   order: typeof ON_4000004,
   amount: string,
@@ -49,7 +60,11 @@ const pay = (
   rounds: Rounds = {},
   now = NOW,
 ): Promise<Claimed> =>
-  recordInStorePayment(db(), { ...order, amount, idempotencyKey } satisfies InStorePaymentRequest, now, rounds);
+  recordInStorePayment(
+    rounds.lostRounds ? contendedDb(db(), { lost: rounds.lostRounds }) : db(),
+    { ...order, amount, idempotencyKey } satisfies InStorePaymentRequest,
+    now,
+  );
 
 /** Runs all at once; the successes and the refusals' codes. */
 async function race(attempts: Array<() => Promise<Claimed>>) {
@@ -106,8 +121,8 @@ async function expectLedgerClean() {
 describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)', () => {
   it.each([
     ['in unlocked rounds', {}, 40],
-    ['with one unlocked round, then the lock', { optimisticRounds: 1 }, 30],
-    ['with the order locked at once', { optimisticRounds: 0 }, 30],
+    ['with one unlocked round, then the lock', ONE_ROUND, 30],
+    ['with the order locked first', LOCKED, 30],
   ] as const)(
     '%s: N payments at once all land, none lost, each once, numbered without a gap',
     async (_case, rounds, n) => {
@@ -120,7 +135,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)',
       // The race happened: unlocked, writes lost to a moved total and were read and decided again.
       const writes = statements.filter((statement) => statement.sql.startsWith('with credited')).length;
       const locks = statements.filter((statement) => /for update/.test(statement.sql)).length;
-      if ('optimisticRounds' in rounds && rounds.optimisticRounds === 0) expect([writes, locks]).toEqual([n, n]);
+      if (rounds === LOCKED) expect([writes, locks]).toEqual([n, n]);
       else expect(writes).toBeGreaterThan(n);
       expect(refused).toEqual([]);
       expect(recorded).toHaveLength(n);
@@ -143,7 +158,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)',
 
   it.each([
     ['in unlocked rounds', {}, ON_4000012, 24],
-    ['with the order locked at once', { optimisticRounds: 0 }, ON_5000002, 19],
+    ['with the order locked first', LOCKED, ON_5000002, 19],
   ] as const)(
     '%s: payments that together exceed the balance: exactly the ones that fit land',
     async (_case, rounds, order, fit) => {
@@ -168,7 +183,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)',
 describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (Postgres)', () => {
   it.each([
     ['in unlocked rounds', 'race-same-unlocked', {}],
-    ['with the order locked at once', 'race-same-locked', { optimisticRounds: 0 }],
+    ['with the order locked first', 'race-same-locked', LOCKED],
   ] as const)('%s: 20 requests with one key record one payment; all answer its receipt', async (_case, key, rounds) => {
     const snapshot = await ledgerSnapshot(db());
     const { recorded, refused } = await race(
@@ -194,7 +209,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (P
     const { recorded, refused } = await race(
       Array.from(
         { length: 10 },
-        (_, i) => () => pay(ON_4000004, `${i + 1}.00`, 'race-amounts', { optimisticRounds: i % 2 }),
+        (_, i) => () => pay(ON_4000004, `${i + 1}.00`, 'race-amounts', i % 2 ? ONE_ROUND : LOCKED),
       ),
     );
     expect(recorded).toHaveLength(1);
@@ -211,7 +226,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (P
     const { recorded, refused } = await race(
       Array.from(
         { length: 10 },
-        (_, i) => () => pay(ON_4000004, `${i + 2}.00`, 'race-reused', { optimisticRounds: i % 2 }),
+        (_, i) => () => pay(ON_4000004, `${i + 2}.00`, 'race-reused', i % 2 ? ONE_ROUND : LOCKED),
       ),
     );
     expect(recorded).toEqual([]);
@@ -242,7 +257,10 @@ describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (P
   it('payments with keys of their own, all at once on one order: each lands once, with its key', async () => {
     const snapshot = await ledgerSnapshot(db());
     const { recorded, refused } = await race(
-      Array.from({ length: 20 }, (_, i) => () => pay(ON_4000004, '0.50', `race-own-${i}`, { optimisticRounds: i % 3 })),
+      Array.from(
+        { length: 20 },
+        (_, i) => () => pay(ON_4000004, '0.50', `race-own-${i}`, { lostRounds: OPTIMISTIC_ROUNDS - (i % 3) }),
+      ),
     );
     expect(refused).toEqual([]);
     expect(recorded.filter((claimed) => claimed.replayed)).toEqual([]);

@@ -4,9 +4,10 @@ import type { Server } from 'node:http';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createApp } from '../src/app.js';
+import { type AppDeps, createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { pageAsset } from '../src/pages/assets.js';
+import { serviceLayers } from '../src/serviceLayers.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { TEST_EXECUTOR, TEST_TOKENS } from './support/service.js';
 
@@ -17,14 +18,15 @@ let baseUrl: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const app = await createApp({
+  const deps: AppDeps = {
     db: database.db,
     logger: createLogger('silent'),
     now: () => new Date(),
     production: true,
     tokens: TEST_TOKENS,
     graphqlExecutor: TEST_EXECUTOR,
-  });
+  };
+  const app = await createApp(deps, serviceLayers(deps));
   stop = app.stop;
   server = app.app.listen(0, '127.0.0.1');
   app.subscriptions.attach(server);

@@ -21,7 +21,7 @@ import {
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type Context, createContext, forgetCachedReads, type ServiceDeps } from '../context.js';
+import { type Context, createContext, type ServiceDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import type { LimitSettings } from '../limitSettings.js';
 import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../limits/graphqlLimits.js';
@@ -296,6 +296,7 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
     const { socket } = connection;
     const contextValue: Context = {
       ...base,
+      reads: base.reads.fresh(), // each subscription its own loaders (on the primary)
       requestId: `${base.requestId}/${id}`,
       live: {
         feed,
@@ -306,7 +307,6 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
         bounds: limits.subscriptions,
       },
     };
-    forgetCachedReads(contextValue); // each subscription its own loaders
     return { schema, document, operationName: payload.operationName, variableValues: variables, contextValue };
   };
 

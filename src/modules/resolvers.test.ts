@@ -16,7 +16,7 @@ function sourcesUnder(dir: string): string[] {
 }
 
 const KNEX_CALL = [
-  /\bctx\.db\s*[.(<]/, // ctx.db.transaction(...), ctx.db('table'), ctx.db<Row>(...)
+  /\bctx\.(primary|reads\.db)\s*[.(<]/, // ctx.primary.transaction(...), ctx.reads.db('table'), ctx.primary<Row>(...)
   /\btrx\b/, // a transaction handled in the resolver
   /\bdb\s*(<[^>]*>)?\s*\(/, // db('table')
   /\.(insert|update|delete|del|where\w*|forUpdate|forShare|raw|transaction|returning|onConflict|count)\(/,

@@ -150,7 +150,7 @@ function parametersOf(route: LegacyRoute): Parameter[] {
 }
 
 /** A legacy route as an OpenAPI Path Item: its one method, every status it answers. */
-function legacyPathItem(route: LegacyRoute) {
+function legacyPathItem(route: LegacyRoute, notification: Schema) {
   const { doc, surface } = route;
   const parameters = parametersOf(route);
   const errors = { ...SURFACE_ERRORS[surface], ...doc.errors };
@@ -162,12 +162,14 @@ function legacyPathItem(route: LegacyRoute) {
       description: doc.description,
       security: securityOf(route),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(doc.body ? { requestBody: { required: true, content: jsonContent(namedSchema(doc.body)) } } : {}),
+      ...(doc.body
+        ? { requestBody: { required: true, content: jsonContent(namedSchema(doc.body, notification)) } }
+        : {}),
       responses: {
         '200': {
           description: doc.answer.description,
           headers: successHeaders,
-          content: jsonContent(namedSchema(doc.answer.schema)),
+          content: jsonContent(namedSchema(doc.answer.schema, notification)),
         },
         ...Object.fromEntries(
           Object.entries(errors).map(([status, description]) => [
@@ -180,8 +182,11 @@ function legacyPathItem(route: LegacyRoute) {
   };
 }
 
-/** The document with `goldens` as its examples (npm run openapi builds it from fresh goldens). */
-export function buildOpenApiDocument(goldens: readonly GoldenExample[]) {
+/**
+ * The document with `goldens` as its examples (npm run openapi builds it from fresh goldens), and
+ * `notification` (a vendor's stored request schema: the demo vendor's) as the notification body.
+ */
+export function buildOpenApiDocument(goldens: readonly GoldenExample[], notification: Schema) {
   return {
     openapi: '3.1.0',
     info: {
@@ -197,7 +202,7 @@ export function buildOpenApiDocument(goldens: readonly GoldenExample[]) {
     components: { securitySchemes, schemas },
     paths: withGoldenExamples(
       {
-        ...Object.fromEntries(LEGACY_ROUTES.map((route) => [route.path, legacyPathItem(route)])),
+        ...Object.fromEntries(LEGACY_ROUTES.map((route) => [route.path, legacyPathItem(route, notification)])),
         ...servicePaths,
       },
       goldens,
@@ -206,5 +211,5 @@ export function buildOpenApiDocument(goldens: readonly GoldenExample[]) {
 }
 
 /** openapi.json's text: the document with the golden files under `goldenDir` (test/golden/) as its examples. */
-export const openApiFileText = (goldenDir: string) =>
-  `${JSON.stringify(buildOpenApiDocument(readGoldenExamples(goldenDir)), null, 2)}\n`;
+export const openApiFileText = (goldenDir: string, notification: Schema) =>
+  `${JSON.stringify(buildOpenApiDocument(readGoldenExamples(goldenDir), notification), null, 2)}\n`;

@@ -3,7 +3,6 @@
 // the error responses, each with the door's error body. Schemas are strict: every field required
 // unless the contract says otherwise, and no field beyond those listed.
 import type { Door } from '../http/errorResponses.js';
-import { DEMO_VENDOR_SCHEMA } from '../modules/vendors/demoSchemas.js';
 
 export type Schema = Record<string, unknown>;
 /** Named OpenAPI Example Objects of one media type. */
@@ -327,42 +326,44 @@ export const schemas: Record<string, Schema> = {
   ),
 };
 
-// The demo vendor's stored schema (without its $schema: the document's dialect is 2020-12 already).
-const { $schema: _dialect, ...demoVendorBody } = DEMO_VENDOR_SCHEMA;
-
 /**
  * Bodies written in place where a route (rest/routes.ts, its doc) names them, not in components: the
- * request bodies and the lists' envelopes.
+ * request bodies and the lists' envelopes. `notification`: a vendor's stored request schema, given by
+ * the build (the demo vendor's, src/fixtures/vendorSchemas.ts), as the golden files are.
  */
-export const inlineSchemas: Record<string, Schema> = {
-  AccessTokenRequest: obj({ apiKey: str('The private API key: a vendor key (demo: demo-vendor-key).') }),
-  /** The notification body: the demo vendor's request schema, as the seed stores it with the vendor. */
-  Notification: {
-    ...demoVendorBody,
-    description:
-      "Each vendor's body is described by a JSON Schema agreed when its integration is set up and stored with the vendor (paymentVendor is the only field every vendor sends). This is demo-vendor's: amount (a positive number or a decimal string), currency (ISO 4217), reference (1 to 255 characters, the vendor's idempotency key), and exactly one of deviceTag, imei, phoneNumber, financeOrderId to find the finance order. other-vendor's requires deviceTag instead.",
-  },
-  ClerkList: obj({ valid: { const: true }, clerks: arr(ref('Clerk')) }),
-  MerchantList: obj({ valid: { const: true }, merchants: arr(ref('Merchant')) }),
-  TransactionList: obj({
-    valid: { const: true },
-    transactions: arr({
-      oneOf: [
-        ref('FinanceTransaction'),
-        ref('CashTransaction'),
-        ref('CommissionTransaction'),
-        ref('AdjustmentTransaction'),
-      ],
+function inlineSchemas(notification: Schema): Record<string, Schema> {
+  // Without its $schema: the document's dialect is 2020-12 already.
+  const { $schema: _dialect, ...vendorBody } = notification;
+  return {
+    AccessTokenRequest: obj({ apiKey: str('The private API key: a vendor key (demo: demo-vendor-key).') }),
+    /** The notification body: the demo vendor's request schema, as the seed stores it with the vendor. */
+    Notification: {
+      ...vendorBody,
+      description:
+        "Each vendor's body is described by a JSON Schema agreed when its integration is set up and stored with the vendor (paymentVendor is the only field every vendor sends). This is demo-vendor's: amount (a positive number or a decimal string), currency (ISO 4217), reference (1 to 255 characters, the vendor's idempotency key), and exactly one of deviceTag, imei, phoneNumber, financeOrderId to find the finance order. other-vendor's requires deviceTag instead.",
+    },
+    ClerkList: obj({ valid: { const: true }, clerks: arr(ref('Clerk')) }),
+    MerchantList: obj({ valid: { const: true }, merchants: arr(ref('Merchant')) }),
+    TransactionList: obj({
+      valid: { const: true },
+      transactions: arr({
+        oneOf: [
+          ref('FinanceTransaction'),
+          ref('CashTransaction'),
+          ref('CommissionTransaction'),
+          ref('AdjustmentTransaction'),
+        ],
+      }),
     }),
-  }),
-};
+  };
+}
 
-/** The schema a route names: a reference into components.schemas, or an inline body. */
-export function namedSchema(name: string): Schema {
+/** The schema a route names: a reference into components.schemas, or an inline body (see inlineSchemas). */
+export function namedSchema(name: string, notification: Schema): Schema {
   if (Object.hasOwn(schemas, name)) return ref(name);
-  const inline = inlineSchemas[name];
-  if (!inline || !Object.hasOwn(inlineSchemas, name)) throw new Error(`no schema ${name} in rest/openapiSchemas.ts`);
-  return inline;
+  const inline = inlineSchemas(notification);
+  if (!Object.hasOwn(inline, name)) throw new Error(`no schema ${name} in rest/openapiSchemas.ts`);
+  return inline[name]!;
 }
 
 /** A query parameter's schema, by what its parser reads (rest/params.ts). */

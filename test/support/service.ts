@@ -1,7 +1,7 @@
 // The whole service on an ephemeral port over a test database, for requests as a client makes them.
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
-import { createApp, type RateLimitStoreSettings } from '../../src/app.js';
+import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
 import type { TrustProxy } from '../../src/clientAddress.js';
 import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/config.js';
 import type { Db } from '../../src/db/knex.js';
@@ -10,6 +10,7 @@ import type { ExecutorStats } from '../../src/graphqlExecutor.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
 import { createLogger } from '../../src/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
+import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
 
 export interface TestService {
   baseUrl: string;
@@ -64,15 +65,15 @@ export interface TestServiceOptions {
   replica?: ReadReplica;
   /** What executes GraphQL; absent: GRAPHQL_EXECUTOR of the test run (`GRAPHQL_EXECUTOR=graphql-js npm test`), else jit. */
   graphqlExecutor?: GraphqlExecutorKind;
-  /** The doors without the operations layers (createApp's coreOnly, the bench's core); absent: the whole service. */
-  coreOnly?: boolean;
+  /** The layers around the doors (the bench's core: bench/core.ts); absent: the service's own (serviceLayers). */
+  layers?: readonly AppLayer[];
 }
 
 /** The executor of the whole test run: the service's default unless GRAPHQL_EXECUTOR names the other. */
 export const TEST_EXECUTOR: GraphqlExecutorKind = graphqlExecutor(process.env);
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
-  const { app, subscriptions, stop, executorStats } = await createApp({
+  const deps: AppDeps = {
     db,
     logger: options.logger ?? createLogger('silent'),
     now: options.now ?? (() => new Date()),
@@ -80,12 +81,12 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     tokens: options.tokens ?? TEST_TOKENS,
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
-    corsOrigins: options.corsOrigins,
-    rateLimitStore: options.rateLimitStore,
     replica: options.replica,
     graphqlExecutor: options.graphqlExecutor ?? TEST_EXECUTOR,
-    coreOnly: options.coreOnly,
-  });
+  };
+  const layers =
+    options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });
+  const { app, subscriptions, stop, executorStats } = await createApp(deps, layers);
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   subscriptions.attach(server);

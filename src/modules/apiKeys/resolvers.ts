@@ -29,7 +29,11 @@ export const apiKeyResolvers: Resolvers = {
         (paymentVendorId != null && !isDatabaseId(paymentVendorId))
       )
         return [];
-      return listApiKeys(ctx.db, { partnerId: partnerId ?? undefined, vendorId: paymentVendorId ?? undefined }, limit);
+      return listApiKeys(
+        ctx.reads.db,
+        { partnerId: partnerId ?? undefined, vendorId: paymentVendorId ?? undefined },
+        limit,
+      );
     },
   },
   Mutation: {
@@ -45,7 +49,7 @@ export const apiKeyResolvers: Resolvers = {
       }
       requireId(ownerField.replace(/Id$/, ''), ownerId);
       const { row, secret } = await createApiKeyFor(
-        ctx.db,
+        ctx.primary,
         {
           kind,
           ownerId,
@@ -60,7 +64,7 @@ export const apiKeyResolvers: Resolvers = {
     },
     revokeApiKey: async (_root, { id }, ctx) => {
       const actor = operatorActor(ctx);
-      const row = await revokeApiKeyAs(ctx.db, requireId('API key', id), actor, ctx.now());
+      const row = await revokeApiKeyAs(ctx.primary, requireId('API key', id), actor, ctx.now());
       ctx.logger.info({ apiKeyId: row.id, operatorKeyId: actor.keyId }, 'api key revoked');
       return row;
     },
@@ -68,8 +72,9 @@ export const apiKeyResolvers: Resolvers = {
   ApiKey: {
     kind: (key) => GRAPH_KEY_KINDS[key.kind],
     displayPrefix: column('display_prefix'),
-    partner: (key, _args, ctx) => (key.partner_id ? ctx.loaders.partners.byId.load(key.partner_id) : null),
-    paymentVendor: (key, _args, ctx) => (key.vendor_id ? ctx.loaders.paymentVendors.byId.load(key.vendor_id) : null),
+    partner: (key, _args, ctx) => (key.partner_id ? ctx.reads.loaders.partners.byId.load(key.partner_id) : null),
+    paymentVendor: (key, _args, ctx) =>
+      key.vendor_id ? ctx.reads.loaders.paymentVendors.byId.load(key.vendor_id) : null,
     operatorId: column('operator_id'),
     createdAt: column('created_at'),
     expiresAt: column('expires_at'),

@@ -25,18 +25,18 @@ export const auditResolvers: Resolvers = {
       // An id that cannot exist names no partner: an empty trail, without asking the database.
       if (partnerId != null && !isDatabaseId(partnerId))
         return { rows: [], hasNextPage: false, filter, previousExists: null, empty: true };
-      const rows = await listAuditEvents(ctx.db, { ...filter, beforeId, limit: limit + 1 });
+      const rows = await listAuditEvents(ctx.reads.db, { ...filter, beforeId, limit: limit + 1 });
       return {
         rows: rows.slice(0, limit),
         hasNextPage: rows.length > limit,
         filter,
-        previousExists: beforeId !== undefined ? () => auditEventsPrecede(ctx.db, filter, beforeId) : null,
+        previousExists: beforeId !== undefined ? () => auditEventsPrecede(ctx.reads.db, filter, beforeId) : null,
       };
     },
   },
   AuditEventConnection: {
     ...connectionResolvers(cursorOf),
-    totalCount: (page, _args, ctx) => (page.empty ? 0 : countAuditEvents(ctx.db, page.filter)),
+    totalCount: (page, _args, ctx) => (page.empty ? 0 : countAuditEvents(ctx.reads.db, page.filter)),
   },
   AuditEvent: {
     time: column('occurred_at'),

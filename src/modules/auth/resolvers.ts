@@ -15,7 +15,7 @@ export const authResolvers: Resolvers = {
       const now = ctx.now();
       // The argument is a credential like a header's: the same checks and the same request limits.
       const { principal } = await authenticateCredential(
-        { db: ctx.db, tokens: ctx.tokens, now, accounting: ctx.credentialLimits },
+        { db: ctx.primary, tokens: ctx.tokens, now, accounting: ctx.credentialLimits },
         { value: apiKey, expected: 'an API key', presentedAs: 'apiKey argument', keyOnly: true },
       );
       if (!principal) throw new AppError('INVALID_API_KEY', `the action is not authorized: ${invalidApiKey().message}`);
@@ -40,8 +40,8 @@ export const authResolvers: Resolvers = {
     keyKind: (principal) => GRAPH_KEY_KINDS[principal.keyKind],
     viaAccessToken: (principal) => principal.viaToken,
     partner: (principal, _args, ctx) =>
-      principal.kind === 'partner' ? ctx.loaders.partners.byId.load(principal.partnerId) : null,
+      principal.kind === 'partner' ? ctx.reads.loaders.partners.byId.load(principal.partnerId) : null,
     paymentVendor: (principal, _args, ctx) =>
-      principal.kind === 'vendor' ? ctx.loaders.paymentVendors.byId.load(principal.vendorId) : null,
+      principal.kind === 'vendor' ? ctx.reads.loaders.paymentVendors.byId.load(principal.vendorId) : null,
   },
 };

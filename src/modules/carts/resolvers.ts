@@ -18,13 +18,13 @@ export const cartResolvers: Resolvers = {
       if (partnerId === undefined) return null;
       if (partnerId === null)
         throw invalidArgument('partnerId', 'is required for operators: cart tags are unique within a partner');
-      return cartByTag(ctx.db, partnerId, cartTag).then((row) => row ?? null);
+      return cartByTag(ctx.reads.db, partnerId, cartTag).then((row) => row ?? null);
     },
   },
   Mutation: {
     createCart: async (_root, { input }, ctx) => {
       requireOperator(ctx);
-      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const currency = input.currency;
       const purchase = requireAmount('input.purchaseAmount', input.purchaseAmount, currency, 'positive');
       const down = requireAmount('input.downPayment', input.downPayment, currency, 'non-negative');
@@ -40,7 +40,7 @@ export const cartResolvers: Resolvers = {
         clerk_id: requireId('clerk', input.salesClerkId),
         device_model_id: requireId('device model', input.deviceModelId),
       };
-      return createCart(ctx.db, operatorActor(ctx), {
+      return createCart(ctx.primary, operatorActor(ctx), {
         partner_id: partnerId,
         cart_tag: requireText('input.cartTag', input.cartTag, 64),
         ...ids,
@@ -56,10 +56,10 @@ export const cartResolvers: Resolvers = {
     },
     financeCart: async (_root, { input }, ctx) => {
       requireOperator(ctx);
-      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const deviceId = requireId('device', input.deviceId);
       return financeCart(
-        ctx.db,
+        ctx.primary,
         operatorActor(ctx),
         { partnerId, cartTag: input.cartTag, deviceId },
         ctx.now(),
@@ -70,16 +70,16 @@ export const cartResolvers: Resolvers = {
   Cart: {
     cartTag: column('cart_tag'),
     customer: async (cart, _args, ctx) =>
-      (await ctx.loaders.customers.byKey.load({ partnerId: cart.partner_id, id: cart.customer_id }))!,
+      (await ctx.reads.loaders.customers.byKey.load({ partnerId: cart.partner_id, id: cart.customer_id }))!,
     merchant: async (cart, _args, ctx) =>
-      (await ctx.loaders.merchants.byKey.load({ partnerId: cart.partner_id, id: cart.merchant_id }))!,
+      (await ctx.reads.loaders.merchants.byKey.load({ partnerId: cart.partner_id, id: cart.merchant_id }))!,
     salesClerk: async (cart, _args, ctx) =>
-      (await ctx.loaders.clerks.byKey.load({ partnerId: cart.partner_id, id: cart.clerk_id }))!,
+      (await ctx.reads.loaders.clerks.byKey.load({ partnerId: cart.partner_id, id: cart.clerk_id }))!,
     ...financeTermsFields,
-    deviceModel: async (cart, _args, ctx) => (await ctx.loaders.devices.modelById.load(cart.device_model_id))!,
+    deviceModel: async (cart, _args, ctx) => (await ctx.reads.loaders.devices.modelById.load(cart.device_model_id))!,
     deviceDescription: column('device_description'),
     financeOrder: async (cart, _args, ctx) =>
-      (await ctx.loaders.financeOrders.ofCart.load({ partnerId: cart.partner_id, id: cart.id }))[0] ?? null,
+      (await ctx.reads.loaders.financeOrders.ofCart.load({ partnerId: cart.partner_id, id: cart.id }))[0] ?? null,
     createdAt: column('created_at'),
   },
 };

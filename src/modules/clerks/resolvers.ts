@@ -17,16 +17,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 export const clerkResolvers: Resolvers = {
   Query: {
     clerks: (_root, { first, after }, ctx, info) =>
-      clerksOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
+      clerksOfPartner(ctx.reads.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
     clerk: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
-      return isDatabaseId(id) ? ctx.loaders.clerks.byKey.load({ partnerId, id }) : null;
+      return isDatabaseId(id) ? ctx.reads.loaders.clerks.byKey.load({ partnerId, id }) : null;
     },
   },
   Mutation: {
     createClerk: async (_root, { input }, ctx) => {
       requireOperator(ctx);
-      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const personUuid = input.personUuid ?? randomUUID();
       if (!UUID.test(personUuid)) throw invalidArgument('input.personUuid', 'must be a UUID');
       const row = {
@@ -36,7 +36,7 @@ export const clerkResolvers: Resolvers = {
         phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
         email: requireText('input.email', input.email),
       };
-      return createClerk(ctx.db, operatorActor(ctx), row);
+      return createClerk(ctx.primary, operatorActor(ctx), row);
     },
   },
   Clerk: {

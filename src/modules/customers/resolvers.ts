@@ -21,7 +21,7 @@ export const customerResolvers: Resolvers = {
   Query: {
     customer: (_root, { locator }, ctx) => {
       const partnerId = readablePartner(ctx, null);
-      return partnerId === undefined ? null : locateCustomer(ctx.db, locator, partnerId);
+      return partnerId === undefined ? null : locateCustomer(ctx.reads.db, locator, partnerId);
     },
     customers: async (_root, { first, after, partnerId: requested, ...filters }, ctx, info) => {
       // Whom customer(locator) finds: partner and retail keys their own partner's, operators any.
@@ -33,8 +33,8 @@ export const customerResolvers: Resolvers = {
       return pageAfter(
         afterId,
         limit,
-        (after, count) => listCustomers(ctx.db, listing, { after, limit: count }),
-        (after) => customersPrecede(ctx.db, listing, after),
+        (after, count) => listCustomers(ctx.reads.db, listing, { after, limit: count }),
+        (after) => customersPrecede(ctx.reads.db, listing, after),
       );
     },
   },
@@ -42,7 +42,7 @@ export const customerResolvers: Resolvers = {
   Mutation: {
     createCustomer: async (_root, { input }, ctx) => {
       requireOperator(ctx);
-      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const row = {
         partner_id: partnerId,
         name: requireText('input.name', input.name),
@@ -51,7 +51,7 @@ export const customerResolvers: Resolvers = {
         address: optionalText('input.address', input.address, 500),
         national_id: optionalText('input.nationalId', input.nationalId, 64),
       };
-      return createCustomer(ctx.db, operatorActor(ctx), row);
+      return createCustomer(ctx.primary, operatorActor(ctx), row);
     },
   },
   Customer: {
@@ -59,12 +59,12 @@ export const customerResolvers: Resolvers = {
     // A listing or a load by key read it; a lookup did not: then it is loaded by key (batched).
     createdAt: async (customer, _args, ctx) =>
       customer.created_at ??
-      (await ctx.loaders.customers.byKey.load({ partnerId: customer.partner_id, id: customer.id }))!.created_at!,
+      (await ctx.reads.loaders.customers.byKey.load({ partnerId: customer.partner_id, id: customer.id }))!.created_at!,
     email: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.email : null),
     address: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.address : null),
     nationalId: (customer, { reveal }, ctx) => (mayRevealPersonalData(ctx, reveal) ? customer.national_id : null),
     financeOrder: async (customer, _args, ctx) => {
-      const { ofMatchedDevice, ofCustomer } = await ctx.loaders.financeOrders.aroundCustomer.load({
+      const { ofMatchedDevice, ofCustomer } = await ctx.reads.loaders.financeOrders.aroundCustomer.load({
         partnerId: customer.partner_id,
         id: customer.id,
         matchedDeviceId: customer.matched_device_id ?? null,
@@ -72,12 +72,11 @@ export const customerResolvers: Resolvers = {
       return currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.now()) ?? null;
     },
     financeOrders: async (customer, { first }, ctx, info) =>
-      (await ctx.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(
-        0,
-        pageSizeOf(info, first),
-      ),
+      (
+        await ctx.reads.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })
+      ).slice(0, pageSizeOf(info, first)),
     devices: async (customer, { first }, ctx, info) =>
-      (await ctx.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(
+      (await ctx.reads.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(
         0,
         pageSizeOf(info, first),
       ),

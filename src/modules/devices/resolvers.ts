@@ -16,36 +16,36 @@ export const deviceResolvers: Resolvers = {
     // The catalogue is global reference data: any authenticated caller may read it.
     deviceFamilies: (_root, { first, after }, ctx, info) => {
       requirePrincipal(ctx);
-      return listDeviceFamilies(ctx.db, pageOf(pageSizeOf(info, first), after));
+      return listDeviceFamilies(ctx.reads.db, pageOf(pageSizeOf(info, first), after));
     },
   },
   Mutation: {
     createDeviceFamily: async (_root, { name }, ctx) => {
       requireOperator(ctx);
-      return createDeviceFamily(ctx.db, operatorActor(ctx), requireText('name', name));
+      return createDeviceFamily(ctx.primary, operatorActor(ctx), requireText('name', name));
     },
     createDeviceModel: async (_root, { input }, ctx) => {
       requireOperator(ctx);
       const familyId = requireId('device family', input.familyId);
-      if (!(await ctx.loaders.devices.familyById.load(familyId))) throw notFound('device family', familyId);
+      if (!(await ctx.reads.loaders.devices.familyById.load(familyId))) throw notFound('device family', familyId);
       const row = {
         family_id: familyId,
         make_model: requireText('input.makeModel', input.makeModel),
         name: requireText('input.name', input.name),
       };
-      return createDeviceModel(ctx.db, operatorActor(ctx), row);
+      return createDeviceModel(ctx.primary, operatorActor(ctx), row);
     },
     createDevice: async (_root, { input }, ctx) => {
       requireOperator(ctx);
-      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const customerId = requireId('customer', input.customerId);
       const modelId = requireId('device model', input.modelId);
       const imei = input.imei.trim();
       if (!IMEI.test(imei)) throw invalidArgument('input.imei', 'must be 15 or 16 digits');
       // The partner's customer the device is registered to (the database's key only says it exists).
-      if (!(await ctx.loaders.customers.byKey.load({ partnerId, id: customerId })))
+      if (!(await ctx.reads.loaders.customers.byKey.load({ partnerId, id: customerId })))
         throw notFound('customer', customerId);
-      return createDevice(ctx.db, operatorActor(ctx), {
+      return createDevice(ctx.primary, operatorActor(ctx), {
         partner_id: partnerId,
         customer_id: customerId,
         model_id: modelId,
@@ -59,11 +59,11 @@ export const deviceResolvers: Resolvers = {
   },
   DeviceFamily: {
     models: async (family, { first }, ctx, info) =>
-      (await ctx.loaders.devices.modelsOfFamily.load(family.id)).slice(0, pageSizeOf(info, first)),
+      (await ctx.reads.loaders.devices.modelsOfFamily.load(family.id)).slice(0, pageSizeOf(info, first)),
   },
   DeviceModel: {
     makeModel: column('make_model'),
-    family: async (model, _args, ctx) => (await ctx.loaders.devices.familyById.load(model.family_id))!,
+    family: async (model, _args, ctx) => (await ctx.reads.loaders.devices.familyById.load(model.family_id))!,
   },
   Device: {
     simNumber: column('sim_number'),
@@ -79,7 +79,7 @@ export const deviceResolvers: Resolvers = {
     family: (device) => ({ id: device.family_id, name: device.family_name }),
     customer: (device, _args, ctx) =>
       device.customer_id
-        ? ctx.loaders.customers.byKey.load({ partnerId: device.partner_id, id: device.customer_id })
+        ? ctx.reads.loaders.customers.byKey.load({ partnerId: device.partner_id, id: device.customer_id })
         : null,
     // financeOrder, validThrough, secureStatus: the device's current order's (financeOrders/resolvers.ts).
   },

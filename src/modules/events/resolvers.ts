@@ -39,18 +39,18 @@ export const eventResolvers: Resolvers = {
       if (position && 'sequence' in position !== (partnerId !== null))
         throw invalidArgument('after', 'is not a cursor of this connection');
       const listing = { partnerId, types: types ? types.map(logEventType) : null };
-      const rows = await listEvents(ctx.db, { ...listing, after: position, limit: limit + 1 });
+      const rows = await listEvents(ctx.reads.db, { ...listing, after: position, limit: limit + 1 });
       return {
         rows: rows.slice(0, limit),
         hasNextPage: rows.length > limit,
         byPartner: partnerId !== null,
-        previousExists: position ? () => eventsPrecede(ctx.db, listing, position) : null,
+        previousExists: position ? () => eventsPrecede(ctx.reads.db, listing, position) : null,
       };
     },
     event: async (_root, { id }, ctx) => {
       const partnerId = readablePartner(ctx, null, ['partner']);
       if (partnerId === undefined || !EVENT_ID.test(id)) return null;
-      return (await eventById(ctx.db, id, partnerId)) ?? null;
+      return (await eventById(ctx.reads.db, id, partnerId)) ?? null;
     },
   },
   // A page is ordered by sequence when it is one partner's (every row of it is), else by time.
@@ -63,7 +63,7 @@ export const eventResolvers: Resolvers = {
   Event: {
     type: (event) => graphEventType(event.type),
     occurredAt: column('occurred_at'),
-    partner: (event, _args, ctx) => ctx.loaders.partners.byId.load(event.partner_id),
+    partner: (event, _args, ctx) => ctx.reads.loaders.partners.byId.load(event.partner_id),
     sequence: (event) => String(event.sequence),
     data: column('data'),
   },

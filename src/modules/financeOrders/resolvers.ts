@@ -20,7 +20,7 @@ const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(m
 
 /** A device's current order: the newest one financing it. */
 async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
-  const [newest] = await ctx.loaders.financeOrders.ofDevice.load({ partnerId: device.partner_id, id: device.id });
+  const [newest] = await ctx.reads.loaders.financeOrders.ofDevice.load({ partnerId: device.partner_id, id: device.id });
   return newest ?? null;
 }
 
@@ -34,8 +34,8 @@ export const financeOrderResolvers: Resolvers = {
     financeOrder: (_root, { id }, ctx) => {
       const partnerId = readablePartner(ctx, null);
       if (partnerId === undefined || !isDatabaseId(id)) return null;
-      if (partnerId === null) return financeOrderById(ctx.db, id, null).then((row) => row ?? null);
-      return ctx.loaders.financeOrders.byKey.load({ partnerId, id });
+      if (partnerId === null) return financeOrderById(ctx.reads.db, id, null).then((row) => row ?? null);
+      return ctx.reads.loaders.financeOrders.byKey.load({ partnerId, id });
     },
     financeOrders: async (_root, { first, after, partnerId: requested, ...filters }, ctx, info) => {
       // Partner and retail keys their own partner's, operators any (decisions.md 1); vendors FORBIDDEN.
@@ -47,23 +47,23 @@ export const financeOrderResolvers: Resolvers = {
       return pageAfter(
         afterId,
         limit,
-        (after, count) => listFinanceOrders(ctx.db, listing, { after, limit: count }),
-        (after) => financeOrdersPrecede(ctx.db, listing, after),
+        (after, count) => listFinanceOrders(ctx.reads.db, listing, { after, limit: count }),
+        (after) => financeOrdersPrecede(ctx.reads.db, listing, after),
       );
     },
   },
   FinanceOrderConnection: connectionResolvers(cursorOf),
   FinanceOrder: {
     customer: async (order, _args, ctx) =>
-      (await ctx.loaders.customers.byKey.load({ partnerId: order.partner_id, id: order.customer_id }))!,
+      (await ctx.reads.loaders.customers.byKey.load({ partnerId: order.partner_id, id: order.customer_id }))!,
     device: async (order, _args, ctx) =>
-      (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!,
+      (await ctx.reads.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!,
     merchant: async (order, _args, ctx) =>
-      (await ctx.loaders.merchants.byKey.load({ partnerId: order.partner_id, id: order.merchant_id }))!,
+      (await ctx.reads.loaders.merchants.byKey.load({ partnerId: order.partner_id, id: order.merchant_id }))!,
     salesClerk: async (order, _args, ctx) =>
-      (await ctx.loaders.clerks.byKey.load({ partnerId: order.partner_id, id: order.clerk_id }))!,
+      (await ctx.reads.loaders.clerks.byKey.load({ partnerId: order.partner_id, id: order.clerk_id }))!,
     cart: (order, _args, ctx) =>
-      order.cart_id ? ctx.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null,
+      order.cart_id ? ctx.reads.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null,
     ...financeTermsFields,
     repayableTotal: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).repayableMinor),
     totalPaid: (order) => money(order, order.total_paid_minor),
@@ -77,7 +77,7 @@ export const financeOrderResolvers: Resolvers = {
     // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
     payments: async (order, { first, after }, ctx, info) =>
       slicePageByPosition(
-        await ctx.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }),
+        await ctx.reads.loaders.payments.ofOrder.load({ partnerId: order.partner_id, id: order.id }),
         pageOf(pageSizeOf(info, first), after),
       ),
     paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),

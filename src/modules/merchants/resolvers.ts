@@ -14,16 +14,16 @@ import { merchantsOfPartner } from './queries.js';
 export const merchantResolvers: Resolvers = {
   Query: {
     merchants: (_root, { first, after }, ctx, info) =>
-      merchantsOfPartner(ctx.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
+      merchantsOfPartner(ctx.reads.db, requirePartnerTenant(ctx), pageOf(pageSizeOf(info, first), after)),
     merchant: (_root, { id }, ctx) => {
       const partnerId = requirePartnerTenant(ctx);
-      return isDatabaseId(id) ? ctx.loaders.merchants.byKey.load({ partnerId, id }) : null;
+      return isDatabaseId(id) ? ctx.reads.loaders.merchants.byKey.load({ partnerId, id }) : null;
     },
   },
   Mutation: {
     createMerchant: async (_root, { input }, ctx) => {
       requireOperator(ctx);
-      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const country = input.address.country.trim().toUpperCase();
       if (!/^[A-Z]{2}$/.test(country))
         throw invalidArgument('input.address.country', 'must be an ISO 3166-1 alpha-2 code such as US');
@@ -38,7 +38,7 @@ export const merchantResolvers: Resolvers = {
         country,
         phone_number: requireText('input.phoneNumber', input.phoneNumber, 32),
       };
-      return createMerchant(ctx.db, operatorActor(ctx), row);
+      return createMerchant(ctx.primary, operatorActor(ctx), row);
     },
   },
   Merchant: {

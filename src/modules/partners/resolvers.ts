@@ -14,11 +14,11 @@ export const partnerResolvers: Resolvers = {
   Query: {
     partner: (_root, { id }, ctx) => {
       if (!isDatabaseId(id) || !canSeePartner(ctx, id)) return null;
-      return ctx.loaders.partners.byId.load(id);
+      return ctx.reads.loaders.partners.byId.load(id);
     },
     partners: (_root, { first, after }, ctx, info) => {
       requireOperator(ctx);
-      return listPartners(ctx.db, pageOf(pageSizeOf(info, first), after));
+      return listPartners(ctx.reads.db, pageOf(pageSizeOf(info, first), after));
     },
   },
   Mutation: {
@@ -29,7 +29,7 @@ export const partnerResolvers: Resolvers = {
         throw invalidArgument('input.commissionRateBasisPoints', 'must be a whole number from 0 to 10000 (500 = 5%)');
       }
       const name = requireText('input.name', input.name);
-      return createPartner(ctx.db, operatorActor(ctx), { name, commissionRateBasisPoints: rate });
+      return createPartner(ctx.primary, operatorActor(ctx), { name, commissionRateBasisPoints: rate });
     },
   },
   // A Partner object is only ever handed out after the checks above, so its fields need none.
@@ -37,9 +37,12 @@ export const partnerResolvers: Resolvers = {
     commissionRateBasisPoints: column('commission_rate_bps'),
     // Several partners' stores and staff in one statement (operators' lists), each list then paged.
     merchants: async (partner, { first, after }, ctx, info) =>
-      slicePageById(await ctx.loaders.merchants.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
+      slicePageById(
+        await ctx.reads.loaders.merchants.byPartner.load(partner.id),
+        pageOf(pageSizeOf(info, first), after),
+      ),
     clerks: async (partner, { first, after }, ctx, info) =>
-      slicePageById(await ctx.loaders.clerks.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
+      slicePageById(await ctx.reads.loaders.clerks.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
     createdAt: column('created_at'),
   },
 };

@@ -3,9 +3,10 @@
 // total the read saw, the key's primary key) are shown here one at a time, the races in
 // test/payment-races.test.ts (Postgres).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contendedDb } from '../../../test/support/contention.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { statementsDuring } from '../../../test/support/statements.js';
-import { type InStorePaymentRequest, recordInStorePayment } from './inStore.js';
+import { type InStorePaymentRequest, OPTIMISTIC_ROUNDS, recordInStorePayment } from './inStore.js';
 import { creditInStorePayment, type InStoreCredit, isKeyClaimedMeanwhile } from './queries.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -231,28 +232,48 @@ describe("creditInStorePayment: the write's guards", () => {
 });
 
 describe('recordInStorePayment with its order locked first (a contended order)', () => {
-  const locked = (overrides: Partial<InStorePaymentRequest>) =>
-    recordInStorePayment(database.db, payment(overrides), NOW, { optimisticRounds: 0 });
+  /** Every unlocked round lost (the order's total moved under each write), then `meanwhile` before the last. */
+  const locked = (overrides: Partial<InStorePaymentRequest>, meanwhile?: () => Promise<unknown>) => {
+    let lost = 0;
+    const db = contendedDb(database.db, {
+      lost: OPTIMISTIC_ROUNDS,
+      meanwhile: async () => {
+        if (++lost === OPTIMISTIC_ROUNDS) await meanwhile?.();
+      },
+    });
+    return recordInStorePayment(db, payment(overrides), NOW);
+  };
 
   it('records, replays and refuses as the unlocked rounds do, in one transaction', async () => {
     const { result: first, statements } = await statementsDuring(database.db, () =>
       locked({ amount: '2.00', idempotencyKey: 'locked-1' }),
     );
     expect(first.replayed).toBe(false);
+    // Each lost round read the facts again (its write found the total moved); then the lock, in one transaction.
     expect(statements.map((statement) => statement.sql)).toEqual([
+      ...Array.from({ length: OPTIMISTIC_ROUNDS }, () => expect.stringMatching(/^select m\.name/)),
       expect.stringMatching(/^BEGIN/),
       expect.stringMatching(/for update of "o"$/),
       expect.stringMatching(/^select m\.name/),
       expect.stringMatching(/^with credited/),
       expect.stringMatching(/^COMMIT/),
     ]);
-    expect(await locked({ amount: '2', idempotencyKey: 'locked-1' })).toEqual({
-      receipt: first.receipt,
-      replayed: true,
-    });
-    await expect(locked({ amount: '3.00', idempotencyKey: 'locked-1' })).rejects.toMatchObject({
-      extensions: { code: 'IDEMPOTENCY_CONFLICT' },
-    });
+    // The key claimed by another request while this one lost its rounds: under the lock, a replay or a conflict.
+    let claimedMeanwhile: Awaited<ReturnType<typeof recordInStorePayment>> | undefined;
+    const otherClaims = (idempotencyKey: string) => async () => {
+      claimedMeanwhile = await recordInStorePayment(database.db, payment({ amount: '2.00', idempotencyKey }), NOW);
+    };
+    const replay = await statementsDuring(database.db, () =>
+      locked({ amount: '2', idempotencyKey: 'locked-2' }, otherClaims('locked-2')),
+    );
+    expect(replay.result).toEqual({ receipt: claimedMeanwhile!.receipt, replayed: true });
+    expect(replay.statements.filter((statement) => /for update/.test(statement.sql))).toHaveLength(1);
+    const conflict = await statementsDuring(database.db, () =>
+      expect(locked({ amount: '3.00', idempotencyKey: 'locked-3' }, otherClaims('locked-3'))).rejects.toMatchObject({
+        extensions: { code: 'IDEMPOTENCY_CONFLICT' },
+      }),
+    );
+    expect(conflict.statements.filter((statement) => /for update/.test(statement.sql))).toHaveLength(1);
     const before = await written();
     await expect(locked({ amount: '5000.00' })).rejects.toMatchObject({
       extensions: { code: 'AMOUNT_EXCEEDS_BALANCE' },

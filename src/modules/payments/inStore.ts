@@ -40,7 +40,7 @@ export interface InStorePaymentRequest {
 }
 
 /** Rounds of read and write before the order is locked: each lost round means another payment on it landed. */
-const OPTIMISTIC_ROUNDS = 3;
+export const OPTIMISTIC_ROUNDS = 3;
 
 interface KeyClaim {
   key: string;
@@ -127,12 +127,7 @@ async function payOnce(
   return { receipt: decision.receipt, payment: decision.credit.row, events: credited.events, replayed: false };
 }
 
-export async function recordInStorePayment(
-  db: Db,
-  request: InStorePaymentRequest,
-  now: Date,
-  options: { optimisticRounds?: number } = {},
-): Promise<Claimed> {
+export async function recordInStorePayment(db: Db, request: InStorePaymentRequest, now: Date): Promise<Claimed> {
   const { partnerId, merchantId, clerkId, financeOrderId, amount, currency, idempotencyKey } = request;
   // The fields named as they were hashed when the first idempotency records were stored.
   const fields = { merchant: merchantId, clerk: clerkId, order: financeOrderId, amount, currency };
@@ -144,9 +139,8 @@ export async function recordInStorePayment(
           fingerprint: fingerprintPaymentRequest(fields, { ...fields, amount: normaliseDecimal(amount) }),
         };
   // A round that wrote nothing (the total moved, or the key was claimed: the write failed whole) reads again.
-  const rounds = options.optimisticRounds ?? OPTIMISTIC_ROUNDS;
   const drawn: Drawn = { paymentId: null };
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < OPTIMISTIC_ROUNDS; round++) {
     try {
       const claimed = await payOnce(db, request, claim, now, drawn);
       if (claimed) return claimed;

@@ -30,17 +30,17 @@ export const paymentResolvers: Resolvers = {
       };
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
       const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () =>
-        recordInStorePayment(ctx.db, request, ctx.now()),
+        recordInStorePayment(ctx.primary, request, ctx.now()),
       );
       return { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
     },
     createPaymentNotification: async (_root, { notification }, ctx) => {
       const vendorId = requireVendorToken(ctx);
-      const [vendor] = await paymentVendorsByIds(ctx.db, [vendorId]);
+      const [vendor] = await paymentVendorsByIds(ctx.primary, [vendorId]);
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
       const claimed = await observePaymentOutcome(ctx.observe, 'vendor', () =>
-        acceptNotification(ctx.db, vendor, notification, ctx.now()),
+        acceptNotification(ctx.primary, vendor, notification, ctx.now()),
       );
       const receipt = { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
       return { message: notificationMessage(claimed.receipt), receipt };
@@ -48,25 +48,30 @@ export const paymentResolvers: Resolvers = {
   },
   Payment: {
     financeOrder: async (payment, _args, ctx) =>
-      (await ctx.loaders.financeOrders.byKey.load({ partnerId: payment.partner_id, id: payment.finance_order_id }))!,
+      (await ctx.reads.loaders.financeOrders.byKey.load({
+        partnerId: payment.partner_id,
+        id: payment.finance_order_id,
+      }))!,
     amount: (payment) => formatAmount(payment.amount_minor, payment.currency),
     time: column('received_at'),
     channel: (payment) => (payment.channel === 'in_store' ? 'IN_STORE' : 'VENDOR'),
     merchant: (payment, _args, ctx) =>
       payment.merchant_id
-        ? ctx.loaders.merchants.byKey.load({ partnerId: payment.partner_id, id: payment.merchant_id })
+        ? ctx.reads.loaders.merchants.byKey.load({ partnerId: payment.partner_id, id: payment.merchant_id })
         : null,
     salesClerk: (payment, _args, ctx) =>
-      payment.clerk_id ? ctx.loaders.clerks.byKey.load({ partnerId: payment.partner_id, id: payment.clerk_id }) : null,
+      payment.clerk_id
+        ? ctx.reads.loaders.clerks.byKey.load({ partnerId: payment.partner_id, id: payment.clerk_id })
+        : null,
     paymentVendor: (payment, _args, ctx) =>
-      payment.vendor_id ? ctx.loaders.paymentVendors.byId.load(payment.vendor_id) : null,
+      payment.vendor_id ? ctx.reads.loaders.paymentVendors.byId.load(payment.vendor_id) : null,
     vendorReference: column('vendor_reference'),
   },
   PaymentReceipt: {
     // The row is at hand when this request recorded the payment; a replayed receipt has only its id.
     payment: async (receipt, _args, ctx) =>
       receipt.payment ??
-      (await ctx.loaders.payments.byKey.load({ partnerId: receipt.partnerId, id: receipt.paymentId }))!,
+      (await ctx.reads.loaders.payments.byKey.load({ partnerId: receipt.partnerId, id: receipt.paymentId }))!,
     remainingBalance: (receipt) => formatAmount(receipt.remainingMinor, receipt.currency),
   },
 };

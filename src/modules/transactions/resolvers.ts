@@ -41,25 +41,27 @@ const joined = <Row extends { id: string }>(link: JoinedLink<Row> | null | undef
 // promise; otherwise it is loaded as usual (batched per request).
 const merchantOf = (row: TransactionRow, ctx: Context) =>
   joined(row.links?.merchant) ??
-  ctx.loaders.merchants.byKey.load({ partnerId: row.partner_id, id: row.merchant_id }).then((merchant) => merchant!);
+  ctx.reads.loaders.merchants.byKey
+    .load({ partnerId: row.partner_id, id: row.merchant_id })
+    .then((merchant) => merchant!);
 const orderOf = (row: TransactionRow, ctx: Context) =>
   joined(row.links?.order) ??
-  ctx.loaders.financeOrders.byKey
+  ctx.reads.loaders.financeOrders.byKey
     .load({ partnerId: row.partner_id, id: row.finance_order_id! })
     .then((order) => order!);
 const clerkOf = (row: TransactionRow, ctx: Context) =>
   joined(row.links?.clerk) ??
-  ctx.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }).then((clerk) => clerk!);
+  ctx.reads.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }).then((clerk) => clerk!);
 const paymentOf = (row: TransactionRow, ctx: Context) =>
   joined(row.links?.payment) ??
-  ctx.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }).then((payment) => payment!);
+  ctx.reads.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }).then((payment) => payment!);
 const deviceOf = async (row: TransactionRow, ctx: Context) => {
   const order = await orderOf(row, ctx);
-  return (await ctx.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
+  return (await ctx.reads.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
 };
 const adjustmentOf = (row: TransactionRow, ctx: Context) =>
   joined(row.links?.adjustment) ??
-  ctx.loaders.transactions.adjustmentByKey
+  ctx.reads.loaders.transactions.adjustmentByKey
     .load({ partnerId: row.partner_id, id: row.adjustment_id! })
     .then((adjustment) => adjustment!);
 
@@ -94,7 +96,7 @@ export const transactionResolvers: Resolvers = {
       if (partnerId === undefined) return { rows: [], hasNextPage: false, previousExists: null };
       const window = { partnerId, start: new Date(start * 1000), end: new Date(end * 1000), filters };
       const rows = await transactionsInWindow(
-        ctx.db,
+        ctx.reads.db,
         {
           ...window,
           after: afterPosition,
@@ -109,20 +111,20 @@ export const transactionResolvers: Resolvers = {
       return {
         rows: hasNextPage ? rows.slice(0, pageSize) : rows,
         hasNextPage,
-        previousExists: afterPosition ? () => transactionsPrecede(ctx.db, window, afterPosition) : null,
+        previousExists: afterPosition ? () => transactionsPrecede(ctx.reads.db, window, afterPosition) : null,
       };
     },
   },
   Mutation: {
     createAdjustment: async (_root, { input }, ctx) => {
       const operatorId = requireOperator(ctx);
-      const partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+      const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const merchantId = requireId('merchant', input.merchantId);
       const financeOrderId = input.financeOrderId != null ? requireId('finance order', input.financeOrderId) : null;
       const amount = money(requireAmount('input.amount', input.amount, input.currency, 'non-zero'), input.currency);
       const notes = requireText('input.notes', input.notes, 1000);
       const adjustment = await createAdjustment(
-        ctx.db,
+        ctx.primary,
         operatorActor(ctx),
         {
           partnerId,
@@ -178,10 +180,13 @@ export const transactionResolvers: Resolvers = {
     kind: (adjustment) => (adjustment.kind === 'payment' ? 'PAYMENT' : 'COMMISSION'),
     amount: (adjustment) => formatAmount(adjustment.amount_minor, adjustment.currency),
     merchant: async (adjustment, _args, ctx) =>
-      (await ctx.loaders.merchants.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.merchant_id }))!,
+      (await ctx.reads.loaders.merchants.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.merchant_id }))!,
     financeOrder: (adjustment, _args, ctx) =>
       adjustment.finance_order_id
-        ? ctx.loaders.financeOrders.byKey.load({ partnerId: adjustment.partner_id, id: adjustment.finance_order_id })
+        ? ctx.reads.loaders.financeOrders.byKey.load({
+            partnerId: adjustment.partner_id,
+            id: adjustment.finance_order_id,
+          })
         : null,
     time: column('created_at'),
   },

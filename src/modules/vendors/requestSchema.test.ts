@@ -1,7 +1,7 @@
 // Vendor schemas' patterns run on a linear-time engine: a catastrophic pattern answers at once, and a
 // pattern that engine cannot run (or would silently change) is refused when the schema is stored.
 import { describe, expect, it } from 'vitest';
-import { DEMO_VENDOR_SCHEMA } from './demoSchemas.js';
+import { DEMO_VENDOR_SCHEMA } from '../../fixtures/vendorSchemas.js';
 import { notificationProblems, schemaProblem } from './requestSchema.js';
 
 const withPattern = (pattern: string) => ({ type: 'object', properties: { note: { type: 'string', pattern } } });

@@ -27,7 +27,7 @@ export const paymentVendorResolvers: Resolvers = {
   Query: {
     paymentVendors: (_root, _args, ctx, info) => {
       requireOperator(ctx);
-      return listPaymentVendors(ctx.db, pageSizeOf(info, null));
+      return listPaymentVendors(ctx.reads.db, pageSizeOf(info, null));
     },
   },
   Mutation: {
@@ -41,7 +41,7 @@ export const paymentVendorResolvers: Resolvers = {
         request_schema: requireSchema('input.requestSchema', input.requestSchema),
         enabled: input.enabled ?? true,
       };
-      return createPaymentVendor(ctx.db, operatorActor(ctx), row);
+      return createPaymentVendor(ctx.primary, operatorActor(ctx), row);
     },
     updatePaymentVendor: async (_root, { input }, ctx) => {
       requireOperator(ctx);
@@ -53,7 +53,7 @@ export const paymentVendorResolvers: Resolvers = {
           : {}),
         ...(input.enabled != null ? { enabled: input.enabled } : {}),
       };
-      const row = await updatePaymentVendor(ctx.db, operatorActor(ctx), id, changes);
+      const row = await updatePaymentVendor(ctx.primary, operatorActor(ctx), id, changes);
       ctx.logger.info({ paymentVendorId: id, changed: Object.keys(changes) }, 'payment vendor updated');
       return row;
     },

@@ -35,7 +35,7 @@ function managingPartner(ctx: Context): string | null {
 async function managedEndpoint(ctx: Context, id: string): Promise<TenantKey> {
   const own = managingPartner(ctx);
   if (!isDatabaseId(id)) throw notFound('webhook endpoint', id);
-  const partnerId = own ?? (await endpointPartnerOf(ctx.db, id));
+  const partnerId = own ?? (await endpointPartnerOf(ctx.primary, id));
   if (partnerId === null) throw notFound('webhook endpoint', id);
   return { partnerId, id };
 }
@@ -67,7 +67,7 @@ export const webhookResolvers: Resolvers = {
     webhookEndpoints: (_root, { partnerId }, ctx) => {
       const partner = readablePartner(ctx, partnerId, ['partner']);
       if (partner === undefined) return [];
-      return listEndpoints(ctx.db, partner);
+      return listEndpoints(ctx.reads.db, partner);
     },
   },
   Mutation: {
@@ -76,7 +76,7 @@ export const webhookResolvers: Resolvers = {
       let partnerId: string;
       if (own === null) {
         if (input.partnerId == null) throw invalidArgument('input.partnerId', 'is required for operators');
-        partnerId = await requireExistingPartner(ctx.db, input.partnerId);
+        partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       } else {
         if (input.partnerId != null && input.partnerId !== own) throw notFound('partner', input.partnerId);
         partnerId = own;
@@ -85,7 +85,7 @@ export const webhookResolvers: Resolvers = {
       const eventTypes = eventTypesOf('input.eventTypes', input.eventTypes, format);
       const url = await requireDeliverableUrl('input.url', input.url, destinationRules(ctx));
       const description = optionalText('input.description', input.description);
-      return createWebhookEndpoint(ctx.db, callerActor(ctx), {
+      return createWebhookEndpoint(ctx.primary, callerActor(ctx), {
         partner_id: partnerId,
         url,
         event_types: eventTypes,
@@ -95,9 +95,9 @@ export const webhookResolvers: Resolvers = {
     },
     updateWebhookEndpoint: async (_root, { input }, ctx) => {
       const key = await managedEndpoint(ctx, input.id);
-      const current = await ctx.loaders.webhooks.endpointByKey.load(key);
+      const current = await ctx.reads.loaders.webhooks.endpointByKey.load(key);
       if (!current) throw notFound('webhook endpoint', input.id);
-      return updateWebhookEndpoint(ctx.db, callerActor(ctx), key, {
+      return updateWebhookEndpoint(ctx.primary, callerActor(ctx), key, {
         url: input.url == null ? undefined : await requireDeliverableUrl('input.url', input.url, destinationRules(ctx)),
         event_types:
           input.eventTypes == null ? undefined : eventTypesOf('input.eventTypes', input.eventTypes, current.format),
@@ -106,17 +106,17 @@ export const webhookResolvers: Resolvers = {
       });
     },
     rotateWebhookSecret: async (_root, { id }, ctx) =>
-      rotateWebhookSecret(ctx.db, callerActor(ctx), await managedEndpoint(ctx, id), ctx.now()),
+      rotateWebhookSecret(ctx.primary, callerActor(ctx), await managedEndpoint(ctx, id), ctx.now()),
     deleteWebhookEndpoint: async (_root, { id }, ctx) =>
-      deleteWebhookEndpoint(ctx.db, callerActor(ctx), await managedEndpoint(ctx, id)),
+      deleteWebhookEndpoint(ctx.primary, callerActor(ctx), await managedEndpoint(ctx, id)),
     sendTestWebhook: async (_root, { endpointId }, ctx) =>
-      sendTestWebhook(ctx.db, callerActor(ctx), await toolEndpoint(ctx, endpointId), ctx.now()),
+      sendTestWebhook(ctx.primary, callerActor(ctx), await toolEndpoint(ctx, endpointId), ctx.now()),
     redeliverEvent: async (_root, { eventId, endpointId }, ctx) => {
       const key = await toolEndpoint(ctx, endpointId);
       if (!EVENT_ID.test(eventId)) throw notFound('event', eventId);
-      const eventPartner = managingPartner(ctx) ?? (await eventPartnerOf(ctx.db, eventId));
+      const eventPartner = managingPartner(ctx) ?? (await eventPartnerOf(ctx.primary, eventId));
       if (eventPartner !== key.partnerId) throw notFound('event', eventId);
-      return redeliverEvent(ctx.db, callerActor(ctx), key.partnerId, eventId, key.id);
+      return redeliverEvent(ctx.primary, callerActor(ctx), key.partnerId, eventId, key.id);
     },
   },
   // An endpoint, delivery or attempt is only handed out after the checks above: all of one partner.
@@ -126,12 +126,12 @@ export const webhookResolvers: Resolvers = {
     disabledReason: column('disabled_reason'),
     failingSince: column('failing_since'),
     createdAt: column('created_at'),
-    partner: (endpoint, _args, ctx) => ctx.loaders.partners.byId.load(endpoint.partner_id),
+    partner: (endpoint, _args, ctx) => ctx.reads.loaders.partners.byId.load(endpoint.partner_id),
     deliveries: async (endpoint, { first }, ctx) => {
       if (first == null || !Number.isInteger(first) || first < 1 || first > 500) {
         throw invalidArgument('first', 'must be a whole number from 1 to 500');
       }
-      const rows = await ctx.loaders.webhooks.deliveriesOfEndpoint.load({
+      const rows = await ctx.reads.loaders.webhooks.deliveriesOfEndpoint.load({
         partnerId: endpoint.partner_id,
         id: endpoint.id,
       });
@@ -140,12 +140,15 @@ export const webhookResolvers: Resolvers = {
   },
   WebhookDelivery: {
     endpoint: async (delivery, _args, ctx) =>
-      (await ctx.loaders.webhooks.endpointByKey.load({ partnerId: delivery.partner_id, id: delivery.endpoint_id }))!,
+      (await ctx.reads.loaders.webhooks.endpointByKey.load({
+        partnerId: delivery.partner_id,
+        id: delivery.endpoint_id,
+      }))!,
     event: async (delivery, _args, ctx) =>
-      (await ctx.loaders.webhooks.eventByKey.load({ partnerId: delivery.partner_id, id: delivery.event_id }))!,
+      (await ctx.reads.loaders.webhooks.eventByKey.load({ partnerId: delivery.partner_id, id: delivery.event_id }))!,
     status: (delivery) => delivery.status.toUpperCase() as 'PENDING' | 'DELIVERED' | 'FAILED',
     attempts: (delivery, _args, ctx) =>
-      ctx.loaders.webhooks.attemptsOfDelivery.load({ partnerId: delivery.partner_id, id: delivery.id }),
+      ctx.reads.loaders.webhooks.attemptsOfDelivery.load({ partnerId: delivery.partner_id, id: delivery.id }),
     nextAttemptAt: (delivery) => (delivery.status === 'pending' ? delivery.next_attempt_at : null),
     deliveredAt: column('delivered_at'),
     createdAt: column('created_at'),
@@ -156,6 +159,6 @@ export const webhookResolvers: Resolvers = {
   },
   Event: {
     deliveries: (event, _args, ctx) =>
-      ctx.loaders.webhooks.deliveriesOfEvent.load({ partnerId: event.partner_id, id: event.id }),
+      ctx.reads.loaders.webhooks.deliveriesOfEvent.load({ partnerId: event.partner_id, id: event.id }),
   },
 };

@@ -1,0 +1,94 @@
+// The layers the service adds around its doors, in the order they apply: what main.ts serves and what
+// the tests start as "the service". The doors alone (createApp with no layer) keep every rule of the
+// contract; these add what operating it needs. The bench builds its own list (bench/core.ts).
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { AppDeps, AppLayer } from './app.js';
+import { isEmbedded } from './db/knex.js';
+import { DEFAULT_LIMITS } from './limitSettings.js';
+import { graphqlCostPlugin } from './limits/graphqlLimits.js';
+import { listItemCeilingPlugin } from './limits/listItemCeiling.js';
+import { connectRedis, type RateLimitBackend } from './limits/sharedStore.js';
+import { createOperationsRouter } from './ops/router.js';
+import { graphqlTracingPlugin } from './ops/tracing.js';
+import { loggedPath } from './requestPath.js';
+import { activeTraceId } from './tracing.js';
+
+export interface RateLimitStoreSettings {
+  /** REDIS_URL: counts in Redis, shared by every instance using it. */
+  redisUrl?: string | null;
+  /** Prefix of the Redis keys ("dfs" when absent): deployments sharing one Redis, or test runs, keep apart. */
+  redisKeyPrefix?: string;
+}
+
+/** What the service's layers are set with, beside the app's own settings. */
+export interface ServiceLayerSettings {
+  /** Browser origins allowed to call /graphql (CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
+  /** Where the request limits are counted (README, Request limits); absent: Postgres, or memory on PGlite. */
+  rateLimitStore?: RateLimitStoreSettings;
+}
+
+/** The service's layers: the request log, the operations router, the shared request limits, the GraphQL cost, list ceiling and tracing. */
+export function serviceLayers(deps: AppDeps, settings: ServiceLayerSettings = {}): AppLayer[] {
+  const limits = (deps.limits ?? DEFAULT_LIMITS).graphql;
+  return [
+    { beforeDoors: () => logRequests(deps.logger) },
+    {
+      // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
+      beforeDoors: ({ draining, limiter }) =>
+        createOperationsRouter({
+          db: deps.db,
+          replica: deps.replica,
+          production: deps.production,
+          corsOrigins: settings.corsOrigins ?? [],
+          draining,
+          rateLimitStore: () => limiter.storeStatus(),
+        }),
+    },
+    { rateLimitBackend: () => sharedRateLimitBackend(deps, settings.rateLimitStore) },
+    { graphqlPlugins: [graphqlCostPlugin(limits), listItemCeilingPlugin(limits.maxListItems)] },
+    // The operation's name and type on the span of the request that runs it (tracing on only).
+    { graphqlPlugins: [graphqlTracingPlugin()] },
+  ];
+}
+
+/**
+ * Redis when REDIS_URL is set (on either database: it was asked for), else the service's Postgres
+ * database, else (the embedded database, one process) this process's memory.
+ */
+async function sharedRateLimitBackend(deps: AppDeps, store?: RateLimitStoreSettings): Promise<RateLimitBackend> {
+  if (store?.redisUrl) {
+    const client = await connectRedis(store.redisUrl, deps.logger);
+    return { kind: 'redis', client, keyPrefix: store.redisKeyPrefix ?? 'dfs' };
+  }
+  return isEmbedded(deps.db) ? { kind: 'memory' } : { kind: 'postgres', db: deps.db };
+}
+
+/** One JSON line per request, once it is answered. */
+function logRequests(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    // Read here, inside the request's span: 'finish' may be told outside it.
+    const traceId = activeTraceId();
+    res.on('finish', () => {
+      logger.info(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          path: loggedPath(req.originalUrl),
+          // The route template: a legacy path (or another express route), /graphql, or unmatched.
+          route: (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched',
+          status: res.statusCode,
+          // Set by both doors once createContext has authenticated the request (principalForLog).
+          principal: res.locals.principal ?? null,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          // Only with tracing on (src/telemetry/preload.ts): the request's trace in the tracing backend.
+          ...(traceId ? { traceId } : {}),
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}
