@@ -319,7 +319,7 @@ describe('cursor pages', () => {
       expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'INVALID_ARGUMENT', argument: 'first' } });
     }
     const response = await fixture.service.graphql(
-      '{ customers(first: 1000) { nodes { financeOrders { payments { id } } } } }',
+      '{ customers(first: 1000) { nodes { financeOrders { nodes { payments { id } } } } } }',
       { 'x-api-key': 'demo-operator-key' },
     );
     expect(response.status).toBe(400);
@@ -506,7 +506,7 @@ describe('statements per page (no N+1)', () => {
     nodes { id status remainingBalance customer { id name } device { imei model { name } family { name } } merchant { name } salesClerk { name } }
     pageInfo { hasNextPage endCursor } } }`;
   const CUSTOMER_PAGE = `query($first: Int) { customers(first: $first) {
-    nodes { id createdAt financeOrder { id status } financeOrders(first: 5) { id status merchant { name } } devices(first: 5) { imei } }
+    nodes { id createdAt financeOrder { id status } financeOrders(first: 5) { nodes { id status merchant { name } } } devices(first: 5) { nodes { imei } } }
     pageInfo { hasNextPage endCursor } } }`;
 
   async function statementsFor(query: string, field: string, first: number) {

@@ -95,9 +95,9 @@ const CREATE_CLERK = `mutation($input: CreateClerkInput!) {
   createClerk(input: $input) { id personUuid name phoneNumber email }
 }`;
 const CREATE_CUSTOMER = `mutation($input: CreateCustomerInput!) {
-  createCustomer(input: $input) { id name phoneNumber email address nationalId financeOrder { id } financeOrders { id } devices { id } }
+  createCustomer(input: $input) { id name phoneNumber email address nationalId financeOrder { id } financeOrders { nodes { id } } devices { nodes { id } } }
 }`;
-const CREATE_FAMILY = `mutation($name: String!) { createDeviceFamily(name: $name) { id name models { id } } }`;
+const CREATE_FAMILY = `mutation($name: String!) { createDeviceFamily(name: $name) { id name models { nodes { id } } } }`;
 const CREATE_MODEL = `mutation($input: CreateDeviceModelInput!) {
   createDeviceModel(input: $input) { id makeModel name family { id name } }
 }`;
@@ -246,13 +246,13 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       address: '1 Walk St, Denver, CO, US',
       nationalId: 'ID-WALK-1',
       financeOrder: null,
-      financeOrders: [],
-      devices: [],
+      financeOrders: { nodes: [] },
+      devices: { nodes: [] },
     });
     walk.customerId = customer.id;
 
     const family = ok(await operator(CREATE_FAMILY, { name: 'Walk Phone' })).createDeviceFamily;
-    expect(family).toMatchObject({ name: 'Walk Phone', models: [] });
+    expect(family).toMatchObject({ name: 'Walk Phone', models: { nodes: [] } });
     walk.familyId = family.id;
     const model = ok(
       await operator(CREATE_MODEL, {
@@ -490,7 +490,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     // Services over the same database with pinned clocks; the order was made at walk.orderTime.
     const query = `query($id: ID!, $locator: String!) {
       financeOrder(id: $id) { paidThrough nextPayment secureStatus fullyPaid schedule { number status } }
-      customer(locator: $locator) { devices { tag validThrough secureStatus } }
+      customer(locator: $locator) { devices { nodes { tag validThrough secureStatus } } }
     }`;
     const at = async (seconds: number) => {
       const pinned = await startTestService(fixture.database.db, { now: () => new Date(seconds * 1000) });
@@ -514,7 +514,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       secureStatus: 'ACTIVE_AND_SECURED',
       fullyPaid: false,
     });
-    expect(stillActive.customer.devices).toEqual([
+    expect(stillActive.customer.devices.nodes).toEqual([
       { tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'ACTIVE_AND_SECURED' },
     ]);
 
@@ -527,7 +527,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     });
     expect(locked.financeOrder.schedule[0]).toEqual({ number: 1, status: 'OVERDUE' });
     expect(locked.financeOrder.schedule[1]).toEqual({ number: 2, status: 'UPCOMING' });
-    expect(locked.customer.devices).toEqual([
+    expect(locked.customer.devices.nodes).toEqual([
       { tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'LOCKED' },
     ]);
 

@@ -121,9 +121,9 @@ describe('customer(locator)', () => {
 
   it('gives the device, its model and family, its paid-through time and status', async () => {
     const { data } = await partner(
-      `{ customer(locator: "DTSTBBB") { devices { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus model { id makeModel name } family { id name } } } }`,
+      `{ customer(locator: "DTSTBBB") { devices { nodes { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus model { id makeModel name } family { id name } } } } }`,
     );
-    expect(data.customer.devices).toEqual([
+    expect(data.customer.devices.nodes).toEqual([
       {
         tag: 'DTSTBBB',
         imei: '123456789012347',
@@ -319,14 +319,20 @@ describe('transactions', () => {
 
 describe('catalogue and operator lists', () => {
   it('lists the device catalogue to any caller', async () => {
-    const { data } = await as('demo-retail-key')('{ deviceFamilies { id name models { id makeModel name } } }');
+    const { data } = await as('demo-retail-key')(
+      '{ deviceFamilies { id name models { nodes { id makeModel name } } } }',
+    );
     expect(data.deviceFamilies).toEqual([
       {
         id: '3',
         name: 'Galaxy S6',
-        models: [{ id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }],
+        models: { nodes: [{ id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }] },
       },
-      { id: '7', name: 'Moto G', models: [{ id: '12', makeModel: 'motorola moto g(8)', name: 'Motorola Moto G8' }] },
+      {
+        id: '7',
+        name: 'Moto G',
+        models: { nodes: [{ id: '12', makeModel: 'motorola moto g(8)', name: 'Motorola Moto G8' }] },
+      },
     ]);
   });
 

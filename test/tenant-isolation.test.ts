@@ -1267,14 +1267,21 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
           them,
           { partnerId: v().partnerId },
           (values) =>
-            gql(own.partnerKey, `query($p: ID) { webhookEndpoints(partnerId: $p) ${scalarsOf('WebhookEndpoint')} }`, {
-              p: values.partnerId,
-            }),
+            gql(
+              own.partnerKey,
+              `query($p: ID) { webhookEndpoints(partnerId: $p) { nodes ${scalarsOf('WebhookEndpoint')} } }`,
+              {
+                p: values.partnerId,
+              },
+            ),
           'webhookEndpoints(partnerId)',
         );
-        expect(listed.json.data.webhookEndpoints).toEqual([]);
-        const mine = await gql(own.partnerKey, '{ webhookEndpoints { id url deliveries { id event { id data } } } }');
-        expect(mine.json.data.webhookEndpoints.map((endpoint: { id: string }) => endpoint.id)).toEqual([
+        expect(listed.json.data.webhookEndpoints.nodes).toEqual([]);
+        const mine = await gql(
+          own.partnerKey,
+          '{ webhookEndpoints { nodes { id url deliveries { nodes { id event { id data } } } } } }',
+        );
+        expect(mine.json.data.webhookEndpoints.nodes.map((endpoint: { id: string }) => endpoint.id)).toEqual([
           own.known.endpointId,
         ]);
         expectNothingOf(them, mine, 'webhookEndpoints');
