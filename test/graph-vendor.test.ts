@@ -2,6 +2,13 @@
 // (the vendor's JSON Schema, the device locators, the money rules, idempotency by vendor reference,
 // and who may notify). Every refusal is checked to leave the database exactly as it was.
 import { describe, expect, it } from 'vitest';
+import {
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import { issueAccessToken } from '../src/modules/auth/tokens.js';
 import { useSeededService } from './support/fixtures.js';
@@ -256,7 +263,13 @@ describe('createPaymentNotification: recording', () => {
         reference: 'REC-PHONE-1',
         phoneNumber: '14084930580',
       },
-      { orderId: 4000004, amountMinor: 700n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 700n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
     await expectRecorded(
       token,
@@ -280,9 +293,15 @@ describe('createPaymentNotification: recording', () => {
         amount: '10.00',
         currency: 'USD',
         reference: 'REC-ORDER-1',
-        financeOrderId: 4000004,
+        financeOrderId: Number(DEMO_ORDER_ID),
       },
-      { orderId: 4000004, amountMinor: 1000n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 1000n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
     await expectRecorded(
       token,
@@ -291,9 +310,15 @@ describe('createPaymentNotification: recording', () => {
         amount: '0.01',
         currency: 'USD',
         reference: 'REC-ORDER-2',
-        financeOrderId: '4000004',
+        financeOrderId: DEMO_ORDER_ID,
       },
-      { orderId: 4000004, amountMinor: 1n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 1n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
   });
 
@@ -335,8 +360,8 @@ describe('createPaymentNotification: recording', () => {
       id: 4000099,
       customer_id: 4000099,
       device_id: device.id,
-      merchant_id: 851005,
-      clerk_id: 5335,
+      merchant_id: Number(DEMO_MERCHANT_ID),
+      clerk_id: Number(DEMO_CLERK_ID),
       currency: 'USD',
       purchase_minor: '3000',
       down_payment_minor: '1000',
@@ -381,12 +406,12 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
       amount: '3.00',
       currency: 'USD',
       reference: 'IDEM-1',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
     const first = await expectRecorded(token, notification, {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 300n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -400,7 +425,7 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
     });
     // The same body with its keys in another order, and with a fresh token, is the same request.
     const reordered = {
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       reference: 'IDEM-1',
       currency: 'USD',
       amount: '3.00',
@@ -422,12 +447,12 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
       amount: '2.00',
       currency: 'USD',
       reference: 'IDEM-2',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
     const first = await expectRecorded(token, notification, {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 200n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -449,9 +474,9 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
       amount: '0.50',
       currency: 'USD',
       reference: 'IDEM-PARALLEL',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
-    const paidBefore = await totalPaid(4000004);
+    const paidBefore = await totalPaid(Number(DEMO_ORDER_ID));
     const paymentsBefore = await countOf('payments');
     const results = await Promise.all(Array.from({ length: 5 }, () => notify(token, notification)));
     for (const { body } of results) expect(body.errors).toBeUndefined();
@@ -459,7 +484,7 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
     expect(receipts.filter((receipt) => !receipt.replayed)).toHaveLength(1);
     expect(new Set(receipts.map((receipt) => receipt.payment.id)).size).toBe(1);
     expect(await countOf('payments')).toBe(paymentsBefore + 1);
-    expect(await totalPaid(4000004)).toBe(paidBefore + 50n);
+    expect(await totalPaid(Number(DEMO_ORDER_ID))).toBe(paidBefore + 50n);
   });
 
   it('replays the seeded reference DEMO-VENDOR-4000010-1 with its original body: no new payment on the paid-off order', async () => {
@@ -526,7 +551,7 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
 });
 
 describe('createPaymentNotification: refusals write nothing', () => {
-  const base = { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', deviceTag: 'DTSTBBB' };
+  const base = { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', deviceTag: DEMO_DEVICE_TAG };
 
   it('requires paymentVendor', async () => {
     const token = await buyToken('demo-vendor-key');
@@ -559,7 +584,7 @@ describe('createPaymentNotification: refusals write nothing', () => {
 
     const twoLocators = await expectRefused(
       token,
-      { ...base, reference: 'REF-TWO', imei: '123456789012347' },
+      { ...base, reference: 'REF-TWO', imei: DEMO_DEVICE_IMEI },
       'INVALID_NOTIFICATION',
     );
     expect(twoLocators.message).toContain('exactly one of deviceTag, imei, phoneNumber, financeOrderId is required');
@@ -602,7 +627,7 @@ describe('createPaymentNotification: refusals write nothing', () => {
 
   it('refuses an amount above the remaining balance with AMOUNT_EXCEEDS_BALANCE', async () => {
     const token = await buyToken('demo-vendor-key');
-    const left = await remaining(4000004);
+    const left = await remaining(Number(DEMO_ORDER_ID));
     const error = await expectRefused(
       token,
       { ...base, reference: 'REF-OVER', amount: twoPlaces(left + 1n) },
@@ -666,7 +691,13 @@ describe('createPaymentNotification: refusals write nothing', () => {
     await expectRecorded(
       token,
       { ...base, reference: 'REF-RETRY' },
-      { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 100n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
   });
 });
@@ -677,7 +708,7 @@ describe('createPaymentNotification: credentials', () => {
     amount: '1.00',
     currency: 'USD',
     reference,
-    deviceTag: 'DTSTBBB',
+    deviceTag: DEMO_DEVICE_TAG,
   });
 
   /** `beforeExecution`: a credential not valid refuses the whole request (401, no data); else the field fails (200, data null). */
@@ -735,9 +766,9 @@ describe('createPaymentNotification: credentials', () => {
 
     const fresh = issueAccessToken(TEST_TOKENS, keyId, new Date()).token;
     await expectRecorded(fresh, body('CRED-FRESH'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -771,9 +802,9 @@ describe('createPaymentNotification: credentials', () => {
     expect(apiKey.paymentVendor).toEqual({ name: 'demo-vendor' });
     const token = await buyToken(secret);
     await expectRecorded(token, body('CRED-BEFORE-REVOKE'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -789,9 +820,9 @@ describe('createPaymentNotification: credentials', () => {
     expect(again.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
     // The vendor's other key is untouched.
     await expectRecorded(await buyToken('demo-vendor-key'), body('CRED-OTHER-KEY'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -824,9 +855,9 @@ describe('createPaymentNotification: credentials', () => {
       await key().update({ revoked_at: null });
     }
     await expectRecorded(token, body('CRED-DB-RESTORED'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -853,7 +884,7 @@ describe('createPaymentNotification: credentials', () => {
       amount: '1.00',
       currency: 'USD',
       reference: 'CRED-DISABLED',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
 
     const setEnabled = async (enabled: boolean) => {
@@ -869,9 +900,9 @@ describe('createPaymentNotification: credentials', () => {
     expect(error.message).toContain('disabled');
     await setEnabled(true);
     await expectRecorded(token, notification, {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'switchable-vendor',
     });
@@ -883,7 +914,13 @@ describe('createPaymentNotification: a token is bound to its vendor', () => {
     const token = await buyToken('other-vendor-key');
     const error = await expectRefused(
       token,
-      { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference: 'BOUND-1', deviceTag: 'DTSTBBB' },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '1.00',
+        currency: 'USD',
+        reference: 'BOUND-1',
+        deviceTag: DEMO_DEVICE_TAG,
+      },
       'FORBIDDEN',
     );
     expect(error.message).toContain('other-vendor');
@@ -898,7 +935,7 @@ describe('createPaymentNotification: a token is bound to its vendor', () => {
         amount: '1.00',
         currency: 'USD',
         reference: 'BOUND-IMEI',
-        imei: '123456789012347',
+        imei: DEMO_DEVICE_IMEI,
       },
       'INVALID_NOTIFICATION',
     );
@@ -911,9 +948,15 @@ describe('createPaymentNotification: a token is bound to its vendor', () => {
         amount: '1.00',
         currency: 'USD',
         reference: 'BOUND-IMEI',
-        imei: '123456789012347',
+        imei: DEMO_DEVICE_IMEI,
       },
-      { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 100n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
   });
 });

@@ -26,6 +26,14 @@ import {
   visit,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import { buildSchema } from '../src/schema.js';
 import { useSeededService } from './support/fixtures.js';
@@ -82,14 +90,14 @@ const DEMO: Tenant = {
   name: 'Demo Retail',
   partnerKey: 'demo-partner-key',
   retailKey: 'demo-retail-key',
-  merchantId: '851005',
-  clerkId: '5335',
+  merchantId: DEMO_MERCHANT_ID,
+  clerkId: DEMO_CLERK_ID,
   customerId: '4000005',
   phone: '14084930580',
-  deviceTag: 'DTSTBBB',
-  imei: '123456789012347',
-  orderId: '4000004',
-  cartTag: 'CART-DEMO-1',
+  deviceTag: DEMO_DEVICE_TAG,
+  imei: DEMO_DEVICE_IMEI,
+  orderId: DEMO_ORDER_ID,
+  cartTag: DEMO_CART_TAG,
   currency: 'USD',
   known: {} as Known,
 };
