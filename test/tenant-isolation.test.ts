@@ -386,6 +386,12 @@ interface Selection {
 /** At most this many list fields nested along one path (each multiplies the estimated cost by 10). */
 const MAX_NESTED_LISTS = 2;
 /**
+ * At most this many object types along one path: the service's depth limit (12 selection sets) less the
+ * two levels of the deepest root (`transactions { nodes`). A connection takes two levels (edges or nodes,
+ * then the node), so a walk through one stops sooner than through a plain list.
+ */
+const MAX_WALK_PATH = 10;
+/**
  * A walk's query stays under this estimate, which counts every field and a list as 10 items: above the
  * service's own count of objects (a list at its first of 10; the unsliced ones, such as an order's
  * schedule of up to 120 instalments, at most 12 times that), so 48,000 stays under its limit of 50,000.
@@ -417,6 +423,7 @@ function selectionOf(type: Composite, path: string[], lists: number, deep: boole
     if (isLeafType(target)) return void into.scalars.push(`${field.name}${args}`);
     const list = isListType(getNullableType(field.type));
     if (!deep || path.includes(target.name) || lists + (list ? 1 : 0) > MAX_NESTED_LISTS) return;
+    if (path.length >= MAX_WALK_PATH) return;
     const next = selectionOf(target as Composite, [...path, target.name], lists + (list ? 1 : 0), true);
     into.fields.push({ text: `${field.name}${args}`, list, selection: next });
   };
