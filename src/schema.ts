@@ -1,6 +1,7 @@
 // The executable schema: the SDL files of schema/ joined with each domain module's resolvers.
 import { readdirSync, readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from './__generated__/resolvers.js';
 import type { Context } from './context.js';
@@ -83,4 +84,12 @@ export function buildSchema(): GraphQLSchema {
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
+}
+
+/**
+ * The schema as the graph publishes it: its SDL with every applied directive (@listSize, @specifiedBy,
+ * @deprecated), what test/schema-snapshot.graphql holds (npm run schema:snapshot writes it).
+ */
+export function publishedSchemaText(): string {
+  return `${printSchemaWithDirectives(buildSchema())}\n`;
 }

@@ -1,6 +1,7 @@
 // The audit trail: every operator action and key event is recorded with who, what, when and from
 // where, in the action's own transaction; operators read it through GraphQL; nobody can change it.
 import { describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const fixture = useSeededService();
@@ -46,7 +47,7 @@ describe('audit trail', () => {
 
   it('records adjustments, vendor schema changes and provisioning, each with its details', async () => {
     await operator(
-      'mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-1.00", currency: "USD", notes: "till short", merchantId: "851005" }) { id } }',
+      `mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-1.00", currency: "USD", notes: "till short", merchantId: "${DEMO_MERCHANT_ID}" }) { id } }`,
     );
     await operator('mutation($s: JSON!) { updatePaymentVendor(input: { id: "1", requestSchema: $s }) { id } }', {
       s: { type: 'object', required: ['paymentVendor'] },
@@ -66,7 +67,7 @@ describe('audit trail', () => {
       amount: '-1.00',
       currency: 'USD',
       notes: 'till short',
-      merchantId: '851005',
+      merchantId: DEMO_MERCHANT_ID,
     });
   });
 

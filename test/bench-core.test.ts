@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_LAYERS } from '../bench/core.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -51,15 +52,14 @@ describe("the design's core (the bench's own layers)", () => {
   });
 
   it('records a payment by the same rules: written once, replayed for its Idempotency-Key', async () => {
-    const path =
-      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=1.00&currency=USD';
+    const path = `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=1.00&currency=USD`;
     const init = { headers: { 'idempotency-key': 'bench-core-1' } };
     const first = await core.request(path, init);
     const firstBody = await first.json();
     const again = await core.request(path, init);
     expect({ status: again.status, body: await again.json() }).toEqual({ status: first.status, body: firstBody });
     expect(first.status).toBe(200);
-    const payments = await database.db('payments').where({ finance_order_id: '4000004', amount_minor: '100' });
+    const payments = await database.db('payments').where({ finance_order_id: DEMO_ORDER_ID, amount_minor: '100' });
     expect(payments).toHaveLength(1);
   });
 

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 // What the functions run inside the page use of it (the project's TypeScript has no DOM library).
@@ -209,7 +210,7 @@ describe('the pages in a real browser (chromium)', () => {
         data: {
           viewer: { kind: 'PARTNER', partner: { id: expect.any(String), name: 'Demo Retail' } },
           merchants: [
-            { id: '851005', name: 'DEMO', address: { city: 'Tallahassee' } },
+            { id: DEMO_MERCHANT_ID, name: 'DEMO', address: { city: 'Tallahassee' } },
             { id: '999888', name: 'DEMO1', address: { city: 'San Mateo' } },
             { id: '1000201', name: 'DEMO2', address: { city: 'San Francisco' } },
           ],
@@ -240,7 +241,7 @@ describe('the pages in a real browser (chromium)', () => {
         data: {
           viewer: { kind: 'PARTNER', partner: { name: 'Demo Retail' } },
           merchants: [
-            { id: '851005', name: 'DEMO' },
+            { id: DEMO_MERCHANT_ID, name: 'DEMO' },
             { id: '999888', name: 'DEMO1' },
             { id: '1000201', name: 'DEMO2' },
           ],
@@ -254,8 +255,8 @@ describe('the pages in a real browser (chromium)', () => {
       const init = sent.map((frame) => JSON.parse(frame)).find((message) => message.type === 'connection_init');
       expect(init?.payload).toEqual({ 'X-Api-Key': 'demo-partner-key' });
       const payment = await service().request(
-        '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335' +
-          '&financeOrderId=4000004&amount=1.00&currency=USD',
+        `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}` +
+          `&financeOrderId=${DEMO_ORDER_ID}&amount=1.00&currency=USD`,
       );
       expect(payment.status).toBe(200);
       const paymentId = ((await payment.json()) as { payment: { id: number } }).payment.id;

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_IMEI } from '../src/fixtures/demoIds.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -183,7 +184,7 @@ describe('npm run build and the compiled service', () => {
     });
     const traceId = '5b8aa5a2d2c872e8321cf37308d69df2';
     const lookup = await fetch(
-      `${baseUrl}/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347`,
+      `${baseUrl}/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_IMEI}`,
       {
         headers: { traceparent: `00-${traceId}-051581bf3cb55c13-01` },
       },

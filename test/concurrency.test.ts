@@ -1,6 +1,7 @@
 // Concurrent payments on real Postgres (PGlite runs one query at a time and cannot show a race):
 // many requests at once on one order lose no update and never take the balance below zero.
 import { describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
@@ -27,16 +28,16 @@ describe.skipIf(!onPostgres)('concurrent payments on one order (Postgres)', () =
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
         record({
-          merchantId: '851005',
-          salesClerkId: '5335',
-          financeOrderId: '4000004',
+          merchantId: DEMO_MERCHANT_ID,
+          salesClerkId: DEMO_CLERK_ID,
+          financeOrderId: DEMO_ORDER_ID,
           amount: '1.00',
           currency: 'USD',
         }),
       ),
     );
     expect(results.filter((result) => result.errors)).toEqual([]);
-    expect(await totalPaid('4000004')).toBe(String(1800 + 50 * 100));
+    expect(await totalPaid(DEMO_ORDER_ID)).toBe(String(1800 + 50 * 100));
     // The receipts saw every intermediate balance exactly once: 197.00 down to 148.00.
     const balances = results.map((result) => result.data.recordInStorePayment.remainingBalance).sort();
     expect(balances).toEqual(Array.from({ length: 50 }, (_, i) => (148 + i).toFixed(2)).sort());
@@ -70,9 +71,9 @@ describe.skipIf(!onPostgres)('concurrent payments on one order (Postgres)', () =
   it('one idempotency key sent by 20 requests at the same instant records one payment; all get its receipt', async () => {
     const before = await ledgerSnapshot(fixture.database.db);
     const input = {
-      merchantId: '851005',
-      salesClerkId: '5335',
-      financeOrderId: '4000004',
+      merchantId: DEMO_MERCHANT_ID,
+      salesClerkId: DEMO_CLERK_ID,
+      financeOrderId: DEMO_ORDER_ID,
       amount: '3.00',
       currency: 'USD',
       idempotencyKey: 'race-1',
@@ -92,9 +93,9 @@ describe.skipIf(!onPostgres)('concurrent payments on one order (Postgres)', () =
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         record({
-          merchantId: '851005',
-          salesClerkId: '5335',
-          financeOrderId: '4000004',
+          merchantId: DEMO_MERCHANT_ID,
+          salesClerkId: DEMO_CLERK_ID,
+          financeOrderId: DEMO_ORDER_ID,
           amount: `${i + 1}.00`,
           currency: 'USD',
           idempotencyKey: 'race-2',

@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb } from '../src/db/knex.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
 import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
 import { deliveryMetrics } from '../src/ops/metrics.js';
@@ -31,7 +32,7 @@ let receipt = 0;
 async function payInStore(target: TestService): Promise<number> {
   receipt += 1;
   const response = await target.request(
-    `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=1.00&currency=USD`,
+    `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=1.00&currency=USD`,
     { headers: { 'idempotency-key': `e2e-${receipt}` } },
   );
   expect(response.status).toBe(200);

@@ -1,6 +1,13 @@
 // The event log's writes: each change writes its events in its own transaction, and each payload is
 // the legacy object the REST routes answer for the same thing, byte for byte (one mapper serves both).
 import { describe, expect, it } from 'vitest';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -24,8 +31,7 @@ const listed = async () =>
 const sameAsListed = (items: unknown[], data: unknown) =>
   expect(items.map((item) => JSON.stringify(item))).toContain(JSON.stringify(data));
 
-const RECORD =
-  '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
+const RECORD = `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&currency=USD`;
 
 describe('the events a change writes', () => {
   it('an in-store payment: payment.recorded typed as the legacy receipt, its cash and commission as listed', async () => {
@@ -48,10 +54,15 @@ describe('the events a change writes', () => {
         amount: 9,
         currency: 'USD',
         channel: 'in_store',
-        deviceTag: 'DTSTBBB',
-        financeOrderId: 4000004,
+        deviceTag: DEMO_DEVICE_TAG,
+        financeOrderId: Number(DEMO_ORDER_ID),
       },
-      financeOrder: { id: 4000004, remainingBalance: 189, nextPayment: receipt.nextPayment, fullyPaid: false },
+      financeOrder: {
+        id: Number(DEMO_ORDER_ID),
+        remainingBalance: 189,
+        nextPayment: receipt.nextPayment,
+        fullyPaid: false,
+      },
     });
     const items = await listed();
     for (const event of events.slice(1)) sameAsListed(items, event.data);
@@ -70,7 +81,7 @@ describe('the events a change writes', () => {
   it('an adjustment: transaction.created as listed', async () => {
     const before = await lastSequence();
     await operator(
-      'mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-1.50", currency: "USD", notes: "till short", merchantId: "851005", financeOrderId: "4000004" }) { id } }',
+      `mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-1.50", currency: "USD", notes: "till short", merchantId: "${DEMO_MERCHANT_ID}", financeOrderId: "${DEMO_ORDER_ID}" }) { id } }`,
     );
     const events = await eventsAfter(before);
     expect(events.map((event) => event.type)).toEqual(['transaction.created']);
@@ -86,7 +97,7 @@ describe('the events a change writes', () => {
     ).createDevice;
     const before = await lastSequence();
     await operator(
-      `mutation { financeCart(input: { partnerId: "1", cartTag: "CART-DEMO-1", deviceId: "${device.id}" }) { id } }`,
+      `mutation { financeCart(input: { partnerId: "1", cartTag: "${DEMO_CART_TAG}", deviceId: "${device.id}" }) { id } }`,
     );
     const events = await eventsAfter(before);
     expect(events.map((event) => event.type)).toEqual(['finance_order.created', 'transaction.created']);
@@ -97,7 +108,7 @@ describe('the events a change writes', () => {
   });
 
   it('the payment that pays an order off writes finance_order.paid_off with a zero balance', async () => {
-    const order = (await operator('{ financeOrder(id: "4000004") { remainingBalance } }')).financeOrder;
+    const order = (await operator(`{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance } }`)).financeOrder;
     const before = await lastSequence();
     const receipt = (await get(`${RECORD}&amount=${order.remainingBalance}`)).payment;
     expect(receipt.fullyPaid).toBe(true);
@@ -108,8 +119,8 @@ describe('the events a change writes', () => {
       'transaction.created',
       'finance_order.paid_off',
     ]);
-    expect(events[3].data).toMatchObject({ id: 4000004, remainingBalance: 0 });
-    const lookup = await get('/v1/lookup-customer.php?key=demo-partner-key&customerLocator=DTSTBBB');
+    expect(events[3].data).toMatchObject({ id: Number(DEMO_ORDER_ID), remainingBalance: 0 });
+    const lookup = await get(`/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_TAG}`);
     expect(JSON.stringify(events[3].data)).toBe(JSON.stringify(lookup.financeOrder));
   });
 });

@@ -6,6 +6,7 @@
 // cannot hold, the floor of the days bought, the last minor unit, a daylight-saving change).
 // On PGlite by default, on Postgres with TEST_DATABASE_URL.
 import { describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { financeOrdersByKeys, listFinanceOrders } from '../src/modules/financeOrders/queries.js';
 import type { FinanceOrderRow, FinanceOrderStatus } from '../src/modules/financeOrders/rows.js';
 import { orderStatusOf } from '../src/modules/financeOrders/terms.js';
@@ -86,11 +87,11 @@ describe('Query.financeOrders', () => {
     const { nodes, edges, pageInfo } = body.data.financeOrders;
     expect(nodes).toEqual([
       {
-        id: '4000004',
+        id: DEMO_ORDER_ID,
         status: 'ACTIVE',
         secureStatus: 'ACTIVE_AND_SECURED',
         time: T - 40 * DAY,
-        merchant: { id: '851005' },
+        merchant: { id: DEMO_MERCHANT_ID },
       },
       { id: '4000010', status: 'PAID_OFF', secureStatus: 'RELEASED', time: T - 400 * DAY, merchant: { id: '999888' } },
       { id: '4000012', status: 'LOCKED', secureStatus: 'LOCKED', time: T - 100 * DAY, merchant: { id: '1000201' } },
@@ -105,7 +106,7 @@ describe('Query.financeOrders', () => {
   });
 
   it.each([
-    ['ACTIVE', ['4000004']],
+    ['ACTIVE', [DEMO_ORDER_ID]],
     ['LOCKED', ['4000012']],
     ['PAID_OFF', ['4000010']],
   ])('status %s: the orders that stand so now', async (status, ids) => {
@@ -121,10 +122,10 @@ describe('Query.financeOrders', () => {
     // 4000004 was made at T-40d exactly, 4000012 at T-100d.
     const window = (createdAfter?: number, createdBefore?: number) =>
       idsOf(demoPartner, ORDERS, 'financeOrders', { createdAfter, createdBefore });
-    expect(await window(T - 40 * DAY)).toEqual(['4000004']);
+    expect(await window(T - 40 * DAY)).toEqual([DEMO_ORDER_ID]);
     expect(await window(T - 40 * DAY + 1)).toEqual([]);
     expect(await window(undefined, T - 40 * DAY)).toEqual(['4000010', '4000012']);
-    expect(await window(undefined, T - 40 * DAY + 1)).toEqual(['4000004', '4000010', '4000012']);
+    expect(await window(undefined, T - 40 * DAY + 1)).toEqual([DEMO_ORDER_ID, '4000010', '4000012']);
     expect(await window(T - 100 * DAY, T - 40 * DAY)).toEqual(['4000012']);
     expect(await window(T - 100 * DAY, T - 100 * DAY)).toEqual([]);
     const backwards = await demoPartner(ORDERS, { createdAfter: T, createdBefore: T - 1 });
@@ -137,20 +138,24 @@ describe('Query.financeOrders', () => {
   it("tenancy: a retail key lists its own partner's; another partner's id lists nothing; vendors are FORBIDDEN", async () => {
     const demo = await partnerIdOf('Demo Retail');
     const other = await partnerIdOf('Other Retail');
-    expect(await idsOf(demoRetail, ORDERS, 'financeOrders')).toEqual(['4000004', '4000010', '4000012']);
+    expect(await idsOf(demoRetail, ORDERS, 'financeOrders')).toEqual([DEMO_ORDER_ID, '4000010', '4000012']);
     expect(await idsOf(otherRetail, ORDERS, 'financeOrders')).toEqual(['5000002']);
     expect(await idsOf(otherPartner, ORDERS, 'financeOrders')).toEqual(['5000002']);
     // Other Retail never sees Demo Retail's, whatever it asks for.
-    for (const variables of [{ partnerId: demo }, { partnerId: demo, status: 'LOCKED' }, { merchantId: '851005' }]) {
+    for (const variables of [
+      { partnerId: demo },
+      { partnerId: demo, status: 'LOCKED' },
+      { merchantId: DEMO_MERCHANT_ID },
+    ]) {
       expect(await idsOf(otherRetail, ORDERS, 'financeOrders', variables)).toEqual([]);
       expect(await idsOf(otherPartner, ORDERS, 'financeOrders', variables)).toEqual([]);
     }
     expect(await idsOf(otherRetail, ORDERS, 'financeOrders', { partnerId: other })).toEqual(['5000002']);
     // Operators: every partner's, or one partner's; a merchant names its partner.
-    expect(await idsOf(operator, ORDERS, 'financeOrders')).toEqual(['4000004', '4000010', '4000012', '5000002']);
+    expect(await idsOf(operator, ORDERS, 'financeOrders')).toEqual([DEMO_ORDER_ID, '4000010', '4000012', '5000002']);
     expect(await idsOf(operator, ORDERS, 'financeOrders', { partnerId: other })).toEqual(['5000002']);
     expect(await idsOf(operator, ORDERS, 'financeOrders', { merchantId: '2000001' })).toEqual(['5000002']);
-    expect(await idsOf(operator, ORDERS, 'financeOrders', { status: 'ACTIVE' })).toEqual(['4000004', '5000002']);
+    expect(await idsOf(operator, ORDERS, 'financeOrders', { status: 'ACTIVE' })).toEqual([DEMO_ORDER_ID, '5000002']);
     const refused = await vendor(ORDERS);
     expect(refused.data).toBeNull();
     expect(refused.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -201,7 +206,7 @@ describe('Query.customers', () => {
       .insert({
         ...late,
         id: undefined,
-        merchant_id: 851005,
+        merchant_id: Number(DEMO_MERCHANT_ID),
         total_paid_minor: 0,
         ordered_at: new Date((T - 10 * DAY) * 1000),
       })
@@ -209,9 +214,9 @@ describe('Query.customers', () => {
     try {
       expect(await customers({ status: 'ACTIVE' })).toEqual(['4000005', '4000007']);
       expect(await customers({ status: 'LOCKED' })).toEqual(['4000007']);
-      expect(await customers({ merchantId: '851005' })).toEqual(['4000005', '4000007']);
+      expect(await customers({ merchantId: DEMO_MERCHANT_ID })).toEqual(['4000005', '4000007']);
       // Late Payer's order at DEMO is active, its locked one is at DEMO2: no one order is both.
-      expect(await customers({ merchantId: '851005', status: 'LOCKED' })).toEqual([]);
+      expect(await customers({ merchantId: DEMO_MERCHANT_ID, status: 'LOCKED' })).toEqual([]);
       expect(await customers({ merchantId: '1000201', status: 'LOCKED' })).toEqual(['4000007']);
     } finally {
       await fixture.database.db('finance_orders').where({ id: second.id }).delete();
@@ -232,7 +237,7 @@ describe('Query.customers', () => {
     const demo = await partnerIdOf('Demo Retail');
     expect(await idsOf(demoRetail, CUSTOMERS, 'customers')).toEqual(['4000005', '4000006', '4000007']);
     expect(await idsOf(otherRetail, CUSTOMERS, 'customers')).toEqual(['5000001']);
-    for (const variables of [{}, { partnerId: demo }, { status: 'LOCKED' }, { merchantId: '851005' }]) {
+    for (const variables of [{}, { partnerId: demo }, { status: 'LOCKED' }, { merchantId: DEMO_MERCHANT_ID }]) {
       const ids = await idsOf(otherRetail, CUSTOMERS, 'customers', variables);
       expect(ids.filter((id) => id.startsWith('400000'))).toEqual([]);
     }
@@ -248,7 +253,10 @@ describe('Query.customers', () => {
 describe('cursor pages', () => {
   it('pages in id order, each edge its cursor; hasPreviousPage is false first, then true; a page holds still while rows are added', async () => {
     const before = await idsOf(operator, ORDERS, 'financeOrders');
-    const base = await fixture.database.db('finance_orders').where({ id: 4000004 }).first();
+    const base = await fixture.database
+      .db('finance_orders')
+      .where({ id: Number(DEMO_ORDER_ID) })
+      .first();
     const added: string[] = [];
     // After each of the first three pages a new order arrives: it gets a higher id than any, so it
     // comes after the orders that were there, once.
@@ -319,7 +327,7 @@ describe('cursor pages', () => {
       expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'INVALID_ARGUMENT', argument: 'first' } });
     }
     const response = await fixture.service.graphql(
-      '{ customers(first: 1000) { nodes { financeOrders { payments { id } } } } }',
+      '{ customers(first: 1000) { nodes { financeOrders { nodes { payments { id } } } } } }',
       { 'x-api-key': 'demo-operator-key' },
     );
     expect(response.status).toBe(400);
@@ -506,7 +514,7 @@ describe('statements per page (no N+1)', () => {
     nodes { id status remainingBalance customer { id name } device { imei model { name } family { name } } merchant { name } salesClerk { name } }
     pageInfo { hasNextPage endCursor } } }`;
   const CUSTOMER_PAGE = `query($first: Int) { customers(first: $first) {
-    nodes { id createdAt financeOrder { id status } financeOrders(first: 5) { id status merchant { name } } devices(first: 5) { imei } }
+    nodes { id createdAt financeOrder { id status } financeOrders(first: 5) { nodes { id status merchant { name } } } devices(first: 5) { nodes { imei } } }
     pageInfo { hasNextPage endCursor } } }`;
 
   async function statementsFor(query: string, field: string, first: number) {

@@ -3,6 +3,7 @@
 // false on a first page; after a cursor, true only when the listing, with the request's filters,
 // holds an edge at or before it. The audit trail alone has totalCount (it is cheap there).
 import { describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -111,5 +112,28 @@ describe('auditEvents', () => {
     expect(afterNewest.nodes).toHaveLength(3);
     expect(afterNewest.pageInfo.hasPreviousPage).toBe(false);
     expect((await operator(LIST, { partnerId: 'none' })).data.auditEvents).toMatchObject({ nodes: [], totalCount: 0 });
+  });
+});
+
+describe("the short lists read whole and paged: a customer's orders and devices", () => {
+  const CUSTOMER = `query($after: String) { customer(locator: "${DEMO_DEVICE_TAG}") {
+    financeOrders(first: 1, after: $after) { edges { cursor node { id } } nodes { id } ${PAGE_INFO} }
+    devices(first: 1) { edges { cursor node { id } } nodes { id } ${PAGE_INFO} } } }`;
+
+  it('page as every connection does; after the last edge the page is empty and hasPreviousPage true', async () => {
+    const customer = (await partner(CUSTOMER)).data.customer;
+    checkShape(customer.financeOrders);
+    checkShape(customer.devices);
+    expect(customer.financeOrders.nodes.map((node: any) => node.id)).toEqual([DEMO_ORDER_ID]);
+    expect(customer.financeOrders.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
+    expect(customer.devices.nodes).toHaveLength(1);
+    const after = (await partner(CUSTOMER, { after: customer.financeOrders.pageInfo.endCursor })).data.customer;
+    expect(after.financeOrders).toMatchObject({ nodes: [], pageInfo: { hasNextPage: false, hasPreviousPage: true } });
+  });
+
+  it("refuses another connection's cursor, naming after", async () => {
+    const devices = (await partner(CUSTOMER)).data.customer.devices;
+    const foreign = await partner(CUSTOMER, { after: devices.pageInfo.endCursor });
+    expect(foreign.errors[0].extensions).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'after' });
   });
 });

@@ -1,6 +1,7 @@
 // Reading the event log through the graph: newest first, a page at a time, by type; one event by id;
 // partner keys their own partner's log, operators every partner's, retail keys none.
 import { describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -33,7 +34,7 @@ async function walk(ask: typeof partner, variables: Record<string, unknown>) {
 describe('Query.events and Query.event', () => {
   it("a partner key pages its own partner's log newest first, by sequence, and filters by type", async () => {
     await fixture.service.request(
-      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=2.00&currency=USD',
+      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=2.00&currency=USD`,
     );
     const rows = await fixture.database.db('events').where({ partner_id: 1 }).orderBy('sequence', 'desc');
     const all = await walk(partner, { first: 2 });

@@ -1,6 +1,7 @@
 // recordInStorePayment: its effects on balance, paid-through time, history and the partner's ledger,
 // its refusals (each writing nothing), and its idempotency key.
 import { describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 import { ledgerSnapshot } from './support/ledger.js';
 
@@ -15,7 +16,12 @@ const RECORD = `mutation($input: RecordInStorePaymentInput!) { recordInStorePaym
 
 const record = async (input: Record<string, unknown>, key = 'demo-retail-key') =>
   (await fixture.service.graphql(RECORD, { 'x-api-key': key }, { input })).body;
-const base = { merchantId: '851005', salesClerkId: '5335', financeOrderId: '4000004', currency: 'USD' };
+const base = {
+  merchantId: DEMO_MERCHANT_ID,
+  salesClerkId: DEMO_CLERK_ID,
+  financeOrderId: DEMO_ORDER_ID,
+  currency: 'USD',
+};
 
 describe('recordInStorePayment', () => {
   it('credits the order, moves paid-through by the days the amount buys, and writes cash and commission', async () => {
@@ -23,7 +29,7 @@ describe('recordInStorePayment', () => {
     // 18.00 + 9.00 paid of 18.00 a month: 30 + floor(27 * 30 / 18) = 75 days after the order (T-40d).
     expect(data.recordInStorePayment).toMatchObject({
       time: Math.floor(NOW.getTime() / 1000),
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       remainingBalance: '189.00',
       currency: 'USD',
       nextPayment: T - 40 * DAY + 75 * DAY,
@@ -33,18 +39,18 @@ describe('recordInStorePayment', () => {
         amount: '9.00',
         currency: 'USD',
         channel: 'IN_STORE',
-        merchant: { id: '851005' },
-        salesClerk: { id: '5335' },
+        merchant: { id: DEMO_MERCHANT_ID },
+        salesClerk: { id: DEMO_CLERK_ID },
       },
     });
     const paymentId = data.recordInStorePayment.payment.id;
     const ledger = await fixture.database.db('transactions').where({ payment_id: paymentId }).orderBy('type');
     expect(ledger.map((t) => [t.type, t.amount_minor, t.merchant_id, t.clerk_id])).toEqual([
-      ['cash', '-900', '851005', '5335'],
-      ['commission', '45', '851005', null], // 5% of 9.00
+      ['cash', '-900', DEMO_MERCHANT_ID, DEMO_CLERK_ID],
+      ['commission', '45', DEMO_MERCHANT_ID, null], // 5% of 9.00
     ]);
     const history = await fixture.service.graphql(
-      '{ financeOrder(id: "4000004") { payments { id amount } remainingBalance } }',
+      `{ financeOrder(id: "${DEMO_ORDER_ID}") { payments { id amount } remainingBalance } }`,
       { 'x-api-key': 'demo-partner-key' },
     );
     expect(history.body.data.financeOrder).toEqual({

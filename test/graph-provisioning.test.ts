@@ -8,6 +8,14 @@
 // blocks are independent of each other; inside "the acceptance walk" the tests run in order and share
 // its state (`walk`), each building on the previous one, as the comments say.
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService } from './support/service.js';
 
@@ -15,7 +23,6 @@ const fixture = useSeededService();
 
 const OPERATOR_KEY = 'demo-operator-key';
 const DAY = 86_400;
-const DEMO_ORDER_ID = '4000004';
 
 type Body = { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> };
 
@@ -95,9 +102,9 @@ const CREATE_CLERK = `mutation($input: CreateClerkInput!) {
   createClerk(input: $input) { id personUuid name phoneNumber email }
 }`;
 const CREATE_CUSTOMER = `mutation($input: CreateCustomerInput!) {
-  createCustomer(input: $input) { id name phoneNumber email address nationalId financeOrder { id } financeOrders { id } devices { id } }
+  createCustomer(input: $input) { id name phoneNumber email address nationalId financeOrder { id } financeOrders { nodes { id } } devices { nodes { id } } }
 }`;
-const CREATE_FAMILY = `mutation($name: String!) { createDeviceFamily(name: $name) { id name models { id } } }`;
+const CREATE_FAMILY = `mutation($name: String!) { createDeviceFamily(name: $name) { id name models { nodes { id } } } }`;
 const CREATE_MODEL = `mutation($input: CreateDeviceModelInput!) {
   createDeviceModel(input: $input) { id makeModel name family { id name } }
 }`;
@@ -246,13 +253,13 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       address: '1 Walk St, Denver, CO, US',
       nationalId: 'ID-WALK-1',
       financeOrder: null,
-      financeOrders: [],
-      devices: [],
+      financeOrders: { nodes: [] },
+      devices: { nodes: [] },
     });
     walk.customerId = customer.id;
 
     const family = ok(await operator(CREATE_FAMILY, { name: 'Walk Phone' })).createDeviceFamily;
-    expect(family).toMatchObject({ name: 'Walk Phone', models: [] });
+    expect(family).toMatchObject({ name: 'Walk Phone', models: { nodes: [] } });
     walk.familyId = family.id;
     const model = ok(
       await operator(CREATE_MODEL, {
@@ -490,7 +497,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     // Services over the same database with pinned clocks; the order was made at walk.orderTime.
     const query = `query($id: ID!, $locator: String!) {
       financeOrder(id: $id) { paidThrough nextPayment secureStatus fullyPaid schedule { number status } }
-      customer(locator: $locator) { devices { tag validThrough secureStatus } }
+      customer(locator: $locator) { devices { nodes { tag validThrough secureStatus } } }
     }`;
     const at = async (seconds: number) => {
       const pinned = await startTestService(fixture.database.db, { now: () => new Date(seconds * 1000) });
@@ -514,7 +521,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       secureStatus: 'ACTIVE_AND_SECURED',
       fullyPaid: false,
     });
-    expect(stillActive.customer.devices).toEqual([
+    expect(stillActive.customer.devices.nodes).toEqual([
       { tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'ACTIVE_AND_SECURED' },
     ]);
 
@@ -527,7 +534,7 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     });
     expect(locked.financeOrder.schedule[0]).toEqual({ number: 1, status: 'OVERDUE' });
     expect(locked.financeOrder.schedule[1]).toEqual({ number: 2, status: 'UPCOMING' });
-    expect(locked.customer.devices).toEqual([
+    expect(locked.customer.devices.nodes).toEqual([
       { tag: walk.deviceTag, validThrough: paidThrough, secureStatus: 'LOCKED' },
     ]);
 
@@ -710,12 +717,12 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     const theirs = ok(
       await mine(`{
       financeOrder(id: "${DEMO_ORDER_ID}") { id }
-      byTag: customer(locator: "DTSTBBB") { id }
+      byTag: customer(locator: "${DEMO_DEVICE_TAG}") { id }
       byPhone: customer(locator: "14084930580") { id }
       byId: customer(locator: "4000005") { id }
-      cart(cartTag: "CART-DEMO-1") { cartTag }
-      merchant(id: "851005") { id }
-      clerk(id: "5335") { id }
+      cart(cartTag: "${DEMO_CART_TAG}") { cartTag }
+      merchant(id: "${DEMO_MERCHANT_ID}") { id }
+      clerk(id: "${DEMO_CLERK_ID}") { id }
     }`),
     );
     expect(theirs).toEqual({
@@ -786,8 +793,8 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
     // The demo retail key cannot pay the new partner's order either: to it, the order does not exist.
     const demoPay = await as('demo-retail-key')(RECORD_PAYMENT, {
       input: {
-        merchantId: '851005',
-        salesClerkId: '5335',
+        merchantId: DEMO_MERCHANT_ID,
+        salesClerkId: DEMO_CLERK_ID,
         financeOrderId: walk.orderId,
         amount: '1.00',
         currency: 'USD',
@@ -941,10 +948,10 @@ describe('provisioning refusals: each one an error code, with nothing written', 
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_DEVICE, input('DTVAL003', '123')));
     // 123456789012347 is Demo Retail's DTSTBBB: IMEIs are unique across every partner.
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
-      operator(CREATE_DEVICE, input('DTVAL003', '123456789012347')),
+      operator(CREATE_DEVICE, input('DTVAL003', DEMO_DEVICE_IMEI)),
     );
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () =>
-      operator(CREATE_DEVICE, input('DTSTBBB', '490154203237534')),
+      operator(CREATE_DEVICE, input(DEMO_DEVICE_TAG, '490154203237534')),
     );
   });
 
@@ -1062,7 +1069,7 @@ describe('provisioning refusals: each one an error code, with nothing written', 
 // ---------------------------------------------------------------------------------------------------
 
 describe('adjustments', () => {
-  const ORDERS = `{ a: financeOrder(id: "4000004") { totalPaid remainingBalance } b: financeOrder(id: "4000010") { totalPaid remainingBalance }
+  const ORDERS = `{ a: financeOrder(id: "${DEMO_ORDER_ID}") { totalPaid remainingBalance } b: financeOrder(id: "4000010") { totalPaid remainingBalance }
     c: financeOrder(id: "4000012") { totalPaid remainingBalance } d: financeOrder(id: "5000002") { totalPaid remainingBalance } }`;
 
   it('records a signed correction as an ADJUSTMENT transaction with its notes, leaving every balance alone', async () => {
@@ -1078,8 +1085,8 @@ describe('adjustments', () => {
           kind: 'COMMISSION',
           amount: '-0.50',
           currency: 'USD',
-          notes: 'walk: commission over-credited on 4000004',
-          merchantId: '851005',
+          notes: `walk: commission over-credited on ${DEMO_ORDER_ID}`,
+          merchantId: DEMO_MERCHANT_ID,
           financeOrderId: DEMO_ORDER_ID,
         },
       }),
@@ -1088,8 +1095,8 @@ describe('adjustments', () => {
       kind: 'COMMISSION',
       amount: '-0.50',
       currency: 'USD',
-      notes: 'walk: commission over-credited on 4000004',
-      merchant: { id: '851005' },
+      notes: `walk: commission over-credited on ${DEMO_ORDER_ID}`,
+      merchant: { id: DEMO_MERCHANT_ID },
       financeOrder: { id: DEMO_ORDER_ID },
     });
     expect(adjustment.time).toBeGreaterThanOrEqual(start);
@@ -1102,15 +1109,15 @@ describe('adjustments', () => {
       time: adjustment.time,
       amount: '-0.50',
       currency: 'USD',
-      merchant: { id: '851005' },
+      merchant: { id: DEMO_MERCHANT_ID },
       adjustment: {
         id: adjustment.id,
         kind: 'COMMISSION',
         amount: '-0.50',
         currency: 'USD',
-        notes: 'walk: commission over-credited on 4000004',
+        notes: `walk: commission over-credited on ${DEMO_ORDER_ID}`,
         financeOrder: { id: DEMO_ORDER_ID },
-        merchant: { id: '851005' },
+        merchant: { id: DEMO_MERCHANT_ID },
       },
     };
     expect(ok(await operator(TRANSACTIONS, { ...window, partnerId: demoId })).transactions.nodes).toEqual([
@@ -1131,7 +1138,7 @@ describe('adjustments', () => {
       amount: '0.00',
       currency: 'USD',
       notes: 'nothing',
-      merchantId: '851005',
+      merchantId: DEMO_MERCHANT_ID,
     };
     await expectRefusedWithoutWriting('INVALID_ARGUMENT', () => operator(CREATE_ADJUSTMENT, { input }));
     await expectRefusedWithoutWriting('RESOURCE_NOT_FOUND', () =>

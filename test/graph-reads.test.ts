@@ -1,6 +1,14 @@
 // The graph's reads on the demo data, with the figures decisions.md 5 and demo-data.md state:
 // order 4000004 owes 198.00 and is paid through T+20d; 4000010 is paid off; 4000012 is locked.
 import { describe, expect, it } from 'vitest';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -19,10 +27,10 @@ const ORDER = `id remainingBalance totalPaid repayableTotal financeAmount purcha
 describe('finance orders', () => {
   it('4000004: owes 198.00, paid through T+20d, active and secured', async () => {
     const { data } = await partner(
-      `{ financeOrder(id: "4000004") { ${ORDER} payments { id amount currency time channel merchant { id } salesClerk { id } } } }`,
+      `{ financeOrder(id: "${DEMO_ORDER_ID}") { ${ORDER} payments { id amount currency time channel merchant { id } salesClerk { id } } } }`,
     );
     expect(data.financeOrder).toEqual({
-      id: '4000004',
+      id: DEMO_ORDER_ID,
       remainingBalance: '198.00',
       totalPaid: '18.00',
       repayableTotal: '216.00',
@@ -51,8 +59,8 @@ describe('finance orders', () => {
           currency: 'USD',
           time: T - 10 * DAY,
           channel: 'IN_STORE',
-          merchant: { id: '851005' },
-          salesClerk: { id: '5335' },
+          merchant: { id: DEMO_MERCHANT_ID },
+          salesClerk: { id: DEMO_CLERK_ID },
         },
       ],
     });
@@ -96,7 +104,9 @@ describe('finance orders', () => {
   });
 
   it("answers another partner's order as not found, and lets operators reach every order", async () => {
-    expect((await as('other-partner-key')('{ financeOrder(id: "4000004") { id } }')).data.financeOrder).toBeNull();
+    expect(
+      (await as('other-partner-key')(`{ financeOrder(id: "${DEMO_ORDER_ID}") { id } }`)).data.financeOrder,
+    ).toBeNull();
     expect((await partner('{ financeOrder(id: "5000002") { id } }')).data.financeOrder).toBeNull();
     expect(
       (await operator('{ financeOrder(id: "5000002") { id currency remainingBalance } }')).data.financeOrder,
@@ -109,10 +119,10 @@ describe('customer(locator)', () => {
     'query($l: String!) { customer(locator: $l) { id name phoneNumber financeOrder { id } device: financeOrder { device { tag imei } } } }';
 
   it.each([
-    ['an IMEI', '123456789012347', '4000005', '4000004'],
+    ['an IMEI', DEMO_DEVICE_IMEI, '4000005', DEMO_ORDER_ID],
     ['a device tag', 'DTSTBBD', '4000007', '4000012'],
     ['a phone number', '5512345679', '4000006', '4000010'],
-    ['a customer id', '4000005', '4000005', '4000004'],
+    ['a customer id', '4000005', '4000005', DEMO_ORDER_ID],
   ])('finds a customer by %s', async (_kind, locator, customerId, orderId) => {
     const { data } = await partner(LOOKUP, { l: locator });
     expect(data.customer.id).toBe(customerId);
@@ -121,12 +131,12 @@ describe('customer(locator)', () => {
 
   it('gives the device, its model and family, its paid-through time and status', async () => {
     const { data } = await partner(
-      `{ customer(locator: "DTSTBBB") { devices { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus model { id makeModel name } family { id name } } } }`,
+      `{ customer(locator: "${DEMO_DEVICE_TAG}") { devices { nodes { tag imei simNumber phoneNumber description lastSeen validThrough secureStatus model { id makeModel name } family { id name } } } } }`,
     );
-    expect(data.customer.devices).toEqual([
+    expect(data.customer.devices.nodes).toEqual([
       {
-        tag: 'DTSTBBB',
-        imei: '123456789012347',
+        tag: DEMO_DEVICE_TAG,
+        imei: DEMO_DEVICE_IMEI,
         simNumber: '12345678901774567891',
         phoneNumber: '15052111315',
         description: 'Black, 32 GB',
@@ -166,10 +176,10 @@ describe('customer(locator)', () => {
 describe('cart(cartTag)', () => {
   it('gives the cart with its terms to the partner key', async () => {
     const { data } =
-      await partner(`{ cart(cartTag: "CART-DEMO-1") { cartTag purchaseAmount financeAmount downPayment pricePreTax monthlyCost weeklyCost months currency
+      await partner(`{ cart(cartTag: "${DEMO_CART_TAG}") { cartTag purchaseAmount financeAmount downPayment pricePreTax monthlyCost weeklyCost months currency
       deviceDescription deviceModel { makeModel family { name } } merchant { id } salesClerk { id } customer { id name } financeOrder { id } } }`);
     expect(data.cart).toEqual({
-      cartTag: 'CART-DEMO-1',
+      cartTag: DEMO_CART_TAG,
       purchaseAmount: '300.00',
       financeAmount: '200.00',
       downPayment: '100.00',
@@ -180,17 +190,17 @@ describe('cart(cartTag)', () => {
       currency: 'USD',
       deviceDescription: 'Black, 32 GB',
       deviceModel: { makeModel: 'SAMSUNG SM-G920P', family: { name: 'Galaxy S6' } },
-      merchant: { id: '851005' },
-      salesClerk: { id: '5335' },
+      merchant: { id: DEMO_MERCHANT_ID },
+      salesClerk: { id: DEMO_CLERK_ID },
       customer: { id: '4000005', name: 'API User' },
       financeOrder: null,
     });
   });
 
   it('is refused to retail keys, not found for other partners, and needs a partner from operators', async () => {
-    expect((await as('demo-retail-key')('{ cart(cartTag: "CART-DEMO-1") { id } }')).errors[0].extensions.code).toBe(
-      'FORBIDDEN',
-    );
+    expect(
+      (await as('demo-retail-key')(`{ cart(cartTag: "${DEMO_CART_TAG}") { id } }`)).errors[0].extensions.code,
+    ).toBe('FORBIDDEN');
     expect((await partner('{ cart(cartTag: "CART-OTHER-1") { id } }')).data.cart).toBeNull();
     expect((await operator('{ cart(cartTag: "CART-OTHER-1") { id } }')).errors[0].extensions).toMatchObject({
       code: 'INVALID_ARGUMENT',
@@ -222,18 +232,18 @@ describe('transactions', () => {
       ['ADJUSTMENT', '-0.10', T - 5 * DAY],
     ]);
     expect(nodes[1]).toMatchObject({
-      financeOrder: { id: '4000004' },
-      salesClerk: { id: '5335' },
-      device: { imei: '123456789012347' },
+      financeOrder: { id: DEMO_ORDER_ID },
+      salesClerk: { id: DEMO_CLERK_ID },
+      device: { imei: DEMO_DEVICE_IMEI },
     });
     expect(nodes[2]).toMatchObject({
       payment: { id: '4000008' },
-      financeOrder: { id: '4000004' },
-      salesClerk: { id: '5335' },
+      financeOrder: { id: DEMO_ORDER_ID },
+      salesClerk: { id: DEMO_CLERK_ID },
     });
     expect(nodes[4].adjustment).toMatchObject({
       kind: 'COMMISSION',
-      notes: 'commission correction for financeOrder 4000004',
+      notes: `commission correction for financeOrder ${DEMO_ORDER_ID}`,
       amount: '-0.10',
     });
     expect(data.transactions.pageInfo.hasNextPage).toBe(false);
@@ -250,8 +260,8 @@ describe('transactions', () => {
   it.each([
     [['type:cash'], ['CASH']],
     [['type:CASH'], ['CASH']],
-    [['financeOrder.id:4000004'], ['FINANCE', 'CASH', 'COMMISSION']],
-    [['device.imei:123456789012347'], ['FINANCE']],
+    [[`financeOrder.id:${DEMO_ORDER_ID}`], ['FINANCE', 'CASH', 'COMMISSION']],
+    [[`device.imei:${DEMO_DEVICE_IMEI}`], ['FINANCE']],
     [['merchant.name:DEMO'], ['FINANCE', 'CASH', 'COMMISSION', 'ADJUSTMENT']],
     [['merchant.name:DEMO2'], ['FINANCE']],
     [['amount:-18'], ['CASH']],
@@ -319,14 +329,20 @@ describe('transactions', () => {
 
 describe('catalogue and operator lists', () => {
   it('lists the device catalogue to any caller', async () => {
-    const { data } = await as('demo-retail-key')('{ deviceFamilies { id name models { id makeModel name } } }');
+    const { data } = await as('demo-retail-key')(
+      '{ deviceFamilies { id name models { nodes { id makeModel name } } } }',
+    );
     expect(data.deviceFamilies).toEqual([
       {
         id: '3',
         name: 'Galaxy S6',
-        models: [{ id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }],
+        models: { nodes: [{ id: '3', makeModel: 'SAMSUNG SM-G920P', name: 'Samsung Galaxy S6 (Boost/Sprint)' }] },
       },
-      { id: '7', name: 'Moto G', models: [{ id: '12', makeModel: 'motorola moto g(8)', name: 'Motorola Moto G8' }] },
+      {
+        id: '7',
+        name: 'Moto G',
+        models: { nodes: [{ id: '12', makeModel: 'motorola moto g(8)', name: 'Motorola Moto G8' }] },
+      },
     ]);
   });
 

@@ -2,6 +2,13 @@
 // (the vendor's JSON Schema, the device locators, the money rules, idempotency by vendor reference,
 // and who may notify). Every refusal is checked to leave the database exactly as it was.
 import { describe, expect, it } from 'vitest';
+import {
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import { issueAccessToken } from '../src/modules/auth/tokens.js';
 import { useSeededService } from './support/fixtures.js';
@@ -161,15 +168,20 @@ describe('createAccessToken', () => {
     }
   });
 
-  it('refuses unknown and empty keys as not valid, and partner and retail keys as not authorized to buy tokens', async () => {
-    for (const apiKey of ['no-such-key', '']) {
-      const { body } = await service().graphql(CREATE_TOKEN, {}, { apiKey });
-      expect(body.data).toBeNull();
-      expect(body.errors[0].extensions.code).toBe('INVALID_API_KEY');
-      expect(body.errors[0].message).toBe(
-        'the action is not authorized: the API key is not valid (unknown, revoked or expired)',
-      );
-    }
+  it('refuses an empty key as missing, an unknown key as not valid, and partner and retail keys as not authorized to buy tokens', async () => {
+    // The token route's rule, held by the graph: POST /payments/v1/token passes its body's apiKey here.
+    const empty = (await service().graphql(CREATE_TOKEN, {}, { apiKey: '' })).body;
+    expect(empty.data).toBeNull();
+    expect(empty.errors[0]).toMatchObject({
+      message: 'the action is not authorized: apiKey is a required field',
+      extensions: { code: 'MISSING_API_KEY' },
+    });
+    const unknown = (await service().graphql(CREATE_TOKEN, {}, { apiKey: 'no-such-key' })).body;
+    expect(unknown.data).toBeNull();
+    expect(unknown.errors[0].extensions.code).toBe('INVALID_API_KEY');
+    expect(unknown.errors[0].message).toBe(
+      'the action is not authorized: the API key is not valid (unknown, revoked or expired)',
+    );
     // The caller holds a working key, so saying why it cannot buy a token reveals nothing new.
     for (const apiKey of ['demo-partner-key', 'demo-retail-key', 'other-partner-key']) {
       const { body } = await service().graphql(CREATE_TOKEN, {}, { apiKey });
@@ -251,7 +263,13 @@ describe('createPaymentNotification: recording', () => {
         reference: 'REC-PHONE-1',
         phoneNumber: '14084930580',
       },
-      { orderId: 4000004, amountMinor: 700n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 700n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
     await expectRecorded(
       token,
@@ -275,9 +293,15 @@ describe('createPaymentNotification: recording', () => {
         amount: '10.00',
         currency: 'USD',
         reference: 'REC-ORDER-1',
-        financeOrderId: 4000004,
+        financeOrderId: Number(DEMO_ORDER_ID),
       },
-      { orderId: 4000004, amountMinor: 1000n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 1000n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
     await expectRecorded(
       token,
@@ -286,9 +310,15 @@ describe('createPaymentNotification: recording', () => {
         amount: '0.01',
         currency: 'USD',
         reference: 'REC-ORDER-2',
-        financeOrderId: '4000004',
+        financeOrderId: DEMO_ORDER_ID,
       },
-      { orderId: 4000004, amountMinor: 1n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 1n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
   });
 
@@ -330,8 +360,8 @@ describe('createPaymentNotification: recording', () => {
       id: 4000099,
       customer_id: 4000099,
       device_id: device.id,
-      merchant_id: 851005,
-      clerk_id: 5335,
+      merchant_id: Number(DEMO_MERCHANT_ID),
+      clerk_id: Number(DEMO_CLERK_ID),
       currency: 'USD',
       purchase_minor: '3000',
       down_payment_minor: '1000',
@@ -376,12 +406,12 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
       amount: '3.00',
       currency: 'USD',
       reference: 'IDEM-1',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
     const first = await expectRecorded(token, notification, {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 300n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -395,7 +425,7 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
     });
     // The same body with its keys in another order, and with a fresh token, is the same request.
     const reordered = {
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       reference: 'IDEM-1',
       currency: 'USD',
       amount: '3.00',
@@ -417,12 +447,12 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
       amount: '2.00',
       currency: 'USD',
       reference: 'IDEM-2',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
     const first = await expectRecorded(token, notification, {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 200n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -444,9 +474,9 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
       amount: '0.50',
       currency: 'USD',
       reference: 'IDEM-PARALLEL',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
-    const paidBefore = await totalPaid(4000004);
+    const paidBefore = await totalPaid(Number(DEMO_ORDER_ID));
     const paymentsBefore = await countOf('payments');
     const results = await Promise.all(Array.from({ length: 5 }, () => notify(token, notification)));
     for (const { body } of results) expect(body.errors).toBeUndefined();
@@ -454,7 +484,7 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
     expect(receipts.filter((receipt) => !receipt.replayed)).toHaveLength(1);
     expect(new Set(receipts.map((receipt) => receipt.payment.id)).size).toBe(1);
     expect(await countOf('payments')).toBe(paymentsBefore + 1);
-    expect(await totalPaid(4000004)).toBe(paidBefore + 50n);
+    expect(await totalPaid(Number(DEMO_ORDER_ID))).toBe(paidBefore + 50n);
   });
 
   it('replays the seeded reference DEMO-VENDOR-4000010-1 with its original body: no new payment on the paid-off order', async () => {
@@ -521,7 +551,7 @@ describe('createPaymentNotification: idempotency by vendor reference', () => {
 });
 
 describe('createPaymentNotification: refusals write nothing', () => {
-  const base = { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', deviceTag: 'DTSTBBB' };
+  const base = { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', deviceTag: DEMO_DEVICE_TAG };
 
   it('requires paymentVendor', async () => {
     const token = await buyToken('demo-vendor-key');
@@ -554,7 +584,7 @@ describe('createPaymentNotification: refusals write nothing', () => {
 
     const twoLocators = await expectRefused(
       token,
-      { ...base, reference: 'REF-TWO', imei: '123456789012347' },
+      { ...base, reference: 'REF-TWO', imei: DEMO_DEVICE_IMEI },
       'INVALID_NOTIFICATION',
     );
     expect(twoLocators.message).toContain('exactly one of deviceTag, imei, phoneNumber, financeOrderId is required');
@@ -597,7 +627,7 @@ describe('createPaymentNotification: refusals write nothing', () => {
 
   it('refuses an amount above the remaining balance with AMOUNT_EXCEEDS_BALANCE', async () => {
     const token = await buyToken('demo-vendor-key');
-    const left = await remaining(4000004);
+    const left = await remaining(Number(DEMO_ORDER_ID));
     const error = await expectRefused(
       token,
       { ...base, reference: 'REF-OVER', amount: twoPlaces(left + 1n) },
@@ -661,7 +691,13 @@ describe('createPaymentNotification: refusals write nothing', () => {
     await expectRecorded(
       token,
       { ...base, reference: 'REF-RETRY' },
-      { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 100n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
   });
 });
@@ -672,7 +708,7 @@ describe('createPaymentNotification: credentials', () => {
     amount: '1.00',
     currency: 'USD',
     reference,
-    deviceTag: 'DTSTBBB',
+    deviceTag: DEMO_DEVICE_TAG,
   });
 
   /** `beforeExecution`: a credential not valid refuses the whole request (401, no data); else the field fails (200, data null). */
@@ -730,9 +766,9 @@ describe('createPaymentNotification: credentials', () => {
 
     const fresh = issueAccessToken(TEST_TOKENS, keyId, new Date()).token;
     await expectRecorded(fresh, body('CRED-FRESH'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -766,9 +802,9 @@ describe('createPaymentNotification: credentials', () => {
     expect(apiKey.paymentVendor).toEqual({ name: 'demo-vendor' });
     const token = await buyToken(secret);
     await expectRecorded(token, body('CRED-BEFORE-REVOKE'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -784,9 +820,9 @@ describe('createPaymentNotification: credentials', () => {
     expect(again.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
     // The vendor's other key is untouched.
     await expectRecorded(await buyToken('demo-vendor-key'), body('CRED-OTHER-KEY'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -819,9 +855,9 @@ describe('createPaymentNotification: credentials', () => {
       await key().update({ revoked_at: null });
     }
     await expectRecorded(token, body('CRED-DB-RESTORED'), {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'demo-vendor',
     });
@@ -848,7 +884,7 @@ describe('createPaymentNotification: credentials', () => {
       amount: '1.00',
       currency: 'USD',
       reference: 'CRED-DISABLED',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
     };
 
     const setEnabled = async (enabled: boolean) => {
@@ -864,9 +900,9 @@ describe('createPaymentNotification: credentials', () => {
     expect(error.message).toContain('disabled');
     await setEnabled(true);
     await expectRecorded(token, notification, {
-      orderId: 4000004,
+      orderId: Number(DEMO_ORDER_ID),
       amountMinor: 100n,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       currency: 'USD',
       vendor: 'switchable-vendor',
     });
@@ -878,7 +914,13 @@ describe('createPaymentNotification: a token is bound to its vendor', () => {
     const token = await buyToken('other-vendor-key');
     const error = await expectRefused(
       token,
-      { paymentVendor: 'demo-vendor', amount: '1.00', currency: 'USD', reference: 'BOUND-1', deviceTag: 'DTSTBBB' },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '1.00',
+        currency: 'USD',
+        reference: 'BOUND-1',
+        deviceTag: DEMO_DEVICE_TAG,
+      },
       'FORBIDDEN',
     );
     expect(error.message).toContain('other-vendor');
@@ -893,7 +935,7 @@ describe('createPaymentNotification: a token is bound to its vendor', () => {
         amount: '1.00',
         currency: 'USD',
         reference: 'BOUND-IMEI',
-        imei: '123456789012347',
+        imei: DEMO_DEVICE_IMEI,
       },
       'INVALID_NOTIFICATION',
     );
@@ -906,9 +948,15 @@ describe('createPaymentNotification: a token is bound to its vendor', () => {
         amount: '1.00',
         currency: 'USD',
         reference: 'BOUND-IMEI',
-        imei: '123456789012347',
+        imei: DEMO_DEVICE_IMEI,
       },
-      { orderId: 4000004, amountMinor: 100n, deviceTag: 'DTSTBBB', currency: 'USD', vendor: 'demo-vendor' },
+      {
+        orderId: Number(DEMO_ORDER_ID),
+        amountMinor: 100n,
+        deviceTag: DEMO_DEVICE_TAG,
+        currency: 'USD',
+        vendor: 'demo-vendor',
+      },
     );
   });
 });

@@ -4,6 +4,7 @@
 // while eight clients send it in a loop, another client's lookups are all answered. Work is counted
 // in analysis steps (every walk's meter steps through AnalysisMeter.step), never in time.
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { DEMO_DEVICE_IMEI } from '../src/fixtures/demoIds.js';
 import { AnalysisMeter, INLINED_REFUSAL } from '../src/limits/analysisBudget.js';
 import { useSeededService } from './support/fixtures.js';
 
@@ -92,7 +93,7 @@ describe('the fragment bomb of eight levels', () => {
 });
 
 describe('eight clients sending the key-less bomb in a loop', () => {
-  const LOOKUP = '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347';
+  const LOOKUP = `/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_IMEI}`;
   const CLIENTS = 8;
   const BOMBS_EACH = 40;
 

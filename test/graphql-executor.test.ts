@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphqlExecutorKind } from '../src/config.js';
 import type { Context } from '../src/context.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { columnsInlined, createJitExecutor, type ExecutorStats } from '../src/graphqlExecutor.js';
 import { createLogger } from '../src/logger.js';
 import { column, columnOf } from '../src/modules/columns.js';
@@ -96,17 +97,17 @@ async function sameOnBoth(send: (service: TestService) => Promise<Response>): Pr
 describe('jit executes', () => {
   it('compiles a document once and runs every request of it on jit, on /graphql and on the REST shim', async () => {
     const before = { ...jitStats() };
-    const query = '{ financeOrder(id: "4000004") { id remainingBalance } }';
+    const query = `{ financeOrder(id: "${DEMO_ORDER_ID}") { id remainingBalance } }`;
     for (let i = 0; i < 3; i++) {
       const { body } = await sides.jit.service.graphql(query, { 'x-api-key': 'demo-partner-key' });
-      expect(body.data.financeOrder).toEqual({ id: '4000004', remainingBalance: '198.00' });
+      expect(body.data.financeOrder).toEqual({ id: DEMO_ORDER_ID, remainingBalance: '198.00' });
     }
     expect(jitStats().compiledDocuments - before.compiledDocuments).toBe(1);
     expect(jitStats().jitExecutions - before.jitExecutions).toBe(3);
     expect(jitStats().graphqlJsExecutions).toBe(before.graphqlJsExecutions);
 
     // The REST shim's operations go through the same executor (executeOperation).
-    const lookup = '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347';
+    const lookup = `/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_IMEI}`;
     expect((await sides.jit.service.request(lookup)).status).toBe(200);
     expect((await sides.jit.service.request(lookup)).status).toBe(200);
     expect(jitStats().compiledDocuments - before.compiledDocuments).toBe(2);
@@ -152,7 +153,7 @@ const WINDOW = { start: T - 366 * DAY, end: T };
 describe('GraphQL requests: the same answer from both executors', () => {
   it('scalars, enums, nested objects and lists', async () => {
     const body = await sameOnBoth(
-      postGraphql({ query: `{ financeOrder(id: "4000004") { ${ORDER_FIELDS} } }` }, 'demo-partner-key'),
+      postGraphql({ query: `{ financeOrder(id: "${DEMO_ORDER_ID}") { ${ORDER_FIELDS} } }` }, 'demo-partner-key'),
     );
     // After the goldens' payments (record-customer-payment): 198.00 less 18.00.
     expect(body.data.financeOrder).toMatchObject({ remainingBalance: '180.00', payments: [{ id: '4000008' }, {}] });
@@ -178,14 +179,14 @@ describe('GraphQL requests: the same answer from both executors', () => {
 
   it('aliases, @skip and @include by variables and literals, __typename, a list variable given one value', async () => {
     const query = `query($withOrder: Boolean!, $skipDevice: Boolean = true, $filter: [String!]) {
-      a: financeOrder(id: "4000004") { __typename id orderId: id @include(if: $withOrder) device @skip(if: $skipDevice) { imei } }
+      a: financeOrder(id: "${DEMO_ORDER_ID}") { __typename id orderId: id @include(if: $withOrder) device @skip(if: $skipDevice) { imei } }
       b: financeOrder(id: "4000012") { ...Late customer @include(if: false) { id } }
       cash: transactions(start: ${T - 366 * DAY}, end: ${T}, filter: $filter) { nodes { id type amount } } }
       fragment Late on FinanceOrder { id secureStatus schedule { number status } }`;
     const body = await sameOnBoth(
       postGraphql({ query, variables: { withOrder: true, filter: 'type:cash' } }, 'demo-partner-key'),
     );
-    expect(body.data.a).toEqual({ __typename: 'FinanceOrder', id: '4000004', orderId: '4000004' });
+    expect(body.data.a).toEqual({ __typename: 'FinanceOrder', id: DEMO_ORDER_ID, orderId: DEMO_ORDER_ID });
     expect(body.data.cash.nodes).toEqual([{ id: expect.any(String), type: 'CASH', amount: '-18.00' }]);
   });
 
@@ -222,7 +223,7 @@ describe('GraphQL requests: the same answer from both executors', () => {
 
   it.each([
     ['an order of another partner: null', '{ financeOrder(id: "5000002") { id } }', 'demo-partner-key'],
-    ['no key: MISSING_API_KEY on the field', '{ financeOrder(id: "4000004") { id } }', undefined],
+    ['no key: MISSING_API_KEY on the field', `{ financeOrder(id: "${DEMO_ORDER_ID}") { id } }`, undefined],
     [
       'a field refused to the key, beside a field it may read: the error, and null up to the root',
       `{ viewer { kind } transactions(start: 0, end: 1000) { nodes { id } } }`,
@@ -240,12 +241,12 @@ describe('GraphQL requests: the same answer from both executors', () => {
     ],
     [
       'two refused non-null root fields beside a nullable one',
-      `{ x: financeOrder(id: "4000004") { id } k1: apiKeys { id } k2: apiKeys(first: 1) { id } }`,
+      `{ x: financeOrder(id: "${DEMO_ORDER_ID}") { id } k1: apiKeys { id } k2: apiKeys(first: 1) { id } }`,
       'demo-partner-key',
     ],
     [
       'a refused field beside a nullable one',
-      '{ a: financeOrder(id: "4000004") { id } b: customer(locator: "nobody") { id } c: apiKeys { id } }',
+      `{ a: financeOrder(id: "${DEMO_ORDER_ID}") { id } b: customer(locator: "nobody") { id } c: apiKeys { id } }`,
       'demo-partner-key',
     ],
   ])('%s', async (_about, query, key) => {
@@ -280,7 +281,7 @@ describe('GraphQL requests: the same answer from both executors', () => {
       amount: '-1.50',
       currency: 'USD',
       notes: 'till short',
-      merchantId: '851005',
+      merchantId: DEMO_MERCHANT_ID,
     };
     const created = await sameOnBoth(postGraphql({ query: create, variables: { input } }, 'demo-operator-key'));
     expect(created.data.createAdjustment).toMatchObject({ amount: '-1.50', kind: 'PAYMENT' });
@@ -290,18 +291,21 @@ describe('GraphQL requests: the same answer from both executors', () => {
     expect(refused.errors).toHaveLength(1);
 
     const record = (alias: string, amount: string) =>
-      `${alias}: recordInStorePayment(input: { merchantId: "851005", salesClerkId: "5335", financeOrderId: "4000004", amount: "${amount}", currency: "USD" }) { remainingBalance }`;
-    const before = await paymentsOf(4000004);
+      `${alias}: recordInStorePayment(input: { merchantId: "${DEMO_MERCHANT_ID}", salesClerkId: "${DEMO_CLERK_ID}", financeOrderId: "${DEMO_ORDER_ID}", amount: "${amount}", currency: "USD" }) { remainingBalance }`;
+    const before = await paymentsOf(Number(DEMO_ORDER_ID));
     const batch = await sameOnBoth(
       postGraphql({ query: `mutation { ${record('a', '9999.00')} ${record('b', '1.00')} }` }, 'demo-retail-key'),
     );
     expect(batch).toMatchObject({ data: null, errors: [{ extensions: { code: 'AMOUNT_EXCEEDS_BALANCE' } }] });
     // graphql-js stops at the failed non-null field: b is never run, on either side.
-    expect(await paymentsOf(4000004)).toEqual(before);
+    expect(await paymentsOf(Number(DEMO_ORDER_ID))).toEqual(before);
 
     const recorded = await sameOnBoth(postGraphql({ query: `mutation { ${record('a', '2.00')} }` }, 'demo-retail-key'));
     expect(recorded.data.a.remainingBalance).toBe('178.00');
-    expect(await paymentsOf(4000004)).toEqual({ jit: before.jit + 1, 'graphql-js': before['graphql-js'] + 1 });
+    expect(await paymentsOf(Number(DEMO_ORDER_ID))).toEqual({
+      jit: before.jit + 1,
+      'graphql-js': before['graphql-js'] + 1,
+    });
   });
 
   it('unexpected errors, masked with an error id, and nulls propagated up to the nearest nullable field', async () => {
@@ -310,7 +314,7 @@ describe('GraphQL requests: the same answer from both executors', () => {
       const body = await sameOnBoth(
         postGraphql(
           {
-            query: `{ a: financeOrder(id: "4000004") { id salesClerk { id } }
+            query: `{ a: financeOrder(id: "${DEMO_ORDER_ID}") { id salesClerk { id } }
               b: financeOrder(id: "4000012") { id payments { id salesClerk { name } } }
               c: financeOrder(id: "4000010") { id payments { id amount } } }`,
           },

@@ -3,6 +3,13 @@
 // outside production only (test/production.test.ts covers production).
 import { getIntrospectionQuery } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { DEFAULT_LIMITS } from '../src/limitSettings.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService, TEST_LIMITS } from './support/service.js';
@@ -39,7 +46,7 @@ async function expectAnswered(query: string): Promise<any> {
 /** customer -> financeOrder -> customer -> ... `depth` levels deep, ending in a scalar. */
 function nested(depth: number): string {
   const fields = Array.from({ length: depth - 1 }, (_, i) =>
-    i === 0 ? 'customer(locator: "123456789012347")' : i % 2 ? 'financeOrder' : 'customer',
+    i === 0 ? `customer(locator: "${DEMO_DEVICE_IMEI}")` : i % 2 ? 'financeOrder' : 'customer',
   );
   return `{ ${fields.join(' { ')} { id }${' }'.repeat(depth - 2)} }`;
 }
@@ -157,8 +164,8 @@ describe('the REST shim operations', () => {
   it.each([
     '/v1/list-clerks.php?key=demo-partner-key',
     '/v1/list-merchants.php?key=demo-retail-key',
-    '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347&fields=device.description',
-    '/v1/lookup-cart.php?key=demo-partner-key&cartTag=CART-DEMO-1&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description',
+    `/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_IMEI}&fields=device.description`,
+    `/v1/lookup-cart.php?key=demo-partner-key&cartTag=${DEMO_CART_TAG}&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description`,
     `/v1/list-transactions.php?key=demo-partner-key&starttime=0&endtime=31536000`,
   ])('pass the limits: GET %s', async (path) => {
     const response = await service().request(path);
@@ -167,7 +174,7 @@ describe('the REST shim operations', () => {
 
   it('pass the limits: the payment and token routes', async () => {
     const payment = await service().request(
-      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=1.00&currency=USD',
+      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=1.00&currency=USD`,
     );
     expect(payment.status).toBe(200);
     const token = await service().request('/payments/v1/token', {

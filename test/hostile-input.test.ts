@@ -1,6 +1,7 @@
 // Inputs that once ended in a 500 (each found by review): every one is now a clear 4xx, on both doors,
 // and writes nothing.
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_CART_TAG, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { issueAccessToken } from '../src/modules/auth/tokens.js';
 import { useSeededService } from './support/fixtures.js';
@@ -69,7 +70,9 @@ describe('hostile input', () => {
   });
 
   it('non-numeric partner ids from operators find nothing, with no database error', async () => {
-    expect(await graphql('demo-operator-key', '{ cart(cartTag: "CART-DEMO-1", partnerId: "abc") { id } }')).toEqual({
+    expect(
+      await graphql('demo-operator-key', `{ cart(cartTag: "${DEMO_CART_TAG}", partnerId: "abc") { id } }`),
+    ).toEqual({
       data: { cart: null },
     });
     expect(
@@ -83,7 +86,7 @@ describe('hostile input', () => {
   it('amounts beyond what the service stores: INVALID_ARGUMENT naming the field', async () => {
     const body = await graphql(
       'demo-operator-key',
-      `mutation { createAdjustment(input: { partnerId: "1", kind: COMMISSION, amount: "99999999999999999999", currency: "USD", notes: "x", merchantId: "851005" }) { id } }`,
+      `mutation { createAdjustment(input: { partnerId: "1", kind: COMMISSION, amount: "99999999999999999999", currency: "USD", notes: "x", merchantId: "${DEMO_MERCHANT_ID}" }) { id } }`,
     );
     expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'input.amount' });
   });

@@ -9,6 +9,14 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, HTTP_STATUS } from '../src/errors.js';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { FILTER_PATHS } from '../src/modules/transactions/filters.js';
 import { useSeededService } from './support/fixtures.js';
@@ -380,7 +388,7 @@ const PARTNER_ROUTES: Array<{ path: string; valid: Array<[string, string]> }> = 
     path: '/v1/lookup-cart.php',
     valid: [
       ['key', 'demo-partner-key'],
-      ['cartTag', 'CART-DEMO-1'],
+      ['cartTag', DEMO_CART_TAG],
       ['fields', 'customer.name,device.description'],
     ],
   },
@@ -397,9 +405,9 @@ const PARTNER_ROUTES: Array<{ path: string; valid: Array<[string, string]> }> = 
     path: '/v1/record-customer-payment.php',
     valid: [
       ['key', 'demo-retail-key'],
-      ['merchantId', '851005'],
-      ['salesClerkId', '5335'],
-      ['financeOrderId', '4000004'],
+      ['merchantId', DEMO_MERCHANT_ID],
+      ['salesClerkId', DEMO_CLERK_ID],
+      ['financeOrderId', DEMO_ORDER_ID],
       ['amount', '0.01'],
       ['currency', 'USD'],
     ],
@@ -420,8 +428,8 @@ const IDS = [
   '6001',
   '5000002',
   '4000010',
-  '851005',
-  '5335',
+  DEMO_MERCHANT_ID,
+  DEMO_CLERK_ID,
   '999999999999999999',
   '9223372036854775807',
 ];
@@ -429,9 +437,9 @@ const IDS = [
 const PLAUSIBLE: Record<string, readonly string[]> = {
   key: DEMO_KEYS,
   customerLocator: [
-    '123456789012347',
+    DEMO_DEVICE_IMEI,
     '1234567890123470',
-    'DTSTBBB',
+    DEMO_DEVICE_TAG,
     'dtstbbb',
     '4000005',
     '5512345679',
@@ -440,7 +448,7 @@ const PLAUSIBLE: Record<string, readonly string[]> = {
     '0',
     '+14084930580',
   ],
-  cartTag: ['CART-OTHER-1', 'cart-demo-1', 'CART-DEMO-1 ', 'CART-DEMO-%'],
+  cartTag: ['CART-OTHER-1', 'cart-demo-1', `${DEMO_CART_TAG} `, 'CART-DEMO-%'],
   fields: [
     'device.description,device.description',
     ' customer.name , ',
@@ -459,10 +467,10 @@ const PLAUSIBLE: Record<string, readonly string[]> = {
     'type:CASH',
     'amount:-18',
     'amount:-18.000',
-    'financeOrder.id:4000004',
+    `financeOrder.id:${DEMO_ORDER_ID}`,
     'time:0',
     'merchant.name:DEMO',
-    'device.imei:123456789012347',
+    `device.imei:${DEMO_DEVICE_IMEI}`,
   ],
   merchantId: IDS,
   salesClerkId: IDS,
@@ -851,10 +859,10 @@ describe('hostile properties: payments interface', () => {
     amount: [0.01, '0.010', '240.01', 240.01, '00.01', 1e-2],
     currency: ['MXN', 'JPY', 'KWD'],
     reference: ['HOSTILE-PROPERTY-1', 'R', 'R', 'r'],
-    deviceTag: ['DTSTBBB', 'DTSTBBC', 'DTSTBBE', 'dtstbbd'],
-    imei: ['123456789012347', '123456789012370', '1234567890123620'],
+    deviceTag: [DEMO_DEVICE_TAG, 'DTSTBBC', 'DTSTBBE', 'dtstbbd'],
+    imei: [DEMO_DEVICE_IMEI, '123456789012370', '1234567890123620'],
     phoneNumber: ['14084930580', '5512345679', '+15512345680'],
-    financeOrderId: [4000004, '5000002', 4000010, '04000012', 4000012],
+    financeOrderId: [Number(DEMO_ORDER_ID), '5000002', 4000010, '04000012', 4000012],
   };
   it.each(NOTIFICATION_FIELDS)(
     'notification: %s of any type or text, missing, duplicated, written by hand; a refusal writes nothing',

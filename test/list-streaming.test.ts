@@ -12,6 +12,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../src/context.js';
 import { legacyTransaction } from '../src/contract/transaction.js';
+import { DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
 import { createLegacyHandler } from '../src/rest/handler.js';
 import { listTransactionsBody } from '../src/rest/mappers.js';
@@ -28,7 +29,7 @@ const adjustment = (id: number) => ({
   time: 1781049600 + id,
   amount: '-1.00',
   currency: 'USD',
-  merchant: { id: '851005', name: 'DEMO' },
+  merchant: { id: DEMO_MERCHANT_ID, name: 'DEMO' },
   adjustment: { id: String(id), kind: 'PAYMENT', notes: 'n' },
 });
 const firstPage = {

@@ -13,6 +13,7 @@ import {
   isObjectType,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { LINK_FIELD_COLUMNS } from '../src/modules/transactions/linkColumns.js';
 import type { TransactionLink } from '../src/modules/transactions/rows.js';
 import { buildSchema } from '../src/schema.js';
@@ -90,7 +91,7 @@ let adjustment: Answer;
 beforeAll(async () => {
   adjustment = (
     await operator(
-      `mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-2.50", currency: "USD", notes: "columns", merchantId: "851005", financeOrderId: "4000004" }) { ${everyField('Adjustment')} } }`,
+      `mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-2.50", currency: "USD", notes: "columns", merchantId: "${DEMO_MERCHANT_ID}", financeOrderId: "${DEMO_ORDER_ID}" }) { ${everyField('Adjustment')} } }`,
     )
   ).createAdjustment;
   listed = (

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { type Balancer, startBalancer } from './support/balancer.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { inParallel } from './support/parallel.js';
@@ -69,7 +70,7 @@ const graphql = (baseUrl: string, key: string, query: string, variables?: Record
 const inStorePayment = (retailKey: string, order: { merchant: string; clerk: string; id: string; currency: string }) =>
   `/v1/record-customer-payment.php?key=${retailKey}&merchantId=${order.merchant}&salesClerkId=${order.clerk}` +
   `&financeOrderId=${order.id}&amount=0.10&currency=${order.currency}`;
-const DEMO_ORDER = { merchant: '851005', clerk: '5335', id: '4000004', currency: 'USD' };
+const DEMO_ORDER = { merchant: DEMO_MERCHANT_ID, clerk: DEMO_CLERK_ID, id: DEMO_ORDER_ID, currency: 'USD' };
 const OTHER_ORDER = { merchant: '2000001', clerk: '6001', id: '5000002', currency: 'MXN' };
 
 describe.runIf(onPostgres)('three instances behind a balancer, one database', () => {
@@ -148,7 +149,13 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
       send(instance.baseUrl, '/payments/v1/notification', {
         method: 'POST',
         headers: { authorization: `Bearer ${token}` },
-        body: { paymentVendor: 'demo-vendor', amount: '0.10', currency: 'USD', reference, financeOrderId: '4000004' },
+        body: {
+          paymentVendor: 'demo-vendor',
+          amount: '0.10',
+          currency: 'USD',
+          reference,
+          financeOrderId: DEMO_ORDER_ID,
+        },
       });
     expect((await notify(instances[1]!, 'proof-token-b')).status).toBe(200);
     expect((await notify(instances[2]!, 'proof-token-c')).status).toBe(200);
@@ -329,7 +336,10 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
       }
       const answer =
         index % 2
-          ? await send(balancer.url, `/v1/lookup-customer.php?key=${partnerKey.secret}&customerLocator=123456789012347`)
+          ? await send(
+              balancer.url,
+              `/v1/lookup-customer.php?key=${partnerKey.secret}&customerLocator=${DEMO_DEVICE_IMEI}`,
+            )
           : await send(
               balancer.url,
               inStorePayment(retailKey.secret, DEMO_ORDER).replace('amount=0.10', 'amount=0.01'),

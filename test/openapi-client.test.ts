@@ -6,6 +6,13 @@ import { fileURLToPath } from 'node:url';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
 import type { paths } from '../src/__generated__/openapi-types.js';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -85,29 +92,35 @@ describe('openapi-fetch with the generated types, against the service', () => {
     const { partner, retail } = clients();
 
     const clerks = await partner.GET('/v1/list-clerks.php');
-    expect(clerks.data?.clerks.map((clerk) => clerk.id)).toEqual(['5320', '5334', '5335']);
+    expect(clerks.data?.clerks.map((clerk) => clerk.id)).toEqual(['5320', '5334', DEMO_CLERK_ID]);
 
     const merchants = await retail.GET('/v1/list-merchants.php');
     expect(merchants.data?.merchants.map((merchant) => merchant.name)).toEqual(['DEMO', 'DEMO1', 'DEMO2']);
 
     const customer = await retail.GET('/v1/lookup-customer.php', {
-      params: { query: { customerLocator: '123456789012347', fields: 'device.description' } },
+      params: { query: { customerLocator: DEMO_DEVICE_IMEI, fields: 'device.description' } },
     });
     expect(customer.data).toMatchObject({
       valid: true,
       customer: { id: 4000005 },
-      device: { imei: '123456789012347', description: 'Black, 32 GB' },
-      financeOrder: { id: 4000004, remainingBalance: 198 },
+      device: { imei: DEMO_DEVICE_IMEI, description: 'Black, 32 GB' },
+      financeOrder: { id: Number(DEMO_ORDER_ID), remainingBalance: 198 },
     });
 
     const cart = await partner.GET('/v1/lookup-cart.php', {
-      params: { query: { cartTag: 'CART-DEMO-1', fields: 'customer.name' } },
+      params: { query: { cartTag: DEMO_CART_TAG, fields: 'customer.name' } },
     });
-    expect(cart.data).toMatchObject({ valid: true, customer: { name: 'API User' }, cart: { cartTag: 'CART-DEMO-1' } });
+    expect(cart.data).toMatchObject({ valid: true, customer: { name: 'API User' }, cart: { cartTag: DEMO_CART_TAG } });
 
     const recorded = await retail.GET('/v1/record-customer-payment.php', {
       params: {
-        query: { merchantId: 851005, salesClerkId: 5335, financeOrderId: 4000004, amount: '18.00', currency: 'USD' },
+        query: {
+          merchantId: Number(DEMO_MERCHANT_ID),
+          salesClerkId: Number(DEMO_CLERK_ID),
+          financeOrderId: Number(DEMO_ORDER_ID),
+          amount: '18.00',
+          currency: 'USD',
+        },
         header: { 'Idempotency-Key': 'typed-client-1' },
       },
     });
@@ -126,7 +139,7 @@ describe('openapi-fetch with the generated types, against the service', () => {
 
   it('an error answer is typed too: a retail key on the cart lookup is 403 FORBIDDEN', async () => {
     const { retail } = clients();
-    const forbidden = await retail.GET('/v1/lookup-cart.php', { params: { query: { cartTag: 'CART-DEMO-1' } } });
+    const forbidden = await retail.GET('/v1/lookup-cart.php', { params: { query: { cartTag: DEMO_CART_TAG } } });
     expect(forbidden.response.status).toBe(403);
     expect(forbidden.data).toBeUndefined();
     expect(forbidden.error).toMatchObject({ valid: false, error: { code: 'FORBIDDEN' } });

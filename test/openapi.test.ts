@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 import { goldenFiles, goldenFolders, readGolden } from './support/golden.js';
 import { OPENAPI_FILE, openApiDocument } from './support/openapi.js';
@@ -130,14 +131,14 @@ describe('the notification body', () => {
     // Exactly one locator, paymentVendor required: what the description promises, the schema holds.
     const validate = ajv.compile(schema);
     const base = { paymentVendor: 'demo-vendor', amount: '18.00', currency: 'USD', reference: 'R-1' };
-    expect(validate({ ...base, deviceTag: 'DTSTBBB' })).toBe(true);
-    expect(validate({ ...base, amount: 18, financeOrderId: 4000004 })).toBe(true);
-    expect(validate({ ...base, deviceTag: 'DTSTBBB', imei: '123456789012347' })).toBe(false);
+    expect(validate({ ...base, deviceTag: DEMO_DEVICE_TAG })).toBe(true);
+    expect(validate({ ...base, amount: 18, financeOrderId: Number(DEMO_ORDER_ID) })).toBe(true);
+    expect(validate({ ...base, deviceTag: DEMO_DEVICE_TAG, imei: DEMO_DEVICE_IMEI })).toBe(false);
     expect(validate(base)).toBe(false);
     const { paymentVendor: _vendor, ...withoutVendor } = base;
-    expect(validate({ ...withoutVendor, deviceTag: 'DTSTBBB' })).toBe(false);
-    expect(validate({ ...base, reference: '', deviceTag: 'DTSTBBB' })).toBe(false);
-    expect(validate({ ...base, reference: 'r'.repeat(256), deviceTag: 'DTSTBBB' })).toBe(false);
+    expect(validate({ ...withoutVendor, deviceTag: DEMO_DEVICE_TAG })).toBe(false);
+    expect(validate({ ...base, reference: '', deviceTag: DEMO_DEVICE_TAG })).toBe(false);
+    expect(validate({ ...base, reference: 'r'.repeat(256), deviceTag: DEMO_DEVICE_TAG })).toBe(false);
   });
 
   it('the operations endpoints answer as documented: /readyz, /metrics, /openapi.json', async () => {

@@ -8,6 +8,7 @@ import { type AppDeps, createApp } from '../src/app.js';
 import { createDb, type Db } from '../src/db/knex.js';
 import { MIGRATIONS, migrateLatest } from '../src/db/migrate.js';
 import { isDatabaseUnavailable } from '../src/errors.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
 import { createHttpServer, httpServerTimeouts, MAX_QUERY_STRING_LENGTH } from '../src/ops/limits.js';
 import { type ServiceLayerSettings, serviceLayers } from '../src/serviceLayers.js';
@@ -170,8 +171,7 @@ const scrape = async () => {
   return response.text();
 };
 
-const RECORD =
-  '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
+const RECORD = `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&currency=USD`;
 
 describe('GET /metrics', () => {
   it('serves the Prometheus text format with the default process metrics and the pool gauges', async () => {
@@ -272,7 +272,7 @@ describe('GET /metrics', () => {
   it('counts the events an adjustment writes, by type', async () => {
     const before = await scrape();
     const answer = await service().graphql(
-      'mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-1.00", currency: "USD", notes: "ops", merchantId: "851005" }) { id } }',
+      `mutation { createAdjustment(input: { partnerId: "1", kind: PAYMENT, amount: "-1.00", currency: "USD", notes: "ops", merchantId: "${DEMO_MERCHANT_ID}" }) { id } }`,
       { 'x-api-key': 'demo-operator-key' },
     );
     expect((answer.body as { errors?: unknown }).errors).toBeUndefined();
@@ -473,7 +473,7 @@ describe('database statement timeout', () => {
       try {
         expect((await db.raw('show statement_timeout')).rows[0].statement_timeout).toBe('300ms');
         // Another transaction holds the order's row: the payment waits for its lock past the timeout.
-        await blocker.raw('select 1 from finance_orders where id = ? for update', ['4000004']);
+        await blocker.raw('select 1 from finance_orders where id = ? for update', [DEMO_ORDER_ID]);
         const response = await app.request(`${RECORD}&amount=1.00`);
         expect(response.status).toBe(503);
         expect(((await response.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');

@@ -5,6 +5,7 @@
 // every success is exactly one payment with its ledger and events, that refusals wrote nothing, and
 // that ledger:check finds the ledger clean.
 import { describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import type { Claimed } from '../src/modules/payments/idempotency.js';
 import {
@@ -27,9 +28,9 @@ const db = () => fixture.database.db;
 // MXN order 5000002 owes 192.00 (2.5%).
 const ON_4000004 = {
   partnerId: '1',
-  merchantId: '851005',
-  clerkId: '5335',
-  financeOrderId: '4000004',
+  merchantId: DEMO_MERCHANT_ID,
+  clerkId: DEMO_CLERK_ID,
+  financeOrderId: DEMO_ORDER_ID,
   currency: 'USD',
 };
 const ON_4000012 = {

@@ -3,6 +3,7 @@
 // refused before anything is read from the body.
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { issueAccessToken } from '../src/modules/auth/tokens.js';
 import { useSeededService } from './support/fixtures.js';
@@ -104,7 +105,7 @@ describe('money text in a notification', () => {
 describe('one rule of sameness on the in-store door', () => {
   it('18 and 18.00 with one Idempotency-Key are the same payment; 18.01 is a conflict', async () => {
     const path = (amount: string) =>
-      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=${amount}&currency=USD`;
+      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=${amount}&currency=USD`;
     const before = await ledgerSnapshot(fixture.database.db);
     const send = (amount: string) =>
       fixture.service.request(path(amount), { headers: { 'idempotency-key': 'json-instore-1' } });

@@ -9,6 +9,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb } from '../src/db/knex.js';
+import { DEMO_DEVICE_TAG } from '../src/fixtures/demoIds.js';
 import { publishEvents } from '../src/modules/events/publish.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
@@ -107,7 +108,7 @@ function expectReadmeExamplesWork(result: Finished): void {
   expect(bodies).toHaveLength(7);
   expect(bodies[0].data.message).toBe('payment of 20.00 USD recorded for device DTSTBBD');
   expect(bodies.slice(1).every((body: { valid: boolean }) => body.valid === true)).toBe(true);
-  expect(bodies[6].payment).toMatchObject({ deviceTag: 'DTSTBBB', remainingBalance: 180, fullyPaid: false });
+  expect(bodies[6].payment).toMatchObject({ deviceTag: DEMO_DEVICE_TAG, remainingBalance: 180, fullyPaid: false });
 }
 
 function golden(name: string): string {

@@ -3,6 +3,7 @@
 // overdrawing payments. Afterwards every accepted request is in the ledger exactly once, every
 // refused one left no trace, no balance went below zero, and the ledger checker finds nothing.
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
@@ -21,7 +22,14 @@ interface Sent {
 }
 
 const ORDERS = [
-  { id: '4000004', key: 'demo-retail-key', merchant: '851005', clerk: '5335', tag: 'DTSTBBB', currency: 'USD' },
+  {
+    id: DEMO_ORDER_ID,
+    key: 'demo-retail-key',
+    merchant: DEMO_MERCHANT_ID,
+    clerk: DEMO_CLERK_ID,
+    tag: DEMO_DEVICE_TAG,
+    currency: 'USD',
+  },
   { id: '4000012', key: 'demo-retail-key', merchant: '1000201', clerk: '5320', tag: 'DTSTBBD', currency: 'USD' },
   { id: '5000002', key: 'other-retail-key', merchant: '2000001', clerk: '6001', tag: 'DTSTBBE', currency: 'MXN' },
 ] as const;

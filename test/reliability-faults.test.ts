@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { createLogger } from '../src/logger.js';
 import { addBulkOrders } from './support/bulk.js';
@@ -43,10 +44,10 @@ const withParams = (url: string, params: Record<string, string>) => {
   return parsed.toString();
 };
 
-const paymentPath = (order: '4000004' | '4000012', amount: string) => {
+const paymentPath = (order: typeof DEMO_ORDER_ID | '4000012', amount: string) => {
   const query =
-    order === '4000004'
-      ? { merchantId: '851005', salesClerkId: '5335' }
+    order === DEMO_ORDER_ID
+      ? { merchantId: DEMO_MERCHANT_ID, salesClerkId: DEMO_CLERK_ID }
       : { merchantId: '1000201', salesClerkId: '5320' };
   return `/v1/record-customer-payment.php?${new URLSearchParams({ key: 'demo-retail-key', ...query, financeOrderId: order, amount, currency: 'USD' })}`;
 };
@@ -114,7 +115,7 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     })();
     const requests = Array.from({ length: 150 }, (_, i) => ({
       key: `killed-${i}`,
-      path: paymentPath(i % 2 ? '4000004' : '4000012', '0.10'),
+      path: paymentPath(i % 2 ? DEMO_ORDER_ID : '4000012', '0.10'),
     }));
     const first = await sendAll(service.baseUrl, requests, 10);
     killing = false;
@@ -145,7 +146,8 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     const { service } = await serviceOver(viaProxy.toString());
 
-    const lookup = () => service.request('/v1/lookup-customer.php?key=demo-partner-key&customerLocator=DTSTBBB');
+    const lookup = () =>
+      service.request(`/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_TAG}`);
     expect((await lookup()).status).toBe(200);
 
     await proxy.cut();
@@ -156,7 +158,7 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     }
     const paymentDuring = await sendAll(
       service.baseUrl,
-      [{ key: 'outage-1', path: paymentPath('4000004', '1.00') }],
+      [{ key: 'outage-1', path: paymentPath(DEMO_ORDER_ID, '1.00') }],
       1,
     );
     expect(paymentDuring[0]!.status).toBe(503);
@@ -169,7 +171,7 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toBe(200);
-    const retry = await sendAll(service.baseUrl, [{ key: 'outage-1', path: paymentPath('4000004', '1.00') }], 1);
+    const retry = await sendAll(service.baseUrl, [{ key: 'outage-1', path: paymentPath(DEMO_ORDER_ID, '1.00') }], 1);
     expect(retry[0]!.status).toBe(200);
     await expectExactlyOnce(database.db, ['outage-1']);
     summary.push(
@@ -183,7 +185,7 @@ describe.skipIf(!onPostgres)('faults (Postgres)', () => {
     const first = await start();
     const requests = Array.from({ length: 200 }, (_, i) => ({
       key: `sigkill-${i}`,
-      path: paymentPath(i % 2 ? '4000004' : '4000012', '0.25'),
+      path: paymentPath(i % 2 ? DEMO_ORDER_ID : '4000012', '0.25'),
     }));
     const attempts = await sendAll(first.baseUrl, requests, 4, (answered) => {
       if (answered === 60) first.child.kill('SIGKILL');

@@ -4,6 +4,7 @@
 // Postgres only; under CI=true a replica that cannot be started fails the suite instead of skipping it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReadReplica, type ReadReplica } from '../src/db/replica.js';
+import { DEMO_CART_TAG, DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { type StreamingReplica, startStreamingReplica } from './support/replica.js';
 import { startTestService, type TestService } from './support/service.js';
@@ -12,13 +13,12 @@ import { statementsDuring } from './support/statements.js';
 
 const PARTNER = { 'x-api-key': 'demo-partner-key' };
 const OPERATOR = { 'x-api-key': 'demo-operator-key' };
-const RECORD =
-  '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
+const RECORD = `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&currency=USD`;
 const LOOKUPS = [
   ['list-clerks', '/v1/list-clerks.php?key=demo-partner-key'],
   ['list-merchants', '/v1/list-merchants.php?key=demo-partner-key'],
   ['lookup-customer', '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=DTSTBBD'],
-  ['lookup-cart', '/v1/lookup-cart.php?key=demo-partner-key&cartTag=CART-DEMO-1'],
+  ['lookup-cart', `/v1/lookup-cart.php?key=demo-partner-key&cartTag=${DEMO_CART_TAG}`],
   ['list-transactions', '/v1/list-transactions.php?key=demo-partner-key&starttime=0&endtime=31536000'],
 ] as const;
 const CLERKS = '{ clerks { id name } }';

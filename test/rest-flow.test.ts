@@ -1,6 +1,7 @@
 // The legacy contract end to end: what one route records, the others show at once, and repeats
 // record nothing new.
 import { describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -16,7 +17,7 @@ const count = async (table: string) => Number((await fixture.database.db(table).
 describe('a payment recorded in store', () => {
   it('shows at once in lookup-customer, list-transactions and GraphQL', async () => {
     const recorded = await get(
-      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=9.00&currency=USD',
+      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=9.00&currency=USD`,
     );
     expect(recorded.status).toBe(200);
     const payment = recorded.body.payment;
@@ -24,14 +25,14 @@ describe('a payment recorded in store', () => {
     expect(payment).toEqual({
       id: payment.id,
       time: T + 55_800,
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       remainingBalance: 189,
       currency: 'USD',
       nextPayment: T + 35 * DAY,
       fullyPaid: false,
     });
 
-    const lookup = await get('/v1/lookup-customer.php?key=demo-partner-key&customerLocator=DTSTBBB');
+    const lookup = await get(`/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_TAG}`);
     expect(lookup.body.financeOrder.remainingBalance).toBe(189);
     expect(lookup.body.device.validThrough).toBe(T + 35 * DAY);
     expect(lookup.body.paymentHistory).toEqual([
@@ -51,24 +52,24 @@ describe('a payment recorded in store', () => {
         time: T + 55_800,
         amount: -9,
         currency: 'USD',
-        merchant: { id: 851005, name: 'DEMO' },
+        merchant: { id: Number(DEMO_MERCHANT_ID), name: 'DEMO' },
         payment: { id: payment.id, timestamp: T + 55_800, amount: 9 },
-        financeOrder: { id: 4000004 },
-        salesClerk: { id: 5335, name: 'DemoClerk1' },
+        financeOrder: { id: Number(DEMO_ORDER_ID) },
+        salesClerk: { id: Number(DEMO_CLERK_ID), name: 'DemoClerk1' },
       },
       {
         type: 'commission',
         time: T + 55_800,
         amount: 0.45,
         currency: 'USD',
-        merchant: { id: 851005, name: 'DEMO' },
+        merchant: { id: Number(DEMO_MERCHANT_ID), name: 'DEMO' },
         payment: { id: payment.id, timestamp: T + 55_800, amount: 9 },
-        financeOrder: { id: 4000004 },
+        financeOrder: { id: Number(DEMO_ORDER_ID) },
       },
     ]);
 
     const graph = await fixture.service.graphql(
-      `{ financeOrder(id: "4000004") { remainingBalance nextPayment payments { id amount } } }`,
+      `{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance nextPayment payments { id amount } } }`,
       { 'x-api-key': 'demo-partner-key' },
     );
     expect(graph.body.data.financeOrder).toEqual({

@@ -11,6 +11,7 @@ import { execute, type OperationDefinitionNode, parse, validate } from 'graphql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphqlExecutorKind } from '../src/config.js';
 import type { Context } from '../src/context.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createJitExecutor } from '../src/graphqlExecutor.js';
 import { createLogger } from '../src/logger.js';
 import { buildSchema } from '../src/schema.js';
@@ -39,8 +40,8 @@ interface ScalarCase {
   bad: unknown[];
 }
 
-const PAYMENT = (amount: string, currency: string) => `recordInStorePayment(input: { merchantId: "851005",
-  salesClerkId: "5335", financeOrderId: "4000004", amount: ${amount}, currency: ${currency} }) { fullyPaid }`;
+const PAYMENT = (amount: string, currency: string) => `recordInStorePayment(input: { merchantId: "${DEMO_MERCHANT_ID}",
+  salesClerkId: "${DEMO_CLERK_ID}", financeOrderId: "${DEMO_ORDER_ID}", amount: ${amount}, currency: ${currency} }) { fullyPaid }`;
 
 const CASES: ScalarCase[] = [
   {
@@ -120,9 +121,9 @@ describe('the pipeline and each executor: one message for a literal and a variab
       `mutation($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { fullyPaid } }`,
     );
     const input = {
-      merchantId: '851005',
-      salesClerkId: '5335',
-      financeOrderId: '4000004',
+      merchantId: DEMO_MERCHANT_ID,
+      salesClerkId: DEMO_CLERK_ID,
+      financeOrderId: DEMO_ORDER_ID,
       amount: 18.5,
       currency: 'USD',
     };

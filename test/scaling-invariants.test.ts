@@ -13,6 +13,14 @@
 // the filter (one union branch, a join, an OR, a nested subquery), so a regression cannot pass.
 import { describe, expect, it } from 'vitest';
 import type { Db, DbOrTrx } from '../src/db/knex.js';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 import { statementsDuring } from './support/statements.js';
 
@@ -615,11 +623,11 @@ const PARTNER_REQUESTS: Array<{ name: string; path: string; headers?: Record<str
   { name: 'list-merchants', path: '/v1/list-merchants.php?key=demo-retail-key' },
   {
     name: 'lookup-customer by IMEI',
-    path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=123456789012347',
+    path: `/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_IMEI}`,
   },
   {
     name: 'lookup-customer by device tag',
-    path: '/v1/lookup-customer.php?key=demo-retail-key&customerLocator=DTSTBBB&fields=device.description',
+    path: `/v1/lookup-customer.php?key=demo-retail-key&customerLocator=${DEMO_DEVICE_TAG}&fields=device.description`,
   },
   { name: 'lookup-customer by phone', path: '/v1/lookup-customer.php?key=demo-partner-key&customerLocator=5512345679' },
   {
@@ -638,16 +646,16 @@ const PARTNER_REQUESTS: Array<{ name: string; path: string; headers?: Record<str
   },
   {
     name: 'lookup-cart, every field',
-    path: '/v1/lookup-cart.php?key=demo-partner-key&cartTag=CART-DEMO-1&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description',
+    path: `/v1/lookup-cart.php?key=demo-partner-key&cartTag=${DEMO_CART_TAG}&fields=customer.id,customer.name,customer.phoneNumber,customer.email,customer.address,customer.nationalId,device.description`,
   },
   { name: 'list-transactions', path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}` },
   {
     name: 'list-transactions, device filter',
-    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=device.imei:123456789012347`,
+    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=device.imei:${DEMO_DEVICE_IMEI}`,
   },
   {
     name: 'list-transactions, order and merchant filters',
-    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=financeOrder.id:4000004&filter=merchant.name:DEMO`,
+    path: `/v1/list-transactions.php?key=demo-partner-key&${WINDOW}&filter=financeOrder.id:${DEMO_ORDER_ID}&filter=merchant.name:DEMO`,
   },
   {
     name: 'list-transactions, clerk and payment filters',
@@ -659,12 +667,12 @@ const PARTNER_REQUESTS: Array<{ name: string; path: string; headers?: Record<str
   },
   ...(['scaling-1', 'scaling-1', undefined] as const).map((key, i) => ({
     name: `record-customer-payment ${key ? (i === 0 ? 'with a new Idempotency-Key' : 'replayed') : 'without an Idempotency-Key'}`,
-    path: '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=1.00&currency=USD',
+    path: `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=1.00&currency=USD`,
     headers: key ? { 'idempotency-key': key } : undefined,
   })),
   {
     name: "record-customer-payment, another partner's order",
-    path: '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=5000002&amount=1.00&currency=USD',
+    path: `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=5000002&amount=1.00&currency=USD`,
     status: 404,
   },
 ];
@@ -742,7 +750,7 @@ describe('(d) a vendor notification finds its device without visiting every shar
 
   for (const [name, locator] of [
     ['device tag', { deviceTag: 'DTSTBBD' }],
-    ['IMEI', { imei: '123456789012347' }],
+    ['IMEI', { imei: DEMO_DEVICE_IMEI }],
   ] as const) {
     it(`by ${name}: one device_directory lookup, then every statement pins the partner found`, async () => {
       const exchange = await notify(locator, `scaling-${name}`);
@@ -757,7 +765,7 @@ describe('(d) a vendor notification finds its device without visiting every shar
   // A phone number or a finance order id has its own global directory (migration 000900).
   it.each([
     ['phone number', { phoneNumber: '14084930580' }, 'customer_phone_directory', /where "phone_number" = \$1/],
-    ['finance order id', { financeOrderId: '4000004' }, 'finance_order_directory', /where "id" = \$1/],
+    ['finance order id', { financeOrderId: DEMO_ORDER_ID }, 'finance_order_directory', /where "id" = \$1/],
   ] as const)(
     'by %s: one directory lookup, then every statement pins the partner found',
     async (name, locator, directoryTable, lookup) => {

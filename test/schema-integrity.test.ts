@@ -1,5 +1,6 @@
 // The schema itself refuses what must never be stored, whatever code runs above it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 let database: TestDatabase;
@@ -30,7 +31,7 @@ describe('schema integrity', () => {
         partner_id: other,
         customer_id: 5000001,
         device_id: database.db('devices').where({ tag: 'DTSTBBE' }).select('id'),
-        merchant_id: 851005,
+        merchant_id: Number(DEMO_MERCHANT_ID),
         clerk_id: 6001,
         currency: 'MXN',
         purchase_minor: 100,
@@ -46,7 +47,7 @@ describe('schema integrity', () => {
   });
 
   it('refuses a balance below zero or a total paid above the repayable total', async () => {
-    const order = database.db('finance_orders').where({ partner_id: demo, id: 4000004 });
+    const order = database.db('finance_orders').where({ partner_id: demo, id: Number(DEMO_ORDER_ID) });
     expect(await refused(() => order.clone().update({ total_paid_minor: -1 }))).toBe('23514'); // check_violation
     expect(await refused(() => order.clone().update({ total_paid_minor: 1800 * 12 + 1 }))).toBe('23514');
     expect(
@@ -78,7 +79,7 @@ describe('schema integrity', () => {
       await refused(() =>
         database
           .db('device_directory')
-          .insert({ imei: '123456789012347', tag: 'NEWTAG', partner_id: other, device_id: 1 }),
+          .insert({ imei: DEMO_DEVICE_IMEI, tag: 'NEWTAG', partner_id: other, device_id: 1 }),
       ),
     ).toBe('23505');
     expect(

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS, databaseHoldsData, demoEpoch, SeedRefused, seedDemoData } from '../src/fixtures/demo.js';
+import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 const NOW = new Date('2026-03-15T13:45:12Z');
@@ -35,7 +36,7 @@ describe('demo seed', () => {
         o.months,
       ]),
     ).toEqual([
-      ['4000004', 'USD', T - 40 * DAY, '30000', '10000', '1800', '400', 12],
+      [DEMO_ORDER_ID, 'USD', T - 40 * DAY, '30000', '10000', '1800', '400', 12],
       ['4000010', 'USD', T - 400 * DAY, '40000', '10000', '3500', '900', 12],
       ['4000012', 'USD', T - 100 * DAY, '25000', '5000', '2000', '500', 12],
       ['5000002', 'MXN', T - 20 * DAY, '20000', '4000', '1600', '400', 12],
@@ -60,7 +61,7 @@ describe('demo seed', () => {
     const remaining = Object.fromEntries(
       rows.map((row) => [row.id, BigInt(row.monthly_cost_minor) * BigInt(row.months) - BigInt(row.paid)]),
     );
-    expect(remaining).toEqual({ '4000004': 19800n, '4000010': 0n, '4000012': 24000n, '5000002': 19200n });
+    expect(remaining).toEqual({ [DEMO_ORDER_ID]: 19800n, '4000010': 0n, '4000012': 24000n, '5000002': 19200n });
   });
 
   it('records the ledger: finance per order, cash and 5% commission for the in-store payment, one adjustment', async () => {
@@ -68,11 +69,11 @@ describe('demo seed', () => {
     expect(rows.map((t) => [t.type, t.amount_minor, t.currency, t.finance_order_id, t.occurred_at.getTime()])).toEqual([
       ['finance', '30000', 'USD', '4000010', T - 400 * DAY],
       ['finance', '20000', 'USD', '4000012', T - 100 * DAY],
-      ['finance', '20000', 'USD', '4000004', T - 40 * DAY],
+      ['finance', '20000', 'USD', DEMO_ORDER_ID, T - 40 * DAY],
       ['finance', '16000', 'MXN', '5000002', T - 20 * DAY],
-      ['cash', '-1800', 'USD', '4000004', T - 10 * DAY],
-      ['commission', '90', 'USD', '4000004', T - 10 * DAY],
-      ['adjustment', '-10', 'USD', '4000004', T - 5 * DAY],
+      ['cash', '-1800', 'USD', DEMO_ORDER_ID, T - 10 * DAY],
+      ['commission', '90', 'USD', DEMO_ORDER_ID, T - 10 * DAY],
+      ['adjustment', '-10', 'USD', DEMO_ORDER_ID, T - 5 * DAY],
     ]);
     const demo = await db()('partners').where({ name: 'Demo Retail' }).first();
     const payment = await db()('payments').where({ id: 4000008 }).first();
@@ -80,7 +81,7 @@ describe('demo seed', () => {
     const adjustment = await db()('adjustments').first();
     expect([adjustment.kind, adjustment.notes, adjustment.amount_minor]).toEqual([
       'commission',
-      'commission correction for financeOrder 4000004',
+      `commission correction for financeOrder ${DEMO_ORDER_ID}`,
       '-10',
     ]);
     // The vendor payment on 4000010 is not the partner's cash: no transaction names it.
@@ -107,7 +108,7 @@ describe('demo seed', () => {
       .select('d.imei', 'v.imei as device_imei', 'd.tag', 'v.tag as device_tag');
     expect(directory).toHaveLength(4);
     for (const row of directory) expect([row.imei, row.tag]).toEqual([row.device_imei, row.device_tag]);
-    const device = await db()('devices').where({ tag: 'DTSTBBB' }).first();
+    const device = await db()('devices').where({ tag: DEMO_DEVICE_TAG }).first();
     expect([device.sim_number, device.phone_number, device.description, device.last_seen_at.getTime()]).toEqual([
       '12345678901774567891',
       '15052111315',

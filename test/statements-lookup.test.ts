@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { lookupCustomer } from '../bench/baseline-lookup.js';
+import { DEMO_DEVICE_IMEI, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { insertDevice } from '../src/modules/devices/queries.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
@@ -41,7 +42,7 @@ const partnerIdOf = async (name: string): Promise<string> =>
 
 describe('lookup-customer round trips', () => {
   it.each([
-    ['an IMEI', '123456789012347', 4000005, 4000004],
+    ['an IMEI', DEMO_DEVICE_IMEI, 4000005, Number(DEMO_ORDER_ID)],
     ['a device tag', 'DTSTBBD', 4000007, 4000012],
     ['a phone number', '5512345679', 4000006, 4000010],
     ['a customer id', '4000007', 4000007, 4000012],
@@ -89,8 +90,8 @@ describe('one statement keeps the locator rules', () => {
     const { sql, status, body } = await lookup('490154203237518');
     expect(status).toBe(200);
     expect(body.customer.id).toBe(4000005);
-    expect(body.financeOrder.id).toBe(4000004);
-    expect(body.device.imei).toBe('123456789012347');
+    expect(body.financeOrder.id).toBe(Number(DEMO_ORDER_ID));
+    expect(body.device.imei).toBe(DEMO_DEVICE_IMEI);
     expect(sql).toHaveLength(4);
   });
 
@@ -150,7 +151,7 @@ describe('one statement keeps the locator rules', () => {
 // different piece of work. It runs on pg against the same database (Postgres only: it is `pg`).
 describe.skipIf(!onPostgres)('the bench baseline of lookup-customer', () => {
   it.each([
-    ['an IMEI', '123456789012347'],
+    ['an IMEI', DEMO_DEVICE_IMEI],
     ['a device tag', 'DTSTBBD'],
     ['a phone number', '5512345679'],
     ['a customer id', '4000007'],

@@ -17,6 +17,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type Pool, recordCustomerPayment } from '../bench/baseline-payment.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
@@ -25,8 +26,7 @@ import { statementsDuring, withoutRequestLimits } from './support/statements.js'
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
 
-const RECORD =
-  '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&currency=USD';
+const RECORD = `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&currency=USD`;
 
 async function statementsOf(
   send: () => Promise<Response>,
@@ -56,7 +56,7 @@ describe('record-customer-payment', () => {
   it('takes 4 statements: the key, one read, one write, and the notify after it', async () => {
     const { response, body, statements } = await recordInStore('1.00');
     expect(response.status).toBe(200);
-    expect(body.payment).toMatchObject({ deviceTag: 'DTSTBBB', remainingBalance: 197, fullyPaid: false });
+    expect(body.payment).toMatchObject({ deviceTag: DEMO_DEVICE_TAG, remainingBalance: 197, fullyPaid: false });
     expect(statements.length, statements.join('\n')).toBe(4);
     expect(orderLocks(statements)).toHaveLength(0);
     expect(transactionControl(statements)).toHaveLength(0);
@@ -71,8 +71,8 @@ describe('record-customer-payment', () => {
     expect(payment).toMatchObject({
       amount_minor: '100',
       channel: 'in_store',
-      merchant_id: '851005',
-      clerk_id: '5335',
+      merchant_id: DEMO_MERCHANT_ID,
+      clerk_id: DEMO_CLERK_ID,
     });
   });
 

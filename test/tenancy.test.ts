@@ -1,6 +1,7 @@
 // A partner sees only its own merchants and clerks, on both doors; another partner's ids are
 // answered as if they did not exist. Operators see every partner.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 const fixture = useSeededService();
@@ -22,18 +23,18 @@ describe('tenant isolation', () => {
       data: { merchants: [{ id: '2000001', name: 'OTHER' }], clerks: [{ id: '6001', name: 'OtherClerk' }] },
     });
     const demo = await as('demo-retail-key')('{ merchants { id } clerks { id } }');
-    expect(demo.data.merchants.map((m: { id: string }) => m.id)).toEqual(['851005', '999888', '1000201']);
-    expect(demo.data.clerks.map((c: { id: string }) => c.id)).toEqual(['5320', '5334', '5335']);
+    expect(demo.data.merchants.map((m: { id: string }) => m.id)).toEqual([DEMO_MERCHANT_ID, '999888', '1000201']);
+    expect(demo.data.clerks.map((c: { id: string }) => c.id)).toEqual(['5320', '5334', DEMO_CLERK_ID]);
   });
 
   it("answers another partner's merchant, clerk and partner ids as not found", async () => {
     const query =
       'query($m: ID!, $c: ID!, $p: ID!) { merchant(id: $m) { id } clerk(id: $c) { id } partner(id: $p) { id } }';
-    expect(await as('other-partner-key')(query, { m: '851005', c: '5335', p: demoId })).toEqual({
+    expect(await as('other-partner-key')(query, { m: DEMO_MERCHANT_ID, c: DEMO_CLERK_ID, p: demoId })).toEqual({
       data: { merchant: null, clerk: null, partner: null },
     });
-    expect(await as('demo-partner-key')(query, { m: '851005', c: '5335', p: demoId })).toEqual({
-      data: { merchant: { id: '851005' }, clerk: { id: '5335' }, partner: { id: demoId } },
+    expect(await as('demo-partner-key')(query, { m: DEMO_MERCHANT_ID, c: DEMO_CLERK_ID, p: demoId })).toEqual({
+      data: { merchant: { id: DEMO_MERCHANT_ID }, clerk: { id: DEMO_CLERK_ID }, partner: { id: demoId } },
     });
   });
 
@@ -55,8 +56,8 @@ describe('tenant isolation', () => {
           {
             id: demoId,
             name: 'Demo Retail',
-            merchants: [{ id: '851005' }, { id: '999888' }, { id: '1000201' }],
-            clerks: [{ id: '5320' }, { id: '5334' }, { id: '5335' }],
+            merchants: [{ id: DEMO_MERCHANT_ID }, { id: '999888' }, { id: '1000201' }],
+            clerks: [{ id: '5320' }, { id: '5334' }, { id: DEMO_CLERK_ID }],
           },
           { id: otherId, name: 'Other Retail', merchants: [{ id: '2000001' }], clerks: [{ id: '6001' }] },
         ],

@@ -26,6 +26,14 @@ import {
   visit,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import { buildSchema } from '../src/schema.js';
 import { useSeededService } from './support/fixtures.js';
@@ -82,14 +90,14 @@ const DEMO: Tenant = {
   name: 'Demo Retail',
   partnerKey: 'demo-partner-key',
   retailKey: 'demo-retail-key',
-  merchantId: '851005',
-  clerkId: '5335',
+  merchantId: DEMO_MERCHANT_ID,
+  clerkId: DEMO_CLERK_ID,
   customerId: '4000005',
   phone: '14084930580',
-  deviceTag: 'DTSTBBB',
-  imei: '123456789012347',
-  orderId: '4000004',
-  cartTag: 'CART-DEMO-1',
+  deviceTag: DEMO_DEVICE_TAG,
+  imei: DEMO_DEVICE_IMEI,
+  orderId: DEMO_ORDER_ID,
+  cartTag: DEMO_CART_TAG,
   currency: 'USD',
   known: {} as Known,
 };
@@ -378,6 +386,12 @@ interface Selection {
 /** At most this many list fields nested along one path (each multiplies the estimated cost by 10). */
 const MAX_NESTED_LISTS = 2;
 /**
+ * At most this many object types along one path: the service's depth limit (12 selection sets) less the
+ * two levels of the deepest root (`transactions { nodes`). A connection takes two levels (edges or nodes,
+ * then the node), so a walk through one stops sooner than through a plain list.
+ */
+const MAX_WALK_PATH = 10;
+/**
  * A walk's query stays under this estimate, which counts every field and a list as 10 items: above the
  * service's own count of objects (a list at its first of 10; the unsliced ones, such as an order's
  * schedule of up to 120 instalments, at most 12 times that), so 48,000 stays under its limit of 50,000.
@@ -409,6 +423,7 @@ function selectionOf(type: Composite, path: string[], lists: number, deep: boole
     if (isLeafType(target)) return void into.scalars.push(`${field.name}${args}`);
     const list = isListType(getNullableType(field.type));
     if (!deep || path.includes(target.name) || lists + (list ? 1 : 0) > MAX_NESTED_LISTS) return;
+    if (path.length >= MAX_WALK_PATH) return;
     const next = selectionOf(target as Composite, [...path, target.name], lists + (list ? 1 : 0), true);
     into.fields.push({ text: `${field.name}${args}`, list, selection: next });
   };
@@ -1267,14 +1282,21 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
           them,
           { partnerId: v().partnerId },
           (values) =>
-            gql(own.partnerKey, `query($p: ID) { webhookEndpoints(partnerId: $p) ${scalarsOf('WebhookEndpoint')} }`, {
-              p: values.partnerId,
-            }),
+            gql(
+              own.partnerKey,
+              `query($p: ID) { webhookEndpoints(partnerId: $p) { nodes ${scalarsOf('WebhookEndpoint')} } }`,
+              {
+                p: values.partnerId,
+              },
+            ),
           'webhookEndpoints(partnerId)',
         );
-        expect(listed.json.data.webhookEndpoints).toEqual([]);
-        const mine = await gql(own.partnerKey, '{ webhookEndpoints { id url deliveries { id event { id data } } } }');
-        expect(mine.json.data.webhookEndpoints.map((endpoint: { id: string }) => endpoint.id)).toEqual([
+        expect(listed.json.data.webhookEndpoints.nodes).toEqual([]);
+        const mine = await gql(
+          own.partnerKey,
+          '{ webhookEndpoints { nodes { id url deliveries { nodes { id event { id data } } } } } }',
+        );
+        expect(mine.json.data.webhookEndpoints.nodes.map((endpoint: { id: string }) => endpoint.id)).toEqual([
           own.known.endpointId,
         ]);
         expectNothingOf(them, mine, 'webhookEndpoints');

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
 import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
 import { activeTraceparent, tracingStarted } from '../src/tracing.js';
@@ -82,7 +83,7 @@ describe('tracing off', () => {
     );
     expect(endpoint.body.data.createWebhookEndpoint.endpoint.id).toBeTruthy();
     const response = await service.request(
-      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=18.00&currency=USD',
+      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=18.00&currency=USD`,
       { headers: { traceparent: TRACEPARENT, 'x-request-id': 'untraced-payment' } },
     );
     expect(response.status).toBe(200);

@@ -16,6 +16,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { startTracing } from '../src/telemetry/sdk.js';
 import type { TestDatabase } from './support/db.js';
 import type { Receiver } from './support/receiver.js';
@@ -62,7 +63,7 @@ afterAll(async () => {
   await tracing.shutdown();
 });
 
-const IMEI = '123456789012347';
+const IMEI = DEMO_DEVICE_IMEI;
 /** An incoming W3C traceparent: the caller's trace and span. */
 const callerTrace = (traceId: string) => ({
   traceId,
@@ -190,7 +191,7 @@ describe('tracing on', () => {
 
     const caller = callerTrace('4bf92f3577b34da6a3ce929d0e0e4736');
     const response = await service.request(
-      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=18.00&currency=USD',
+      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=18.00&currency=USD`,
       { headers: { traceparent: caller.header } },
     );
     expect(response.status).toBe(200);

@@ -179,13 +179,15 @@ describe('sendTestWebhook queues a test delivery the worker posts', () => {
     id status attempts { statusCode } endpoint { id } event { id type data } } }`;
   const deliveryOf = async (key: string, endpointId: string, deliveryId: string) => {
     const body = await fixture.as(key)(
-      `{ webhookEndpoints { id deliveries(first: 5) { id status attempts { statusCode error } } } }`,
+      `{ webhookEndpoints { nodes { id deliveries(first: 5) { nodes { id status attempts { statusCode error } } } } } }`,
     );
-    const endpoints = body.data!.webhookEndpoints as Array<{
+    const endpoints = (body.data!.webhookEndpoints as { nodes: unknown[] }).nodes as Array<{
       id: string;
-      deliveries: Array<{ id: string; status: string; attempts: Array<{ statusCode: number | null }> }>;
+      deliveries: { nodes: Array<{ id: string; status: string; attempts: Array<{ statusCode: number | null }> }> };
     }>;
-    return endpoints.find((entry) => entry.id === endpointId)!.deliveries.find((entry) => entry.id === deliveryId)!;
+    return endpoints
+      .find((entry) => entry.id === endpointId)!
+      .deliveries.nodes.find((entry) => entry.id === deliveryId)!;
   };
   const deliveredAt = async (key: string, endpointId: string, deliveryId: string) => {
     for (;;) {

@@ -150,15 +150,16 @@ describe('webhook deliveries', () => {
     for (const event of otherEvents) expect(demoReceived).not.toContain(event.id);
 
     // Every attempt is in the graph: failures first, then the 2xx.
-    const log = await demo(`{ webhookEndpoints { id enabled failingSince deliveries(first: 4) { status nextAttemptAt
-      event { id deliveries { endpoint { id } status } } attempts { at statusCode latencyMs response error } } } }`);
-    const demoEndpoint = log.data.webhookEndpoints.find(
+    const log =
+      await demo(`{ webhookEndpoints { nodes { id enabled failingSince deliveries(first: 4) { nodes { status nextAttemptAt
+      event { id deliveries { endpoint { id } status } } attempts { at statusCode latencyMs response error } } } } } }`);
+    const demoEndpoint = log.data.webhookEndpoints.nodes.find(
       (endpoint: { id: string }) => endpoint.id === standard.endpoint.id,
     );
     expect(demoEndpoint.failingSince).toBeNull();
-    expect(demoEndpoint.deliveries).toHaveLength(4);
-    const attempts = demoEndpoint.deliveries.flatMap((delivery: { attempts: unknown[] }) => delivery.attempts);
-    for (const delivery of demoEndpoint.deliveries) {
+    expect(demoEndpoint.deliveries.nodes).toHaveLength(4);
+    const attempts = demoEndpoint.deliveries.nodes.flatMap((delivery: { attempts: unknown[] }) => delivery.attempts);
+    for (const delivery of demoEndpoint.deliveries.nodes) {
       expect(delivery.status).toBe('DELIVERED');
       expect(delivery.nextAttemptAt).toBeNull();
       expect(delivery.attempts.at(-1)).toMatchObject({ statusCode: 200, response: 'thanks', error: null });
@@ -174,9 +175,38 @@ describe('webhook deliveries', () => {
     expect(attempts).toContainEqual(
       expect.objectContaining({ statusCode: null, error: expect.stringMatching(/^the request failed/) }),
     );
-    expect(log.data.webhookEndpoints.map((endpoint: { id: string }) => endpoint.id).sort()).toEqual(
+    expect(log.data.webhookEndpoints.nodes.map((endpoint: { id: string }) => endpoint.id).sort()).toEqual(
       [standard.endpoint.id, legacy.endpoint.id].sort(),
     );
+
+    // Both lists page like every connection: one endpoint (one delivery) at a time, after the last cursor.
+    const PAGE = `query($after: String, $deliveriesAfter: String) {
+      webhookEndpoints(first: 1, after: $after) {
+        nodes { id deliveries(first: 1, after: $deliveriesAfter) { edges { cursor } pageInfo { hasNextPage hasPreviousPage } } }
+        pageInfo { hasNextPage hasPreviousPage endCursor }
+      } }`;
+    const endpointIds = [standard.endpoint.id, legacy.endpoint.id].sort((a, b) => Number(a) - Number(b));
+    const first = (await demo(PAGE)).data.webhookEndpoints;
+    expect(first.nodes.map((node: { id: string }) => node.id)).toEqual([endpointIds[0]]);
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    const second = (await demo(PAGE, { after: first.pageInfo.endCursor })).data.webhookEndpoints;
+    expect(second.nodes.map((node: { id: string }) => node.id)).toEqual([endpointIds[1]]);
+    expect(second.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    const standardPage = (after?: string) =>
+      demo(PAGE, {
+        after: standard.endpoint.id === endpointIds[0] ? null : first.pageInfo.endCursor,
+        deliveriesAfter: after,
+      });
+    const firstDelivery = (await standardPage()).data.webhookEndpoints.nodes[0].deliveries;
+    expect(firstDelivery.edges).toHaveLength(1);
+    expect(firstDelivery.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false });
+    const nextDelivery = (await standardPage(firstDelivery.edges[0].cursor)).data.webhookEndpoints.nodes[0].deliveries;
+    expect(nextDelivery.edges).toHaveLength(1);
+    expect(nextDelivery.edges[0].cursor).not.toBe(firstDelivery.edges[0].cursor);
+    expect(nextDelivery.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: true });
+    // Another connection's cursor is refused, naming after.
+    const foreign = await demo(PAGE, { after: firstDelivery.edges[0].cursor });
+    expect(foreign.errors[0].extensions).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'after' });
 
     // The metrics: attempts by outcome, the lag of each delivery, the queue (empty now).
     const metrics = await (await fixture.service.request('/metrics')).text();
@@ -250,7 +280,9 @@ describe('webhook deliveries', () => {
     const id = created.endpoint.id;
     const code = (body: { errors?: Array<{ extensions: { code: string } }> }) => body.errors?.[0]?.extensions.code;
     expect(
-      (await other('{ webhookEndpoints { id } }')).data.webhookEndpoints.map((e: { id: string }) => e.id),
+      (await other('{ webhookEndpoints { nodes { id } } }')).data.webhookEndpoints.nodes.map(
+        (e: { id: string }) => e.id,
+      ),
     ).not.toContain(id);
     expect(code(await other(`mutation { updateWebhookEndpoint(input: { id: "${id}", enabled: false }) { id } }`))).toBe(
       'RESOURCE_NOT_FOUND',
@@ -267,7 +299,7 @@ describe('webhook deliveries', () => {
         }),
       ),
     ).toBe('RESOURCE_NOT_FOUND');
-    expect(code(await retail('{ webhookEndpoints { id } }'))).toBe('FORBIDDEN');
+    expect(code(await retail('{ webhookEndpoints { nodes { id } } }'))).toBe('FORBIDDEN');
     expect(code(await retail(CREATE, { input: { url: receiver.url('/x'), eventTypes: ['PAYMENT_RECORDED'] } }))).toBe(
       'FORBIDDEN',
     );
@@ -328,14 +360,14 @@ describe('webhook deliveries', () => {
     worker = undefined;
     const endpoint = (
       await demo(
-        '{ webhookEndpoints { id enabled disabledReason failingSince deliveries { status attempts { statusCode } } } }',
+        '{ webhookEndpoints { nodes { id enabled disabledReason failingSince deliveries { nodes { status attempts { statusCode } } } } } }',
       )
-    ).data.webhookEndpoints.find((entry: { id: string }) => entry.id === created.endpoint.id);
+    ).data.webhookEndpoints.nodes.find((entry: { id: string }) => entry.id === created.endpoint.id);
     expect(endpoint).toMatchObject({
       enabled: false,
       disabledReason: 'disabled by the service: every delivery attempt failed for 0 days',
       failingSince: expect.any(Number),
-      deliveries: [{ status: 'FAILED', attempts: [{ statusCode: 500 }] }],
+      deliveries: { nodes: [{ status: 'FAILED', attempts: [{ statusCode: 500 }] }] },
     });
     // Enabled again: no reason, no failing streak.
     const enabled = await demo(

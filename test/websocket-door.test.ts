@@ -10,6 +10,7 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb, type Db } from '../src/db/knex.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
 import { createApiKeyFor } from '../src/modules/apiKeys/admin.js';
 import type { AuditActor } from '../src/modules/audit/rows.js';
@@ -416,7 +417,7 @@ describe('revocation ends live access', () => {
   /** A real in-store payment of the demo partner: its events are committed and published as any payment's. */
   const pay = async (target: TestService) => {
     const answer = await target.request(
-      '/v1/record-customer-payment.php?key=demo-retail-key&merchantId=851005&salesClerkId=5335&financeOrderId=4000004&amount=0.10&currency=USD',
+      `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=0.10&currency=USD`,
       { headers: { 'idempotency-key': randomUUID() } },
     );
     expect(answer.status).toBe(200);

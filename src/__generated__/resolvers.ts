@@ -6,7 +6,7 @@ import type { MerchantRow } from '../modules/merchants/rows.js';
 import type { ClerkRow } from '../modules/clerks/rows.js';
 import type { PageInfoParent } from '../modules/pages.js';
 import type { CustomerParent, CustomerEdgeParent, CustomerConnectionParent } from '../modules/customers/rows.js';
-import type { DeviceRow, DeviceFamilyRow, DeviceModelRow } from '../modules/devices/rows.js';
+import type { DeviceRow, DeviceFamilyRow, DeviceModelRow, DeviceEdgeParent, DeviceConnectionParent, DeviceModelEdgeParent, DeviceModelConnectionParent } from '../modules/devices/rows.js';
 import type { CartRow } from '../modules/carts/rows.js';
 import type { FinanceOrderRow, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
 import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from '../modules/payments/rows.js';
@@ -14,7 +14,7 @@ import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
 import type { AuditEventRow, AuditEventEdgeParent, AuditEventPage } from '../modules/audit/rows.js';
 import type { EventRow, EventEdgeParent, EventPage } from '../modules/events/rows.js';
-import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRow, WebhookAttemptRow } from '../modules/webhooks/rows.js';
+import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRow, WebhookEndpointEdgeParent, WebhookEndpointConnectionParent, WebhookDeliveryEdgeParent, WebhookDeliveryConnectionParent, WebhookAttemptRow } from '../modules/webhooks/rows.js';
 import type { Context } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -517,8 +517,8 @@ export type Customer = {
   address?: Maybe<Scalars['String']['output']>;
   /** When the customer was registered with the service (what the customers createdAfter and createdBefore filters match). */
   createdAt: Scalars['Timestamp']['output'];
-  /** The customer's devices, ordered by id: at most 100. */
-  devices: Array<Device>;
+  /** The customer's devices, ordered by id, a page at a time. */
+  devices: DeviceConnection;
   /** Personal data: always returned to operators; to partners only when asked for with reveal: true. */
   email?: Maybe<Scalars['String']['output']>;
   /**
@@ -526,8 +526,8 @@ export type Customer = {
    * otherwise the customer's newest open order, or the newest order when none is open.
    */
   financeOrder?: Maybe<FinanceOrder>;
-  /** The customer's orders, newest first: at most 100. */
-  financeOrders: Array<FinanceOrder>;
+  /** The customer's orders, newest first, a page at a time. */
+  financeOrders: FinanceOrderConnection;
   /** The customer's id. */
   id: Scalars['ID']['output'];
   /** The customer's name. */
@@ -547,6 +547,7 @@ export type CustomerAddressArgs = {
 
 /** A partner's customer, who buys devices on credit. */
 export type CustomerDevicesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -559,6 +560,7 @@ export type CustomerEmailArgs = {
 
 /** A partner's customer, who buys devices on credit. */
 export type CustomerFinanceOrdersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -639,13 +641,33 @@ export type Device = {
   validThrough?: Maybe<Scalars['Timestamp']['output']>;
 };
 
+/** A page of devices, ordered by id. */
+export type DeviceConnection = {
+  __typename?: 'DeviceConnection';
+  /** The page's devices with their cursors. */
+  edges: Array<DeviceEdge>;
+  /** The page's devices (the same as edges' nodes). */
+  nodes: Array<Device>;
+  /** Where the page starts and ends, and whether devices follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** A device and its cursor. */
+export type DeviceEdge = {
+  __typename?: 'DeviceEdge';
+  /** Pass as after to continue after this device. */
+  cursor: Scalars['String']['output'];
+  /** The device. */
+  node: Device;
+};
+
 /** A family of device models, e.g. Galaxy S6. */
 export type DeviceFamily = {
   __typename?: 'DeviceFamily';
   /** The family's id. */
   id: Scalars['ID']['output'];
-  /** The family's models, ordered by id: at most 50. */
-  models: Array<DeviceModel>;
+  /** The family's models, ordered by id, a page at a time. */
+  models: DeviceModelConnection;
   /** The family's name. */
   name: Scalars['String']['output'];
 };
@@ -653,6 +675,7 @@ export type DeviceFamily = {
 
 /** A family of device models, e.g. Galaxy S6. */
 export type DeviceFamilyModelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -667,6 +690,26 @@ export type DeviceModel = {
   makeModel: Scalars['String']['output'];
   /** The model's marketing name. */
   name: Scalars['String']['output'];
+};
+
+/** A page of models, ordered by id. */
+export type DeviceModelConnection = {
+  __typename?: 'DeviceModelConnection';
+  /** The page's models with their cursors. */
+  edges: Array<DeviceModelEdge>;
+  /** The page's models (the same as edges' nodes). */
+  nodes: Array<DeviceModel>;
+  /** Where the page starts and ends, and whether models follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** A device model and its cursor. */
+export type DeviceModelEdge = {
+  __typename?: 'DeviceModelEdge';
+  /** Pass as after to continue after this device model. */
+  cursor: Scalars['String']['output'];
+  /** The device model. */
+  node: DeviceModel;
 };
 
 /**
@@ -1327,10 +1370,10 @@ export type Query = {
   /** The principal behind this request's credential. Fails with MISSING_API_KEY or INVALID_API_KEY without one. */
   viewer: Viewer;
   /**
-   * Webhook endpoints, oldest first: a partner key's own partner's; operators one partner's with partnerId,
-   * or the first 100 of every partner's. Retail keys: FORBIDDEN. At most 20 per partner.
+   * Webhook endpoints in id order (oldest first), a page at a time: a partner key's own partner's;
+   * operators one partner's with partnerId, or every partner's. Retail keys: FORBIDDEN. At most 20 per partner.
    */
-  webhookEndpoints: Array<WebhookEndpoint>;
+  webhookEndpoints: WebhookEndpointConnection;
 };
 
 
@@ -1468,6 +1511,8 @@ export type QueryTransactionsArgs = {
 
 /** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryWebhookEndpointsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
   partnerId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -1634,6 +1679,26 @@ export type WebhookDelivery = {
   status: WebhookDeliveryStatus;
 };
 
+/** A page of deliveries, newest first. */
+export type WebhookDeliveryConnection = {
+  __typename?: 'WebhookDeliveryConnection';
+  /** The page's deliveries with their cursors. */
+  edges: Array<WebhookDeliveryEdge>;
+  /** The page's deliveries (the same as edges' nodes). */
+  nodes: Array<WebhookDelivery>;
+  /** Where the page starts and ends, and whether deliveries follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** A delivery and its cursor. */
+export type WebhookDeliveryEdge = {
+  __typename?: 'WebhookDeliveryEdge';
+  /** Pass as after to continue after this delivery. */
+  cursor: Scalars['String']['output'];
+  /** The delivery. */
+  node: WebhookDelivery;
+};
+
 /** Where a delivery stands. */
 export type WebhookDeliveryStatus =
   /** A receiver answered 2xx. */
@@ -1648,8 +1713,8 @@ export type WebhookEndpoint = {
   __typename?: 'WebhookEndpoint';
   /** When it was created. */
   createdAt: Scalars['Timestamp']['output'];
-  /** Its deliveries, newest first. */
-  deliveries: Array<WebhookDelivery>;
+  /** Its deliveries, newest first (the latest 500), a page at a time. */
+  deliveries: WebhookDeliveryConnection;
   /** What the partner calls it. */
   description?: Maybe<Scalars['String']['output']>;
   /** Why the endpoint was disabled, when the service disabled it. */
@@ -1673,7 +1738,28 @@ export type WebhookEndpoint = {
 
 /** A partner's HTTPS callback: the events of the types it subscribes to are posted to it, signed. */
 export type WebhookEndpointDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of endpoints, oldest first. */
+export type WebhookEndpointConnection = {
+  __typename?: 'WebhookEndpointConnection';
+  /** The page's endpoints with their cursors. */
+  edges: Array<WebhookEndpointEdge>;
+  /** The page's endpoints (the same as edges' nodes). */
+  nodes: Array<WebhookEndpoint>;
+  /** Where the page starts and ends, and whether endpoints follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** An endpoint and its cursor. */
+export type WebhookEndpointEdge = {
+  __typename?: 'WebhookEndpointEdge';
+  /** Pass as after to continue after this endpoint. */
+  cursor: Scalars['String']['output'];
+  /** The endpoint. */
+  node: WebhookEndpoint;
 };
 
 /** A new endpoint, or a rotated secret: the secret is shown this once. */
@@ -1804,8 +1890,12 @@ export type ResolversTypes = {
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
   Device: ResolverTypeWrapper<DeviceRow>;
+  DeviceConnection: ResolverTypeWrapper<DeviceConnectionParent>;
+  DeviceEdge: ResolverTypeWrapper<DeviceEdgeParent>;
   DeviceFamily: ResolverTypeWrapper<DeviceFamilyRow>;
   DeviceModel: ResolverTypeWrapper<DeviceModelRow>;
+  DeviceModelConnection: ResolverTypeWrapper<DeviceModelConnectionParent>;
+  DeviceModelEdge: ResolverTypeWrapper<DeviceModelEdgeParent>;
   Event: ResolverTypeWrapper<EventRow>;
   EventConnection: ResolverTypeWrapper<EventPage>;
   EventEdge: ResolverTypeWrapper<EventEdgeParent>;
@@ -1847,8 +1937,12 @@ export type ResolversTypes = {
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Viewer: ResolverTypeWrapper<Principal>;
   WebhookDelivery: ResolverTypeWrapper<WebhookDeliveryRow>;
+  WebhookDeliveryConnection: ResolverTypeWrapper<WebhookDeliveryConnectionParent>;
+  WebhookDeliveryEdge: ResolverTypeWrapper<WebhookDeliveryEdgeParent>;
   WebhookDeliveryStatus: WebhookDeliveryStatus;
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointRow>;
+  WebhookEndpointConnection: ResolverTypeWrapper<WebhookEndpointConnectionParent>;
+  WebhookEndpointEdge: ResolverTypeWrapper<WebhookEndpointEdgeParent>;
   WebhookEndpointSecret: ResolverTypeWrapper<WebhookEndpointSecretParent>;
   WebhookFormat: WebhookFormat;
 };
@@ -1888,8 +1982,12 @@ export type ResolversParentTypes = {
   Decimal: Scalars['Decimal']['output'];
   DeliveryAttempt: WebhookAttemptRow;
   Device: DeviceRow;
+  DeviceConnection: DeviceConnectionParent;
+  DeviceEdge: DeviceEdgeParent;
   DeviceFamily: DeviceFamilyRow;
   DeviceModel: DeviceModelRow;
+  DeviceModelConnection: DeviceModelConnectionParent;
+  DeviceModelEdge: DeviceModelEdgeParent;
   Event: EventRow;
   EventConnection: EventPage;
   EventEdge: EventEdgeParent;
@@ -1923,7 +2021,11 @@ export type ResolversParentTypes = {
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Viewer: Principal;
   WebhookDelivery: WebhookDeliveryRow;
+  WebhookDeliveryConnection: WebhookDeliveryConnectionParent;
+  WebhookDeliveryEdge: WebhookDeliveryEdgeParent;
   WebhookEndpoint: WebhookEndpointRow;
+  WebhookEndpointConnection: WebhookEndpointConnectionParent;
+  WebhookEndpointEdge: WebhookEndpointEdgeParent;
   WebhookEndpointSecret: WebhookEndpointSecretParent;
 };
 
@@ -2079,10 +2181,10 @@ export interface CurrencyCodeScalarConfig extends GraphQLScalarTypeConfig<Resolv
 export type CustomerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerAddressArgs, 'reveal'>>;
   createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
-  devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType, Partial<CustomerDevicesArgs>>;
+  devices?: Resolver<ResolversTypes['DeviceConnection'], ParentType, ContextType, RequireFields<CustomerDevicesArgs, 'first'>>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerEmailArgs, 'reveal'>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
-  financeOrders?: Resolver<Array<ResolversTypes['FinanceOrder']>, ParentType, ContextType, Partial<CustomerFinanceOrdersArgs>>;
+  financeOrders?: Resolver<ResolversTypes['FinanceOrderConnection'], ParentType, ContextType, RequireFields<CustomerFinanceOrdersArgs, 'first'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nationalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<CustomerNationalIdArgs, 'reveal'>>;
@@ -2128,9 +2230,20 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   validThrough?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
 };
 
+export type DeviceConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceConnection'] = ResolversParentTypes['DeviceConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['DeviceEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type DeviceEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceEdge'] = ResolversParentTypes['DeviceEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+};
+
 export type DeviceFamilyResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceFamily'] = ResolversParentTypes['DeviceFamily']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  models?: Resolver<Array<ResolversTypes['DeviceModel']>, ParentType, ContextType, Partial<DeviceFamilyModelsArgs>>;
+  models?: Resolver<ResolversTypes['DeviceModelConnection'], ParentType, ContextType, RequireFields<DeviceFamilyModelsArgs, 'first'>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -2139,6 +2252,17 @@ export type DeviceModelResolvers<ContextType = Context, ParentType extends Resol
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   makeModel?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type DeviceModelConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceModelConnection'] = ResolversParentTypes['DeviceModelConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['DeviceModelEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['DeviceModel']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type DeviceModelEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceModelEdge'] = ResolversParentTypes['DeviceModelEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
 };
 
 export type EventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
@@ -2340,7 +2464,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   paymentVendors?: Resolver<Array<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
-  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
+  webhookEndpoints?: Resolver<ResolversTypes['WebhookEndpointConnection'], ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'first'>>;
 };
 
 export type SubscriptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -2385,9 +2509,20 @@ export type WebhookDeliveryResolvers<ContextType = Context, ParentType extends R
   status?: Resolver<ResolversTypes['WebhookDeliveryStatus'], ParentType, ContextType>;
 };
 
+export type WebhookDeliveryConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookDeliveryConnection'] = ResolversParentTypes['WebhookDeliveryConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['WebhookDeliveryEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookDeliveryEdge'] = ResolversParentTypes['WebhookDeliveryEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType>;
+};
+
 export type WebhookEndpointResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
   createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
-  deliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<WebhookEndpointDeliveriesArgs, 'first'>>;
+  deliveries?: Resolver<ResolversTypes['WebhookDeliveryConnection'], ParentType, ContextType, RequireFields<WebhookEndpointDeliveriesArgs, 'first'>>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2397,6 +2532,17 @@ export type WebhookEndpointResolvers<ContextType = Context, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookEndpointConnection'] = ResolversParentTypes['WebhookEndpointConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['WebhookEndpointEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookEndpointEdge'] = ResolversParentTypes['WebhookEndpointEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
 };
 
 export type WebhookEndpointSecretResolvers<ContextType = Context, ParentType extends ResolversParentTypes['WebhookEndpointSecret'] = ResolversParentTypes['WebhookEndpointSecret']> = {
@@ -2425,8 +2571,12 @@ export type Resolvers<ContextType = Context> = {
   Decimal?: GraphQLScalarType;
   DeliveryAttempt?: DeliveryAttemptResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
+  DeviceConnection?: DeviceConnectionResolvers<ContextType>;
+  DeviceEdge?: DeviceEdgeResolvers<ContextType>;
   DeviceFamily?: DeviceFamilyResolvers<ContextType>;
   DeviceModel?: DeviceModelResolvers<ContextType>;
+  DeviceModelConnection?: DeviceModelConnectionResolvers<ContextType>;
+  DeviceModelEdge?: DeviceModelEdgeResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventConnection?: EventConnectionResolvers<ContextType>;
   EventEdge?: EventEdgeResolvers<ContextType>;
@@ -2453,7 +2603,11 @@ export type Resolvers<ContextType = Context> = {
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;
   WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryConnection?: WebhookDeliveryConnectionResolvers<ContextType>;
+  WebhookDeliveryEdge?: WebhookDeliveryEdgeResolvers<ContextType>;
   WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointConnection?: WebhookEndpointConnectionResolvers<ContextType>;
+  WebhookEndpointEdge?: WebhookEndpointEdgeResolvers<ContextType>;
   WebhookEndpointSecret?: WebhookEndpointSecretResolvers<ContextType>;
 };
 

@@ -11,6 +11,7 @@ import { userInfo } from 'node:os';
 import type { Db } from '../db/knex.js';
 import { createApiKeyFor, createOperator, revokeApiKeyAs } from '../modules/apiKeys/admin.js';
 import type { AuditActor } from '../modules/audit/rows.js';
+import { isActiveKey } from '../modules/auth/activeKey.js';
 import { listApiKeys } from '../modules/auth/queries.js';
 import type { ApiKeyKind } from '../modules/auth/rows.js';
 import { createPartner } from '../modules/partners/create.js';
@@ -100,7 +101,7 @@ async function list(db: Db, flags: Map<string, string>): Promise<void> {
   const vendorId = flags.get('vendor');
   for (const id of [partnerId, vendorId])
     if (id !== undefined && !ID.test(id)) throw new UsageError(`not an id: ${id}`);
-  const now = Date.now();
+  const now = new Date();
   out(['id', 'kind', 'owner', 'prefix', 'label', 'created', 'expires', 'revoked', 'active'].join('\t'));
   for (const key of await listApiKeys(db, { partnerId, vendorId })) {
     const owner = key.partner_id
@@ -108,7 +109,7 @@ async function list(db: Db, flags: Map<string, string>): Promise<void> {
       : key.vendor_id
         ? `vendor ${key.vendor_id}`
         : `operator ${key.operator_id}`;
-    const active = key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > now);
+    const active = isActiveKey(key, now);
     out(
       [
         key.id,

@@ -13,8 +13,11 @@ export const LEGACY_SECURE_STATUS: Readonly<Record<SecureStatus, string>> = {
   RELEASED: 'Device Released',
 };
 
-/** The order's device; `description` only when the caller asked for it (then null when unknown). */
-export function legacyCustomerDevice(device: LookedUpOrder['device'], withDescription: boolean) {
+/**
+ * The order's device; `description` only when the operation selected it (lookup-customer's
+ * `fields=device.description`, decided once in its variables), then null when unknown.
+ */
+export function legacyCustomerDevice(device: LookedUpOrder['device']) {
   return {
     validThrough: device.validThrough,
     family: named(device.family),
@@ -23,7 +26,7 @@ export function legacyCustomerDevice(device: LookedUpOrder['device'], withDescri
     simNumber: device.simNumber,
     lastSeen: device.lastSeen,
     secureStatus: device.secureStatus && LEGACY_SECURE_STATUS[device.secureStatus],
-    ...(withDescription ? { description: device.description ?? null } : {}),
+    ...(device.description !== undefined ? { description: device.description } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // The checker finds what it claims to find: a clean demo ledger passes, and each kind of damage is named.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { DEMO_ORDER_ID } from '../fixtures/demoIds.js';
 import { checkLedger } from './check.js';
 
 let database: TestDatabase;
@@ -26,11 +27,13 @@ describe('checkLedger', () => {
     const db = database.db;
     // Bypass the schema's guard to damage the ledger the way a bug would.
     await db.raw('alter table finance_orders drop constraint finance_orders_balance_in_range');
-    await db('finance_orders').where({ id: 4000004 }).update({ total_paid_minor: 1900 });
+    await db('finance_orders')
+      .where({ id: Number(DEMO_ORDER_ID) })
+      .update({ total_paid_minor: 1900 });
     await db('transactions').where({ payment_id: 4000008 }).delete();
     const report = await checkLedger(db);
     expect(report.problems).toEqual([
-      'running total equals the sum of payments: finance order 4000004: running total 1900 but payments add up to 1800',
+      `running total equals the sum of payments: finance order ${DEMO_ORDER_ID}: running total 1900 but payments add up to 1800`,
       'one cash transaction of minus the amount per in-store payment: in-store payment 4000008 has 0 matching cash transactions instead of 1',
       'commission on in-store payments: in-store payment 4000008: commission [] where ["90"] is due',
     ]);

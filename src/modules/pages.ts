@@ -114,6 +114,27 @@ export async function pageAfter<Row, Position>(
   };
 }
 
+/**
+ * A page of a connection over a short list a DataLoader reads whole (a customer's orders, a family's
+ * models), in the list's own order: `first` rows after the row whose id is `afterId`. A cursor whose
+ * row has left the list gives an empty page.
+ */
+export function pageOfList<Row extends { id: string }>(
+  rows: readonly Row[],
+  first: number,
+  afterId: string | undefined,
+): ConnectionPage<Row> {
+  if (afterId === undefined)
+    return { rows: rows.slice(0, first), hasNextPage: rows.length > first, previousExists: null };
+  const start = rows.findIndex((row) => row.id === afterId) + 1;
+  if (start === 0) return { rows: [], hasNextPage: false, previousExists: async () => false };
+  return {
+    rows: rows.slice(start, start + first),
+    hasNextPage: rows.length > start + first,
+    previousExists: async () => true,
+  };
+}
+
 /** PageInfo's one computed field; the others are the parent's own. */
 export const pageInfoResolvers = {
   PageInfo: {

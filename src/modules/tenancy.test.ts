@@ -2,6 +2,7 @@
 // row-value IN list of ~10,000 pairs exceeded Postgres's stack depth and answered 500).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { DEMO_MERCHANT_ID } from '../fixtures/demoIds.js';
 import { merchantsByKeys } from './merchants/queries.js';
 import { paymentsByKeys } from './payments/queries.js';
 
@@ -20,7 +21,7 @@ describe('whereTenantKeys', () => {
     const rows = await paymentsByKeys(database.db, keys);
     expect(rows.map((row) => [row.partner_id, row.id])).toEqual([[demo, '4000008']]);
     const merchants = await merchantsByKeys(database.db, [
-      { partnerId: other, id: '851005' },
+      { partnerId: other, id: DEMO_MERCHANT_ID },
       { partnerId: other, id: '2000001' },
     ]);
     expect(merchants.map((row) => row.id)).toEqual(['2000001']);

@@ -41,7 +41,7 @@ function lookupData(secureStatus: SecureStatus | null): LookupCustomerQuery {
 describe('the legacy secure status', () => {
   it("is the mapper's text for each status of the graph", () => {
     const legacyText = (status: SecureStatus | null) =>
-      lookupCustomerBody(lookupData(status), 'x', false).device?.secureStatus;
+      lookupCustomerBody(lookupData(status), 'x').device?.secureStatus;
     expect(legacyText('ACTIVE_AND_SECURED')).toBe('Device Active And Secured');
     expect(legacyText('LOCKED')).toBe('Device Locked');
     expect(legacyText('RELEASED')).toBe('Device Released');

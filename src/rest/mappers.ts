@@ -20,6 +20,8 @@ import { legacyPaymentNotification, legacyPaymentReceipt } from '../contract/pay
 import { legacyClerk, legacyMerchant } from '../contract/store.js';
 import { legacyTransaction } from '../contract/transaction.js';
 import { AppError } from '../errors.js';
+import { CART_TAG_MAX_LENGTH } from '../modules/carts/rows.js';
+import { LOCATOR_MAX_LENGTH } from '../modules/customers/locate.js';
 
 /** Where a page of a list ordered by id ends: a full page may have a next one, which starts after its last id. */
 function pageById<Item extends { id: string }>(items: readonly Item[], pageSize: number) {
@@ -46,12 +48,12 @@ export const listMerchantsBody: LegacyListBody<ListMerchantsQuery> = {
   tail: ']}',
 };
 
-export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, withDescription: boolean) {
+export function lookupCustomerBody(data: LookupCustomerQuery, locator: string) {
   const customer = data.customer;
   if (!customer) {
     throw new AppError(
       'RESOURCE_NOT_FOUND',
-      `no customer matches the customerLocator ${JSON.stringify(locator.slice(0, 64))}`,
+      `no customer matches the customerLocator ${JSON.stringify(locator.slice(0, LOCATOR_MAX_LENGTH))}`,
     );
   }
   const order = customer.financeOrder;
@@ -60,7 +62,7 @@ export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, w
   return {
     valid: true,
     customer: { id: integer(customer.id) },
-    device: device && legacyCustomerDevice(device, withDescription),
+    device: device && legacyCustomerDevice(device),
     financeOrder: order && legacyFinanceOrder(order),
     paymentHistory: legacyPaymentHistory(order?.payments ?? []),
     paymentOptions: legacyPaymentOptions(order?.paymentOptions ?? []),
@@ -70,7 +72,10 @@ export function lookupCustomerBody(data: LookupCustomerQuery, locator: string, w
 export function lookupCartBody(data: LookupCartQuery, cartTag: string) {
   const cart = data.cart;
   if (!cart)
-    throw new AppError('RESOURCE_NOT_FOUND', `no cart with cartTag ${JSON.stringify(cartTag.slice(0, 64))} was found`);
+    throw new AppError(
+      'RESOURCE_NOT_FOUND',
+      `no cart with cartTag ${JSON.stringify(cartTag.slice(0, CART_TAG_MAX_LENGTH))} was found`,
+    );
   // docs/legacy-contract.md#lookup-cart.
   return {
     valid: true,

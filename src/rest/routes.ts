@@ -22,9 +22,12 @@ import type {
   RecordCustomerPaymentMutation,
   RecordCustomerPaymentMutationVariables,
 } from '../__generated__/operations.js';
-import { AppError, invalidRequestBody } from '../errors.js';
+import { invalidRequestBody } from '../errors.js';
 import type { Surface } from '../http/errorResponses.js';
 import type { PrincipalRequirement } from '../modules/auth/principal.js';
+import { CART_TAG_MAX_LENGTH } from '../modules/carts/rows.js';
+import { LOCATOR_MAX_LENGTH } from '../modules/customers/locate.js';
+import { IDEMPOTENCY_KEY_FORMAT } from '../modules/payments/idempotency.js';
 import {
   accessTokenBody,
   type LegacyListBody,
@@ -147,7 +150,6 @@ function route<TData, TVariables extends OperationVariables>() {
 }
 
 const PARTNER_KEY: CredentialSource = { in: 'query', name: 'key' };
-const LOCATOR_MAX = 64;
 const CART_FIELDS = [
   'customer.id',
   'customer.name',
@@ -194,10 +196,9 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     noStore: true,
     operation: operation('createAccessToken'),
     variables: (request) => {
-      const apiKey = bodyObject(request).apiKey;
-      if (apiKey === undefined || apiKey === null || apiKey === '') {
-        throw new AppError('MISSING_API_KEY', 'the action is not authorized: apiKey is a required field');
-      }
+      // Only the body's shape is the door's: whether a key was given and is valid is createAccessToken's
+      // rule (an absent or null member is no key, '', as the graph says of an empty argument).
+      const apiKey = bodyObject(request).apiKey ?? '';
       if (typeof apiKey !== 'string') throw invalidRequestBody('field apiKey must be a string');
       return { apiKey };
     },
@@ -286,7 +287,10 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       errors: { 404: 'RESOURCE_NOT_FOUND: no customer of this partner matches.' },
     },
     params: {
-      customerLocator: param.required(parseParam.text(LOCATOR_MAX), 'Phone number, device tag, IMEI or customer id.'),
+      customerLocator: param.required(
+        parseParam.text(LOCATOR_MAX_LENGTH),
+        'Phone number, device tag, IMEI or customer id.',
+      ),
       fields: param.optional(
         parseParam.fieldList(['device.description']),
         'Comma-separated extra fields; the only allowed value is device.description.',
@@ -297,8 +301,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       locator: params.customerLocator,
       withDescription: fieldsOf(params).has('device.description'),
     }),
-    toLegacy: (data, { params }) =>
-      lookupCustomerBody(data, params.customerLocator, fieldsOf(params).has('device.description')),
+    toLegacy: (data, { params }) => lookupCustomerBody(data, params.customerLocator),
   }),
   route<LookupCartQuery, LookupCartQueryVariables>()({
     name: 'lookup-cart',
@@ -316,7 +319,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       errors: { 404: 'RESOURCE_NOT_FOUND: no cart of this partner has that tag.' },
     },
     params: {
-      cartTag: param.required(parseParam.text(LOCATOR_MAX), 'The cart tag.'),
+      cartTag: param.required(parseParam.text(CART_TAG_MAX_LENGTH), 'The cart tag.'),
       fields: param.optional(parseParam.fieldList(CART_FIELDS), `Comma-separated: ${CART_FIELDS.join(', ')}.`),
     },
     operation: operation('lookupCart'),
@@ -372,7 +375,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       description:
         'Creates the payment, a cash transaction and (when the partner earns commission) a commission transaction, in one database transaction. Retail keys only (partner keys: 403). Every answer carries Cache-Control: no-store. An optional Idempotency-Key header makes a retry safe: the same key with the same parameters replays the first answer (Idempotent-Replayed: true) and records nothing; with other parameters it is 409. Keys are kept at least 24 hours.',
       keys: ['retail'],
-      headers: { 'Idempotency-Key': '1 to 255 printable ASCII characters.' },
+      headers: { 'Idempotency-Key': `${IDEMPOTENCY_KEY_FORMAT}.` },
       answer: { description: 'Success.', schema: 'RecordedPayment' },
       errors: {
         400: 'MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded.',

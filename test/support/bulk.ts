@@ -3,14 +3,15 @@
 // transactions (3 per order), and the events the service writes with them: a ledger the checker finds
 // consistent.
 import type { Db } from '../../src/db/knex.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
 import { writeEventsOfRows } from '../../src/fixtures/eventRows.js';
 
 /** Times run back from `before`, two hours apart per order. */
 export async function addBulkOrders(db: Db, orders: number, before: Date): Promise<void> {
   const partner = (await db('partners').where({ name: 'Demo Retail' }).first()).id;
   const series = `generate_series(1, ${Number(orders)}) as g`;
-  const merchant = 'case g % 3 when 0 then 851005 when 1 then 999888 else 1000201 end';
-  const clerk = 'case g % 3 when 0 then 5335 when 1 then 5334 else 5320 end';
+  const merchant = `case g % 3 when 0 then ${DEMO_MERCHANT_ID} when 1 then 999888 else 1000201 end`;
+  const clerk = `case g % 3 when 0 then ${DEMO_CLERK_ID} when 1 then 5334 else 5320 end`;
   const at = (hoursBack: string) =>
     db.raw(`?::timestamptz - (${hoursBack}) * interval '1 hour'`, [before.toISOString()]).toQuery();
   await db.raw(

@@ -6,6 +6,7 @@ import type { Db } from '../../db/knex.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { activeKeyAt } from '../auth/activeKey.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/keys.js';
 import { apiKeyById, insertApiKey, insertOperator, revokeApiKey } from '../auth/queries.js';
 import type { ApiKeyKind, ApiKeyRow } from '../auth/rows.js';
@@ -49,8 +50,7 @@ export async function createApiKeyFor(
         throw notFound(owner.name, request.ownerId);
       const [counted] = await trx('api_keys')
         .where({ kind: request.kind, [owner.column]: request.ownerId })
-        .whereNull('revoked_at')
-        .where((live) => live.whereNull('expires_at').orWhere('expires_at', '>', now))
+        .modify(activeKeyAt(now))
         .count({ active: '*' });
       if (Number(counted?.active ?? 0) >= MAX_ACTIVE_KEYS) {
         throw invalidArgument(

@@ -5,6 +5,7 @@ import { invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
+import { isActiveKey } from '../auth/activeKey.js';
 import { requireOperator } from '../auth/principal.js';
 import { listApiKeys } from '../auth/queries.js';
 import { type ApiKeyKind, GRAPH_KEY_KINDS } from '../auth/rows.js';
@@ -79,7 +80,6 @@ export const apiKeyResolvers: Resolvers = {
     createdAt: column('created_at'),
     expiresAt: column('expires_at'),
     revokedAt: column('revoked_at'),
-    active: (key, _args, ctx) =>
-      key.revoked_at === null && (key.expires_at === null || key.expires_at.getTime() > ctx.now().getTime()),
+    active: (key, _args, ctx) => isActiveKey(key, ctx.now()),
   },
 };

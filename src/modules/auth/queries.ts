@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped, type ShapedStatement } from '../../db/prepared.js';
 import { turnBatchesPerDatabase } from '../../db/turnBatches.js';
+import { activeKeyAt } from './activeKey.js';
 import type { ApiKeyRow } from './rows.js';
 
 const COLUMNS = [
@@ -30,8 +31,7 @@ export function activeKeyByHash(db: DbOrTrx, keyHash: string, now: Date): Shaped
       db('api_keys')
         .select(...COLUMNS)
         .where({ key_hash: keyHash })
-        .whereNull('revoked_at')
-        .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
+        .modify(activeKeyAt(now))
         .first(),
   };
 }
@@ -78,8 +78,7 @@ export async function findActiveApiKeyWithWrite(
         .select(...COLUMNS.map((name) => `k.${name}`), db.raw('w.lsn::text as written_lsn'))
         .leftJoin('api_key_writes as w', 'w.key_id', 'k.id')
         .where(column, value)
-        .whereNull('k.revoked_at')
-        .where((active) => active.whereNull('k.expires_at').orWhere('k.expires_at', '>', now))
+        .modify(activeKeyAt(now, 'k'))
         .first(),
   });
   return found;
@@ -103,19 +102,14 @@ export function findActiveApiKeyById(db: DbOrTrx, id: string, now: Date): Promis
   return db<ApiKeyRow>('api_keys')
     .select(...COLUMNS)
     .where({ id })
-    .whereNull('revoked_at')
-    .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now))
+    .modify(activeKeyAt(now))
     .first();
 }
 
 /** Of the keys `ids`, those neither revoked nor expired at `now`: one statement for a whole instance's connections. */
 export async function activeApiKeyIds(db: DbOrTrx, ids: readonly string[], now: Date): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows: Array<{ id: string }> = await db('api_keys')
-    .select('id')
-    .whereIn('id', ids)
-    .whereNull('revoked_at')
-    .where((active) => active.whereNull('expires_at').orWhere('expires_at', '>', now));
+  const rows: Array<{ id: string }> = await db('api_keys').select('id').whereIn('id', ids).modify(activeKeyAt(now));
   return new Set(rows.map((row) => String(row.id)));
 }
 

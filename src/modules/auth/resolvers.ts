@@ -18,6 +18,11 @@ export const authResolvers: Resolvers = {
         { db: ctx.primary, tokens: ctx.tokens, now, accounting: ctx.credentialLimits },
         { value: apiKey, expected: 'an API key', presentedAs: 'apiKey argument', keyOnly: true },
       );
+      // The rule for both doors (the token route passes its body's apiKey here, a missing one as ''):
+      // no key is MISSING_API_KEY, any key that does not authenticate INVALID_API_KEY.
+      if (!principal && apiKey === '') {
+        throw new AppError('MISSING_API_KEY', 'the action is not authorized: apiKey is a required field');
+      }
       if (!principal) throw new AppError('INVALID_API_KEY', `the action is not authorized: ${invalidApiKey().message}`);
       // Partner and retail keys are used as they are; only vendors and operators trade keys for tokens.
       if (principal.kind !== 'vendor' && principal.kind !== 'operator') {

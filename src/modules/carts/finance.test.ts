@@ -1,6 +1,7 @@
 // financeCart: the order, the partner's finance transaction and the audit record are one transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { DEMO_CART_TAG, DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../fixtures/demoIds.js';
 import type { AuditActor } from '../audit/rows.js';
 import { insertDevice } from '../devices/queries.js';
 import { financeCart } from './finance.js';
@@ -42,7 +43,7 @@ async function unheldDevice(tag: string, imei: string): Promise<string> {
 describe('financeCart', () => {
   it('writes the order, its finance transaction (+financeAmount), the audit record; gives the device', async () => {
     const deviceId = await unheldDevice('DTFIN001', '490154203237518');
-    const order = await financeCart(database.db, OPERATOR, { partnerId: '1', cartTag: 'CART-DEMO-1', deviceId }, NOW);
+    const order = await financeCart(database.db, OPERATOR, { partnerId: '1', cartTag: DEMO_CART_TAG, deviceId }, NOW);
     expect(order).toMatchObject({
       partner_id: '1',
       customer_id: '4000005',
@@ -60,7 +61,7 @@ describe('financeCart', () => {
     expect(audit[0]).toMatchObject({
       partner_id: '1',
       request_id: 'finance-test',
-      details: { cartTag: 'CART-DEMO-1', deviceId },
+      details: { cartTag: DEMO_CART_TAG, deviceId },
     });
     expect((await database.db('devices').where({ partner_id: '1', id: deviceId }).first()).customer_id).toBe('4000005');
   });
@@ -69,7 +70,7 @@ describe('financeCart', () => {
     const before = await written();
     const deviceId = await unheldDevice('DTFIN002', '490154203237526');
     await expect(
-      financeCart(database.db, OPERATOR, { partnerId: '1', cartTag: 'CART-DEMO-1', deviceId }, NOW),
+      financeCart(database.db, OPERATOR, { partnerId: '1', cartTag: DEMO_CART_TAG, deviceId }, NOW),
     ).rejects.toMatchObject({
       extensions: { code: 'INVALID_ARGUMENT' },
     });
@@ -82,8 +83,8 @@ describe('financeCart', () => {
       partner_id: '1',
       cart_tag: 'CART-FIN-ATOMIC',
       customer_id: '4000005',
-      merchant_id: '851005',
-      clerk_id: '5335',
+      merchant_id: DEMO_MERCHANT_ID,
+      clerk_id: DEMO_CLERK_ID,
       device_model_id: '3',
       device_description: null,
       currency: 'USD',

@@ -9,6 +9,7 @@ import { requireExistingPartner } from '../partners/guards.js';
 import { createCart } from './create.js';
 import { financeCart } from './finance.js';
 import { cartByTag } from './queries.js';
+import { CART_TAG_MAX_LENGTH } from './rows.js';
 
 export const cartResolvers: Resolvers = {
   Query: {
@@ -42,7 +43,7 @@ export const cartResolvers: Resolvers = {
       };
       return createCart(ctx.primary, operatorActor(ctx), {
         partner_id: partnerId,
-        cart_tag: requireText('input.cartTag', input.cartTag, 64),
+        cart_tag: requireText('input.cartTag', input.cartTag, CART_TAG_MAX_LENGTH),
         ...ids,
         device_description: optionalText('input.deviceDescription', input.deviceDescription),
         currency,

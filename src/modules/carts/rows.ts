@@ -1,5 +1,8 @@
 import type { FinanceTermsColumns } from '../financeOrders/rows.js';
 
+/** The longest cart tag a cart may have; the door refuses longer ones in a lookup. */
+export const CART_TAG_MAX_LENGTH = 64;
+
 /** A row of `carts`. */
 export interface CartRow extends FinanceTermsColumns {
   partner_id: string;

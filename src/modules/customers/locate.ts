@@ -7,6 +7,9 @@ import { IMEI } from '../devices/rows.js';
 import { customersByLocator, type LocatorRule } from './queries.js';
 import type { CustomerParent } from './rows.js';
 
+/** The longest locator that can name anything (no phone number, tag, IMEI or id is longer); the door refuses longer ones. */
+export const LOCATOR_MAX_LENGTH = 64;
+
 /** The customer a locator names within one partner (or any partner when partnerId is null). */
 export async function locateCustomer(
   db: DbOrTrx,
@@ -14,7 +17,7 @@ export async function locateCustomer(
   partnerId: string | null,
 ): Promise<CustomerParent | null> {
   const text = locator.trim();
-  if (text === '' || text.length > 64) return null;
+  if (text === '' || text.length > LOCATOR_MAX_LENGTH) return null;
   const rules: LocatorRule[] = [
     ...(IMEI.test(text) ? (['imei'] as const) : []),
     'tag',

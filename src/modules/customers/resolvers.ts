@@ -3,10 +3,12 @@ import { pageSizeOf } from '../../listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
 import { column } from '../columns.js';
+import { DEVICE_CURSOR } from '../devices/rows.js';
 import { currentOrderOf } from '../financeOrders/current.js';
 import { listingOf } from '../financeOrders/listing.js';
+import { FINANCE_ORDER_CURSOR } from '../financeOrders/rows.js';
 import { optionalText, requireText } from '../inputs.js';
-import { connectionResolvers, idCursorOf, pageAfter, parseIdCursor } from '../pages.js';
+import { connectionResolvers, idCursorOf, pageAfter, pageOfList, parseIdCursor } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createCustomer } from './create.js';
 import { locateCustomer } from './locate.js';
@@ -71,14 +73,18 @@ export const customerResolvers: Resolvers = {
       });
       return currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.now()) ?? null;
     },
-    financeOrders: async (customer, { first }, ctx, info) =>
-      (
-        await ctx.reads.loaders.financeOrders.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })
-      ).slice(0, pageSizeOf(info, first)),
-    devices: async (customer, { first }, ctx, info) =>
-      (await ctx.reads.loaders.devices.ofCustomer.load({ partnerId: customer.partner_id, id: customer.id })).slice(
-        0,
-        pageSizeOf(info, first),
-      ),
+    // A customer's orders and devices are few: each list is read whole by its loader and paged here.
+    financeOrders: async (customer, { first, after }, ctx, info) => {
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(FINANCE_ORDER_CURSOR, after) : undefined;
+      const key = { partnerId: customer.partner_id, id: customer.id };
+      return pageOfList(await ctx.reads.loaders.financeOrders.ofCustomer.load(key), limit, afterId);
+    },
+    devices: async (customer, { first, after }, ctx, info) => {
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(DEVICE_CURSOR, after) : undefined;
+      const key = { partnerId: customer.partner_id, id: customer.id };
+      return pageOfList(await ctx.reads.loaders.devices.ofCustomer.load(key), limit, afterId);
+    },
   },
 };

@@ -5,11 +5,11 @@ import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { column } from '../columns.js';
 import { optionalText, requireId, requireText } from '../inputs.js';
-import { pageOf } from '../pages.js';
+import { connectionResolvers, idCursorOf, pageOf, pageOfList, parseIdCursor } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createDevice, createDeviceFamily, createDeviceModel } from './create.js';
 import { listDeviceFamilies } from './queries.js';
-import { IMEI } from './rows.js';
+import { DEVICE_CURSOR, DEVICE_MODEL_CURSOR, type DeviceModelRow, type DeviceRow, IMEI } from './rows.js';
 
 export const deviceResolvers: Resolvers = {
   Query: {
@@ -58,9 +58,15 @@ export const deviceResolvers: Resolvers = {
     },
   },
   DeviceFamily: {
-    models: async (family, { first }, ctx, info) =>
-      (await ctx.reads.loaders.devices.modelsOfFamily.load(family.id)).slice(0, pageSizeOf(info, first)),
+    // A family's models are few: read whole by the loader, paged here.
+    models: async (family, { first, after }, ctx, info) => {
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(DEVICE_MODEL_CURSOR, after) : undefined;
+      return pageOfList(await ctx.reads.loaders.devices.modelsOfFamily.load(family.id), limit, afterId);
+    },
   },
+  DeviceModelConnection: connectionResolvers((model: DeviceModelRow) => idCursorOf(DEVICE_MODEL_CURSOR, model.id)),
+  DeviceConnection: connectionResolvers((device: DeviceRow) => idCursorOf(DEVICE_CURSOR, device.id)),
   DeviceModel: {
     makeModel: column('make_model'),
     family: async (model, _args, ctx) => (await ctx.reads.loaders.devices.familyById.load(model.family_id))!,

@@ -1,3 +1,5 @@
+import type { ConnectionPage, EdgeParent } from '../pages.js';
+
 /** A device's IMEI: 15 or 16 digits. */
 export const IMEI = /^[0-9]{15,16}$/;
 
@@ -31,3 +33,15 @@ export interface DeviceModelRow {
   make_model: string;
   name: string;
 }
+
+/** The names DeviceConnection's and DeviceModelConnection's cursors carry (pages.ts idCursorOf). */
+export const DEVICE_CURSOR = 'devices';
+export const DEVICE_MODEL_CURSOR = 'deviceModels';
+
+/** A page of a customer's devices (Customer.devices), and one of its edges. */
+export type DeviceConnectionParent = ConnectionPage<DeviceRow>;
+export type DeviceEdgeParent = EdgeParent<DeviceRow>;
+
+/** A page of a family's models (DeviceFamily.models), and one of its edges. */
+export type DeviceModelConnectionParent = ConnectionPage<DeviceModelRow>;
+export type DeviceModelEdgeParent = EdgeParent<DeviceModelRow>;

@@ -9,11 +9,10 @@ import type { DeviceRow } from '../devices/rows.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
 import { listingOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
-import type { FinanceOrderRow } from './rows.js';
+import { FINANCE_ORDER_CURSOR, type FinanceOrderRow } from './rows.js';
 import { financeTermsFields, orderStatusOf, paymentOptionsOf, scheduleOf, standingOf } from './terms.js';
 
-/** The name a financeOrders cursor carries (pages.ts idCursorOf). */
-const CURSOR = 'financeOrders';
+const CURSOR = FINANCE_ORDER_CURSOR;
 const cursorOf = (order: FinanceOrderRow) => idCursorOf(CURSOR, order.id);
 
 const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(minor, order.currency);

@@ -71,5 +71,8 @@ export interface ListingWindow {
 /** A page of finance orders as the graph answers it. */
 export type FinanceOrderConnectionParent = ConnectionPage<FinanceOrderRow>;
 
+/** The name a FinanceOrderConnection's cursors carry (pages.ts idCursorOf), whichever field answers it. */
+export const FINANCE_ORDER_CURSOR = 'financeOrders';
+
 /** An edge of a FinanceOrderConnection. */
 export type FinanceOrderEdgeParent = EdgeParent<FinanceOrderRow>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseLosslessJson } from '../../losslessJson.js';
-import { fingerprintPaymentRequest, type PaymentRequestForm } from './idempotency.js';
+import { fingerprintPaymentRequest, type PaymentRequestForm, requireIdempotencyKey } from './idempotency.js';
 
 const ids = { merchant: '851005', clerk: '5335', order: '4000004' };
 const hashOf = (request: PaymentRequestForm) => fingerprintPaymentRequest(request, request).hash;
@@ -35,5 +35,24 @@ describe('fingerprintPaymentRequest: the one rule of sameness', () => {
       .map((key) => `${JSON.stringify(key)}:${JSON.stringify(before[key as keyof typeof before])}`)
       .join(',')}}`;
     expect(fingerprint.legacyHash).toBe(createHash('sha256').update(sorted).digest('hex'));
+  });
+});
+
+describe('requireIdempotencyKey: the one rule of a key', () => {
+  it('takes 1 to 255 printable ASCII characters, and no key at all', () => {
+    expect(requireIdempotencyKey(null)).toBeNull();
+    expect(requireIdempotencyKey(undefined)).toBeNull();
+    expect(requireIdempotencyKey('!')).toBe('!');
+    expect(requireIdempotencyKey('~'.repeat(255))).toBe('~'.repeat(255));
+  });
+
+  it('refuses the empty key, a space, a control or non-ASCII character, and 256 characters', () => {
+    for (const key of ['', 'pos 1', 'pos\t1', 'pos-é', 'x'.repeat(256)]) {
+      expect(() => requireIdempotencyKey(key)).toThrow(
+        expect.objectContaining({
+          extensions: expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'idempotencyKey' }),
+        }),
+      );
+    }
   });
 });

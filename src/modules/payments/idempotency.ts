@@ -7,7 +7,7 @@
 // notifications with one reference take turns.
 import { createHash } from 'node:crypto';
 import type { DbOrTrx } from '../../db/knex.js';
-import { idempotencyConflict } from '../../errors.js';
+import { idempotencyConflict, invalidArgument } from '../../errors.js';
 import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../losslessJson.js';
 import { amountIdentity } from '../../money.js';
 import type { WrittenEvent } from '../events/observe.js';
@@ -16,6 +16,18 @@ import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** Idempotency keys are kept at least this long (decisions.md 6). */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** What an Idempotency-Key may be, as the doors document it. */
+export const IDEMPOTENCY_KEY_FORMAT = '1 to 255 printable ASCII characters';
+// Printable ASCII, as HTTP headers carry it; long enough for a UUID or a POS reference.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** A partner's Idempotency-Key, checked for both doors (INVALID_ARGUMENT on idempotencyKey); null: none given. */
+export function requireIdempotencyKey(key: string | null | undefined): string | null {
+  if (key == null) return null;
+  if (!IDEMPOTENCY_KEY.test(key)) throw invalidArgument('idempotencyKey', `must be ${IDEMPOTENCY_KEY_FORMAT}`);
+  return key;
+}
 
 /**
  * JSON with object keys sorted, so equal requests hash equally whatever their member order; numbers

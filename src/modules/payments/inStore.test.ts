@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contendedDb } from '../../../test/support/contention.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { statementsDuring } from '../../../test/support/statements.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
 import { type InStorePaymentRequest, OPTIMISTIC_ROUNDS, recordInStorePayment } from './inStore.js';
 import { creditInStorePayment, type InStoreCredit, isKeyClaimedMeanwhile } from './queries.js';
 
@@ -25,7 +26,7 @@ const written = async () => ({
   transactions: await count('transactions'),
   events: await count('events'),
   keys: await count('idempotency_keys'),
-  paid: (await database.db('finance_orders').where({ partner_id: '1', id: '4000004' }).first()).total_paid_minor,
+  paid: (await database.db('finance_orders').where({ partner_id: '1', id: DEMO_ORDER_ID }).first()).total_paid_minor,
   // Nothing numbered either: the payments' and events' sequences stand still.
   paymentNumbers: await lastNumber('payments_id_seq'),
   eventNumbers: await lastNumber('events_sequence'),
@@ -34,9 +35,9 @@ const written = async () => ({
 // Demo order 4000004: 18.00 a month for 12 months, 18.00 paid; Demo Retail's commission is 5%.
 const payment = (overrides: Partial<InStorePaymentRequest> = {}): InStorePaymentRequest => ({
   partnerId: '1',
-  merchantId: '851005',
-  clerkId: '5335',
-  financeOrderId: '4000004',
+  merchantId: DEMO_MERCHANT_ID,
+  clerkId: DEMO_CLERK_ID,
+  financeOrderId: DEMO_ORDER_ID,
   amount: '18.00',
   currency: 'USD',
   idempotencyKey: null,
@@ -51,7 +52,7 @@ describe('recordInStorePayment', () => {
       amountMinor: '1800',
       remainingMinor: '18000',
       currency: 'USD',
-      deviceTag: 'DTSTBBB',
+      deviceTag: DEMO_DEVICE_TAG,
       fullyPaid: false,
     });
     const transactions = await database
@@ -139,18 +140,18 @@ describe("creditInStorePayment: the write's guards", () => {
     row: {
       partner_id: '1',
       id,
-      finance_order_id: '4000004',
+      finance_order_id: DEMO_ORDER_ID,
       channel: 'in_store',
       amount_minor: '100',
       currency: 'USD',
-      merchant_id: '851005',
-      clerk_id: '5335',
+      merchant_id: DEMO_MERCHANT_ID,
+      clerk_id: DEMO_CLERK_ID,
       vendor_id: null,
       vendor_reference: null,
       received_at: NOW,
     },
     totalPaidSeen: seen,
-    transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: '5335' }],
+    transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: DEMO_CLERK_ID }],
     events: [{ type: 'payment.recorded', occurredAt: NOW, data: { payment: { id: Number(id) } } }],
     key,
   });
@@ -159,14 +160,15 @@ describe("creditInStorePayment: the write's guards", () => {
     paymentId: '0',
     amountMinor: '100',
     time: 0,
-    deviceTag: 'DTSTBBB',
+    deviceTag: DEMO_DEVICE_TAG,
     remainingMinor: '0',
     currency: 'USD',
     nextPayment: null,
     fullyPaid: false,
   };
   const paid = async () =>
-    (await database.db('finance_orders').where({ partner_id: '1', id: '4000004' }).first()).total_paid_minor as string;
+    (await database.db('finance_orders').where({ partner_id: '1', id: DEMO_ORDER_ID }).first())
+      .total_paid_minor as string;
 
   it("writes nothing, and numbers nothing, when the order's total is not the one read", async () => {
     const total = await paid();

@@ -2,6 +2,7 @@
 // write): the id stands wherever the contract names the payment, and its transactions are written as
 // list-transactions writes them.
 import { describe, expect, it } from 'vitest';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
 import { addMoney, money } from '../../money.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
@@ -10,11 +11,11 @@ const NOW = new Date('2026-06-10T15:30:00Z');
 // Demo order 4000004: 18.00 a month for 12 months, 18.00 paid; 5% commission.
 const order: FinanceOrderForPayment = {
   partner_id: '1',
-  id: '4000004',
+  id: DEMO_ORDER_ID,
   customer_id: '4000005',
   device_id: '7',
-  merchant_id: '851005',
-  clerk_id: '5335',
+  merchant_id: DEMO_MERCHANT_ID,
+  clerk_id: DEMO_CLERK_ID,
   cart_id: null,
   currency: 'USD',
   purchase_minor: '30000',
@@ -26,13 +27,13 @@ const order: FinanceOrderForPayment = {
   total_paid_minor: '1800',
   ordered_at: new Date('2026-05-01T00:00:00Z'),
   commission_rate_bps: 500,
-  device_tag: 'DTSTBBB',
+  device_tag: DEMO_DEVICE_TAG,
 };
 
 const inStore = (names: { merchant?: string; clerk?: string } = {}): PaymentSource => ({
   channel: 'in_store',
-  merchantId: '851005',
-  clerkId: '5335',
+  merchantId: DEMO_MERCHANT_ID,
+  clerkId: DEMO_CLERK_ID,
   merchantName: names.merchant ?? 'Demo Store',
   clerkName: names.clerk ?? 'Ana "Cashier" Núñez',
 });
@@ -72,7 +73,7 @@ describe('eventsOfPayment', () => {
   it('writes its cash and commission as list-transactions items, key by key', () => {
     const [, cash, commission] = eventsWith('4000123', '18.00', inStore());
     const time = Math.floor(NOW.getTime() / 1000);
-    const merchant = { id: 851005, name: 'Demo Store' };
+    const merchant = { id: Number(DEMO_MERCHANT_ID), name: 'Demo Store' };
     const payment = { id: 4000123, timestamp: time, amount: 18 };
     expect(JSON.stringify(cash!.data)).toBe(
       JSON.stringify({
@@ -82,8 +83,8 @@ describe('eventsOfPayment', () => {
         currency: 'USD',
         merchant,
         payment,
-        financeOrder: { id: 4000004 },
-        salesClerk: { id: 5335, name: 'Ana "Cashier" Núñez' },
+        financeOrder: { id: Number(DEMO_ORDER_ID) },
+        salesClerk: { id: Number(DEMO_CLERK_ID), name: 'Ana "Cashier" Núñez' },
       }),
     );
     expect(JSON.stringify(commission!.data)).toBe(
@@ -94,7 +95,7 @@ describe('eventsOfPayment', () => {
         currency: 'USD',
         merchant,
         payment,
-        financeOrder: { id: 4000004 },
+        financeOrder: { id: Number(DEMO_ORDER_ID) },
       }),
     );
   });

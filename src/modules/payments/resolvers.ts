@@ -1,24 +1,20 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { forbidden, invalidArgument } from '../../errors.js';
+import { forbidden } from '../../errors.js';
 import { formatAmount } from '../../money.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
 import { column } from '../columns.js';
 import { requireId } from '../inputs.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
+import { requireIdempotencyKey } from './idempotency.js';
 import { recordInStorePayment } from './inStore.js';
 import { acceptNotification, notificationMessage } from './notification.js';
 import { observePaymentOutcome } from './observe.js';
-
-// Printable ASCII, as HTTP headers carry it; long enough for a UUID or a POS reference.
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const paymentResolvers: Resolvers = {
   Mutation: {
     recordInStorePayment: async (_root, { input }, ctx) => {
       const partnerId = requirePartnerTenant(ctx, ['retail']);
-      if (input.idempotencyKey != null && !IDEMPOTENCY_KEY.test(input.idempotencyKey)) {
-        throw invalidArgument('idempotencyKey', 'must be 1 to 255 printable ASCII characters');
-      }
+      const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
       const request = {
         partnerId,
         merchantId: requireId('merchant', input.merchantId),
@@ -26,7 +22,7 @@ export const paymentResolvers: Resolvers = {
         financeOrderId: requireId('finance order', input.financeOrderId),
         amount: input.amount,
         currency: input.currency,
-        idempotencyKey: input.idempotencyKey ?? null,
+        idempotencyKey,
       };
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
       const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () =>

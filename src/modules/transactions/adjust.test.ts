@@ -1,6 +1,7 @@
 // createAdjustment: the adjustment, its signed transaction and the audit record are one transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
 import { money } from '../../money.js';
 import type { AuditActor } from '../audit/rows.js';
 import { type AdjustmentRequest, createAdjustment } from './adjust.js';
@@ -23,8 +24,8 @@ const written = async () => ({
 
 const request = (overrides: Partial<AdjustmentRequest> = {}): AdjustmentRequest => ({
   partnerId: '1',
-  merchantId: '851005',
-  financeOrderId: '4000004',
+  merchantId: DEMO_MERCHANT_ID,
+  financeOrderId: DEMO_ORDER_ID,
   kind: 'commission',
   amount: money(-25n, 'USD'),
   amountAsGiven: '-0.25',
@@ -41,12 +42,12 @@ describe('createAdjustment', () => {
       kind: 'commission',
       amount_minor: '-25',
       currency: 'USD',
-      finance_order_id: '4000004',
+      finance_order_id: DEMO_ORDER_ID,
       operator_id: '1',
     });
     const transactions = await database.db('transactions').where({ partner_id: '1', adjustment_id: adjustment.id });
     expect(transactions.map((row) => [row.type, row.amount_minor, row.currency, row.merchant_id])).toEqual([
-      ['adjustment', '-25', 'USD', '851005'],
+      ['adjustment', '-25', 'USD', DEMO_MERCHANT_ID],
     ]);
     const [audit] = await database.db('audit_events').where({ action: 'adjustment.create', subject_id: adjustment.id });
     expect(audit).toMatchObject({
@@ -56,8 +57,8 @@ describe('createAdjustment', () => {
         amount: '-0.25',
         currency: 'USD',
         notes: 'commission over-credited',
-        merchantId: '851005',
-        financeOrderId: '4000004',
+        merchantId: DEMO_MERCHANT_ID,
+        financeOrderId: DEMO_ORDER_ID,
       },
     });
   });

@@ -7,17 +7,23 @@ import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '
 /** Endpoints per partner: each costs a delivery per event, so a partner cannot fan one event out without end. */
 export const MAX_ENDPOINTS_PER_PARTNER = 20;
 
-/** The most endpoints one webhookEndpoints answers (operators naming no partner). */
-export const MAX_LISTED_ENDPOINTS = 100;
-
-/** A partner's endpoints (null: every partner's, the first 100), oldest first. */
-export function listEndpoints(db: DbOrTrx, partnerId: string | null): Promise<WebhookEndpointRow[]> {
-  const query = db<WebhookEndpointRow>('webhook_endpoints')
-    .select('*')
-    .orderBy(['partner_id', 'id'])
-    .limit(MAX_LISTED_ENDPOINTS);
+/** A page of a partner's endpoints (null: every partner's) in id order, oldest first: `limit` after id `after`. */
+export function listEndpoints(
+  db: DbOrTrx,
+  partnerId: string | null,
+  page: { after: string | undefined; limit: number },
+): Promise<WebhookEndpointRow[]> {
+  const query = db<WebhookEndpointRow>('webhook_endpoints').select('*');
   if (partnerId !== null) query.where({ partner_id: partnerId });
-  return query;
+  if (page.after !== undefined) query.where('id', '>', page.after);
+  return query.orderBy('id').limit(page.limit);
+}
+
+/** Whether the listing of listEndpoints holds an endpoint at or before id `after` (hasPreviousPage). */
+export async function endpointsPrecede(db: DbOrTrx, partnerId: string | null, after: string): Promise<boolean> {
+  const query = db('webhook_endpoints').where('id', '<=', after);
+  if (partnerId !== null) query.where({ partner_id: partnerId });
+  return (await query.first('id')) !== undefined;
 }
 
 export async function endpointByKey(db: DbOrTrx, key: TenantKey, lock = false): Promise<WebhookEndpointRow | null> {

@@ -4,6 +4,7 @@ import type { EventType, Resolvers } from '../../__generated__/resolvers.js';
 import type { Context } from '../../context.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
+import { pageSizeOf } from '../../listSize.js';
 import { callerActor } from '../audit/record.js';
 import { readablePartner, requirePartnerTenant, requirePrincipal } from '../auth/principal.js';
 import { column } from '../columns.js';
@@ -11,6 +12,7 @@ import { EVENT_ID } from '../events/ids.js';
 import type { EventTypeName } from '../events/rows.js';
 import { graphEventType, logEventType } from '../events/typeNames.js';
 import { optionalText } from '../inputs.js';
+import { connectionResolvers, idCursorOf, pageAfter, pageOfList, parseIdCursor } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import type { TenantKey } from '../tenancy.js';
 import { type DestinationRules, requireDeliverableUrl } from './destinations.js';
@@ -21,9 +23,13 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from './manage.js';
-import { endpointPartnerOf, eventPartnerOf, listEndpoints } from './queries.js';
-import type { WebhookFormatName } from './rows.js';
+import { endpointPartnerOf, endpointsPrecede, eventPartnerOf, listEndpoints } from './queries.js';
+import type { WebhookDeliveryRow, WebhookEndpointRow, WebhookFormatName } from './rows.js';
 import { sendTestWebhook } from './test.js';
+
+/** The names the endpoints' and deliveries' cursors carry (pages.ts idCursorOf). */
+const ENDPOINT_CURSOR = 'webhookEndpoints';
+const DELIVERY_CURSOR = 'webhookDeliveries';
 
 /** The partner a partner key manages (its own), or null for an operator; retail and vendor keys: FORBIDDEN. */
 function managingPartner(ctx: Context): string | null {
@@ -64,10 +70,17 @@ function eventTypesOf(argument: string, types: readonly EventType[], format: Web
 
 export const webhookResolvers: Resolvers = {
   Query: {
-    webhookEndpoints: (_root, { partnerId }, ctx) => {
+    webhookEndpoints: (_root, { first, after, partnerId }, ctx, info) => {
       const partner = readablePartner(ctx, partnerId, ['partner']);
-      if (partner === undefined) return [];
-      return listEndpoints(ctx.reads.db, partner);
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(ENDPOINT_CURSOR, after) : undefined;
+      if (partner === undefined) return { rows: [], hasNextPage: false, previousExists: null };
+      return pageAfter(
+        afterId,
+        limit,
+        (after, count) => listEndpoints(ctx.reads.db, partner, { after, limit: count }),
+        (after) => endpointsPrecede(ctx.reads.db, partner, after),
+      );
     },
   },
   Mutation: {
@@ -127,17 +140,20 @@ export const webhookResolvers: Resolvers = {
     failingSince: column('failing_since'),
     createdAt: column('created_at'),
     partner: (endpoint, _args, ctx) => ctx.reads.loaders.partners.byId.load(endpoint.partner_id),
-    deliveries: async (endpoint, { first }, ctx) => {
-      if (first == null || !Number.isInteger(first) || first < 1 || first > 500) {
-        throw invalidArgument('first', 'must be a whole number from 1 to 500');
-      }
-      const rows = await ctx.reads.loaders.webhooks.deliveriesOfEndpoint.load({
-        partnerId: endpoint.partner_id,
-        id: endpoint.id,
-      });
-      return rows.slice(0, first);
+    // The latest 500 deliveries, read whole by the loader (one statement for every endpoint asked), paged here.
+    deliveries: async (endpoint, { first, after }, ctx, info) => {
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(DELIVERY_CURSOR, after) : undefined;
+      const key = { partnerId: endpoint.partner_id, id: endpoint.id };
+      return pageOfList(await ctx.reads.loaders.webhooks.deliveriesOfEndpoint.load(key), limit, afterId);
     },
   },
+  WebhookEndpointConnection: connectionResolvers((endpoint: WebhookEndpointRow) =>
+    idCursorOf(ENDPOINT_CURSOR, endpoint.id),
+  ),
+  WebhookDeliveryConnection: connectionResolvers((delivery: WebhookDeliveryRow) =>
+    idCursorOf(DELIVERY_CURSOR, delivery.id),
+  ),
   WebhookDelivery: {
     endpoint: async (delivery, _args, ctx) =>
       (await ctx.reads.loaders.webhooks.endpointByKey.load({

@@ -1,4 +1,5 @@
 import type { EventTypeName } from '../events/rows.js';
+import type { ConnectionPage, EdgeParent } from '../pages.js';
 
 export type WebhookFormatName = 'standard' | 'payjoy_v1';
 
@@ -53,3 +54,11 @@ export interface WebhookAttemptRow {
   response: string | null;
   error: string | null;
 }
+
+/** A page of endpoints (Query.webhookEndpoints), and one of its edges. */
+export type WebhookEndpointConnectionParent = ConnectionPage<WebhookEndpointRow>;
+export type WebhookEndpointEdgeParent = EdgeParent<WebhookEndpointRow>;
+
+/** A page of an endpoint's deliveries (WebhookEndpoint.deliveries), and one of its edges. */
+export type WebhookDeliveryConnectionParent = ConnectionPage<WebhookDeliveryRow>;
+export type WebhookDeliveryEdgeParent = EdgeParent<WebhookDeliveryRow>;
