@@ -26,9 +26,11 @@ const reading = (at: Partial<CpuReading>): CpuReading => ({
 
 describe("the bench's CPU accounting", () => {
   it('reads a process that works as spending CPU, and one that sleeps as spending next to none', async () => {
-    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)']);
+    // It says so once its start-up (tens of ms of CPU, longer on a busy machine) is behind it.
+    const sleeper = spawn(process.execPath, ['-e', "process.stdout.write('sleeping'); setTimeout(() => {}, 10000)"]);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300)); // past its start-up
+      await new Promise((resolve) => sleeper.stdout.once('data', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 100));
       const before = readCpu(sleeper.pid as number, false);
       burn(400);
       const after = readCpu(sleeper.pid as number, false);
