@@ -16,15 +16,8 @@ import {
 } from './cpu.js';
 import { log, phase, round } from './log.js';
 import { procStatus } from './processes.js';
-import type { Bench } from './services.js';
+import type { Bench, Target } from './services.js';
 import { TURNS } from './settings.js';
-
-/**
- * Which process answers: the service as it runs in production, the same service counting its request
- * limits in Redis, the design's core (bench/core-server.ts: the same doors without the layers
- * operations add to every request), or the bare baseline.
- */
-export type Target = 'service' | 'redis' | 'core' | 'baseline';
 
 export interface Scenario {
   name: string;

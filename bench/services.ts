@@ -9,11 +9,17 @@ import os from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../src/db/knex.js';
 import type { Database } from './database.js';
-import type { Target } from './load.js';
 import { log, mb, phase } from './log.js';
 import { type ErrorLog, procStatus, startProcess } from './processes.js';
 import type { Settings } from './settings.js';
 import type { Workload } from './workload.js';
+
+/**
+ * Which process answers: the service as it runs in production, the same service counting its request
+ * limits in Redis, the design's core (bench/core-server.ts: the same doors without the layers
+ * operations add to every request), or the bare baseline.
+ */
+export type Target = 'service' | 'redis' | 'core' | 'baseline';
 
 /** What every scenario and phase reads: the settings, the database, what to ask for, the processes. */
 export interface Bench {
