@@ -1,3 +1,5 @@
+import type { LegacyReceiptSource } from '../../contract/payment.js';
+
 /** A row of `payments`. amount_minor is int8 minor units of `currency`, as a string. */
 export interface PaymentRow {
   partner_id: string;
@@ -17,18 +19,8 @@ export interface PaymentRow {
  * What a payment did, as it stood right after it was recorded: the answer to the request, kept for
  * replays (idempotency keys, vendor references), so a replay answers exactly what the first did.
  */
-export interface PaymentReceiptSnapshot {
+export interface PaymentReceiptSnapshot extends LegacyReceiptSource {
   partnerId: string;
-  paymentId: string;
-  amountMinor: string;
-  /** Unix seconds. */
-  time: number;
-  deviceTag: string;
-  remainingMinor: string;
-  currency: string;
-  /** Unix seconds; null once fully paid. */
-  nextPayment: number | null;
-  fullyPaid: boolean;
 }
 
 /** A receipt as the graph answers it; `payment` is the row when this request recorded it (never stored). */
