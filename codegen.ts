@@ -13,7 +13,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         useIndexSignature: false,
-        contextType: '../context.js#Context',
+        contextType: '../pipeline/context.js#Context',
         scalars: {
           Decimal: 'string',
           Timestamp: { input: 'number', output: 'Date | number' },

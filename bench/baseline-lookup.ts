@@ -7,10 +7,10 @@
 // chosen order's payments. It answers the same top-level shape; it does not check key kinds, rate
 // limits, or write request logs. bench/baseline-server.ts serves it.
 import { createHash } from 'node:crypto';
+import { formatAmount } from '../src/kernel/money.js';
 import { COLUMNS as DEVICE_COLUMN_NAMES } from '../src/modules/devices/queries.js';
 import { COLUMNS as ORDER_COLUMN_NAMES } from '../src/modules/financeOrders/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../src/modules/payments/queries.js';
-import { formatAmount } from '../src/money.js';
 import { amountNumber, KEY_SQL, named, qualified, type Row } from './baselineSql.js';
 
 /** What of pg.Pool this needs. */

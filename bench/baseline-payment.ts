@@ -21,13 +21,13 @@
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
 // test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
+import { commissionOn, parsePaymentAmount } from '../src/kernel/money.js';
 import {
   IN_STORE_CREDIT_SQL,
   IN_STORE_CREDIT_WITH_KEY_SQL,
   IN_STORE_FACTS_SQL,
 } from '../src/modules/payments/queries.js';
 import type { PaymentReceiptSnapshot } from '../src/modules/payments/rows.js';
-import { commissionOn, parsePaymentAmount } from '../src/money.js';
 import { KEY_SQL, named, positioned } from './baselineSql.js';
 
 /** A row as pg returns it: columns of any type, read by name. */

@@ -1,7 +1,7 @@
 // What the bench's bare baselines share with each other and with the service: the key's statement,
 // the service's statement names (src/db/prepared.ts), and amounts as the money module writes them.
 import { statementName } from '../src/db/prepared.js';
-import { decimalToJsonNumber, formatAmount } from '../src/money.js';
+import { decimalToJsonNumber, formatAmount } from '../src/kernel/money.js';
 
 /** A row as pg returns it: columns of any type, read by name. */
 export type Row = Record<string, unknown>;

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { appDepsOf, createApp } from '../src/app.js';
 import { loadConfigOrExit } from '../src/cli/run.js';
 import { openDatabase } from '../src/db/open.js';
-import { createLogger } from '../src/logger.js';
-import { createHttpServer } from '../src/ops/limits.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { createHttpServer } from '../src/ops/httpLimits.js';
 import { CORE_LAYERS } from './core.js';
 
 const config = loadConfigOrExit();

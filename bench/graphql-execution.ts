@@ -3,7 +3,7 @@
 // The target "GraphQL execution of a 5,000-row page under 20 ms of CPU": the CPU time (and the
 // wall time) of executing the legacy ListTransactions operation (src/rest/operations/
 // listTransactions.graphql, with every link) over a full page of Query.transactions, on graphql-js and
-// on graphql-jit (src/graphqlExecutor.ts), execution only: the page is read once through the real
+// on graphql-jit (src/pipeline/graphqlExecutor.ts), execution only: the page is read once through the real
 // resolver (one statement, its links joined), and every timed run gets those rows back from the root
 // field at once, so no SQL and no driver is timed; every other resolver, the type resolution, the
 // list-item counting and the scalars' serialization are. Apollo's pipeline (parse and validation are
@@ -30,15 +30,15 @@ import {
   parse,
 } from 'graphql';
 import knex from 'knex';
-import { type Context, createContext } from '../src/context.js';
 import { createDb, type Db } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { generateBenchData } from '../src/fixtures/benchData.js';
-import { createJitExecutor } from '../src/graphqlExecutor.js';
-import { countListItems } from '../src/limits/listItemCeiling.js';
-import { listSizeOf } from '../src/listSize.js';
-import { createLogger } from '../src/logger.js';
-import { buildSchema } from '../src/schema.js';
+import { listSizeOf } from '../src/kernel/listSize.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { type Context, createContext } from '../src/pipeline/context.js';
+import { countListItems } from '../src/pipeline/documentLimits/listItemCeiling.js';
+import { createJitExecutor } from '../src/pipeline/graphqlExecutor.js';
+import { buildSchema } from '../src/pipeline/schema.js';
 
 const DAY = 86_400;
 const OPERATION = new URL('../src/rest/operations/listTransactions.graphql', import.meta.url);

@@ -72,7 +72,7 @@ export async function startServices(settings: Settings, database: Database): Pro
     startProcess(settings, 'core', 'bench/core-server.ts', serviceEnvironment('core'), serviceErrors),
   );
   // The request limits are counted in Postgres by default (in the key's own statement,
-  // src/limits/postgresCounts.ts); one more service process counts them in Redis (BENCH_REDIS_URL or
+  // src/pipeline/rateLimits/postgresCounts.ts); one more service process counts them in Redis (BENCH_REDIS_URL or
   // the local server), measured in the lookups' turns beside the Postgres-counted one.
   const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
   const { child: redisCounted, port: redisPort } = await phase('startLimitsInRedis', () =>

@@ -1,6 +1,6 @@
 // npm run build: the service compiled to JavaScript in dist/ (tsc -p tsconfig.build.json: src/ and the
 // migrations it imports), with the files the code reads beside itself at run time copied to the same
-// places under dist/ (schema/*.graphql for src/schema.ts, src/rest/operations/*.graphql for
+// places under dist/ (schema/*.graphql for src/pipeline/schema.ts, src/rest/operations/*.graphql for
 // src/rest/routes.ts, the pages' browser scripts and stylesheet for src/pages/assets.ts, openapi.json
 // for src/app.ts), so `node dist/src/main.js` runs with no TypeScript compiler at start-up.
 // `--bench` builds the same into dist-bench/ with bench/ beside it (tsconfig.bench.json): npm run bench

@@ -13,21 +13,15 @@ import {
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import type { TrustProxy } from './clientAddress.js';
-import type { Config, GraphqlExecutorKind } from './config.js';
-import { type Context, createContext, type ServiceDeps } from './context.js';
-import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from './errors.js';
 import { activeDemoKeys } from './fixtures/demo.js';
-import { createJitExecutor, type ExecutorStats, jitGateway } from './graphqlExecutor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
 import { introspectionDisabledRule, ownValidationCode, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
-import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './limitSettings.js';
-import { createOperationShapeRule, tokenLimitMessage } from './limits/graphqlLimits.js';
-import { type KeylessRequest, refusedWithoutCredential } from './limits/keylessRequests.js';
-import { countListItems } from './limits/listItemCeiling.js';
-import { createRequestLimiter, type RequestLimiter } from './limits/requestLimits.js';
-import type { RateLimitBackend } from './limits/sharedStore.js';
+import type { TrustProxy } from './kernel/clientAddress.js';
+import type { Config, GraphqlExecutorKind } from './kernel/config.js';
+import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from './kernel/errors.js';
+import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
+import { untraced } from './kernel/tracing.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
@@ -35,11 +29,17 @@ import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
 import { createPagesRouter } from './pages/router.js';
-import { readRoutingPlugin } from './readRouting.js';
+import { type Context, createContext, type ServiceDeps } from './pipeline/context.js';
+import { createOperationShapeRule, tokenLimitMessage } from './pipeline/documentLimits/graphqlLimits.js';
+import { type KeylessRequest, refusedWithoutCredential } from './pipeline/documentLimits/keylessRequests.js';
+import { countListItems } from './pipeline/documentLimits/listItemCeiling.js';
+import { createJitExecutor, type ExecutorStats, jitGateway } from './pipeline/graphqlExecutor.js';
+import { createRequestLimiter, type RequestLimiter } from './pipeline/rateLimits/requestLimits.js';
+import type { RateLimitBackend } from './pipeline/rateLimits/sharedStore.js';
+import { readRoutingPlugin } from './pipeline/readRouting.js';
+import { buildSchema } from './pipeline/schema.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
-import { buildSchema } from './schema.js';
-import { untraced } from './tracing.js';
 
 export interface AppDeps extends ServiceDeps {
   production: boolean;
@@ -245,7 +245,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       res.set('Allow', route.method);
       sendLegacyError(
         res,
-        route.surface,
+        route.door,
         'METHOD_NOT_ALLOWED',
         `${route.path} accepts ${route.method} only, not ${req.method}`,
       );

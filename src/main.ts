@@ -9,13 +9,13 @@ import { isEmbedded } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { describeDatabase, openConfiguredReplica, openDatabase } from './db/open.js';
 import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './kernel/logger.js';
+import { flushTraces } from './kernel/tracing.js';
 import { scheduleEventRetention } from './modules/events/retention.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
-import { createHttpServer } from './ops/limits.js';
+import { createHttpServer } from './ops/httpLimits.js';
 import { deliveryMetrics, readMetrics } from './ops/metrics.js';
 import { serviceLayers } from './serviceLayers.js';
-import { flushTraces } from './tracing.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -54,7 +54,7 @@ const retention = scheduleEventRetention(db, {
   now: () => new Date(),
   onError: (error) => logger.error({ err: error }, 'purging expired events failed'),
 });
-// requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/limits.ts).
+// requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/httpLimits.ts).
 const server: Server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
 subscriptions.attach(server); // GraphQL subscriptions: WebSocket upgrades to /graphql
@@ -78,7 +78,7 @@ process.stdout.write(
 );
 
 // The heap's ceiling is set where the process starts (npm start: --max-old-space-size=1024); the GraphQL
-// backstop (limits/listItemCeiling.ts) answers 503 before an answer can reach it.
+// backstop (pipeline/documentLimits/listItemCeiling.ts) answers 503 before an answer can reach it.
 logger.info({ heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'heap limit');
 
 let stopping = false;

@@ -5,14 +5,14 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { AppDeps, AppLayer } from './app.js';
 import { isEmbedded } from './db/knex.js';
-import { DEFAULT_LIMITS } from './limitSettings.js';
-import { graphqlCostPlugin } from './limits/graphqlLimits.js';
-import { listItemCeilingPlugin } from './limits/listItemCeiling.js';
-import { connectRedis, type RateLimitBackend } from './limits/sharedStore.js';
+import { DEFAULT_LIMITS } from './kernel/limitSettings.js';
+import { loggedPath } from './kernel/requestPath.js';
+import { activeTraceId } from './kernel/tracing.js';
 import { createOperationsRouter } from './ops/router.js';
 import { graphqlTracingPlugin } from './ops/tracing.js';
-import { loggedPath } from './requestPath.js';
-import { activeTraceId } from './tracing.js';
+import { graphqlCostPlugin } from './pipeline/documentLimits/graphqlLimits.js';
+import { listItemCeilingPlugin } from './pipeline/documentLimits/listItemCeiling.js';
+import { connectRedis, type RateLimitBackend } from './pipeline/rateLimits/sharedStore.js';
 
 export interface RateLimitStoreSettings {
   /** REDIS_URL: counts in Redis, shared by every instance using it. */

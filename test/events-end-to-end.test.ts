@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb } from '../src/db/knex.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
 import { deliveryMetrics } from '../src/ops/metrics.js';
 import { onPostgres } from './support/db.js';

@@ -5,7 +5,7 @@
 // in analysis steps (every walk's meter steps through AnalysisMeter.step), never in time.
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { DEMO_DEVICE_IMEI } from '../src/fixtures/demoIds.js';
-import { AnalysisMeter, INLINED_REFUSAL } from '../src/limits/analysisBudget.js';
+import { AnalysisMeter, INLINED_REFUSAL } from '../src/pipeline/documentLimits/analysisBudget.js';
 import { useSeededService } from './support/fixtures.js';
 
 const fixture = useSeededService();

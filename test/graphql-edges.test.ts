@@ -2,7 +2,7 @@
 // HTTP is told to use the WebSocket, with a code of its own, logged as an ordinary request (no error
 // line, no stack). Production's introspection refusal is in test/production.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
 

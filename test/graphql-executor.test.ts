@@ -1,4 +1,4 @@
-// The GraphQL executor (src/graphqlExecutor.ts): graphql-jit really runs the operations of both doors,
+// The GraphQL executor (src/pipeline/graphqlExecutor.ts): graphql-jit really runs the operations of both doors,
 // compiling each document once; every legacy golden request and a set of GraphQL requests (lists of
 // an interface with their links, fragments, aliases, directives, variables and their refusals, field
 // errors, masked errors, non-null propagation, mutations) get the same answers, byte for byte, from a
@@ -16,14 +16,14 @@ import {
   parse,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphqlExecutorKind } from '../src/config.js';
-import type { Context } from '../src/context.js';
 import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { columnsInlined, createJitExecutor, type ExecutorStats } from '../src/graphqlExecutor.js';
-import { createLogger } from '../src/logger.js';
+import type { GraphqlExecutorKind } from '../src/kernel/config.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { TimestampScalar } from '../src/kernel/scalars.js';
 import { column, columnOf } from '../src/modules/columns.js';
-import { TimestampScalar } from '../src/scalars.js';
-import { buildSchema } from '../src/schema.js';
+import type { Context } from '../src/pipeline/context.js';
+import { columnsInlined, createJitExecutor, type ExecutorStats } from '../src/pipeline/graphqlExecutor.js';
+import { buildSchema } from '../src/pipeline/schema.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from './support/golden.js';
 import { startTestService, type TestService } from './support/service.js';

@@ -10,7 +10,7 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../src/fixtures/demoIds.js';
-import { DEFAULT_LIMITS } from '../src/limitSettings.js';
+import { DEFAULT_LIMITS } from '../src/kernel/limitSettings.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService, TEST_LIMITS } from './support/service.js';
 

@@ -8,7 +8,6 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, HTTP_STATUS } from '../src/errors.js';
 import {
   DEMO_CART_TAG,
   DEMO_CLERK_ID,
@@ -17,6 +16,7 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../src/fixtures/demoIds.js';
+import { ERROR_CODES, HTTP_STATUS } from '../src/kernel/errors.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { FILTER_PATHS } from '../src/modules/transactions/filters.js';
 import { useSeededService } from './support/fixtures.js';
@@ -275,7 +275,7 @@ function validatorOf(path: string, method: string, status: number) {
 interface Endpoint {
   path: string;
   method: 'GET' | 'POST';
-  surface: 'partner' | 'payments';
+  door: 'partner' | 'payments';
   /** The statuses the OpenAPI document lists for it, 5xx left out: a hostile value never earns one. */
   documented: number[];
 }
@@ -284,7 +284,7 @@ function endpoint(path: string, method: 'GET' | 'POST'): Endpoint {
   const documented = Object.keys(responses)
     .map(Number)
     .filter((status) => status < 500);
-  return { path, method, surface: path.startsWith('/payments/') ? 'payments' : 'partner', documented };
+  return { path, method, door: path.startsWith('/payments/') ? 'payments' : 'partner', documented };
 }
 
 /** What a request sent: values the body may echo (they are the caller's own), and secrets it must not. */
@@ -342,7 +342,7 @@ async function expectSafeAnswer(
   if (status >= 400) {
     expect(ERROR_CODES, where).toContain(body.error.code);
     expect(HTTP_STATUS[body.error.code as keyof typeof HTTP_STATUS], where).toBe(status);
-    if (route.surface === 'partner') expect(body.message, where).toBe(body.error.message);
+    if (route.door === 'partner') expect(body.message, where).toBe(body.error.message);
     else expect(Object.keys(body.error), where).toEqual(['code', 'message']);
   }
   // Every string of the body (keys and values), without the caller's own values echoed back.

@@ -37,11 +37,9 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   // The browser pages (/, /docs, /graphiql): a door of their own, above the renderer they answer errors through.
   ['src/pages/', 'doors'],
   // Pipeline: what every request goes through before a resolver runs.
-  ['src/schema.ts', 'pipeline'],
-  ['src/context.ts', 'pipeline'],
-  ['src/readRouting.ts', 'pipeline'],
-  ['src/graphqlExecutor.ts', 'pipeline'],
-  ['src/limits/', 'pipeline'],
+  // The schema, the context, the executor, and the limits on documents (documentLimits/) and on request
+  // rates (rateLimits/).
+  ['src/pipeline/', 'pipeline'],
   // Domain: the modules, their generated resolver signatures (the SDL's types bound to the modules'
   // rows), and the ledger checker, which states the ledger's invariants over the data layer.
   ['src/modules/', 'domain'],
@@ -55,21 +53,8 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   // Below the domain, which writes its events with it; below the data too, since it takes plain values
   // and never a database: it may import only the kernel (money, the operations' generated types).
   ['src/contract/', 'contract'],
-  // Kernel: what every layer may use.
-  ['src/errors.ts', 'kernel'],
-  ['src/money.ts', 'kernel'],
-  ['src/scalars.ts', 'kernel'],
-  ['src/config.ts', 'kernel'],
-  ['src/logger.ts', 'kernel'],
-  ['src/ids.ts', 'kernel'],
-  ['src/base62.ts', 'kernel'],
-  ['src/listSize.ts', 'kernel'],
-  ['src/losslessJson.ts', 'kernel'],
-  ['src/limitSettings.ts', 'kernel'],
-  ['src/clientAddress.ts', 'kernel'],
-  ['src/requestPath.ts', 'kernel'],
-  // The active trace through the OpenTelemetry API (a no-op when tracing is off), for every layer.
-  ['src/tracing.ts', 'kernel'],
+  // Kernel: what every layer may use (the active trace among them, a no-op when tracing is off).
+  ['src/kernel/', 'kernel'],
   ['src/__generated__/operations.ts', 'kernel'],
 ];
 
@@ -136,7 +121,7 @@ function importsOf(path: string, text: string): Import[] {
  * code of the domain runs code of the pipeline.
  */
 function allowedUpward(from: string, imported: Import): boolean {
-  return layerOf(from) === 'domain' && imported.target === 'src/context.ts' && imported.typeOnly;
+  return layerOf(from) === 'domain' && imported.target === 'src/pipeline/context.ts' && imported.typeOnly;
 }
 
 /** Every import from a lower layer to a higher one, as "file:line (layer) -> target (layer)". */
@@ -279,29 +264,29 @@ describe('layers', () => {
   it('reads the import forms our code uses, and catches an upward one (the check itself)', () => {
     const text = [
       "import { a } from '../../ops/metrics.js';",
-      "import type { Context } from '../../context.js';",
-      "import { type Context as C } from '../../context.js';",
-      "import { createContext } from '../../context.js';",
+      "import type { Context } from '../../pipeline/context.js';",
+      "import { type Context as C } from '../../pipeline/context.js';",
+      "import { createContext } from '../../pipeline/context.js';",
       "export { b } from '../../rest/status.js';",
       "import '../../app.js';",
-      "const lazy = await import('../../limits/graphqlLimits.js');",
+      "const lazy = await import('../../pipeline/documentLimits/graphqlLimits.js');",
       "import { c } from 'graphql';",
     ].join('\n');
     expect(importsOf('src/modules/x/y.ts', text).map((i) => [i.line, i.target, i.typeOnly])).toEqual([
       [1, 'src/ops/metrics.ts', false],
-      [2, 'src/context.ts', true],
-      [3, 'src/context.ts', true],
-      [4, 'src/context.ts', false],
+      [2, 'src/pipeline/context.ts', true],
+      [3, 'src/pipeline/context.ts', true],
+      [4, 'src/pipeline/context.ts', false],
       [5, 'src/rest/status.ts', false],
       [6, 'src/app.ts', false],
-      [7, 'src/limits/graphqlLimits.ts', false],
+      [7, 'src/pipeline/documentLimits/graphqlLimits.ts', false],
     ]);
     expect(upwardImports([{ path: 'src/modules/x/y.ts', text }])).toEqual([
       'src/modules/x/y.ts:1 (domain) -> src/ops/metrics.ts (doors)',
-      'src/modules/x/y.ts:4 (domain) -> src/context.ts (pipeline)',
+      'src/modules/x/y.ts:4 (domain) -> src/pipeline/context.ts (pipeline)',
       'src/modules/x/y.ts:5 (domain) -> src/rest/status.ts (doors)',
       'src/modules/x/y.ts:6 (domain) -> src/app.ts (entry)',
-      'src/modules/x/y.ts:7 (domain) -> src/limits/graphqlLimits.ts (pipeline)',
+      'src/modules/x/y.ts:7 (domain) -> src/pipeline/documentLimits/graphqlLimits.ts (pipeline)',
     ]);
     // A type-only import is still an import: only the domain's Context type is let through.
     const fromData = "import type { Principal } from '../modules/auth/principal.js';";
@@ -402,7 +387,7 @@ describe("the README's code map", () => {
         'src/nowhere/: under "entry: the process", but its layer is none (outside the layers)',
         'src/main.ts (entry): named under "beside src/: around the code"',
         'src/cli/ (entry): a place of the layers the map does not name',
-        'src/errors.ts (kernel): a place of the layers the map does not name',
+        'src/kernel/ (kernel): a place of the layers the map does not name',
       ]),
     );
     expect(problems.some((problem) => problem.startsWith('package.json'))).toBe(false);

@@ -2,7 +2,7 @@
 // key) and failed authentications per client address, with 429 RATE_LIMITED and Retry-After.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LIMITS, type LimitSettings } from '../src/limitSettings.js';
+import { DEFAULT_LIMITS, type LimitSettings } from '../src/kernel/limitSettings.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { inParallel } from './support/parallel.js';
 import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';

@@ -10,14 +10,14 @@ import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Context } from '../src/context.js';
 import { legacyTransaction } from '../src/contract/transaction.js';
 import { DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
+import type { Context } from '../src/pipeline/context.js';
+import { buildSchema } from '../src/pipeline/schema.js';
 import { createLegacyHandler } from '../src/rest/handler.js';
 import { listTransactionsBody } from '../src/rest/mappers.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { buildSchema } from '../src/schema.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { TEST_TOKENS } from './support/service.js';
 

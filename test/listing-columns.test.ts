@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { LINK_FIELD_COLUMNS } from '../src/modules/transactions/linkColumns.js';
 import type { TransactionLink } from '../src/modules/transactions/rows.js';
-import { buildSchema } from '../src/schema.js';
+import { buildSchema } from '../src/pipeline/schema.js';
 import { useSeededService } from './support/fixtures.js';
 import { statementsDuring } from './support/statements.js';
 

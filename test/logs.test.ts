@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import type { LoggedPrincipal } from '../src/modules/auth/principal.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';

@@ -6,6 +6,7 @@
 // that ledger:check finds the ledger clean.
 import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
+import { money, subtractMoney } from '../src/kernel/money.js';
 import { checkLedger } from '../src/ledger/check.js';
 import type { Claimed } from '../src/modules/payments/idempotency.js';
 import {
@@ -13,7 +14,6 @@ import {
   OPTIMISTIC_ROUNDS,
   recordInStorePayment,
 } from '../src/modules/payments/inStore.js';
-import { money, subtractMoney } from '../src/money.js';
 import { contendedDb } from './support/contention.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';

@@ -5,7 +5,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type AppDeps, createApp } from '../src/app.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { pageAsset } from '../src/pages/assets.js';
 import { serviceLayers } from '../src/serviceLayers.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/knex.js';
 import { BENCH_END, generateBenchData } from '../src/fixtures/benchData.js';
-import { PostgresCounts } from '../src/limits/postgresCounts.js';
 import { hashApiKey } from '../src/modules/auth/keys.js';
 import { activeKeyByHash, findActiveApiKeyById } from '../src/modules/auth/queries.js';
 import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
@@ -42,6 +41,7 @@ import {
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery, transactionsPrecede } from '../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
+import { PostgresCounts } from '../src/pipeline/rateLimits/postgresCounts.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 
 const CUSTOMERS = 5000;

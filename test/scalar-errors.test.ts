@@ -1,5 +1,5 @@
 // A bad value of a custom scalar gets the same message whether the document writes it as a literal or
-// sends it as a variable (src/scalars.ts: a literal is read into a variable's value, then checked by the
+// sends it as a variable (src/kernel/scalars.ts: a literal is read into a variable's value, then checked by the
 // same function). graphql-js names the variable before a variable's message (`Variable "$v" got invalid
 // value ...; `), so the literal's message is the variable's after that prefix. Checked for Timestamp,
 // Decimal and CurrencyCode with a few bad values each: where the pipeline meets them before either
@@ -9,12 +9,12 @@
 // notification the vendor's schema refuses is refused in the same words either way.
 import { execute, type OperationDefinitionNode, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphqlExecutorKind } from '../src/config.js';
-import type { Context } from '../src/context.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createJitExecutor } from '../src/graphqlExecutor.js';
-import { createLogger } from '../src/logger.js';
-import { buildSchema } from '../src/schema.js';
+import type { GraphqlExecutorKind } from '../src/kernel/config.js';
+import { createLogger } from '../src/kernel/logger.js';
+import type { Context } from '../src/pipeline/context.js';
+import { createJitExecutor } from '../src/pipeline/graphqlExecutor.js';
+import { buildSchema } from '../src/pipeline/schema.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { startTestService, type TestService } from './support/service.js';
 

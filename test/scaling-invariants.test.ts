@@ -680,7 +680,7 @@ const PARTNER_REQUESTS: Array<{ name: string; path: string; headers?: Record<str
 /**
  * Global tables a partner request may read: the key lookup and the device directory (global by
  * design), the catalogue, and on Postgres the request limits' counts (by key and by address, no
- * partner: they ride on the key's statement, src/limits/postgresCounts.ts).
+ * partner: they ride on the key's statement, src/pipeline/rateLimits/postgresCounts.ts).
  */
 const GLOBAL_READS_OF_PARTNER_REQUESTS = [
   'api_keys',

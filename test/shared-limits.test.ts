@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LimitSettings } from '../src/limitSettings.js';
+import type { LimitSettings } from '../src/kernel/limitSettings.js';
 import type { RateLimitStoreSettings } from '../src/serviceLayers.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { inParallel } from './support/parallel.js';

@@ -2,10 +2,10 @@
 // than the graph's page limit (memory holds a page, not the list), and streamed byte for byte as
 // the one-shot body would be.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSizeOf } from '../src/listSize.js';
+import { listSizeOf } from '../src/kernel/listSize.js';
+import { buildSchema } from '../src/pipeline/schema.js';
 import { listTransactionsBody } from '../src/rest/mappers.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { buildSchema } from '../src/schema.js';
 
 /** A page of Query.transactions, as the SDL bounds it. */
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;

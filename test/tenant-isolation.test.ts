@@ -35,7 +35,7 @@ import {
   DEMO_ORDER_ID,
 } from '../src/fixtures/demoIds.js';
 import { appendEvents } from '../src/modules/events/queries.js';
-import { buildSchema } from '../src/schema.js';
+import { buildSchema } from '../src/pipeline/schema.js';
 import { useSeededService } from './support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');

@@ -9,9 +9,9 @@ import { promisify } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { activeTraceparent, tracingStarted } from '../src/kernel/tracing.js';
 import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
-import { activeTraceparent, tracingStarted } from '../src/tracing.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 import { startTestService, type TestService } from './support/service.js';
@@ -23,7 +23,7 @@ const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 async function afterPreload(env: Record<string, string>): Promise<{ sdk: boolean; httpPatched: boolean }> {
   const probe = [
     "import http from 'node:http';",
-    "import { tracingStarted } from './src/tracing.ts';",
+    "import { tracingStarted } from './src/kernel/tracing.ts';",
     "const httpPatched = typeof http.Server.prototype.emit.__wrapped === 'boolean';",
     'console.log(JSON.stringify({ sdk: tracingStarted(), httpPatched }));',
   ].join('\n');

@@ -5,7 +5,7 @@
 // delivery, posted later by the worker to a real receiver, carries a traceparent of the same trace.
 //
 // With the jit executor (the default) the operation's span is the executor's and the resolvers' spans
-// the instrumentation's (src/graphqlExecutor.ts): the trees below are the same with either executor.
+// the instrumentation's (src/pipeline/graphqlExecutor.ts): the trees below are the same with either executor.
 //
 // The SDK is started as src/telemetry/preload.ts starts it, before the service's modules load: they
 // are imported below, after it. express is required once from CommonJS first: vitest imports the
@@ -29,9 +29,9 @@ const tracing = startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter
 await waitForAllMessagesAcknowledged();
 createRequire(import.meta.url)('express');
 
-const { createLogger } = await import('../src/logger.js');
+const { createLogger } = await import('../src/kernel/logger.js');
 const { startDeliveryWorker } = await import('../src/modules/webhooks/worker.js');
-const { tracingStarted } = await import('../src/tracing.js');
+const { tracingStarted } = await import('../src/kernel/tracing.js');
 const { createTestDatabase } = await import('./support/db.js');
 const { startReceiver } = await import('./support/receiver.js');
 const { startTestService, TEST_EXECUTOR } = await import('./support/service.js');

@@ -4,7 +4,7 @@
 // full concurrency again once nobody waits. Postgres only: the embedded database's pool is a single
 // connection, on which a saturated pool cannot be staged beside a worker that still gets its turns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
 import { onPostgres } from './support/db.js';

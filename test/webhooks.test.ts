@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
 import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb, type Db } from '../src/db/knex.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { createApiKeyFor } from '../src/modules/apiKeys/admin.js';
 import type { AuditActor } from '../src/modules/audit/rows.js';
 import type { ApiKeyKind } from '../src/modules/auth/rows.js';

@@ -1,8 +1,8 @@
 // The transaction lists, one run each per window: REST against the bare list (bench/baseline-transactions.ts,
 // the same statements and bytes); GraphQL answers one page, which has no bare counterpart: no ratio.
 // Before the load, one REST request of each window counts its rows (probeWindows).
-import { listSizeOf } from '../../src/listSize.js';
-import { buildSchema } from '../../src/schema.js';
+import { listSizeOf } from '../../src/kernel/listSize.js';
+import { buildSchema } from '../../src/pipeline/schema.js';
 import type { Scenario } from '../load.js';
 import { log, round } from '../log.js';
 import type { Bench } from '../services.js';

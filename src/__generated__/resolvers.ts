@@ -15,7 +15,7 @@ import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent,
 import type { AuditEventRow, AuditEventEdgeParent, AuditEventPage } from '../modules/audit/rows.js';
 import type { EventRow, EventEdgeParent, EventPage } from '../modules/events/rows.js';
 import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRow, WebhookEndpointEdgeParent, WebhookEndpointConnectionParent, WebhookDeliveryEdgeParent, WebhookDeliveryConnectionParent, WebhookAttemptRow } from '../modules/webhooks/rows.js';
-import type { Context } from '../context.js';
+import type { Context } from '../pipeline/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };

@@ -3,11 +3,11 @@
 // arguments are read, always closed), and exit codes: 0 done, 1 refused (a domain refusal, a seed into
 // a database that holds data...), 2 wrong usage.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type Config, ConfigError, loadConfig } from '../config.js';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
-import { AppError } from '../errors.js';
 import { SeedRefused } from '../fixtures/demo.js';
+import { type Config, ConfigError, loadConfig } from '../kernel/config.js';
+import { AppError } from '../kernel/errors.js';
 
 /** Loads the configuration, or stops the process with a message naming the bad variable. */
 export function loadConfigOrExit(): Config {

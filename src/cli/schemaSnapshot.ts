@@ -2,7 +2,7 @@
 // test/schema-snapshot.test.ts compares with the current one (docs/versioning.md: a change of the
 // schema updates the snapshot in the same commit; a breaking one also adds a CHANGELOG.md line).
 import { writeFileSync } from 'node:fs';
-import { publishedSchemaText } from '../schema.js';
+import { publishedSchemaText } from '../pipeline/schema.js';
 import { readArgs, runCommand } from './run.js';
 
 const SNAPSHOT_FILE = new URL('../../test/schema-snapshot.graphql', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 // The contract's JSON types for the service's values (docs/legacy-contract.md#json-types): ids it types as
 // integer, amounts it types as number, times as Unix seconds.
-import { decimalToJsonNumber } from '../money.js';
+import { decimalToJsonNumber } from '../kernel/money.js';
 
 /** An id the contract types as integer. Ids come from int8 sequences far below 2^53. */
 export const integer = (id: string): number => Number(id);

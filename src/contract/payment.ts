@@ -1,7 +1,7 @@
 // A payment as the legacy contract writes it: record-customer-payment's `payment`
 // (docs/legacy-contract.md#record-customer-payment), the vendor notification's `data` (#notification), and
 // the payment.recorded event, all from the receipt the domain computed (its amounts in minor units of its currency).
-import { formatAmount } from '../money.js';
+import { formatAmount } from '../kernel/money.js';
 import { integer, number } from './json.js';
 
 /** What a payment did, as the domain's receipt says it (amounts in minor units of `currency`). */

@@ -1,7 +1,7 @@
 // A transaction as the legacy contract writes it (docs/legacy-contract.md#list-transactions): one mapper for
 // list-transactions (the REST door maps the graph's node) and the transaction.created event (built
 // from the rows the change wrote), so both are the same JSON byte for byte.
-import { formatAmount } from '../money.js';
+import { formatAmount } from '../kernel/money.js';
 import { integer, type Named, named, number, seconds } from './json.js';
 
 /** The graph's TransactionType names (the source's `type`). */

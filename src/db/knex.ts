@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
-import { tracingStarted } from '../tracing.js';
+import { tracingStarted } from '../kernel/tracing.js';
 import { PreparingPgClient } from './prepared.js';
 import { traceEmbeddedStatements } from './statementSpans.js';
 import { pgTypes, typeParsers } from './types.js';

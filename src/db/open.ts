@@ -1,7 +1,7 @@
 // Opens the configured database: the pg pool, or the embedded PGlite files under DATA_DIR.
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import { createDb, type Db } from './knex.js';
 import { openReadReplica, type ReadReplica } from './replica.js';
 

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import KnexPgClient from 'knex/lib/dialects/postgres/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 
 const PREPARE = 'dfsPrepare';
 const SIGNAL = 'dfsSignal';

@@ -4,7 +4,7 @@
 // read-routing plugin); this file only knows the replica and the primary.
 import knex from 'knex';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '../errors.js';
+import { isDatabaseUnavailable } from '../kernel/errors.js';
 import type { Db } from './knex.js';
 import { PreparingPgClient } from './prepared.js';
 import { pgTypes } from './types.js';

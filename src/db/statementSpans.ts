@@ -4,7 +4,7 @@
 // bound values, under the span that sent it. Attached only when tracing was started (createDb).
 import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Knex } from 'knex';
-import { activeSpan } from '../tracing.js';
+import { activeSpan } from '../kernel/tracing.js';
 
 interface QueryEvent {
   sql: string;

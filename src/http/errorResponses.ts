@@ -3,13 +3,13 @@
 // The REST shim, the operations router and the /graphql door's transport failures all answer through it.
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { type ErrorCode, HTTP_STATUS, isErrorCode, maskUnexpectedError } from '../errors.js';
+import { type ErrorCode, HTTP_STATUS, isErrorCode, maskUnexpectedError } from '../kernel/errors.js';
 
 /** Which legacy interface a route belongs to; each has its own error body. */
-export type Surface = 'partner' | 'payments';
+export type LegacyDoor = 'partner' | 'payments';
 
 /** Where a request came in: each door has its own error body. */
-export type Door = Surface | 'graphql';
+export type Door = LegacyDoor | 'graphql';
 
 /** What the renderer reads of an error: an AppError, or an error as Apollo formatted it. */
 export interface RenderedError {
@@ -23,17 +23,17 @@ export interface RenderedError {
  * docs/legacy-contract.md#payments-error-body, with the code added beside the message (an addition clients of
  * the contract can ignore).
  */
-export function legacyErrorBody(surface: Surface, code: ErrorCode, message: string): unknown {
-  if (surface === 'payments') return { error: { code, message } };
+export function legacyErrorBody(door: LegacyDoor, code: ErrorCode, message: string): unknown {
+  if (door === 'payments') return { error: { code, message } };
   return { valid: false, message, error: { code, message } };
 }
 
 /** The legacy interface a path belongs to (the partner body for /healthz, /metrics and unknown paths). */
-export const surfaceOf = (path: string): Surface => (path.startsWith('/payments/') ? 'payments' : 'partner');
+export const legacyDoorOf = (path: string): LegacyDoor => (path.startsWith('/payments/') ? 'payments' : 'partner');
 
 /** /graphql (labelled by the operations router, subpaths too), else the legacy interface of the path. */
 export function doorOf(req: Request, res: Response): Door {
-  return res.locals.route === '/graphql' ? 'graphql' : surfaceOf(req.originalUrl);
+  return res.locals.route === '/graphql' ? 'graphql' : legacyDoorOf(req.originalUrl);
 }
 
 /**
@@ -64,8 +64,8 @@ export function errorBody(
   return legacyErrorBody(door, code, message);
 }
 
-export function sendLegacyError(res: Response, surface: Surface, code: ErrorCode, message: string): void {
-  sendError(res, surface, { message, extensions: { code } });
+export function sendLegacyError(res: Response, door: LegacyDoor, code: ErrorCode, message: string): void {
+  sendError(res, door, { message, extensions: { code } });
 }
 
 /** An error raised in front of the doors or at the transport (414, 405, an unreadable body), in its door's body. */

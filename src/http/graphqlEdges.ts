@@ -13,7 +13,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import { AppError, withHttpStatus } from '../errors.js';
+import { AppError, withHttpStatus } from '../kernel/errors.js';
 import { sendDoorError } from './errorResponses.js';
 
 export const GRAPHQL_PATH = '/graphql';

@@ -21,13 +21,13 @@ import {
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type Context, createContext, type ServiceDeps } from '../context.js';
-import { AppError } from '../errors.js';
-import type { LimitSettings } from '../limitSettings.js';
-import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../limits/graphqlLimits.js';
+import { AppError } from '../kernel/errors.js';
+import type { LimitSettings } from '../kernel/limitSettings.js';
 import { bearerCredential, type Principal } from '../modules/auth/principal.js';
 import { activeApiKeyIds } from '../modules/auth/queries.js';
 import { createEventFeed } from '../modules/events/feed.js';
+import { type Context, createContext, type ServiceDeps } from '../pipeline/context.js';
+import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../pipeline/documentLimits/graphqlLimits.js';
 import { introspectionDisabledRule } from './graphqlEdges.js';
 import { CLOSE_FORBIDDEN, createKeyConnections, type DoorCloseReason, type KeyConnection } from './keyConnections.js';
 import { createUpgradeGate, type DoorRefusal, serveSocket } from './websocketSockets.js';

@@ -6,10 +6,10 @@ import type { Duplex } from 'node:stream';
 import type { Server as GraphQLWsServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { clientAddressKey } from '../clientAddress.js';
-import { AppError, HTTP_STATUS, isDatabaseUnavailable, rateLimited } from '../errors.js';
-import type { WindowLimit } from '../limitSettings.js';
-import type { RequestLimiter } from '../limits/requestLimits.js';
+import { clientAddressKey } from '../kernel/clientAddress.js';
+import { AppError, HTTP_STATUS, isDatabaseUnavailable, rateLimited } from '../kernel/errors.js';
+import type { WindowLimit } from '../kernel/limitSettings.js';
+import type { RequestLimiter } from '../pipeline/rateLimits/requestLimits.js';
 import { errorBody } from './errorResponses.js';
 import { CLOSE_TOO_MANY } from './keyConnections.js';
 

@@ -2,7 +2,7 @@
 // Structural checks are SQL over the tables; the commission rule is checked with the money module's
 // own function, page by page, so the rule is not written a second time.
 import type { DbOrTrx } from '../db/knex.js';
-import { commissionOn } from '../money.js';
+import { commissionOn } from '../kernel/money.js';
 
 export interface LedgerReport {
   checked: {

@@ -1,7 +1,7 @@
 // Checks on mutation inputs shared by the domain modules: each failure names the argument.
-import { invalidArgument, notFound } from '../errors.js';
-import { isDatabaseId } from '../ids.js';
-import { MoneyError, parseAmount } from '../money.js';
+import { invalidArgument, notFound } from '../kernel/errors.js';
+import { isDatabaseId } from '../kernel/ids.js';
+import { MoneyError, parseAmount } from '../kernel/money.js';
 
 /** An id that can name a record; anything else names none (RESOURCE_NOT_FOUND). */
 export function requireId(resource: string, id: string): string {

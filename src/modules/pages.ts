@@ -1,10 +1,10 @@
-// A page of a list field: at most `first` rows (the field's @listSize bound, src/listSize.ts), after
+// A page of a list field: at most `first` rows (the field's @listSize bound, src/kernel/listSize.ts), after
 // the row named by `after`. Lists ordered by id page in SQL; short lists that a DataLoader reads whole
 // (an order's payments, a partner's stores under `partners`) are sliced. Below: what every cursor
 // connection shares (edges, pageInfo, the cursors of the connections ordered by id).
 import type { Knex } from 'knex';
-import { invalidArgument } from '../errors.js';
-import { isDatabaseId } from '../ids.js';
+import { invalidArgument } from '../kernel/errors.js';
+import { isDatabaseId } from '../kernel/ids.js';
 
 export interface Page {
   first: number;

@@ -1,8 +1,8 @@
 // The methods a path in front of the doors takes: any other is 405 with Allow, answered by the one
 // renderer in the body of the door the path belongs to (http/errorResponses.ts).
 import type { RequestHandler } from 'express';
-import { AppError } from '../errors.js';
 import { sendDoorError } from '../http/errorResponses.js';
+import { AppError } from '../kernel/errors.js';
 
 /** What a read-only endpoint takes: express answers HEAD with its GET handler. */
 export const READ_METHODS = ['GET', 'HEAD'] as const;

@@ -3,7 +3,7 @@
 import cors from 'cors';
 import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import type { KeyQuota } from '../limits/requestLimits.js';
+import type { KeyQuota } from '../pipeline/rateLimits/requestLimits.js';
 
 /**
  * helmet's defaults on every response (Content-Security-Policy, Strict-Transport-Security,

@@ -7,12 +7,12 @@ import type { Db } from '../db/knex.js';
 import { poolCounts } from '../db/poolCounts.js';
 import type { ReadReplica } from '../db/replica.js';
 import type { SubscriptionObserver } from '../http/subscriptions.js';
-import type { RateLimitStoreObserver } from '../limits/sharedStore.js';
 import type { EventObserver } from '../modules/events/observe.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 import { queueDepth } from '../modules/webhooks/queue.js';
 import type { DeliveryObserver } from '../modules/webhooks/worker.js';
-import type { ReadRoutingObserver } from '../readRouting.js';
+import type { RateLimitStoreObserver } from '../pipeline/rateLimits/sharedStore.js';
+import type { ReadRoutingObserver } from '../pipeline/readRouting.js';
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });

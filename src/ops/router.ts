@@ -8,7 +8,7 @@ import { exactGraphqlPath } from '../http/graphqlEdges.js';
 import { allowOnly, READ_METHODS } from './doorErrors.js';
 import { graphqlCors, securityHeaders } from './headers.js';
 import { serveLiveness, serveReadiness } from './health.js';
-import { refuseLongQueryStrings } from './limits.js';
+import { refuseLongQueryStrings } from './httpLimits.js';
 import { countRequests, labelRoute, serveMetrics } from './metrics.js';
 
 export interface OperationsOptions {

@@ -4,8 +4,8 @@
 // spans (parse, validate, execute, the resolvers); this names them for the request. With tracing off
 // there is no active span, and the plugin hooks nothing.
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { Context } from '../context.js';
-import { activeSpan } from '../tracing.js';
+import { activeSpan } from '../kernel/tracing.js';
+import type { Context } from '../pipeline/context.js';
 
 export function graphqlTracingPlugin(): ApolloServerPlugin<Context> {
   return {

@@ -4,11 +4,10 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { type Context, createContext, pageContext, type ServiceDeps } from '../context.js';
 import { ReadAhead } from '../db/readAhead.js';
-import { AppError } from '../errors.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
-import { listSizeOf } from '../listSize.js';
+import { AppError } from '../kernel/errors.js';
+import { listSizeOf } from '../kernel/listSize.js';
 import {
   bearerCredential,
   type Credential,
@@ -16,6 +15,7 @@ import {
   requireRoutePrincipal,
 } from '../modules/auth/principal.js';
 import { setRateLimitHeaders } from '../ops/headers.js';
+import { type Context, createContext, pageContext, type ServiceDeps } from '../pipeline/context.js';
 import { readJsonBody } from './jsonBody.js';
 import type { LegacyListBody } from './mappers.js';
 import {
@@ -146,7 +146,7 @@ async function writeList<TData>(
       next = undefined;
       if (gone.signal.aborted) return void res.destroy();
       if ('error' in outcome) {
-        if (!res.headersSent) return sendError(res, route.surface, outcome.error);
+        if (!res.headersSent) return sendError(res, route.door, outcome.error);
         return abandonList(res, deps, route, outcome.error);
       }
       const { hasNextPage, endCursor } = list.body.next(outcome.data, pageSize);
@@ -208,7 +208,7 @@ async function answer<TData, P extends ParamSpecs>(
   if (route.list) return writeList(res, deps, route, route.list, variables, contextValue);
 
   const outcome = await execute<TData>(deps, route, variables, contextValue);
-  if ('error' in outcome) return sendError(res, route.surface, outcome.error);
+  if ('error' in outcome) return sendError(res, route.door, outcome.error);
   const body = route.toLegacy(outcome.data, request);
   if (route.replayed?.(outcome.data)) res.set('Idempotent-Replayed', 'true');
   res.status(200).json(body);
@@ -233,8 +233,8 @@ export function createLegacyHandler(deps: LegacyHandlerDeps, route: LegacyRoute)
       await route.typed((typed) => answer(deps, typed, query, req, res, contextValue));
     } catch (error) {
       if (res.headersSent) return abandonList(res, deps, route, error);
-      if (error instanceof AppError) return sendError(res, route.surface, error);
-      sendUnexpectedError(res, route.surface, error, deps.service, route.name);
+      if (error instanceof AppError) return sendError(res, route.door, error);
+      sendUnexpectedError(res, route.door, error, deps.service, route.name);
     }
   };
 }

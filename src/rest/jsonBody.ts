@@ -1,9 +1,9 @@
-// The JSON body of a payments request, read losslessly (src/losslessJson.ts): numbers keep their
+// The JSON body of a payments request, read losslessly (src/kernel/losslessJson.ts): numbers keep their
 // source text for the money rules, a member name given twice is refused, nesting is bounded. Every
 // failure is an ordinary taxonomy error, rendered by the door.
 import express, { type Request, type Response } from 'express';
-import { AppError, invalidRequestBody } from '../errors.js';
-import { JsonTextError, parseLosslessJson } from '../losslessJson.js';
+import { AppError, invalidRequestBody } from '../kernel/errors.js';
+import { JsonTextError, parseLosslessJson } from '../kernel/losslessJson.js';
 
 const BODY_LIMIT = '64kb';
 // The bytes as sent (gzip or deflate undone), decoded and parsed below: express.json would parse with

@@ -1,7 +1,7 @@
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { LookupCustomerQuery, SecureStatus } from '../__generated__/operations.js';
-import { buildSchema } from '../schema.js';
+import { buildSchema } from '../pipeline/schema.js';
 import { lookupCustomerBody } from './mappers.js';
 
 /** A lookup's data with the device in `secureStatus` (null: the device has no current order). */

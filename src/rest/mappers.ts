@@ -19,7 +19,7 @@ import { integer } from '../contract/json.js';
 import { legacyPaymentNotification, legacyPaymentReceipt } from '../contract/payment.js';
 import { legacyClerk, legacyMerchant } from '../contract/store.js';
 import { legacyTransaction } from '../contract/transaction.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import { CART_TAG_MAX_LENGTH } from '../modules/carts/rows.js';
 import { LOCATOR_MAX_LENGTH } from '../modules/customers/locate.js';
 

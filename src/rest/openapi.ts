@@ -1,12 +1,12 @@
 // The OpenAPI 3.1 document of the service: the legacy contract's eight endpoints (payments and
 // partner query interfaces), /graphql and the operations endpoints, each with its operationId, tag,
 // security (which key it takes) and every status it answers, every response with real examples.
-// The legacy operations are derived from the route table (rest/routes.ts: path, method, surface,
+// The legacy operations are derived from the route table (rest/routes.ts: path, method, door,
 // credential, parameters, and each route's doc); their schemas are rest/openapiSchemas.ts's. npm run
 // openapi builds it with the golden files as examples and writes openapi.json, which the service
 // serves (a test holds the file to a fresh build); every golden test validates its response against
 // it, so it cannot drift from the code; `npm run lint:openapi` holds it to Redocly's recommended rules.
-import type { Surface } from '../http/errorResponses.js';
+import type { LegacyDoor } from '../http/errorResponses.js';
 import { errorAnswer, type GoldenExample, readGoldenExamples, withGoldenExamples } from './openapiExamples.js';
 import {
   arr,
@@ -25,7 +25,7 @@ import { LEGACY_ROUTES, type LegacyRoute } from './routes.js';
 
 const PAYMENTS_TAG = 'Payments interface';
 const PARTNER_TAG = 'Partner query interface';
-const SURFACE_TAGS: Record<Surface, string> = { payments: PAYMENTS_TAG, partner: PARTNER_TAG };
+const DOOR_TAGS: Record<LegacyDoor, string> = { payments: PAYMENTS_TAG, partner: PARTNER_TAG };
 
 const tags = [
   {
@@ -86,10 +86,10 @@ const securitySchemes = {
 };
 
 /**
- * The errors every route of a surface answers, by status; a route's doc.errors add its own statuses,
+ * The errors every route of a door answers, by status; a route's doc.errors add its own statuses,
  * or say one of these its own way.
  */
-const SURFACE_ERRORS: Record<Surface, Readonly<Record<number, string>>> = {
+const DOOR_ERRORS: Record<LegacyDoor, Readonly<Record<number, string>>> = {
   partner: {
     400: 'MISSING_QUERY_PARAMETER or INVALID_QUERY_PARAMETER (a malformed value, or a parameter given more than once), or a refusal named by its code.',
     401: 'MISSING_API_KEY or INVALID_API_KEY (unknown, revoked or expired: one answer for all).',
@@ -151,13 +151,13 @@ function parametersOf(route: LegacyRoute): Parameter[] {
 
 /** A legacy route as an OpenAPI Path Item: its one method, every status it answers. */
 function legacyPathItem(route: LegacyRoute, notification: Schema) {
-  const { doc, surface } = route;
+  const { doc, door } = route;
   const parameters = parametersOf(route);
-  const errors = { ...SURFACE_ERRORS[surface], ...doc.errors };
+  const errors = { ...DOOR_ERRORS[door], ...doc.errors };
   return {
     [route.method.toLowerCase()]: {
       operationId: operationId(route.name),
-      tags: [SURFACE_TAGS[surface]],
+      tags: [DOOR_TAGS[door]],
       summary: doc.summary,
       description: doc.description,
       security: securityOf(route),
@@ -174,7 +174,7 @@ function legacyPathItem(route: LegacyRoute, notification: Schema) {
         ...Object.fromEntries(
           Object.entries(errors).map(([status, description]) => [
             status,
-            errorAnswer(surface, Number(status), description),
+            errorAnswer(door, Number(status), description),
           ]),
         ),
       },

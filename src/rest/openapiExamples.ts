@@ -5,11 +5,11 @@
 // error, the database away) are rendered by the one error renderer from the errors the service raises.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError, internalErrorMessage, serviceUnavailable } from '../errors.js';
 import { type Door, errorBody } from '../http/errorResponses.js';
-import { DEFAULT_LIMITS } from '../limitSettings.js';
-import { keyQuotaExceeded } from '../limits/requestLimits.js';
-import { uriTooLong } from '../ops/limits.js';
+import { AppError, internalErrorMessage, serviceUnavailable } from '../kernel/errors.js';
+import { DEFAULT_LIMITS } from '../kernel/limitSettings.js';
+import { uriTooLong } from '../ops/httpLimits.js';
+import { keyQuotaExceeded } from '../pipeline/rateLimits/requestLimits.js';
 import { type Examples, errorResponse, type Parameter, rateLimitedResponse } from './openapiSchemas.js';
 
 /** One golden file, as the document's examples use it. */

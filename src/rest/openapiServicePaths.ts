@@ -1,7 +1,7 @@
 // The service's own doors in the OpenAPI document: /graphql (the door both legacy interfaces run
 // through) and the operations endpoints of src/ops/router.ts, as they really answer.
-import { unreadableBody } from '../errors.js';
-import { GRAPHQL_BODY_LIMIT } from '../limitSettings.js';
+import { unreadableBody } from '../kernel/errors.js';
+import { GRAPHQL_BODY_LIMIT } from '../kernel/limitSettings.js';
 import type { Readiness } from '../ops/health.js';
 import { errorAnswer, rendered } from './openapiExamples.js';
 import { type Examples, errorResponse, jsonContent, RATE_LIMITED, ref, successHeaders } from './openapiSchemas.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import { param, readDeclaredParams, readQueryParams, singleValue } from './params.js';
 
 const codeOf = (work: () => unknown) => {

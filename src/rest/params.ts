@@ -1,8 +1,8 @@
 // The query string of a legacy request, read strictly: a parameter given twice is an error, never
 // "first one wins" (decisions.md 3). Unknown parameters are ignored.
-import { invalidParameter, missingParameter } from '../errors.js';
-import { isDatabaseId } from '../ids.js';
-import { isDecimalText, isSupportedCurrency } from '../money.js';
+import { invalidParameter, missingParameter } from '../kernel/errors.js';
+import { isDatabaseId } from '../kernel/ids.js';
+import { isDecimalText, isSupportedCurrency } from '../kernel/money.js';
 
 /** Every query parameter with all of its values, in order. */
 export type QueryParams = ReadonlyMap<string, readonly string[]>;

@@ -22,8 +22,8 @@ import type {
   RecordCustomerPaymentMutation,
   RecordCustomerPaymentMutationVariables,
 } from '../__generated__/operations.js';
-import { invalidRequestBody } from '../errors.js';
-import type { Surface } from '../http/errorResponses.js';
+import type { LegacyDoor } from '../http/errorResponses.js';
+import { invalidRequestBody } from '../kernel/errors.js';
 import type { PrincipalRequirement } from '../modules/auth/principal.js';
 import { CART_TAG_MAX_LENGTH } from '../modules/carts/rows.js';
 import { LOCATOR_MAX_LENGTH } from '../modules/customers/locate.js';
@@ -75,7 +75,7 @@ export type PartnerKeyKind = 'partner' | 'retail';
 
 /**
  * What the OpenAPI document says of a route beyond what the rest of its entry tells (rest/openapi.ts
- * derives the operation's id from the name, its tag from the surface, its security from the credential,
+ * derives the operation's id from the name, its tag from the door, its security from the credential,
  * its parameters from params). Schemas are named as rest/openapiSchemas.ts names them.
  */
 export interface RouteDoc {
@@ -89,7 +89,7 @@ export interface RouteDoc {
   body?: string;
   /** The 200 answer: what it is, and its schema. */
   answer: { description: string; schema: string };
-  /** The route's own error answers, beside (or instead of) those its surface gives every route: status -> what it means. */
+  /** The route's own error answers, beside (or instead of) those its door gives every route: status -> what it means. */
   errors?: Readonly<Record<number, string>>;
 }
 
@@ -98,7 +98,7 @@ export interface LegacyRouteHead {
   name: string;
   method: 'GET' | 'POST';
   path: string;
-  surface: Surface;
+  door: LegacyDoor;
   credential: CredentialSource;
   /** What the caller must be, checked right after authentication, before anything else is read. */
   principal: PrincipalRequirement;
@@ -175,7 +175,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'create-access-token',
     method: 'POST',
     path: '/payments/v1/token',
-    surface: 'payments',
+    door: 'payments',
     // The key travels in the body and is what the operation trades; no other credential.
     credential: { in: 'none' },
     principal: 'none',
@@ -208,7 +208,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'create-payment-notification',
     method: 'POST',
     path: '/payments/v1/notification',
-    surface: 'payments',
+    door: 'payments',
     credential: { in: 'bearer' },
     // Which principal may notify (a vendor's access token) is the graph's rule.
     principal: 'any',
@@ -239,7 +239,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'list-clerks',
     method: 'GET',
     path: '/v1/list-clerks.php',
-    surface: 'partner',
+    door: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
     doc: {
@@ -257,7 +257,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'list-merchants',
     method: 'GET',
     path: '/v1/list-merchants.php',
-    surface: 'partner',
+    door: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
     doc: {
@@ -275,7 +275,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'lookup-customer',
     method: 'GET',
     path: '/v1/lookup-customer.php',
-    surface: 'partner',
+    door: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
     doc: {
@@ -307,7 +307,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'lookup-cart',
     method: 'GET',
     path: '/v1/lookup-cart.php',
-    surface: 'partner',
+    door: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
     doc: {
@@ -342,7 +342,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'list-transactions',
     method: 'GET',
     path: '/v1/list-transactions.php',
-    surface: 'partner',
+    door: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
     doc: {
@@ -367,7 +367,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     name: 'record-customer-payment',
     method: 'GET',
     path: '/v1/record-customer-payment.php',
-    surface: 'partner',
+    door: 'partner',
     credential: PARTNER_KEY,
     principal: 'partner-tenant',
     doc: {

@@ -9,7 +9,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { loggedPath, queryNamesOnly } from '../requestPath.js';
+import { loggedPath, queryNamesOnly } from '../kernel/requestPath.js';
 
 export interface TracingOptions {
   /**
@@ -37,7 +37,7 @@ function instrumentations() {
       ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(loggedPath(request.url ?? '')),
       // What the request's log line may say of its URL, no more: the query string carries keys and
       // locators (an IMEI, a phone number), so only its parameters' names are kept, and a credential
-      // written into the path is masked (src/requestPath.ts). These override the instrumentation's own.
+      // written into the path is masked (src/kernel/requestPath.ts). These override the instrumentation's own.
       startIncomingSpanHook: (request) => {
         const url = request.url ?? '/';
         const query = queryNamesOnly(url);

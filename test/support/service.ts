@@ -2,14 +2,14 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
-import type { TrustProxy } from '../../src/clientAddress.js';
-import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/config.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
-import type { ExecutorStats } from '../../src/graphqlExecutor.js';
-import { DEFAULT_LIMITS, type LimitSettings } from '../../src/limitSettings.js';
-import { createLogger } from '../../src/logger.js';
+import type { TrustProxy } from '../../src/kernel/clientAddress.js';
+import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/kernel/config.js';
+import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
+import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
 
 export interface TestService {

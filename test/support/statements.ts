@@ -3,7 +3,7 @@
 // test/graph-n-plus-one, test/scaling-invariants).
 //
 // On Postgres an API key's lookup by its hash carries the request limits (its address's failed
-// authentications and its key's count) in its own statement (src/limits/postgresCounts.ts). Not
+// authentications and its key's count) in its own statement (src/pipeline/rateLimits/postgresCounts.ts). Not
 // counted: the limits' statements of their own, which run on a connection taken from the same pool,
 // outside knex's query events: an anonymous request's count, a failed authentication's, and a token's
 // key's count; the same for every route, so the budgets pin each route's own statements.
@@ -48,7 +48,7 @@ export async function statementsDuring<T>(
 
 /**
  * The statements with the request limits taken out of the key's: on Postgres the key's lookup by
- * its hash carries them in its own statement (src/limits/postgresCounts.ts lookUpAdmitting), as a
+ * its hash carries them in its own statement (src/pipeline/rateLimits/postgresCounts.ts lookUpAdmitting), as a
  * CTE around the lookup's own text. The bench's bare baselines look the key up alone.
  */
 export function withoutRequestLimits(sql: readonly string[]): string[] {

@@ -3,7 +3,7 @@
 // for the rules (one owner of the key's kind, at most two active keys per owner and kind so a key
 // can be rotated without downtime) and for the audit record, written in the same transaction.
 import type { Db } from '../../db/knex.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { activeKeyAt } from '../auth/activeKey.js';

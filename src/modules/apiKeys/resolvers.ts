@@ -1,9 +1,9 @@
 // Operators managing API keys through the graph: listing, creating and revoking them (admin.ts holds
 // the rules and writes the audit record), and the ApiKey type.
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { invalidArgument } from '../../errors.js';
-import { isDatabaseId } from '../../ids.js';
-import { pageSizeOf } from '../../listSize.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { isActiveKey } from '../auth/activeKey.js';
 import { requireOperator } from '../auth/principal.js';

@@ -2,8 +2,9 @@
 // own database transaction, so there is no action without its line in the trail, and no line
 // without its action. Every audited write (the domain's operation files, the keys CLI) goes through
 // audited(); nothing else inserts into the trail.
-import type { Context } from '../../context.js';
+
 import type { Db, DbOrTrx } from '../../db/knex.js';
+import type { Context } from '../../pipeline/context.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { insertAuditEvent } from './queries.js';
 import type { AuditActor, AuditEntry } from './rows.js';

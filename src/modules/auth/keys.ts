@@ -4,7 +4,7 @@
 // database lookup. Only the key's SHA-256 is stored, with a short display prefix to tell keys apart.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { base62, secretBase62 } from '../../base62.js';
+import { base62, secretBase62 } from '../../kernel/base62.js';
 import type { ApiKeyKind } from './rows.js';
 
 const KIND_PREFIX: Readonly<Record<ApiKeyKind, string>> = { partner: 'pk', retail: 'rk', vendor: 'vk', operator: 'ok' };

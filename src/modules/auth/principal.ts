@@ -3,8 +3,8 @@
 // at keys or tokens themselves.
 import type { DbOrTrx } from '../../db/knex.js';
 import type { ShapedStatement } from '../../db/prepared.js';
-import { type AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../errors.js';
-import { isDatabaseId } from '../../ids.js';
+import { type AppError, forbidden, invalidAccessToken, invalidApiKey, missingApiKey } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
 import { couldBeValidKey, hashApiKey, kindOfGeneratedKey, sameHash } from './keys.js';
 import {
   activeKeyByHash,
@@ -65,7 +65,7 @@ export interface Credential {
 }
 
 /**
- * The request limits' accounting around a credential's lookup (limits/requestLimits.ts keeps the
+ * The request limits' accounting around a credential's lookup (pipeline/rateLimits/requestLimits.ts keeps the
  * counts): the same calls for a header, a query parameter, or createAccessToken's argument.
  */
 export interface CredentialAccounting {

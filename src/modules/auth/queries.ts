@@ -21,7 +21,7 @@ const COLUMNS = [
 /**
  * The statement of findActiveApiKey: the key with this hash if it is neither revoked nor expired at
  * `now`, one unique-index lookup. Every authenticated request runs it (compiled once, a prepared
- * statement); on Postgres the request limits run it inside their own (limits/postgresCounts.ts).
+ * statement); on Postgres the request limits run it inside their own (pipeline/rateLimits/postgresCounts.ts).
  */
 export function activeKeyByHash(db: DbOrTrx, keyHash: string, now: Date): ShapedStatement {
   return {

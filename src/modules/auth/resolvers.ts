@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { AppError, invalidApiKey } from '../../errors.js';
+import { AppError, invalidApiKey } from '../../kernel/errors.js';
 import { authenticateCredential, requirePrincipal } from './principal.js';
 import { GRAPH_KEY_KINDS } from './rows.js';
 import { issueAccessToken } from './tokens.js';

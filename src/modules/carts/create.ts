@@ -2,7 +2,7 @@
 // clerk and a catalogue model (else RESOURCE_NOT_FOUND), written with its audit record in one
 // transaction; a tag already a cart of the partner is refused by name.
 import type { Db } from '../../db/knex.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { clerksByKeys } from '../clerks/queries.js';

@@ -2,7 +2,7 @@
 // customer, the finance order written with the partner's finance transaction (+financeAmount), and
 // the operator's audit record. Every refusal happens before anything is written.
 import type { Db } from '../../db/knex.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { assignDeviceToCustomer, devicesByKeys } from '../devices/queries.js';

@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { invalidArgument } from '../../errors.js';
+import { invalidArgument } from '../../kernel/errors.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { column } from '../columns.js';

@@ -1,7 +1,7 @@
 // Creating a customer: the row and its audit record in one transaction; a phone number already a
 // customer's of the partner is refused by name.
 import type { Db } from '../../db/knex.js';
-import { invalidArgument } from '../../errors.js';
+import { invalidArgument } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { isUniqueViolation } from '../inputs.js';

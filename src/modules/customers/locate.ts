@@ -1,8 +1,8 @@
 // customerLocator (decisions.md 8): an IMEI (15 or 16 digits), a device tag, the customer's phone
 // number, or the customer id, tried in that order; the first rule that finds a customer wins.
 import type { DbOrTrx } from '../../db/knex.js';
-import { invalidArgument } from '../../errors.js';
-import { isDatabaseId } from '../../ids.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
 import { IMEI } from '../devices/rows.js';
 import { customersByLocator, type LocatorRule } from './queries.js';
 import type { CustomerParent } from './rows.js';

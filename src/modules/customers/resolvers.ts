@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { pageSizeOf } from '../../listSize.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth/principal.js';
 import { column } from '../columns.js';

@@ -1,7 +1,7 @@
 // The device catalogue (families and models, global) and a partner's devices: each created with its
 // audit record in one transaction; a name, IMEI or tag already taken is refused by name.
 import type { Db } from '../../db/knex.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { isUniqueViolation } from '../inputs.js';

@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { invalidArgument, notFound } from '../../errors.js';
-import { pageSizeOf } from '../../listSize.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { column } from '../columns.js';

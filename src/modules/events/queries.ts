@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
-import { activeTraceparent } from '../../tracing.js';
+import { activeTraceparent } from '../../kernel/tracing.js';
 import { newEventId } from './ids.js';
 import type { EventRow, EventTypeName, NewEvent } from './rows.js';
 

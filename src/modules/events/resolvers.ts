@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { invalidArgument } from '../../errors.js';
-import { pageSizeOf } from '../../listSize.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
 import { readablePartner } from '../auth/principal.js';
 import { column } from '../columns.js';
 import { edgesOf, pageInfoOf } from '../pages.js';

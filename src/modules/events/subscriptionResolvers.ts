@@ -4,7 +4,7 @@
 
 import { GraphQLError } from 'graphql';
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { forbidden } from '../../errors.js';
+import { forbidden } from '../../kernel/errors.js';
 import { readablePartner, requirePrincipal } from '../auth/principal.js';
 import type { EventRow } from './rows.js';
 import { eventStream } from './stream.js';

@@ -3,7 +3,7 @@
 import type { LegacyFinanceOrderSource } from '../../contract/financeOrder.js';
 import { legacyFinanceOrder } from '../../contract/financeOrder.js';
 import type { LegacyOrderFigures } from '../../contract/transaction.js';
-import { formatAmount } from '../../money.js';
+import { formatAmount } from '../../kernel/money.js';
 import type { NewEvent } from '../events/rows.js';
 import type { FinanceOrderRow } from './rows.js';
 import { financeTermsFields, standingOf } from './terms.js';

@@ -1,7 +1,7 @@
 // The arguments of the dashboards' listings (Query.financeOrders, and Query.customers through their
 // orders), checked and read into the window and filters the queries take.
-import { invalidArgument } from '../../errors.js';
-import { isDatabaseId } from '../../ids.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
 import type { FinanceOrderStatus, ListingWindow, OrderFilters } from './rows.js';
 
 export interface ListingArguments {

@@ -1,8 +1,8 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import type { Context } from '../../context.js';
-import { isDatabaseId } from '../../ids.js';
-import { pageSizeOf } from '../../listSize.js';
-import { formatAmount } from '../../money.js';
+import { isDatabaseId } from '../../kernel/ids.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
+import { formatAmount } from '../../kernel/money.js';
+import type { Context } from '../../pipeline/context.js';
 import { readablePartner } from '../auth/principal.js';
 import { column } from '../columns.js';
 import type { DeviceRow } from '../devices/rows.js';

@@ -11,7 +11,7 @@ import {
   money,
   multiplyMoney,
   subtractMoney,
-} from '../../money.js';
+} from '../../kernel/money.js';
 import type { FinanceOrderRow, FinanceOrderStatus, FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { invalidArgument } from '../../errors.js';
-import { isDatabaseId } from '../../ids.js';
-import { pageSizeOf } from '../../listSize.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePartnerTenant } from '../auth/principal.js';
 import { column } from '../columns.js';

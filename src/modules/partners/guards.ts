@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/knex.js';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import { requireId } from '../inputs.js';
 import { partnerExists } from './queries.js';
 

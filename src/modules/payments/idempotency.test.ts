@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseLosslessJson } from '../../losslessJson.js';
+import { parseLosslessJson } from '../../kernel/losslessJson.js';
 import { fingerprintPaymentRequest, type PaymentRequestForm, requireIdempotencyKey } from './idempotency.js';
 
 const ids = { merchant: '851005', clerk: '5335', order: '4000004' };

@@ -7,9 +7,9 @@
 // notifications with one reference take turns.
 import { createHash } from 'node:crypto';
 import type { DbOrTrx } from '../../db/knex.js';
-import { idempotencyConflict, invalidArgument } from '../../errors.js';
-import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../losslessJson.js';
-import { amountIdentity } from '../../money.js';
+import { idempotencyConflict, invalidArgument } from '../../kernel/errors.js';
+import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../kernel/losslessJson.js';
+import { amountIdentity } from '../../kernel/money.js';
 import type { WrittenEvent } from '../events/observe.js';
 import type { RecordedPayment } from './record.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';

@@ -8,8 +8,8 @@
 // refused as a conflict). An order still contended after a few rounds is paid the same way with its
 // row locked first, in one transaction, so the payments on it take turns instead of retrying.
 import type { Db, DbOrTrx } from '../../db/knex.js';
-import { notFound } from '../../errors.js';
-import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../money.js';
+import { notFound } from '../../kernel/errors.js';
+import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../kernel/money.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import {
   type Claimed,

@@ -1,10 +1,10 @@
 // A vendor's payment notification: checked against the vendor's stored JSON Schema before anything is
 // written, then credited to the order its device locator names, once per vendor reference.
 import type { Db, DbOrTrx } from '../../db/knex.js';
-import { forbidden, invalidNotification, notFound, paymentVendorUnavailable } from '../../errors.js';
-import { isDatabaseId } from '../../ids.js';
-import { isJsonNumber, numberText, plainJson } from '../../losslessJson.js';
-import { decimalOfJsonNumber, formatAmount } from '../../money.js';
+import { forbidden, invalidNotification, notFound, paymentVendorUnavailable } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
+import { isJsonNumber, numberText, plainJson } from '../../kernel/losslessJson.js';
+import { decimalOfJsonNumber, formatAmount } from '../../kernel/money.js';
 import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
 import { currentOrderOf } from '../financeOrders/current.js';

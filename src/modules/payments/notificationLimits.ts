@@ -2,7 +2,7 @@
 // the schema runs: no vendor schema ever sees a body nested deeper, with more values, or with a
 // longer string than these. A reference is stored and indexed, a locator is looked up, and the whole
 // body is hashed for idempotency; the rest bounds the work a vendor schema's keywords can be made to do.
-import { isJsonNumber, MAX_JSON_DEPTH } from '../../losslessJson.js';
+import { isJsonNumber, MAX_JSON_DEPTH } from '../../kernel/losslessJson.js';
 
 /** The REST door refuses deeper bodies already (losslessJson.ts); /graphql's JSON variable meets it here. */
 export const MAX_DEPTH = MAX_JSON_DEPTH;

@@ -1,6 +1,6 @@
 // What became of each payment request, told through a port in the context: the domain says what
 // happened, whoever observes the service (ops/metrics.ts, installed by app.ts) counts it.
-import { AppError, type ErrorCode } from '../../errors.js';
+import { AppError, type ErrorCode } from '../../kernel/errors.js';
 import { type EventObserver, observeEvents, type WrittenEvent } from '../events/observe.js';
 
 export type PaymentChannel = 'in_store' | 'vendor';

@@ -3,7 +3,7 @@
 // list-transactions writes them.
 import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
-import { addMoney, money } from '../../money.js';
+import { addMoney, money } from '../../kernel/money.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
 

@@ -4,8 +4,15 @@
 // before anything is written and the payment, its transactions and the balance change commit together.
 // An in-store payment writes the same in one statement (inStore.ts).
 import type { DbOrTrx } from '../../db/knex.js';
-import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../errors.js';
-import { commissionOnMoney, formatMoney, isMoreThan, type Money, money, parsePaymentAmount } from '../../money.js';
+import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../kernel/errors.js';
+import {
+  commissionOnMoney,
+  formatMoney,
+  isMoreThan,
+  type Money,
+  money,
+  parsePaymentAmount,
+} from '../../kernel/money.js';
 
 import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';

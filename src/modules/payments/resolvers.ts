@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { forbidden } from '../../errors.js';
-import { formatAmount } from '../../money.js';
+import { forbidden } from '../../kernel/errors.js';
+import { formatAmount } from '../../kernel/money.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
 import { column } from '../columns.js';
 import { requireId } from '../inputs.js';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
-import { money } from '../../money.js';
+import { money } from '../../kernel/money.js';
 import type { AuditActor } from '../audit/rows.js';
 import { type AdjustmentRequest, createAdjustment } from './adjust.js';
 

@@ -2,8 +2,8 @@
 // `adjustment` transaction and the audit record. The store (and the order, when one is named) must be
 // the partner's own, and the order's currency the adjustment's; every refusal comes before a write.
 import type { Db } from '../../db/knex.js';
-import { currencyMismatch, notFound } from '../../errors.js';
-import type { Money } from '../../money.js';
+import { currencyMismatch, notFound } from '../../kernel/errors.js';
+import type { Money } from '../../kernel/money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';

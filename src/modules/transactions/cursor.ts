@@ -1,6 +1,6 @@
 // Opaque cursors of the transactions connection: the exact (time, id) keyset position, so a page
 // continues precisely after the last transaction seen, even among transactions of the same instant.
-import { invalidArgument } from '../../errors.js';
+import { invalidArgument } from '../../kernel/errors.js';
 import type { ListedTransactionRow } from './rows.js';
 
 export function cursorOf(row: ListedTransactionRow): string {

@@ -1,8 +1,8 @@
 // filter=<path>:<value> on list-transactions (decisions.md 7): each path of the legacy transaction
 // shape maps to one SQL expression, and to the transaction types that carry that field, so a term
 // matches only transactions that have the field at all.
-import { invalidArgument } from '../../errors.js';
-import { minorUnitsOf, SUPPORTED_CURRENCIES } from '../../money.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { minorUnitsOf, SUPPORTED_CURRENCIES } from '../../kernel/money.js';
 import type { TransactionLink as Join, TransactionType } from './rows.js';
 
 interface FilterPath {

@@ -9,7 +9,7 @@ import {
   sourcesOf,
 } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { isDecimalText } from '../../money.js';
+import { isDecimalText } from '../../kernel/money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { deviceSources } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';

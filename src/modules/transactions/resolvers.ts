@@ -3,10 +3,10 @@ import type {
   TransactionResolvers,
   TransactionType as TransactionTypeName,
 } from '../../__generated__/resolvers.js';
-import type { Context } from '../../context.js';
-import { invalidArgument } from '../../errors.js';
-import { pageSizeOf } from '../../listSize.js';
-import { formatAmount, money } from '../../money.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
+import { formatAmount, money } from '../../kernel/money.js';
+import type { Context } from '../../pipeline/context.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { column } from '../columns.js';

@@ -2,7 +2,7 @@
 // enabled): each change with its audit record in one transaction. The trail keeps what changed: a
 // schema change records the new schema in full.
 import type { Db } from '../../db/knex.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { isUniqueViolation } from '../inputs.js';

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import type { Context } from '../../context.js';
-import { invalidArgument } from '../../errors.js';
-import { pageSizeOf } from '../../listSize.js';
+import { invalidArgument } from '../../kernel/errors.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
+import type { Context } from '../../pipeline/context.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator, requirePrincipal } from '../auth/principal.js';
 import { column } from '../columns.js';

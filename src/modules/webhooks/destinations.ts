@@ -7,7 +7,7 @@
 // receivers. node:net's BlockList does the address arithmetic.
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { invalidArgument } from '../../errors.js';
+import { invalidArgument } from '../../kernel/errors.js';
 
 /** What a refusal may say of a host: nothing more. */
 export const DOES_NOT_RESOLVE = 'the host does not resolve';

@@ -1,7 +1,7 @@
 // Managing a partner's webhook endpoints: each change with its audit record in one transaction. The
 // trail records what changed, never a secret (a rotation records only that it happened).
 import type { Db } from '../../db/knex.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import type { TenantKey } from '../tenancy.js';

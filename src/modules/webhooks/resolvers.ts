@@ -1,10 +1,10 @@
 // Webhook endpoints in the graph. Operators manage any partner's (naming it); partner keys their own
 // partner's only, another partner's endpoint or event being "not found"; retail keys neither.
 import type { EventType, Resolvers } from '../../__generated__/resolvers.js';
-import type { Context } from '../../context.js';
-import { invalidArgument, notFound } from '../../errors.js';
-import { isDatabaseId } from '../../ids.js';
-import { pageSizeOf } from '../../listSize.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
+import { pageSizeOf } from '../../kernel/listSize.js';
+import type { Context } from '../../pipeline/context.js';
 import { callerActor } from '../audit/record.js';
 import { readablePartner, requirePartnerTenant, requirePrincipal } from '../auth/principal.js';
 import { column } from '../columns.js';

@@ -5,7 +5,7 @@
 // partner's log, delivered to this endpoint alone (the fan-out trigger passes the type over, and the
 // event is not published to subscriptions). Audited, one record per test queued.
 import type { Db } from '../../db/knex.js';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { appendEvents } from '../events/queries.js';

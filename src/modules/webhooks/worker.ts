@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
 import { poolCounts } from '../../db/poolCounts.js';
-import { continuingTrace, markFailed } from '../../tracing.js';
+import { continuingTrace, markFailed } from '../../kernel/tracing.js';
 import { DEFAULT_ALLOWED_PORTS, type DestinationRules } from './destinations.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDelivery, deliveryTargets, recordAttempt } from './queue.js';

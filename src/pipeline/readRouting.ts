@@ -5,9 +5,9 @@
 // Both doors run through here: /graphql, and the REST shim's executeOperation. Subscriptions do not
 // (their door executes without Apollo's pipeline): they stay on the primary.
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { Db } from '../db/knex.js';
+import { recordKeyWrite } from '../modules/auth/queries.js';
 import type { Context } from './context.js';
-import type { Db } from './db/knex.js';
-import { recordKeyWrite } from './modules/auth/queries.js';
 
 export type ReadTarget = 'replica' | 'primary';
 

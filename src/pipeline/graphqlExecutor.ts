@@ -29,9 +29,9 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Logger } from 'pino';
+import { activeSpan, inActiveSpan, tracingStarted, untraced } from '../kernel/tracing.js';
+import { columnOf } from '../modules/columns.js';
 import type { Context } from './context.js';
-import { columnOf } from './modules/columns.js';
-import { activeSpan, inActiveSpan, tracingStarted, untraced } from './tracing.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<Context>['gateway'];
 

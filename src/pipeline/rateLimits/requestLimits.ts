@@ -5,10 +5,10 @@
 
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { clientAddressKey } from '../clientAddress.js';
-import { runShaped, type ShapedStatement } from '../db/prepared.js';
-import { type AppError, rateLimited } from '../errors.js';
-import type { LimitSettings, WindowLimit } from '../limitSettings.js';
+import { runShaped, type ShapedStatement } from '../../db/prepared.js';
+import { clientAddressKey } from '../../kernel/clientAddress.js';
+import { type AppError, rateLimited } from '../../kernel/errors.js';
+import type { LimitSettings, WindowLimit } from '../../kernel/limitSettings.js';
 import { type KeyAdmission, PostgresCounts } from './postgresCounts.js';
 import {
   createWindowCounter,

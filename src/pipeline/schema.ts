@@ -3,28 +3,28 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
-import type { Resolvers } from './__generated__/resolvers.js';
+import type { Resolvers } from '../__generated__/resolvers.js';
+import { scalarResolvers } from '../kernel/scalars.js';
+import { apiKeyResolvers } from '../modules/apiKeys/resolvers.js';
+import { auditResolvers } from '../modules/audit/resolvers.js';
+import { authResolvers } from '../modules/auth/resolvers.js';
+import { cartResolvers } from '../modules/carts/resolvers.js';
+import { clerkResolvers } from '../modules/clerks/resolvers.js';
+import { customerResolvers } from '../modules/customers/resolvers.js';
+import { deviceResolvers } from '../modules/devices/resolvers.js';
+import { eventResolvers } from '../modules/events/resolvers.js';
+import { eventSubscriptionResolvers } from '../modules/events/subscriptionResolvers.js';
+import { financeOrderResolvers } from '../modules/financeOrders/resolvers.js';
+import { merchantResolvers } from '../modules/merchants/resolvers.js';
+import { pageInfoResolvers } from '../modules/pages.js';
+import { partnerResolvers } from '../modules/partners/resolvers.js';
+import { paymentResolvers } from '../modules/payments/resolvers.js';
+import { transactionResolvers, transactionTypeValues } from '../modules/transactions/resolvers.js';
+import { paymentVendorResolvers } from '../modules/vendors/resolvers.js';
+import { webhookResolvers } from '../modules/webhooks/resolvers.js';
 import type { Context } from './context.js';
-import { apiKeyResolvers } from './modules/apiKeys/resolvers.js';
-import { auditResolvers } from './modules/audit/resolvers.js';
-import { authResolvers } from './modules/auth/resolvers.js';
-import { cartResolvers } from './modules/carts/resolvers.js';
-import { clerkResolvers } from './modules/clerks/resolvers.js';
-import { customerResolvers } from './modules/customers/resolvers.js';
-import { deviceResolvers } from './modules/devices/resolvers.js';
-import { eventResolvers } from './modules/events/resolvers.js';
-import { eventSubscriptionResolvers } from './modules/events/subscriptionResolvers.js';
-import { financeOrderResolvers } from './modules/financeOrders/resolvers.js';
-import { merchantResolvers } from './modules/merchants/resolvers.js';
-import { pageInfoResolvers } from './modules/pages.js';
-import { partnerResolvers } from './modules/partners/resolvers.js';
-import { paymentResolvers } from './modules/payments/resolvers.js';
-import { transactionResolvers, transactionTypeValues } from './modules/transactions/resolvers.js';
-import { paymentVendorResolvers } from './modules/vendors/resolvers.js';
-import { webhookResolvers } from './modules/webhooks/resolvers.js';
-import { scalarResolvers } from './scalars.js';
 
-const SCHEMA_DIR = new URL('../schema/', import.meta.url);
+const SCHEMA_DIR = new URL('../../schema/', import.meta.url);
 
 export function loadTypeDefs(): string[] {
   return readdirSync(SCHEMA_DIR)

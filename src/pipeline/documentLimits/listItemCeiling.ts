@@ -15,8 +15,8 @@ import {
   isListType,
   isObjectType,
 } from 'graphql';
+import { AppError, HTTP_STATUS } from '../../kernel/errors.js';
 import type { Context } from '../context.js';
-import { AppError, HTTP_STATUS } from '../errors.js';
 
 export interface HeapReading {
   used: number;

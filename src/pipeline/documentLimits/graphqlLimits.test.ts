@@ -10,9 +10,9 @@ import {
   validate,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS } from '../limitSettings.js';
-import { listSizesOf } from '../listSize.js';
-import { LEGACY_ROUTES } from '../rest/routes.js';
+import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS } from '../../kernel/limitSettings.js';
+import { listSizesOf } from '../../kernel/listSize.js';
+import { LEGACY_ROUTES } from '../../rest/routes.js';
 import { buildSchema } from '../schema.js';
 import { AnalysisMeter } from './analysisBudget.js';
 import { createOperationShapeRule, operationShape } from './graphqlLimits.js';

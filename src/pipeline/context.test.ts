@@ -2,9 +2,9 @@
 // module the first time a resolver reads them and kept for the rest of the operation, and a context that
 // is never changed (a page of a list gets a new one).
 import { describe, expect, it } from 'vitest';
+import type { Db } from '../db/knex.js';
+import { ReadAhead } from '../db/readAhead.js';
 import { type Context, OperationReads, pageContext } from './context.js';
-import type { Db } from './db/knex.js';
-import { ReadAhead } from './db/readAhead.js';
 
 /** No statement runs here: building a loader only closes over its database. */
 const primary = { name: 'primary' } as unknown as Db;

@@ -7,9 +7,9 @@
 // ms), and the windows its semantics: a window starts at a key's first event; the event past the
 // limit, where the limit blocks, moves the window's end to a whole window from then.
 import type { Knex } from 'knex';
-import type { Db } from '../db/knex.js';
-import { runText, type ShapedStatement, shapeText } from '../db/prepared.js';
-import { turnBatchesPerDatabase } from '../db/turnBatches.js';
+import type { Db } from '../../db/knex.js';
+import { runText, type ShapedStatement, shapeText } from '../../db/prepared.js';
+import { turnBatchesPerDatabase } from '../../db/turnBatches.js';
 import type { WindowCount, WindowCounter } from './windowCounts.js';
 
 /** The table of migration 20261125000100_rate_limits. */

@@ -3,8 +3,8 @@
 // 64 kB /graphql).
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
-import { AppError } from '../errors.js';
 import { sendDoorError } from '../http/errorResponses.js';
+import { AppError } from '../kernel/errors.js';
 
 /** Longer query strings are refused with 414 (Node itself refuses request heads over 16 KiB with 431). */
 export const MAX_QUERY_STRING_LENGTH = 8 * 1024;

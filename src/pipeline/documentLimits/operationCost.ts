@@ -2,7 +2,7 @@
 // the request's variables (a `first` given as a variable counts its value). The rule:
 // - every field whose type is an object, interface or union costs 1 per object it can return; scalars,
 //   enums and __typename cost nothing (they only add bytes to the objects that carry them);
-// - a list's size is its @listSize bound (src/listSize.ts), or fewer when its slicing argument
+// - a list's size is its @listSize bound (src/kernel/listSize.ts), or fewer when its slicing argument
 //   (`first`) asks for fewer: a literal, the request's variable, the variable's default, or the
 //   argument's own default; a connection's list fields (nodes, edges) have the connection's size;
 // - nesting multiplies; every alias and every fragment spread is counted (aliases are not free);
@@ -33,7 +33,7 @@ import {
   type SelectionSetNode,
   valueFromASTUntyped,
 } from 'graphql';
-import { listSizeOf } from '../listSize.js';
+import { listSizeOf } from '../../kernel/listSize.js';
 import { AnalysisMeter, saturatingAdd, saturatingMultiply } from './analysisBudget.js';
 import { IntrospectionCount } from './introspectionCost.js';
 

@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limi
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** What executes GraphQL operations: graphql-jit's compiled documents, or graphql-js as it is (src/graphqlExecutor.ts). */
+/** What executes GraphQL operations: graphql-jit's compiled documents, or graphql-js as it is (src/pipeline/graphqlExecutor.ts). */
 export type GraphqlExecutorKind = 'jit' | 'graphql-js';
 const GRAPHQL_EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
 
@@ -31,7 +31,7 @@ export interface Config {
   tokenTtlSeconds: number;
   /** The first signs new access tokens; every one verifies them (rotation). */
   tokenSigningKeys: Array<{ id: string; secret: string }>;
-  /** Requests per API key, failed authentications per address, GraphQL document limits (src/limits/). */
+  /** Requests per API key, failed authentications per address, GraphQL document limits (src/pipeline/). */
   limits: LimitSettings;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address. */
   trustProxy: TrustProxy;

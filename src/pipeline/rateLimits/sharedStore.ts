@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Db } from '../db/knex.js';
-import type { WindowLimit } from '../limitSettings.js';
+import type { Db } from '../../db/knex.js';
+import type { WindowLimit } from '../../kernel/limitSettings.js';
 import type { PostgresCounts, PostgresLimit } from './postgresCounts.js';
 import type { WindowCount, WindowCounter } from './windowCounts.js';
 

@@ -17,7 +17,7 @@ import {
   validate,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../limitSettings.js';
+import { DEFAULT_LIMITS } from '../../kernel/limitSettings.js';
 import { buildSchema } from '../schema.js';
 import {
   ANALYSIS_REFUSAL,

@@ -24,8 +24,8 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from '../../kernel/limitSettings.js';
 import type { Context } from '../context.js';
-import { GRAPHQL_LIMIT_VARIABLES, type GraphQLLimits } from '../limitSettings.js';
 import {
   AnalysisBudgetExceeded,
   AnalysisMeter,

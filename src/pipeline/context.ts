@@ -2,32 +2,32 @@
 // and the REST shim): the databases, the operation's reads and DataLoaders, and who is calling. A
 // context is never changed once built: a page of a list or a subscription gets a new one.
 import type { Logger } from 'pino';
-import type { Db } from './db/knex.js';
-import type { ReadAhead } from './db/readAhead.js';
-import type { ReadReplica } from './db/replica.js';
-import { isDatabaseUnavailable, serviceUnavailable } from './errors.js';
+import type { Db } from '../db/knex.js';
+import type { ReadAhead } from '../db/readAhead.js';
+import type { ReadReplica } from '../db/replica.js';
+import { isDatabaseUnavailable, serviceUnavailable } from '../kernel/errors.js';
+import { type Authentication, authenticateCredential, type Credential } from '../modules/auth/principal.js';
+import type { TokenSettings } from '../modules/auth/tokens.js';
+import { createCartLoaders } from '../modules/carts/loaders.js';
+import { createClerkLoaders } from '../modules/clerks/loaders.js';
+import { createCustomerLoaders } from '../modules/customers/loaders.js';
+import { createDeviceLoaders } from '../modules/devices/loaders.js';
+import type { EventObserver } from '../modules/events/observe.js';
+import type { LiveConnection } from '../modules/events/stream.js';
+import { createFinanceOrderLoaders } from '../modules/financeOrders/loaders.js';
+import { createMerchantLoaders } from '../modules/merchants/loaders.js';
+import { createPartnerLoaders } from '../modules/partners/loaders.js';
+import { createPaymentLoaders } from '../modules/payments/loaders.js';
+import { type PaymentObserver, UNOBSERVED } from '../modules/payments/observe.js';
+import { createTransactionLoaders } from '../modules/transactions/loaders.js';
+import { createPaymentVendorLoaders } from '../modules/vendors/loaders.js';
+import { createWebhookLoaders } from '../modules/webhooks/loaders.js';
 import {
   type CredentialLimits,
   credentialLimitsFor,
   type KeyQuota,
   type RequestLimiter,
-} from './limits/requestLimits.js';
-import { type Authentication, authenticateCredential, type Credential } from './modules/auth/principal.js';
-import type { TokenSettings } from './modules/auth/tokens.js';
-import { createCartLoaders } from './modules/carts/loaders.js';
-import { createClerkLoaders } from './modules/clerks/loaders.js';
-import { createCustomerLoaders } from './modules/customers/loaders.js';
-import { createDeviceLoaders } from './modules/devices/loaders.js';
-import type { EventObserver } from './modules/events/observe.js';
-import type { LiveConnection } from './modules/events/stream.js';
-import { createFinanceOrderLoaders } from './modules/financeOrders/loaders.js';
-import { createMerchantLoaders } from './modules/merchants/loaders.js';
-import { createPartnerLoaders } from './modules/partners/loaders.js';
-import { createPaymentLoaders } from './modules/payments/loaders.js';
-import { type PaymentObserver, UNOBSERVED } from './modules/payments/observe.js';
-import { createTransactionLoaders } from './modules/transactions/loaders.js';
-import { createPaymentVendorLoaders } from './modules/vendors/loaders.js';
-import { createWebhookLoaders } from './modules/webhooks/loaders.js';
+} from './rateLimits/requestLimits.js';
 
 export interface ServiceDeps {
   db: Db;
