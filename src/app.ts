@@ -194,7 +194,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       ...layers.flatMap((layer) => layer.graphqlPlugins ?? []),
       // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
       ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
-      deps.production ? ApolloServerPluginLandingPageDisabled() : sandboxLandingPage<Context>(),
+      deps.production ? ApolloServerPluginLandingPageDisabled() : sandboxLandingPage(),
     ],
     formatError: (formatted, error) => {
       const tokenLimit =

@@ -1,7 +1,7 @@
 // GET /graphql in a browser, outside production: Apollo Sandbox, Apollo's own page, which loads Sandbox
 // from Apollo's CDN. Without internet that page shows only Apollo's "you might be offline" note, so the
 // note here also links GraphiQL, which the service serves itself (pages/router.ts) and works offline.
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 
 /** What the offline note adds: where the graph can be explored without Apollo's CDN. */
@@ -20,11 +20,11 @@ export function withGraphiqlLink(html: string): string {
 }
 
 /** Apollo's Sandbox landing page (embedded, no cookies sent), with the GraphiQL link when offline. */
-export function sandboxLandingPage<TContext extends BaseContext>(): ApolloServerPlugin<TContext> {
+export function sandboxLandingPage(): ApolloServerPlugin {
   const apollo = ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false });
   return {
     async serverWillStart(service) {
-      const listener = await apollo.serverWillStart?.(service as never);
+      const listener = await apollo.serverWillStart?.(service);
       const render = listener?.renderLandingPage;
       if (!render) throw new Error("Apollo's Sandbox plugin renders no landing page");
       return {
