@@ -28,6 +28,19 @@ declare module '@usebruno/converters' {
       vars?: { req: unknown[]; res: unknown[] };
       docs?: string;
     };
-    examples?: unknown[];
+    examples?: BrunoExample[];
+  }
+
+  /** A recorded answer of a request, with the request that got it. */
+  export interface BrunoExample {
+    name: string;
+    request: {
+      url: string;
+      method: string;
+      headers: Array<{ name: string; value: string; enabled: boolean }>;
+      params: Array<{ name: string; value: string; enabled: boolean; type: string }>;
+      body: { mode: string; json?: string | null; text?: string | null };
+    };
+    response: unknown;
   }
 }

@@ -6,16 +6,18 @@
 // it: each request's credential from the key kind its operation's security names, the enabled query
 // parameters in the URL (which is what Bruno sends), the access token the token request keeps for the
 // notification, list-transactions' window (the last 30 days), and the environment "local": the base
-// URL of npm start and the demo keys.
+// URL of npm start and the demo keys. Each example's request is the golden file's that got its answer
+// (the importer gives every example the operation's own request, so "no key" showed the key).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrunoItem, openApiToBruno } from '@usebruno/converters';
+import { type BrunoExample, type BrunoItem, openApiToBruno } from '@usebruno/converters';
 import { stringifyCollection, stringifyEnvironment, stringifyFolder, stringifyRequest } from '@usebruno/filestore';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const COLLECTION_DIR = join(ROOT, 'collection');
 export const OPENAPI_FILE = join(ROOT, 'openapi.json');
+export const GOLDEN_DIR = join(ROOT, 'test/golden');
 
 type Spec = { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
 
@@ -44,6 +46,76 @@ const ENVIRONMENT = {
   }).map(([name, value]) => ({ name, value, enabled: true, secret: false, type: 'text' })),
 };
 
+/** The demo keys a golden request sends, as the environment's variables (the others stay as sent). */
+const DEMO_KEY_VARIABLES: Record<string, string> = {
+  'demo-partner-key': '{{partnerKey}}',
+  'demo-retail-key': '{{retailKey}}',
+  'demo-vendor-key': '{{vendorKey}}',
+  'demo-operator-key': '{{operatorKey}}',
+};
+const asVariable = (value: string) => DEMO_KEY_VARIABLES[value] ?? value;
+
+/** A golden file's request (test/golden/<route>/<case>.json). */
+export interface GoldenRequest {
+  method: string;
+  /** With its query string, as sent. */
+  path: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  /** A body that is not JSON, sent as it is. */
+  body?: string;
+}
+
+/** Every golden request by its path (without the query) and what it shows: the names of the examples. */
+export function goldenRequests(dir = GOLDEN_DIR): Map<string, GoldenRequest> {
+  const requests = new Map<string, GoldenRequest>();
+  for (const folder of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+    for (const file of readdirSync(join(dir, folder.name)).filter((name) => name.endsWith('.json'))) {
+      const golden = JSON.parse(readFileSync(join(dir, folder.name, file), 'utf8')) as {
+        about: string;
+        request: GoldenRequest;
+      };
+      requests.set(`${golden.request.path.split('?')[0]} ${golden.about}`, golden.request);
+    }
+  }
+  return requests;
+}
+
+/**
+ * `example` with the request of the golden file that got its answer, and its name: its method, query,
+ * headers and JSON body, so an example without a key sends none. The importer names an example after
+ * its answer, then the body example's name in parentheses; an answer no golden file holds is left as is.
+ */
+function goldenExample(example: BrunoExample, path: string, goldens: Map<string, GoldenRequest>): BrunoExample {
+  const [key, golden] =
+    [...goldens.entries()].find(
+      ([key]) => key === `${path} ${example.name}` || `${path} ${example.name}`.startsWith(`${key} (`),
+    ) ?? [];
+  if (!key || !golden) return example;
+  const query = new URLSearchParams(golden.path.split('?')[1] ?? '');
+  const body =
+    golden.json !== undefined
+      ? { ...example.request.body, mode: 'json', json: JSON.stringify(golden.json, null, 2) }
+      : golden.body === undefined
+        ? { ...example.request.body, mode: 'none', json: null }
+        : { ...example.request.body, mode: 'text', json: null, text: golden.body };
+  return {
+    ...example,
+    name: key.slice(path.length + 1),
+    request: {
+      ...example.request,
+      method: golden.method,
+      params: [...query].map(([name, value]) => ({ name, value: asVariable(value), enabled: true, type: 'query' })),
+      headers: Object.entries(golden.headers ?? {}).map(([name, value]) => ({
+        name,
+        value: value.replace(/^(Bearer )?(.*)$/, (_, scheme = '', key: string) => `${scheme}${asVariable(key)}`),
+        enabled: true,
+      })),
+      body,
+    },
+  };
+}
+
 const LAST_30_DAYS = `const now = Math.floor(Date.now() / 1000);
 bru.setVar('starttime', now - 30 * 86400);
 bru.setVar('endtime', now);`;
@@ -56,7 +128,7 @@ const fileName = (name: string) =>
     .replace(/[.\s]+$/, '');
 
 /** One request as the importer made it, with what the document says and the importer cannot. */
-function completeRequest(item: BrunoItem, spec: Spec): BrunoItem {
+function completeRequest(item: BrunoItem, spec: Spec, goldens: Map<string, GoldenRequest>): BrunoItem {
   const request = item.request!;
   const path = request.url.replace('{{baseUrl}}', '');
   const operation = spec.paths[path]?.[request.method.toLowerCase()];
@@ -87,6 +159,15 @@ function completeRequest(item: BrunoItem, spec: Spec): BrunoItem {
   // only (usebruno/bruno#8787): the enabled query parameters go into the URL, as Bruno saves a request.
   const query = completedRequest.params.filter((param) => param.type === 'query' && param.enabled);
   if (query.length) completedRequest.url += `?${query.map((param) => `${param.name}=${param.value}`).join('&')}`;
+  // A key in the query travels in that URL, so no auth block adds it again: the Bruno CLI's (4.1) apikey
+  // auth in queryparams parses the URL before its {{variables}} are set, and prints a stack trace.
+  if (completedRequest.auth.mode === 'apikey' && query.some((param) => param.name === 'key')) {
+    completedRequest.auth = { ...completedRequest.auth, mode: 'none', apikey: null };
+  }
+  // The importer pairs every answer with every body example; the golden request makes the pairs of one
+  // answer the same example, kept once.
+  const examples = (completed.examples ?? []).map((example) => goldenExample(example, path, goldens));
+  completed.examples = examples.filter((example, at) => examples.findIndex((e) => e.name === example.name) === at);
   return completed;
 }
 
@@ -120,7 +201,7 @@ function requestFile(item: BrunoItem): string {
 }
 
 /** The collection's files from the document: path under collection/ -> content. */
-export function collectionFiles(spec: Spec): Map<string, string> {
+export function collectionFiles(spec: Spec, goldens = goldenRequests()): Map<string, string> {
   const collection = openApiToBruno(spec, { groupBy: 'tags' });
   const files = new Map<string, string>();
   const brunoConfig = { version: '1', name: collection.name, type: 'collection', ignore: ['node_modules', '.git'] };
@@ -140,7 +221,7 @@ export function collectionFiles(spec: Spec): Map<string, string> {
         }
         add(item.items ?? [], path);
       } else {
-        files.set(join(folder, `${fileName(item.name)}.bru`), requestFile(completeRequest(item, spec)));
+        files.set(join(folder, `${fileName(item.name)}.bru`), requestFile(completeRequest(item, spec, goldens)));
       }
     }
   };

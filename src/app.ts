@@ -10,7 +10,6 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { activeDemoKeys } from './fixtures/demo.js';
@@ -29,6 +28,7 @@ import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
 import { createPagesRouter } from './pages/router.js';
+import { sandboxLandingPage } from './pages/sandbox.js';
 import { type Context, createContext, type ServiceDeps } from './pipeline/context.js';
 import { createOperationShapeRule, tokenLimitMessage } from './pipeline/documentLimits/graphqlLimits.js';
 import { type KeylessRequest, refusedWithoutCredential } from './pipeline/documentLimits/keylessRequests.js';
@@ -194,9 +194,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       ...layers.flatMap((layer) => layer.graphqlPlugins ?? []),
       // With DATABASE_REPLICA_URL: queries read the replica, mutations record where their key wrote.
       ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
-      deps.production
-        ? ApolloServerPluginLandingPageDisabled()
-        : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      deps.production ? ApolloServerPluginLandingPageDisabled() : sandboxLandingPage(),
     ],
     formatError: (formatted, error) => {
       const tokenLimit =

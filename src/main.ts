@@ -67,7 +67,7 @@ process.stdout.write(
   [
     `device-financing service listening on ${config.host}:${port} (${describeDatabase(config)})`,
     `  start here:        ${base}/${config.production ? '  (API reference at /docs)' : 'graphiql  (also / and /docs)'}`,
-    `  GraphQL:           ${base}/graphql${config.production ? '' : '  (Apollo Sandbox in a browser)'}`,
+    `  GraphQL:           ${base}/graphql${config.production ? '' : "  (Apollo Sandbox in a browser, from Apollo's CDN: needs internet)"}`,
     `  partner interface: ${base}/v1/list-clerks.php?key=...`,
     `  payments:          ${base}/payments/v1/token`,
     ...(demoKeys.length

@@ -8,8 +8,19 @@ import { describe, expect, it } from 'vitest';
 import { COLLECTION_DIR, collectionFiles, committedCollection, OPENAPI_FILE } from '../scripts/collection.js';
 import { useSeededService } from './support/fixtures.js';
 
+interface BrunoExample {
+  name: string;
+  request: {
+    method: string;
+    headers: Array<{ name: string; value: string }>;
+    params: Array<{ name: string; value: string; type: string }>;
+    body: { mode: string; json?: string };
+  };
+}
+
 interface BrunoRequest {
   name: string;
+  examples?: BrunoExample[];
   request: {
     method: string;
     url: string;
@@ -34,6 +45,47 @@ describe('the committed collection', () => {
     // Every operation of the document is a request of the collection, and the environment is there.
     expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(13);
     expect(fresh.has('environments/local.bru')).toBe(true);
+  });
+});
+
+/** Every request file of the committed collection, parsed. */
+const requestFiles = () =>
+  [...committedCollection().entries()]
+    .filter(([path]) => isRequestFile(path))
+    .map(([path, text]) => ({ path, ...(parseRequest(text, { format: 'bru' }) as BrunoRequest) }));
+
+/** What an example sends as a credential: the key query parameter, the two key headers, a token's apiKey. */
+function credentialsSent(example: BrunoExample): string[] {
+  const sent = [
+    ...example.request.params.filter((param) => param.type === 'query' && param.name === 'key').map(() => 'key'),
+    ...example.request.headers
+      .map((header) => header.name.toLowerCase())
+      .filter((name) => name === 'authorization' || name === 'x-api-key'),
+  ];
+  if (example.request.body.mode === 'json' && /"apiKey"/.test(example.request.body.json ?? '')) sent.push('apiKey');
+  return sent;
+}
+
+describe("the collection's examples", () => {
+  it('send the request that got their answer: an example without a key sends no key, not even an empty one', () => {
+    const examples = requestFiles().flatMap(({ examples }) => examples ?? []);
+    const withoutKey = examples.filter((example) => /^no (key|credential|Authorization|apiKey)\b/.test(example.name));
+    // list-clerks, list-merchants, lookup-customer, list-transactions, the notification, the token, /graphql
+    expect(withoutKey.map((example) => example.name)).toHaveLength(7);
+    for (const example of withoutKey) expect(credentialsSent(example), example.name).toEqual([]);
+    const emptyKey = examples.find((example) => example.name === 'an empty key counts as a missing one');
+    expect(emptyKey?.request.params).toEqual([expect.objectContaining({ name: 'key', value: '' })]);
+    const unknownKey = examples.find((example) => example.name === 'a key that is not ours: 401 INVALID_API_KEY');
+    expect(unknownKey?.request.params).toEqual([expect.objectContaining({ name: 'key', value: 'not-a-real-key' })]);
+    // Each answer once: the importer's pairing of every answer with every body example is undone.
+    const names = requestFiles().flatMap(({ path, examples }) => (examples ?? []).map((e) => `${path} ${e.name}`));
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('put a query key in the URL only: no apikey auth, which the Bruno CLI cannot add to a URL with variables', () => {
+    const inQuery = requestFiles().filter(({ request }) => /[?&]key=/.test(request.url));
+    expect(inQuery.map(({ name }) => name)).toHaveLength(6);
+    for (const { name, request } of inQuery) expect(request.auth.mode, name).toBe('none');
   });
 });
 

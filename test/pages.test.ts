@@ -3,6 +3,7 @@
 // has; the assets are served with long cache lifetimes; the landing page says which demo keys work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageAsset } from '../src/pages/assets.js';
+import { withGraphiqlLink } from '../src/pages/sandbox.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService, type TestService } from './support/service.js';
@@ -163,5 +164,22 @@ describe('/graphiql', () => {
     expect(html).toContain('data-endpoint="/graphql"');
     const headers = /data-headers="([^"]*)"/.exec(html)![1]!.replace(/&quot;/g, '"');
     expect(JSON.parse(headers)).toEqual({ 'X-Api-Key': 'demo-partner-key' });
+  });
+});
+
+describe('/graphql in a browser (Apollo Sandbox, from Apollo CDN)', () => {
+  it("links GraphiQL in the note Apollo's page shows offline, and still loads Sandbox", async () => {
+    const response = await service().request('/graphql', { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const note = /<div class="fallback">([\s\S]*?)<\/div>/.exec(html)?.[1];
+    expect(note).toContain('you might be offline');
+    expect(note).toContain('<a href="/graphiql">/graphiql</a>');
+    expect(html).toContain('https://embeddable-sandbox.cdn.apollographql.com/');
+  });
+
+  it("keeps the link at the top of the page if Apollo's note moves", () => {
+    const page = withGraphiqlLink('<html><body>\n<div id="sandbox"></div></body></html>');
+    expect(page).toMatch(/^<html><body>\n<p>GraphiQL works offline[^\n]*<a href="\/graphiql">/);
   });
 });
