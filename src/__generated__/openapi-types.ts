@@ -274,7 +274,7 @@ export interface components {
             /** @description The same text as error.message, for clients that read only valid/message. */
             message: string;
             error: {
-                /** @description A stable code: see the error table in the README. */
+                /** @description A stable code: see the error table in docs/integrating.md (Errors). */
                 code: string;
                 /** @description What was wrong, naming the parameter. */
                 message: string;
@@ -282,7 +282,7 @@ export interface components {
         };
         PaymentsError: {
             error: {
-                /** @description A stable code (the same as the partner interface and GraphQL use): see the error table in the README. An addition to the contract's { error: { message } }. */
+                /** @description A stable code (the same as the partner interface and GraphQL use): see the error table in docs/integrating.md (Errors). An addition to the contract's { error: { message } }. */
                 code: string;
                 /** @description What was wrong, e.g. that paymentVendor is a required field. */
                 message: string;
@@ -567,7 +567,7 @@ export interface components {
                 }[];
                 path?: (string | number)[];
                 extensions: {
-                    /** @description A stable code: see the error table in the README. */
+                    /** @description A stable code: see the error table in docs/integrating.md (Errors). */
                     code: string;
                 } & {
                     [key: string]: unknown;

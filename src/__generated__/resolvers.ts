@@ -718,7 +718,7 @@ export type DeviceModelEdge = {
  */
 export type Event = {
   __typename?: 'Event';
-  /** The event's payload, as webhooks deliver it (see the README's Events section for each type). */
+  /** The event's payload, as webhooks deliver it (docs/integrating.md, Events, gives each type's). */
   data: Scalars['JSON']['output'];
   /** Its webhook deliveries, one per subscribed endpoint and redelivery, oldest first (the latest 25). */
   deliveries: Array<WebhookDelivery>;

@@ -100,14 +100,14 @@ export const schemas: Record<string, Schema> = {
     valid: { const: false },
     message: str('The same text as error.message, for clients that read only valid/message.'),
     error: obj({
-      code: str('A stable code: see the error table in the README.'),
+      code: str('A stable code: see the error table in docs/integrating.md (Errors).'),
       message: str('What was wrong, naming the parameter.'),
     }),
   }),
   PaymentsError: obj({
     error: obj({
       code: str(
-        "A stable code (the same as the partner interface and GraphQL use): see the error table in the README. An addition to the contract's { error: { message } }.",
+        "A stable code (the same as the partner interface and GraphQL use): see the error table in docs/integrating.md (Errors). An addition to the contract's { error: { message } }.",
       ),
       message: str('What was wrong, e.g. that paymentVendor is a required field.'),
     }),
@@ -298,7 +298,7 @@ export const schemas: Record<string, Schema> = {
           path: arr({ type: ['string', 'integer'] }),
           extensions: {
             type: 'object',
-            properties: { code: str('A stable code: see the error table in the README.') },
+            properties: { code: str('A stable code: see the error table in docs/integrating.md (Errors).') },
             required: ['code'],
             additionalProperties: {
               description:
