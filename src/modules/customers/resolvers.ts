@@ -31,7 +31,9 @@ export const customerResolvers: Resolvers = {
       const limit = pageSizeOf(info, first);
       const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
       const listing =
-        partnerId === undefined ? null : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
+        partnerId === undefined
+          ? null
+          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
       return pageAfter(
         afterId,

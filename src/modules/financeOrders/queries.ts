@@ -3,8 +3,8 @@ import { joinedRow } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped } from '../../db/prepared.js';
 import { deviceSources } from '../devices/queries.js';
-import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import type { DeviceRow } from '../devices/rows.js';
+import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
 import type {
   FinanceOrderForPayment,

@@ -55,7 +55,9 @@ export const financeOrderResolvers: Resolvers = {
       const limit = pageSizeOf(info, first);
       const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
       const listing =
-        partnerId === undefined ? null : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
+        partnerId === undefined
+          ? null
+          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
       return pageAfter(
         afterId,
@@ -97,7 +99,10 @@ export const financeOrderResolvers: Resolvers = {
       ),
     paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),
     schedule: (order, _args, ctx) =>
-      scheduleOf(order, ctx.clocks.nowFor(order.partner_id)).map((installment) => ({ ...installment, currency: order.currency })),
+      scheduleOf(order, ctx.clocks.nowFor(order.partner_id)).map((installment) => ({
+        ...installment,
+        currency: order.currency,
+      })),
   },
   PaymentOption: {
     amount: (option) => formatAmount(option.amountMinor, option.currency),

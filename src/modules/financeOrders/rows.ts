@@ -1,5 +1,5 @@
-import type { PartnerSettingsColumns } from '../partners/settings.js';
 import type { ConnectionPage, EdgeParent } from '../pages.js';
+import type { PartnerSettingsColumns } from '../partners/settings.js';
 
 /** Where an order stands, named for the order: its device's secureStatus, one for one (terms.ts orderStatusOf). */
 export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF';

@@ -66,7 +66,8 @@ export class PartnerPolicies implements PartnerClocks, PartnerSettingsSource {
   sandboxOffsets(): ReadonlyMap<string, number> {
     const offsets = new Map<string, number>();
     if (this.production) return offsets;
-    for (const [partnerId, policy] of this.#known) if (policy.offsetMs !== null) offsets.set(partnerId, policy.offsetMs);
+    for (const [partnerId, policy] of this.#known)
+      if (policy.offsetMs !== null) offsets.set(partnerId, policy.offsetMs);
     return offsets;
   }
 

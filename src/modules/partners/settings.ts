@@ -97,12 +97,20 @@ export interface PartnerSettingsChange {
   flexibleAmountEnabled?: boolean | null;
 }
 
-function checkDays(field: string, days: readonly number[], bounds: (typeof SETTINGS_BOUNDS)['repaymentDays' | 'lockReminderDays']) {
-  if (days.length > bounds.entries) throw invalidPartnerSettings(field, `has ${days.length} entries; at most ${bounds.entries}`);
+function checkDays(
+  field: string,
+  days: readonly number[],
+  bounds: (typeof SETTINGS_BOUNDS)['repaymentDays' | 'lockReminderDays'],
+) {
+  if (days.length > bounds.entries)
+    throw invalidPartnerSettings(field, `has ${days.length} entries; at most ${bounds.entries}`);
   if (days.length < bounds.minEntries) throw invalidPartnerSettings(field, `needs at least ${bounds.minEntries} entry`);
   for (const day of days) {
     if (!Number.isInteger(day) || day < bounds.min || day > bounds.max)
-      throw invalidPartnerSettings(field, `holds ${day}; each entry is a whole number of days from ${bounds.min} to ${bounds.max}`);
+      throw invalidPartnerSettings(
+        field,
+        `holds ${day}; each entry is a whole number of days from ${bounds.min} to ${bounds.max}`,
+      );
   }
   if (new Set(days).size !== days.length) throw invalidPartnerSettings(field, 'holds an entry twice');
 }
@@ -115,7 +123,10 @@ export function changedSettings(current: PartnerSettings, change: PartnerSetting
   const grace = change.lockGraceHours ?? current.lockGraceHours;
   const { min, max } = SETTINGS_BOUNDS.lockGraceHours;
   if (!Number.isInteger(grace) || grace < min || grace > max)
-    throw invalidPartnerSettings('lockGraceHours', `is ${grace}; it must be a whole number of hours from ${min} to ${max}`);
+    throw invalidPartnerSettings(
+      'lockGraceHours',
+      `is ${grace}; it must be a whole number of hours from ${min} to ${max}`,
+    );
   const reminders = change.lockReminderDays ?? current.lockReminderDays;
   checkDays('lockReminderDays', reminders, SETTINGS_BOUNDS.lockReminderDays);
   const repayment = change.repaymentDays ?? current.repaymentDays;

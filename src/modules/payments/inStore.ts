@@ -11,6 +11,7 @@ import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../errors.js';
 import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../money.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
+import { settingsOfColumns } from '../partners/settings.js';
 import {
   type Claimed,
   fingerprintPaymentRequest,
@@ -27,7 +28,6 @@ import {
 } from './queries.js';
 import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
-import { settingsOfColumns } from '../partners/settings.js';
 
 export interface InStorePaymentRequest {
   partnerId: string;
