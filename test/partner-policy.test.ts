@@ -195,6 +195,40 @@ describe('lockAt, with a grace of 48 hours', () => {
     expect(after.secureStatus).toBe('ACTIVE_AND_SECURED');
   });
 
+  it("a vendor's notification is received at its order's partner's time too, its receipt's nextPayment the new lockAt", async () => {
+    const { sandboxClock } = await settingsOf(demoPartner);
+    const token = await fixture.service.request('/payments/v1/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
+    });
+    const { access_token: accessToken } = ((await token.json()) as any).data;
+    const response = await fixture.service.request('/payments/v1/notification', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({
+        paymentVendor: 'demo-vendor',
+        amount: '20.00',
+        currency: 'USD',
+        reference: 'POLICY-1',
+        deviceTag: 'DTSTBBD',
+      }),
+    });
+    expect(response.status).toBe(200);
+    const { paymentId } = ((await response.json()) as any).data;
+    const payment = await fixture.database
+      .db('payments')
+      .where({ id: String(paymentId) })
+      .first();
+    const receivedAt = Math.floor(payment.received_at.getTime() / 1000);
+    expect(receivedAt).toBeGreaterThanOrEqual(sandboxClock.now);
+    expect(receivedAt).toBeLessThan(sandboxClock.now + DAY);
+    const stored = await fixture.database.db('vendor_notifications').where({ reference: 'POLICY-1' }).first();
+    const paid = await order(payment.finance_order_id);
+    expect(paid.lockAt).toBe(paid.paidThrough + 48 * HOUR);
+    expect(stored.response_body.nextPayment).toBe(paid.lockAt);
+  });
+
   it('refuses to move the clock backwards, and changes nothing', async () => {
     const { sandboxClock } = await settingsOf(demoPartner);
     const audited = await auditCount();
