@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppDeps, createApp } from '../src/app.js';
 import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
+import { DEFAULT_PARTNER_SETTINGS, partnerSettingsOf } from '../src/modules/partners/settings.js';
 import { serviceLayers } from '../src/serviceLayers.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService, TEST_EXECUTOR, TEST_TOKENS, type TestService } from './support/service.js';
@@ -137,6 +138,9 @@ describe('partner settings', () => {
       .orderBy('id', 'desc')
       .first();
     expect(record.details).toMatchObject({ before: { lockGraceHours: 0 }, after: { lockGraceHours: 48 } });
+    // The one statement background code reads them with says the same as the graph.
+    expect(await partnerSettingsOf(fixture.database.db, demoPartner)).toEqual(changed.settings);
+    expect(await partnerSettingsOf(fixture.database.db, '999999')).toEqual(DEFAULT_PARTNER_SETTINGS);
     expect((await settingsOf(otherPartner)).settings.lockGraceHours).toBe(0);
   });
 });
