@@ -9,6 +9,7 @@ import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from
 import { createLogger } from '../src/logger.js';
 import { DEFAULT_PARTNER_SETTINGS, partnerSettingsOf } from '../src/modules/partners/settings.js';
 import { serviceLayers } from '../src/serviceLayers.js';
+import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { startTestService, TEST_EXECUTOR, TEST_TOKENS, type TestService } from './support/service.js';
 
@@ -299,6 +300,22 @@ describe('a second instance over the same database', () => {
       timeout: 10_000,
       interval: 50,
     });
+  });
+  it.runIf(onPostgres)('listens again after losing its connection, and reads what it missed', async () => {
+    await fixture.database.db.raw(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where datname = current_database() and query ilike 'listen "dfs_partner_policy"' and pid <> pg_backend_pid()`,
+    );
+    // Changed while the instances listen no more: the first applies its own change, the second reads it again.
+    ok(await operator(UPDATE, { input: { partnerId: otherPartner, repaymentDays: [21] } }));
+    const onSecond = graphqlOn(() => second, 'demo-operator-key');
+    await vi.waitFor(
+      async () => {
+        const seen = ok(await onSecond(`query($id: ID!) { partner(id: $id) { ${SETTINGS} } }`, { id: otherPartner }));
+        expect(seen.partner.settings.repaymentDays).toEqual([21]);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });
 
