@@ -26,6 +26,8 @@ const config: CodegenConfig = {
           CreatedApiKey: '../modules/auth/rows.js#CreatedApiKeyParent',
           AccessToken: '../modules/auth/rows.js#AccessTokenParent',
           Partner: '../modules/partners/rows.js#PartnerRow',
+          PartnerSettings: '../modules/partners/settings.js#PartnerSettingsParent',
+          SandboxClock: '../modules/partners/clock.js#SandboxClockView',
           Merchant: '../modules/merchants/rows.js#MerchantRow',
           Address: '../modules/merchants/rows.js#MerchantRow',
           Clerk: '../modules/clerks/rows.js#ClerkRow',

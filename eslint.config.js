@@ -13,7 +13,9 @@ const VALUE_TYPES = [
   'PageInfo',
   'PaymentNotificationResult',
   'PaymentOption',
+  'PartnerSettings',
   'PaymentReceipt',
+  'SandboxClock',
   'Viewer',
   'WebhookEndpointSecret',
 ];

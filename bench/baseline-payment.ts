@@ -168,9 +168,11 @@ export async function recordCustomerPayment(
     const remaining = repayable - paid;
     const fullyPaid = remaining <= 0n;
     const paidThroughDays = 30n + (paid * 30n) / monthly;
+    // lockAt: paid-through + the partner's grace, read with the order (decisions.md 15).
+    const graceMs = Number(facts.o__lock_grace_hours) * 3_600_000;
     const nextPayment = fullyPaid
       ? null
-      : seconds(new Date((facts.o__ordered_at as Date).getTime() + Number(paidThroughDays) * DAY_MS));
+      : seconds(new Date((facts.o__ordered_at as Date).getTime() + Number(paidThroughDays) * DAY_MS + graceMs));
     const time = seconds(now);
     // The payment's id, drawn by the read: the events are built with it.
     if (paymentId === null) throw new Error('the read drew no payment id for a payment that passes');

@@ -24,6 +24,7 @@ import { untraced } from './kernel/tracing.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
+import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
@@ -96,6 +97,8 @@ export interface App {
   apollo: ApolloServer<Context>;
   /** GraphQL subscriptions over WebSocket: attach to the HTTP server; close before closing it. */
   subscriptions: SubscriptionDoor;
+  /** Each partner's time and settings, as this instance knows them (background tasks read them too). */
+  policies: PartnerPolicies;
   /** With the jit executor: what it compiled and ran (graphql-js runs Apollo's own way: null). */
   executorStats: ExecutorStats | null;
   /** From now on /readyz answers 503 "draining", so balancers stop sending new requests here. */
@@ -164,7 +167,12 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       void publishEvents(deps.db, events, deps.logger);
     },
   };
-  const service: ServiceDeps = { ...deps, limiter, observe };
+  // The partners' settings and sandbox clocks, in this process's memory, kept current by their notifications.
+  const running = deps.policies
+    ? null
+    : await startPartnerPolicies(deps.db, { realNow: deps.now, production: deps.production, logger: deps.logger });
+  const policies = deps.policies ?? running!.policies;
+  const service: ServiceDeps = { ...deps, limiter, observe, policies };
   // Its SDL files' parses at start make no spans (tracing on): they are no request's work.
   const schema = countListItems(untraced(buildSchema));
   // jit: Apollo's gateway interface hands every validated operation to the compiled executor.
@@ -323,12 +331,14 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     apollo,
     subscriptions,
     executorStats: jit?.stats ?? null,
+    policies,
     startDraining: () => {
       draining = true;
     },
     stop: async () => {
       await subscriptions.close();
       await apollo.stop();
+      await running?.close();
       if (backend.kind === 'redis') backend.client.disconnect();
     },
   };

@@ -489,7 +489,7 @@ describe('the status filter: SQL and terms.ts agree at every boundary', () => {
             for (const status of ['ACTIVE', 'LOCKED', 'PAID_OFF'] as const) {
               const listed = await listFinanceOrders(
                 trx,
-                { ...window, status, now: testCase.now },
+                { ...window, status, moment: { partnerId, now: testCase.now, graceHours: 0 } },
                 { after: String(Number(id) - 1), limit: 1 },
               );
               if (listed[0]?.id === id) inSql.push(status);

@@ -27,6 +27,7 @@ const DOMAIN_TABLES = [
   'payment_vendors',
   'payments',
   'rate_limits',
+  'sandbox_clocks',
   'transactions',
   'vendor_notifications',
   'webhook_attempts',
@@ -48,6 +49,7 @@ const GLOBAL_TABLES = [
   'payment_vendors',
   // The request limits' shared counters (keys and client addresses, not tenant data).
   'rate_limits',
+  'sandbox_clocks',
   'vendor_notifications',
 ];
 

@@ -340,15 +340,21 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   );
 
   // The dashboards' listings (Query.financeOrders, Query.customers): a default page of 100 (+1), each filter.
-  const listing = (changes: Partial<ListingWindow & OrderFilters> = {}): ListingWindow & OrderFilters => ({
-    partnerId: p.partner!,
-    createdAfter: null,
-    createdBefore: null,
-    status: null,
-    merchantId: null,
-    now: BENCH_END,
-    ...changes,
-  });
+  const listing = (changes: Partial<ListingWindow & OrderFilters> = {}): ListingWindow & OrderFilters => {
+    const partnerId = changes.partnerId === undefined ? p.partner! : changes.partnerId;
+    return {
+      partnerId,
+      createdAfter: null,
+      createdBefore: null,
+      status: null,
+      merchantId: null,
+      moment:
+        partnerId === null
+          ? { partnerId, realNow: BENCH_END, offsets: new Map() }
+          : { partnerId, now: BENCH_END, graceHours: 0 },
+      ...changes,
+    };
+  };
   const month = () => ({
     createdAfter: new Date(BENCH_END.getTime() - 150 * DAY_MS),
     createdBefore: new Date(BENCH_END.getTime() - 120 * DAY_MS),

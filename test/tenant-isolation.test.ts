@@ -520,6 +520,9 @@ const MUTATION_COVERAGE: Record<string, string> = {
   createAccessToken: "with B's partner key: refused, nothing of B's in the answer",
   createPaymentNotification: "vendor tokens only: a partner key naming B's device is refused, nothing written",
   createPartner: 'operators only',
+  updatePartnerSettings: 'operators only',
+  setSandboxClock: 'operators only',
+  resetSandboxClock: 'operators only',
   createMerchant: 'operators only',
   createClerk: 'operators only',
   createCustomer: 'operators only',
@@ -1471,6 +1474,21 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             'mutation($input: CreatePartnerInput!) { createPartner(input: $input) { id } }',
             {},
             () => ({ input: { name: 'Isolation Partner', commissionRateBasisPoints: 100 } }),
+          ],
+          [
+            'mutation($input: UpdatePartnerSettingsInput!) { updatePartnerSettings(input: $input) { id } }',
+            { partnerId: v().partnerId },
+            (values) => ({ input: { partnerId: values.partnerId, lockGraceHours: 24 } }),
+          ],
+          [
+            'mutation($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { partnerId now } }',
+            { partnerId: v().partnerId },
+            (values) => ({ input: { partnerId: values.partnerId, now: 4_000_000_000 } }),
+          ],
+          [
+            'mutation($id: ID!) { resetSandboxClock(partnerId: $id) { partnerId now } }',
+            { partnerId: v().partnerId },
+            (values) => ({ id: values.partnerId }),
           ],
           [
             'mutation($input: CreateMerchantInput!) { createMerchant(input: $input) { id } }',

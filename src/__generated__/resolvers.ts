@@ -2,6 +2,8 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { Principal } from '../modules/auth/principal.js';
 import type { ApiKeyRow, CreatedApiKeyParent, AccessTokenParent } from '../modules/auth/rows.js';
 import type { PartnerRow } from '../modules/partners/rows.js';
+import type { PartnerSettingsParent } from '../modules/partners/settings.js';
+import type { SandboxClockView } from '../modules/partners/clock.js';
 import type { MerchantRow } from '../modules/merchants/rows.js';
 import type { ClerkRow } from '../modules/clerks/rows.js';
 import type { PageInfoParent } from '../modules/pages.js';
@@ -637,7 +639,7 @@ export type Device = {
   simNumber?: Maybe<Scalars['String']['output']>;
   /** The device tag printed on the device, unique across the service. */
   tag: Scalars['String']['output'];
-  /** Paid-through time of the device's current order: the lock activates then unless a payment arrives. */
+  /** When the device locks unless a payment arrives: its current order's paidThrough + the partner's lockGraceHours (kept once paid off). */
   validThrough?: Maybe<Scalars['Timestamp']['output']>;
 };
 
@@ -799,13 +801,15 @@ export type FinanceOrder = {
   fullyPaid: Scalars['Boolean']['output'];
   /** The order's id (financeOrderId in the legacy interface). */
   id: Scalars['ID']['output'];
+  /** When the device locks if no payment arrives: paidThrough + the partner's lockGraceHours, at the partner's time; null once fully paid. */
+  lockAt?: Maybe<Scalars['Timestamp']['output']>;
   /** The store that sold it. */
   merchant: Merchant;
   /** Monthly instalment. */
   monthlyCost: Scalars['Decimal']['output'];
   /** Number of monthly instalments. */
   months: Scalars['Int']['output'];
-  /** When the lock activates if no payment arrives: paidThrough; null once fully paid. */
+  /** When the lock activates if no payment arrives: lockAt (its legacy name); null once fully paid. */
   nextPayment?: Maybe<Scalars['Timestamp']['output']>;
   /** Paid through: time + 30 days + floor(totalPaid * 30 / monthlyCost) days. */
   paidThrough: Scalars['Timestamp']['output'];
@@ -993,6 +997,8 @@ export type Mutation = {
    * a delivery of it to that endpoint is pending, answers that one instead. Limited as sendTestWebhook. Audited.
    */
   redeliverEvent: WebhookDelivery;
+  /** Puts a partner back on real time. Operators only, outside production (FORBIDDEN there); audited. */
+  resetSandboxClock: SandboxClock;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
   /** A new secret, shown once; the old one keeps signing STANDARD deliveries beside it for 24 hours. Audited. */
@@ -1003,6 +1009,10 @@ export type Mutation = {
    * receiver answered. At most 10 webhook tools per key and 5 per endpoint a minute (RATE_LIMITED). Audited.
    */
   sendTestWebhook: WebhookDelivery;
+  /** Moves a partner's sandbox clock forward (SANDBOX_CLOCK_BACKWARDS otherwise). Operators only, outside production (FORBIDDEN there); audited. */
+  setSandboxClock: SandboxClock;
+  /** Changes a partner's lock policy. Operators only; audited. A bad value is INVALID_PARTNER_SETTINGS and changes nothing. */
+  updatePartnerSettings: Partner;
   /** Changes a payment vendor's schema, name or state. Operators only. */
   updatePaymentVendor: PaymentVendor;
   /** Changes an endpoint's URL, event types, description or whether it is enabled. Audited. */
@@ -1120,6 +1130,12 @@ export type MutationRedeliverEventArgs = {
 
 
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationResetSandboxClockArgs = {
+  partnerId: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1134,6 +1150,18 @@ export type MutationRotateWebhookSecretArgs = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationSendTestWebhookArgs = {
   endpointId: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationSetSandboxClockArgs = {
+  input: SetSandboxClockInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationUpdatePartnerSettingsArgs = {
+  input: UpdatePartnerSettingsInput;
 };
 
 
@@ -1183,6 +1211,10 @@ export type Partner = {
   merchants: Array<Merchant>;
   /** The partner's name. */
   name: Scalars['String']['output'];
+  /** The partner's sandbox clock; null while the partner is on real time (always, in production). */
+  sandboxClock?: Maybe<SandboxClock>;
+  /** The partner's lock policy: grace, reminders, repayment options, flexible amounts. */
+  settings: PartnerSettings;
 };
 
 
@@ -1197,6 +1229,19 @@ export type PartnerClerksArgs = {
 export type PartnerMerchantsArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A partner's lock policy (decisions.md 15). */
+export type PartnerSettings = {
+  __typename?: 'PartnerSettings';
+  /** Whether any amount may be paid (true, the default), or only an option or the full payoff. */
+  flexibleAmountEnabled: Scalars['Boolean']['output'];
+  /** Hours after paid-through before the device locks: 0 to 720 (default 0). */
+  lockGraceHours: Scalars['Int']['output'];
+  /** Days before the lock a reminder is sent, furthest first: up to 10 entries of 1 to 30 (default [3, 1]). */
+  lockReminderDays: Array<Scalars['Int']['output']>;
+  /** The repayment options offered, in days paid, shortest first: 1 to 10 entries of 1 to 366 (default [7, 30]). */
+  repaymentDays: Array<Scalars['Int']['output']>;
 };
 
 /** A payment towards a finance order. */
@@ -1532,6 +1577,17 @@ export type RecordInStorePaymentInput = {
   salesClerkId: Scalars['ID']['input'];
 };
 
+/** A partner's own time, outside production: real time moved by an offset, still running. */
+export type SandboxClock = {
+  __typename?: 'SandboxClock';
+  /** The partner's time now. */
+  now: Scalars['Timestamp']['output'];
+  /** The partner. */
+  partnerId: Scalars['ID']['output'];
+  /** Real time now. */
+  realNow: Scalars['Timestamp']['output'];
+};
+
 /** How a device stands, from its current order's payments. */
 export type SecureStatus =
   /** Paid through a moment still in the future: usable, and secured against tampering. */
@@ -1540,6 +1596,14 @@ export type SecureStatus =
   | 'LOCKED'
   /** Fully paid: released for good. */
   | 'RELEASED';
+
+/** Where to put a partner's sandbox clock. */
+export type SetSandboxClockInput = {
+  /** The partner's new time: not before its current time. */
+  now: Scalars['Timestamp']['input'];
+  /** The partner. */
+  partnerId: Scalars['ID']['input'];
+};
 
 /**
  * Root of the live feeds, over the GraphQL-over-WebSocket protocol (graphql-ws) on /graphql: the
@@ -1616,6 +1680,20 @@ export type TransactionType =
   | 'COMMISSION'
   /** A financed sale: +financeAmount. */
   | 'FINANCE';
+
+/** A change of a partner's lock policy: a field left out or null keeps its value. */
+export type UpdatePartnerSettingsInput = {
+  /** Whether any amount may be paid. */
+  flexibleAmountEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Hours after paid-through before the device locks: 0 to 720. */
+  lockGraceHours?: InputMaybe<Scalars['Int']['input']>;
+  /** Days before the lock to remind: up to 10 different entries, each 1 to 30. */
+  lockReminderDays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** The partner. */
+  partnerId: Scalars['ID']['input'];
+  /** Repayment options in days: 1 to 10 different entries, each 1 to 366. */
+  repaymentDays?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
 
 /** Changes to a payment vendor; absent fields stay as they are. */
 export type UpdatePaymentVendorInput = {
@@ -1915,6 +1993,7 @@ export type ResolversTypes = {
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfoParent>;
   Partner: ResolverTypeWrapper<PartnerRow>;
+  PartnerSettings: ResolverTypeWrapper<PartnerSettingsParent>;
   Payment: ResolverTypeWrapper<PaymentRow>;
   PaymentChannel: PaymentChannel;
   PaymentNotificationResult: ResolverTypeWrapper<PaymentNotificationParent>;
@@ -1925,7 +2004,9 @@ export type ResolversTypes = {
   PrincipalKind: PrincipalKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
+  SandboxClock: ResolverTypeWrapper<SandboxClockView>;
   SecureStatus: SecureStatus;
+  SetSandboxClockInput: SetSandboxClockInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
@@ -1933,6 +2014,7 @@ export type ResolversTypes = {
   TransactionConnection: ResolverTypeWrapper<TransactionConnectionParent>;
   TransactionEdge: ResolverTypeWrapper<ListedTransactionRow>;
   TransactionType: TransactionType;
+  UpdatePartnerSettingsInput: UpdatePartnerSettingsInput;
   UpdatePaymentVendorInput: UpdatePaymentVendorInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Viewer: ResolverTypeWrapper<Principal>;
@@ -2004,6 +2086,7 @@ export type ResolversParentTypes = {
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfoParent;
   Partner: PartnerRow;
+  PartnerSettings: PartnerSettingsParent;
   Payment: PaymentRow;
   PaymentNotificationResult: PaymentNotificationParent;
   PaymentOption: PaymentOptionParent;
@@ -2011,12 +2094,15 @@ export type ResolversParentTypes = {
   PaymentVendor: PaymentVendorRow;
   Query: Record<PropertyKey, never>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
+  SandboxClock: SandboxClockView;
+  SetSandboxClockInput: SetSandboxClockInput;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Timestamp: Scalars['Timestamp']['output'];
   Transaction: TransactionRow;
   TransactionConnection: TransactionConnectionParent;
   TransactionEdge: ListedTransactionRow;
+  UpdatePartnerSettingsInput: UpdatePartnerSettingsInput;
   UpdatePaymentVendorInput: UpdatePaymentVendorInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
   Viewer: Principal;
@@ -2295,6 +2381,7 @@ export type FinanceOrderResolvers<ContextType = Context, ParentType extends Reso
   financeAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   fullyPaid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lockAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   merchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType>;
   monthlyCost?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   months?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2377,9 +2464,12 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   financeCart?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationFinanceCartArgs, 'input'>>;
   recordInStorePayment?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType, RequireFields<MutationRecordInStorePaymentArgs, 'input'>>;
   redeliverEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
+  resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   sendTestWebhook?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
+  setSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationSetSandboxClockArgs, 'input'>>;
+  updatePartnerSettings?: Resolver<ResolversTypes['Partner'], ParentType, ContextType, RequireFields<MutationUpdatePartnerSettingsArgs, 'input'>>;
   updatePaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationUpdatePaymentVendorArgs, 'input'>>;
   updateWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'input'>>;
 };
@@ -2398,6 +2488,15 @@ export type PartnerResolvers<ContextType = Context, ParentType extends Resolvers
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType, Partial<PartnerMerchantsArgs>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sandboxClock?: Resolver<Maybe<ResolversTypes['SandboxClock']>, ParentType, ContextType>;
+  settings?: Resolver<ResolversTypes['PartnerSettings'], ParentType, ContextType>;
+};
+
+export type PartnerSettingsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PartnerSettings'] = ResolversParentTypes['PartnerSettings']> = {
+  flexibleAmountEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lockGraceHours?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lockReminderDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  repaymentDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type PaymentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Payment'] = ResolversParentTypes['Payment']> = {
@@ -2465,6 +2564,12 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
   webhookEndpoints?: Resolver<ResolversTypes['WebhookEndpointConnection'], ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'first'>>;
+};
+
+export type SandboxClockResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SandboxClock'] = ResolversParentTypes['SandboxClock']> = {
+  now?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  partnerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  realNow?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -2590,12 +2695,14 @@ export type Resolvers<ContextType = Context> = {
   Mutation?: MutationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Partner?: PartnerResolvers<ContextType>;
+  PartnerSettings?: PartnerSettingsResolvers<ContextType>;
   Payment?: PaymentResolvers<ContextType>;
   PaymentNotificationResult?: PaymentNotificationResultResolvers<ContextType>;
   PaymentOption?: PaymentOptionResolvers<ContextType>;
   PaymentReceipt?: PaymentReceiptResolvers<ContextType>;
   PaymentVendor?: PaymentVendorResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  SandboxClock?: SandboxClockResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
   Transaction?: TransactionResolvers<ContextType>;

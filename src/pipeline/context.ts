@@ -16,7 +16,9 @@ import type { EventObserver } from '../modules/events/observe.js';
 import type { LiveConnection } from '../modules/events/stream.js';
 import { createFinanceOrderLoaders } from '../modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from '../modules/merchants/loaders.js';
+import type { PartnerClocks } from '../modules/partners/clock.js';
 import { createPartnerLoaders } from '../modules/partners/loaders.js';
+import { PartnerPolicies } from '../modules/partners/policies.js';
 import { createPaymentLoaders } from '../modules/payments/loaders.js';
 import { type PaymentObserver, UNOBSERVED } from '../modules/payments/observe.js';
 import { createTransactionLoaders } from '../modules/transactions/loaders.js';
@@ -46,6 +48,8 @@ export interface ServiceDeps {
   webhookAllowedPorts?: readonly number[];
   /** A streaming read replica (DATABASE_REPLICA_URL) for queries; absent: everything on `db`. */
   replica?: ReadReplica;
+  /** The partners' lock policies and sandbox clocks, kept current (createApp starts them); absent: defaults, real time. */
+  policies?: PartnerPolicies;
 }
 
 /** How each module's loaders are built: one line per module (src/modules/<domain>/loaders.ts). */
@@ -162,7 +166,12 @@ export interface Context {
   /** The request limits for a credential looked up later (createAccessToken's apiKey argument). */
   readonly credentialLimits: CredentialLimits;
   readonly logger: Logger;
+  /** Real time: keys, tokens, limits, idempotency lifetimes (decisions.md 15). */
   readonly now: () => Date;
+  /** Each partner's time (its sandbox clock outside production): everything of a partner's data reads it. */
+  readonly clocks: PartnerClocks;
+  /** The partners' settings and sandbox clocks as this instance knows them (no statement). */
+  readonly policies: PartnerPolicies;
   readonly tokens: TokenSettings;
   /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
   readonly observe: PaymentObserver & EventObserver;
@@ -228,7 +237,20 @@ async function authenticateRequest(
   }
 }
 
+/** The policies of deps that started none: the defaults and real time, for every partner. */
+const defaultPolicies = new WeakMap<() => Date, PartnerPolicies>();
+function policiesOf(deps: ServiceDeps): PartnerPolicies {
+  if (deps.policies) return deps.policies;
+  let policies = defaultPolicies.get(deps.now);
+  if (!policies) {
+    policies = new PartnerPolicies(deps.now, true);
+    defaultPolicies.set(deps.now, policies);
+  }
+  return policies;
+}
+
 export async function createContext(deps: ServiceDeps, request: RequestInfo): Promise<Context> {
+  const policies = policiesOf(deps);
   const credentialLimits = credentialLimitsFor(deps.limiter, request.clientAddress ?? null, request.onQuota);
   const auth = await authenticateRequest(deps, request, credentialLimits);
   const writtenLsn = auth.principal ? (auth.writtenLsn ?? null) : null;
@@ -243,6 +265,8 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     credentialLimits,
     logger: deps.logger.child({ requestId: request.requestId }),
     now: deps.now,
+    clocks: policies,
+    policies,
     tokens: deps.tokens,
     observe: deps.observe ?? UNOBSERVED,
     production: deps.production ?? false,

@@ -5,7 +5,7 @@ import { mayRevealPersonalData, readablePartner, requireOperator } from '../auth
 import { column } from '../columns.js';
 import { DEVICE_CURSOR } from '../devices/rows.js';
 import { currentOrderOf } from '../financeOrders/current.js';
-import { listingOf } from '../financeOrders/listing.js';
+import { listingOf, statusMomentOf } from '../financeOrders/listing.js';
 import { FINANCE_ORDER_CURSOR } from '../financeOrders/rows.js';
 import { optionalText, requireText } from '../inputs.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOfList, parseIdCursor } from '../pages.js';
@@ -30,7 +30,10 @@ export const customerResolvers: Resolvers = {
       const partnerId = readablePartner(ctx, requested);
       const limit = pageSizeOf(info, first);
       const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
-      const listing = partnerId === undefined ? null : listingOf(partnerId, filters, ctx.now());
+      const listing =
+        partnerId === undefined
+          ? null
+          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
       return pageAfter(
         afterId,
@@ -71,7 +74,7 @@ export const customerResolvers: Resolvers = {
         id: customer.id,
         matchedDeviceId: customer.matched_device_id ?? null,
       });
-      return currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.now()) ?? null;
+      return currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.clocks.nowFor(customer.partner_id)) ?? null;
     },
     // A customer's orders and devices are few: each list is read whole by its loader and paged here.
     financeOrders: async (customer, { first, after }, ctx, info) => {

@@ -2,7 +2,8 @@
 // orders), checked and read into the window and filters the queries take.
 import { invalidArgument } from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
-import type { FinanceOrderStatus, ListingWindow, OrderFilters } from './rows.js';
+import type { PartnerPolicies } from '../partners/policies.js';
+import type { FinanceOrderStatus, ListingWindow, OrderFilters, StatusMoment } from './rows.js';
 
 export interface ListingArguments {
   status?: FinanceOrderStatus | null;
@@ -11,15 +12,21 @@ export interface ListingArguments {
   createdBefore?: number | null;
 }
 
+/** The moment a listing of `partnerId` (null: every partner) takes its status at: each partner's time and grace. */
+export function statusMomentOf(partnerId: string | null, policies: PartnerPolicies, realNow: Date): StatusMoment {
+  if (partnerId === null) return { partnerId, realNow, offsets: policies.sandboxOffsets() };
+  return { partnerId, now: policies.nowFor(partnerId), graceHours: policies.settingsFor(partnerId).lockGraceHours };
+}
+
 /**
- * The listing of `partnerId` (null: every partner) that the arguments ask for at `now`; null when
+ * The listing of `partnerId` (null: every partner) that the arguments ask for at `moment`; null when
  * nothing can match (a merchant id that could not be a database id, which is never sent to SQL).
  * A window whose end (createdBefore) is before its start is INVALID_ARGUMENT, as for transactions.
  */
 export function listingOf(
   partnerId: string | null,
   args: ListingArguments,
-  now: Date,
+  moment: StatusMoment,
 ): (ListingWindow & OrderFilters) | null {
   const { createdAfter, createdBefore } = args;
   if (createdAfter != null && createdBefore != null && createdBefore < createdAfter)
@@ -31,6 +38,6 @@ export function listingOf(
     createdBefore: createdBefore != null ? new Date(createdBefore * 1000) : null,
     status: args.status ?? null,
     merchantId: args.merchantId ?? null,
-    now,
+    moment,
   };
 }

@@ -4,6 +4,7 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped } from '../../db/prepared.js';
 import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
+import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
 import type {
   FinanceOrderForPayment,
@@ -11,6 +12,7 @@ import type {
   FinanceOrderStatus,
   ListingWindow,
   OrderFilters,
+  StatusMoment,
 } from './rows.js';
 import { DAYS_PER_MONTH } from './terms.js';
 
@@ -156,7 +158,12 @@ export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceO
   return prepared(trx<FinanceOrderForPayment>('finance_orders as o'))
     .join('partners as p', 'p.id', 'o.partner_id')
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
-    .select(...COLUMNS.map((column) => `o.${column}`), 'p.commission_rate_bps', 'd.tag as device_tag')
+    .select(
+      ...COLUMNS.map((column) => `o.${column}`),
+      'p.commission_rate_bps',
+      ...PARTNER_SETTINGS_COLUMNS.map((column) => `p.${column}`),
+      'd.tag as device_tag',
+    )
     .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })
     .forUpdate('o')
     .first();
@@ -173,18 +180,20 @@ export async function insertFinanceOrder(
 }
 
 /**
- * An order's status at `now`, as a condition on its row (`alias`): the rules of terms.ts standingOf
- * in SQL. PAID_OFF once the total paid reaches monthly cost
- * × months; before that ACTIVE while the paid-through time, ordered_at + 30 days + floor(total paid ×
- * 30 / monthly cost) days, is after the moment, LOCKED from then on. A day is 86,400 seconds, as
- * terms.ts counts it (no time zone or daylight saving moves it), and ordered_at is cut to the
- * millisecond, as the Date terms.ts reads holds it. test/graph-browse.test.ts holds the two to the
- * same answer at every boundary.
+ * An order's status at the listing's moment, as a condition on its row (`alias`): the rules of
+ * terms.ts standingOf in SQL. PAID_OFF once the total paid reaches monthly cost × months; before that
+ * ACTIVE while lockAt, the paid-through time (ordered_at + 30 days + floor(total paid × 30 / monthly
+ * cost) days) plus the partner's grace in hours, is after the partner's time, LOCKED from then on. A
+ * day is 86,400 seconds, as terms.ts counts it (no time zone or daylight saving moves it), and
+ * ordered_at is cut to the millisecond, as the Date terms.ts reads holds it.
+ * test/graph-browse.test.ts holds the two to the same answer at every boundary. For every partner's
+ * orders, each order's grace is its partner's row's and its time real time plus its partner's
+ * sandbox offset (decisions.md 15).
  */
 export function orderStatusSql(
   alias: string,
   status: FinanceOrderStatus,
-  now: Date,
+  moment: StatusMoment,
 ): { sql: string; bindings: Knex.Value[] } {
   const o = (column: string) => `${alias}.${column}`;
   const paidOff = `${o('total_paid_minor')} >= ${o('monthly_cost_minor')} * ${o('months')}`;
@@ -193,7 +202,23 @@ export function orderStatusSql(
   const days = `(${DAYS_PER_MONTH} + ${o('total_paid_minor')} * ${DAYS_PER_MONTH} / ${o('monthly_cost_minor')})`;
   const paidThrough = `date_trunc('milliseconds', ${o('ordered_at')}) + ${days} * interval '86400 seconds'`;
   const comparison = status === 'ACTIVE' ? '>' : '<=';
-  return { sql: `not (${paidOff}) and ${paidThrough} ${comparison} ?::timestamptz`, bindings: [now] };
+  if (moment.partnerId !== null) {
+    // Grace 0 (every partner's default) keeps the condition as it always was.
+    const lockAt = moment.graceHours === 0 ? paidThrough : `${paidThrough} + ? * interval '1 hour'`;
+    const bindings: Knex.Value[] = moment.graceHours === 0 ? [] : [moment.graceHours];
+    return { sql: `not (${paidOff}) and ${lockAt} ${comparison} ?::timestamptz`, bindings: [...bindings, moment.now] };
+  }
+  const grace = `(select g.lock_grace_hours from partners g where g.id = ${o('partner_id')})`;
+  const lockAt = `${paidThrough} + ${grace} * interval '1 hour'`;
+  if (moment.offsets.size === 0)
+    return { sql: `not (${paidOff}) and ${lockAt} ${comparison} ?::timestamptz`, bindings: [moment.realNow] };
+  const offsets = [...moment.offsets];
+  const offset = `case ${o('partner_id')} ${offsets.map(() => 'when ? then ?::int8').join(' ')} else 0 end`;
+  const now = `(?::timestamptz + ${offset} * interval '1 millisecond')`;
+  return {
+    sql: `not (${paidOff}) and ${lockAt} ${comparison} ${now}`,
+    bindings: [moment.realNow, ...offsets.flatMap(([partnerId, ms]) => [partnerId, ms])],
+  };
 }
 
 /**
@@ -209,7 +234,7 @@ export function whereOrderFilters<Q extends Knex.QueryBuilder>(
   pinned: boolean,
 ): Q {
   if (filters.status) {
-    const { sql, bindings } = orderStatusSql(alias, filters.status, filters.now);
+    const { sql, bindings } = orderStatusSql(alias, filters.status, filters.moment);
     query.whereRaw(`(${sql})`, bindings);
   }
   if (filters.merchantId !== null) {

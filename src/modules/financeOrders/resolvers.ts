@@ -7,10 +7,18 @@ import { readablePartner } from '../auth/principal.js';
 import { column } from '../columns.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
-import { listingOf } from './listing.js';
+import { listingOf, statusMomentOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
 import { FINANCE_ORDER_CURSOR, type FinanceOrderRow } from './rows.js';
-import { financeTermsFields, orderStatusOf, paymentOptionsOf, scheduleOf, standingOf } from './terms.js';
+import {
+  financeTermsFields,
+  lockAtOf,
+  type OrderTerms,
+  orderStatusOf,
+  paymentOptionsOf,
+  scheduleOf,
+  standingOf,
+} from './terms.js';
 
 const CURSOR = FINANCE_ORDER_CURSOR;
 const cursorOf = (order: FinanceOrderRow) => idCursorOf(CURSOR, order.id);
@@ -23,9 +31,14 @@ async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
   return newest ?? null;
 }
 
+/** Where the order stands at its partner's time, under its partner's settings (decisions.md 15). */
+export function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderRow, 'partner_id'>, ctx: Context) {
+  return standingOf(order, ctx.clocks.nowFor(order.partner_id), ctx.policies.settingsFor(order.partner_id));
+}
+
 async function currentStandingOfDevice(device: DeviceRow, ctx: Context) {
   const order = await currentOrderOfDevice(device, ctx);
-  return order ? standingOf(order, ctx.now()) : null;
+  return order ? partnerStandingOf(order, ctx) : null;
 }
 
 export const financeOrderResolvers: Resolvers = {
@@ -41,7 +54,10 @@ export const financeOrderResolvers: Resolvers = {
       const partnerId = readablePartner(ctx, requested);
       const limit = pageSizeOf(info, first);
       const afterId = after != null ? parseIdCursor(CURSOR, after) : undefined;
-      const listing = partnerId === undefined ? null : listingOf(partnerId, filters, ctx.now());
+      const listing =
+        partnerId === undefined
+          ? null
+          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
       return pageAfter(
         afterId,
@@ -64,15 +80,17 @@ export const financeOrderResolvers: Resolvers = {
     cart: (order, _args, ctx) =>
       order.cart_id ? ctx.reads.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null,
     ...financeTermsFields,
-    repayableTotal: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).repayableMinor),
+    repayableTotal: (order, _args, ctx) => money(order, partnerStandingOf(order, ctx).repayableMinor),
     totalPaid: (order) => money(order, order.total_paid_minor),
-    remainingBalance: (order, _args, ctx) => money(order, standingOf(order, ctx.now()).remainingMinor),
+    remainingBalance: (order, _args, ctx) => money(order, partnerStandingOf(order, ctx).remainingMinor),
     time: column('ordered_at'),
-    paidThrough: (order, _args, ctx) => standingOf(order, ctx.now()).paidThrough,
-    nextPayment: (order, _args, ctx) => standingOf(order, ctx.now()).nextPayment,
-    fullyPaid: (order, _args, ctx) => standingOf(order, ctx.now()).fullyPaid,
-    secureStatus: (order, _args, ctx) => standingOf(order, ctx.now()).secureStatus,
-    status: (order, _args, ctx) => orderStatusOf(order, ctx.now()),
+    paidThrough: (order, _args, ctx) => partnerStandingOf(order, ctx).paidThrough,
+    lockAt: (order, _args, ctx) => partnerStandingOf(order, ctx).lockAt,
+    nextPayment: (order, _args, ctx) => partnerStandingOf(order, ctx).nextPayment,
+    fullyPaid: (order, _args, ctx) => partnerStandingOf(order, ctx).fullyPaid,
+    secureStatus: (order, _args, ctx) => partnerStandingOf(order, ctx).secureStatus,
+    status: (order, _args, ctx) =>
+      orderStatusOf(order, ctx.clocks.nowFor(order.partner_id), ctx.policies.settingsFor(order.partner_id)),
     // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
     payments: async (order, { first, after }, ctx, info) =>
       slicePageByPosition(
@@ -81,7 +99,10 @@ export const financeOrderResolvers: Resolvers = {
       ),
     paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),
     schedule: (order, _args, ctx) =>
-      scheduleOf(order, ctx.now()).map((installment) => ({ ...installment, currency: order.currency })),
+      scheduleOf(order, ctx.clocks.nowFor(order.partner_id)).map((installment) => ({
+        ...installment,
+        currency: order.currency,
+      })),
   },
   PaymentOption: {
     amount: (option) => formatAmount(option.amountMinor, option.currency),
@@ -93,7 +114,11 @@ export const financeOrderResolvers: Resolvers = {
   // A device's fields that are its current order's: the order finances the device, so they live here.
   Device: {
     financeOrder: (device, _args, ctx) => currentOrderOfDevice(device, ctx),
-    validThrough: async (device, _args, ctx) => (await currentStandingOfDevice(device, ctx))?.paidThrough ?? null,
+    // The moment the device locks unless a payment arrives: paid-through + grace, kept for a paid-off order too.
+    validThrough: async (device, _args, ctx) => {
+      const standing = await currentStandingOfDevice(device, ctx);
+      return standing && lockAtOf(standing.paidThrough, ctx.policies.settingsFor(device.partner_id));
+    },
     secureStatus: async (device, _args, ctx) => (await currentStandingOfDevice(device, ctx))?.secureStatus ?? null,
   },
 };

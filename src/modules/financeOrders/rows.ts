@@ -1,4 +1,5 @@
 import type { ConnectionPage, EdgeParent } from '../pages.js';
+import type { PartnerSettingsColumns } from '../partners/settings.js';
 
 /** Where an order stands, named for the order: its device's secureStatus, one for one (terms.ts orderStatusOf). */
 export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF';
@@ -28,7 +29,8 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
 }
 
 /** An order as a payment reads it (locked): with its partner's commission rate and its device's tag. */
-export interface FinanceOrderForPayment extends FinanceOrderRow {
+/** An order as a payment reads it: with its partner's commission rate and lock policy (decisions.md 15), its device's tag. */
+export interface FinanceOrderForPayment extends FinanceOrderRow, PartnerSettingsColumns {
   commission_rate_bps: number;
   device_tag: string;
 }
@@ -57,9 +59,17 @@ export interface OrderFilters {
   status: FinanceOrderStatus | null;
   /** Orders sold at this store. */
   merchantId: string | null;
-  /** The moment the status is taken at: the request's clock. */
-  now: Date;
+  /** The moment the status is taken at, with the partners' graces (decisions.md 15). */
+  moment: StatusMoment;
 }
+
+/**
+ * When a listing's status is taken: one partner's time and grace, or, for every partner's orders, real
+ * time moved by each sandbox clock's offset, each order's grace read from its partner's row.
+ */
+export type StatusMoment =
+  | { partnerId: string; now: Date; graceHours: number }
+  | { partnerId: null; realNow: Date; offsets: ReadonlyMap<string, number> };
 
 /** A listing of one partner's rows, or every partner's (partnerId null: operators), made in [createdAfter, createdBefore). */
 export interface ListingWindow {

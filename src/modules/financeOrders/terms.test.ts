@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 
 const minBigInt = (a: bigint, b: bigint) => (a < b ? a : b);
 
+import { DEFAULT_PARTNER_SETTINGS } from '../partners/settings.js';
 import {
   financeAmountOf,
+  lockAtOf,
   type OrderTerms,
   paymentOptionsOf,
   remainingBalanceOf,
@@ -34,9 +36,26 @@ describe('standingOf', () => {
       remainingMinor: 19800n,
       fullyPaid: false,
       paidThrough: new Date(ORDERED.getTime() + 60 * DAY),
+      lockAt: new Date(ORDERED.getTime() + 60 * DAY),
       nextPayment: new Date(ORDERED.getTime() + 60 * DAY),
       secureStatus: 'ACTIVE_AND_SECURED',
     });
+  });
+
+  it("locks at paid-through + the partner's grace (decisions.md 15), and not before", () => {
+    const terms = order();
+    const grace = { ...DEFAULT_PARTNER_SETTINGS, lockGraceHours: 48 };
+    const paidThrough = ORDERED.getTime() + 30 * DAY;
+    const lockAt = new Date(paidThrough + 2 * DAY);
+    expect(lockAtOf(new Date(paidThrough), grace)).toEqual(lockAt);
+    expect(standingOf(terms, new Date(paidThrough), grace)).toMatchObject({
+      lockAt,
+      nextPayment: lockAt,
+      secureStatus: 'ACTIVE_AND_SECURED',
+    });
+    expect(standingOf(terms, new Date(lockAt.getTime() - 1), grace).secureStatus).toBe('ACTIVE_AND_SECURED');
+    expect(standingOf(terms, lockAt, grace).secureStatus).toBe('LOCKED');
+    expect(standingOf(order({ total_paid_minor: '21600' }), lockAt, grace).lockAt).toBeNull();
   });
 
   it('locks once paid-through has passed, at that very moment', () => {

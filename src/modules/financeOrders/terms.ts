@@ -12,9 +12,11 @@ import {
   multiplyMoney,
   subtractMoney,
 } from '../../kernel/money.js';
+import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings } from '../partners/settings.js';
 import type { FinanceOrderRow, FinanceOrderStatus, FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** A month of the contract, in days: instalment n is due at time + 30 * n days. */
 export const DAYS_PER_MONTH = 30;
 
@@ -38,7 +40,9 @@ export interface Standing {
   remainingMinor: bigint;
   fullyPaid: boolean;
   paidThrough: Date;
-  /** null once fully paid. */
+  /** When the device locks unless a payment arrives: paid-through + the partner's grace; null once fully paid. */
+  lockAt: Date | null;
+  /** The legacy name of lockAt (decisions.md 15). */
   nextPayment: Date | null;
   secureStatus: SecureStatus;
 }
@@ -62,22 +66,33 @@ export function remainingBalanceOf(
   return subtractMoney(repayableTotalOf(order), money(order.total_paid_minor, order.currency));
 }
 
-/** Where an order stands at `now`, given the total paid so far. */
-export function standingOf(order: OrderTerms, now: Date): Standing {
+/** The moment a device paid through `paidThrough` locks: paid-through + the partner's grace (decisions.md 15). */
+export function lockAtOf(paidThrough: Date, settings: Pick<PartnerSettings, 'lockGraceHours'>): Date {
+  return new Date(paidThrough.getTime() + settings.lockGraceHours * HOUR_MS);
+}
+
+/** Where an order stands at `now` (the partner's time), given the total paid so far and the partner's settings. */
+export function standingOf(
+  order: OrderTerms,
+  now: Date,
+  settings: Pick<PartnerSettings, 'lockGraceHours'> = DEFAULT_PARTNER_SETTINGS,
+): Standing {
   const monthly = BigInt(order.monthly_cost_minor);
   const totalPaidMinor = BigInt(order.total_paid_minor);
   const remainingMinor = remainingBalanceOf(order).minor;
   const fullyPaid = remainingMinor <= 0n;
   const days = BigInt(DAYS_PER_MONTH) + daysCovered(totalPaidMinor, monthly, DAYS_PER_MONTH);
   const paidThrough = new Date(order.ordered_at.getTime() + Number(days) * DAY_MS);
+  const lockAt = fullyPaid ? null : lockAtOf(paidThrough, settings);
   return {
     repayableMinor: repayableTotalOf(order).minor,
     totalPaidMinor,
     remainingMinor,
     fullyPaid,
     paidThrough,
-    nextPayment: fullyPaid ? null : paidThrough,
-    secureStatus: fullyPaid ? 'RELEASED' : paidThrough.getTime() > now.getTime() ? 'ACTIVE_AND_SECURED' : 'LOCKED',
+    lockAt,
+    nextPayment: lockAt,
+    secureStatus: lockAt === null ? 'RELEASED' : lockAt.getTime() > now.getTime() ? 'ACTIVE_AND_SECURED' : 'LOCKED',
   };
 }
 
@@ -88,8 +103,12 @@ const ORDER_STATUS: Record<SecureStatus, FinanceOrderStatus> = {
 };
 
 /** The order's status at `now` (queries.ts orderStatusSql says the same in SQL, for filtering). */
-export function orderStatusOf(order: OrderTerms, now: Date): FinanceOrderStatus {
-  return ORDER_STATUS[standingOf(order, now).secureStatus];
+export function orderStatusOf(
+  order: OrderTerms,
+  now: Date,
+  settings: Pick<PartnerSettings, 'lockGraceHours'> = DEFAULT_PARTNER_SETTINGS,
+): FinanceOrderStatus {
+  return ORDER_STATUS[standingOf(order, now, settings).secureStatus];
 }
 
 export type PaymentOptionType = 'FULL' | 'MONTH' | 'WEEK';

@@ -11,6 +11,7 @@ import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../kernel/errors.js';
 import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../kernel/money.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
+import { settingsOfColumns } from '../partners/settings.js';
 import {
   type Claimed,
   fingerprintPaymentRequest,
@@ -37,6 +38,8 @@ export interface InStorePaymentRequest {
   amount: string;
   currency: string;
   idempotencyKey: string | null;
+  /** The partner's time the payment is received at (its sandbox clock, decisions.md 15); real time when absent. */
+  receivedAt?: Date;
 }
 
 /** Rounds of read and write before the order is locked: each lost round means another payment on it landed. */
@@ -77,10 +80,10 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   });
   // The read draws the id exactly when the checks above pass (its comment): without one, they disagree.
   if (facts.paymentId === null) throw new Error(`the in-store read drew no payment id for order ${order.id}`);
-  const row = { ...paymentRowOf(order, amount, source, now), id: facts.paymentId };
+  const row = { ...paymentRowOf(order, amount, source, request.receivedAt ?? now), id: facts.paymentId };
   // The order as it will stand: the write credits the payment only from the total read here.
   const totalPaid = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
-  const receipt = receiptOf(order, row, totalPaid);
+  const receipt = receiptOf(order, row, totalPaid, settingsOfColumns(order));
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
   const credit: InStoreCredit = {
     row,

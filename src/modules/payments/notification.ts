@@ -9,6 +9,7 @@ import { findCustomersByPhone } from '../customers/queries.js';
 import { findDevice } from '../devices/queries.js';
 import { currentOrderOf } from '../financeOrders/current.js';
 import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner } from '../financeOrders/queries.js';
+import type { PartnerClocks } from '../partners/clock.js';
 import type { TenantKey } from '../tenancy.js';
 import { notificationProblems, schemaProblem } from '../vendors/requestSchema.js';
 import type { PaymentVendorRow } from '../vendors/rows.js';
@@ -91,13 +92,13 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
 }
 
 /** The order a notification pays: the one named, or the current order (current.ts) of the device or customer named. */
-async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Date): Promise<TenantKey> {
+async function orderFor(trx: DbOrTrx, locator: Notification['locator'], clocks: PartnerClocks): Promise<TenantKey> {
   const { field, value } = locator;
   if (field === 'deviceTag' || field === 'imei') {
     const device = await findDevice(trx, field === 'imei' ? 'imei' : 'tag', value, null);
     if (!device) throw notFound('device', value, field);
     const ofDevice = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
-    const order = currentOrderOf({ ofDevice, ofCustomer: [] }, now);
+    const order = currentOrderOf({ ofDevice, ofCustomer: [] }, clocks.nowFor(device.partner_id));
     if (!order) throw notFound('finance order for the device', value, field);
     return { partnerId: order.partner_id, id: order.id };
   }
@@ -110,7 +111,9 @@ async function orderFor(trx: DbOrTrx, locator: Notification['locator'], now: Dat
   if (customers.length === 0) throw notFound('customer', value, 'phoneNumber');
   if (customers.length > 1)
     throw invalidNotification(['phoneNumber matches customers of several partners; send deviceTag or imei instead']);
-  const order = currentOrderOf({ ofCustomer: await financeOrdersOfCustomers(trx, [customers[0]!]) }, now);
+  const customer = customers[0]!;
+  const ofCustomer = await financeOrdersOfCustomers(trx, [customer]);
+  const order = currentOrderOf({ ofCustomer }, clocks.nowFor(customer.partnerId));
   if (!order) throw notFound('finance order for the customer', value, 'phoneNumber');
   return { partnerId: order.partner_id, id: order.id };
 }
@@ -119,8 +122,16 @@ export function notificationMessage(receipt: PaymentReceiptSnapshot): string {
   return `payment of ${formatAmount(receipt.amountMinor, receipt.currency)} ${receipt.currency} recorded for device ${receipt.deviceTag}`;
 }
 
-/** Checks and records a notification in one database transaction; a repeated reference replays. */
-export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body: unknown, now: Date): Promise<Claimed> {
+/**
+ * Checks and records a notification in one database transaction; a repeated reference replays. The
+ * payment is received at its partner's time (`clocks`: a sandbox clock outside production).
+ */
+export async function acceptNotification(
+  db: Db,
+  vendor: PaymentVendorRow,
+  body: unknown,
+  clocks: PartnerClocks,
+): Promise<Claimed> {
   if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
   const notification = readNotification(vendor, body);
   return db.transaction((trx) =>
@@ -128,7 +139,7 @@ export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body:
       trx,
       { vendorId: vendor.id, reference: notification.reference, request: notification.fingerprint },
       async () => {
-        const order = await orderFor(trx, notification.locator, now);
+        const order = await orderFor(trx, notification.locator, clocks);
         return recordPayment(
           trx,
           {
@@ -137,7 +148,7 @@ export async function acceptNotification(db: Db, vendor: PaymentVendorRow, body:
             currency: notification.currency,
             source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
           },
-          now,
+          clocks.nowFor(order.partnerId),
         );
       },
     ),

@@ -7,6 +7,7 @@ import type { EventRow, NewEvent } from '../events/rows.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { isUniqueViolation } from '../inputs.js';
+import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
 import type { IdempotencyRecord, PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
@@ -106,6 +107,7 @@ export interface InStorePaymentFacts {
 const ORDER = joinedRow<FinanceOrderForPayment>('o', {
   ...sourcesOf('o', ORDER_COLUMNS),
   commission_rate_bps: 'p.commission_rate_bps',
+  ...sourcesOf('p', PARTNER_SETTINGS_COLUMNS),
   device_tag: 'd.tag',
 });
 
@@ -138,6 +140,7 @@ export interface InStorePaymentAsked {
   idempotencyKey: string | null;
   currency: string;
   amountMinor: string | null;
+  /** Real time: what an Idempotency-Key's expiry is compared with. */
   now: Date;
   /** The id a round before drew, kept: a lost round draws no second one. */
   paymentId: string | null;

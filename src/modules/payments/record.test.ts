@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
 import { addMoney, money } from '../../kernel/money.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
+import { columnsOfSettings, DEFAULT_PARTNER_SETTINGS } from '../partners/settings.js';
 import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -27,6 +28,7 @@ const order: FinanceOrderForPayment = {
   total_paid_minor: '1800',
   ordered_at: new Date('2026-05-01T00:00:00Z'),
   commission_rate_bps: 500,
+  ...columnsOfSettings(DEFAULT_PARTNER_SETTINGS),
   device_tag: DEMO_DEVICE_TAG,
 };
 

@@ -19,6 +19,7 @@ import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
+import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings, settingsOfColumns } from '../partners/settings.js';
 import type { TenantKey } from '../tenancy.js';
 import { paymentEvents } from './events.js';
 import { creditPayment, type PaymentTransaction } from './queries.js';
@@ -51,9 +52,11 @@ export function receiptOf(
   order: FinanceOrderRow & { device_tag: string },
   payment: PaymentRow,
   totalPaidMinor: string,
+  settings: Pick<PartnerSettings, 'lockGraceHours'> = DEFAULT_PARTNER_SETTINGS,
 ): PaymentReceiptSnapshot {
   const now = payment.received_at;
-  const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now);
+  // nextPayment is lockAt: paid-through + the partner's grace (decisions.md 15).
+  const after = standingOf({ ...order, total_paid_minor: totalPaidMinor }, now, settings);
   return {
     partnerId: order.partner_id,
     paymentId: payment.id,
@@ -151,7 +154,7 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
     paymentRowOf(order, amount, request.source, now),
     transactions,
   );
-  const receipt = receiptOf(order, payment, totalPaidMinor);
+  const receipt = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
   // Its events, in its transaction and one statement.
   const events = eventsOfPayment(
     { ...order, total_paid_minor: totalPaidMinor },

@@ -26,7 +26,7 @@ export const paymentResolvers: Resolvers = {
       };
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
       const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () =>
-        recordInStorePayment(ctx.primary, request, ctx.now()),
+        recordInStorePayment(ctx.primary, { ...request, receivedAt: ctx.clocks.nowFor(partnerId) }, ctx.now()),
       );
       return { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
     },
@@ -36,7 +36,7 @@ export const paymentResolvers: Resolvers = {
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
       const claimed = await observePaymentOutcome(ctx.observe, 'vendor', () =>
-        acceptNotification(ctx.primary, vendor, notification, ctx.now()),
+        acceptNotification(ctx.primary, vendor, notification, ctx.clocks),
       );
       const receipt = { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
       return { message: notificationMessage(claimed.receipt), receipt };

@@ -40,6 +40,9 @@ const CLERK: FieldColumns<ClerkResolvers, ClerkRow> = {
   email: ['email'],
 };
 
+// A standing is taken at the partner's time, under its settings (decisions.md 15): the partner too.
+const STANDING = [...ORDER_TERMS_COLUMNS, 'partner_id'] as const;
+
 const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   id: ['id'],
   customer: ['partner_id', 'customer_id'],
@@ -55,18 +58,19 @@ const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   monthlyCost: ['currency', 'monthly_cost_minor'],
   weeklyCost: ['currency', 'weekly_cost_minor'],
   months: ['months'],
-  repayableTotal: ORDER_TERMS_COLUMNS,
+  repayableTotal: STANDING,
   totalPaid: ['currency', 'total_paid_minor'],
-  remainingBalance: ORDER_TERMS_COLUMNS,
+  remainingBalance: STANDING,
   time: ['ordered_at'],
-  paidThrough: ORDER_TERMS_COLUMNS,
-  nextPayment: ORDER_TERMS_COLUMNS,
-  fullyPaid: ORDER_TERMS_COLUMNS,
-  secureStatus: ORDER_TERMS_COLUMNS,
-  status: ORDER_TERMS_COLUMNS,
+  paidThrough: STANDING,
+  lockAt: STANDING,
+  nextPayment: STANDING,
+  fullyPaid: STANDING,
+  secureStatus: STANDING,
+  status: STANDING,
   payments: ['partner_id', 'id'],
   paymentOptions: ORDER_TERMS_COLUMNS,
-  schedule: ORDER_TERMS_COLUMNS,
+  schedule: STANDING,
 };
 
 const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {

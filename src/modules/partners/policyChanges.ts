@@ -1,0 +1,115 @@
+// Changing a partner's policy (decisions.md 15): its settings, or its sandbox clock. Each change, in
+// one transaction under the partner's row lock: the new values, the policy's next revision, the
+// notification every instance applies at commit (policies.ts), and the audit record. The caller
+// applies the returned policy to its own instance once committed.
+import type { Db, DbOrTrx } from '../../db/knex.js';
+import { notFound } from '../../kernel/errors.js';
+import { audited } from '../audit/record.js';
+import type { AuditActor } from '../audit/rows.js';
+import { shiftPartnerTimeline } from '../timeline/schedule.js';
+import { offsetToReach } from './clock.js';
+import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from './policies.js';
+import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from './settings.js';
+
+/** The partner's policy, its row locked for the change; NOT_FOUND for an unknown partner. */
+async function lockedPolicy(trx: DbOrTrx, partnerId: string): Promise<PartnerPolicy> {
+  const policy = await partnerPolicyOf(trx, partnerId);
+  if (!policy) throw notFound('partner', partnerId);
+  return policy;
+}
+
+/** Writes the policy's next revision (with `columns` changed) and tells every instance. */
+async function commitPolicy(
+  trx: DbOrTrx,
+  before: PartnerPolicy,
+  after: Omit<PartnerPolicy, 'revision' | 'partnerId'>,
+): Promise<PartnerPolicy> {
+  const [row] = (await trx('partners')
+    .where({ id: before.partnerId })
+    .update({ ...columnsOfSettings(after.settings), policy_revision: trx.raw('policy_revision + 1') })
+    .returning(['policy_revision'])) as Array<{ policy_revision: string }>;
+  const policy = { partnerId: before.partnerId, revision: String(row!.policy_revision), ...after };
+  await publishPartnerPolicy(trx, policy);
+  return policy;
+}
+
+/** Changes the settings named in `change`; a bad value is INVALID_PARTNER_SETTINGS and nothing changes. */
+export function updatePartnerSettings(
+  db: Db,
+  actor: AuditActor,
+  partnerId: string,
+  change: PartnerSettingsChange,
+): Promise<{ before: PartnerPolicy; after: PartnerPolicy }> {
+  return audited(
+    db,
+    actor,
+    async (trx) => {
+      const before = await lockedPolicy(trx, partnerId);
+      const settings = changedSettings(before.settings, change);
+      return { before, after: await commitPolicy(trx, before, { settings, offsetMs: before.offsetMs }) };
+    },
+    ({ before, after }) => ({
+      action: 'partner.settings.update',
+      subjectKind: 'partner',
+      subjectId: partnerId,
+      partnerId,
+      details: { before: before.settings, after: after.settings },
+    }),
+  );
+}
+
+/**
+ * Puts the partner's sandbox clock at `now` (real time then runs on from it): refused when `now` is
+ * before the partner's time. The timeline's pending instants move with it, in the same transaction.
+ */
+export function setSandboxClock(
+  db: Db,
+  actor: AuditActor,
+  partnerId: string,
+  now: Date,
+  realNow: () => Date,
+): Promise<PartnerPolicy> {
+  return audited(
+    db,
+    actor,
+    async (trx) => {
+      const before = await lockedPolicy(trx, partnerId);
+      const offsetMs = offsetToReach(now, realNow(), before.offsetMs ?? 0);
+      await trx.raw(
+        `insert into sandbox_clocks (partner_id, offset_ms) values (?, ?)
+         on conflict (partner_id) do update set offset_ms = excluded.offset_ms, set_at = now()`,
+        [partnerId, offsetMs],
+      );
+      await shiftPartnerTimeline(trx, partnerId, offsetMs - (before.offsetMs ?? 0));
+      return commitPolicy(trx, before, { settings: before.settings, offsetMs });
+    },
+    (policy) => ({
+      action: 'partner.sandbox_clock.set',
+      subjectKind: 'partner',
+      subjectId: partnerId,
+      partnerId,
+      details: { now: now.toISOString(), offsetMs: policy.offsetMs },
+    }),
+  );
+}
+
+/** Puts the partner back on real time (the one way a sandbox clock goes back). */
+export function resetSandboxClock(db: Db, actor: AuditActor, partnerId: string): Promise<PartnerPolicy> {
+  return audited(
+    db,
+    actor,
+    async (trx) => {
+      const before = await lockedPolicy(trx, partnerId);
+      await trx('sandbox_clocks').where({ partner_id: partnerId }).delete();
+      if (before.offsetMs) await shiftPartnerTimeline(trx, partnerId, -before.offsetMs);
+      return commitPolicy(trx, before, { settings: before.settings, offsetMs: null });
+    },
+    () => ({
+      action: 'partner.sandbox_clock.reset',
+      subjectKind: 'partner',
+      subjectId: partnerId,
+      partnerId,
+      details: {},
+    }),
+  );
+}

@@ -1,0 +1,140 @@
+// A partner's lock policy (decisions.md 15): the grace after paid-through before a device locks, the
+// reminders before the lock, the repayment options in days, and whether any amount may be paid. The
+// rules of the values, their defaults, and their reading; the change itself is policyChanges.ts.
+import type { DbOrTrx } from '../../db/knex.js';
+import { AppError } from '../../kernel/errors.js';
+
+export interface PartnerSettings {
+  lockGraceHours: number;
+  lockReminderDays: readonly number[];
+  repaymentDays: readonly number[];
+  flexibleAmountEnabled: boolean;
+}
+
+/** The graph's PartnerSettings object. */
+export type PartnerSettingsParent = PartnerSettings;
+
+export const DEFAULT_PARTNER_SETTINGS: PartnerSettings = Object.freeze({
+  lockGraceHours: 0,
+  lockReminderDays: Object.freeze([3, 1]),
+  repaymentDays: Object.freeze([7, 30]),
+  flexibleAmountEnabled: true,
+});
+
+/** The columns of `partners` that hold the settings, as the database gives them. */
+export interface PartnerSettingsColumns {
+  lock_grace_hours: number;
+  lock_reminder_days: unknown;
+  repayment_days: unknown;
+  flexible_amount_enabled: boolean;
+}
+
+export const PARTNER_SETTINGS_COLUMNS = [
+  'lock_grace_hours',
+  'lock_reminder_days',
+  'repayment_days',
+  'flexible_amount_enabled',
+] as const;
+
+/** The bounds of each setting: the mutation's checks, the migration's constraints say the same. */
+export const SETTINGS_BOUNDS = {
+  lockGraceHours: { min: 0, max: 720 },
+  lockReminderDays: { entries: 10, minEntries: 0, min: 1, max: 30 },
+  repaymentDays: { entries: 10, minEntries: 1, min: 1, max: 366 },
+} as const;
+
+/** An int[] as either driver gives it: an array (pg, PGlite) or its text form ("{3,1}"). */
+function intArray(value: unknown): number[] {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value === 'string') {
+    const inner = value.replace(/^\{|\}$/g, '');
+    return inner === '' ? [] : inner.split(',').map(Number);
+  }
+  throw new Error(`an int[] column held ${typeof value}`);
+}
+
+export function settingsOfColumns(row: PartnerSettingsColumns): PartnerSettings {
+  return {
+    lockGraceHours: Number(row.lock_grace_hours),
+    lockReminderDays: intArray(row.lock_reminder_days),
+    repaymentDays: intArray(row.repayment_days),
+    flexibleAmountEnabled: Boolean(row.flexible_amount_enabled),
+  };
+}
+
+export function columnsOfSettings(settings: PartnerSettings): PartnerSettingsColumns {
+  return {
+    lock_grace_hours: settings.lockGraceHours,
+    lock_reminder_days: [...settings.lockReminderDays],
+    repayment_days: [...settings.repaymentDays],
+    flexible_amount_enabled: settings.flexibleAmountEnabled,
+  };
+}
+
+/** One statement: the partner's settings as stored (the defaults for a partner that does not exist). */
+export async function partnerSettingsOf(db: DbOrTrx, partnerId: string): Promise<PartnerSettings> {
+  const row = (await db('partners')
+    .where({ id: partnerId })
+    .first(...PARTNER_SETTINGS_COLUMNS)) as PartnerSettingsColumns | undefined;
+  return row ? settingsOfColumns(row) : DEFAULT_PARTNER_SETTINGS;
+}
+
+/** What each instance knows of the partners' settings, without a statement (policies.ts). */
+export interface PartnerSettingsSource {
+  settingsFor(partnerId: string): PartnerSettings;
+}
+
+export const DEFAULT_SETTINGS_SOURCE: PartnerSettingsSource = { settingsFor: () => DEFAULT_PARTNER_SETTINGS };
+
+export const invalidPartnerSettings = (field: string, problem: string) =>
+  new AppError('INVALID_PARTNER_SETTINGS', `the ${field} setting ${problem}`, { field });
+
+/** A change of settings as the mutation takes it: a field absent or null keeps its value. */
+export interface PartnerSettingsChange {
+  lockGraceHours?: number | null;
+  lockReminderDays?: readonly number[] | null;
+  repaymentDays?: readonly number[] | null;
+  flexibleAmountEnabled?: boolean | null;
+}
+
+function checkDays(
+  field: string,
+  days: readonly number[],
+  bounds: (typeof SETTINGS_BOUNDS)['repaymentDays' | 'lockReminderDays'],
+) {
+  if (days.length > bounds.entries)
+    throw invalidPartnerSettings(field, `has ${days.length} entries; at most ${bounds.entries}`);
+  if (days.length < bounds.minEntries) throw invalidPartnerSettings(field, `needs at least ${bounds.minEntries} entry`);
+  for (const day of days) {
+    if (!Number.isInteger(day) || day < bounds.min || day > bounds.max)
+      throw invalidPartnerSettings(
+        field,
+        `holds ${day}; each entry is a whole number of days from ${bounds.min} to ${bounds.max}`,
+      );
+  }
+  if (new Set(days).size !== days.length) throw invalidPartnerSettings(field, 'holds an entry twice');
+}
+
+/**
+ * The settings after `change`, or INVALID_PARTNER_SETTINGS naming the first bad field (nothing is
+ * changed then). Reminders are kept furthest first, repayment days shortest first.
+ */
+export function changedSettings(current: PartnerSettings, change: PartnerSettingsChange): PartnerSettings {
+  const grace = change.lockGraceHours ?? current.lockGraceHours;
+  const { min, max } = SETTINGS_BOUNDS.lockGraceHours;
+  if (!Number.isInteger(grace) || grace < min || grace > max)
+    throw invalidPartnerSettings(
+      'lockGraceHours',
+      `is ${grace}; it must be a whole number of hours from ${min} to ${max}`,
+    );
+  const reminders = change.lockReminderDays ?? current.lockReminderDays;
+  checkDays('lockReminderDays', reminders, SETTINGS_BOUNDS.lockReminderDays);
+  const repayment = change.repaymentDays ?? current.repaymentDays;
+  checkDays('repaymentDays', repayment, SETTINGS_BOUNDS.repaymentDays);
+  return {
+    lockGraceHours: grace,
+    lockReminderDays: [...reminders].sort((a, b) => b - a),
+    repaymentDays: [...repayment].sort((a, b) => a - b),
+    flexibleAmountEnabled: change.flexibleAmountEnabled ?? current.flexibleAmountEnabled,
+  };
+}
