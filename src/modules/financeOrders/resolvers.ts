@@ -1,16 +1,25 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import type { Context } from '../../context.js';
+import { amountExceedsBalance, invalidArgument } from '../../errors.js';
 import { isDatabaseId } from '../../ids.js';
 import { pageSizeOf } from '../../listSize.js';
-import { formatAmount } from '../../money.js';
+import { formatAmount, parsePaymentAmount } from '../../money.js';
 import { readablePartner } from '../auth/principal.js';
 import { column } from '../columns.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
 import { listingOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
+import { daysBoughtBy, type RepaymentParent, repaymentOf } from './repayment.js';
 import { FINANCE_ORDER_CURSOR, type FinanceOrderRow } from './rows.js';
-import { financeTermsFields, orderStatusOf, paymentOptionsOf, scheduleOf, standingOf } from './terms.js';
+import {
+  financeTermsFields,
+  orderStatusOf,
+  paymentOptionsOf,
+  remainingBalanceOf,
+  scheduleOf,
+  standingOf,
+} from './terms.js';
 
 const CURSOR = FINANCE_ORDER_CURSOR;
 const cursorOf = (order: FinanceOrderRow) => idCursorOf(CURSOR, order.id);
@@ -26,6 +35,22 @@ async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
 async function currentStandingOfDevice(device: DeviceRow, ctx: Context) {
   const order = await currentOrderOfDevice(device, ctx);
   return order ? standingOf(order, ctx.now()) : null;
+}
+
+/** daysBoughtBy's amount, refused as a payment of it would be: not an amount of the currency, 0 or less, above the balance. */
+function daysBoughtByAmount(repayment: RepaymentParent, amount: string): number {
+  const { order } = repayment;
+  const parsed = parsePaymentAmount(amount, order.currency);
+  if ('problem' in parsed) throw invalidArgument('amount', `is not a payment in ${order.currency}: ${parsed.problem}`);
+  const remaining = remainingBalanceOf(order);
+  if (parsed.minor > remaining.minor) {
+    throw amountExceedsBalance(
+      formatAmount(parsed.minor, order.currency),
+      formatAmount(remaining.minor, order.currency),
+      order.currency,
+    );
+  }
+  return daysBoughtBy(order, parsed.minor);
 }
 
 export const financeOrderResolvers: Resolvers = {
@@ -82,6 +107,20 @@ export const financeOrderResolvers: Resolvers = {
     paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),
     schedule: (order, _args, ctx) =>
       scheduleOf(order, ctx.now()).map((installment) => ({ ...installment, currency: order.currency })),
+    repayment: async (order, _args, ctx) => {
+      const settings = await ctx.reads.loaders.partners.settings.load(order.partner_id);
+      // STAND-IN: the partner's clock (ctx.clocks.nowFor(order.partner_id)) replaces ctx.now() here.
+      return { ...repaymentOf(order, ctx.now(), settings), order };
+    },
+  },
+  Repayment: {
+    minimumPaymentAmount: (repayment) => formatAmount(repayment.minimumPaymentMinor, repayment.currency),
+    fullPayoffAmount: (repayment) => formatAmount(repayment.fullPayoffMinor, repayment.currency),
+    options: (repayment) => repayment.options.map((option) => ({ ...option, currency: repayment.currency })),
+    daysBoughtBy: (repayment, { amount }) => daysBoughtByAmount(repayment, amount),
+  },
+  RepaymentOption: {
+    amount: (option) => formatAmount(option.amountMinor, option.currency),
   },
   PaymentOption: {
     amount: (option) => formatAmount(option.amountMinor, option.currency),

@@ -27,9 +27,14 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
   ordered_at: Date;
 }
 
-/** An order as a payment reads it (locked): with its partner's commission rate and its device's tag. */
+/**
+ * An order as a payment reads it (locked): with its partner's commission rate, the partner's
+ * repayment settings the payment is held to (decisions.md 16), and its device's tag.
+ */
 export interface FinanceOrderForPayment extends FinanceOrderRow {
   commission_rate_bps: number;
+  repayment_days: number[];
+  flexible_amount_enabled: boolean;
   device_tag: string;
 }
 

@@ -27,6 +27,8 @@ const order: FinanceOrderForPayment = {
   total_paid_minor: '1800',
   ordered_at: new Date('2026-05-01T00:00:00Z'),
   commission_rate_bps: 500,
+  repayment_days: [7, 30],
+  flexible_amount_enabled: true,
   device_tag: DEMO_DEVICE_TAG,
 };
 

@@ -9,8 +9,21 @@ import { requireIdempotencyKey } from './idempotency.js';
 import { recordInStorePayment } from './inStore.js';
 import { acceptNotification, notificationMessage } from './notification.js';
 import { observePaymentOutcome } from './observe.js';
+import { deviceRepaymentOf } from './repaymentQuote.js';
 
 export const paymentResolvers: Resolvers = {
+  Query: {
+    deviceRepayment: async (_root, { deviceTag, currency }, ctx) => {
+      const vendorId = requireVendorToken(ctx);
+      // The notification's refusals of its vendor, before anything of the device is read.
+      const [vendor] = await paymentVendorsByIds(ctx.primary, [vendorId]);
+      if (!vendor) throw forbidden('this access token belongs to no payment vendor');
+      if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
+      // STAND-IN: the partners' clocks (ctx.clocks) replace this one, real time for every partner.
+      const clocks = { nowFor: () => ctx.now() };
+      return deviceRepaymentOf(ctx.primary, { deviceTag, currency: currency ?? null }, clocks);
+    },
+  },
   Mutation: {
     recordInStorePayment: async (_root, { input }, ctx) => {
       const partnerId = requirePartnerTenant(ctx, ['retail']);
