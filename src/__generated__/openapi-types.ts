@@ -789,7 +789,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationAccepted"];
                 };
             };
-            /** @description The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE: not positive, too many decimals, other currency, above the balance). */
+            /** @description The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION: not positive, too many decimals, other currency, above the balance, or neither an option nor the full payoff when the partner takes no flexible amounts: see GET /payments/v1/repayment-options). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1663,7 +1663,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecordedPayment"];
                 };
             };
-            /** @description MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded. */
+            /** @description MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION (the partner takes no flexible amounts, and this is neither an option of FinanceOrder.repayment nor the full payoff), or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded. */
             400: {
                 headers: {
                     [name: string]: unknown;

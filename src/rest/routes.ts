@@ -223,7 +223,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       body: 'Notification',
       answer: { description: 'Recorded (or replayed).', schema: 'NotificationAccepted' },
       errors: {
-        400: 'The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE: not positive, too many decimals, other currency, above the balance).',
+        400: 'The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION: not positive, too many decimals, other currency, above the balance, or neither an option nor the full payoff when the partner takes no flexible amounts: see GET /payments/v1/repayment-options).',
         401: 'INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked.',
         403: "FORBIDDEN: paymentVendor is not the token's vendor, the vendor is disabled, or the credential is not a vendor's.",
         404: 'RESOURCE_NOT_FOUND: no device, customer or finance order matches.',
@@ -414,7 +414,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       headers: { 'Idempotency-Key': `${IDEMPOTENCY_KEY_FORMAT}.` },
       answer: { description: 'Success.', schema: 'RecordedPayment' },
       errors: {
-        400: 'MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded.',
+        400: 'MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION (the partner takes no flexible amounts, and this is neither an option of FinanceOrder.repayment nor the full payoff), or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded.',
         404: "RESOURCE_NOT_FOUND: the merchant, clerk or finance order is not the key's partner's.",
         409: 'IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for different parameters.',
       },
