@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { forbidden } from '../../errors.js';
+import { forbidden, invalidArgument } from '../../errors.js';
 import { formatAmount } from '../../money.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
 import { column } from '../columns.js';
@@ -8,6 +8,7 @@ import { paymentVendorsByIds } from '../vendors/queries.js';
 import { requireIdempotencyKey } from './idempotency.js';
 import { recordInStorePayment } from './inStore.js';
 import { acceptNotification, notificationMessage } from './notification.js';
+import { MAX_LOCATOR_LENGTH } from './notificationLimits.js';
 import { observePaymentOutcome } from './observe.js';
 import { deviceRepaymentOf } from './repaymentQuote.js';
 
@@ -15,6 +16,9 @@ export const paymentResolvers: Resolvers = {
   Query: {
     deviceRepayment: async (_root, { deviceTag, currency }, ctx) => {
       const vendorId = requireVendorToken(ctx);
+      if (deviceTag.length > MAX_LOCATOR_LENGTH) {
+        throw invalidArgument('deviceTag', `must be at most ${MAX_LOCATOR_LENGTH} characters`);
+      }
       // The notification's refusals of its vendor, before anything of the device is read.
       const [vendor] = await paymentVendorsByIds(ctx.primary, [vendorId]);
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
