@@ -9,6 +9,7 @@ const VALUE_TYPES = [
   'Address',
   'CreatedApiKey',
   'DeliveryAttempt',
+  'DeviceRepayment',
   'Installment',
   'PageInfo',
   'PaymentNotificationResult',
@@ -16,6 +17,8 @@ const VALUE_TYPES = [
   'PartnerSettings',
   'PaymentReceipt',
   'SandboxClock',
+  'Repayment',
+  'RepaymentOption',
   'Viewer',
   'WebhookEndpointSecret',
 ];

@@ -13,7 +13,8 @@
 //   pg_notify of the events, after the write committed
 //
 // It does the checks the SQL needs, and no more: the amount a positive decimal of at most two places,
-// the currency the order's, the amount not above the balance; the commission at the partner's rate
+// the currency the order's, the amount not above the balance (the read itself draws no id for an
+// amount the partner does not take); the commission at the partner's rate
 // (basis points, half up). A write that wrote nothing (the total moved, or the key was claimed
 // meanwhile) is read and decided again. It answers the same top-level JSON as the service. It does
 // not check key kinds or request limits, keep request logs, or trace.
@@ -131,6 +132,7 @@ export async function recordCustomerPayment(
           paymentId,
           currency,
           minor.toString(),
+          minor.toString(),
           now,
           partnerId,
           merchantId,
@@ -174,8 +176,9 @@ export async function recordCustomerPayment(
       ? null
       : seconds(new Date((facts.o__ordered_at as Date).getTime() + Number(paidThroughDays) * DAY_MS + graceMs));
     const time = seconds(now);
-    // The payment's id, drawn by the read: the events are built with it.
-    if (paymentId === null) throw new Error('the read drew no payment id for a payment that passes');
+    // The payment's id, drawn by the read: the events are built with it. Past the checks above, the
+    // read draws none only for an amount its partner does not take (flexible amounts off).
+    if (paymentId === null) return refused(400, 'the amount is not one of the repayment options');
     const data = paymentEvents({
       paymentId: Number(paymentId),
       time,

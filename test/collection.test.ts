@@ -43,7 +43,7 @@ describe('the committed collection', () => {
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [path, content] of fresh) expect(committed.get(path), path).toBe(content);
     // Every operation of the document is a request of the collection, and the environment is there.
-    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(13);
+    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(14);
     expect(fresh.has('environments/local.bru')).toBe(true);
   });
 });
@@ -138,7 +138,7 @@ describe('every request of the collection, against the service', () => {
       }
       answered.push(name);
     }
-    expect(answered).toHaveLength(13);
+    expect(answered).toHaveLength(14);
     expect(vars.accessToken).toMatch(/^dfs1\./);
   });
 });

@@ -982,3 +982,47 @@ describe('hostile properties: payments interface', () => {
     );
   });
 });
+
+// ---- The vendors' repayment options ----------------------------------------------------------------
+
+describe('hostile properties: GET /payments/v1/repayment-options', () => {
+  const PATH = '/payments/v1/repayment-options';
+  const valid: Array<[string, string]> = [
+    ['deviceTag', DEMO_DEVICE_TAG],
+    ['currency', 'USD'],
+  ];
+  const plausible: Record<string, readonly string[]> = {
+    deviceTag: ['DTSTBBC', 'DTSTBBE', 'dtstbbb', `${DEMO_DEVICE_TAG} `, 'x'.repeat(65), 'NO-SUCH-TAG'],
+    currency: PLAUSIBLE.currency!,
+  };
+  it.each(valid.map(([name, value]) => [name, value] as const))(
+    '%s: hostile, repeated, empty or missing; the other valid; nothing written',
+    async (name, value) => {
+      const token = await demoVendorToken();
+      const route = endpoint(PATH, 'GET');
+      const values = fc.oneof(
+        attackOn(name, value),
+        fc.constantFrom(...plausible[name]!).map((v) => [v]),
+      );
+      await fc.assert(
+        fc.asyncProperty(values, unknownParams, async (given, unknown) => {
+          const query = valid.flatMap(
+            ([other, otherValue]): Array<[string, string]> =>
+              other === name ? (given ?? []).map((v) => [name, v]) : [[other, otherValue]],
+          );
+          const url = `${PATH}?${new URLSearchParams([...query, ...unknown]).toString()}`;
+          const read = [...new URL(url, 'http://localhost').searchParams].flat();
+          const sent: Sent = { label: url, echoes: read, secrets: [token] };
+          await refusalWritesNothing(async () =>
+            expectSafeAnswer(
+              route,
+              await fixture.service.request(url, { headers: { authorization: `Bearer ${token}` } }),
+              sent,
+            ),
+          );
+        }),
+        RUNS,
+      );
+    },
+  );
+});

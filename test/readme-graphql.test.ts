@@ -150,6 +150,17 @@ describe('the README and docs/integrating.md', () => {
   });
 });
 
+describe("docs/integrating.md's repayment options", () => {
+  it('the curl example answers the 7-day and 30-day options of demo order 4000004', async () => {
+    const block = readmeShellBlock('repayment-options-curl', readDoc('docs/integrating.md'));
+    const run = await runReadmeShell(block, fixture.service.baseUrl);
+    expect(run.code, run.stderr).toBe(0);
+    const { data } = JSON.parse(run.stdout);
+    expect(data).toMatchObject({ deviceTag: 'DTSTBBB', financeOrderId: 4000004, currency: 'USD' });
+    expect(data.options.map((option: { daysPaid: number }) => option.daysPaid)).toEqual([7, 30]);
+  });
+});
+
 describe('the walk reader', () => {
   it('turns <now - N> and <now + N> into Unix seconds', () => {
     const block = { language: 'json', body: '{ "start": <now - 86400>, "end": <now + 60> }\n', note: null };

@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/v1/repayment-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get repayment options
+         * @description Before taking cash, a vendor asks what the device's order takes, with the access token of its notifications (accessToken): the order a notification naming the device would pay, its currency, the least amount that buys a day of use (minimumPaymentAmount; without flexible amounts, the least amount taken), the full payoff, whether other amounts are taken (flexibleAmountEnabled: when false, a notification for another amount than an option's or the full payoff is refused with AMOUNT_NOT_AN_OPTION), when the device locks if nothing is paid (lockAt, Unix seconds), and one option per day count the partner offers: the cheapest amount buying at least that many days (at most the balance), with the days it buys (daysPaid). A payment buys floor((totalPaid + amount) * 30 / monthlyCost) - floor(totalPaid * 30 / monthlyCost) days. Amounts are decimal strings in the order's currency. It answers the notification's refusals.
+         */
+        get: operations["getRepaymentOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/list-clerks.php": {
         parameters: {
             query?: never;
@@ -546,6 +566,28 @@ export interface components {
                 fullyPaid: boolean;
             };
         };
+        RepaymentOptions: {
+            data: {
+                deviceTag: string;
+                /** @description The order a notification naming the device would pay. */
+                financeOrderId: number;
+                /** @description The order's currency: every amount is in it. */
+                currency: string;
+                /** @description The least amount that buys a day of use (with flexible amounts), or the least amount taken (without). */
+                minimumPaymentAmount: string;
+                /** @description The remaining balance. */
+                fullPayoffAmount: string;
+                flexibleAmountEnabled: boolean;
+                /** @description Unix seconds: when the device locks if nothing more is paid. */
+                lockAt: number;
+                options: {
+                    /** @description The days of use the amount buys. */
+                    daysPaid: number;
+                    /** @description The cheapest amount buying them (at most the balance). */
+                    amount: string;
+                }[];
+            };
+        };
         GraphQLRequest: {
             /** @description The GraphQL document (schema/*.graphql describes the graph; introspection needs a key). */
             query: string;
@@ -747,7 +789,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationAccepted"];
                 };
             };
-            /** @description The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE: not positive, too many decimals, other currency, above the balance). */
+            /** @description The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION: not positive, too many decimals, other currency, above the balance, or neither an option nor the full payoff when the partner takes no flexible amounts: see GET /payments/v1/repayment-options). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -844,6 +886,130 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached or did not answer in time, or the vendor's stored schema can no longer be used until an operator replaces it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+        };
+    };
+    getRepaymentOptions: {
+        parameters: {
+            query: {
+                /**
+                 * @description The device's tag, as a notification names it.
+                 * @example DTSTBBB
+                 */
+                deviceTag: string;
+                /**
+                 * @description The currency the vendor would take: when given, it must be the order's (else CURRENCY_MISMATCH).
+                 * @example USD
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the order takes now. */
+            200: {
+                headers: {
+                    /** @description The request id (an incoming well-formed one is echoed). */
+                    "X-Request-ID"?: string;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepaymentOptions"];
+                };
+            };
+            /** @description MISSING_QUERY_PARAMETER or INVALID_QUERY_PARAMETER (deviceTag missing, over 64 characters or given twice; currency not a supported ISO 4217 code); CURRENCY_MISMATCH: currency is not the order's; AMOUNT_EXCEEDS_BALANCE: the order is fully paid, so any payment would be refused. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description FORBIDDEN: the vendor is disabled, or the credential is not a vendor's access token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no device has that tag, or the device has no finance order. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: another method than GET (see the Allow header). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description The query string is longer than 8 KiB (8192 bytes). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description RATE_LIMITED: the API key made more requests than its limit in the window (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS), or the client address failed authentication too often (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS; its credentials are then refused unread). Retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be accepted. */
+                    "Retry-After"?: number;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1497,7 +1663,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecordedPayment"];
                 };
             };
-            /** @description MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded. */
+            /** @description MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION (the partner takes no flexible amounts, and this is neither an option of FinanceOrder.repayment nor the full payoff), or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -117,3 +117,11 @@ export type RecordCustomerPaymentMutationVariables = Exact<{
 
 
 export type RecordCustomerPaymentMutation = { recordInStorePayment: { time: number, deviceTag: string, remainingBalance: string, currency: string, nextPayment: number | null, fullyPaid: boolean, replayed: boolean, payment: { id: string } } };
+
+export type RepaymentOptionsQueryVariables = Exact<{
+  deviceTag: string;
+  currency?: string | null | undefined;
+}>;
+
+
+export type RepaymentOptionsQuery = { deviceRepayment: { deviceTag: string, financeOrderId: string, currency: string, lockAt: number, repayment: { minimumPaymentAmount: string, fullPayoffAmount: string, flexibleAmountEnabled: boolean, options: Array<{ daysPaid: number, amount: string }> } } };

@@ -11,6 +11,8 @@ import type { CustomerParent, CustomerEdgeParent, CustomerConnectionParent } fro
 import type { DeviceRow, DeviceFamilyRow, DeviceModelRow, DeviceEdgeParent, DeviceConnectionParent, DeviceModelEdgeParent, DeviceModelConnectionParent } from '../modules/devices/rows.js';
 import type { CartRow } from '../modules/carts/rows.js';
 import type { FinanceOrderRow, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
+import type { RepaymentParent, RepaymentOptionParent } from '../modules/financeOrders/repayment.js';
+import type { DeviceRepaymentParent } from '../modules/payments/repaymentQuote.js';
 import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from '../modules/payments/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
@@ -715,6 +717,24 @@ export type DeviceModelEdge = {
 };
 
 /**
+ * What a payment vendor may tell a customer before taking cash: the order a notification naming the
+ * device would pay, and its repayment.
+ */
+export type DeviceRepayment = {
+  __typename?: 'DeviceRepayment';
+  /** The order's currency: every amount is in it. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The device's tag, as asked. */
+  deviceTag: Scalars['String']['output'];
+  /** The order a notification for the device pays: the device's current order. */
+  financeOrderId: Scalars['ID']['output'];
+  /** When the device locks if nothing more is paid (paid-through plus the partner's grace). */
+  lockAt: Scalars['Timestamp']['output'];
+  /** The minimum, the full payoff, whether other amounts are taken, and the options in days. */
+  repayment: Repayment;
+};
+
+/**
  * An entry of the event log: written in the same database transaction as the change it tells of, its
  * data fixed then. Only its partner and operators see it. Its id is the webhook-id of its deliveries.
  */
@@ -825,6 +845,8 @@ export type FinanceOrder = {
   remainingBalance: Scalars['Decimal']['output'];
   /** What the customer repays in all: monthlyCost * months (includes the finance charge). */
   repayableTotal: Scalars['Decimal']['output'];
+  /** What the customer can pay now, priced in days of use by the order's day rule and its partner's settings (decisions.md 16). */
+  repayment: Repayment;
   /** The clerk who sold it. */
   salesClerk: Clerk;
   /** The monthly instalments with their due times and how much of each is paid (an order has at most 120 months). */
@@ -1379,6 +1401,14 @@ export type Query = {
   customers: CustomerConnection;
   /** The device catalogue: the families with their models, ordered by id, a page at a time. */
   deviceFamilies: Array<DeviceFamily>;
+  /**
+   * For payment vendors before they take cash (vendor access tokens only; GET
+   * /payments/v1/repayment-options): the repayment of the order a notification naming this device would
+   * pay, at its partner's time. Refused as the notification would be: an unknown device, or one without
+   * an order, RESOURCE_NOT_FOUND; a fully paid order AMOUNT_EXCEEDS_BALANCE; a currency given that is not
+   * the order's CURRENCY_MISMATCH.
+   */
+  deviceRepayment: DeviceRepayment;
   /** One event by id: null when the caller may not see it or it does not exist. */
   event?: Maybe<Event>;
   /**
@@ -1485,6 +1515,13 @@ export type QueryDeviceFamiliesArgs = {
 
 
 /** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryDeviceRepaymentArgs = {
+  currency?: InputMaybe<Scalars['CurrencyCode']['input']>;
+  deviceTag: Scalars['String']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryEventArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1575,6 +1612,44 @@ export type RecordInStorePaymentInput = {
   merchantId: Scalars['ID']['input'];
   /** The clerk taking it: one of the partner's clerks. */
   salesClerkId: Scalars['ID']['input'];
+};
+
+/**
+ * What a customer can pay on a finance order now, and what each amount buys in days of use: a payment
+ * buys floor((totalPaid + amount) * 30 / monthlyCost) - floor(totalPaid * 30 / monthlyCost) days.
+ */
+export type Repayment = {
+  __typename?: 'Repayment';
+  /** The whole days of use an amount would buy on the order now (the day rule above); refused for an amount that could not be paid. */
+  daysBoughtBy: Scalars['Int']['output'];
+  /** Whether any amount up to the balance is taken; when false, a payment must be an option's amount or the full payoff (else AMOUNT_NOT_AN_OPTION). */
+  flexibleAmountEnabled: Scalars['Boolean']['output'];
+  /** The remaining balance: paying it pays the order off. */
+  fullPayoffAmount: Scalars['Decimal']['output'];
+  /** With flexible amounts, the least amount that buys a day (at most the balance); without, the least amount taken (the first option's); 0 once fully paid. */
+  minimumPaymentAmount: Scalars['Decimal']['output'];
+  /** One per entry of the partner's repaymentDays: the cheapest amount that buys at least that many days, at most the balance; one per distinct amount, by amount; empty once fully paid. */
+  options: Array<RepaymentOption>;
+};
+
+
+/**
+ * What a customer can pay on a finance order now, and what each amount buys in days of use: a payment
+ * buys floor((totalPaid + amount) * 30 / monthlyCost) - floor(totalPaid * 30 / monthlyCost) days.
+ */
+export type RepaymentDaysBoughtByArgs = {
+  amount: Scalars['Decimal']['input'];
+};
+
+/** An amount the customer can pay, and the days of use it buys. */
+export type RepaymentOption = {
+  __typename?: 'RepaymentOption';
+  /** The amount, in the order's currency. */
+  amount: Scalars['Decimal']['output'];
+  /** The days the amount buys by the day rule (not the entry of repaymentDays it was priced for: it may buy more, or fewer when capped at the balance). */
+  daysPaid: Scalars['Int']['output'];
+  /** When the device locks once this amount is paid (the new paid-through plus the partner's grace). For an option that pays the order off, the instant the day rule gives, though a paid-off order never locks. */
+  lockAt: Scalars['Timestamp']['output'];
 };
 
 /** A partner's own time, outside production: real time moved by an offset, still running. */
@@ -1974,6 +2049,7 @@ export type ResolversTypes = {
   DeviceModel: ResolverTypeWrapper<DeviceModelRow>;
   DeviceModelConnection: ResolverTypeWrapper<DeviceModelConnectionParent>;
   DeviceModelEdge: ResolverTypeWrapper<DeviceModelEdgeParent>;
+  DeviceRepayment: ResolverTypeWrapper<DeviceRepaymentParent>;
   Event: ResolverTypeWrapper<EventRow>;
   EventConnection: ResolverTypeWrapper<EventPage>;
   EventEdge: ResolverTypeWrapper<EventEdgeParent>;
@@ -2004,6 +2080,8 @@ export type ResolversTypes = {
   PrincipalKind: PrincipalKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
+  Repayment: ResolverTypeWrapper<RepaymentParent>;
+  RepaymentOption: ResolverTypeWrapper<RepaymentOptionParent>;
   SandboxClock: ResolverTypeWrapper<SandboxClockView>;
   SecureStatus: SecureStatus;
   SetSandboxClockInput: SetSandboxClockInput;
@@ -2070,6 +2148,7 @@ export type ResolversParentTypes = {
   DeviceModel: DeviceModelRow;
   DeviceModelConnection: DeviceModelConnectionParent;
   DeviceModelEdge: DeviceModelEdgeParent;
+  DeviceRepayment: DeviceRepaymentParent;
   Event: EventRow;
   EventConnection: EventPage;
   EventEdge: EventEdgeParent;
@@ -2094,6 +2173,8 @@ export type ResolversParentTypes = {
   PaymentVendor: PaymentVendorRow;
   Query: Record<PropertyKey, never>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
+  Repayment: RepaymentParent;
+  RepaymentOption: RepaymentOptionParent;
   SandboxClock: SandboxClockView;
   SetSandboxClockInput: SetSandboxClockInput;
   String: Scalars['String']['output'];
@@ -2351,6 +2432,14 @@ export type DeviceModelEdgeResolvers<ContextType = Context, ParentType extends R
   node?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
 };
 
+export type DeviceRepaymentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceRepayment'] = ResolversParentTypes['DeviceRepayment']> = {
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  deviceTag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  financeOrderId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lockAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  repayment?: Resolver<ResolversTypes['Repayment'], ParentType, ContextType>;
+};
+
 export type EventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   data?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   deliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
@@ -2393,6 +2482,7 @@ export type FinanceOrderResolvers<ContextType = Context, ParentType extends Reso
   purchaseAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   repayableTotal?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  repayment?: Resolver<ResolversTypes['Repayment'], ParentType, ContextType>;
   salesClerk?: Resolver<ResolversTypes['Clerk'], ParentType, ContextType>;
   schedule?: Resolver<Array<ResolversTypes['Installment']>, ParentType, ContextType>;
   secureStatus?: Resolver<ResolversTypes['SecureStatus'], ParentType, ContextType>;
@@ -2552,6 +2642,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'locator'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
   deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType, Partial<QueryDeviceFamiliesArgs>>;
+  deviceRepayment?: Resolver<ResolversTypes['DeviceRepayment'], ParentType, ContextType, RequireFields<QueryDeviceRepaymentArgs, 'deviceTag'>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id'>>;
   events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'first'>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType, RequireFields<QueryFinanceOrderArgs, 'id'>>;
@@ -2564,6 +2655,20 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
   webhookEndpoints?: Resolver<ResolversTypes['WebhookEndpointConnection'], ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'first'>>;
+};
+
+export type RepaymentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Repayment'] = ResolversParentTypes['Repayment']> = {
+  daysBoughtBy?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<RepaymentDaysBoughtByArgs, 'amount'>>;
+  flexibleAmountEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  fullPayoffAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  minimumPaymentAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  options?: Resolver<Array<ResolversTypes['RepaymentOption']>, ParentType, ContextType>;
+};
+
+export type RepaymentOptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RepaymentOption'] = ResolversParentTypes['RepaymentOption']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  daysPaid?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lockAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
 };
 
 export type SandboxClockResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SandboxClock'] = ResolversParentTypes['SandboxClock']> = {
@@ -2682,6 +2787,7 @@ export type Resolvers<ContextType = Context> = {
   DeviceModel?: DeviceModelResolvers<ContextType>;
   DeviceModelConnection?: DeviceModelConnectionResolvers<ContextType>;
   DeviceModelEdge?: DeviceModelEdgeResolvers<ContextType>;
+  DeviceRepayment?: DeviceRepaymentResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventConnection?: EventConnectionResolvers<ContextType>;
   EventEdge?: EventEdgeResolvers<ContextType>;
@@ -2702,6 +2808,8 @@ export type Resolvers<ContextType = Context> = {
   PaymentReceipt?: PaymentReceiptResolvers<ContextType>;
   PaymentVendor?: PaymentVendorResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Repayment?: RepaymentResolvers<ContextType>;
+  RepaymentOption?: RepaymentOptionResolvers<ContextType>;
   SandboxClock?: SandboxClockResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'INVALID_PAYMENT_AMOUNT',
   'CURRENCY_MISMATCH',
   'AMOUNT_EXCEEDS_BALANCE',
+  'AMOUNT_NOT_AN_OPTION',
   'IDEMPOTENCY_CONFLICT',
   'INVALID_PARTNER_SETTINGS',
   'SANDBOX_CLOCK_BACKWARDS',
@@ -63,6 +64,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   INVALID_PAYMENT_AMOUNT: 400,
   CURRENCY_MISMATCH: 400,
   AMOUNT_EXCEEDS_BALANCE: 400,
+  AMOUNT_NOT_AN_OPTION: 400,
   IDEMPOTENCY_CONFLICT: 409,
   INVALID_PARTNER_SETTINGS: 400,
   SANDBOX_CLOCK_BACKWARDS: 400,
@@ -183,6 +185,22 @@ export const amountExceedsBalance = (amount: string, remaining: string, currency
     {
       remainingBalance: remaining,
     },
+  );
+
+/** A fully paid order: any payment would exceed its balance, so nothing can be offered for it. */
+export const nothingToPay = (what: string, remaining: string, currency: string) =>
+  new AppError(
+    'AMOUNT_EXCEEDS_BALANCE',
+    `${what} is fully paid: any payment is more than the remaining balance of ${remaining} ${currency}`,
+    { remainingBalance: remaining },
+  );
+
+/** The partner takes only its repayment options and the full payoff (flexibleAmountEnabled false): `accepted` lists them. */
+export const amountNotAnOption = (amount: string, currency: string, accepted: readonly string[]) =>
+  new AppError(
+    'AMOUNT_NOT_AN_OPTION',
+    `the payment of ${amount} ${currency} is not one of the amounts this order takes (${accepted.join(', ')} ${currency}): its partner does not take other amounts`,
+    { acceptedAmounts: accepted },
   );
 
 export const idempotencyConflict = (what: string) =>

@@ -238,6 +238,24 @@ export function daysCovered(paid: bigint, perPeriod: bigint, daysPerPeriod: numb
   return (paid * BigInt(daysPerPeriod)) / perPeriod;
 }
 
+/** How many more whole days `amount` buys paid on top of `paid`: daysCovered of the new total less that of `paid`. */
+export function daysAddedBy(paid: bigint, amount: bigint, perPeriod: bigint, daysPerPeriod: number): bigint {
+  return daysCovered(paid + amount, perPeriod, daysPerPeriod) - daysCovered(paid, perPeriod, daysPerPeriod);
+}
+
+/**
+ * The least amount that, paid on top of `paid`, buys at least `days` more whole days by daysCovered's
+ * rule: ceil((daysCovered(paid) + days) * perPeriod / daysPerPeriod) - paid, exactly. The one
+ * rounding up of the day rule (daysCovered rounds down), so one minor unit less buys fewer days.
+ */
+export function amountForDays(paid: bigint, perPeriod: bigint, daysPerPeriod: number, days: bigint): bigint {
+  if (days < 0n) throw new MoneyError('a number of days is never negative');
+  const target = daysCovered(paid, perPeriod, daysPerPeriod) + days;
+  const period = BigInt(daysPerPeriod);
+  const totalNeeded = (target * perPeriod + period - 1n) / period;
+  return totalNeeded - paid;
+}
+
 /** Parses a decimal amount and states why it cannot be a payment, or returns it in minor units. */
 export function parsePaymentAmount(text: string, currency: string): { minor: bigint } | { problem: string } {
   let minor: bigint;

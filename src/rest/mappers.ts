@@ -11,12 +11,14 @@ import type {
   LookupCartQuery,
   LookupCustomerQuery,
   RecordCustomerPaymentMutation,
+  RepaymentOptionsQuery,
 } from '../__generated__/operations.js';
 import { legacyCart, legacyCartCustomer, legacyCartDevice } from '../contract/cart.js';
 import { legacyCustomerDevice, legacyPaymentHistory, legacyPaymentOptions } from '../contract/customer.js';
 import { legacyFinanceOrder } from '../contract/financeOrder.js';
 import { integer } from '../contract/json.js';
 import { legacyPaymentNotification, legacyPaymentReceipt } from '../contract/payment.js';
+import { repaymentOptionsData } from '../contract/repayment.js';
 import { legacyClerk, legacyMerchant } from '../contract/store.js';
 import { legacyTransaction } from '../contract/transaction.js';
 import { AppError } from '../kernel/errors.js';
@@ -122,4 +124,9 @@ export function paymentNotificationBody(data: CreatePaymentNotificationMutation)
   const result = data.createPaymentNotification;
   // docs/legacy-contract.md#notification.
   return { data: legacyPaymentNotification(result.message, result.receipt) };
+}
+
+export function repaymentOptionsBody(data: RepaymentOptionsQuery) {
+  // decisions.md 16: the payments interface's { data } envelope.
+  return { data: repaymentOptionsData(data.deviceRepayment) };
 }

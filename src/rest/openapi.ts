@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the service: the legacy contract's eight endpoints (payments and
-// partner query interfaces), /graphql and the operations endpoints, each with its operationId, tag,
+// partner query interfaces) and the vendors' repayment options beside them, /graphql and the operations endpoints, each with its operationId, tag,
 // security (which key it takes) and every status it answers, every response with real examples.
 // The legacy operations are derived from the route table (rest/routes.ts: path, method, door,
 // credential, parameters, and each route's doc); their schemas are rest/openapiSchemas.ts's. npm run
@@ -153,7 +153,9 @@ function parametersOf(route: LegacyRoute): Parameter[] {
 function legacyPathItem(route: LegacyRoute, notification: Schema) {
   const { doc, door } = route;
   const parameters = parametersOf(route);
-  const errors = { ...DOOR_ERRORS[door], ...doc.errors };
+  const errors: Record<number, string> = { ...DOOR_ERRORS[door], ...doc.errors };
+  // Only a route that reads a JSON body refuses one of another type (rest/jsonBody.ts).
+  if (!route.jsonBody) delete errors[415];
   return {
     [route.method.toLowerCase()]: {
       operationId: operationId(route.name),

@@ -273,6 +273,25 @@ export const schemas: Record<string, Schema> = {
   NotificationAccepted: obj({
     data: obj({ message: str(), paymentId: int(), remainingBalance: num(), currency: str(), fullyPaid: bool }),
   }),
+  RepaymentOptions: obj({
+    data: obj({
+      deviceTag: str(),
+      financeOrderId: int('The order a notification naming the device would pay.'),
+      currency: str("The order's currency: every amount is in it."),
+      minimumPaymentAmount: decimalString(
+        'The least amount that buys a day of use (with flexible amounts), or the least amount taken (without).',
+      ),
+      fullPayoffAmount: decimalString('The remaining balance.'),
+      flexibleAmountEnabled: bool,
+      lockAt: int('Unix seconds: when the device locks if nothing more is paid.'),
+      options: arr(
+        obj({
+          daysPaid: int('The days of use the amount buys.'),
+          amount: decimalString('The cheapest amount buying them (at most the balance).'),
+        }),
+      ),
+    }),
+  }),
   GraphQLRequest: {
     type: 'object',
     properties: {

@@ -21,6 +21,8 @@ import type {
   LookupCustomerQueryVariables,
   RecordCustomerPaymentMutation,
   RecordCustomerPaymentMutationVariables,
+  RepaymentOptionsQuery,
+  RepaymentOptionsQueryVariables,
 } from '../__generated__/operations.js';
 import type { LegacyDoor } from '../http/errorResponses.js';
 import { invalidRequestBody } from '../kernel/errors.js';
@@ -28,6 +30,7 @@ import type { PrincipalRequirement } from '../modules/auth/principal.js';
 import { CART_TAG_MAX_LENGTH } from '../modules/carts/rows.js';
 import { LOCATOR_MAX_LENGTH } from '../modules/customers/locate.js';
 import { IDEMPOTENCY_KEY_FORMAT } from '../modules/payments/idempotency.js';
+import { MAX_LOCATOR_LENGTH } from '../modules/payments/notificationLimits.js';
 import {
   accessTokenBody,
   type LegacyListBody,
@@ -38,6 +41,7 @@ import {
   lookupCustomerBody,
   paymentNotificationBody,
   recordCustomerPaymentBody,
+  repaymentOptionsBody,
 } from './mappers.js';
 import { type ParamSpecs, type ParamValues, param, parseParam } from './params.js';
 
@@ -219,7 +223,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       body: 'Notification',
       answer: { description: 'Recorded (or replayed).', schema: 'NotificationAccepted' },
       errors: {
-        400: 'The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE: not positive, too many decimals, other currency, above the balance).',
+        400: 'The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION: not positive, too many decimals, other currency, above the balance, or neither an option nor the full payoff when the partner takes no flexible amounts: see GET /payments/v1/repayment-options).',
         401: 'INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked.',
         403: "FORBIDDEN: paymentVendor is not the token's vendor, the vendor is disabled, or the credential is not a vendor's.",
         404: 'RESOURCE_NOT_FOUND: no device, customer or finance order matches.',
@@ -234,6 +238,38 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     variables: (request) => ({ notification: bodyObject(request) }),
     toLegacy: paymentNotificationBody,
     replayed: (data) => data.createPaymentNotification.receipt.replayed,
+  }),
+  route<RepaymentOptionsQuery, RepaymentOptionsQueryVariables>()({
+    name: 'get-repayment-options',
+    method: 'GET',
+    path: '/payments/v1/repayment-options',
+    door: 'payments',
+    credential: { in: 'bearer' },
+    // Which principal may ask (a vendor's access token, as for notifications) is the graph's rule.
+    principal: 'any',
+    doc: {
+      summary: 'Get repayment options',
+      description:
+        "Before taking cash, a vendor asks what the device's order takes, with the access token of its notifications (accessToken): the order a notification naming the device would pay, its currency, the least amount that buys a day of use (minimumPaymentAmount; without flexible amounts, the least amount taken), the full payoff, whether other amounts are taken (flexibleAmountEnabled: when false, a notification for another amount than an option's or the full payoff is refused with AMOUNT_NOT_AN_OPTION), when the device locks if nothing is paid (lockAt, Unix seconds), and one option per day count the partner offers: the cheapest amount buying at least that many days (at most the balance), with the days it buys (daysPaid). A payment buys floor((totalPaid + amount) * 30 / monthlyCost) - floor(totalPaid * 30 / monthlyCost) days. Amounts are decimal strings in the order's currency. It answers the notification's refusals.",
+      answer: { description: 'What the order takes now.', schema: 'RepaymentOptions' },
+      errors: {
+        400: "MISSING_QUERY_PARAMETER or INVALID_QUERY_PARAMETER (deviceTag missing, over 64 characters or given twice; currency not a supported ISO 4217 code); CURRENCY_MISMATCH: currency is not the order's; AMOUNT_EXCEEDS_BALANCE: the order is fully paid, so any payment would be refused.",
+        401: 'INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked.',
+        403: "FORBIDDEN: the vendor is disabled, or the credential is not a vendor's access token.",
+        404: 'RESOURCE_NOT_FOUND: no device has that tag, or the device has no finance order.',
+        405: 'METHOD_NOT_ALLOWED: another method than GET (see the Allow header).',
+      },
+    },
+    params: {
+      deviceTag: param.required(parseParam.text(MAX_LOCATOR_LENGTH), "The device's tag, as a notification names it."),
+      currency: param.optional(
+        parseParam.currencyCode,
+        "The currency the vendor would take: when given, it must be the order's (else CURRENCY_MISMATCH).",
+      ),
+    },
+    operation: operation('repaymentOptions'),
+    variables: ({ params }) => ({ deviceTag: params.deviceTag, currency: params.currency ?? null }),
+    toLegacy: repaymentOptionsBody,
   }),
   route<ListClerksQuery, ListClerksQueryVariables>()({
     name: 'list-clerks',
@@ -378,7 +414,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       headers: { 'Idempotency-Key': `${IDEMPOTENCY_KEY_FORMAT}.` },
       answer: { description: 'Success.', schema: 'RecordedPayment' },
       errors: {
-        400: 'MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded.',
+        400: 'MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION (the partner takes no flexible amounts, and this is neither an option of FinanceOrder.repayment nor the full payoff), or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded.',
         404: "RESOURCE_NOT_FOUND: the merchant, clerk or finance order is not the key's partner's.",
         409: 'IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for different parameters.',
       },

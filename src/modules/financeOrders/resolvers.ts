@@ -1,7 +1,8 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
+import { amountExceedsBalance, invalidArgument } from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
 import { pageSizeOf } from '../../kernel/listSize.js';
-import { formatAmount } from '../../kernel/money.js';
+import { formatAmount, parsePaymentAmount } from '../../kernel/money.js';
 import type { Context } from '../../pipeline/context.js';
 import { readablePartner } from '../auth/principal.js';
 import { column } from '../columns.js';
@@ -9,6 +10,7 @@ import type { DeviceRow } from '../devices/rows.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
 import { listingOf, statusMomentOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
+import { daysBoughtBy, type RepaymentParent, repaymentOf } from './repayment.js';
 import { FINANCE_ORDER_CURSOR, type FinanceOrderRow } from './rows.js';
 import {
   financeTermsFields,
@@ -16,6 +18,7 @@ import {
   type OrderTerms,
   orderStatusOf,
   paymentOptionsOf,
+  remainingBalanceOf,
   scheduleOf,
   standingOf,
 } from './terms.js';
@@ -39,6 +42,22 @@ export function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderRow, 'par
 async function currentStandingOfDevice(device: DeviceRow, ctx: Context) {
   const order = await currentOrderOfDevice(device, ctx);
   return order ? partnerStandingOf(order, ctx) : null;
+}
+
+/** daysBoughtBy's amount, refused as a payment of it would be: not an amount of the currency, 0 or less, above the balance. */
+function daysBoughtByAmount(repayment: RepaymentParent, amount: string): number {
+  const { order } = repayment;
+  const parsed = parsePaymentAmount(amount, order.currency);
+  if ('problem' in parsed) throw invalidArgument('amount', `is not a payment in ${order.currency}: ${parsed.problem}`);
+  const remaining = remainingBalanceOf(order);
+  if (parsed.minor > remaining.minor) {
+    throw amountExceedsBalance(
+      formatAmount(parsed.minor, order.currency),
+      formatAmount(remaining.minor, order.currency),
+      order.currency,
+    );
+  }
+  return daysBoughtBy(order, parsed.minor);
 }
 
 export const financeOrderResolvers: Resolvers = {
@@ -103,6 +122,19 @@ export const financeOrderResolvers: Resolvers = {
         ...installment,
         currency: order.currency,
       })),
+    repayment: (order, _args, ctx) => ({
+      ...repaymentOf(order, ctx.clocks.nowFor(order.partner_id), ctx.policies.settingsFor(order.partner_id)),
+      order,
+    }),
+  },
+  Repayment: {
+    minimumPaymentAmount: (repayment) => formatAmount(repayment.minimumPaymentMinor, repayment.currency),
+    fullPayoffAmount: (repayment) => formatAmount(repayment.fullPayoffMinor, repayment.currency),
+    options: (repayment) => repayment.options.map((option) => ({ ...option, currency: repayment.currency })),
+    daysBoughtBy: (repayment, { amount }) => daysBoughtByAmount(repayment, amount),
+  },
+  RepaymentOption: {
+    amount: (option) => formatAmount(option.amountMinor, option.currency),
   },
   PaymentOption: {
     amount: (option) => formatAmount(option.amountMinor, option.currency),

@@ -28,8 +28,10 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
   ordered_at: Date;
 }
 
-/** An order as a payment reads it (locked): with its partner's commission rate and its device's tag. */
-/** An order as a payment reads it: with its partner's commission rate and lock policy (decisions.md 15), its device's tag. */
+/**
+ * An order as a payment reads it (locked): with its partner's commission rate, its lock policy and
+ * the repayment settings the payment is held to (decisions.md 15 and 16), and its device's tag.
+ */
 export interface FinanceOrderForPayment extends FinanceOrderRow, PartnerSettingsColumns {
   commission_rate_bps: number;
   device_tag: string;

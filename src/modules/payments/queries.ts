@@ -114,14 +114,22 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
 /**
  * The read's text (bench/baseline-payment.ts sends it too). It draws the payment's id from the
  * payments sequence only when the payment will be written: its store, clerk and order found, no live
- * record of its key, the order's currency, and the amount within the order's own check (the schema's
- * total_paid_minor <= monthly_cost_minor * months), so a refusal numbers nothing, as a refusal never
- * has; record.ts still decides, from the facts. A round after a lost one carries the id it drew.
+ * record of its key, the order's currency, the amount within the order's own check (the schema's
+ * total_paid_minor <= monthly_cost_minor * months), and an amount the partner takes (any, with
+ * flexible amounts; else the new total is the repayable total, or the one an option of
+ * financeOrders/repayment.ts makes: ceil((floor(P * 30 / M) + days) * M / 30)), so a refusal numbers
+ * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
+ * carries the id it drew.
  */
 export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as clerk_name, ${ORDER.select.join(', ')},
     k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
     coalesce(?::int8, case when m.name is not null and c.name is not null and o.currency = ?
         and o.total_paid_minor + ?::int8 <= o.monthly_cost_minor * o.months
+        and (p.flexible_amount_enabled or o.total_paid_minor + ?::int8 in (
+          select o.monthly_cost_minor * o.months
+          union all
+          select ((o.total_paid_minor * 30 / o.monthly_cost_minor + days) * o.monthly_cost_minor + 29) / 30
+          from unnest(p.repayment_days) as days where days > 0))
         and (k.expires_at is null or k.expires_at <= ?::timestamptz)
       then nextval('payments_id_seq') end) as payment_id
   from (select 1) as request
@@ -159,6 +167,7 @@ export async function inStorePaymentFacts(
   const [row] = await runSql<Record<string, unknown>>(db, IN_STORE_FACTS_SQL, [
     ids.paymentId,
     ids.currency,
+    ids.amountMinor,
     ids.amountMinor,
     ids.now,
     partnerId,

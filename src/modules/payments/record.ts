@@ -4,7 +4,13 @@
 // before anything is written and the payment, its transactions and the balance change commit together.
 // An in-store payment writes the same in one statement (inStore.ts).
 import type { DbOrTrx } from '../../db/knex.js';
-import { amountExceedsBalance, currencyMismatch, invalidPaymentAmount, notFound } from '../../kernel/errors.js';
+import {
+  amountExceedsBalance,
+  amountNotAnOption,
+  currencyMismatch,
+  invalidPaymentAmount,
+  notFound,
+} from '../../kernel/errors.js';
 import {
   commissionOnMoney,
   formatMoney,
@@ -17,6 +23,7 @@ import {
 import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
+import { acceptedAmountsOf, isAmountAnOption } from '../financeOrders/repayment.js';
 import type { FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings, settingsOfColumns } from '../partners/settings.js';
@@ -77,9 +84,24 @@ export interface CheckedPayment {
 }
 
 /**
+ * With flexible amounts off, only an option's amount or the full payoff (decisions.md 16): the options
+ * as the order stands when the payment is decided, from the partner's settings the payment's read
+ * brought with the order. Every payment door meets it, in checkPayment.
+ */
+export function assertAmountIsAnOption(order: FinanceOrderForPayment, amount: Money): void {
+  const settings = settingsOfColumns(order);
+  if (isAmountAnOption(order, amount.minor, settings)) return;
+  const accepted = acceptedAmountsOf(order, settings.repaymentDays).map((minor) =>
+    formatMoney(money(minor, order.currency)),
+  );
+  throw amountNotAnOption(formatMoney(amount), order.currency, accepted);
+}
+
+/**
  * The refusals a payment meets once its order is found, in this order: another currency than the
- * order's, an amount the currency cannot take, more than the balance. Then what it writes besides
- * itself: money taken in a store is the partner's cash and earns its commission; a vendor's is neither.
+ * order's, an amount the currency cannot take, more than the balance, not an amount the partner takes
+ * (flexible amounts off). Then what it writes besides itself: money taken in a store is the partner's
+ * cash and earns its commission; a vendor's is neither.
  */
 export function checkPayment(order: FinanceOrderForPayment, request: PaymentRequest): CheckedPayment {
   if (request.currency !== order.currency) throw currencyMismatch(request.currency, order.currency);
@@ -90,6 +112,7 @@ export function checkPayment(order: FinanceOrderForPayment, request: PaymentRequ
   if (isMoreThan(amount, balance)) {
     throw amountExceedsBalance(formatMoney(amount), formatMoney(balance), order.currency);
   }
+  assertAmountIsAnOption(order, amount);
   const transactions: PaymentTransaction[] = [];
   if (request.source.channel === 'in_store') {
     const commission = commissionOnMoney(amount, order.commission_rate_bps);

@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { forbidden } from '../../kernel/errors.js';
+import { forbidden, invalidArgument } from '../../kernel/errors.js';
 import { formatAmount } from '../../kernel/money.js';
 import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
 import { column } from '../columns.js';
@@ -8,9 +8,24 @@ import { paymentVendorsByIds } from '../vendors/queries.js';
 import { requireIdempotencyKey } from './idempotency.js';
 import { recordInStorePayment } from './inStore.js';
 import { acceptNotification, notificationMessage } from './notification.js';
+import { MAX_LOCATOR_LENGTH } from './notificationLimits.js';
 import { observePaymentOutcome } from './observe.js';
+import { deviceRepaymentOf } from './repaymentQuote.js';
 
 export const paymentResolvers: Resolvers = {
+  Query: {
+    deviceRepayment: async (_root, { deviceTag, currency }, ctx) => {
+      const vendorId = requireVendorToken(ctx);
+      if (deviceTag.length > MAX_LOCATOR_LENGTH) {
+        throw invalidArgument('deviceTag', `must be at most ${MAX_LOCATOR_LENGTH} characters`);
+      }
+      // The notification's refusals of its vendor, before anything of the device is read.
+      const [vendor] = await paymentVendorsByIds(ctx.primary, [vendorId]);
+      if (!vendor) throw forbidden('this access token belongs to no payment vendor');
+      if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
+      return deviceRepaymentOf(ctx.primary, { deviceTag, currency: currency ?? null }, ctx.clocks);
+    },
+  },
   Mutation: {
     recordInStorePayment: async (_root, { input }, ctx) => {
       const partnerId = requirePartnerTenant(ctx, ['retail']);

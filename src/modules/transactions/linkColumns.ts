@@ -71,6 +71,8 @@ const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   payments: ['partner_id', 'id'],
   paymentOptions: ORDER_TERMS_COLUMNS,
   schedule: STANDING,
+  // The order's terms, and its partner's settings (loaded by the partner's id).
+  repayment: ['partner_id', ...ORDER_TERMS_COLUMNS],
 };
 
 const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
