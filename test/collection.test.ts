@@ -70,8 +70,9 @@ describe("the collection's examples", () => {
   it('send the request that got their answer: an example without a key sends no key, not even an empty one', () => {
     const examples = requestFiles().flatMap(({ examples }) => examples ?? []);
     const withoutKey = examples.filter((example) => /^no (key|credential|Authorization|apiKey)\b/.test(example.name));
-    // list-clerks, list-merchants, lookup-customer, list-transactions, the notification, the token, /graphql
-    expect(withoutKey.map((example) => example.name)).toHaveLength(7);
+    // list-clerks, list-merchants, lookup-customer, list-transactions, the notification, the repayment
+    // options, the token, /graphql
+    expect(withoutKey.map((example) => example.name)).toHaveLength(8);
     for (const example of withoutKey) expect(credentialsSent(example), example.name).toEqual([]);
     const emptyKey = examples.find((example) => example.name === 'an empty key counts as a missing one');
     expect(emptyKey?.request.params).toEqual([expect.objectContaining({ name: 'key', value: '' })]);

@@ -20,8 +20,15 @@ const REPAYMENT = `query ($id: ID!, $amount: Decimal!) { financeOrder(id: $id) {
 const repayment = (amount: string, id = DEMO_ORDER_ID) => fixture.service.graphql(REPAYMENT, PARTNER, { id, amount });
 
 /** Partner 1 (Demo Retail) takes only its options and the full payoff, or any amount again. */
-const setFlexible = (enabled: boolean) =>
-  db()('partners').where({ id: '1' }).update({ flexible_amount_enabled: enabled });
+// Through the operators' mutation, so every instance's copy of the settings follows (decisions.md 15).
+const setFlexible = async (enabled: boolean) => {
+  const changed = await fixture.service.graphql(
+    'mutation ($input: UpdatePartnerSettingsInput!) { updatePartnerSettings(input: $input) { id } }',
+    { 'x-api-key': 'demo-operator-key' },
+    { input: { partnerId: '1', flexibleAmountEnabled: enabled } },
+  );
+  expect(changed.body.errors).toBeUndefined();
+};
 afterEach(async () => setFlexible(true));
 
 const count = async (table: string) => Number((await db()(table).count({ n: '*' }).first())!.n);
