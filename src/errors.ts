@@ -25,6 +25,10 @@ export const ERROR_CODES = [
   'CURRENCY_MISMATCH',
   'AMOUNT_EXCEEDS_BALANCE',
   'IDEMPOTENCY_CONFLICT',
+  'PAYMENT_REFERENCE_NOT_FOUND',
+  'PAYMENT_REFERENCE_ALREADY_PAID',
+  'PAYMENT_REFERENCE_EXPIRED',
+  'AMOUNT_MISMATCH',
   'RESPONSE_TOO_LARGE',
   'SUBSCRIPTION_NEEDS_WEBSOCKET',
   'INTROSPECTION_DISABLED',
@@ -62,6 +66,12 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   CURRENCY_MISMATCH: 400,
   AMOUNT_EXCEEDS_BALANCE: 400,
   IDEMPOTENCY_CONFLICT: 409,
+  PAYMENT_REFERENCE_NOT_FOUND: 404,
+  PAYMENT_REFERENCE_ALREADY_PAID: 409,
+  // 409 like ALREADY_PAID, not 410: the reference's state refuses the payment; the endpoint is not gone (decisions.md 17).
+  PAYMENT_REFERENCE_EXPIRED: 409,
+  // 400 like every other refused amount.
+  AMOUNT_MISMATCH: 400,
   RESPONSE_TOO_LARGE: 400,
   SUBSCRIPTION_NEEDS_WEBSOCKET: 400,
   INTROSPECTION_DISABLED: 400,
@@ -186,6 +196,24 @@ export const idempotencyConflict = (what: string) =>
     'IDEMPOTENCY_CONFLICT',
     `${what} was already used for a different request; use a new one for a new payment`,
   );
+
+/** A code that names no reference the caller may see: unknown, malformed, cancelled, or another partner's. */
+export const paymentReferenceNotFound = (code: string) =>
+  new AppError(
+    'PAYMENT_REFERENCE_NOT_FOUND',
+    `no payment reference ${JSON.stringify(code.slice(0, 64))} can be paid or found: it is unknown or was cancelled`,
+  );
+
+export const paymentReferenceAlreadyPaid = (code: string) =>
+  new AppError('PAYMENT_REFERENCE_ALREADY_PAID', `the payment reference ${code} is already paid`);
+
+export const paymentReferenceExpired = (code: string, expiresAt: Date) =>
+  new AppError('PAYMENT_REFERENCE_EXPIRED', `the payment reference ${code} expired at ${expiresAt.toISOString()}`, {
+    expiresAt: expiresAt.toISOString(),
+  });
+
+export const amountMismatch = (code: string, given: string, expected: string) =>
+  new AppError('AMOUNT_MISMATCH', `the payment reference ${code} is for ${expected}, not ${given}`, { expected });
 
 // Codes graphql-js and Apollo give to a malformed GraphQL request: the client's fault, shown as is.
 const GRAPHQL_REQUEST_ERROR_CODES = new Set([

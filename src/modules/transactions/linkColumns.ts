@@ -65,6 +65,7 @@ const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   secureStatus: ORDER_TERMS_COLUMNS,
   status: ORDER_TERMS_COLUMNS,
   payments: ['partner_id', 'id'],
+  paymentReferences: ['partner_id', 'id'],
   paymentOptions: ORDER_TERMS_COLUMNS,
   schedule: ORDER_TERMS_COLUMNS,
 };
