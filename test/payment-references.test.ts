@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { newCode } from '../src/modules/paymentReferences/code.js';
+import { insertPaymentReference } from '../src/modules/paymentReferences/queries.js';
 import { acceptNotification } from '../src/modules/payments/notification.js';
 import type { PaymentVendorRow } from '../src/modules/vendors/rows.js';
 import { onPostgres } from './support/db.js';
@@ -167,6 +168,31 @@ describe('creating a payment reference', () => {
     expect((await graphql(OPERATOR, CANCEL, { code: reference.code })).data.cancelPaymentReference.status).toBe(
       'CANCELLED',
     );
+    // An operator's writes are in the audit trail; a partner's, like its payments, are not.
+    const trail = await db()('audit_events').where({ subject_kind: 'payment_reference' }).orderBy('id');
+    expect(trail.map((event) => [event.action, event.actor_kind, event.details.code])).toEqual([
+      ['payment_reference.cancel', 'operator', reference.code],
+    ]);
+    const made = await create({ financeOrderId: DEMO_ORDER_ID, amount: '1.00' }, OPERATOR);
+    const last = await db()('audit_events').where({ subject_kind: 'payment_reference' }).orderBy('id', 'desc').first();
+    expect([last.action, last.details.code, last.partner_id]).toEqual(['payment_reference.create', made.code, '1']);
+  });
+
+  it('draws another code when the one drawn is taken: the insert skips a taken code instead of failing', async () => {
+    const taken = await db()('payment_references').first();
+    const {
+      code: _code,
+      id: _id,
+      status: _status,
+      payment_id: _payment,
+      paid_at: _paid,
+      cancelled_at: _cancelled,
+      ...row
+    } = taken;
+    expect(await insertPaymentReference(db(), { ...row, code: taken.code })).toBeUndefined();
+    const fresh = await insertPaymentReference(db(), { ...row, code: newCode() });
+    expect(fresh).toMatchObject({ status: 'OPEN', finance_order_id: taken.finance_order_id });
+    await db()('payment_references').where({ id: fresh!.id }).delete();
   });
 });
 

@@ -1,6 +1,6 @@
 // Creating and cancelling a payment reference (decisions.md 17). The amount is checked like a
 // payment's when the reference is made, so a vendor is never sent to collect what the order cannot take.
-import type { DbOrTrx } from '../../db/knex.js';
+import type { Db, DbOrTrx } from '../../db/knex.js';
 import {
   amountExceedsBalance,
   invalidArgument,
@@ -9,11 +9,18 @@ import {
   paymentReferenceNotFound,
 } from '../../errors.js';
 import { formatMoney, isMoreThan, minMoney, money, parsePaymentAmount } from '../../money.js';
+import { audited } from '../audit/record.js';
+import type { AuditActor } from '../audit/rows.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf } from '../financeOrders/terms.js';
 import { newCode, normaliseCode } from './code.js';
 import { cheapestAmountFor, daysBoughtBy } from './days.js';
-import { cancelOpenPaymentReference, insertPaymentReference, isCodeTaken, paymentReferenceByCode } from './queries.js';
+import {
+  cancelOpenPaymentReference,
+  insertPaymentReference,
+  type NewPaymentReference,
+  paymentReferenceByCode,
+} from './queries.js';
 import type { PaymentReferenceRow } from './rows.js';
 
 export const DEFAULT_EXPIRY_HOURS = 72;
@@ -59,12 +66,25 @@ function expiryHours(asked: PaymentReferenceAsked): number {
   return hours;
 }
 
-/** Makes a reference on `order` (found within the caller's reach) at `now`, the partner's time; one statement (more on a code collision). */
-export async function createPaymentReference(
-  db: DbOrTrx,
+/** Writes the reference, drawing another code while the one drawn is taken. */
+async function insertWithNewCode(db: DbOrTrx, row: Omit<NewPaymentReference, 'code'>): Promise<PaymentReferenceRow> {
+  for (let draw = 1; draw <= CODE_DRAWS; draw++) {
+    const written = await insertPaymentReference(db, { ...row, code: newCode() });
+    if (written) return written;
+  }
+  throw new Error(`${CODE_DRAWS} payment reference codes drawn in a row were all taken`);
+}
+
+/**
+ * Makes a reference on `order` (found within the caller's reach) at `now`, the partner's time: one
+ * statement (more on a code collision). An operator's (actor given) is audited, in one transaction.
+ */
+export function createPaymentReference(
+  db: Db,
   order: FinanceOrderRow,
   asked: PaymentReferenceAsked,
   now: Date,
+  operator: AuditActor | null,
 ): Promise<PaymentReferenceRow> {
   const amountMinor = amountAsked(order, asked);
   const hours = expiryHours(asked);
@@ -77,14 +97,23 @@ export async function createPaymentReference(
     expires_at: new Date(now.getTime() + hours * HOUR_MS),
     created_at: now,
   };
-  for (let draw = 1; ; draw++) {
-    try {
-      // One statement outside any transaction: a taken code fails it alone, and the next draw runs.
-      return await insertPaymentReference(db, { ...row, code: newCode() });
-    } catch (error) {
-      if (!isCodeTaken(error) || draw >= CODE_DRAWS) throw error;
-    }
-  }
+  if (!operator) return insertWithNewCode(db, row);
+  return audited(
+    db,
+    operator,
+    (trx) => insertWithNewCode(trx, row),
+    (reference) => ({
+      action: 'payment_reference.create',
+      subjectKind: 'payment_reference',
+      subjectId: reference.id,
+      partnerId: reference.partner_id,
+      details: {
+        code: reference.code,
+        financeOrderId: reference.finance_order_id,
+        amountMinor: reference.amount_minor,
+      },
+    }),
+  );
 }
 
 /**
@@ -93,17 +122,30 @@ export async function createPaymentReference(
  * another partner's, PAYMENT_REFERENCE_NOT_FOUND.
  */
 export async function cancelPaymentReference(
-  db: DbOrTrx,
+  db: Db,
   code: string,
   partnerId: string | null,
   now: Date,
+  operator: AuditActor | null,
 ): Promise<PaymentReferenceRow> {
   const normalised = normaliseCode(code);
   if (normalised === null) throw paymentReferenceNotFound(code);
-  const cancelled = await cancelOpenPaymentReference(db, normalised, partnerId, now);
-  if (cancelled) return cancelled;
-  const current = await paymentReferenceByCode(db, normalised, partnerId);
-  if (!current) throw paymentReferenceNotFound(code);
-  if (current.status === 'PAID') throw paymentReferenceAlreadyPaid(current.code);
-  return current;
+  const cancel = async (trx: DbOrTrx) => {
+    const cancelled = await cancelOpenPaymentReference(trx, normalised, partnerId, now);
+    if (cancelled) return { reference: cancelled, changed: true };
+    const current = await paymentReferenceByCode(trx, normalised, partnerId);
+    if (!current) throw paymentReferenceNotFound(code);
+    if (current.status === 'PAID') throw paymentReferenceAlreadyPaid(current.code);
+    return { reference: current, changed: false };
+  };
+  if (!operator) return (await cancel(db)).reference;
+  const { reference } = await audited(db, operator, cancel, (outcome) => ({
+    action: 'payment_reference.cancel',
+    subjectKind: 'payment_reference',
+    subjectId: outcome.reference.id,
+    partnerId: outcome.reference.partner_id,
+    // An answer again for a reference cancelled before changes nothing, and says so.
+    details: { code: outcome.reference.code, changed: outcome.changed },
+  }));
+  return reference;
 }

@@ -24,18 +24,21 @@ export type NewPaymentReference = Omit<
   'id' | 'status' | 'payment_id' | 'paid_at' | 'cancelled_at'
 >;
 
-/** Inserts a reference (one statement); a taken code fails on payment_references_code_key. */
-export async function insertPaymentReference(db: DbOrTrx, row: NewPaymentReference): Promise<PaymentReferenceRow> {
+/**
+ * Inserts a reference (one statement); undefined when its code is taken (the caller draws another).
+ * The conflict is skipped rather than raised, so a collision inside a transaction does not abort it.
+ */
+export async function insertPaymentReference(
+  db: DbOrTrx,
+  row: NewPaymentReference,
+): Promise<PaymentReferenceRow | undefined> {
   const [written] = await db<PaymentReferenceRow>('payment_references')
     .insert(row)
+    .onConflict('code')
+    .ignore()
     .returning([...COLUMNS]);
-  return written as PaymentReferenceRow;
+  return written as PaymentReferenceRow | undefined;
 }
-
-/** Whether an insert failed because its code was taken (draw another). */
-export const isCodeTaken = (error: unknown): boolean =>
-  (error as { code?: unknown })?.code === '23505' &&
-  (error as { constraint?: unknown }).constraint === 'payment_references_code_key';
 
 /** A reference by code: within one partner, or any partner's when partnerId is null (operators). */
 export function paymentReferenceByCode(

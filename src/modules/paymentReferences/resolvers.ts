@@ -3,7 +3,8 @@ import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { pageSizeOf } from '../../listSize.js';
 import { formatAmount } from '../../money.js';
-import { readablePartner } from '../auth/principal.js';
+import { operatorActor } from '../audit/record.js';
+import { readablePartner, requirePrincipal } from '../auth/principal.js';
 import { financeOrderById } from '../financeOrders/queries.js';
 import { requireId } from '../inputs.js';
 import { connectionResolvers, idCursorOf, pageAfter, parseIdCursor } from '../pages.js';
@@ -22,6 +23,9 @@ const partnerNow = (ctx: Context, _partnerId: string): Date => ctx.now();
  */
 const referencePartner = (ctx: Context): string | null => readablePartner(ctx, null)!;
 
+/** An operator's writes are audited (operating.md, audit trail); a partner's, like its payments, are not. */
+const operatorOf = (ctx: Context) => (requirePrincipal(ctx).kind === 'operator' ? operatorActor(ctx) : null);
+
 export const paymentReferenceResolvers: Resolvers = {
   Query: {
     paymentReference: async (_root, { code }, ctx) => {
@@ -38,12 +42,13 @@ export const paymentReferenceResolvers: Resolvers = {
       // Another partner's order is not found, never forbidden (decisions.md 1).
       const order = await financeOrderById(ctx.primary, orderId, partnerId);
       if (!order) throw notFound('finance order', orderId);
-      return createPaymentReference(ctx.primary, order, input, partnerNow(ctx, order.partner_id));
+      return createPaymentReference(ctx.primary, order, input, partnerNow(ctx, order.partner_id), operatorOf(ctx));
     },
     cancelPaymentReference: (_root, { code }, ctx) => {
       const partnerId = referencePartner(ctx);
       // A partner key cancels at its own partner's time; an operator's reach spans partners (real time).
-      return cancelPaymentReference(ctx.primary, code, partnerId, partnerId ? partnerNow(ctx, partnerId) : ctx.now());
+      const now = partnerId ? partnerNow(ctx, partnerId) : ctx.now();
+      return cancelPaymentReference(ctx.primary, code, partnerId, now, operatorOf(ctx));
     },
   },
   PaymentReference: {
