@@ -209,6 +209,49 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     expect(check.stdout).toContain('ledger is consistent');
   }, 120_000);
 
+  it('pays a payment reference exactly once when 50 notifications quoting it reach the three instances at once', async () => {
+    const vendorKey = await createKey({ kind: 'VENDOR', paymentVendorId: '1', label: 'payment reference proof' });
+    const bought = await send(instances[0]!.baseUrl, '/payments/v1/token', {
+      method: 'POST',
+      body: { apiKey: vendorKey.secret },
+    });
+    const token: string = bought.body.data.access_token;
+    const created = await graphql(
+      balancer.url,
+      'demo-partner-key',
+      'mutation { createPaymentReference(input: { financeOrderId: "4000012", amount: "1.00" }) { code } }',
+    );
+    expect(created.body.errors, JSON.stringify(created.body)).toBeUndefined();
+    const code: string = created.body.data.createPaymentReference.code;
+    const payments = async () => Number((await database.db('payments').count({ n: '*' }))[0]!.n);
+    const before = await payments();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        send(instances[index % 3]!.baseUrl, '/payments/v1/notification', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: {
+            paymentVendor: 'demo-vendor',
+            amount: '1.00',
+            currency: 'USD',
+            reference: `proof-payment-reference-${index}`,
+            financeOrderId: '4000012',
+            paymentReference: code,
+          },
+        }),
+      ),
+    );
+    const paid = answers.filter((answer) => answer.status === 200);
+    expect(paid).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused.map((answer) => [answer.status, answer.body.error?.code])).toEqual(
+      Array(49).fill([409, 'PAYMENT_REFERENCE_ALREADY_PAID']),
+    );
+    expect((await payments()) - before).toBe(1);
+    const reference = await database.db('payment_references').where({ code }).first();
+    expect(reference).toMatchObject({ status: 'PAID', payment_id: String(paid[0]!.body.data.paymentId) });
+  }, 60_000);
+
   it('shows a subscriber on instance A the payments made through B and C', async () => {
     const subscriber: { client: Client; events: Array<{ type: string; data: any }> } = {
       client: createClient({

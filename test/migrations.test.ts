@@ -24,6 +24,7 @@ const DOMAIN_TABLES = [
   'merchants',
   'operators',
   'partners',
+  'payment_references',
   'payment_vendors',
   'payments',
   'rate_limits',

@@ -126,7 +126,10 @@ describe('the notification body', () => {
     const { description, ...schema } = body;
     const { $schema, ...storedSchema } = stored;
     expect($schema).toBe('https://json-schema.org/draft/2020-12/schema'); // the document's own dialect
-    expect(schema).toEqual(storedSchema);
+    // Plus the service's own member, which every vendor may add (decisions.md 17).
+    const { paymentReference, ...vendorProperties } = schema.properties as Record<string, unknown>;
+    expect({ ...schema, properties: vendorProperties }).toEqual(storedSchema);
+    expect(paymentReference).toMatchObject({ type: 'string', maxLength: 64 });
     expect(description).toMatch(/agreed when its integration is set up and stored with the vendor/);
     // Exactly one locator, paymentVendor required: what the description promises, the schema holds.
     const validate = ajv.compile(schema);

@@ -78,6 +78,8 @@ interface Known {
   /** A webhook endpoint of the tenant (created by an operator) and one of its events. */
   endpointId: string;
   eventId: string;
+  /** A payment reference of the tenant's order (made with its partner key). */
+  referenceCode: string;
   /** Every customer's phone number and every device's tag: the tenant's own lookups. */
   locators: string[];
   /** Identifying text values (4 characters or more), found anywhere in a response. */
@@ -138,6 +140,8 @@ const GHOST = {
   devicePhone: '19999999999',
   endpointId: '987650',
   eventId: 'evt_0000000000GHOSTGHOSTGHOST1',
+  // A code of the right form, its check character right, that no reference has.
+  referenceCode: 'GH0STC0DE',
 };
 type Values = Partial<Record<keyof typeof GHOST, string>>;
 
@@ -156,6 +160,7 @@ const IDENTIFYING_COLUMNS: Record<string, string[]> = {
   webhook_endpoints: ['id', 'url'],
   webhook_deliveries: ['id'],
   events: ['id'],
+  payment_references: ['id', 'code'],
 };
 
 async function valuesOf(partnerId: string): Promise<{ texts: Set<string>; ids: Record<string, Set<string>> }> {
@@ -299,6 +304,7 @@ const WRITTEN_TABLES = [
   'payment_vendors',
   'idempotency_keys',
   'vendor_notifications',
+  'payment_references',
   'events',
   'webhook_endpoints',
   'webhook_deliveries',
@@ -311,6 +317,9 @@ async function snapshot(): Promise<Record<string, unknown>> {
   );
   counts.endpoints = (await db()('webhook_endpoints').select('id', 'enabled', 'secret').orderBy('id')).map(
     (row) => `${row.id}:${row.enabled}:${row.secret}`,
+  );
+  counts.references = (await db()('payment_references').select('code', 'status').orderBy('id')).map(
+    (row) => `${row.code}:${row.status}`,
   );
   counts.revoked = (await db()('api_keys').whereNotNull('revoked_at').select('id').orderBy('id')).map((row) =>
     String(row.id),
@@ -522,6 +531,7 @@ const QUERY_COVERAGE: Record<string, string> = {
   events: "B's partnerId: empty; a cursor from B's log: A's events only; A's own walked; retail key: FORBIDDEN",
   event: "B's event id: null; retail key: FORBIDDEN",
   deviceRepayment: "vendor tokens only: a partner or retail key naming B's device tag is FORBIDDEN",
+  paymentReference: "B's code: null; A's own references walked with A's orders",
 };
 const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
@@ -551,6 +561,8 @@ const MUTATION_COVERAGE: Record<string, string> = {
   deleteWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   sendTestWebhook: "B's endpoint id: RESOURCE_NOT_FOUND, nothing queued; retail: FORBIDDEN",
   redeliverEvent: "B's event or B's endpoint: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
+  createPaymentReference: "B's order: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
+  cancelPaymentReference: "B's code: PAYMENT_REFERENCE_NOT_FOUND, nothing written (partner and retail keys)",
 };
 
 describe('the walk covers the whole graph', () => {
@@ -637,6 +649,12 @@ beforeAll(async () => {
     const [event] = await appendEvents(db(), partnerId, [
       { type: 'payment.recorded', occurredAt: new Date(), data: { isolation: tenant.partnerKey } },
     ]);
+    const reference = await gql(
+      tenant.partnerKey,
+      'mutation($input: CreatePaymentReferenceInput!) { createPaymentReference(input: $input) { code } }',
+      { input: { financeOrderId: tenant.orderId, amount: '1.00' } },
+    );
+    expect(reference.json.errors).toBeUndefined();
     const { texts, ids } = await valuesOf(partnerId);
     const adjustment = await db()('adjustments').where({ id: adjusted.json.data.createAdjustment.id }).first();
     const device = await db()('devices').where({ tag: tenant.deviceTag }).first();
@@ -656,6 +674,7 @@ beforeAll(async () => {
       adjustmentId: String(adjustment.id),
       endpointId: String(endpoint.json.data.createWebhookEndpoint.endpoint.id),
       eventId: event!.id,
+      referenceCode: String(reference.json.data.createPaymentReference.code),
       adjustmentNotes: adjustment.notes,
       deviceSim: device.sim_number,
       devicePhone: device.phone_number,
@@ -907,6 +926,43 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             );
             expect(answer.json).toEqual({ data: { [field]: null } });
           }
+        }
+      });
+
+      it("paymentReference(code) with B's code is null; cancelling it or making one on B's order is not found, writing nothing", async () => {
+        for (const key of keys()) {
+          const read = await asGhost(
+            victim(),
+            { referenceCode: v().referenceCode },
+            (values) =>
+              gql(key, `query($c: String!) { paymentReference(code: $c) ${scalarsOf('PaymentReference')} }`, {
+                c: values.referenceCode,
+              }),
+            'paymentReference(code)',
+          );
+          expect(read.json).toEqual({ data: { paymentReference: null } });
+          const cancelled = await asGhost(
+            victim(),
+            { referenceCode: v().referenceCode },
+            (values) =>
+              gql(key, 'mutation($c: String!) { cancelPaymentReference(code: $c) { code status } }', {
+                c: values.referenceCode,
+              }),
+            'cancelPaymentReference',
+          );
+          expect(errorCode(cancelled)).toBe('PAYMENT_REFERENCE_NOT_FOUND');
+          const created = await asGhost(
+            victim(),
+            { orderId: victim().orderId },
+            (values) =>
+              gql(
+                key,
+                'mutation($o: ID!) { createPaymentReference(input: { financeOrderId: $o, amount: "1.00" }) { code } }',
+                { o: values.orderId },
+              ),
+            'createPaymentReference',
+          );
+          expect(errorCode(created)).toBe('RESOURCE_NOT_FOUND');
         }
       });
 

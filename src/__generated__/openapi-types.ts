@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment notification
-         * @description A vendor tells the service of a payment it collected, with an access token bought with its vendor key (accessToken). The body must satisfy the vendor's stored JSON Schema (demo-vendor's is shown). Before the schema, the service holds its own limits whatever the schema allows: at most 32 levels of nesting, 1000 values, strings and member names of at most 1000 characters (reference 255, deviceTag, imei, phoneNumber and financeOrderId 64). The vendor's reference is its idempotency key: a repeat with the same body replays the first answer (Idempotent-Replayed: true); with another body it is 409. Bodies are compared with the amount by value in the currency's minor units (19, 19.00 and "19.00" are one amount) and member order ignored. A JSON number is read as written, never rounded: an amount with more decimals than the currency has (18.999999999999999 USD) is refused. A member name given twice in one object is refused (400).
+         * @description A vendor tells the service of a payment it collected, with an access token bought with its vendor key (accessToken). The body must satisfy the vendor's stored JSON Schema (demo-vendor's is shown). Before the schema, the service holds its own limits whatever the schema allows: at most 32 levels of nesting, 1000 values, strings and member names of at most 1000 characters (reference 255, deviceTag, imei, phoneNumber and financeOrderId 64). The vendor's reference is its idempotency key: a repeat with the same body replays the first answer (Idempotent-Replayed: true); with another body it is 409. Bodies are compared with the amount by value in the currency's minor units (19, 19.00 and "19.00" are one amount) and member order ignored. A JSON number is read as written, never rounded: an amount with more decimals than the currency has (18.999999999999999 USD) is refused. A member name given twice in one object is refused (400). Any vendor may add paymentReference, the code of a payment reference (createPaymentReference in GraphQL): the service takes it out before the vendor's schema runs, and the payment must be exactly the reference's amount and currency; the reference is paid once, never after it expires or once cancelled.
          */
         post: operations["createPaymentNotification"];
         delete?: never;
@@ -770,6 +770,8 @@ export interface operations {
                     imei?: string;
                     phoneNumber?: string;
                     financeOrderId?: number | string;
+                    /** @description The service's own member, accepted beside any vendor's schema: the code of a payment reference the customer read out (9 characters of Crockford's base32; case, spaces and hyphens ignored). The payment must be exactly its amount and currency (else 400 AMOUNT_MISMATCH); it is paid once (409 PAYMENT_REFERENCE_ALREADY_PAID), not after it expires (409 PAYMENT_REFERENCE_EXPIRED), and not when unknown or cancelled (404 PAYMENT_REFERENCE_NOT_FOUND). It names the finance order, so no device locator is needed beside it; one given must name the same order. */
+                    paymentReference?: string;
                 } & (unknown | unknown | unknown | unknown);
             };
         };
@@ -789,7 +791,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationAccepted"];
                 };
             };
-            /** @description The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION: not positive, too many decimals, other currency, above the balance, or neither an option nor the full payoff when the partner takes no flexible amounts: see GET /payments/v1/repayment-options). */
+            /** @description The body is malformed, not UTF-8, too large, nests more than 32 levels or names a member twice in one object (INVALID_REQUEST_BODY); the notification is not valid (INVALID_NOTIFICATION: it names the problem, e.g. that paymentVendor is a required field, or a string over its length limit); or the amount is refused (INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION: not positive, too many decimals, other currency, above the balance, or neither an option nor the full payoff when the partner takes no flexible amounts: see GET /payments/v1/repayment-options); AMOUNT_MISMATCH: not the amount or currency of the paymentReference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -816,7 +818,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentsError"];
                 };
             };
-            /** @description RESOURCE_NOT_FOUND: no device, customer or finance order matches. */
+            /** @description RESOURCE_NOT_FOUND: no device, customer or finance order matches. PAYMENT_REFERENCE_NOT_FOUND: the paymentReference is unknown, cancelled, or not of the order the locator names. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -834,7 +836,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentsError"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: the reference was already used for a different notification. */
+            /** @description IDEMPOTENCY_CONFLICT: the reference was already used for a different notification. PAYMENT_REFERENCE_ALREADY_PAID: the paymentReference is paid already. PAYMENT_REFERENCE_EXPIRED: its expiresAt has passed. */
             409: {
                 headers: {
                     [name: string]: unknown;

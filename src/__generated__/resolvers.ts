@@ -15,6 +15,7 @@ import type { RepaymentParent, RepaymentOptionParent } from '../modules/financeO
 import type { DeviceRepaymentParent } from '../modules/payments/repaymentQuote.js';
 import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from '../modules/payments/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
+import type { PaymentReferenceRow, PaymentReferenceEdgeParent, PaymentReferenceConnectionParent } from '../modules/paymentReferences/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
 import type { AuditEventRow, AuditEventEdgeParent, AuditEventPage } from '../modules/audit/rows.js';
 import type { EventRow, EventEdgeParent, EventPage } from '../modules/events/rows.js';
@@ -479,6 +480,18 @@ export type CreatePartnerInput = {
   name: Scalars['String']['input'];
 };
 
+/** A payment reference to make: give exactly one of amount and daysPaid. */
+export type CreatePaymentReferenceInput = {
+  /** The amount, checked like a payment: more than zero, at most the remaining balance, the currency's decimal places. */
+  amount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Or a number of days (1 to 3,600): the amount is the cheapest that buys at least that many, capped at the balance. */
+  daysPaid?: InputMaybe<Scalars['Int']['input']>;
+  /** Hours until it expires: 1 to 720 (the default is 72). */
+  expiresInHours?: InputMaybe<Scalars['Int']['input']>;
+  /** The order to pay towards: one of the key's partner's (operators: any). */
+  financeOrderId: Scalars['ID']['input'];
+};
+
 /** A new payment vendor integration. */
 export type CreatePaymentVendorInput = {
   /** A readable name. */
@@ -835,6 +848,8 @@ export type FinanceOrder = {
   paidThrough: Scalars['Timestamp']['output'];
   /** What the customer can pay now: the full balance, a month, a week (each at most the balance); empty once fully paid. */
   paymentOptions: Array<PaymentOption>;
+  /** The order's payment references, in the order they were made, a page at a time. */
+  paymentReferences: PaymentReferenceConnection;
   /** The order's payments, in store or through vendors, oldest first, a page at a time. */
   payments: Array<Payment>;
   /** Price before tax. */
@@ -861,6 +876,13 @@ export type FinanceOrder = {
   totalPaid: Scalars['Decimal']['output'];
   /** Weekly instalment. */
   weeklyCost: Scalars['Decimal']['output'];
+};
+
+
+/** A finance order: the customer's contract to repay a device in instalments. */
+export type FinanceOrderPaymentReferencesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -970,6 +992,8 @@ export type Merchant = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Cancels an open (or expired) payment reference; a cancelled one is answered again. Partner, retail and operator keys. */
+  cancelPaymentReference: PaymentReference;
   /** Trades an API key for a bearer access token (vendor and operator keys). Needs no other credential. */
   createAccessToken: AccessToken;
   /** Records an adjustment and its transaction. Operators only. */
@@ -1000,6 +1024,8 @@ export type Mutation = {
    * POST /payments/v1/notification, reads numbers as written).
    */
   createPaymentNotification: PaymentNotificationResult;
+  /** Makes a payment reference on a finance order. Partner, retail and operator keys. */
+  createPaymentReference: PaymentReference;
   /** Sets up a payment vendor. Operators only. */
   createPaymentVendor: PaymentVendor;
   /** Creates an endpoint (at most 20 per partner); the answer holds its signing secret, shown once. Audited. */
@@ -1039,6 +1065,12 @@ export type Mutation = {
   updatePaymentVendor: PaymentVendor;
   /** Changes an endpoint's URL, event types, description or whether it is enabled. Audited. */
   updateWebhookEndpoint: WebhookEndpoint;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCancelPaymentReferenceArgs = {
+  code: Scalars['String']['input'];
 };
 
 
@@ -1111,6 +1143,12 @@ export type MutationCreatePartnerArgs = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationCreatePaymentNotificationArgs = {
   notification: Scalars['JSON']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreatePaymentReferenceArgs = {
+  input: CreatePaymentReferenceInput;
 };
 
 
@@ -1348,6 +1386,64 @@ export type PaymentReceipt = {
   time: Scalars['Timestamp']['output'];
 };
 
+/**
+ * An amount on one finance order, named by a short code the customer reads out to a payment vendor.
+ * The vendor pays it by adding "paymentReference": "<code>" to its payment notification: at most once,
+ * before expiresAt, for exactly its amount and currency.
+ */
+export type PaymentReference = {
+  __typename?: 'PaymentReference';
+  /** The amount to pay, exactly. */
+  amount: Scalars['Decimal']['output'];
+  /** 9 characters of Crockford's base32 (no I, L, O or U), the last a check character; read ignoring case, spaces and hyphens. */
+  code: Scalars['String']['output'];
+  /** Its currency: the order's. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The days the amount buys on the order as it stood when the reference was made. */
+  daysPaid: Scalars['Int']['output'];
+  /** When it stops taking a payment, on the partner's clock. */
+  expiresAt: Scalars['Timestamp']['output'];
+  /** The order it pays towards. */
+  financeOrder: FinanceOrder;
+  /** The reference's id; people, and vendors' notifications, use its code. */
+  id: Scalars['ID']['output'];
+  /** The payment that paid it; null until it is paid. */
+  payment?: Maybe<Payment>;
+  /** Open, paid, expired or cancelled, now. */
+  status: PaymentReferenceStatus;
+};
+
+/** A page of an order's payment references, in the order they were made. */
+export type PaymentReferenceConnection = {
+  __typename?: 'PaymentReferenceConnection';
+  /** The page's references with their cursors. */
+  edges: Array<PaymentReferenceEdge>;
+  /** The page's references (the same as edges' nodes). */
+  nodes: Array<PaymentReference>;
+  /** Where the page starts and ends, and whether references follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** A payment reference and its cursor. */
+export type PaymentReferenceEdge = {
+  __typename?: 'PaymentReferenceEdge';
+  /** Pass as after to continue after this reference. */
+  cursor: Scalars['String']['output'];
+  /** The reference. */
+  node: PaymentReference;
+};
+
+/** Where a payment reference stands (decisions.md 17). */
+export type PaymentReferenceStatus =
+  /** Cancelled by the partner or an operator before it was paid. */
+  | 'CANCELLED'
+  /** Not paid by expiresAt (on the partner's clock): a vendor can no longer pay it. */
+  | 'EXPIRED'
+  /** Waiting for its payment, before expiresAt. */
+  | 'OPEN'
+  /** Paid, once: payment names the payment. */
+  | 'PAID';
+
 /** A payment vendor (convenience store chain, mobile money) integrated with the service. */
 export type PaymentVendor = {
   __typename?: 'PaymentVendor';
@@ -1432,6 +1528,8 @@ export type Query = {
   partner?: Maybe<Partner>;
   /** Every partner, ordered by id, a page at a time. Operators only (FORBIDDEN for anyone else). */
   partners: Array<Partner>;
+  /** One of the caller's payment references by code; null when the caller has none with that code. Operators reach all. */
+  paymentReference?: Maybe<PaymentReference>;
   /** Every payment vendor, ordered by id. Operators only. */
   paymentVendors: Array<PaymentVendor>;
   /**
@@ -1577,6 +1675,12 @@ export type QueryPartnerArgs = {
 export type QueryPartnersArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryPaymentReferenceArgs = {
+  code: Scalars['String']['input'];
 };
 
 
@@ -2033,6 +2137,7 @@ export type ResolversTypes = {
   CreateDeviceModelInput: CreateDeviceModelInput;
   CreateMerchantInput: CreateMerchantInput;
   CreatePartnerInput: CreatePartnerInput;
+  CreatePaymentReferenceInput: CreatePaymentReferenceInput;
   CreatePaymentVendorInput: CreatePaymentVendorInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKeyParent>;
@@ -2076,6 +2181,10 @@ export type ResolversTypes = {
   PaymentOption: ResolverTypeWrapper<PaymentOptionParent>;
   PaymentOptionType: PaymentOptionType;
   PaymentReceipt: ResolverTypeWrapper<PaymentReceiptParent>;
+  PaymentReference: ResolverTypeWrapper<PaymentReferenceRow>;
+  PaymentReferenceConnection: ResolverTypeWrapper<PaymentReferenceConnectionParent>;
+  PaymentReferenceEdge: ResolverTypeWrapper<PaymentReferenceEdgeParent>;
+  PaymentReferenceStatus: PaymentReferenceStatus;
   PaymentVendor: ResolverTypeWrapper<PaymentVendorRow>;
   PrincipalKind: PrincipalKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2132,6 +2241,7 @@ export type ResolversParentTypes = {
   CreateDeviceModelInput: CreateDeviceModelInput;
   CreateMerchantInput: CreateMerchantInput;
   CreatePartnerInput: CreatePartnerInput;
+  CreatePaymentReferenceInput: CreatePaymentReferenceInput;
   CreatePaymentVendorInput: CreatePaymentVendorInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreatedApiKey: CreatedApiKeyParent;
@@ -2170,6 +2280,9 @@ export type ResolversParentTypes = {
   PaymentNotificationResult: PaymentNotificationParent;
   PaymentOption: PaymentOptionParent;
   PaymentReceipt: PaymentReceiptParent;
+  PaymentReference: PaymentReferenceRow;
+  PaymentReferenceConnection: PaymentReferenceConnectionParent;
+  PaymentReferenceEdge: PaymentReferenceEdgeParent;
   PaymentVendor: PaymentVendorRow;
   Query: Record<PropertyKey, never>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
@@ -2477,6 +2590,7 @@ export type FinanceOrderResolvers<ContextType = Context, ParentType extends Reso
   nextPayment?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   paidThrough?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   paymentOptions?: Resolver<Array<ResolversTypes['PaymentOption']>, ParentType, ContextType>;
+  paymentReferences?: Resolver<ResolversTypes['PaymentReferenceConnection'], ParentType, ContextType, RequireFields<FinanceOrderPaymentReferencesArgs, 'first'>>;
   payments?: Resolver<Array<ResolversTypes['Payment']>, ParentType, ContextType, Partial<FinanceOrderPaymentsArgs>>;
   pricePreTax?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   purchaseAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
@@ -2536,6 +2650,7 @@ export type MerchantResolvers<ContextType = Context, ParentType extends Resolver
 };
 
 export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  cancelPaymentReference?: Resolver<ResolversTypes['PaymentReference'], ParentType, ContextType, RequireFields<MutationCancelPaymentReferenceArgs, 'code'>>;
   createAccessToken?: Resolver<ResolversTypes['AccessToken'], ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'apiKey'>>;
   createAdjustment?: Resolver<ResolversTypes['Adjustment'], ParentType, ContextType, RequireFields<MutationCreateAdjustmentArgs, 'input'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
@@ -2548,6 +2663,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createMerchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType, RequireFields<MutationCreateMerchantArgs, 'input'>>;
   createPartner?: Resolver<ResolversTypes['Partner'], ParentType, ContextType, RequireFields<MutationCreatePartnerArgs, 'input'>>;
   createPaymentNotification?: Resolver<ResolversTypes['PaymentNotificationResult'], ParentType, ContextType, RequireFields<MutationCreatePaymentNotificationArgs, 'notification'>>;
+  createPaymentReference?: Resolver<ResolversTypes['PaymentReference'], ParentType, ContextType, RequireFields<MutationCreatePaymentReferenceArgs, 'input'>>;
   createPaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationCreatePaymentVendorArgs, 'input'>>;
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
@@ -2624,6 +2740,29 @@ export type PaymentReceiptResolvers<ContextType = Context, ParentType extends Re
   time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
 };
 
+export type PaymentReferenceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentReference'] = ResolversParentTypes['PaymentReference']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  daysPaid?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  financeOrder?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  payment?: Resolver<Maybe<ResolversTypes['Payment']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['PaymentReferenceStatus'], ParentType, ContextType>;
+};
+
+export type PaymentReferenceConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentReferenceConnection'] = ResolversParentTypes['PaymentReferenceConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['PaymentReferenceEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['PaymentReference']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type PaymentReferenceEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentReferenceEdge'] = ResolversParentTypes['PaymentReferenceEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['PaymentReference'], ParentType, ContextType>;
+};
+
 export type PaymentVendorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentVendor'] = ResolversParentTypes['PaymentVendor']> = {
   createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   displayName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2651,6 +2790,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType, Partial<QueryMerchantsArgs>>;
   partner?: Resolver<Maybe<ResolversTypes['Partner']>, ParentType, ContextType, RequireFields<QueryPartnerArgs, 'id'>>;
   partners?: Resolver<Array<ResolversTypes['Partner']>, ParentType, ContextType, Partial<QueryPartnersArgs>>;
+  paymentReference?: Resolver<Maybe<ResolversTypes['PaymentReference']>, ParentType, ContextType, RequireFields<QueryPaymentReferenceArgs, 'code'>>;
   paymentVendors?: Resolver<Array<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
@@ -2806,6 +2946,9 @@ export type Resolvers<ContextType = Context> = {
   PaymentNotificationResult?: PaymentNotificationResultResolvers<ContextType>;
   PaymentOption?: PaymentOptionResolvers<ContextType>;
   PaymentReceipt?: PaymentReceiptResolvers<ContextType>;
+  PaymentReference?: PaymentReferenceResolvers<ContextType>;
+  PaymentReferenceConnection?: PaymentReferenceConnectionResolvers<ContextType>;
+  PaymentReferenceEdge?: PaymentReferenceEdgeResolvers<ContextType>;
   PaymentVendor?: PaymentVendorResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Repayment?: RepaymentResolvers<ContextType>;

@@ -20,6 +20,7 @@ import * as rateLimitsUnlogged from '../../migrations/20261126000100_rate_limits
 import * as listingIndexes from '../../migrations/20261127000100_listing_indexes.js';
 import * as webhookTools from '../../migrations/20261127000500_webhook_tools.js';
 import * as partnerPolicy from '../../migrations/20261127100100_partner_policy.js';
+import * as paymentReferences from '../../migrations/20261127100200_payment_references.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -41,6 +42,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261127000100_listing_indexes': listingIndexes,
   '20261127000500_webhook_tools': webhookTools,
   '20261127100100_partner_policy': partnerPolicy,
+  '20261127100200_payment_references': paymentReferences,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -28,6 +28,10 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_CONFLICT',
   'INVALID_PARTNER_SETTINGS',
   'SANDBOX_CLOCK_BACKWARDS',
+  'PAYMENT_REFERENCE_NOT_FOUND',
+  'PAYMENT_REFERENCE_ALREADY_PAID',
+  'PAYMENT_REFERENCE_EXPIRED',
+  'AMOUNT_MISMATCH',
   'RESPONSE_TOO_LARGE',
   'SUBSCRIPTION_NEEDS_WEBSOCKET',
   'INTROSPECTION_DISABLED',
@@ -68,6 +72,12 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   IDEMPOTENCY_CONFLICT: 409,
   INVALID_PARTNER_SETTINGS: 400,
   SANDBOX_CLOCK_BACKWARDS: 400,
+  PAYMENT_REFERENCE_NOT_FOUND: 404,
+  PAYMENT_REFERENCE_ALREADY_PAID: 409,
+  // 409 like ALREADY_PAID, not 410: the reference's state refuses the payment; the endpoint is not gone (decisions.md 17).
+  PAYMENT_REFERENCE_EXPIRED: 409,
+  // 400 like every other refused amount.
+  AMOUNT_MISMATCH: 400,
   RESPONSE_TOO_LARGE: 400,
   SUBSCRIPTION_NEEDS_WEBSOCKET: 400,
   INTROSPECTION_DISABLED: 400,
@@ -208,6 +218,24 @@ export const idempotencyConflict = (what: string) =>
     'IDEMPOTENCY_CONFLICT',
     `${what} was already used for a different request; use a new one for a new payment`,
   );
+
+/** A code that names no reference the caller may see: unknown, malformed, cancelled, or another partner's. */
+export const paymentReferenceNotFound = (code: string) =>
+  new AppError(
+    'PAYMENT_REFERENCE_NOT_FOUND',
+    `no payment reference ${JSON.stringify(code.slice(0, 64))} can be paid or found: it is unknown or was cancelled`,
+  );
+
+export const paymentReferenceAlreadyPaid = (code: string) =>
+  new AppError('PAYMENT_REFERENCE_ALREADY_PAID', `the payment reference ${code} is already paid`);
+
+export const paymentReferenceExpired = (code: string, expiresAt: Date) =>
+  new AppError('PAYMENT_REFERENCE_EXPIRED', `the payment reference ${code} expired at ${expiresAt.toISOString()}`, {
+    expiresAt: expiresAt.toISOString(),
+  });
+
+export const amountMismatch = (code: string, given: string, expected: string) =>
+  new AppError('AMOUNT_MISMATCH', `the payment reference ${code} is for ${expected}, not ${given}`, { expected });
 
 // Codes graphql-js and Apollo give to a malformed GraphQL request: the client's fault, shown as is.
 const GRAPHQL_REQUEST_ERROR_CODES = new Set([

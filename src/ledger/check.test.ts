@@ -20,6 +20,7 @@ describe('checkLedger', () => {
       transactions: 7,
       vendorNotifications: 1,
       idempotencyKeys: 0,
+      paymentReferences: 0,
     });
   });
 

@@ -11,6 +11,7 @@ export interface LedgerReport {
     transactions: number;
     vendorNotifications: number;
     idempotencyKeys: number;
+    paymentReferences: number;
   };
   problems: string[];
 }
@@ -93,6 +94,24 @@ const CHECKS: Check[] = [
           where not exists (select 1 from payments p where p.partner_id = k.partner_id and p.id::text = k.response_body->>'paymentId')`,
     describe: (r) => `idempotency key ${JSON.stringify(r.idempotency_key)} of partner ${r.partner_id} names no payment`,
   },
+  {
+    name: 'a paid payment reference has exactly one payment, of its order, amount and currency',
+    sql: `select r.code, r.payment_id from payment_references r
+          where r.status = 'PAID' and not exists (select 1 from payments p where p.partner_id = r.partner_id and p.id = r.payment_id
+            and p.finance_order_id = r.finance_order_id and p.amount_minor = r.amount_minor and p.currency = r.currency)`,
+    describe: (r) => `payment reference ${r.code} is paid by ${r.payment_id ?? 'no payment'}, which does not match it`,
+  },
+  {
+    name: 'no payment pays two payment references',
+    sql: `select partner_id, payment_id, count(*) as uses from payment_references where payment_id is not null
+          group by partner_id, payment_id having count(*) > 1`,
+    describe: (r) => `payment ${r.payment_id} pays ${r.uses} payment references`,
+  },
+  {
+    name: 'an open or cancelled payment reference has no payment',
+    sql: `select code, status, payment_id from payment_references where status <> 'PAID' and payment_id is not null`,
+    describe: (r) => `payment reference ${r.code} is ${r.status} but names payment ${r.payment_id}`,
+  },
 ];
 
 // A transaction's event is found by what its legacy object names (it carries no transaction id): its
@@ -173,6 +192,7 @@ export async function checkLedger(db: DbOrTrx, events: EventWindow = {}): Promis
     transactions: await count('transactions'),
     vendorNotifications: await count('vendor_notifications'),
     idempotencyKeys: await count('idempotency_keys'),
+    paymentReferences: await count('payment_references'),
   };
   const problems: string[] = [];
   for (const check of CHECKS) {
@@ -189,7 +209,8 @@ export function formatLedgerReport(report: LedgerReport): string {
   const { checked, problems } = report;
   const lines = [
     `checked ${checked.financeOrders} finance orders, ${checked.payments} payments, ${checked.transactions} transactions, ` +
-      `${checked.vendorNotifications} vendor notifications, ${checked.idempotencyKeys} idempotency keys`,
+      `${checked.vendorNotifications} vendor notifications, ${checked.idempotencyKeys} idempotency keys, ` +
+      `${checked.paymentReferences} payment references`,
     problems.length === 0 ? 'ledger is consistent' : `${problems.length} problem(s):`,
     ...problems.slice(0, MAX_LISTED).map((problem) => `  - ${problem}`),
     ...(problems.length > MAX_LISTED ? [`  ... and ${problems.length - MAX_LISTED} more`] : []),

@@ -18,6 +18,7 @@ import { financeOrderResolvers } from '../modules/financeOrders/resolvers.js';
 import { merchantResolvers } from '../modules/merchants/resolvers.js';
 import { pageInfoResolvers } from '../modules/pages.js';
 import { partnerResolvers } from '../modules/partners/resolvers.js';
+import { paymentReferenceResolvers } from '../modules/paymentReferences/resolvers.js';
 import { paymentResolvers } from '../modules/payments/resolvers.js';
 import { transactionResolvers, transactionTypeValues } from '../modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from '../modules/vendors/resolvers.js';
@@ -73,6 +74,7 @@ export function buildSchema(): GraphQLSchema {
         cartResolvers,
         financeOrderResolvers,
         paymentResolvers,
+        paymentReferenceResolvers,
         paymentVendorResolvers,
         transactionResolvers,
         auditResolvers,

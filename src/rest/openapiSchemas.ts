@@ -358,8 +358,19 @@ function inlineSchemas(notification: Schema): Record<string, Schema> {
     /** The notification body: the demo vendor's request schema, as the seed stores it with the vendor. */
     Notification: {
       ...vendorBody,
+      // The service's own member, beside every vendor's (decisions.md 17): taken out before the vendor's schema runs.
+      properties: {
+        ...(vendorBody.properties as Record<string, Schema>),
+        paymentReference: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 64,
+          description:
+            "The service's own member, accepted beside any vendor's schema: the code of a payment reference the customer read out (9 characters of Crockford's base32; case, spaces and hyphens ignored). The payment must be exactly its amount and currency (else 400 AMOUNT_MISMATCH); it is paid once (409 PAYMENT_REFERENCE_ALREADY_PAID), not after it expires (409 PAYMENT_REFERENCE_EXPIRED), and not when unknown or cancelled (404 PAYMENT_REFERENCE_NOT_FOUND). It names the finance order, so no device locator is needed beside it; one given must name the same order.",
+        },
+      },
       description:
-        "Each vendor's body is described by a JSON Schema agreed when its integration is set up and stored with the vendor (paymentVendor is the only field every vendor sends). This is demo-vendor's: amount (a positive number or a decimal string), currency (ISO 4217), reference (1 to 255 characters, the vendor's idempotency key), and exactly one of deviceTag, imei, phoneNumber, financeOrderId to find the finance order. other-vendor's requires deviceTag instead.",
+        "Each vendor's body is described by a JSON Schema agreed when its integration is set up and stored with the vendor (paymentVendor is the only field every vendor sends). This is demo-vendor's: amount (a positive number or a decimal string), currency (ISO 4217), reference (1 to 255 characters, the vendor's idempotency key), and exactly one of deviceTag, imei, phoneNumber, financeOrderId to find the finance order. other-vendor's requires deviceTag instead. Any vendor may add paymentReference, the service's own member, to pay a payment reference.",
     },
     ClerkList: obj({ valid: { const: true }, clerks: arr(ref('Clerk')) }),
     MerchantList: obj({ valid: { const: true }, merchants: arr(ref('Merchant')) }),

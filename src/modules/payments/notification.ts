@@ -1,7 +1,13 @@
 // A vendor's payment notification: checked against the vendor's stored JSON Schema before anything is
 // written, then credited to the order its device locator names, once per vendor reference.
 import type { Db, DbOrTrx } from '../../db/knex.js';
-import { forbidden, invalidNotification, notFound, paymentVendorUnavailable } from '../../kernel/errors.js';
+import {
+  forbidden,
+  invalidNotification,
+  notFound,
+  paymentReferenceNotFound,
+  paymentVendorUnavailable,
+} from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
 import { isJsonNumber, numberText, plainJson } from '../../kernel/losslessJson.js';
 import { decimalOfJsonNumber, formatAmount } from '../../kernel/money.js';
@@ -10,6 +16,7 @@ import { findDevice } from '../devices/queries.js';
 import { currentOrderOf } from '../financeOrders/current.js';
 import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner } from '../financeOrders/queries.js';
 import type { PartnerClocks } from '../partners/clock.js';
+import { claimPaymentReference, settlePaymentReference } from '../paymentReferences/pay.js';
 import type { TenantKey } from '../tenancy.js';
 import { notificationProblems, schemaProblem } from '../vendors/requestSchema.js';
 import type { PaymentVendorRow } from '../vendors/rows.js';
@@ -20,7 +27,7 @@ import {
   withVendorReference,
 } from './idempotency.js';
 import { LOCATORS, MAX_LOCATOR_LENGTH, notificationLimitProblems } from './notificationLimits.js';
-import { recordPayment } from './record.js';
+import { type RecordedPayment, recordPayment } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
 
 interface Notification {
@@ -28,7 +35,10 @@ interface Notification {
   amount: string;
   currency: string;
   reference: string;
-  locator: { field: (typeof LOCATORS)[number]; value: string };
+  /** What finds the order; null only beside a paymentReference, which names the order itself. */
+  locator: { field: (typeof LOCATORS)[number]; value: string } | null;
+  /** The code of the payment reference the notification pays (the service's own member), if any. */
+  paymentReference: string | null;
   /** What idempotency compares with an earlier notification of the same reference. */
   fingerprint: RequestFingerprint;
 }
@@ -57,7 +67,9 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   // A schema stored before its patterns were checked may not compile now: the operator must replace it.
   const unusable = schemaProblem(vendor.request_schema);
   if (unusable) throw paymentVendorUnavailable(vendor.name, unusable);
-  const problems = notificationProblems(vendor.request_schema, plain);
+  // paymentReference is the service's member, not the vendor's: its schema never sees it (decisions.md 17).
+  const { paymentReference: quoted, ...vendorFields } = plain;
+  const problems = notificationProblems(vendor.request_schema, vendorFields);
   if (problems.length) throw invalidNotification(problems);
 
   const missing: string[] = [];
@@ -74,8 +86,14 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   const amount = typeof fields.amount === 'string' ? amountText : decimalOfJsonNumber(amountText);
   const currency = text('currency');
   const reference = text('reference');
+  const paymentReference = quoted === undefined || quoted === null ? null : quoted;
+  if (paymentReference !== null && (typeof paymentReference !== 'string' || paymentReference === ''))
+    missing.push('paymentReference must be a non-empty string');
   const given = LOCATORS.filter((field) => fields[field] !== undefined && fields[field] !== null);
-  if (given.length !== 1) missing.push(`exactly one of ${LOCATORS.join(', ')} is required`);
+  if (paymentReference === null && given.length !== 1)
+    missing.push(`exactly one of ${LOCATORS.join(', ')} is required`);
+  if (paymentReference !== null && given.length > 1)
+    missing.push(`at most one of ${LOCATORS.join(', ')} is allowed beside paymentReference`);
   const field = given[0];
   const locator = field === undefined ? '' : String(fields[field]);
   // Strings were held to their limit before the schema; this catches a locator sent as an array.
@@ -83,16 +101,28 @@ function readNotification(vendor: PaymentVendorRow, body: unknown): Notification
   for (const [name, value] of [
     ['reference', reference],
     [field, locator],
+    ['paymentReference', typeof paymentReference === 'string' ? paymentReference : ''],
   ] as const) {
     if (value.includes('\u0000')) missing.push(`${name} must not contain NUL characters`);
   }
   if (missing.length) throw invalidNotification(missing);
   const fingerprint = fingerprintPaymentRequest({ ...fields, amount, currency }, plain);
-  return { amount, currency, reference, locator: { field: field!, value: locator }, fingerprint };
+  return {
+    amount,
+    currency,
+    reference,
+    locator: field === undefined ? null : { field, value: locator },
+    paymentReference: paymentReference as string | null,
+    fingerprint,
+  };
 }
 
 /** The order a notification pays: the one named, or the current order (current.ts) of the device or customer named. */
-async function orderFor(trx: DbOrTrx, locator: Notification['locator'], clocks: PartnerClocks): Promise<TenantKey> {
+async function orderFor(
+  trx: DbOrTrx,
+  locator: NonNullable<Notification['locator']>,
+  clocks: PartnerClocks,
+): Promise<TenantKey> {
   const { field, value } = locator;
   if (field === 'deviceTag' || field === 'imei') {
     const device = await findDevice(trx, field === 'imei' ? 'imei' : 'tag', value, null);
@@ -123,6 +153,39 @@ export function notificationMessage(receipt: PaymentReceiptSnapshot): string {
 }
 
 /**
+ * A notification quoting a payment reference: the reference locked and checked, the order it names
+ * paid (a locator given beside it must name that order too), then the reference marked paid by this
+ * payment. A refusal at any step throws, and the transaction writes nothing.
+ */
+async function payReference(
+  trx: DbOrTrx,
+  vendor: PaymentVendorRow,
+  notification: Notification & { paymentReference: string },
+  clocks: PartnerClocks,
+): Promise<RecordedPayment> {
+  const reference = await claimPaymentReference(trx, notification.paymentReference, notification, clocks);
+  const order = { partnerId: reference.partner_id, id: reference.finance_order_id };
+  const now = clocks.nowFor(order.partnerId);
+  if (notification.locator) {
+    const named = await orderFor(trx, notification.locator, clocks);
+    if (named.partnerId !== order.partnerId || named.id !== order.id)
+      throw paymentReferenceNotFound(notification.paymentReference);
+  }
+  const recorded = await recordPayment(
+    trx,
+    {
+      order,
+      amount: notification.amount,
+      currency: notification.currency,
+      source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
+    },
+    now,
+  );
+  await settlePaymentReference(trx, reference, recorded.payment.id, now);
+  return recorded;
+}
+
+/**
  * Checks and records a notification in one database transaction; a repeated reference replays. The
  * payment is received at its partner's time (`clocks`: a sandbox clock outside production).
  */
@@ -139,7 +202,14 @@ export async function acceptNotification(
       trx,
       { vendorId: vendor.id, reference: notification.reference, request: notification.fingerprint },
       async () => {
-        const order = await orderFor(trx, notification.locator, clocks);
+        if (notification.paymentReference !== null)
+          return payReference(
+            trx,
+            vendor,
+            { ...notification, paymentReference: notification.paymentReference },
+            clocks,
+          );
+        const order = await orderFor(trx, notification.locator!, clocks);
         return recordPayment(
           trx,
           {

@@ -17,6 +17,8 @@ export const LOCATORS = ['deviceTag', 'imei', 'phoneNumber', 'financeOrderId'] a
 function lengthLimitOf(path: readonly string[]): number {
   if (path.length !== 1) return MAX_STRING_LENGTH;
   if (path[0] === 'reference') return MAX_REFERENCE_LENGTH;
+  // A payment reference's code, read forgivingly (spaces, hyphens), is held like a locator.
+  if (path[0] === 'paymentReference') return MAX_LOCATOR_LENGTH;
   return (LOCATORS as readonly string[]).includes(path[0]!) ? MAX_LOCATOR_LENGTH : MAX_STRING_LENGTH;
 }
 

@@ -69,6 +69,7 @@ const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   secureStatus: STANDING,
   status: STANDING,
   payments: ['partner_id', 'id'],
+  paymentReferences: ['partner_id', 'id'],
   paymentOptions: ORDER_TERMS_COLUMNS,
   schedule: STANDING,
   // The order's terms, and its partner's settings (loaded by the partner's id).

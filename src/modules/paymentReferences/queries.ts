@@ -1,0 +1,119 @@
+// Reading and writing payment references: plain functions taking db | trx.
+import type { DbOrTrx } from '../../db/knex.js';
+import type { TenantKey } from '../tenancy.js';
+import type { PaymentReferenceRow } from './rows.js';
+
+export const COLUMNS = [
+  'partner_id',
+  'id',
+  'code',
+  'finance_order_id',
+  'amount_minor',
+  'currency',
+  'days_paid',
+  'status',
+  'expires_at',
+  'created_at',
+  'payment_id',
+  'paid_at',
+  'cancelled_at',
+] as const;
+
+export type NewPaymentReference = Omit<
+  PaymentReferenceRow,
+  'id' | 'status' | 'payment_id' | 'paid_at' | 'cancelled_at'
+>;
+
+/**
+ * Inserts a reference (one statement); undefined when its code is taken (the caller draws another).
+ * The conflict is skipped rather than raised, so a collision inside a transaction does not abort it.
+ */
+export async function insertPaymentReference(
+  db: DbOrTrx,
+  row: NewPaymentReference,
+): Promise<PaymentReferenceRow | undefined> {
+  const [written] = await db<PaymentReferenceRow>('payment_references')
+    .insert(row)
+    .onConflict('code')
+    .ignore()
+    .returning([...COLUMNS]);
+  return written as PaymentReferenceRow | undefined;
+}
+
+/** A reference by code: within one partner, or any partner's when partnerId is null (operators). */
+export function paymentReferenceByCode(
+  db: DbOrTrx,
+  code: string,
+  partnerId: string | null,
+): Promise<PaymentReferenceRow | undefined> {
+  const query = db<PaymentReferenceRow>('payment_references')
+    .select(...COLUMNS)
+    .where({ code });
+  return (partnerId === null ? query : query.where({ partner_id: partnerId })).first();
+}
+
+/**
+ * A reference by code, its row locked for the caller's transaction (a notification paying it):
+ * concurrent notifications quoting one code take turns, on any number of instances.
+ */
+export function lockPaymentReference(trx: DbOrTrx, code: string): Promise<PaymentReferenceRow | undefined> {
+  return trx<PaymentReferenceRow>('payment_references')
+    .select(...COLUMNS)
+    .where({ code })
+    .forUpdate()
+    .first();
+}
+
+/**
+ * Marks an open, unexpired reference paid by `paymentId`, in the payment's transaction: the one write
+ * that makes a reference paid, so it is paid once whatever ran before it. Zero rows: it was not open
+ * and unexpired at `now` (the caller re-reads to say why).
+ */
+export async function markPaymentReferencePaid(
+  trx: DbOrTrx,
+  reference: Pick<PaymentReferenceRow, 'partner_id' | 'code'>,
+  paymentId: string,
+  now: Date,
+): Promise<boolean> {
+  const updated = await trx('payment_references')
+    .where({ partner_id: reference.partner_id, code: reference.code, status: 'OPEN' })
+    .where('expires_at', '>', now)
+    .update({ status: 'PAID', payment_id: paymentId, paid_at: now });
+  return updated === 1;
+}
+
+/** Cancels an open reference of the partner (any partner's for null); undefined when none was open. */
+export async function cancelOpenPaymentReference(
+  db: DbOrTrx,
+  code: string,
+  partnerId: string | null,
+  now: Date,
+): Promise<PaymentReferenceRow | undefined> {
+  const query = db<PaymentReferenceRow>('payment_references').where({ code, status: 'OPEN' });
+  if (partnerId !== null) query.where({ partner_id: partnerId });
+  const [row] = await query.update({ status: 'CANCELLED', cancelled_at: now }).returning([...COLUMNS]);
+  return row as PaymentReferenceRow | undefined;
+}
+
+/** `limit` references of an order in id order, after id `after`. */
+export function paymentReferencesOfOrder(
+  db: DbOrTrx,
+  order: TenantKey,
+  after: string | undefined,
+  limit: number,
+): Promise<PaymentReferenceRow[]> {
+  const query = db<PaymentReferenceRow>('payment_references')
+    .select(...COLUMNS)
+    .where({ partner_id: order.partnerId, finance_order_id: order.id });
+  if (after !== undefined) query.where('id', '>', after);
+  return query.orderBy('id').limit(limit);
+}
+
+/** Whether the order has a reference at or before id `after` (hasPreviousPage). */
+export async function paymentReferencesPrecede(db: DbOrTrx, order: TenantKey, after: string): Promise<boolean> {
+  const row = await db('payment_references')
+    .where({ partner_id: order.partnerId, finance_order_id: order.id })
+    .where('id', '<=', after)
+    .first('id');
+  return row !== undefined;
+}

@@ -1,0 +1,37 @@
+import type { ConnectionPage, EdgeParent } from '../pages.js';
+
+/** What is stored of a reference's state; EXPIRED is computed (referenceStatusOf). */
+export type StoredReferenceStatus = 'OPEN' | 'PAID' | 'CANCELLED';
+export type PaymentReferenceStatus = StoredReferenceStatus | 'EXPIRED';
+
+/** A row of `payment_references`. amount_minor is int8 minor units of `currency`, as a string. */
+export interface PaymentReferenceRow {
+  partner_id: string;
+  id: string;
+  code: string;
+  finance_order_id: string;
+  amount_minor: string;
+  currency: string;
+  days_paid: number;
+  status: StoredReferenceStatus;
+  expires_at: Date;
+  created_at: Date;
+  payment_id: string | null;
+  paid_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+/** The status at `now` (the partner's time): an open reference whose expiresAt has come is EXPIRED. */
+export function referenceStatusOf(
+  reference: Pick<PaymentReferenceRow, 'status' | 'expires_at'>,
+  now: Date,
+): PaymentReferenceStatus {
+  if (reference.status === 'OPEN' && reference.expires_at.getTime() <= now.getTime()) return 'EXPIRED';
+  return reference.status;
+}
+
+export const PAYMENT_REFERENCE_CURSOR = 'paymentReferences';
+
+/** A page of an order's references (FinanceOrder.paymentReferences), and one of its edges. */
+export type PaymentReferenceConnectionParent = ConnectionPage<PaymentReferenceRow>;
+export type PaymentReferenceEdgeParent = EdgeParent<PaymentReferenceRow>;
