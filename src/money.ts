@@ -238,6 +238,14 @@ export function daysCovered(paid: bigint, perPeriod: bigint, daysPerPeriod: numb
   return (paid * BigInt(daysPerPeriod)) / perPeriod;
 }
 
+/** The least payment that brings daysCovered(paid + payment) to `days`: 0 when it is there already. */
+export function paymentToCover(paid: bigint, perPeriod: bigint, daysPerPeriod: number, days: bigint): bigint {
+  if (perPeriod <= 0n) throw new MoneyError('the period amount must be positive');
+  const period = BigInt(daysPerPeriod);
+  const needed = (days * perPeriod + period - 1n) / period;
+  return needed > paid ? needed - paid : 0n;
+}
+
 /** Parses a decimal amount and states why it cannot be a payment, or returns it in minor units. */
 export function parsePaymentAmount(text: string, currency: string): { minor: bigint } | { problem: string } {
   let minor: bigint;

@@ -19,6 +19,7 @@ import * as eventsTraceparent from '../../migrations/20261125000200_events_trace
 import * as rateLimitsUnlogged from '../../migrations/20261126000100_rate_limits_unlogged.js';
 import * as listingIndexes from '../../migrations/20261127000100_listing_indexes.js';
 import * as webhookTools from '../../migrations/20261127000500_webhook_tools.js';
+import * as lockTimeline from '../../migrations/20261127100300_lock_timeline.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -39,6 +40,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261126000100_rate_limits_unlogged': rateLimitsUnlogged,
   '20261127000100_listing_indexes': listingIndexes,
   '20261127000500_webhook_tools': webhookTools,
+  '20261127100300_lock_timeline': lockTimeline,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -27,10 +27,11 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
   ordered_at: Date;
 }
 
-/** An order as a payment reads it (locked): with its partner's commission rate and its device's tag. */
+/** An order as a payment reads it (locked): with its partner's commission rate and its device's tag and IMEI. */
 export interface FinanceOrderForPayment extends FinanceOrderRow {
   commission_rate_bps: number;
   device_tag: string;
+  device_imei: string;
 }
 
 export interface PaymentOptionParent {

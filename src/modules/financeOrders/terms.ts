@@ -12,6 +12,7 @@ import {
   multiplyMoney,
   subtractMoney,
 } from '../../money.js';
+import type { PartnerSettings } from '../partners/settings.js';
 import type { FinanceOrderRow, FinanceOrderStatus, FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;
@@ -79,6 +80,11 @@ export function standingOf(order: OrderTerms, now: Date): Standing {
     nextPayment: fullyPaid ? null : paidThrough,
     secureStatus: fullyPaid ? 'RELEASED' : paidThrough.getTime() > now.getTime() ? 'ACTIVE_AND_SECURED' : 'LOCKED',
   };
+}
+
+// STAND-IN (owner F): lockAt = paid-through + grace; the coordinator keeps F's version.
+export function lockAtOf(paidThrough: Date, settings: PartnerSettings): Date {
+  return new Date(paidThrough.getTime() + settings.lockGraceHours * 3_600_000);
 }
 
 const ORDER_STATUS: Record<SecureStatus, FinanceOrderStatus> = {

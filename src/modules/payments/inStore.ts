@@ -25,7 +25,15 @@ import {
   inStorePaymentFacts,
   isKeyClaimedMeanwhile,
 } from './queries.js';
-import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
+import { type PartnerSettings, partnerSettingsOf } from '../partners/settings.js';
+import {
+  checkPayment,
+  eventsOfPayment,
+  type PaymentSource,
+  paymentRowOf,
+  paymentTimelineOf,
+  receiptOf,
+} from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
 
 export interface InStorePaymentRequest {
@@ -54,7 +62,13 @@ type Decision = { replay: Claimed } | { credit: InStoreCredit; receipt: PaymentR
  * receipt again, or a conflict), then the store, the clerk, the order, the currency, the amount, the
  * balance (record.ts checkPayment). A payment that passes is built in full, with the id the read drew.
  */
-function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, claim: KeyClaim | null, now: Date) {
+function decide(
+  facts: InStorePaymentFacts,
+  request: InStorePaymentRequest,
+  claim: KeyClaim | null,
+  now: Date,
+  settings: PartnerSettings,
+) {
   if (claim && facts.key && facts.key.expires_at.getTime() > now.getTime()) {
     return { replay: replayOf(facts.key, claim.fingerprint, 'this Idempotency-Key') } satisfies Decision;
   }
@@ -82,11 +96,14 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   const totalPaid = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
   const receipt = receiptOf(order, row, totalPaid);
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
+  // Its lock timeline: the write closes and makes the order's instants, and writes the unlock or release after its events.
+  const timeline = paymentTimelineOf(order, totalPaid, now, settings);
   const credit: InStoreCredit = {
     row,
     totalPaidSeen: order.total_paid_minor,
     transactions,
-    events,
+    events: [...events, ...timeline.events],
+    timeline: { change: timeline.change, guarded: timeline.guarded },
     key: claim && {
       key: claim.key,
       requestHash: claim.fingerprint.hash,
@@ -109,6 +126,7 @@ async function payOnce(
   claim: KeyClaim | null,
   now: Date,
   drawn: Drawn,
+  settings: PartnerSettings,
 ): Promise<Claimed | null> {
   // The amount as the request's currency reads it: the read draws an id only for an amount that parses
   // (another currency than the order's is refused before the amount is read).
@@ -120,7 +138,7 @@ async function payOnce(
     paymentId: drawn.paymentId,
   });
   drawn.paymentId = facts.paymentId;
-  const decision: Decision = decide(facts, request, claim, now);
+  const decision: Decision = decide(facts, request, claim, now, settings);
   if ('replay' in decision) return decision.replay;
   const credited = await creditInStorePayment(db, decision.credit);
   if (!credited) return null;
@@ -140,9 +158,10 @@ export async function recordInStorePayment(db: Db, request: InStorePaymentReques
         };
   // A round that wrote nothing (the total moved, or the key was claimed: the write failed whole) reads again.
   const drawn: Drawn = { paymentId: null };
+  const settings = await partnerSettingsOf(db, partnerId);
   for (let round = 0; round < OPTIMISTIC_ROUNDS; round++) {
     try {
-      const claimed = await payOnce(db, request, claim, now, drawn);
+      const claimed = await payOnce(db, request, claim, now, drawn, settings);
       if (claimed) return claimed;
     } catch (error) {
       if (!isKeyClaimedMeanwhile(error)) throw error;
@@ -154,7 +173,7 @@ export async function recordInStorePayment(db: Db, request: InStorePaymentReques
     try {
       const claimed = await db.transaction(async (trx) => {
         await lockFinanceOrder(trx, { partnerId, id: financeOrderId });
-        return payOnce(trx, request, claim, now, drawn);
+        return payOnce(trx, request, claim, now, drawn, settings);
       });
       if (claimed) return claimed;
     } catch (error) {

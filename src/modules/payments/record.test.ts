@@ -28,6 +28,7 @@ const order: FinanceOrderForPayment = {
   ordered_at: new Date('2026-05-01T00:00:00Z'),
   commission_rate_bps: 500,
   device_tag: DEMO_DEVICE_TAG,
+  device_imei: '123456789012347',
 };
 
 const inStore = (names: { merchant?: string; clerk?: string } = {}): PaymentSource => ({
