@@ -184,16 +184,21 @@ export async function reschedulePartner(
 /**
  * Every unpaid order of a partner gets its instants, a lock already past recorded fired without an
  * event: a data set loaded in bulk with its history (the demo's, the bench's), on real clocks (`now`
- * is the data set's: its instants' real time is their partner time). One statement.
+ * is the data set's: its instants' real time is their partner time); only `orderIds` when given.
+ * One statement.
  */
 export async function scheduleLoadedOrders(
   trx: DbOrTrx,
   partnerId: string,
   settings: PartnerSettings,
   now: Date,
+  orderIds: readonly string[] | null = null,
 ): Promise<number> {
-  const result = (await trx.raw(orderInstantsSql('true', true), orderInstantsBindings(partnerId, settings, now, 0))) as {
-    rowCount?: number;
-  };
+  const filter = orderIds === null ? 'true' : 'o.id = any(?::int8[])';
+  const bindings = orderInstantsBindings(partnerId, settings, now, 0);
+  const result = (await trx.raw(
+    orderInstantsSql(filter, true),
+    orderIds === null ? bindings : [...bindings, [...orderIds]],
+  )) as { rowCount?: number };
   return result.rowCount ?? 0;
 }
