@@ -190,14 +190,14 @@ describe('the lock timeline of demo order 4000004', () => {
   it('unlocks with the payment that moves lockAt ahead, after its own events, and makes the new instants', async () => {
     const since = await lastSequence();
     const paid = await payInStore('18.00', new Date(lockAt.getTime() + 3_600_000));
-    expect(paid.events.map((event) => event.type)).toEqual([
+    expect(paid.events!.map((event) => event.type)).toEqual([
       'payment.recorded',
       'transaction.created',
       'transaction.created',
       'device.unlocked',
     ]);
     const events = await eventsOf(DEMO, DEMO_ORDER_ID, since);
-    expect(events.map((event) => event.type)).toEqual(paid.events.map((event) => event.type));
+    expect(events.map((event) => event.type)).toEqual(paid.events!.map((event) => event.type));
     const newLockAt = new Date(lockAt.getTime() + 30 * DAY_MS);
     expect(events[3]!.data).toEqual({
       device: { tag: DEMO_DEVICE_TAG, imei: DEMO_DEVICE_IMEI },
@@ -308,7 +308,7 @@ describe('an order paid meanwhile, and a claim that dies', () => {
       },
       partnerNow(OTHER),
     );
-    expect(paid.events.map((event) => event.type)).not.toContain('device.unlocked');
+    expect(paid.events!.map((event) => event.type)).not.toContain('device.unlocked');
     await scheduler.fireDue();
     expect((await deviceEventsOf(OTHER, OTHER_ORDER)).map((event) => event.type)).toEqual(['device.lock_upcoming']);
     const instants = await instantsOf(OTHER, OTHER_ORDER);
