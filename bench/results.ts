@@ -1,5 +1,6 @@
 // The record of a run: bench/results.json (or --out's), its chart results.svg (bench/chart.ts), and
 // the table and targets printed at the end.
+import type { LockTimelineFigures } from './scenarios/lock-timeline.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,7 @@ export interface Run {
   graphqlExecution: GraphqlExecution;
   webhooks: Webhooks | null;
   limitsInRedis: LimitsInRedis | null;
+  lockTimeline: LockTimelineFigures;
   serviceErrors: ErrorLog;
   load: Load;
   serviceRssAtStart: number | null;
@@ -61,6 +63,7 @@ export function writeResults(run: Run): void {
     graphqlExecution: run.graphqlExecution.figures,
     webhooks: run.webhooks,
     limitsInRedis: run.limitsInRedis,
+    lockTimeline: run.lockTimeline,
     settings: {
       customers: settings.customers,
       durationSeconds: settings.duration,
