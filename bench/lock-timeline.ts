@@ -30,7 +30,12 @@ try {
     const postgres = (await db.raw('show server_version')).rows[0]?.server_version as string;
     const record = {
       at: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, loadAverage: os.loadavg()[0], node: process.version },
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model,
+        loadAverage: os.loadavg()[0],
+        node: process.version,
+      },
       postgres,
       customers: Number(values.customers),
       ...figures,

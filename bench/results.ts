@@ -1,6 +1,6 @@
 // The record of a run: bench/results.json (or --out's), its chart results.svg (bench/chart.ts), and
 // the table and targets printed at the end.
-import type { LockTimelineFigures } from './scenarios/lock-timeline.js';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import type { ProfileSummary } from './profile.js';
 import type { GraphqlExecution } from './scenarios/graphql-execution.js';
 import type { LimitsInRedis } from './scenarios/limits-in-redis.js';
 import type { WindowRows } from './scenarios/lists.js';
+import type { LockTimelineFigures } from './scenarios/lock-timeline.js';
 import type { Pgbench } from './scenarios/pgbench.js';
 import type { Webhooks } from './scenarios/webhooks.js';
 import type { Settings } from './settings.js';

@@ -22,8 +22,8 @@
 // GraphQL execution), targets.ts, results.ts (results.json, results.svg, the printed table).
 
 import os from 'node:os';
-import { checkLedger } from '../src/ledger/check.js';
 import { createDb } from '../src/db/knex.js';
+import { checkLedger } from '../src/ledger/check.js';
 import { benchDatabase, countRows, createAndFill, type Database, dropDatabase } from './database.js';
 import { measureScenarios, type Scenario } from './load.js';
 import { endPhases, log, phase } from './log.js';
@@ -31,8 +31,8 @@ import { compileForBench, procStatus, stopAll, stopProcess } from './processes.j
 import { printSummary, writeResults } from './results.js';
 import { graphqlExecution } from './scenarios/graphql-execution.js';
 import { limitsInRedis } from './scenarios/limits-in-redis.js';
-import { measureLockTimeline } from './scenarios/lock-timeline.js';
 import { listScenarios, probeWindows, rowsPerResponse } from './scenarios/lists.js';
+import { measureLockTimeline } from './scenarios/lock-timeline.js';
 import { lookupScenarios } from './scenarios/lookups.js';
 import { paymentScenarios } from './scenarios/payments.js';
 import { runPgbench } from './scenarios/pgbench.js';

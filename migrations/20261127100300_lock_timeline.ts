@@ -9,7 +9,8 @@
 // of a lock that happened before it could), so a payment that unlocks such an order says so.
 import type { Knex } from 'knex';
 
-const EARLIER_TYPES = "'payment.recorded', 'transaction.created', 'finance_order.created', 'finance_order.paid_off', 'webhook.test'";
+const EARLIER_TYPES =
+  "'payment.recorded', 'transaction.created', 'finance_order.created', 'finance_order.paid_off', 'webhook.test'";
 const DEVICE_TYPES = "'device.lock_upcoming', 'device.locked', 'device.unlocked', 'device.released'";
 
 export async function up(knex: Knex): Promise<void> {

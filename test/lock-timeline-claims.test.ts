@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
-import { recordInStorePayment } from '../src/modules/payments/inStore.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
+import { recordInStorePayment } from '../src/modules/payments/inStore.js';
 import { scheduleLoadedOrders, shiftPartnerTimeline } from '../src/modules/timeline/schedule.js';
 import { startLockScheduler } from '../src/modules/timeline/scheduler.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 const DEMO = '1';
 let database: TestDatabase;
 let offsetMs = 0;
@@ -28,20 +27,22 @@ afterAll(async () => {
 
 /**
  * `count` unpaid orders of Demo Retail from id `first`, each with its customer and device, 18.00 of
- * 216.00 paid (lockAt 60 days after the sale), sold `hoursBefore(g)` hours before now (real time); and
+ * 216.00 paid (lockAt 60 days after the sale), sold `hoursBefore` (SQL over the id, g) hours before now (real time); and
  * their instants, loaded as a data set on real clocks is (the clock moves later shift them as any).
  */
-async function addOrders(first: number, count: number, hoursBefore: (g: string) => string): Promise<string[]> {
+async function addOrders(first: number, count: number, hoursBefore: string): Promise<string[]> {
   const db = database.db;
   const series = `generate_series(${first}, ${first + count - 1}) as g`;
-  await db.raw(`insert into customers (partner_id, id, name, phone_number) select 1, g, 'Timeline ' || g, '888' || g from ${series}`);
+  await db.raw(
+    `insert into customers (partner_id, id, name, phone_number) select 1, g, 'Timeline ' || g, '888' || g from ${series}`,
+  );
   await db.raw(`insert into devices (partner_id, id, customer_id, model_id, tag, imei)
     select 1, g, g, 3, 'TL' || g, (300000000000000 + g)::text from ${series}`);
   await db.raw(
     `insert into finance_orders (partner_id, id, customer_id, device_id, merchant_id, clerk_id, currency, purchase_minor,
        down_payment_minor, price_pre_tax_minor, monthly_cost_minor, weekly_cost_minor, months, total_paid_minor, ordered_at)
      select 1, g, g, g, ${DEMO_MERCHANT_ID}, ${DEMO_CLERK_ID}, 'USD', 30000, 10000, 30000, 1800, 400, 12, 1800,
-       ?::timestamptz - (${hoursBefore('g')}) * interval '1 hour' from ${series}`,
+       ?::timestamptz - (${hoursBefore}) * interval '1 hour' from ${series}`,
     [new Date()],
   );
   const ids = Array.from({ length: count }, (_, index) => String(first + index));
@@ -56,19 +57,24 @@ async function moveClockBy(deltaMs: number): Promise<void> {
 
 /** The device events of these orders, in log order. */
 async function deviceEvents(ids: readonly string[]) {
-  const rows = await database.db('events')
+  const rows = await database
+    .db('events')
     .where({ partner_id: DEMO })
     .where('type', 'like', 'device.%')
     .whereRaw(`data->'financeOrder'->>'id' = any(?::text[])`, [[...ids]])
     .orderBy('sequence')
     .select('type', 'data');
-  return rows.map((row) => ({ type: row.type as string, order: row.data.financeOrder.id as string, lockAt: row.data.financeOrder.lockAt as number }));
+  return rows.map((row) => ({
+    type: row.type as string,
+    order: row.data.financeOrder.id as string,
+    lockAt: row.data.financeOrder.lockAt as number,
+  }));
 }
 
 describe('catching up after downtime', () => {
   it('writes each missed lock once, in the order of the instants, skips stale reminders, and locks no order paid meanwhile', async () => {
     // 20 orders whose locks fall an hour apart, 60 days ahead (the first sold 1 hour ago, the last 20).
-    const ids = await addOrders(8000001, 20, (g) => `g - 8000000`);
+    const ids = await addOrders(8000001, 20, 'g - 8000000');
     const scheduler = startLockScheduler({ db: database.db, logger: createLogger('silent') }, { autoStart: false });
     // The service is down for 70 days: every instant of these orders passes unclaimed.
     await moveClockBy(70 * DAY_MS);
@@ -96,11 +102,10 @@ describe('catching up after downtime', () => {
     expect(events.map((event) => event.order)).toEqual([...expected].reverse());
     const lockTimes = events.map((event) => event.lockAt);
     expect(lockTimes).toEqual([...lockTimes].sort((a, b) => a - b));
-    const states = await database
-      .db('lock_timeline')
-      .whereIn('finance_order_id', expected)
-      .select('kind', 'state');
-    expect(new Set(states.map((row) => `${row.kind}:${row.state}`))).toEqual(new Set(['reminder:skipped', 'lock:fired']));
+    const states = await database.db('lock_timeline').whereIn('finance_order_id', expected).select('kind', 'state');
+    expect(new Set(states.map((row) => `${row.kind}:${row.state}`))).toEqual(
+      new Set(['reminder:skipped', 'lock:fired']),
+    );
     await scheduler.stop();
   });
 });
@@ -117,7 +122,7 @@ describe('two schedulers at once', () => {
 
   it('write each of 300 locks due at the same instant exactly once', async () => {
     // 300 orders sold at the same moment: their locks fall at the same instant.
-    const ids = await addOrders(8100001, 300, () => `1`);
+    const ids = await addOrders(8100001, 300, '1');
     await moveClockBy(80 * DAY_MS);
     const logger = createLogger('silent');
     const options = { autoStart: false };
@@ -146,12 +151,12 @@ describe('two schedulers at once', () => {
 
 describe('the scheduler loop', () => {
   it('claims on its own once started, and stops claiming once stopped', async () => {
-    const ids = await addOrders(8200001, 2, () => `1`);
+    const ids = await addOrders(8200001, 2, '1');
     const scheduler = startLockScheduler({ db: database.db, logger: createLogger('silent'), pollMs: 20 });
     await moveClockBy(90 * DAY_MS);
     await vi.waitFor(async () => expect(await deviceEvents(ids)).toHaveLength(2), { timeout: 10_000, interval: 20 });
     await scheduler.stop();
-    const later = await addOrders(8200003, 1, () => `1`);
+    const later = await addOrders(8200003, 1, '1');
     await moveClockBy(90 * DAY_MS);
     expect(await scheduler.fireDue()).toBe(0);
     expect(await deviceEvents(later)).toEqual([]);

@@ -54,7 +54,8 @@ async function moveClockTo(partnerId: string, at: Date): Promise<void> {
 
 /** The order's events in log order (device events by their order, payment events by theirs). */
 async function eventsOf(partnerId: string, orderId: string, since = '0') {
-  const rows = await fixture.database.db('events')
+  const rows = await fixture.database
+    .db('events')
     .where({ partner_id: partnerId })
     .where('sequence', '>', since)
     .whereRaw(
@@ -221,7 +222,13 @@ describe('the lock timeline of demo order 4000004', () => {
     const receipt = await acceptNotification(
       fixture.database.db,
       vendor,
-      { paymentVendor: 'demo-vendor', amount: '18.00', currency: 'USD', reference: 'timeline-1', deviceTag: DEMO_DEVICE_TAG },
+      {
+        paymentVendor: 'demo-vendor',
+        amount: '18.00',
+        currency: 'USD',
+        reference: 'timeline-1',
+        deviceTag: DEMO_DEVICE_TAG,
+      },
       new Date(lockAt.getTime() + 2 * 3_600_000),
     );
     expect(receipt.replayed).toBe(false);
@@ -263,7 +270,13 @@ describe('the lock timeline of demo order 4000004', () => {
           receiver.received
             .filter((request) => request.path === '/devices' && request.answer === 'ok')
             .map((request) => (JSON.parse(request.body) as { type: string }).type),
-        ).toEqual(['device.lock_upcoming', 'device.lock_upcoming', 'device.locked', 'device.unlocked', 'device.released']),
+        ).toEqual([
+          'device.lock_upcoming',
+          'device.lock_upcoming',
+          'device.locked',
+          'device.unlocked',
+          'device.released',
+        ]),
       { timeout: 10_000, interval: 20 },
     );
   });

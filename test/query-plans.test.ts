@@ -33,13 +33,13 @@ import {
 } from '../src/modules/financeOrders/queries.js';
 import type { ListingWindow, OrderFilters } from '../src/modules/financeOrders/rows.js';
 import { merchantsByKeys } from '../src/modules/merchants/queries.js';
+import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
 import {
   inStoreCreditStatement,
   inStorePaymentFacts,
   paymentsByKeys,
   paymentsOfOrders,
 } from '../src/modules/payments/queries.js';
-import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
 import { CLAIM_SQL } from '../src/modules/timeline/claim.js';
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery, transactionsPrecede } from '../src/modules/transactions/queries.js';

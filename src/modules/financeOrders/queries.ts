@@ -156,7 +156,12 @@ export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceO
   return prepared(trx<FinanceOrderForPayment>('finance_orders as o'))
     .join('partners as p', 'p.id', 'o.partner_id')
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
-    .select(...COLUMNS.map((column) => `o.${column}`), 'p.commission_rate_bps', 'd.tag as device_tag', 'd.imei as device_imei')
+    .select(
+      ...COLUMNS.map((column) => `o.${column}`),
+      'p.commission_rate_bps',
+      'd.tag as device_tag',
+      'd.imei as device_imei',
+    )
     .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })
     .forUpdate('o')
     .first();

@@ -11,6 +11,7 @@ import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../errors.js';
 import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../money.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
+import { type PartnerSettings, partnerSettingsOf } from '../partners/settings.js';
 import {
   type Claimed,
   fingerprintPaymentRequest,
@@ -25,7 +26,6 @@ import {
   inStorePaymentFacts,
   isKeyClaimedMeanwhile,
 } from './queries.js';
-import { type PartnerSettings, partnerSettingsOf } from '../partners/settings.js';
 import {
   checkPayment,
   eventsOfPayment,

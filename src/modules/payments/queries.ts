@@ -5,10 +5,10 @@ import { prepared, runShaped, runSql } from '../../db/prepared.js';
 import { appendEventsOf, appendEventsOfSql } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
-import { LIFTED, type TimelineChange, timelinePartsBindings, timelinePartsSql } from '../timeline/schedule.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { isUniqueViolation } from '../inputs.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
+import { LIFTED, type TimelineChange, timelinePartsBindings, timelinePartsSql } from '../timeline/schedule.js';
 import type { IdempotencyRecord, PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** The columns of a PaymentRow (a transaction list selects them through its join too). */

@@ -52,7 +52,11 @@ export function lockUpcomingEvent(order: TimelineOrder, lockAt: Date, daysLeft: 
 
 /** device.locked, at lockAt. */
 export function lockedEvent(order: TimelineOrder, lockAt: Date): NewEvent {
-  return { type: 'device.locked', occurredAt: lockAt, data: { ...deviceData(order, lockAt), reason: 'PAYMENT_OVERDUE' } };
+  return {
+    type: 'device.locked',
+    occurredAt: lockAt,
+    data: { ...deviceData(order, lockAt), reason: 'PAYMENT_OVERDUE' },
+  };
 }
 
 /** device.unlocked, by the payment (at `now`) that moved lockAt to `lockAt`; `order` stands as after it. */

@@ -63,7 +63,11 @@ export function orderInstantsSql(orderFilter = 'true', pastLockFired = false): s
 }
 
 /** orderInstantsSql's bindings, for `partnerId` under `settings` at `partnerNow`, its clock `offsetMs` ahead of real time. */
-export function orderInstantsBindings(partnerId: string, settings: PartnerSettings, partnerNow: Date, offsetMs: number) {
+export function orderInstantsBindings(
+  partnerId: string,
+  settings: PartnerSettings,
+  partnerNow: Date,
+  offsetMs: number,
+) {
   return [settings.lockGraceHours, [...settings.lockReminderDays], partnerNow, offsetMs, partnerId];
 }
-
