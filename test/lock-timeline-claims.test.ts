@@ -8,7 +8,7 @@ import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/logger.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
 import { recordInStorePayment } from '../src/modules/payments/inStore.js';
-import { scheduleLoadedOrders, shiftPartnerTimeline } from '../src/modules/timeline/schedule.js';
+import { reschedulePartner, scheduleLoadedOrders, shiftPartnerTimeline } from '../src/modules/timeline/schedule.js';
 import { startLockScheduler } from '../src/modules/timeline/scheduler.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 
@@ -160,5 +160,39 @@ describe('the scheduler loop', () => {
     await moveClockBy(90 * DAY_MS);
     expect(await scheduler.fireDue()).toBe(0);
     expect(await deviceEvents(later)).toEqual([]);
+  });
+});
+
+describe("a partner's settings changed", () => {
+  it('cancel its pending instants and make those of the new policy; a locked device stays locked', async () => {
+    const pendingOf = (partnerId: string, orderId: string) =>
+      database
+        .db('lock_timeline')
+        .where({ partner_id: partnerId, finance_order_id: orderId, state: 'pending' })
+        .orderBy('due_at')
+        .select('kind', 'days_left', 'lock_at');
+    const [before] = (await pendingOf('2', '5000002')).filter((row) => row.kind === 'lock');
+    await database.db.transaction((trx) =>
+      reschedulePartner(
+        trx,
+        '2',
+        { ...DEFAULT_PARTNER_SETTINGS, lockGraceHours: 48, lockReminderDays: [2] },
+        new Date(),
+      ),
+    );
+    const after = await pendingOf('2', '5000002');
+    const lockAt = before!.lock_at.getTime() + 48 * 3_600_000;
+    expect(after.map((row) => [row.kind, row.days_left, row.lock_at.getTime()])).toEqual([
+      ['reminder', 2, lockAt],
+      ['lock', null, lockAt],
+    ]);
+    // Demo order 4000012 was locked when the demo was loaded: no new instant, its lock still fired.
+    await database.db.transaction((trx) => reschedulePartner(trx, DEMO, DEFAULT_PARTNER_SETTINGS, partnerNow()));
+    expect(await pendingOf(DEMO, '4000012')).toEqual([]);
+    const locks = await database
+      .db('lock_timeline')
+      .where({ partner_id: DEMO, finance_order_id: '4000012' })
+      .select('state');
+    expect(locks.map((row) => row.state)).toEqual(['fired']);
   });
 });
