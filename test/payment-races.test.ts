@@ -102,14 +102,14 @@ async function expectEachRecordedOnce(order: typeof ON_4000004, recorded: Claime
         claimed.events!.map((event) => event.id),
       )
       .orderBy('sequence');
-    // payment.recorded first, then its transactions, then the payoff if it paid the order off, numbered
-    // in that order; all but the payoff name this payment.
+    // payment.recorded first, then its transactions, then the payoff and the device's release if it paid
+    // the order off, numbered in that order; all but those two name this payment.
     expect(events.map((event) => event.type)).toEqual([
       'payment.recorded',
       ...transactions.map(() => 'transaction.created'),
-      ...(claimed.receipt.fullyPaid ? ['finance_order.paid_off'] : []),
+      ...(claimed.receipt.fullyPaid ? ['finance_order.paid_off', 'device.released'] : []),
     ]);
-    for (const event of events.filter((event) => event.type !== 'finance_order.paid_off'))
+    for (const event of events.filter((event) => ['payment.recorded', 'transaction.created'].includes(event.type)))
       expect(String(event.data.payment.id)).toBe(id);
     expect(events[0]!.data.financeOrder.remainingBalance).toBe(Number(claimed.receipt.remainingMinor) / 100);
   }
