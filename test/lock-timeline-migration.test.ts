@@ -27,7 +27,7 @@ describe('the lock timeline migration', () => {
     const loaded = await timeline();
     expect(loaded.length).toBeGreaterThan(0);
     const migration = MIGRATIONS[NAME]!;
-    await migration.down(database.db);
+    await migration.down!(database.db);
     expect(await database.db.schema.hasTable('lock_timeline')).toBe(false);
     const events = await database.db('events').count({ n: '*' }).first();
     await migration.up(database.db);

@@ -98,7 +98,7 @@ export async function appendEventsWithTimeline(
 ): Promise<EventRow[]> {
   const appended = appendEventsOf(change.partnerId, events, new Set(guarded));
   const { rows } = (await trx.raw(
-    `with subject as (select ?::int8 as partner_id, ?::int8 as id),
+    `with subject as (select partner_id, id from finance_orders where partner_id = ? and id = ?),
      ${timelinePartsSql('subject')},
      logged as (${appendEventsOfSql('subject', LIFTED)} returning ${EVENT_COLUMNS})
      select ${EVENT_COLUMNS} from logged order by sequence`,
