@@ -327,4 +327,41 @@ describe('an order paid meanwhile, and a claim that dies', () => {
     const instants = await instantsOf(OTHER, OTHER_ORDER);
     expect(instants.filter((row) => row.kind === 'lock').map((row) => row.state)).toEqual(['cancelled', 'pending']);
   });
+
+  it('a payment too small to end a lock keeps the device locked, not locked twice; the one that ends it unlocks', async () => {
+    // Demo Retail back on real time (as resetSandboxClock puts it). Demo order 4000012 was overdue when
+    // the demo was loaded: its lock recorded fired (no event).
+    await moveClockTo(DEMO, new Date());
+    const pay4000012 = (amount: string) =>
+      recordInStorePayment(
+        fixture.database.db,
+        {
+          partnerId: DEMO,
+          merchantId: '1000201',
+          clerkId: '5320',
+          financeOrderId: '4000012',
+          amount,
+          currency: 'USD',
+          idempotencyKey: null,
+        },
+        partnerNow(DEMO),
+      );
+    // 0.67 buys a day (20.00 a month): lockAt moves, still far in the past.
+    const small = await pay4000012('0.67');
+    expect(small.events!.map((event) => event.type)).toEqual([
+      'payment.recorded',
+      'transaction.created',
+      'transaction.created',
+    ]);
+    const locks = async () =>
+      (await instantsOf(DEMO, '4000012')).filter((row) => row.kind === 'lock').map((row) => row.state);
+    expect(await locks()).toEqual(['lifted', 'fired']);
+    await scheduler.fireDue();
+    expect(await deviceEventsOf(DEMO, '4000012')).toEqual([]);
+    // Enough to put lockAt ahead of the partner's time: the device unlocks, once.
+    const ahead = await pay4000012('200.00');
+    expect(ahead.events!.map((event) => event.type).at(-1)).toBe('device.unlocked');
+    expect(await locks()).toEqual(['lifted', 'lifted', 'pending']);
+    expect((await deviceEventsOf(DEMO, '4000012')).map((event) => event.type)).toEqual(['device.unlocked']);
+  });
 });
