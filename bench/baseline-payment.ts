@@ -88,6 +88,31 @@ const isKeyClaimed = (error: unknown) =>
   (error as { code?: string }).code === '23505' &&
   (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
 
+/**
+ * The lock timeline's part of the write (src/modules/timeline/schedule.ts timelinePartsSql), on the
+ * default policy (grace 0, reminders 3 and 1 days): the order's instants closed and those of its new
+ * deadline made, when the payment moves it. It writes no unlock or release event (the service's own).
+ */
+function timelineValues(facts: Row, paidBefore: bigint, paid: bigint, fullyPaid: boolean, now: Date) {
+  const monthly = BigInt(facts.o__monthly_cost_minor as string);
+  const lockAtOf = (total: bigint) =>
+    new Date((facts.o__ordered_at as Date).getTime() + Number(30n + (total * 30n) / monthly) * DAY_MS);
+  const before = lockAtOf(paidBefore);
+  const after = fullyPaid ? null : lockAtOf(paid);
+  const moving = fullyPaid || after?.getTime() !== before.getTime();
+  const instants: Array<{ kind: string; days_left: number | null; due_at: string; fire_at: string }> = [];
+  const instant = (kind: string, daysLeft: number | null, due: Date) =>
+    instants.push({ kind, days_left: daysLeft, due_at: due.toISOString(), fire_at: due.toISOString() });
+  if (moving && after) {
+    for (const days of [3, 1]) {
+      const due = new Date(after.getTime() - days * DAY_MS);
+      if (due.getTime() > now.getTime()) instant('reminder', days, due);
+    }
+    instant('lock', null, after);
+  }
+  return [moving, moving ? after : null, JSON.stringify(instants), now];
+}
+
 /** The route's parameters, each its text or '' when absent or repeated. */
 function paymentParameters(query: Record<string, unknown>): [string, string, string, string, string, string] {
   const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
@@ -219,11 +244,13 @@ export async function recordCustomerPayment(
       clerkId,
       now,
       JSON.stringify(entries),
+      ...timelineValues(facts, paidBefore, paid, fullyPaid, now),
       null,
       eventIds,
       data.map(([type]) => type),
       data.map(() => now.toISOString()),
       data.map(([, body]) => JSON.stringify(body)),
+      data.map(() => false),
       ...(idempotencyKey === undefined
         ? []
         : [

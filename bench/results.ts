@@ -1,5 +1,6 @@
 // The record of a run: bench/results.json (or --out's), its chart results.svg (bench/chart.ts), and
 // the table and targets printed at the end.
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import type { ProfileSummary } from './profile.js';
 import type { GraphqlExecution } from './scenarios/graphql-execution.js';
 import type { LimitsInRedis } from './scenarios/limits-in-redis.js';
 import type { WindowRows } from './scenarios/lists.js';
+import type { LockTimelineFigures } from './scenarios/lock-timeline.js';
 import type { Pgbench } from './scenarios/pgbench.js';
 import type { Webhooks } from './scenarios/webhooks.js';
 import type { Settings } from './settings.js';
@@ -34,6 +36,7 @@ export interface Run {
   graphqlExecution: GraphqlExecution;
   webhooks: Webhooks | null;
   limitsInRedis: LimitsInRedis | null;
+  lockTimeline: LockTimelineFigures;
   serviceErrors: ErrorLog;
   load: Load;
   serviceRssAtStart: number | null;
@@ -61,6 +64,7 @@ export function writeResults(run: Run): void {
     graphqlExecution: run.graphqlExecution.figures,
     webhooks: run.webhooks,
     limitsInRedis: run.limitsInRedis,
+    lockTimeline: run.lockTimeline,
     settings: {
       customers: settings.customers,
       durationSeconds: settings.duration,

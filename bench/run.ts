@@ -22,8 +22,9 @@
 // GraphQL execution), targets.ts, results.ts (results.json, results.svg, the printed table).
 
 import os from 'node:os';
+import { createDb } from '../src/db/knex.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { benchDatabase, countRows, createAndFill, dropDatabase } from './database.js';
+import { benchDatabase, countRows, createAndFill, type Database, dropDatabase } from './database.js';
 import { measureScenarios, type Scenario } from './load.js';
 import { endPhases, log, phase } from './log.js';
 import { compileForBench, procStatus, stopAll, stopProcess } from './processes.js';
@@ -31,6 +32,7 @@ import { printSummary, writeResults } from './results.js';
 import { graphqlExecution } from './scenarios/graphql-execution.js';
 import { limitsInRedis } from './scenarios/limits-in-redis.js';
 import { listScenarios, probeWindows, rowsPerResponse } from './scenarios/lists.js';
+import { measureLockTimeline } from './scenarios/lock-timeline.js';
 import { lookupScenarios } from './scenarios/lookups.js';
 import { paymentScenarios } from './scenarios/payments.js';
 import { runPgbench } from './scenarios/pgbench.js';
@@ -104,6 +106,8 @@ async function main(): Promise<void> {
     `ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`,
   );
   for (const problem of ledger.problems.slice(0, 10)) log(`  ${problem}`);
+  // After the ledger check: its orders have no payments behind their totals.
+  const lockTimeline = await phase('lockTimeline', () => lockTimelineOf(database));
 
   // 6. The targets.
   const peakHwm = Math.max(...[serviceHwm, withWebhooks?.vmHwmBytes, inRedis?.vmHwmBytes].map((bytes) => bytes ?? 0));
@@ -137,6 +141,7 @@ async function main(): Promise<void> {
     graphqlExecution: execution,
     webhooks: withWebhooks,
     limitsInRedis: inRedis,
+    lockTimeline,
     serviceErrors: services.serviceErrors,
     load,
     serviceRssAtStart: services.serviceRssAtStart,
@@ -146,6 +151,16 @@ async function main(): Promise<void> {
   };
   writeResults(run);
   printSummary(run);
+}
+
+/** 10,000 locks at one instant (scenarios/lock-timeline.ts), the second scheduler on a pool of its own. */
+async function lockTimelineOf(database: Database) {
+  const second = createDb({ databaseUrl: database.url, dataDir: null, poolMax: 4 });
+  try {
+    return await measureLockTimeline(database.db!, second);
+  } finally {
+    await second.destroy();
+  }
 }
 
 /** --only: the scenarios whose names contain one of its words, and the baselines they name. */

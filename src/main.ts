@@ -12,6 +12,7 @@ import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo
 import { createLogger } from './kernel/logger.js';
 import { flushTraces } from './kernel/tracing.js';
 import { scheduleEventRetention } from './modules/events/retention.js';
+import { startLockScheduler } from './modules/timeline/scheduler.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/httpLimits.js';
 import { deliveryMetrics, readMetrics } from './ops/metrics.js';
@@ -48,6 +49,8 @@ const deliveries = startDeliveryWorker({
   settings: config.webhookDelivery,
   observe: deliveryMetrics,
 });
+// The lock timeline: due reminders and locks, claimed from the database beside every other instance's scheduler.
+const lockScheduler = startLockScheduler({ db, logger });
 // Events older than EVENT_RETENTION_DAYS are purged at start and every hour.
 const retention = scheduleEventRetention(db, {
   days: config.eventRetentionDays,
@@ -98,6 +101,7 @@ async function shutdown(signal: string): Promise<void> {
   await subscriptions.close(); // WebSocket connections (1001 going away): the server's close waits for them
   await closed;
   await retention.stop();
+  await lockScheduler.stop(); // the batch under way commits or rolls back; nothing more is claimed
   await stop();
   // Claims nothing more and records the posts under way (each ends within its timeout).
   await deliveries.stop();

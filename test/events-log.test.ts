@@ -105,9 +105,20 @@ describe('the events a change writes', () => {
     expect(JSON.stringify(events[0].data)).toBe(JSON.stringify(lookup.financeOrder));
     expect((events[1].data as any).type).toBe('finance');
     sameAsListed(await listed(), events[1].data);
+    // Its lock timeline: the first deadline's reminders and lock, pending (decisions.md 18).
+    const instants = await fixture.database
+      .db('lock_timeline')
+      .where({ partner_id: 1, finance_order_id: String((events[0].data as any).id) })
+      .orderBy('due_at')
+      .select('kind', 'days_left', 'state');
+    expect(instants).toEqual([
+      { kind: 'reminder', days_left: 3, state: 'pending' },
+      { kind: 'reminder', days_left: 1, state: 'pending' },
+      { kind: 'lock', days_left: null, state: 'pending' },
+    ]);
   });
 
-  it('the payment that pays an order off writes finance_order.paid_off with a zero balance', async () => {
+  it('the payment that pays an order off writes finance_order.paid_off with a zero balance, then device.released', async () => {
     const order = (await operator(`{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance } }`)).financeOrder;
     const before = await lastSequence();
     const receipt = (await get(`${RECORD}&amount=${order.remainingBalance}`)).payment;
@@ -118,8 +129,12 @@ describe('the events a change writes', () => {
       'transaction.created',
       'transaction.created',
       'finance_order.paid_off',
+      'device.released',
     ]);
     expect(events[3].data).toMatchObject({ id: Number(DEMO_ORDER_ID), remainingBalance: 0 });
+    expect(events[4].data).toMatchObject({
+      financeOrder: { id: DEMO_ORDER_ID, remainingBalance: '0.00', lockAt: null },
+    });
     const lookup = await get(`/v1/lookup-customer.php?key=demo-partner-key&customerLocator=${DEMO_DEVICE_TAG}`);
     expect(JSON.stringify(events[3].data)).toBe(JSON.stringify(lookup.financeOrder));
   });

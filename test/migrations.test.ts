@@ -21,6 +21,7 @@ const DOMAIN_TABLES = [
   'finance_order_directory',
   'finance_orders',
   'idempotency_keys',
+  'lock_timeline',
   'merchants',
   'operators',
   'partners',

@@ -32,12 +32,14 @@ import {
 } from '../src/modules/financeOrders/queries.js';
 import type { ListingWindow, OrderFilters } from '../src/modules/financeOrders/rows.js';
 import { merchantsByKeys } from '../src/modules/merchants/queries.js';
+import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
 import {
   inStoreCreditStatement,
   inStorePaymentFacts,
   paymentsByKeys,
   paymentsOfOrders,
 } from '../src/modules/payments/queries.js';
+import { CLAIM_SQL } from '../src/modules/timeline/claim.js';
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery, transactionsPrecede } from '../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
@@ -68,6 +70,13 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   Plans?: PlanNode[];
+}
+
+/** The indexes a plan reads. */
+function indexesOf(node: PlanNode & { 'Index Name'?: string }, found: string[] = []): string[] {
+  if (node['Index Name']) found.push(node['Index Name']);
+  for (const child of node.Plans ?? []) indexesOf(child, found);
+  return found;
 }
 
 function seqScans(node: PlanNode, found: string[] = []): string[] {
@@ -233,7 +242,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   );
   // The write purges the partner's expired records as it stores its key, so in steady state few rows
   // have expired: `now` just past the first expiry.
-  const credit = (withKey: boolean) => {
+  const credit = (withKey: boolean, movingTimeline = false) => {
     const received = new Date(Date.parse(p.firstExpiry!) + 3_600_000);
     const statement = inStoreCreditStatement({
       row: {
@@ -252,6 +261,20 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
       totalPaidSeen: '0',
       transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: p.clerkId! }],
       events: [{ type: 'payment.recorded', occurredAt: received, data: {} }],
+      // The payment moves the order's lockAt: its instants closed and made anew, by order.
+      timeline: movingTimeline
+        ? {
+            change: {
+              partnerId: p.partner!,
+              financeOrderId: p.orderId!,
+              before: { lockAt: received },
+              after: { lockAt: new Date(received.getTime() + 30 * DAY_MS), fullyPaid: false },
+              now: received,
+              settings: DEFAULT_PARTNER_SETTINGS,
+            },
+            guarded: new Set(),
+          }
+        : undefined,
       key: withKey
         ? {
             key: 'query-plans-key',
@@ -275,6 +298,10 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   };
   add('in-store payment: its write', () => credit(false));
   add('in-store payment: its write, with an idempotency key and the purge', () => credit(true));
+  add('in-store payment: its write, moving the lock timeline', () => credit(false, true));
+  add("lock timeline: the schedulers' claim", async () => [
+    { sql: CLAIM_SQL, bindings: [new Date(), 500, new Date()] },
+  ]);
   add('vendor notification lookup', () =>
     sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()),
   );
@@ -386,6 +413,14 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   it('generated the reduced data set', async () => {
     const [{ n }] = (await db.raw('select count(*)::int as n from finance_orders')).rows;
     expect(n).toBe(CUSTOMERS);
+  });
+
+  // lock_timeline is not among the large tables: on the reduced set it holds a few thousand rows, and
+  // the claim's update joins the rows it took to a hash of them; its due rows come along the index.
+  it("the schedulers' claim reads its due instants along the partial index of pending ones", async () => {
+    const result = await db.raw(`explain (format json) ${CLAIM_SQL}`, [new Date(), 500, new Date()]);
+    const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+    expect(indexesOf(plan)).toContain('lock_timeline_due');
   });
 
   it('no hot query reads a whole large table', async () => {

@@ -794,6 +794,14 @@ export type EventEdge = {
 
 /** What an event says happened. */
 export type EventType =
+  /** A device locked: its order reached lockAt unpaid (data: reason PAYMENT_OVERDUE). */
+  | 'DEVICE_LOCKED'
+  /** A device's lock is near: sent once for each of its partner's lockReminderDays before lockAt (data: daysLeft, lockAt, minimumPaymentAmount). */
+  | 'DEVICE_LOCK_UPCOMING'
+  /** The payment that paid the order off released its device for good. */
+  | 'DEVICE_RELEASED'
+  /** A payment moved a locked order's lockAt into the future: its device unlocked. */
+  | 'DEVICE_UNLOCKED'
   /** A cart was financed: a finance order was created. */
   | 'FINANCE_ORDER_CREATED'
   /** The payment that brought an order's balance to 0 was recorded. */

@@ -21,6 +21,7 @@ import * as listingIndexes from '../../migrations/20261127000100_listing_indexes
 import * as webhookTools from '../../migrations/20261127000500_webhook_tools.js';
 import * as partnerPolicy from '../../migrations/20261127100100_partner_policy.js';
 import * as paymentReferences from '../../migrations/20261127100200_payment_references.js';
+import * as lockTimeline from '../../migrations/20261127100300_lock_timeline.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -43,6 +44,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261127000500_webhook_tools': webhookTools,
   '20261127100100_partner_policy': partnerPolicy,
   '20261127100200_payment_references': paymentReferences,
+  '20261127100300_lock_timeline': lockTimeline,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -12,7 +12,9 @@ import type { EventRow } from '../events/rows.js';
 import { financeOrderEvent } from '../financeOrders/events.js';
 import { financeOrdersOfCarts, financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
-import { financeAmountOf, standingOf } from '../financeOrders/terms.js';
+import { financeAmountOf, lockAtOf, standingOf } from '../financeOrders/terms.js';
+import { partnerSettingsOf } from '../partners/settings.js';
+import { rescheduleOrder } from '../timeline/schedule.js';
 import { transactionCreatedEvents } from '../transactions/events.js';
 import { insertTransactions } from '../transactions/queries.js';
 import { lockCartByTag } from './queries.js';
@@ -85,6 +87,16 @@ export async function financeCart(
       ]);
       const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] });
       events = await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
+      // Its lock timeline: the reminders and the lock of its first deadline.
+      const settings = await partnerSettingsOf(trx, partnerId);
+      await rescheduleOrder(trx, {
+        partnerId,
+        financeOrderId: order.id,
+        before: { lockAt: null },
+        after: { lockAt: lockAtOf(standingOf(order, now).paidThrough, settings), fullyPaid: false },
+        now,
+        settings,
+      });
       return order;
     },
     (order) => ({

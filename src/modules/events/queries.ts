@@ -35,19 +35,26 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
 /**
  * appendEvents as one part (a CTE) of a statement that first writes the events' subject, a payment:
  * `subject` names a CTE returning that row's partner_id. The events are written only if the row was,
- * numbered as appendEvents numbers them, so a statement that writes nothing numbers nothing.
+ * numbered as appendEvents numbers them, so a statement that writes nothing numbers nothing. An event
+ * marked `guarded` is written only where `guard`, an SQL condition on the statement's other parts,
+ * holds (the lock timeline's unlock: only if the order's lock had fired); the others always.
  */
-export const appendEventsOfSql = (subject: string) =>
+export const appendEventsOfSql = (subject: string, guard = 'false') =>
   `insert into events (partner_id, id, sequence, type, occurred_at, data, traceparent)
      select ${subject}.partner_id, e.id, nextval('events_sequence'), e.type, e.occurred_at, e.data, ?::text
-     from (select * from unnest(?::text[], ?::text[], ?::timestamptz[], ?::json[]) with ordinality
-           as u(id, type, occurred_at, data, ordinal) order by ordinal) as e cross join ${subject}`;
+     from (select * from unnest(?::text[], ?::text[], ?::timestamptz[], ?::json[], ?::bool[]) with ordinality
+           as u(id, type, occurred_at, data, guarded, ordinal) order by ordinal) as e cross join ${subject}
+     where not e.guarded or (${guard})`;
 
-/** The bindings of appendEventsOfSql, and the events as they will stand once written. */
+/** The bindings of appendEventsOfSql, and the events as they will stand once written (a guarded one: if its guard held). */
 export function appendEventsOf(
   partnerId: string,
   events: readonly NewEvent[],
-): { bindings: Knex.RawBinding[]; written: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>> } {
+  guarded: ReadonlySet<NewEvent> = new Set(),
+): {
+  bindings: Knex.RawBinding[];
+  written: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'> & { guarded: boolean }>;
+} {
   const ids = events.map((event) => newEventId(event.occurredAt));
   return {
     bindings: [
@@ -56,8 +63,14 @@ export function appendEventsOf(
       events.map((event) => event.type),
       events.map((event) => event.occurredAt.toISOString()),
       events.map((event) => JSON.stringify(event.data)),
+      events.map((event) => guarded.has(event)),
     ],
-    written: events.map((event, index) => ({ partner_id: partnerId, id: ids[index]!, type: event.type })),
+    written: events.map((event, index) => ({
+      partner_id: partnerId,
+      id: ids[index]!,
+      type: event.type,
+      guarded: guarded.has(event),
+    })),
   };
 }
 

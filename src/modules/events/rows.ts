@@ -6,6 +6,11 @@ export const EVENT_TYPES = [
   'finance_order.paid_off',
   // sendTestWebhook's: in its partner's log, delivered only to the endpoint tested.
   'webhook.test',
+  // The lock timeline's (docs/decisions.md 18).
+  'device.lock_upcoming',
+  'device.locked',
+  'device.unlocked',
+  'device.released',
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

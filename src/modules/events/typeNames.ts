@@ -9,6 +9,10 @@ const LOG_NAMES: Readonly<Record<EventType, EventTypeName>> = {
   FINANCE_ORDER_CREATED: 'finance_order.created',
   FINANCE_ORDER_PAID_OFF: 'finance_order.paid_off',
   WEBHOOK_TEST: 'webhook.test',
+  DEVICE_LOCK_UPCOMING: 'device.lock_upcoming',
+  DEVICE_LOCKED: 'device.locked',
+  DEVICE_UNLOCKED: 'device.unlocked',
+  DEVICE_RELEASED: 'device.released',
 };
 
 const GRAPH_NAMES = Object.fromEntries(Object.entries(LOG_NAMES).map(([graph, log]) => [log, graph])) as Readonly<

@@ -163,6 +163,7 @@ export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceO
       'p.commission_rate_bps',
       ...PARTNER_SETTINGS_COLUMNS.map((column) => `p.${column}`),
       'd.tag as device_tag',
+      'd.imei as device_imei',
     )
     .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })
     .forUpdate('o')

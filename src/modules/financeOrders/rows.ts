@@ -30,11 +30,12 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
 
 /**
  * An order as a payment reads it (locked): with its partner's commission rate, its lock policy and
- * the repayment settings the payment is held to (decisions.md 15 and 16), and its device's tag.
+ * the repayment settings the payment is held to (decisions.md 15 and 16), and its device's tag and IMEI.
  */
 export interface FinanceOrderForPayment extends FinanceOrderRow, PartnerSettingsColumns {
   commission_rate_bps: number;
   device_tag: string;
+  device_imei: string;
 }
 
 export interface PaymentOptionParent {

@@ -6,7 +6,7 @@ import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
-import { shiftPartnerTimeline } from '../timeline/schedule.js';
+import { reschedulePartner, shiftPartnerTimeline } from '../timeline/schedule.js';
 import { offsetToReach } from './clock.js';
 import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from './policies.js';
 import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from './settings.js';
@@ -46,6 +46,12 @@ export function updatePartnerSettings(
     async (trx) => {
       const before = await lockedPolicy(trx, partnerId);
       const settings = changedSettings(before.settings, change);
+      // A new grace or new reminders move the partner's pending instants, at its own time (decisions.md 18).
+      const timelineMoves =
+        settings.lockGraceHours !== before.settings.lockGraceHours ||
+        settings.lockReminderDays.join() !== before.settings.lockReminderDays.join();
+      if (timelineMoves)
+        await reschedulePartner(trx, partnerId, settings, new Date(Date.now() + (before.offsetMs ?? 0)));
       return { before, after: await commitPolicy(trx, before, { settings, offsetMs: before.offsetMs }) };
     },
     ({ before, after }) => ({

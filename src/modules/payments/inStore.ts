@@ -26,7 +26,14 @@ import {
   inStorePaymentFacts,
   isKeyClaimedMeanwhile,
 } from './queries.js';
-import { checkPayment, eventsOfPayment, type PaymentSource, paymentRowOf, receiptOf } from './record.js';
+import {
+  checkPayment,
+  eventsOfPayment,
+  type PaymentSource,
+  paymentRowOf,
+  paymentTimelineOf,
+  receiptOf,
+} from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
 
 export interface InStorePaymentRequest {
@@ -83,13 +90,18 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   const row = { ...paymentRowOf(order, amount, source, request.receivedAt ?? now), id: facts.paymentId };
   // The order as it will stand: the write credits the payment only from the total read here.
   const totalPaid = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
-  const receipt = receiptOf(order, row, totalPaid, settingsOfColumns(order));
+  // The partner's settings as the read found them with the order (decisions.md 15).
+  const settings = settingsOfColumns(order);
+  const receipt = receiptOf(order, row, totalPaid, settings);
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
+  // Its lock timeline: the write closes and makes the order's instants, and writes the unlock or release after its events.
+  const timeline = paymentTimelineOf(order, totalPaid, now, settings);
   const credit: InStoreCredit = {
     row,
     totalPaidSeen: order.total_paid_minor,
     transactions,
-    events,
+    events: [...events, ...timeline.events],
+    timeline: { change: timeline.change, guarded: timeline.guarded },
     key: claim && {
       key: claim.key,
       requestHash: claim.fingerprint.hash,

@@ -9,6 +9,7 @@ import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { isUniqueViolation } from '../inputs.js';
 import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
+import { LIFTED, type TimelineChange, timelinePartsBindings, timelinePartsSql } from '../timeline/schedule.js';
 import type { IdempotencyRecord, PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** The columns of a PaymentRow (a transaction list selects them through its join too). */
@@ -109,6 +110,7 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
   commission_rate_bps: 'p.commission_rate_bps',
   ...sourcesOf('p', PARTNER_SETTINGS_COLUMNS),
   device_tag: 'd.tag',
+  device_imei: 'd.imei',
 });
 
 /**
@@ -203,8 +205,13 @@ export interface InStoreCredit {
   /** The order's running total as the facts saw it: the write credits the payment only from it. */
   totalPaidSeen: string;
   transactions: readonly PaymentTransaction[];
-  /** The events, built with the payment's id. */
+  /** The events, built with the payment's id, its unlock or release last. */
   events: readonly NewEvent[];
+  /**
+   * The payment's change of its order's lockAt, and its events written only if the order's lock had
+   * fired (the unlock). Absent: the order's lock timeline is left as it is.
+   */
+  timeline?: { change: TimelineChange; guarded: ReadonlySet<NewEvent> };
   /** With an Idempotency-Key: its record, the receipt to replay. */
   key: { key: string; requestHash: string; receipt: PaymentReceiptSnapshot; expiresAt: Date } | null;
 }
@@ -224,7 +231,8 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * grows, every payment being positive, so an equal total is an unchanged one: a concurrent payment on
  * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
  * past the repayable); then the payment, with the id its read drew; its cash and commission
- * transactions; its events, built with that id. With
+ * transactions; its order's lock timeline (timeline/schedule.ts: its instants closed and made anew,
+ * and whether the device was locked); its events, built with that id, the unlock only if it was. With
  * an Idempotency-Key, the partner's expired records go first, then the key's is inserted: a live
  * record of the key (another request's, committed meanwhile) fails the whole statement on the primary
  * key, so nothing of it stays.
@@ -253,9 +261,10 @@ function creditSql(withKey: boolean): string {
     select payment.partner_id, entry.type, entry.amount_minor, payment.currency, payment.received_at, payment.merchant_id,
            payment.finance_order_id, payment.id, entry.clerk_id
     from payment cross join jsonb_to_recordset(?::jsonb) as entry (type text, amount_minor int8, clerk_id int8)),
+  ${timelinePartsSql('credited')},
   logged as (
-    ${appendEventsOfSql('payment')})${keyParts}
-  select id from payment`;
+    ${appendEventsOfSql('payment', LIFTED)})${keyParts}
+  select id, ${LIFTED} as lifted from payment`;
 }
 /** The write's texts, without and with an Idempotency-Key (bench/baseline-payment.ts sends them too). */
 export const IN_STORE_CREDIT_SQL = creditSql(false);
@@ -264,7 +273,7 @@ export const IN_STORE_CREDIT_WITH_KEY_SQL = creditSql(true);
 /** The write for `credit`, not yet run: one of the two texts above, its bindings, and its events as they will be written. */
 export function inStoreCreditStatement(credit: InStoreCredit) {
   const { row, key } = credit;
-  const events = appendEventsOf(row.partner_id, credit.events);
+  const events = appendEventsOf(row.partner_id, credit.events, new Set(credit.timeline?.guarded));
   const bindings: Knex.RawBinding[] = [
     row.amount_minor,
     row.partner_id,
@@ -278,6 +287,7 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     row.clerk_id,
     row.received_at,
     JSON.stringify(credit.transactions),
+    ...timelinePartsBindings(credit.timeline?.change ?? null),
     ...events.bindings,
   ];
   if (key) {
@@ -293,6 +303,11 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
  */
 export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): Promise<InStoreCredited | null> {
   const statement = inStoreCreditStatement(credit);
-  const [written] = await runSql<{ id: string }>(db, statement.sql, statement.bindings);
-  return written ? { events: statement.events } : null;
+  const [written] = await runSql<{ id: string; lifted: boolean }>(db, statement.sql, statement.bindings);
+  if (!written) return null;
+  return {
+    events: statement.events
+      .filter((event) => !event.guarded || written.lifted)
+      .map(({ partner_id, id, type }) => ({ partner_id, id, type })),
+  };
 }

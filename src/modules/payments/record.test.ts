@@ -30,6 +30,7 @@ const order: FinanceOrderForPayment = {
   commission_rate_bps: 500,
   ...columnsOfSettings(DEFAULT_PARTNER_SETTINGS),
   device_tag: DEMO_DEVICE_TAG,
+  device_imei: '123456789012347',
 };
 
 const inStore = (names: { merchant?: string; clerk?: string } = {}): PaymentSource => ({

@@ -20,14 +20,14 @@ import {
   parsePaymentAmount,
 } from '../../kernel/money.js';
 
-import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { acceptedAmountsOf, isAmountAnOption } from '../financeOrders/repayment.js';
 import type { FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
-import { remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
+import { lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings, settingsOfColumns } from '../partners/settings.js';
 import type { TenantKey } from '../tenancy.js';
+import { appendEventsWithTimeline, type TimelineChange, timelineEventsOf } from '../timeline/schedule.js';
 import { paymentEvents } from './events.js';
 import { creditPayment, type PaymentTransaction } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
@@ -165,6 +165,35 @@ export function eventsOfPayment(
   });
 }
 
+/** A payment's events on its order's lock timeline: the change of its deadline, and its unlock or release. */
+export interface PaymentTimeline {
+  change: TimelineChange;
+  /** device.unlocked or device.released, after the payment's own events; the unlock guarded (only if it was locked). */
+  events: NewEvent[];
+  guarded: Set<NewEvent>;
+}
+
+/** How a payment moves its order's lockAt (the order as it stood before it, and its total after). */
+export function paymentTimelineOf(
+  order: FinanceOrderForPayment,
+  totalPaidMinor: string,
+  now: Date,
+  settings: PartnerSettings,
+): PaymentTimeline {
+  const paidAfter = { ...order, total_paid_minor: totalPaidMinor };
+  const before = standingOf(order, now);
+  const after = standingOf(paidAfter, now);
+  const change: TimelineChange = {
+    partnerId: order.partner_id,
+    financeOrderId: order.id,
+    before: { lockAt: before.fullyPaid ? null : lockAtOf(before.paidThrough, settings) },
+    after: { lockAt: after.fullyPaid ? null : lockAtOf(after.paidThrough, settings), fullyPaid: after.fullyPaid },
+    now,
+    settings,
+  };
+  return { change, ...timelineEventsOf(change, paidAfter) };
+}
+
 /** Records a payment inside the caller's transaction (a vendor's notification), the order locked. */
 export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
   // One round trip: the order locked, with its partner's commission rate and its device's tag.
@@ -178,7 +207,7 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
     transactions,
   );
   const receipt = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
-  // Its events, in its transaction and one statement.
+  // Its events, then its unlock or release, in its transaction and one statement with its lock timeline.
   const events = eventsOfPayment(
     { ...order, total_paid_minor: totalPaidMinor },
     payment,
@@ -186,6 +215,12 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
     request.source,
     transactions,
   );
-  const written = await appendEvents(trx, order.partner_id, events);
+  const timeline = paymentTimelineOf(order, totalPaidMinor, now, settingsOfColumns(order));
+  const written = await appendEventsWithTimeline(
+    trx,
+    timeline.change,
+    [...events, ...timeline.events],
+    timeline.guarded,
+  );
   return { payment, receipt, events: written };
 }

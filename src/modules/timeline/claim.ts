@@ -1,0 +1,107 @@
+// The schedulers' claim (docs/decisions.md 18), the way webhook deliveries are claimed: due pending
+// instants taken with FOR UPDATE SKIP LOCKED, so no two schedulers take one row, marked fired (or
+// skipped) and their events written in the same transaction: each instant's event is written exactly
+// once, and a scheduler that dies mid-claim rolls back and leaves the rows pending for the next.
+import type { DbOrTrx } from '../../db/knex.js';
+import { appendEvents } from '../events/queries.js';
+import type { EventRow, NewEvent } from '../events/rows.js';
+import { lockedEvent, lockUpcomingEvent, type TimelineOrder } from './eventData.js';
+import type { InstantKind } from './instants.js';
+
+/** An instant as the claim took it, with its order and device as they stand. */
+export interface ClaimedInstant {
+  partner_id: string;
+  id: string;
+  kind: InstantKind;
+  days_left: number | null;
+  lock_at: Date;
+  due_at: Date;
+  /** skipped: a reminder overtaken by a later instant of its deadline, also due (no event). */
+  state: 'fired' | 'skipped';
+  order: TimelineOrder;
+}
+
+/**
+ * The claim's text: the `limit` earliest pending instants due at `now` (real time), along the due
+ * index, rows another scheduler holds skipped. A reminder is skipped when a later instant of the same
+ * deadline is due as well (catching up: no "3 days left" after the lock, nor twice in a row).
+ * Bindings: now, limit, now.
+ */
+export const CLAIM_SQL = `with due as (
+    select partner_id, id from lock_timeline
+    where state = 'pending' and fire_at <= ?::timestamptz
+    order by fire_at, id
+    limit ?
+    for update skip locked),
+  claimed as (
+    update lock_timeline t
+    set state = case when t.kind = 'reminder' and exists (
+          select from lock_timeline later
+          where later.partner_id = t.partner_id and later.finance_order_id = t.finance_order_id
+            and later.state in ('pending', 'fired') and later.fire_at > t.fire_at and later.fire_at <= ?::timestamptz)
+        then 'skipped' else 'fired' end,
+        fired_at = now()
+    from due
+    where t.partner_id = due.partner_id and t.id = due.id
+    returning t.partner_id, t.id, t.finance_order_id, t.kind, t.days_left, t.lock_at, t.due_at, t.fire_at, t.state)
+  select c.*, o.currency, o.monthly_cost_minor, o.weekly_cost_minor, o.months, o.total_paid_minor, o.ordered_at,
+         d.tag as device_tag, d.imei as device_imei
+  from claimed c
+  join finance_orders o on o.partner_id = c.partner_id and o.id = c.finance_order_id
+  join devices d on d.partner_id = o.partner_id and d.id = o.device_id
+  order by c.fire_at, c.id`;
+
+/** Claims up to `limit` instants due at `now`, in the caller's transaction (one statement). */
+export async function claimDueInstants(trx: DbOrTrx, now: Date, limit: number): Promise<ClaimedInstant[]> {
+  const { rows } = (await trx.raw(CLAIM_SQL, [now, limit, now])) as { rows: Array<Record<string, unknown>> };
+  return rows.map((row) => ({
+    partner_id: String(row.partner_id),
+    id: String(row.id),
+    kind: row.kind as InstantKind,
+    days_left: row.days_left as number | null,
+    lock_at: row.lock_at as Date,
+    due_at: row.due_at as Date,
+    state: row.state as 'fired' | 'skipped',
+    order: {
+      id: String(row.finance_order_id),
+      currency: row.currency as string,
+      monthly_cost_minor: String(row.monthly_cost_minor),
+      weekly_cost_minor: String(row.weekly_cost_minor),
+      months: row.months as number,
+      total_paid_minor: String(row.total_paid_minor),
+      ordered_at: row.ordered_at as Date,
+      device_tag: row.device_tag as string,
+      device_imei: (row.device_imei as string | null) ?? null,
+    },
+  }));
+}
+
+/** The event of a fired instant. */
+function eventOf(instant: ClaimedInstant): NewEvent {
+  return instant.kind === 'lock'
+    ? lockedEvent(instant.order, instant.lock_at)
+    : lockUpcomingEvent(instant.order, instant.lock_at, instant.days_left ?? 0, instant.due_at);
+}
+
+/**
+ * Claims due instants and writes their events, in one transaction: one statement for the claim, one
+ * per partner among them for the events (in the claim's order, earliest first). Answers how many
+ * instants it took and the events written (for the listeners, once committed).
+ */
+export async function fireDueInstants(
+  trx: DbOrTrx,
+  now: Date,
+  limit: number,
+): Promise<{ claimed: number; events: EventRow[] }> {
+  const claimed = await claimDueInstants(trx, now, limit);
+  const byPartner = new Map<string, NewEvent[]>();
+  for (const instant of claimed) {
+    if (instant.state !== 'fired') continue;
+    const events = byPartner.get(instant.partner_id) ?? [];
+    events.push(eventOf(instant));
+    byPartner.set(instant.partner_id, events);
+  }
+  const written: EventRow[] = [];
+  for (const [partnerId, events] of byPartner) written.push(...(await appendEvents(trx, partnerId, events)));
+  return { claimed: claimed.length, events: written };
+}
