@@ -17,6 +17,7 @@ import { eventSubscriptionResolvers } from '../modules/events/subscriptionResolv
 import { financeOrderResolvers } from '../modules/financeOrders/resolvers.js';
 import { merchantResolvers } from '../modules/merchants/resolvers.js';
 import { pageInfoResolvers } from '../modules/pages.js';
+import { partnerPolicyResolvers } from '../modules/partnerPolicy/resolvers.js';
 import { partnerResolvers } from '../modules/partners/resolvers.js';
 import { paymentReferenceResolvers } from '../modules/paymentReferences/resolvers.js';
 import { paymentResolvers } from '../modules/payments/resolvers.js';
@@ -67,6 +68,7 @@ export function buildSchema(): GraphQLSchema {
         authResolvers,
         apiKeyResolvers,
         partnerResolvers,
+        partnerPolicyResolvers,
         merchantResolvers,
         clerkResolvers,
         customerResolvers,

@@ -10,6 +10,7 @@ describe('the legacy route table', () => {
     expect(needs).toEqual({
       'create-access-token': 'none',
       'create-payment-notification': 'any',
+      'get-repayment-options': 'any',
       'list-clerks': 'partner-tenant',
       'list-merchants': 'partner-tenant',
       'lookup-customer': 'partner-tenant',

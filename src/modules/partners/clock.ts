@@ -1,6 +1,6 @@
 // What time it is for a partner (decisions.md 15): real time, or outside production the partner's
 // sandbox clock, an offset from real time that only moves forward until it is reset. The rules of
-// moving it live here; where the offsets are kept is policies.ts, the audited change policyChanges.ts.
+// moving it live here; where the offsets are kept is policies.ts, the audited change ../partnerPolicy/changes.ts.
 import { AppError, forbidden } from '../../kernel/errors.js';
 
 /** What time it is for each partner: real time, or its sandbox clock outside production. Sync: no statement. */

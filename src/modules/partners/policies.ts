@@ -154,13 +154,22 @@ export async function startPartnerPolicies(
     if (policy) policies.apply(policy);
   };
   const connect = async () => {
-    listener = await listenToChannel(db, POLICY_CHANNEL, { onPayload, onLost });
-    for (const policy of await changedPolicies(db)) policies.apply(policy);
+    const opened = await listenToChannel(db, POLICY_CHANNEL, { onPayload, onLost });
+    try {
+      for (const policy of await changedPolicies(db)) policies.apply(policy);
+    } catch (error) {
+      await opened.close().catch(() => {});
+      throw error;
+    }
+    listener = opened;
   };
   function onLost(error: Error) {
     listener = null;
     if (closed) return;
     options.logger.warn({ err: error }, 'the partner policies lost their listening connection: listening again');
+    listenAgainLater();
+  }
+  function listenAgainLater() {
     const again = () => {
       retry = undefined;
       if (closed) return;
@@ -174,7 +183,14 @@ export async function startPartnerPolicies(
     retry.unref();
   }
 
-  await connect();
+  try {
+    await connect();
+  } catch (error) {
+    // A database that cannot be reached at start leaves the service up (its readiness says why), on
+    // the defaults and real time until the policies are read: the requests that need them fail anyway.
+    options.logger.warn({ err: error }, 'the partner policies could not be read at start: trying again');
+    listenAgainLater();
+  }
   return {
     policies,
     close: async () => {
@@ -182,7 +198,8 @@ export async function startPartnerPolicies(
       if (retry) clearTimeout(retry);
       const current = listener as ChannelListener | null;
       listener = null;
-      await current?.close();
+      // A database already closed (a shut-down, a test's destroyed database) has nothing left to unlisten.
+      await current?.close().catch(() => {});
     },
   };
 }

@@ -2,22 +2,13 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument } from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
 import { pageSizeOf } from '../../kernel/listSize.js';
-import type { Context } from '../../pipeline/context.js';
 import { operatorActor } from '../audit/record.js';
 import { canSeePartner, requireOperator } from '../auth/principal.js';
 import { column } from '../columns.js';
-import { requireId, requireText } from '../inputs.js';
+import { requireText } from '../inputs.js';
 import { pageOf, slicePageById } from '../pages.js';
-import { requireSandbox } from './clock.js';
 import { createPartner } from './create.js';
-import { resetSandboxClock, setSandboxClock, updatePartnerSettings } from './policyChanges.js';
 import { listPartners } from './queries.js';
-
-/** The partner's sandbox clock once `policy` is applied here; a reset one shows real time. */
-function sandboxClockAfter(ctx: Context, partnerId: string) {
-  const realNow = ctx.now();
-  return ctx.policies.sandboxClockOf(partnerId) ?? { partnerId, now: realNow, realNow };
-}
 
 export const partnerResolvers: Resolvers = {
   Query: {
@@ -39,27 +30,6 @@ export const partnerResolvers: Resolvers = {
       }
       const name = requireText('input.name', input.name);
       return createPartner(ctx.primary, operatorActor(ctx), { name, commissionRateBasisPoints: rate });
-    },
-    updatePartnerSettings: async (_root, { input }, ctx) => {
-      const actor = operatorActor(ctx);
-      const { partnerId, ...change } = input;
-      const { after } = await updatePartnerSettings(ctx.primary, actor, requireId('partner', partnerId), change);
-      ctx.policies.apply(after);
-      return (await ctx.reads.loaders.partners.byId.load(partnerId))!;
-    },
-    setSandboxClock: async (_root, { input }, ctx) => {
-      const actor = operatorActor(ctx);
-      requireSandbox(ctx.production);
-      const partnerId = requireId('partner', input.partnerId);
-      ctx.policies.apply(await setSandboxClock(ctx.primary, actor, partnerId, new Date(input.now * 1000), ctx.now));
-      return sandboxClockAfter(ctx, partnerId);
-    },
-    resetSandboxClock: async (_root, { partnerId }, ctx) => {
-      const actor = operatorActor(ctx);
-      requireSandbox(ctx.production);
-      const id = requireId('partner', partnerId);
-      ctx.policies.apply(await resetSandboxClock(ctx.primary, actor, id));
-      return sandboxClockAfter(ctx, id);
     },
   },
   // A Partner object is only ever handed out after the checks above, so its fields need none.

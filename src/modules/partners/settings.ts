@@ -1,6 +1,6 @@
 // A partner's lock policy (decisions.md 15): the grace after paid-through before a device locks, the
 // reminders before the lock, the repayment options in days, and whether any amount may be paid. The
-// rules of the values, their defaults, and their reading; the change itself is policyChanges.ts.
+// rules of the values, their defaults, and their reading; the change itself is ../partnerPolicy/changes.ts.
 import type { DbOrTrx } from '../../db/knex.js';
 import { AppError } from '../../kernel/errors.js';
 

@@ -1,4 +1,6 @@
-// Changing a partner's policy (decisions.md 15): its settings, or its sandbox clock. Each change, in
+// Changing a partner's policy (decisions.md 15): its settings, or its sandbox clock, and with them the
+// partner's lock timeline (decisions.md 18). Above both the partners and the timeline folders, which
+// reads the partners' settings. Each change, in
 // one transaction under the partner's row lock: the new values, the policy's next revision, the
 // notification every instance applies at commit (policies.ts), and the audit record. The caller
 // applies the returned policy to its own instance once committed.
@@ -6,10 +8,10 @@ import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { offsetToReach } from '../partners/clock.js';
+import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from '../partners/policies.js';
+import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from '../partners/settings.js';
 import { reschedulePartner, shiftPartnerTimeline } from '../timeline/schedule.js';
-import { offsetToReach } from './clock.js';
-import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from './policies.js';
-import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from './settings.js';
 
 /** The partner's policy, its row locked for the change; NOT_FOUND for an unknown partner. */
 async function lockedPolicy(trx: DbOrTrx, partnerId: string): Promise<PartnerPolicy> {
