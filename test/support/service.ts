@@ -9,6 +9,8 @@ import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/kernel/conf
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
+import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
+import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
 import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
 
@@ -67,6 +69,31 @@ export interface TestServiceOptions {
   graphqlExecutor?: GraphqlExecutorKind;
   /** The layers around the doors (the bench's core: bench/core.ts); absent: the service's own (serviceLayers). */
   layers?: readonly AppLayer[];
+  /**
+   * Run what src/main.ts runs beside the doors: the webhook delivery worker (with these settings over
+   * its defaults) and the lock scheduler, stopped by close() in main.ts's order. Absent: neither, and
+   * the suites that need one start their own with the settings they test.
+   */
+  background?: { deliveries?: Partial<DeliverySettings> };
+}
+
+/** The service's background tasks, as src/main.ts starts them. */
+interface Background {
+  deliveries: DeliveryWorker;
+  lockScheduler: LockScheduler;
+}
+
+function startBackground(deps: AppDeps, settings: Partial<DeliverySettings> = {}): Background {
+  return {
+    deliveries: startDeliveryWorker({
+      db: deps.db,
+      logger: deps.logger,
+      now: () => new Date(),
+      production: deps.production,
+      settings,
+    }),
+    lockScheduler: startLockScheduler({ db: deps.db, logger: deps.logger }),
+  };
 }
 
 /** The executor of the whole test run: the service's default unless GRAPHQL_EXECUTOR names the other. */
@@ -87,6 +114,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
   const layers =
     options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });
   const { app, subscriptions, stop, executorStats } = await createApp(deps, layers);
+  const background = options.background ? startBackground(deps, options.background.deliveries) : null;
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   subscriptions.attach(server);
@@ -113,7 +141,9 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await background?.lockScheduler.stop(); // the batch under way commits or rolls back
       await stop();
+      await background?.deliveries.stop(); // the posts under way are recorded
     },
   };
 }
