@@ -1,11 +1,14 @@
 // The proof that several instances behave as one (docs/operating.md#scaling): three real service processes
 // (src/main.ts) on one Postgres database, behind a round-robin TCP balancer (support/balancer.ts) that
-// health-checks /readyz and retries only what never reached a service. Postgres only: the embedded
-// database is one process's.
+// health-checks /readyz and retries only what never reached a service: a rate limit, tokens and
+// revocations, idempotent payments, a payment reference paid once, the event feed, webhook deliveries,
+// a drain, and one order's lock timeline (reminder, lock, unlock, release) written and delivered once
+// with every instance's scheduler claiming. Postgres only: the embedded database is one process's.
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import { type Client, createClient } from 'graphql-ws';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
@@ -73,6 +76,21 @@ const inStorePayment = (retailKey: string, order: { merchant: string; clerk: str
 const DEMO_ORDER = { merchant: DEMO_MERCHANT_ID, clerk: DEMO_CLERK_ID, id: DEMO_ORDER_ID, currency: 'USD' };
 const OTHER_ORDER = { merchant: '2000001', clerk: '6001', id: '5000002', currency: 'MXN' };
 
+/** Every instance's environment, the one started in place of a drained instance's too. */
+const SERVICE_ENV = {
+  // Every instance signs and verifies tokens with the same keys (docs/operating.md#scaling).
+  TOKEN_SIGNING_KEYS: 'proof:many-instances-signing-secret-0123456789',
+  RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
+  // Long enough that no window ends, or refills, while the suite runs.
+  RATE_LIMIT_WINDOW_SECONDS: '3600',
+  AUTH_FAILURE_LIMIT: '1000',
+  WEBHOOK_POLL_MS: '50',
+  WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100,100',
+  LOG_LEVEL: 'info',
+  // Longer than the balancer's health-check interval (200 ms).
+  DRAIN_DELAY_MS: '800',
+};
+
 describe.runIf(onPostgres)('three instances behind a balancer, one database', () => {
   let database: TestDatabase;
   let receiver: Receiver;
@@ -98,20 +116,9 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     cleanups.push(() => database.destroy());
     receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    const env = {
-      // Every instance signs and verifies tokens with the same keys (docs/operating.md#scaling).
-      TOKEN_SIGNING_KEYS: 'proof:many-instances-signing-secret-0123456789',
-      RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
-      // Long enough that no window ends, or refills, while the suite runs.
-      RATE_LIMIT_WINDOW_SECONDS: '3600',
-      AUTH_FAILURE_LIMIT: '1000',
-      WEBHOOK_POLL_MS: '50',
-      WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100,100',
-      LOG_LEVEL: 'info',
-      // Longer than the balancer's health-check interval (200 ms).
-      DRAIN_DELAY_MS: '800',
-    };
-    instances.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(database.url!, cleanups, env)))));
+    instances.push(
+      ...(await Promise.all([0, 1, 2].map(() => startServiceProcess(database.url!, cleanups, SERVICE_ENV)))),
+    );
     balancer = await startBalancer(
       instances.map((instance) => ({ host: '127.0.0.1', port: Number(new URL(instance.baseUrl).port) })),
     );
@@ -408,4 +415,184 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     expect(balancer.healthy()).toEqual([0, 2]);
     expect((await payments()) - before).toBe(150);
   }, 120_000);
+  it("writes each event of one order's lock timeline once, and delivers each once, with three schedulers claiming", async () => {
+    // The drain above stopped an instance: another takes its place, so three schedulers claim the instants.
+    const running = instances.filter(
+      (instance) => instance.child.exitCode === null && instance.child.signalCode === null,
+    );
+    while (running.length < 3) running.push(await startServiceProcess(database.url!, cleanups, SERVICE_ENV));
+    const [a, b, c] = running as [ServiceProcess, ServiceProcess, ServiceProcess];
+    const WAIT = { timeout: 30_000, interval: 100 };
+    const DEMO_PARTNER = '1';
+    const ask = async (instance: ServiceProcess, key: string, query: string, variables?: Record<string, unknown>) => {
+      const answer = await graphql(instance.baseUrl, key, query, variables);
+      expect(answer.body.errors, `${answer.status} ${JSON.stringify(answer.body)}`).toBeUndefined();
+      expect(answer.status).toBe(200);
+      return answer.body.data;
+    };
+    /** Every instance holds the partner's policy in memory, refreshed by a notification: waits until each answers it. */
+    const everyInstanceSees = (query: string, check: (partner: any) => void) =>
+      vi.waitFor(async () => {
+        for (const instance of running) check((await ask(instance, 'demo-operator-key', query)).partner);
+      }, WAIT);
+    const lastSequence = async () =>
+      String((await database.db('events').max({ sequence: 'sequence' }).first())?.sequence ?? '0');
+    const since = await lastSequence();
+    /** The demo partner's device events and payoffs since this test began, in log order. */
+    const timelineEvents = async () =>
+      (await database
+        .db('events')
+        .where({ partner_id: DEMO_PARTNER })
+        .where('sequence', '>', since)
+        .where((where) => where.where('type', 'like', 'device.%').orWhere('type', 'finance_order.paid_off'))
+        .orderBy('sequence')
+        .select('id', 'sequence', 'type', 'data')) as Array<{ id: string; sequence: string; type: string; data: any }>;
+    const ofDemoOrder = (events: Array<{ type: string; data: any }>) =>
+      events
+        .filter((event) => String(event.data.financeOrder?.id ?? event.data.id) === DEMO_ORDER_ID)
+        .map((event) => [event.type, event.data.daysLeft ?? null]);
+    /** Waits until the schedulers have claimed every instant of the partner due now: what they write is written. */
+    const caughtUp = () =>
+      vi.waitFor(async () => {
+        const [due] = await database
+          .db('lock_timeline')
+          .where({ partner_id: DEMO_PARTNER, state: 'pending' })
+          .where('fire_at', '<=', database.db.fn.now())
+          .count({ n: '*' });
+        expect(Number(due!.n)).toBe(0);
+      }, WAIT);
+
+    await ask(
+      a,
+      'demo-operator-key',
+      'mutation($input: UpdatePartnerSettingsInput!) { updatePartnerSettings(input: $input) { id } }',
+      { input: { partnerId: DEMO_PARTNER, lockGraceHours: 48, lockReminderDays: [3, 1] } },
+    );
+    await everyInstanceSees(
+      `{ partner(id: "${DEMO_PARTNER}") { settings { lockGraceHours lockReminderDays } } }`,
+      (partner) => expect(partner.settings).toEqual({ lockGraceHours: 48, lockReminderDays: [3, 1] }),
+    );
+    const created = await ask(
+      b,
+      'demo-partner-key',
+      'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id } } }',
+      {
+        input: {
+          url: receiver.url('/timeline'),
+          format: 'STANDARD',
+          eventTypes: ['DEVICE_LOCK_UPCOMING', 'DEVICE_LOCKED', 'DEVICE_UNLOCKED', 'DEVICE_RELEASED'],
+        },
+      },
+    );
+    const endpointSince = await lastSequence();
+    const lockAt: number = (await ask(c, 'demo-operator-key', `{ financeOrder(id: "${DEMO_ORDER_ID}") { lockAt } }`))
+      .financeOrder.lockAt;
+    // The settings' transaction moved the order's pending lock to the new lockAt (paid-through + 48 hours).
+    const [lock] = await database
+      .db('lock_timeline')
+      .where({ partner_id: DEMO_PARTNER, finance_order_id: DEMO_ORDER_ID, kind: 'lock', state: 'pending' })
+      .select('lock_at');
+    expect(lock.lock_at.getTime()).toBe(lockAt * 1000);
+
+    const moveClockTo = async (through: ServiceProcess, now: number) => {
+      await ask(
+        through,
+        'demo-operator-key',
+        'mutation($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { now } }',
+        { input: { partnerId: DEMO_PARTNER, now } },
+      );
+      await everyInstanceSees(`{ partner(id: "${DEMO_PARTNER}") { sandboxClock { now } } }`, (partner) =>
+        expect(partner.sandboxClock?.now).toBeGreaterThanOrEqual(now),
+      );
+    };
+    await moveClockTo(a, lockAt - 3 * 86_400);
+    await caughtUp();
+    expect(ofDemoOrder(await timelineEvents())).toEqual([['device.lock_upcoming', 3]]);
+    await moveClockTo(b, lockAt);
+    await caughtUp();
+    // The 1-day reminder is due with the lock: overtaken, it is skipped; the lock is written once.
+    expect(ofDemoOrder(await timelineEvents())).toEqual([
+      ['device.lock_upcoming', 3],
+      ['device.locked', null],
+    ]);
+
+    const pay = async (through: ServiceProcess, amount: string) => {
+      const answer = await send(
+        through.baseUrl,
+        inStorePayment('demo-retail-key', DEMO_ORDER).replace('amount=0.10', `amount=${amount}`),
+      );
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.payment as { fullyPaid: boolean; nextPayment: number | null };
+    };
+    expect(await pay(c, '18.00')).toMatchObject({ fullyPaid: false, nextPayment: lockAt + 30 * 86_400 });
+    const { remainingBalance } = (
+      await ask(b, 'demo-operator-key', `{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance } }`)
+    ).financeOrder;
+    expect(await pay(a, remainingBalance)).toMatchObject({ fullyPaid: true, nextPayment: null });
+    await caughtUp();
+    const events = await timelineEvents();
+    expect(ofDemoOrder(events)).toEqual([
+      ['device.lock_upcoming', 3],
+      ['device.locked', null],
+      ['device.unlocked', null],
+      ['finance_order.paid_off', null],
+      ['device.released', null],
+    ]);
+    // No device event of the partner (its other orders' too, as the clock passed their instants) twice.
+    const deviceEvents = events.filter((event) => event.type.startsWith('device.'));
+    const told = deviceEvents.map((event) =>
+      JSON.stringify([
+        event.type,
+        event.data.financeOrder.id,
+        event.data.lockAt ?? event.data.financeOrder.lockAt,
+        event.data.daysLeft,
+      ]),
+    );
+    expect(new Set(told).size).toBe(told.length);
+
+    // Each device event delivered once: one post per event id, each answered 2xx, each signed for this endpoint.
+    const verifier = new Webhook(created.createWebhookEndpoint.secret);
+    const posts = () => receiver.received.filter((request) => request.path === '/timeline');
+    const expectedIds = deviceEvents
+      .filter((event) => Number(event.sequence) > Number(endpointSince))
+      .map((event) => event.id)
+      .sort();
+    await vi.waitFor(
+      () =>
+        expect(
+          posts()
+            .map((request) => request.headers['webhook-id'])
+            .sort(),
+        ).toEqual(expectedIds),
+      WAIT,
+    );
+    // A worker records a delivery once its post is answered: once all are recorded, no post is still to come.
+    await vi.waitFor(async () => {
+      const deliveries = await database
+        .db('webhook_deliveries')
+        .where({ endpoint_id: created.createWebhookEndpoint.endpoint.id })
+        .select('event_id', 'status');
+      expect(deliveries.map((row) => [row.event_id, row.status]).sort()).toEqual(
+        expectedIds.map((id) => [id, 'delivered']),
+      );
+    }, WAIT);
+    expect(
+      posts()
+        .map((request) => request.headers['webhook-id'])
+        .sort(),
+    ).toEqual(expectedIds);
+    for (const request of posts()) {
+      expect(request.answer).toBe('ok');
+      const body = verifier.verify(request.body, request.headers) as { type: string; data: unknown };
+      const logged = deviceEvents.find((event) => event.id === request.headers['webhook-id'])!;
+      expect(body).toMatchObject({ type: logged.type, data: logged.data });
+    }
+    expect(
+      posts()
+        .map((request) => JSON.parse(request.body) as { type: string; data: any })
+        .filter((body) => body.data.financeOrder.id === DEMO_ORDER_ID)
+        .map((body) => body.type)
+        .sort(),
+    ).toEqual(['device.lock_upcoming', 'device.locked', 'device.released', 'device.unlocked']);
+  }, 180_000);
 });

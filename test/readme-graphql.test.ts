@@ -2,7 +2,8 @@
 // database, read from their text: the walk of docs/integrating.md ("A walk through the graph", between
 // its graphql-walk markers) operation by operation, each as the key its block names in the comment above it (a demo key, or a secret an
 // earlier answer gave, written as the path to it: createApiKey.secret), with the variables of the json
-// block that follows it (<now - N> and <now + N> being Unix seconds N away from now), after the
+// block that follows it (<now - N> and <now + N> being Unix seconds N away from now, <a.b.c - N> N
+// from the number at that path of the latest answer that has one), after the
 // README's examples of "Try it" ran, as a reader runs them. Every step must answer without an error
 // and with every root field set, and every id written in a step must be one an earlier answer gave, so
 // the ids the walk writes are the ones a fresh demo database gives. Then the README's GraphQL curl example.
@@ -27,15 +28,28 @@ interface Step {
   name: string;
   /** What the block's comment says to call as: a demo key, or the path to a secret in an earlier answer. */
   as: string;
-  variables?: Record<string, unknown>;
+  /** The json block of its variables, read when the step runs (it may name earlier answers). */
+  variables?: FencedBlock;
   /** Every id the operation writes literally (arguments and input fields named id or ...Id). */
   literalIds: string[];
 }
 
-/** The variables a json block gives, its <now - N> and <now + N> read as Unix seconds. */
-function variablesOf(block: FencedBlock, nowSeconds: number): Record<string, unknown> {
-  const text = block.body.replace(/<now\s*([+-])\s*(\d+)>/g, (_match, sign: string, seconds: string) =>
-    String(sign === '+' ? nowSeconds + Number(seconds) : nowSeconds - Number(seconds)),
+/**
+ * The variables a json block gives: <now - N> and <now + N> read as Unix seconds, <a.b.c - N> and
+ * <a.b.c + N> as the number at that path of the latest earlier answer that has one, moved by N.
+ */
+function variablesOf(
+  block: FencedBlock,
+  nowSeconds: number,
+  answers: readonly unknown[] = [],
+): Record<string, unknown> {
+  const text = block.body.replace(
+    /<([A-Za-z][\w.]*)\s*([+-])\s*(\d+)>/g,
+    (_match, name: string, sign: string, seconds: string) => {
+      const base = name === 'now' ? nowSeconds : fromAnswers(answers, name);
+      if (typeof base !== 'number') throw new Error(`no earlier answer gave a number at ${name}`);
+      return String(sign === '+' ? base + Number(seconds) : base - Number(seconds));
+    },
   );
   return JSON.parse(text) as Record<string, unknown>;
 }
@@ -54,7 +68,7 @@ function literalIdsOf(operation: ASTNode): string[] {
 }
 
 /** The walk's steps: each operation of each graphql block, with its block's key and variables. */
-function walkSteps(section: string, nowSeconds: number): Step[] {
+function walkSteps(section: string): Step[] {
   const blocks = fencedBlocks(section);
   const steps: Step[] = [];
   blocks.forEach((block, index) => {
@@ -62,7 +76,7 @@ function walkSteps(section: string, nowSeconds: number): Step[] {
     const as = /^as:\s*(\S+)$/.exec(block.note ?? '')?.[1];
     if (!as) throw new Error(`a graphql block of the walk has no <!-- as: KEY --> comment above it:\n${block.body}`);
     const next = blocks[index + 1];
-    const variables = next?.language === 'json' ? variablesOf(next, nowSeconds) : undefined;
+    const variables = next?.language === 'json' ? next : undefined;
     const document = parse(block.body);
     for (const definition of document.definitions) {
       if (definition.kind !== Kind.OPERATION_DEFINITION) throw new Error('the walk holds operations only');
@@ -112,10 +126,7 @@ describe('the README and docs/integrating.md', () => {
     const examples = await runReadmeShell(readmeShellBlock('readme-examples'), fixture.service.baseUrl);
     expect(examples.code, examples.stderr).toBe(0);
 
-    const steps = walkSteps(
-      readmeSection('graphql-walk', readDoc('docs/integrating.md')),
-      Math.floor(Date.now() / 1000),
-    );
+    const steps = walkSteps(readmeSection('graphql-walk', readDoc('docs/integrating.md')));
     expect(steps.length).toBeGreaterThanOrEqual(12);
     const answers: unknown[] = [];
     for (const step of steps) {
@@ -126,7 +137,8 @@ describe('the README and docs/integrating.md', () => {
       for (const id of step.literalIds) {
         expect(known.has(id), `${step.name}: id "${id}" is not one an earlier answer gave`).toBe(true);
       }
-      const { status, body } = await fixture.service.graphql(step.text, { 'x-api-key': key as string }, step.variables);
+      const variables = step.variables && variablesOf(step.variables, Math.floor(Date.now() / 1000), answers);
+      const { status, body } = await fixture.service.graphql(step.text, { 'x-api-key': key as string }, variables);
       expect(body.errors, `${step.name}: ${JSON.stringify(body.errors)}`).toBeUndefined();
       expect(status, step.name).toBe(200);
       for (const [field, value] of Object.entries(body.data)) {
@@ -137,6 +149,25 @@ describe('the README and docs/integrating.md', () => {
     // The walk pays the order off with its retail key: its last look at the order says so.
     const order = fromAnswers(answers, 'financeOrder') as { remainingBalance: string; secureStatus: string };
     expect(order).toMatchObject({ remainingBalance: '0.00', secureStatus: 'RELEASED' });
+    // Then it moves Demo Retail's sandbox clock to an hour before the demo order's lockAt: the order is
+    // still secured, its options are what the walk says, and the reset puts the partner on real time.
+    const demoOrder = fromAnswers(answers, 'customer.financeOrder') as { lockAt: number; secureStatus: string };
+    const clock = fromAnswers(answers, 'setSandboxClock') as { now: number; realNow: number };
+    expect(clock.now - (demoOrder.lockAt - 3600)).toBeGreaterThanOrEqual(0);
+    expect(clock.now - (demoOrder.lockAt - 3600)).toBeLessThan(60);
+    expect(demoOrder).toMatchObject({
+      secureStatus: 'ACTIVE_AND_SECURED',
+      repayment: {
+        minimumPaymentAmount: '0.60',
+        options: [
+          { daysPaid: 7, amount: '4.20', lockAt: demoOrder.lockAt + 7 * 86_400 },
+          { daysPaid: 30, amount: '18.00', lockAt: demoOrder.lockAt + 30 * 86_400 },
+        ],
+        daysBoughtBy: 6,
+      },
+    });
+    const reset = fromAnswers(answers, 'resetSandboxClock') as { now: number; realNow: number };
+    expect(reset.now).toBe(reset.realNow);
   });
 
   it("README's GraphQL curl example answers the partners without an error", async () => {
@@ -167,17 +198,23 @@ describe('the walk reader', () => {
     expect(variablesOf(block, 1_000_000)).toEqual({ start: 913_600, end: 1_000_060 });
   });
 
+  it('turns <a.b.c - N> into the number at that path of the latest answer that has one, moved by N', () => {
+    const block = { language: 'json', body: '{ "now": <customer.financeOrder.lockAt - 3600> }\n', note: null };
+    const answers = [{ customer: { financeOrder: { lockAt: 5000 } } }, { partner: { id: '1' } }];
+    expect(variablesOf(block, 0, answers)).toEqual({ now: 1400 });
+    expect(() => variablesOf(block, 0, [{ customer: null }])).toThrow(/no earlier answer/);
+  });
+
   it('refuses a graphql block that names no key, and an operation with variables but no json block', () => {
-    expect(() => walkSteps('```graphql\n{ viewer { kind } }\n```\n', 0)).toThrow(/no <!-- as: KEY -->/);
+    expect(() => walkSteps('```graphql\n{ viewer { kind } }\n```\n')).toThrow(/no <!-- as: KEY -->/);
     expect(() =>
-      walkSteps('<!-- as: demo-operator-key -->\n```graphql\nquery Q($a: ID!) { partner(id: $a) { id } }\n```\n', 0),
+      walkSteps('<!-- as: demo-operator-key -->\n```graphql\nquery Q($a: ID!) { partner(id: $a) { id } }\n```\n'),
     ).toThrow(/needs a json block/);
   });
 
   it('finds the literal ids of a step', () => {
     const [step] = walkSteps(
       '<!-- as: demo-operator-key -->\n```graphql\nmutation { createClerk(input: { partnerId: "3", name: "A", phoneNumber: "1", email: "a@b" }) { id } }\n```\n',
-      0,
     );
     expect(step!.literalIds).toEqual(['3']);
   });
