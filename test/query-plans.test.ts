@@ -17,7 +17,14 @@ import {
   findCustomersByPhone,
   listCustomers,
 } from '../src/modules/customers/queries.js';
-import { devicesByKeys, devicesOfCustomers, findDevice } from '../src/modules/devices/queries.js';
+import {
+  devicesByKeys,
+  devicesOfCustomers,
+  devicesPrecede,
+  findDevice,
+  listDevices,
+} from '../src/modules/devices/queries.js';
+import type { DeviceListing } from '../src/modules/devices/rows.js';
 import {
   financeOrderById,
   financeOrdersAroundCustomers,
@@ -409,6 +416,24 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('customers listing: hasPreviousPage, LOCKED', () =>
     captureQueries(db, (d) => customersPrecede(d, listing({ status: 'LOCKED' }), p.customerId!)),
   );
+  // The silent devices (Query.devices with silentForDays, decisions.md 22): one partner, every partner.
+  const silentListing = (partnerId: string | null, days: number): DeviceListing => {
+    const since = new Date(BENCH_END.getTime() - days * DAY_MS);
+    return {
+      partnerId,
+      silence:
+        partnerId === null
+          ? { partnerId, realSilentSince: since, offsets: new Map([['2', 3_600_000]]) }
+          : { partnerId, silentSince: since },
+    };
+  };
+  const devicesPage = (listing: DeviceListing) => captureQueries(db, (d) => listDevices(d, listing, firstPage));
+  add('devices listing: a page', () => devicesPage({ partnerId: p.partner!, silence: null }));
+  add('devices listing: silent for 7 days', () => devicesPage(silentListing(p.partner!, 7)));
+  add('devices listing: silent for 7 days, every partner on sandbox clocks', () => devicesPage(silentListing(null, 7)));
+  add('devices listing: hasPreviousPage, silent for 7 days', () =>
+    captureQueries(db, (d) => devicesPrecede(d, silentListing(p.partner!, 7), p.deviceId!)),
+  );
 
   it('generated the reduced data set', async () => {
     const [{ n }] = (await db.raw('select count(*)::int as n from finance_orders')).rows;
@@ -439,5 +464,27 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     }
     expect(explained).toBeGreaterThanOrEqual(hot.length);
     expect(scans).toEqual([]);
+  });
+
+  // Last: it writes check-ins. The partner's devices checked in a day ago but 50 of them, a month ago:
+  // the silent page is those 50, read along the partner's range of the primary key.
+  it("a partner's silent devices, most of its devices having checked in lately", async () => {
+    await db('devices')
+      .where({ partner_id: 1 })
+      .update({ last_checkin_at: new Date(BENCH_END.getTime() - DAY_MS) });
+    const silent = (await db('devices').where({ partner_id: 1 }).orderByRaw('md5(id::text)').limit(50).select('id'))
+      .map((row) => String(row.id))
+      .sort((a, b) => Number(a) - Number(b));
+    await db('devices')
+      .where({ partner_id: 1 })
+      .whereIn('id', silent)
+      .update({ last_checkin_at: new Date(BENCH_END.getTime() - 30 * DAY_MS) });
+    await db.raw('analyze devices');
+    const [statement] = await devicesPage(silentListing(p.partner!, 7));
+    const result = await db.raw(`explain (format json) ${statement!.sql}`, statement!.bindings as never);
+    const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+    expect(seqScans(plan)).toEqual([]);
+    const rows = await listDevices(db, silentListing(p.partner!, 7), firstPage);
+    expect(rows.map((row) => row.id)).toEqual(silent);
   });
 });

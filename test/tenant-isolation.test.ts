@@ -532,6 +532,8 @@ const QUERY_COVERAGE: Record<string, string> = {
   event: "B's event id: null; retail key: FORBIDDEN",
   deviceRepayment: "vendor tokens only: a partner or retail key naming B's device tag is FORBIDDEN",
   paymentReference: "B's code: null; A's own references walked with A's orders",
+  devices:
+    "B's partnerId: empty; every silence: A's own only; a cursor from B's listing: A's rows only; retail key: FORBIDDEN",
 };
 const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
@@ -1153,6 +1155,38 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             expectNothingOf(victim(), after, `${field} after B's cursor`);
           }
         }
+      });
+
+      it("devices: B's partnerId gives nothing; every silence A's own only; a cursor from B's listing A's rows only", async () => {
+        const query = `query($partnerId: ID, $filter: DeviceFilter, $after: String) {
+          devices(partnerId: $partnerId, filter: $filter, after: $after) {
+            edges { cursor node { id } } nodes ${scalarsOf('Device')} pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+          }
+        }`;
+        const own = (await db()('devices').where({ partner_id: self().known.partnerId }).select('id')).map((row) =>
+          String(row.id),
+        );
+        const byPartner = await asGhost(
+          victim(),
+          { partnerId: v().partnerId },
+          (values) => gql(self().partnerKey, query, { partnerId: values.partnerId }),
+          'devices(partnerId)',
+        );
+        expect(byPartner.json.errors).toBeUndefined();
+        expect(byPartner.json.data.devices.nodes).toEqual([]);
+        for (const filter of [null, { silentForDays: 1 }, { silentForDays: 3650 }]) {
+          const answer = await gql(self().partnerKey, query, { filter });
+          expect(answer.json.errors).toBeUndefined();
+          const ids = answer.json.data.devices.nodes.map((node: { id: string }) => node.id);
+          expect(ids.filter((id: string) => !own.includes(id))).toEqual([]);
+          expectNothingOf(victim(), answer, `devices ${JSON.stringify(filter)}`);
+        }
+        const theirs = await gql('demo-operator-key', query, { partnerId: v().partnerId });
+        const cursor = theirs.json.data.devices.edges[0].cursor as string;
+        const after = await gql(self().partnerKey, query, { after: cursor });
+        expect(after.json.errors).toBeUndefined();
+        expectNothingOf(victim(), after, "devices after B's cursor");
+        expect(errorCode(await gql(self().retailKey, query, {}))).toBe('FORBIDDEN');
       });
 
       it("events and event: B's partnerId and B's event ids give nothing, a cursor from B's log A's events only", async () => {

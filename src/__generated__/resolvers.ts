@@ -650,6 +650,13 @@ export type Device = {
   phoneNumber?: Maybe<Scalars['String']['output']>;
   /** Status of the device from its current order; null without an order. */
   secureStatus?: Maybe<SecureStatus>;
+  /**
+   * Since when the service has not heard from the device: its last check-in at the device door, or,
+   * when it never checked in, the time of its first finance order (from then on its lock agent should
+   * check in). Null for a device that never checked in and was never financed. What
+   * devices(filter: { silentForDays }) compares.
+   */
+  silentSince?: Maybe<Scalars['Timestamp']['output']>;
   /** The SIM card number, when known. */
   simNumber?: Maybe<Scalars['String']['output']>;
   /** The device tag printed on the device, unique across the service. */
@@ -694,6 +701,15 @@ export type DeviceFamily = {
 export type DeviceFamilyModelsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** What Query.devices lists: every filter given must hold. */
+export type DeviceFilter = {
+  /**
+   * Only devices silent for at least this many days, 1 to 3,650: their silentSince is at or before
+   * their partner's time less that many days of 86,400 seconds. A device without silentSince never matches.
+   */
+  silentForDays?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A device model, e.g. SAMSUNG SM-G920P. */
@@ -1513,6 +1529,12 @@ export type Query = {
    * the order's CURRENCY_MISMATCH.
    */
   deviceRepayment: DeviceRepayment;
+  /**
+   * The caller's devices in id order, a page at a time; every filter given must match. Partner keys
+   * list their own partner's devices; operators every partner's, or one partner's with partnerId;
+   * retail and vendor keys: FORBIDDEN.
+   */
+  devices: DeviceConnection;
   /** One event by id: null when the caller may not see it or it does not exist. */
   event?: Maybe<Event>;
   /**
@@ -1624,6 +1646,15 @@ export type QueryDeviceFamiliesArgs = {
 export type QueryDeviceRepaymentArgs = {
   currency?: InputMaybe<Scalars['CurrencyCode']['input']>;
   deviceTag: Scalars['String']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryDevicesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<DeviceFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -2159,6 +2190,7 @@ export type ResolversTypes = {
   DeviceConnection: ResolverTypeWrapper<DeviceConnectionParent>;
   DeviceEdge: ResolverTypeWrapper<DeviceEdgeParent>;
   DeviceFamily: ResolverTypeWrapper<DeviceFamilyRow>;
+  DeviceFilter: DeviceFilter;
   DeviceModel: ResolverTypeWrapper<DeviceModelRow>;
   DeviceModelConnection: ResolverTypeWrapper<DeviceModelConnectionParent>;
   DeviceModelEdge: ResolverTypeWrapper<DeviceModelEdgeParent>;
@@ -2263,6 +2295,7 @@ export type ResolversParentTypes = {
   DeviceConnection: DeviceConnectionParent;
   DeviceEdge: DeviceEdgeParent;
   DeviceFamily: DeviceFamilyRow;
+  DeviceFilter: DeviceFilter;
   DeviceModel: DeviceModelRow;
   DeviceModelConnection: DeviceModelConnectionParent;
   DeviceModelEdge: DeviceModelEdgeParent;
@@ -2513,6 +2546,7 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   model?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
   phoneNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   secureStatus?: Resolver<Maybe<ResolversTypes['SecureStatus']>, ParentType, ContextType>;
+  silentSince?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   validThrough?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
@@ -2790,6 +2824,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
   deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType, Partial<QueryDeviceFamiliesArgs>>;
   deviceRepayment?: Resolver<ResolversTypes['DeviceRepayment'], ParentType, ContextType, RequireFields<QueryDeviceRepaymentArgs, 'deviceTag'>>;
+  devices?: Resolver<ResolversTypes['DeviceConnection'], ParentType, ContextType, RequireFields<QueryDevicesArgs, 'first'>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id'>>;
   events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'first'>>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType, RequireFields<QueryFinanceOrderArgs, 'id'>>;

@@ -1,8 +1,9 @@
+import type { Knex } from 'knex';
 import { type RowSources, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { limitToPage, type Page } from '../pages.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
-import type { DeviceFamilyRow, DeviceModelRow, DeviceRow } from './rows.js';
+import type { DeviceFamilyRow, DeviceListing, DeviceModelRow, DeviceRow, SilenceMoment } from './rows.js';
 
 /** The columns of a DeviceRow's own table. */
 export const COLUMNS = [
@@ -16,6 +17,7 @@ export const COLUMNS = [
   'phone_number',
   'description',
   'last_seen_at',
+  'last_checkin_at',
 ] as const;
 
 /**
@@ -66,6 +68,62 @@ export async function findDevice(
   const entry = await db('device_directory').select('partner_id', 'device_id').where(by, value).first();
   if (!entry || (partnerId !== null && entry.partner_id !== partnerId)) return undefined;
   return devicesWithCatalogue(db).where({ 'd.partner_id': entry.partner_id, 'd.id': entry.device_id }).first();
+}
+
+/**
+ * "Silent since the listing's moment or earlier" as a condition on a device row (alias d), the SQL of
+ * the rule resolvers.ts silentSince follows: its last check-in at or before the moment, or, never
+ * checked in, its first finance order made at or before it. For every partner's devices the moment
+ * is real time moved by each device's partner's sandbox offset (decisions.md 15). Deliberately
+ * unindexed (decisions.md 22): a page reads along the partner's id range.
+ */
+export function silentSql(moment: SilenceMoment): { sql: string; bindings: Knex.Value[] } {
+  let since = '?::timestamptz';
+  let bindings: Knex.Value[];
+  if (moment.partnerId !== null) bindings = [moment.silentSince];
+  else if (moment.offsets.size === 0) bindings = [moment.realSilentSince];
+  else {
+    const offsets = [...moment.offsets];
+    since = `(?::timestamptz + case d.partner_id ${offsets.map(() => 'when ? then ?::int8').join(' ')} else 0 end * interval '1 millisecond')`;
+    bindings = [moment.realSilentSince, ...offsets.flat()];
+  }
+  // A scalar subquery, not exists: the planner may turn an exists into a hash of every order.
+  const ordered = `(select min(o.ordered_at) from finance_orders o where o.partner_id = d.partner_id and o.device_id = d.id) <= ${since}`;
+  return {
+    sql: `d.last_checkin_at <= ${since} or (d.last_checkin_at is null and ${ordered})`,
+    bindings: [...bindings, ...bindings],
+  };
+}
+
+/** The devices a listing holds, with their catalogue (alias d for the device). */
+function devicesListed(db: DbOrTrx, listing: DeviceListing) {
+  const query = devicesWithCatalogue(db);
+  if (listing.partnerId !== null) query.where('d.partner_id', listing.partnerId);
+  if (listing.silence !== null) {
+    const { sql, bindings } = silentSql(listing.silence);
+    query.whereRaw(`(${sql})`, bindings);
+  }
+  return query;
+}
+
+/**
+ * A page of a listing of devices in id order after the device `after`: an id keyset, so pages
+ * neither skip nor repeat a device while devices are added (each gets a higher id).
+ */
+export function listDevices(
+  db: DbOrTrx,
+  listing: DeviceListing,
+  page: { after: string | undefined; limit: number },
+): Promise<DeviceRow[]> {
+  const query = devicesListed(db, listing).orderBy('d.id').limit(page.limit);
+  if (page.after !== undefined) query.where('d.id', '>', page.after);
+  return query;
+}
+
+/** Whether the listing holds the device `id` or one before it: what precedes a page read after it. */
+export async function devicesPrecede(db: DbOrTrx, listing: DeviceListing, id: string): Promise<boolean> {
+  const query = devicesListed(db, listing).where('d.id', '<=', id).orderBy('d.id', 'desc').limit(1);
+  return (await query).length > 0;
 }
 
 type NewDevice = Pick<

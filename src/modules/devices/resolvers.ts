@@ -2,13 +2,14 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { pageSizeOf } from '../../kernel/listSize.js';
 import { operatorActor } from '../audit/record.js';
-import { requireOperator, requirePrincipal } from '../auth/principal.js';
+import { readablePartner, requireOperator, requirePrincipal } from '../auth/principal.js';
 import { column } from '../columns.js';
 import { optionalText, requireId, requireText } from '../inputs.js';
-import { connectionResolvers, idCursorOf, pageOf, pageOfList, parseIdCursor } from '../pages.js';
+import { connectionResolvers, idCursorOf, pageAfter, pageOf, pageOfList, parseIdCursor } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createDevice, createDeviceFamily, createDeviceModel } from './create.js';
-import { listDeviceFamilies } from './queries.js';
+import { deviceListingOf } from './listing.js';
+import { devicesPrecede, listDeviceFamilies, listDevices } from './queries.js';
 import { DEVICE_CURSOR, DEVICE_MODEL_CURSOR, type DeviceModelRow, type DeviceRow, IMEI } from './rows.js';
 
 export const deviceResolvers: Resolvers = {
@@ -17,6 +18,25 @@ export const deviceResolvers: Resolvers = {
     deviceFamilies: (_root, { first, after }, ctx, info) => {
       requirePrincipal(ctx);
       return listDeviceFamilies(ctx.reads.db, pageOf(pageSizeOf(info, first), after));
+    },
+    devices: async (_root, { first, after, filter, partnerId: requested }, ctx, info) => {
+      // Partner keys their own partner's, operators any (decisions.md 1); retail and vendors FORBIDDEN.
+      const partnerId = readablePartner(ctx, requested, ['partner']);
+      const limit = pageSizeOf(info, first);
+      const afterId = after != null ? parseIdCursor(DEVICE_CURSOR, after) : undefined;
+      // The filter is checked whoever asks, so a bad value is refused even where nothing could match.
+      const listing = deviceListingOf(partnerId ?? null, filter, {
+        clocks: ctx.clocks,
+        policies: ctx.policies,
+        realNow: ctx.now(),
+      });
+      if (partnerId === undefined) return { rows: [], hasNextPage: false, previousExists: null };
+      return pageAfter(
+        afterId,
+        limit,
+        (after, count) => listDevices(ctx.reads.db, listing, { after, limit: count }),
+        (after) => devicesPrecede(ctx.reads.db, listing, after),
+      );
     },
   },
   Mutation: {
@@ -87,6 +107,18 @@ export const deviceResolvers: Resolvers = {
       device.customer_id
         ? ctx.reads.loaders.customers.byKey.load({ partnerId: device.partner_id, id: device.customer_id })
         : null,
+    // The rule devices/queries.ts silentSql filters by (decisions.md 22): the last check-in, else the
+    // first order's time (the device's orders come from the loader, one statement for a page's devices).
+    silentSince: async (device, _args, ctx) => {
+      if (device.last_checkin_at) return device.last_checkin_at;
+      const orders = await ctx.reads.loaders.financeOrders.ofDevice.load({
+        partnerId: device.partner_id,
+        id: device.id,
+      });
+      let first: Date | null = null;
+      for (const order of orders) if (first === null || order.ordered_at < first) first = order.ordered_at;
+      return first;
+    },
     // financeOrder, validThrough, secureStatus: the device's current order's (financeOrders/resolvers.ts).
   },
 };

@@ -15,6 +15,8 @@ export interface DeviceRow {
   phone_number: string | null;
   description: string | null;
   last_seen_at: Date | null;
+  /** When the device last checked in at the device door (its partner's time); null: never. */
+  last_checkin_at: Date | null;
   // Joined from the catalogue, so a list of devices needs no further query for model and family.
   model_make_model: string;
   model_name: string;
@@ -45,3 +47,20 @@ export type DeviceEdgeParent = EdgeParent<DeviceRow>;
 /** A page of a family's models (DeviceFamily.models), and one of its edges. */
 export type DeviceModelConnectionParent = ConnectionPage<DeviceModelRow>;
 export type DeviceModelEdgeParent = EdgeParent<DeviceModelRow>;
+
+/**
+ * A listing of devices (Query.devices): one partner's (partnerId) or every partner's (null:
+ * operators), narrowed to the devices silent since `silentSince` or earlier when that is given.
+ */
+export interface DeviceListing {
+  partnerId: string | null;
+  silence: SilenceMoment | null;
+}
+
+/**
+ * The moment a device must have been silent since to be listed: for one partner, its time less the
+ * days; for every partner, real time less the days, moved by each partner's sandbox offset in SQL.
+ */
+export type SilenceMoment =
+  | { partnerId: string; silentSince: Date }
+  | { partnerId: null; realSilentSince: Date; offsets: ReadonlyMap<string, number> };

@@ -92,6 +92,8 @@ const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
   financeOrder: ['partner_id', 'id'],
   validThrough: ['partner_id', 'id'],
   secureStatus: ['partner_id', 'id'],
+  // The last check-in, else the device's first order, loaded by the device's key.
+  silentSince: ['partner_id', 'id', 'last_checkin_at'],
 };
 
 const PAYMENT: FieldColumns<PaymentResolvers, PaymentRow> = {
