@@ -141,7 +141,7 @@ describe('sending a command', () => {
     expect([...longest.message].length).toBe(500);
   });
 
-  it('another partner\'s device is RESOURCE_NOT_FOUND, answered as for a device that does not exist; retail keys FORBIDDEN', async () => {
+  it("another partner's device is RESOURCE_NOT_FOUND, answered as for a device that does not exist; retail keys FORBIDDEN", async () => {
     const other = await deviceIdOf('DTSTBBE');
     const theirs = await expectRefused({ deviceId: other.deviceId, type: 'LOCK_NOW' }, 'RESOURCE_NOT_FOUND');
     const ghost = await expectRefused({ deviceId: '987654', type: 'LOCK_NOW' }, 'RESOURCE_NOT_FOUND');
@@ -183,7 +183,9 @@ describe('at a check-in', () => {
   it("acknowledges only this device's delivered commands, each with one device.command_acknowledged event", async () => {
     const device = await deviceIdOf(DEMO_DEVICE_TAG);
     const other = await deviceIdOf('DTSTBBE');
-    const delivered = await db()('device_commands').where({ device_id: device.deviceId, status: 'DELIVERED' }).orderBy('id');
+    const delivered = await db()('device_commands')
+      .where({ device_id: device.deviceId, status: 'DELIVERED' })
+      .orderBy('id');
     const someonesElse = await stored(other, 'SHOW_MESSAGE', NOW, { message: 'not yours' });
     await checkIn(other, NOW);
     const stillPending = await stored(device, 'SHOW_MESSAGE', NOW, { message: 'later' });
@@ -194,8 +196,13 @@ describe('at a check-in', () => {
     // The pending one is delivered by this check-in, not acknowledged.
     expect(result.commands.map((command) => command.id)).toEqual([stillPending.id]);
     const states = Object.fromEntries(
-      (await db()('device_commands').whereIn('id', [...delivered.map((row) => row.id), someonesElse.id, stillPending.id]))
-        .map((row) => [String(row.id), row.status]),
+      (
+        await db()('device_commands').whereIn('id', [
+          ...delivered.map((row) => row.id),
+          someonesElse.id,
+          stillPending.id,
+        ])
+      ).map((row) => [String(row.id), row.status]),
     );
     expect(states).toEqual({
       [String(delivered[0]!.id)]: 'ACKNOWLEDGED',
@@ -205,7 +212,10 @@ describe('at a check-in', () => {
       [someonesElse.id]: 'DELIVERED',
       [stillPending.id]: 'DELIVERED',
     });
-    expect(result.events.map((event) => event.type)).toEqual(['device.command_acknowledged', 'device.command_acknowledged']);
+    expect(result.events.map((event) => event.type)).toEqual([
+      'device.command_acknowledged',
+      'device.command_acknowledged',
+    ]);
     expect(result.events[1]).toEqual({
       type: 'device.command_acknowledged',
       occurredAt: at,
@@ -224,7 +234,11 @@ describe('at a check-in', () => {
     });
     expect(Number((await db()('events').count({ n: '*' }))[0]!.n)).toBe(eventsBefore + 2);
     // The log gives them to the partner's readers under DEVICE_COMMAND_ACKNOWLEDGED.
-    const log = await graphql(PARTNER, 'query { events(types: [DEVICE_COMMAND_ACKNOWLEDGED]) { nodes { type data } } }', {});
+    const log = await graphql(
+      PARTNER,
+      'query { events(types: [DEVICE_COMMAND_ACKNOWLEDGED]) { nodes { type data } } }',
+      {},
+    );
     expect(log.data.events.nodes.map((node: any) => node.data.command.id)).toEqual([
       String(delivered[2]!.id),
       String(delivered[0]!.id),
@@ -249,7 +263,10 @@ describe('at a check-in', () => {
     await stored(device, 'UNLOCK_FOR_HOURS', new Date(t0.getTime() + 4 * HOUR), { hours: 2 });
     const unlocked = await checkIn(device, new Date(t0.getTime() + 5 * HOUR));
     expect(unlocked).toMatchObject({ lockNow: false, unlockedUntil: new Date(t0.getTime() + 7 * HOUR) });
-    expect(await checkIn(device, new Date(t0.getTime() + 8 * HOUR))).toMatchObject({ lockNow: false, unlockedUntil: null });
+    expect(await checkIn(device, new Date(t0.getTime() + 8 * HOUR))).toMatchObject({
+      lockNow: false,
+      unlockedUntil: null,
+    });
     // A new LOCK_NOW, then a payment received after it (the order's own payment door): unlocked.
     const lockSentAt = new Date(NOW.getTime() - HOUR);
     await stored(device, 'LOCK_NOW', lockSentAt);

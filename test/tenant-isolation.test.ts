@@ -666,7 +666,9 @@ beforeAll(async () => {
     const command = await gql(
       tenant.partnerKey,
       'mutation($input: SendDeviceCommandInput!) { sendDeviceCommand(input: $input) { id } }',
-      { input: { deviceId: String(ownDevice.id), type: 'SHOW_MESSAGE', message: `isolation notice for ${tenant.name}` } },
+      {
+        input: { deviceId: String(ownDevice.id), type: 'SHOW_MESSAGE', message: `isolation notice for ${tenant.name}` },
+      },
     );
     expect(command.json.errors).toBeUndefined();
     const { texts, ids } = await valuesOf(partnerId);
@@ -1454,7 +1456,8 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
       });
 
       it("sendDeviceCommand naming B's device: RESOURCE_NOT_FOUND with a partner key, FORBIDDEN with a retail key, nothing written", async () => {
-        const mutation = 'mutation($id: ID!) { sendDeviceCommand(input: { deviceId: $id, type: LOCK_NOW }) { id status } }';
+        const mutation =
+          'mutation($id: ID!) { sendDeviceCommand(input: { deviceId: $id, type: LOCK_NOW }) { id status } }';
         for (const [key, code] of [
           [self().partnerKey, 'RESOURCE_NOT_FOUND'],
           [self().retailKey, 'FORBIDDEN'],

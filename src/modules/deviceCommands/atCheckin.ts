@@ -35,7 +35,8 @@ export interface CommandsAtCheckin {
 /** The distinct ids among what the device sent, at most ACKNOWLEDGED_PER_CHECKIN; anything else is ignored. */
 function acknowledgedIds(acknowledged: readonly string[]): string[] {
   const ids = new Set<string>();
-  for (const id of acknowledged.slice(0, ACKNOWLEDGED_PER_CHECKIN)) if (typeof id === 'string' && isDatabaseId(id)) ids.add(id);
+  for (const id of acknowledged.slice(0, ACKNOWLEDGED_PER_CHECKIN))
+    if (typeof id === 'string' && isDatabaseId(id)) ids.add(id);
   return [...ids];
 }
 

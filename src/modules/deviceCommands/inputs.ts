@@ -12,7 +12,11 @@ export interface CommandAsked {
 }
 
 /** The command's checked input: hours for UNLOCK_FOR_HOURS only, message for SHOW_MESSAGE only. */
-export function checkedCommand(asked: CommandAsked): { type: DeviceCommandType; hours: number | null; message: string | null } {
+export function checkedCommand(asked: CommandAsked): {
+  type: DeviceCommandType;
+  hours: number | null;
+  message: string | null;
+} {
   const { type } = asked;
   const hours = asked.hours ?? null;
   const message = asked.message ?? null;

@@ -35,7 +35,10 @@ export function commandDeviceById(
   return (partnerId === null ? query : query.where({ partner_id: partnerId })).first();
 }
 
-export type NewDeviceCommand = Pick<DeviceCommandRow, 'partner_id' | 'device_id' | 'type' | 'hours' | 'message' | 'created_at'>;
+export type NewDeviceCommand = Pick<
+  DeviceCommandRow,
+  'partner_id' | 'device_id' | 'type' | 'hours' | 'message' | 'created_at'
+>;
 
 /** Stores a pending command (one statement). */
 export async function insertDeviceCommand(db: DbOrTrx, row: NewDeviceCommand): Promise<DeviceCommandRow> {

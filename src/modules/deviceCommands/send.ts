@@ -19,7 +19,10 @@ async function assertReleasable(trx: DbOrTrx, device: CommandDevice): Promise<vo
   if (!order) throw releaseNotAllowed(device.id, 'it has no finance order');
   const remaining = remainingBalanceOf(order);
   if (remaining.minor > 0n)
-    throw releaseNotAllowed(device.id, `its finance order ${order.id} is not paid off (${formatMoney(remaining)} remains)`);
+    throw releaseNotAllowed(
+      device.id,
+      `its finance order ${order.id} is not paid off (${formatMoney(remaining)} remains)`,
+    );
 }
 
 /**

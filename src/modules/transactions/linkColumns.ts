@@ -92,6 +92,8 @@ const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
   financeOrder: ['partner_id', 'id'],
   validThrough: ['partner_id', 'id'],
   secureStatus: ['partner_id', 'id'],
+  // Its commands, read by the device's key (deviceCommands/resolvers.ts).
+  commands: ['partner_id', 'id'],
 };
 
 const PAYMENT: FieldColumns<PaymentResolvers, PaymentRow> = {
