@@ -243,9 +243,11 @@ describe('at a check-in', () => {
       String(delivered[2]!.id),
       String(delivered[0]!.id),
     ]);
-    // Acknowledging again changes nothing and writes no event.
+    // Acknowledging again changes nothing and writes no event; the command delivered since is acknowledged now.
     const repeated = await checkIn(device, new Date(at.getTime() + 60_000), sentIds);
-    expect(repeated.events).toEqual([]);
+    expect(repeated.events.map((event) => (event.data as any).command.id)).toEqual([stillPending.id]);
+    const again = await checkIn(device, new Date(at.getTime() + 120_000), sentIds);
+    expect(again.events).toEqual([]);
   });
 
   it('LOCK_NOW locks until a later UNLOCK_FOR_HOURS or a payment received after it; the unlock runs from its delivery', async () => {
