@@ -59,7 +59,8 @@ async function lockStateOf(
  * In the check-in's transaction: acknowledges `acknowledged` (ids of this device's delivered commands;
  * others ignored), marks the pending ones delivered and returns them, and says what they do to the
  * lock state now: a LOCK_NOW not yet superseded locks, an UNLOCK_FOR_HOURS unlocks until a time.
- * `now` is the partner's time. Three statements, four when something is acknowledged.
+ * `now` is the partner's time. Two statements when the device sends no id, three when it sends some, four
+ * when one is acknowledged (the device's tag and IMEI for the events).
  */
 export async function commandsAtCheckin(
   trx: DbOrTrx,
