@@ -191,6 +191,20 @@ describe('at a check-in', () => {
     const stillPending = await stored(device, 'SHOW_MESSAGE', NOW, { message: 'later' });
     const at = new Date(NOW.getTime() + 2 * 60_000);
     const sentIds = [String(delivered[0]!.id), String(delivered[2]!.id), someonesElse.id, stillPending.id, 'junk', '0'];
+    // A STANDARD endpoint that asked for the type is given a delivery of each.
+    const endpoint = await graphql(
+      OPERATOR,
+      'mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }',
+      {
+        input: {
+          partnerId: device.partnerId,
+          url: 'http://127.0.0.1:9/commands',
+          eventTypes: ['DEVICE_COMMAND_ACKNOWLEDGED'],
+        },
+      },
+    );
+    expect(endpoint.errors).toBeUndefined();
+    const endpointId = endpoint.data.createWebhookEndpoint.endpoint.id as string;
     const eventsBefore = Number((await db()('events').count({ n: '*' }))[0]!.n);
     const result = await checkIn(device, at, sentIds);
     // The pending one is delivered by this check-in, not acknowledged.
@@ -233,6 +247,13 @@ describe('at a check-in', () => {
       },
     });
     expect(Number((await db()('events').count({ n: '*' }))[0]!.n)).toBe(eventsBefore + 2);
+    const deliveries = await db()('webhook_deliveries as d')
+      .join('events as e', function () {
+        this.on('e.partner_id', 'd.partner_id').andOn('e.id', 'd.event_id');
+      })
+      .where({ 'd.endpoint_id': endpointId })
+      .select('e.type');
+    expect(deliveries.map((row) => row.type)).toEqual(['device.command_acknowledged', 'device.command_acknowledged']);
     // The log gives them to the partner's readers under DEVICE_COMMAND_ACKNOWLEDGED.
     const log = await graphql(
       PARTNER,
