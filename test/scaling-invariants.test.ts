@@ -572,6 +572,7 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
       'carts',
       'clerks',
       'customers',
+      'device_commands',
       'devices',
       'events',
       'finance_orders',

@@ -80,6 +80,8 @@ interface Known {
   eventId: string;
   /** A payment reference of the tenant's order (made with its partner key). */
   referenceCode: string;
+  /** The tenant's device (its deviceTag's), which its partner key sent a command. */
+  deviceId: string;
   /** Every customer's phone number and every device's tag: the tenant's own lookups. */
   locators: string[];
   /** Identifying text values (4 characters or more), found anywhere in a response. */
@@ -142,6 +144,7 @@ const GHOST = {
   eventId: 'evt_0000000000GHOSTGHOSTGHOST1',
   // A code of the right form, its check character right, that no reference has.
   referenceCode: 'GH0STC0DE',
+  deviceId: '9000005',
 };
 type Values = Partial<Record<keyof typeof GHOST, string>>;
 
@@ -161,6 +164,7 @@ const IDENTIFYING_COLUMNS: Record<string, string[]> = {
   webhook_deliveries: ['id'],
   events: ['id'],
   payment_references: ['id', 'code'],
+  device_commands: ['id', 'message'],
 };
 
 async function valuesOf(partnerId: string): Promise<{ texts: Set<string>; ids: Record<string, Set<string>> }> {
@@ -250,6 +254,7 @@ const TYPE_TABLES: Record<string, string> = {
   WebhookEndpoint: 'webhook_endpoints',
   WebhookDelivery: 'webhook_deliveries',
   Event: 'events',
+  DeviceCommand: 'device_commands',
 };
 // The legacy bodies carry no __typename: the key an object sits under says what it is.
 const LEGACY_KEY_TABLES: Record<string, string> = {
@@ -305,6 +310,7 @@ const WRITTEN_TABLES = [
   'idempotency_keys',
   'vendor_notifications',
   'payment_references',
+  'device_commands',
   'events',
   'webhook_endpoints',
   'webhook_deliveries',
@@ -565,6 +571,7 @@ const MUTATION_COVERAGE: Record<string, string> = {
   redeliverEvent: "B's event or B's endpoint: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   createPaymentReference: "B's order: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
   cancelPaymentReference: "B's code: PAYMENT_REFERENCE_NOT_FOUND, nothing written (partner and retail keys)",
+  sendDeviceCommand: "B's device id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
 };
 
 describe('the walk covers the whole graph', () => {
@@ -657,6 +664,15 @@ beforeAll(async () => {
       { input: { financeOrderId: tenant.orderId, amount: '1.00' } },
     );
     expect(reference.json.errors).toBeUndefined();
+    const ownDevice = await db()('devices').where({ tag: tenant.deviceTag }).first();
+    const command = await gql(
+      tenant.partnerKey,
+      'mutation($input: SendDeviceCommandInput!) { sendDeviceCommand(input: $input) { id } }',
+      {
+        input: { deviceId: String(ownDevice.id), type: 'SHOW_MESSAGE', message: `isolation notice for ${tenant.name}` },
+      },
+    );
+    expect(command.json.errors).toBeUndefined();
     const { texts, ids } = await valuesOf(partnerId);
     const adjustment = await db()('adjustments').where({ id: adjusted.json.data.createAdjustment.id }).first();
     const device = await db()('devices').where({ tag: tenant.deviceTag }).first();
@@ -677,6 +693,7 @@ beforeAll(async () => {
       endpointId: String(endpoint.json.data.createWebhookEndpoint.endpoint.id),
       eventId: event!.id,
       referenceCode: String(reference.json.data.createPaymentReference.code),
+      deviceId: String(ownDevice.id),
       adjustmentNotes: adjustment.notes,
       deviceSim: device.sim_number,
       devicePhone: device.phone_number,
@@ -1469,6 +1486,23 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             mutation.slice(0, 60),
           );
           expect(errorCode(asRetail)).toBe('FORBIDDEN');
+        }
+      });
+
+      it("sendDeviceCommand naming B's device: RESOURCE_NOT_FOUND with a partner key, FORBIDDEN with a retail key, nothing written", async () => {
+        const mutation =
+          'mutation($id: ID!) { sendDeviceCommand(input: { deviceId: $id, type: LOCK_NOW }) { id status } }';
+        for (const [key, code] of [
+          [self().partnerKey, 'RESOURCE_NOT_FOUND'],
+          [self().retailKey, 'FORBIDDEN'],
+        ] as const) {
+          const answer = await asGhost(
+            victim(),
+            { deviceId: v().deviceId },
+            (values) => gql(key, mutation, { id: values.deviceId }),
+            'sendDeviceCommand',
+          );
+          expect(errorCode(answer)).toBe(code);
         }
       });
 

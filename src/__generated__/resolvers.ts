@@ -9,6 +9,7 @@ import type { ClerkRow } from '../modules/clerks/rows.js';
 import type { PageInfoParent } from '../modules/pages.js';
 import type { CustomerParent, CustomerEdgeParent, CustomerConnectionParent } from '../modules/customers/rows.js';
 import type { DeviceRow, DeviceFamilyRow, DeviceModelRow, DeviceEdgeParent, DeviceConnectionParent, DeviceModelEdgeParent, DeviceModelConnectionParent } from '../modules/devices/rows.js';
+import type { DeviceCommandRow, DeviceCommandEdgeParent, DeviceCommandConnectionParent } from '../modules/deviceCommands/rows.js';
 import type { CartRow } from '../modules/carts/rows.js';
 import type { FinanceOrderRow, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
 import type { RepaymentParent, RepaymentOptionParent } from '../modules/financeOrders/repayment.js';
@@ -630,6 +631,8 @@ export type DeliveryAttempt = {
 /** A financed phone, identified by its tag and IMEI. */
 export type Device = {
   __typename?: 'Device';
+  /** The commands sent to the device, newest first, a page at a time. */
+  commands: DeviceCommandConnection;
   /** The customer who holds the device. */
   customer?: Maybe<Customer>;
   /** A description such as colour and storage. */
@@ -664,6 +667,76 @@ export type Device = {
   /** When the device locks unless a payment arrives: its current order's paidThrough + the partner's lockGraceHours (kept once paid off). */
   validThrough?: Maybe<Scalars['Timestamp']['output']>;
 };
+
+
+/** A financed phone, identified by its tag and IMEI. */
+export type DeviceCommandsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A command sent to one device, carried by its next check-in. */
+export type DeviceCommand = {
+  __typename?: 'DeviceCommand';
+  /** When the device acknowledged it; null until then. */
+  acknowledgedAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** When it was sent, on the partner's clock. */
+  createdAt: Scalars['Timestamp']['output'];
+  /** When a check-in carried it; null while pending. */
+  deliveredAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** UNLOCK_FOR_HOURS: the hours of use it gives; null for the other types. */
+  hours?: Maybe<Scalars['Int']['output']>;
+  /** The command's id: the device acknowledges it by this id. */
+  id: Scalars['ID']['output'];
+  /** SHOW_MESSAGE: the text shown; null for the other types. */
+  message?: Maybe<Scalars['String']['output']>;
+  /** Where it stands now. */
+  status: DeviceCommandStatus;
+  /** What it asks. */
+  type: DeviceCommandType;
+};
+
+/** A page of a device's commands, newest first. */
+export type DeviceCommandConnection = {
+  __typename?: 'DeviceCommandConnection';
+  /** The page's commands with their cursors. */
+  edges: Array<DeviceCommandEdge>;
+  /** The page's commands (the same as edges' nodes). */
+  nodes: Array<DeviceCommand>;
+  /** Where the page starts and ends, and whether commands follow or precede it. */
+  pageInfo: PageInfo;
+};
+
+/** A device command and its cursor. */
+export type DeviceCommandEdge = {
+  __typename?: 'DeviceCommandEdge';
+  /** The command's id: pass as after to continue with the older commands. */
+  cursor: Scalars['String']['output'];
+  /** The command. */
+  node: DeviceCommand;
+};
+
+/** Where a device command stands. */
+export type DeviceCommandStatus =
+  /** The device acknowledged it in a later check-in. */
+  | 'ACKNOWLEDGED'
+  /** A check-in answer carried it to the device. */
+  | 'DELIVERED'
+  /** Still pending 7 days after it was sent (on the partner's clock): it will not be delivered. */
+  | 'EXPIRED'
+  /** Waiting for the device's next check-in. */
+  | 'PENDING';
+
+/** What a command asks of a device's lock agent (decisions.md 20). */
+export type DeviceCommandType =
+  /** Lock now, whatever the order says, until a later UNLOCK_FOR_HOURS or RELEASE, or a payment received after it. */
+  | 'LOCK_NOW'
+  /** Remove the lock for good: only for a device whose order is paid off. */
+  | 'RELEASE'
+  /** Show message (1 to 500 characters) on the device's screen. */
+  | 'SHOW_MESSAGE'
+  /** A locked device may be used for hours (1 to 720) from the check-in that delivers it; the order is not changed. */
+  | 'UNLOCK_FOR_HOURS';
 
 /** A page of devices, ordered by id. */
 export type DeviceConnection = {
@@ -810,6 +883,8 @@ export type EventEdge = {
 
 /** What an event says happened. */
 export type EventType =
+  /** A device acknowledged a command at a check-in (data: the device and the command, decisions.md 20). */
+  | 'DEVICE_COMMAND_ACKNOWLEDGED'
   /** A device locked: its order reached lockAt unpaid (data: reason PAYMENT_OVERDUE). */
   | 'DEVICE_LOCKED'
   /** A device's lock is near: sent once for each of its partner's lockReminderDays before lockAt (data: daysLeft, lockAt, minimumPaymentAmount). */
@@ -1076,6 +1151,12 @@ export type Mutation = {
   /** A new secret, shown once; the old one keeps signing STANDARD deliveries beside it for 24 hours. Audited. */
   rotateWebhookSecret: WebhookEndpointSecret;
   /**
+   * Sends a command to a device, carried by its next check-in; audited. Operators, and partner keys for
+   * their own partner's devices (another partner's is RESOURCE_NOT_FOUND). RELEASE is RELEASE_NOT_ALLOWED
+   * unless the device's order is paid off.
+   */
+  sendDeviceCommand: DeviceCommand;
+  /**
    * Queues a signed test delivery (a WEBHOOK_TEST event of the endpoint's partner, delivered to this endpoint
    * only) and answers it at once, PENDING; the delivery worker posts it, and its attempts show what the
    * receiver answered. At most 10 webhook tools per key and 5 per endpoint a minute (RATE_LIMITED). Audited.
@@ -1228,6 +1309,12 @@ export type MutationRevokeApiKeyArgs = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRotateWebhookSecretArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationSendDeviceCommandArgs = {
+  input: SendDeviceCommandInput;
 };
 
 
@@ -1815,6 +1902,18 @@ export type SecureStatus =
   /** Fully paid: released for good. */
   | 'RELEASED';
 
+/** A command for one device: hours for UNLOCK_FOR_HOURS only, message for SHOW_MESSAGE only. */
+export type SendDeviceCommandInput = {
+  /** The device: one of the key's partner's (operators: any). */
+  deviceId: Scalars['ID']['input'];
+  /** UNLOCK_FOR_HOURS: 1 to 720; not given for the other types. */
+  hours?: InputMaybe<Scalars['Int']['input']>;
+  /** SHOW_MESSAGE: 1 to 500 characters, not only spaces; not given for the other types. */
+  message?: InputMaybe<Scalars['String']['input']>;
+  /** What to ask of the device. */
+  type: DeviceCommandType;
+};
+
 /** Where to put a partner's sandbox clock. */
 export type SetSandboxClockInput = {
   /** The partner's new time: not before its current time. */
@@ -2187,6 +2286,11 @@ export type ResolversTypes = {
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
   Device: ResolverTypeWrapper<DeviceRow>;
+  DeviceCommand: ResolverTypeWrapper<DeviceCommandRow>;
+  DeviceCommandConnection: ResolverTypeWrapper<DeviceCommandConnectionParent>;
+  DeviceCommandEdge: ResolverTypeWrapper<DeviceCommandEdgeParent>;
+  DeviceCommandStatus: DeviceCommandStatus;
+  DeviceCommandType: DeviceCommandType;
   DeviceConnection: ResolverTypeWrapper<DeviceConnectionParent>;
   DeviceEdge: ResolverTypeWrapper<DeviceEdgeParent>;
   DeviceFamily: ResolverTypeWrapper<DeviceFamilyRow>;
@@ -2233,6 +2337,7 @@ export type ResolversTypes = {
   RepaymentOption: ResolverTypeWrapper<RepaymentOptionParent>;
   SandboxClock: ResolverTypeWrapper<SandboxClockView>;
   SecureStatus: SecureStatus;
+  SendDeviceCommandInput: SendDeviceCommandInput;
   SetSandboxClockInput: SetSandboxClockInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2292,6 +2397,9 @@ export type ResolversParentTypes = {
   Decimal: Scalars['Decimal']['output'];
   DeliveryAttempt: WebhookAttemptRow;
   Device: DeviceRow;
+  DeviceCommand: DeviceCommandRow;
+  DeviceCommandConnection: DeviceCommandConnectionParent;
+  DeviceCommandEdge: DeviceCommandEdgeParent;
   DeviceConnection: DeviceConnectionParent;
   DeviceEdge: DeviceEdgeParent;
   DeviceFamily: DeviceFamilyRow;
@@ -2330,6 +2438,7 @@ export type ResolversParentTypes = {
   Repayment: RepaymentParent;
   RepaymentOption: RepaymentOptionParent;
   SandboxClock: SandboxClockView;
+  SendDeviceCommandInput: SendDeviceCommandInput;
   SetSandboxClockInput: SetSandboxClockInput;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -2536,6 +2645,7 @@ export type DeliveryAttemptResolvers<ContextType = Context, ParentType extends R
 };
 
 export type DeviceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Device'] = ResolversParentTypes['Device']> = {
+  commands?: Resolver<ResolversTypes['DeviceCommandConnection'], ParentType, ContextType, RequireFields<DeviceCommandsArgs, 'first'>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   family?: Resolver<ResolversTypes['DeviceFamily'], ParentType, ContextType>;
@@ -2550,6 +2660,28 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   validThrough?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+};
+
+export type DeviceCommandResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceCommand'] = ResolversParentTypes['DeviceCommand']> = {
+  acknowledgedAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  deliveredAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  hours?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['DeviceCommandStatus'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['DeviceCommandType'], ParentType, ContextType>;
+};
+
+export type DeviceCommandConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceCommandConnection'] = ResolversParentTypes['DeviceCommandConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['DeviceCommandEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['DeviceCommand']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type DeviceCommandEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceCommandEdge'] = ResolversParentTypes['DeviceCommandEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['DeviceCommand'], ParentType, ContextType>;
 };
 
 export type DeviceConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceConnection'] = ResolversParentTypes['DeviceConnection']> = {
@@ -2715,6 +2847,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
+  sendDeviceCommand?: Resolver<ResolversTypes['DeviceCommand'], ParentType, ContextType, RequireFields<MutationSendDeviceCommandArgs, 'input'>>;
   sendTestWebhook?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
   setSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationSetSandboxClockArgs, 'input'>>;
   updatePartnerSettings?: Resolver<ResolversTypes['Partner'], ParentType, ContextType, RequireFields<MutationUpdatePartnerSettingsArgs, 'input'>>;
@@ -2964,6 +3097,9 @@ export type Resolvers<ContextType = Context> = {
   Decimal?: GraphQLScalarType;
   DeliveryAttempt?: DeliveryAttemptResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
+  DeviceCommand?: DeviceCommandResolvers<ContextType>;
+  DeviceCommandConnection?: DeviceCommandConnectionResolvers<ContextType>;
+  DeviceCommandEdge?: DeviceCommandEdgeResolvers<ContextType>;
   DeviceConnection?: DeviceConnectionResolvers<ContextType>;
   DeviceEdge?: DeviceEdgeResolvers<ContextType>;
   DeviceFamily?: DeviceFamilyResolvers<ContextType>;

@@ -23,6 +23,7 @@ import * as partnerPolicy from '../../migrations/20261127100100_partner_policy.j
 import * as paymentReferences from '../../migrations/20261127100200_payment_references.js';
 import * as lockTimeline from '../../migrations/20261127100300_lock_timeline.js';
 import * as deviceDoor from '../../migrations/20261127200100_device_door.js';
+import * as deviceCommands from '../../migrations/20261127200200_device_commands.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -47,6 +48,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261127100200_payment_references': paymentReferences,
   '20261127100300_lock_timeline': lockTimeline,
   '20261127200100_device_door': deviceDoor,
+  '20261127200200_device_commands': deviceCommands,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'PAYMENT_REFERENCE_ALREADY_PAID',
   'PAYMENT_REFERENCE_EXPIRED',
   'AMOUNT_MISMATCH',
+  'RELEASE_NOT_ALLOWED',
   'RESPONSE_TOO_LARGE',
   'SUBSCRIPTION_NEEDS_WEBSOCKET',
   'INTROSPECTION_DISABLED',
@@ -78,6 +79,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   PAYMENT_REFERENCE_EXPIRED: 409,
   // 400 like every other refused amount.
   AMOUNT_MISMATCH: 400,
+  // 409 like PAYMENT_REFERENCE_ALREADY_PAID: the order's state refuses the command (decisions.md 20).
+  RELEASE_NOT_ALLOWED: 409,
   RESPONSE_TOO_LARGE: 400,
   SUBSCRIPTION_NEEDS_WEBSOCKET: 400,
   INTROSPECTION_DISABLED: 400,
@@ -228,6 +231,10 @@ export const paymentReferenceNotFound = (code: string) =>
 
 export const paymentReferenceAlreadyPaid = (code: string) =>
   new AppError('PAYMENT_REFERENCE_ALREADY_PAID', `the payment reference ${code} is already paid`);
+
+/** A RELEASE command for a device whose current order is not paid off (or that has none). */
+export const releaseNotAllowed = (deviceId: string, why: string) =>
+  new AppError('RELEASE_NOT_ALLOWED', `device ${deviceId} cannot be released: ${why}`);
 
 export const paymentReferenceExpired = (code: string, expiresAt: Date) =>
   new AppError('PAYMENT_REFERENCE_EXPIRED', `the payment reference ${code} expired at ${expiresAt.toISOString()}`, {

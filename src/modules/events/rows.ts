@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'device.locked',
   'device.unlocked',
   'device.released',
+  // A device command acknowledged at a check-in (docs/decisions.md 20).
+  'device.command_acknowledged',
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

@@ -94,6 +94,8 @@ const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
   secureStatus: ['partner_id', 'id'],
   // The last check-in, else the device's first order, loaded by the device's key.
   silentSince: ['partner_id', 'id', 'last_checkin_at'],
+  // Its commands, read by the device's key (deviceCommands/resolvers.ts).
+  commands: ['partner_id', 'id'],
 };
 
 const PAYMENT: FieldColumns<PaymentResolvers, PaymentRow> = {

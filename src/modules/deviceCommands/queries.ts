@@ -1,0 +1,148 @@
+// Reading and writing device commands: plain functions taking db | trx. Every statement names the
+// device by (partner, id), so a command is only ever found through its own partner's device.
+import type { DbOrTrx } from '../../db/knex.js';
+import type { TenantKey } from '../tenancy.js';
+import { type DeviceCommandRow, type DeviceCommandType, expiryCutoff } from './rows.js';
+
+export const COLUMNS = [
+  'partner_id',
+  'id',
+  'device_id',
+  'type',
+  'hours',
+  'message',
+  'status',
+  'created_at',
+  'delivered_at',
+  'acknowledged_at',
+] as const;
+
+/** A device as a command needs it: its key, and what the acknowledged event names it by. */
+export interface CommandDevice {
+  partner_id: string;
+  id: string;
+  tag: string;
+  imei: string;
+}
+
+/** A device by id: within one partner, or any partner's when partnerId is null (operators; devices are indexed by id). */
+export function commandDeviceById(
+  db: DbOrTrx,
+  id: string,
+  partnerId: string | null,
+): Promise<CommandDevice | undefined> {
+  const query = db<CommandDevice>('devices').select('partner_id', 'id', 'tag', 'imei').where({ id });
+  return (partnerId === null ? query : query.where({ partner_id: partnerId })).first();
+}
+
+export type NewDeviceCommand = Pick<
+  DeviceCommandRow,
+  'partner_id' | 'device_id' | 'type' | 'hours' | 'message' | 'created_at'
+>;
+
+/** Stores a pending command (one statement). */
+export async function insertDeviceCommand(db: DbOrTrx, row: NewDeviceCommand): Promise<DeviceCommandRow> {
+  const [written] = await db<DeviceCommandRow>('device_commands')
+    .insert(row)
+    .returning([...COLUMNS]);
+  return written as DeviceCommandRow;
+}
+
+/** `limit` commands of a device, newest first, older than id `before` (a page's `after`). */
+export function commandsOfDevice(
+  db: DbOrTrx,
+  device: TenantKey,
+  before: string | undefined,
+  limit: number,
+): Promise<DeviceCommandRow[]> {
+  const query = db<DeviceCommandRow>('device_commands')
+    .select(...COLUMNS)
+    .where({ partner_id: device.partnerId, device_id: device.id });
+  if (before !== undefined) query.where('id', '<', before);
+  return query.orderBy('id', 'desc').limit(limit);
+}
+
+/** Whether the device has a command at or after id `before` (hasPreviousPage: newer ones precede the page). */
+export async function commandsPrecede(db: DbOrTrx, device: TenantKey, before: string): Promise<boolean> {
+  const row = await db('device_commands')
+    .where({ partner_id: device.partnerId, device_id: device.id })
+    .where('id', '>=', before)
+    .first('id');
+  return row !== undefined;
+}
+
+/**
+ * Marks the device's delivered commands among `ids` acknowledged at `now`; any other id (another
+ * device's, a pending or acknowledged one) is left alone. Returns the commands it changed, by id.
+ */
+export async function acknowledgeCommands(
+  trx: DbOrTrx,
+  device: TenantKey,
+  ids: readonly string[],
+  now: Date,
+): Promise<DeviceCommandRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await trx<DeviceCommandRow>('device_commands')
+    .where({ partner_id: device.partnerId, device_id: device.id, status: 'DELIVERED' })
+    .whereIn('id', ids)
+    .update({ status: 'ACKNOWLEDGED', acknowledged_at: now })
+    .returning([...COLUMNS]);
+  return (rows as DeviceCommandRow[]).sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
+}
+
+/**
+ * Marks at most `limit` of the device's pending, unexpired commands delivered at `now`, oldest first,
+ * and returns them in that order. The status is checked again on the row itself, so two concurrent
+ * check-ins never deliver one command twice (the second waits for the first and finds it delivered).
+ */
+export async function deliverPendingCommands(
+  trx: DbOrTrx,
+  device: TenantKey,
+  now: Date,
+  limit: number,
+): Promise<DeviceCommandRow[]> {
+  const pending = trx('device_commands')
+    .select('id')
+    .where({ partner_id: device.partnerId, device_id: device.id, status: 'PENDING' })
+    .where('created_at', '>', expiryCutoff(now))
+    .orderBy('id')
+    .limit(limit);
+  const rows = await trx<DeviceCommandRow>('device_commands')
+    .where({ partner_id: device.partnerId, device_id: device.id, status: 'PENDING' })
+    .whereIn('id', pending)
+    .update({ status: 'DELIVERED', delivered_at: now })
+    .returning([...COLUMNS]);
+  return (rows as DeviceCommandRow[]).sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
+}
+
+/** The commands that decide a device's lock state (decisions.md 20). */
+export const LOCK_COMMAND_TYPES: readonly DeviceCommandType[] = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'RELEASE'];
+
+/** The newest delivered lock command of a device, and whether a payment on its orders was received after it was sent. */
+export interface LockCommand {
+  type: DeviceCommandType;
+  hours: number | null;
+  delivered_at: Date;
+  paid_since: boolean;
+}
+
+/** The device's newest delivered (or acknowledged) LOCK_NOW, UNLOCK_FOR_HOURS or RELEASE (one statement). */
+export async function newestLockCommand(db: DbOrTrx, device: TenantKey): Promise<LockCommand | undefined> {
+  const row = await db('device_commands as c')
+    .select(
+      'c.type',
+      'c.hours',
+      'c.delivered_at',
+      db.raw(
+        `exists (select 1 from payments p
+           join finance_orders o on o.partner_id = p.partner_id and o.id = p.finance_order_id
+           where o.partner_id = c.partner_id and o.device_id = c.device_id and p.received_at > c.created_at) as paid_since`,
+      ),
+    )
+    .where({ 'c.partner_id': device.partnerId, 'c.device_id': device.id })
+    .whereNot('c.status', 'PENDING')
+    .whereIn('c.type', LOCK_COMMAND_TYPES)
+    .orderBy('c.id', 'desc')
+    .first();
+  return row as LockCommand | undefined;
+}

@@ -1,0 +1,66 @@
+// Sending a device command (decisions.md 20): checked, stored pending and audited in one transaction.
+// A RELEASE is refused unless the device's current order (its newest) is paid off, read in the same
+// transaction that stores it.
+import type { Db, DbOrTrx } from '../../db/knex.js';
+import { releaseNotAllowed } from '../../kernel/errors.js';
+import { formatMoney } from '../../kernel/money.js';
+import { audited } from '../audit/record.js';
+import type { AuditActor } from '../audit/rows.js';
+import { financeOrdersOfDevices } from '../financeOrders/queries.js';
+import { remainingBalanceOf } from '../financeOrders/terms.js';
+import type { CommandAsked } from './inputs.js';
+import { checkedCommand } from './inputs.js';
+import { type CommandDevice, insertDeviceCommand } from './queries.js';
+import type { DeviceCommandRow } from './rows.js';
+
+/** RELEASE_NOT_ALLOWED unless the device's newest order is fully paid. */
+async function assertReleasable(trx: DbOrTrx, device: CommandDevice): Promise<void> {
+  const [order] = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
+  if (!order) throw releaseNotAllowed(device.id, 'it has no finance order');
+  const remaining = remainingBalanceOf(order);
+  if (remaining.minor > 0n)
+    throw releaseNotAllowed(
+      device.id,
+      `its finance order ${order.id} is not paid off (${formatMoney(remaining)} remains)`,
+    );
+}
+
+/**
+ * Stores a command for `device` (found within the caller's reach) at `now`, the partner's time, with
+ * its audit record. The input is checked before anything is read, so a refusal writes nothing.
+ */
+export function sendDeviceCommand(
+  db: Db,
+  actor: AuditActor,
+  device: CommandDevice,
+  asked: CommandAsked,
+  now: Date,
+): Promise<DeviceCommandRow> {
+  const command = checkedCommand(asked);
+  return audited(
+    db,
+    actor,
+    async (trx) => {
+      if (command.type === 'RELEASE') await assertReleasable(trx, device);
+      return insertDeviceCommand(trx, {
+        partner_id: device.partner_id,
+        device_id: device.id,
+        ...command,
+        created_at: now,
+      });
+    },
+    (written) => ({
+      action: 'device_command.send',
+      subjectKind: 'device_command',
+      subjectId: written.id,
+      partnerId: written.partner_id,
+      // Never the message's text (it may name the customer): its length only.
+      details: {
+        deviceId: written.device_id,
+        type: written.type,
+        hours: written.hours,
+        messageLength: written.message === null ? null : [...written.message].length,
+      },
+    }),
+  );
+}
