@@ -50,6 +50,27 @@ export interface PaymentTransaction {
   clerk_id: string | null;
 }
 
+/** The unlock code counter a payment's code took (decisions.md 21): the credential's hash and the new value. */
+export interface UnlockCounterTaken {
+  credentialKeyHash: string;
+  counter: number;
+}
+
+/**
+ * The counter's part of a payment's write: the live credential's counter moves to the code's, never
+ * back, and only when the payment was written. Exact without a lock of its own: a device has one order
+ * being repaid, whose total guard (in store) or row lock (vendor) orders the payments that move it.
+ */
+const COUNTED_SQL = `update device_credentials set unlock_code_counter = code.counter
+    from (select ?::int as counter) as code
+    where key_hash = ? and ended_at is null and unlock_code_counter < code.counter and exists (select from payment)
+    returning 1`;
+
+const unlockCounterBindings = (taken: UnlockCounterTaken | null): Knex.RawBinding[] => [
+  taken?.counter ?? null,
+  taken?.credentialKeyHash ?? null,
+];
+
 /**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
  * total, the payment row, and its partner transactions (each takes the new payment's id, order,
@@ -60,6 +81,7 @@ export async function creditPayment(
   trx: DbOrTrx,
   row: Omit<PaymentRow, 'id'>,
   transactions: readonly PaymentTransaction[],
+  unlockCounter: UnlockCounterTaken | null = null,
 ): Promise<{ payment: PaymentRow; totalPaidMinor: string }> {
   const [written] = await prepared(trx.queryBuilder())
     .with(
@@ -85,6 +107,7 @@ export async function creditPayment(
         [JSON.stringify(transactions)],
       ),
     )
+    .with('counted', trx.raw(COUNTED_SQL, unlockCounterBindings(unlockCounter)))
     .select('payment.*', 'credited.total_paid_minor')
     .from('payment')
     .crossJoin(trx.raw('credited'));
@@ -111,6 +134,9 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
   ...sourcesOf('p', PARTNER_SETTINGS_COLUMNS),
   device_tag: 'd.tag',
   device_imei: 'd.imei',
+  credential_key_hash: 'dc.key_hash',
+  unlock_key: 'dc.unlock_key',
+  unlock_code_counter: 'dc.unlock_code_counter',
 });
 
 /**
@@ -121,7 +147,8 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
  * flexible amounts; else the new total is the repayable total, or the one an option of
  * financeOrders/repayment.ts makes: ceil((floor(P * 30 / M) + days) * M / 30)), so a refusal numbers
  * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
- * carries the id it drew.
+ * carries the id it drew. It reads the device's live credential too (its unlock key and counter), for
+ * the receipt's unlock code (decisions.md 21).
  */
 export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as clerk_name, ${ORDER.select.join(', ')},
     k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
@@ -140,6 +167,7 @@ export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as cle
   left join finance_orders o on o.partner_id = ? and o.id = ?
   left join partners p on p.id = o.partner_id
   left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
+  left join device_credentials dc on dc.partner_id = d.partner_id and dc.device_id = d.id and dc.ended_at is null
   left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
 
 /** What the read draws a payment id for: the amount as the request's currency reads it (null: it does not parse). */
@@ -214,6 +242,8 @@ export interface InStoreCredit {
   timeline?: { change: TimelineChange; guarded: ReadonlySet<NewEvent> };
   /** With an Idempotency-Key: its record, the receipt to replay. */
   key: { key: string; requestHash: string; receipt: PaymentReceiptSnapshot; expiresAt: Date } | null;
+  /** The unlock code's counter, when the receipt carries a code. */
+  unlockCounter?: UnlockCounterTaken | null;
 }
 
 /** A payment the write recorded: its events as written. */
@@ -263,7 +293,9 @@ function creditSql(withKey: boolean): string {
     from payment cross join jsonb_to_recordset(?::jsonb) as entry (type text, amount_minor int8, clerk_id int8)),
   ${timelinePartsSql('credited')},
   logged as (
-    ${appendEventsOfSql('payment', LIFTED)})${keyParts}
+    ${appendEventsOfSql('payment', LIFTED)}),
+  counted as (
+    ${COUNTED_SQL})${keyParts}
   select id, ${LIFTED} as lifted from payment`;
 }
 /** The write's texts, without and with an Idempotency-Key (bench/baseline-payment.ts sends them too). */
@@ -289,6 +321,7 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     JSON.stringify(credit.transactions),
     ...timelinePartsBindings(credit.timeline?.change ?? null),
     ...events.bindings,
+    ...unlockCounterBindings(credit.unlockCounter ?? null),
   ];
   if (key) {
     bindings.push(row.partner_id, row.received_at);

@@ -12,6 +12,7 @@ import {
   notFound,
 } from '../../kernel/errors.js';
 import {
+  addMoney,
   commissionOnMoney,
   formatMoney,
   isMoreThan,
@@ -23,13 +24,14 @@ import {
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { acceptedAmountsOf, isAmountAnOption } from '../financeOrders/repayment.js';
-import type { FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
+import type { DeviceUnlockColumns, FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
 import { lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings, settingsOfColumns } from '../partners/settings.js';
 import type { TenantKey } from '../tenancy.js';
 import { appendEventsWithTimeline, type TimelineChange, timelineEventsOf } from '../timeline/schedule.js';
+import { releaseCodeOf, unlockCodeOf } from '../unlockCodes/codes.js';
 import { paymentEvents } from './events.js';
-import { creditPayment, type PaymentTransaction } from './queries.js';
+import { creditPayment, type PaymentTransaction, type UnlockCounterTaken } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 export type PaymentSource =
@@ -75,6 +77,24 @@ export function receiptOf(
     nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
     fullyPaid: after.fullyPaid,
   };
+}
+
+/**
+ * The unlock code a receipt carries (decisions.md 21), and the counter it takes: the next one under
+ * the device's live credential, for the order's new lockAt, or for good once it is paid off. None
+ * when the device has no live credential.
+ */
+export function unlockCodeFor(
+  order: DeviceUnlockColumns & { device_tag: string },
+  receipt: Pick<PaymentReceiptSnapshot, 'nextPayment' | 'fullyPaid'>,
+): { unlockCode: string | null; unlockCounter: UnlockCounterTaken | null } {
+  if (order.unlock_key === null || order.credential_key_hash === null) return { unlockCode: null, unlockCounter: null };
+  const counter = (order.unlock_code_counter ?? 0) + 1;
+  const unlockCode =
+    receipt.fullyPaid || receipt.nextPayment === null
+      ? releaseCodeOf(order.unlock_key, order.device_tag, counter)
+      : unlockCodeOf(order.unlock_key, order.device_tag, receipt.nextPayment, counter);
+  return { unlockCode, unlockCounter: { credentialKeyHash: order.credential_key_hash, counter } };
 }
 
 /** A payment that passed every refusal: its amount, and the partner transactions it makes. */
@@ -200,13 +220,16 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   const order = await lockFinanceOrder(trx, request.order);
   if (!order) throw notFound('finance order', request.order.id);
   const { amount, transactions } = checkPayment(order, request);
-  // Nothing is written before this one statement: the running total, the payment and its transactions.
-  const { payment, totalPaidMinor } = await creditPayment(
-    trx,
-    paymentRowOf(order, amount, request.source, now),
-    transactions,
-  );
-  const receipt = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
+  // The receipt's figures follow from the amount: its unlock code is made before the write that takes its counter.
+  const row = paymentRowOf(order, amount, request.source, now);
+  const totalAfter = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
+  const unlock = unlockCodeFor(order, receiptOf(order, { ...row, id: '0' }, totalAfter, settingsOfColumns(order)));
+  // Nothing is written before this one statement: the running total, the payment, its transactions, the code's counter.
+  const { payment, totalPaidMinor } = await creditPayment(trx, row, transactions, unlock.unlockCounter);
+  const receipt = {
+    ...receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order)),
+    unlockCode: unlock.unlockCode,
+  };
   // Its events, then its unlock or release, in its transaction and one statement with its lock timeline.
   const events = eventsOfPayment(
     { ...order, total_paid_minor: totalPaidMinor },
