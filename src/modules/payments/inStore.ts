@@ -30,10 +30,11 @@ import {
   checkPayment,
   eventsOfPayment,
   type PaymentSource,
+  nextUnlockCounter,
   paymentRowOf,
   paymentTimelineOf,
   receiptOf,
-  unlockCodeFor,
+  receiptUnlockCode,
 } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
 
@@ -94,9 +95,9 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   // The partner's settings as the read found them with the order (decisions.md 15).
   const settings = settingsOfColumns(order);
   // Its unlock code (decisions.md 21): the write takes the counter the code was made with.
+  const unlockCounter = nextUnlockCounter(order);
   const figures = receiptOf(order, row, totalPaid, settings);
-  const { unlockCode, unlockCounter } = unlockCodeFor(order, figures);
-  const receipt: PaymentReceiptSnapshot = { ...figures, unlockCode };
+  const receipt: PaymentReceiptSnapshot = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
   // Its lock timeline: the write closes and makes the order's instants, and writes the unlock or release after its events.
   const timeline = paymentTimelineOf(order, totalPaid, now, settings);

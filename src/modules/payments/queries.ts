@@ -73,9 +73,10 @@ const unlockCounterBindings = (taken: UnlockCounterTaken | null): Knex.RawBindin
 
 /**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
- * total, the payment row, and its partner transactions (each takes the new payment's id, order,
- * merchant, currency and time). The schema's check refuses a running total past the repayable total;
- * if any part fails, none of it is written.
+ * total, the payment row, its partner transactions (each takes the new payment's id, order,
+ * merchant, currency and time), and its unlock code's counter when the receipt carries a code. The
+ * schema's check refuses a running total past the repayable total; if any part fails, none of it is
+ * written.
  */
 export async function creditPayment(
   trx: DbOrTrx,
@@ -262,7 +263,8 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
  * past the repayable); then the payment, with the id its read drew; its cash and commission
  * transactions; its order's lock timeline (timeline/schedule.ts: its instants closed and made anew,
- * and whether the device was locked); its events, built with that id, the unlock only if it was. With
+ * and whether the device was locked); its events, built with that id, the unlock only if it was; its
+ * unlock code's counter (COUNTED_SQL). With
  * an Idempotency-Key, the partner's expired records go first, then the key's is inserted: a live
  * record of the key (another request's, committed meanwhile) fails the whole statement on the primary
  * key, so nothing of it stays.

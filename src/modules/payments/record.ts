@@ -12,7 +12,6 @@ import {
   notFound,
 } from '../../kernel/errors.js';
 import {
-  addMoney,
   commissionOnMoney,
   formatMoney,
   isMoreThan,
@@ -80,21 +79,24 @@ export function receiptOf(
 }
 
 /**
- * The unlock code a receipt carries (decisions.md 21), and the counter it takes: the next one under
- * the device's live credential, for the order's new lockAt, or for good once it is paid off. None
- * when the device has no live credential.
+ * The unlock code counter a payment's code takes (decisions.md 21): the next one under the device's
+ * live credential, as the payment's read found it; null when the device has no live credential.
  */
-export function unlockCodeFor(
+export function nextUnlockCounter(order: DeviceUnlockColumns): UnlockCounterTaken | null {
+  if (order.unlock_key === null || order.credential_key_hash === null) return null;
+  return { credentialKeyHash: order.credential_key_hash, counter: (order.unlock_code_counter ?? 0) + 1 };
+}
+
+/** The receipt's unlock code: until the order's new lockAt, or for good once it is paid off; null without a counter. */
+export function receiptUnlockCode(
   order: DeviceUnlockColumns & { device_tag: string },
+  taken: UnlockCounterTaken | null,
   receipt: Pick<PaymentReceiptSnapshot, 'nextPayment' | 'fullyPaid'>,
-): { unlockCode: string | null; unlockCounter: UnlockCounterTaken | null } {
-  if (order.unlock_key === null || order.credential_key_hash === null) return { unlockCode: null, unlockCounter: null };
-  const counter = (order.unlock_code_counter ?? 0) + 1;
-  const unlockCode =
-    receipt.fullyPaid || receipt.nextPayment === null
-      ? releaseCodeOf(order.unlock_key, order.device_tag, counter)
-      : unlockCodeOf(order.unlock_key, order.device_tag, receipt.nextPayment, counter);
-  return { unlockCode, unlockCounter: { credentialKeyHash: order.credential_key_hash, counter } };
+): string | null {
+  if (taken === null || order.unlock_key === null) return null;
+  if (receipt.fullyPaid || receipt.nextPayment === null)
+    return releaseCodeOf(order.unlock_key, order.device_tag, taken.counter);
+  return unlockCodeOf(order.unlock_key, order.device_tag, receipt.nextPayment, taken.counter);
 }
 
 /** A payment that passed every refusal: its amount, and the partner transactions it makes. */
@@ -220,16 +222,16 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   const order = await lockFinanceOrder(trx, request.order);
   if (!order) throw notFound('finance order', request.order.id);
   const { amount, transactions } = checkPayment(order, request);
-  // The receipt's figures follow from the amount: its unlock code is made before the write that takes its counter.
-  const row = paymentRowOf(order, amount, request.source, now);
-  const totalAfter = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
-  const unlock = unlockCodeFor(order, receiptOf(order, { ...row, id: '0' }, totalAfter, settingsOfColumns(order)));
   // Nothing is written before this one statement: the running total, the payment, its transactions, the code's counter.
-  const { payment, totalPaidMinor } = await creditPayment(trx, row, transactions, unlock.unlockCounter);
-  const receipt = {
-    ...receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order)),
-    unlockCode: unlock.unlockCode,
-  };
+  const unlockCounter = nextUnlockCounter(order);
+  const { payment, totalPaidMinor } = await creditPayment(
+    trx,
+    paymentRowOf(order, amount, request.source, now),
+    transactions,
+    unlockCounter,
+  );
+  const figures = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
+  const receipt = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
   // Its events, then its unlock or release, in its transaction and one statement with its lock timeline.
   const events = eventsOfPayment(
     { ...order, total_paid_minor: totalPaidMinor },
