@@ -27,11 +27,9 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw(`comment on table device_credentials is '${STAND_IN_MARK}'`);
   }
   // The greatest counter a code was made with under this credential (0: none yet).
-  await knex.schema.alterTable('device_credentials', (t) => {
-    t.integer('unlock_code_counter').notNullable().defaultTo(0);
-  });
   await knex.raw(
-    'alter table device_credentials add constraint device_credentials_unlock_code_counter_range check (unlock_code_counter >= 0)',
+    `alter table device_credentials add column unlock_code_counter integer not null default 0
+       constraint device_credentials_unlock_code_counter_range check (unlock_code_counter >= 0)`,
   );
 }
 
@@ -43,8 +41,7 @@ export async function down(knex: Knex): Promise<void> {
     await knex.schema.dropTable('device_credentials');
     return;
   }
-  await knex.schema.alterTable('device_credentials', (t) => {
-    t.dropChecks(['device_credentials_unlock_code_counter_range']);
-    t.dropColumn('unlock_code_counter');
-  });
+  await knex.raw(
+    'alter table device_credentials drop constraint device_credentials_unlock_code_counter_range, drop column unlock_code_counter',
+  );
 }
