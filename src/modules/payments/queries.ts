@@ -264,10 +264,9 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * past the repayable); then the payment, with the id its read drew; its cash and commission
  * transactions; its order's lock timeline (timeline/schedule.ts: its instants closed and made anew,
  * and whether the device was locked); its events, built with that id, the unlock only if it was; its
- * unlock code's counter (COUNTED_SQL). With
- * an Idempotency-Key, the partner's expired records go first, then the key's is inserted: a live
- * record of the key (another request's, committed meanwhile) fails the whole statement on the primary
- * key, so nothing of it stays.
+ * unlock code's counter (COUNTED_SQL). With an Idempotency-Key, the partner's expired records go
+ * first, then the key's is inserted: a live record of the key (another request's, committed
+ * meanwhile) fails the whole statement on the primary key, so nothing of it stays.
  */
 function creditSql(withKey: boolean): string {
   const keyParts = withKey
