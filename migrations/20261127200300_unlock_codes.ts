@@ -34,9 +34,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  const [mark] = (
-    await knex.raw("select obj_description('device_credentials'::regclass, 'pg_class') as mark")
-  ).rows as Array<{ mark: string | null }>;
+  const [mark] = (await knex.raw("select obj_description('device_credentials'::regclass, 'pg_class') as mark"))
+    .rows as Array<{ mark: string | null }>;
   if (mark?.mark === STAND_IN_MARK) {
     await knex.schema.dropTable('device_credentials');
     return;

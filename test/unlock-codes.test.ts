@@ -201,7 +201,7 @@ describe('offline unlock codes', () => {
     // A mistyped digit is caught by the check digit; a digit changed with a right check digit by the MAC.
     const misTyped = `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}${code.slice(6)}`;
     expect(device.type(misTyped)).toBe('MISTYPED');
-    expect(device.type(tampered(code, 7))).toBe("REFUSED"); // another deadline
+    expect(device.type(tampered(code, 7))).toBe('REFUSED'); // another deadline
     expect(device.type(tampered(code, 1))).toBe('REFUSED'); // another counter
     expect(device.type(tampered(code, 12))).toBe('REFUSED'); // the MAC itself
     expect(device.unlockedUntil).toBe(roundedUp(first.nextPayment!));
@@ -234,7 +234,10 @@ describe('offline unlock codes', () => {
     expect(device.unlockedUntil).toBe('FOR_GOOD');
 
     // The service counted one code per payment under the credential, replays none.
-    const credential = await fixture.database.db('device_credentials').where({ unlock_key: device.unlockKey.toString('hex') }).first();
+    const credential = await fixture.database
+      .db('device_credentials')
+      .where({ unlock_key: device.unlockKey.toString('hex') })
+      .first();
     expect(credential.unlock_code_counter).toBe(5);
   });
 

@@ -155,26 +155,28 @@ export async function financeOrdersAroundCustomers(
  * the device ride along in the same statement (one round trip); their rows are not locked.
  */
 export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceOrderForPayment | undefined> {
-  return prepared(trx<FinanceOrderForPayment>('finance_orders as o'))
-    .join('partners as p', 'p.id', 'o.partner_id')
-    .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
-    // The device's live credential, for the receipt's unlock code (decisions.md 21): no statement more.
-    .leftJoin('device_credentials as dc', (on) =>
-      on.on('dc.partner_id', 'd.partner_id').andOn('dc.device_id', 'd.id').andOnNull('dc.ended_at'),
-    )
-    .select(
-      ...COLUMNS.map((column) => `o.${column}`),
-      'p.commission_rate_bps',
-      ...PARTNER_SETTINGS_COLUMNS.map((column) => `p.${column}`),
-      'd.tag as device_tag',
-      'd.imei as device_imei',
-      'dc.key_hash as credential_key_hash',
-      'dc.unlock_key',
-      'dc.unlock_code_counter',
-    )
-    .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })
-    .forUpdate('o')
-    .first();
+  return (
+    prepared(trx<FinanceOrderForPayment>('finance_orders as o'))
+      .join('partners as p', 'p.id', 'o.partner_id')
+      .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
+      // The device's live credential, for the receipt's unlock code (decisions.md 21): no statement more.
+      .leftJoin('device_credentials as dc', (on) =>
+        on.on('dc.partner_id', 'd.partner_id').andOn('dc.device_id', 'd.id').andOnNull('dc.ended_at'),
+      )
+      .select(
+        ...COLUMNS.map((column) => `o.${column}`),
+        'p.commission_rate_bps',
+        ...PARTNER_SETTINGS_COLUMNS.map((column) => `p.${column}`),
+        'd.tag as device_tag',
+        'd.imei as device_imei',
+        'dc.key_hash as credential_key_hash',
+        'dc.unlock_key',
+        'dc.unlock_code_counter',
+      )
+      .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })
+      .forUpdate('o')
+      .first()
+  );
 }
 
 export async function insertFinanceOrder(

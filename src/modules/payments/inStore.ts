@@ -29,8 +29,8 @@ import {
 import {
   checkPayment,
   eventsOfPayment,
-  type PaymentSource,
   nextUnlockCounter,
+  type PaymentSource,
   paymentRowOf,
   paymentTimelineOf,
   receiptOf,
