@@ -163,6 +163,16 @@ function tampered(code: string, index: number): string {
 }
 
 describe('offline unlock codes', () => {
+  it("the device takes decisions.md 21's worked example", () => {
+    const device = new OfflineDevice('dvc_example_credential', 'DTSTBBB');
+    expect(device.unlockKey.toString('hex')).toBe('bae434ad4a5b0047bcff0ad2535c083f26a77554e60a55f66f9b3793e0d8aa96');
+    expect(device.type('07004 69115 90667')).toBe('ACCEPTED');
+    expect(device.unlockedUntil).toBe(Date.parse('2026-07-15T11:00:00Z') / 1000);
+    expect(device.lastCounter).toBe(7);
+    expect(device.type('089999990967470')).toBe('ACCEPTED');
+    expect(device.unlockedUntil).toBe('FOR_GOOD');
+  });
+
   it('a device without a credential gets no code, and the notification answers as it always did', async () => {
     const receipt = await payInStore('1.00');
     expect(receipt.unlockCode).toBeNull();
