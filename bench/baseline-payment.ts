@@ -253,7 +253,6 @@ export async function recordCustomerPayment(
       data.map(() => false),
       // The unlock code's counter (decisions.md 21): the bench's devices have no credential, so none.
       null,
-      null,
       ...(idempotencyKey === undefined
         ? []
         : [

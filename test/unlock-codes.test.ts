@@ -99,7 +99,7 @@ async function giveCredential(tag: string, credential: string): Promise<OfflineD
 const RECORD = `mutation($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) {
   deviceTag nextPayment fullyPaid replayed unlockCode } }`;
 
-async function payInStore(amount: string, idempotencyKey?: string) {
+async function payInStore(amount: string, idempotencyKey?: string, financeOrderId = DEMO_ORDER_ID) {
   const { body } = await fixture.service.graphql(
     RECORD,
     { 'x-api-key': 'demo-retail-key' },
@@ -107,7 +107,7 @@ async function payInStore(amount: string, idempotencyKey?: string) {
       input: {
         merchantId: DEMO_MERCHANT_ID,
         salesClerkId: DEMO_CLERK_ID,
-        financeOrderId: DEMO_ORDER_ID,
+        financeOrderId,
         amount,
         currency: 'USD',
         ...(idempotencyKey ? { idempotencyKey } : {}),
@@ -266,5 +266,15 @@ describe('offline unlock codes', () => {
     expect(old.type(next.unlockCode as string)).toBe('REFUSED');
     expect(renewed.type(next.unlockCode as string)).toBe('ACCEPTED');
     expect(renewed.lastCounter).toBe(1);
+
+    // Payments at once, in store and through the vendor: each code takes its own counter, none lost.
+    const codes = await Promise.all([
+      ...[1, 2, 3].map(async (n) => (await notify('DTSTBBD', '1.00', `unlock-codes-race-${n}`)).unlockCode as string),
+      ...[1, 2, 3].map(async () => (await payInStore('1.00', undefined, '4000012')).unlockCode!),
+    ]);
+    codes.sort();
+    expect(codes.map((code) => code.slice(0, 2))).toEqual(['02', '03', '04', '05', '06', '07']);
+    for (const code of codes) expect(renewed.type(code)).toBe('ACCEPTED');
+    expect(renewed.lastCounter).toBe(7);
   });
 });

@@ -57,19 +57,19 @@ export interface UnlockCounterTaken {
 }
 
 /**
- * The counter's part of a payment's write: the live credential's counter moves to the code's, never
- * back, and only when the payment was written. Exact without a lock of its own: a device has one order
- * being repaid, whose total guard (in store) or row lock (vendor) orders the payments that move it.
+ * The counter's part of a payment's write: the live credential's counter moves on by one, only when
+ * the payment was written, and answers its new value. An update counts from the row's newest version,
+ * so the vendor's payment, whose read of the counter may predate the lock it waited for (the order's
+ * row alone is locked and read again), takes the counter from here. An in-store payment made its code
+ * with the counter its read saw plus one, and the same value is written: its write is refused whole
+ * when the order's total moved since the read, and every payment that moves the counter moves that
+ * total in the same transaction (a device has one order being repaid).
  */
-const COUNTED_SQL = `update device_credentials set unlock_code_counter = code.counter
-    from (select ?::int as counter) as code
-    where key_hash = ? and ended_at is null and unlock_code_counter < code.counter and exists (select from payment)
-    returning 1`;
+const COUNTED_SQL = `update device_credentials set unlock_code_counter = unlock_code_counter + 1
+    where key_hash = ? and ended_at is null and exists (select from payment)
+    returning unlock_code_counter`;
 
-const unlockCounterBindings = (taken: UnlockCounterTaken | null): Knex.RawBinding[] => [
-  taken?.counter ?? null,
-  taken?.credentialKeyHash ?? null,
-];
+const unlockCounterBindings = (credentialKeyHash: string | null): Knex.RawBinding[] => [credentialKeyHash];
 
 /**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
@@ -82,8 +82,8 @@ export async function creditPayment(
   trx: DbOrTrx,
   row: Omit<PaymentRow, 'id'>,
   transactions: readonly PaymentTransaction[],
-  unlockCounter: UnlockCounterTaken | null = null,
-): Promise<{ payment: PaymentRow; totalPaidMinor: string }> {
+  credentialKeyHash: string | null = null,
+): Promise<{ payment: PaymentRow; totalPaidMinor: string; unlockCodeCounter: number | null }> {
   const [written] = await prepared(trx.queryBuilder())
     .with(
       'credited',
@@ -108,12 +108,20 @@ export async function creditPayment(
         [JSON.stringify(transactions)],
       ),
     )
-    .with('counted', trx.raw(COUNTED_SQL, unlockCounterBindings(unlockCounter)))
-    .select('payment.*', 'credited.total_paid_minor')
+    .with('counted', trx.raw(COUNTED_SQL, unlockCounterBindings(credentialKeyHash)))
+    .select(
+      'payment.*',
+      'credited.total_paid_minor',
+      trx.raw('(select unlock_code_counter from counted) as unlock_code_counter'),
+    )
     .from('payment')
     .crossJoin(trx.raw('credited'));
-  const { total_paid_minor: totalPaidMinor, ...payment } = written as PaymentRow & { total_paid_minor: string };
-  return { payment, totalPaidMinor };
+  const {
+    total_paid_minor: totalPaidMinor,
+    unlock_code_counter: unlockCodeCounter,
+    ...payment
+  } = written as PaymentRow & { total_paid_minor: string; unlock_code_counter: number | null };
+  return { payment, totalPaidMinor, unlockCodeCounter };
 }
 
 /** Everything an in-store payment decides from, as one read found it. */
@@ -322,7 +330,7 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     JSON.stringify(credit.transactions),
     ...timelinePartsBindings(credit.timeline?.change ?? null),
     ...events.bindings,
-    ...unlockCounterBindings(credit.unlockCounter ?? null),
+    ...unlockCounterBindings(credit.unlockCounter?.credentialKeyHash ?? null),
   ];
   if (key) {
     bindings.push(row.partner_id, row.received_at);

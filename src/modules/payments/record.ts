@@ -79,8 +79,8 @@ export function receiptOf(
 }
 
 /**
- * The unlock code counter a payment's code takes (decisions.md 21): the next one under the device's
- * live credential, as the payment's read found it; null when the device has no live credential.
+ * The unlock code counter an in-store payment's code takes (decisions.md 21): the next one under the
+ * device's live credential, as the payment's read found it; null when the device has no live credential.
  */
 export function nextUnlockCounter(order: DeviceUnlockColumns): UnlockCounterTaken | null {
   if (order.unlock_key === null || order.credential_key_hash === null) return null;
@@ -222,14 +222,18 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   const order = await lockFinanceOrder(trx, request.order);
   if (!order) throw notFound('finance order', request.order.id);
   const { amount, transactions } = checkPayment(order, request);
-  // Nothing is written before this one statement: the running total, the payment, its transactions, the code's counter.
-  const unlockCounter = nextUnlockCounter(order);
-  const { payment, totalPaidMinor } = await creditPayment(
+  // Nothing is written before this one statement: the running total, the payment, its transactions, the
+  // code's counter (as the write finds it: the order's lock does not cover the credential's row).
+  const { payment, totalPaidMinor, unlockCodeCounter } = await creditPayment(
     trx,
     paymentRowOf(order, amount, request.source, now),
     transactions,
-    unlockCounter,
+    order.unlock_key === null ? null : order.credential_key_hash,
   );
+  const unlockCounter =
+    order.credential_key_hash === null || unlockCodeCounter === null
+      ? null
+      : { credentialKeyHash: order.credential_key_hash, counter: unlockCodeCounter };
   const figures = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
   const receipt = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
   // Its events, then its unlock or release, in its transaction and one statement with its lock timeline.
