@@ -251,6 +251,8 @@ export async function recordCustomerPayment(
       data.map(() => now.toISOString()),
       data.map(([, body]) => JSON.stringify(body)),
       data.map(() => false),
+      // The unlock code's counter (decisions.md 21): the bench's devices have no credential, so none.
+      null,
       ...(idempotencyKey === undefined
         ? []
         : [

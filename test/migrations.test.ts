@@ -14,6 +14,7 @@ const DOMAIN_TABLES = [
   'customer_phone_directory',
   'customers',
   'device_commands',
+  'device_credentials',
   'device_directory',
   'device_families',
   'device_models',

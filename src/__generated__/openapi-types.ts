@@ -564,6 +564,8 @@ export interface components {
                 remainingBalance: number;
                 currency: string;
                 fullyPaid: boolean;
+                /** @description The offline unlock code the customer types on the device (decisions.md 21): present only when the device has a credential. */
+                unlockCode?: string;
             };
         };
         RepaymentOptions: {

@@ -1495,6 +1495,8 @@ export type PaymentReceipt = {
   replayed: Scalars['Boolean']['output'];
   /** When it was recorded. */
   time: Scalars['Timestamp']['output'];
+  /** The offline unlock code: 15 digits the customer types on the device, which unlock it until nextPayment (rounded up to the hour), or for good once the order is paid off, without a network (decisions.md 21). Null when the device has no credential. A replay answers the same code; a device accepts each code once. */
+  unlockCode?: Maybe<Scalars['String']['output']>;
 };
 
 /**
@@ -2913,6 +2915,7 @@ export type PaymentReceiptResolvers<ContextType = Context, ParentType extends Re
   remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   replayed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  unlockCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PaymentReferenceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentReference'] = ResolversParentTypes['PaymentReference']> = {

@@ -43,9 +43,12 @@ export function legacyPaymentReceipt(receipt: LegacyReceiptNode) {
 }
 
 // docs/legacy-contract.md#notification: data.message, and the further fields this service's integrations add.
+// unlockCode only when there is one (decisions.md 21): an answer for a device without a credential stays as it was.
 export function legacyPaymentNotification(
   message: string,
-  receipt: Pick<LegacyReceiptNode, 'payment' | 'remainingBalance' | 'currency' | 'fullyPaid'>,
+  receipt: Pick<LegacyReceiptNode, 'payment' | 'remainingBalance' | 'currency' | 'fullyPaid'> & {
+    unlockCode?: string | null;
+  },
 ) {
   return {
     message,
@@ -53,6 +56,7 @@ export function legacyPaymentNotification(
     remainingBalance: number(receipt.remainingBalance),
     currency: receipt.currency,
     fullyPaid: receipt.fullyPaid,
+    ...(receipt.unlockCode ? { unlockCode: receipt.unlockCode } : {}),
   };
 }
 

@@ -24,6 +24,7 @@ import * as paymentReferences from '../../migrations/20261127100200_payment_refe
 import * as lockTimeline from '../../migrations/20261127100300_lock_timeline.js';
 import * as deviceDoor from '../../migrations/20261127200100_device_door.js';
 import * as deviceCommands from '../../migrations/20261127200200_device_commands.js';
+import * as unlockCodes from '../../migrations/20261127200300_unlock_codes.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -49,6 +50,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261127100300_lock_timeline': lockTimeline,
   '20261127200100_device_door': deviceDoor,
   '20261127200200_device_commands': deviceCommands,
+  '20261127200300_unlock_codes': unlockCodes,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

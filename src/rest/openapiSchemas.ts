@@ -271,7 +271,22 @@ export const schemas: Record<string, Schema> = {
     }),
   }),
   NotificationAccepted: obj({
-    data: obj({ message: str(), paymentId: int(), remainingBalance: num(), currency: str(), fullyPaid: bool }),
+    data: obj(
+      {
+        message: str(),
+        paymentId: int(),
+        remainingBalance: num(),
+        currency: str(),
+        fullyPaid: bool,
+        unlockCode: {
+          type: 'string',
+          pattern: '^[0-9]{15}$',
+          description:
+            'The offline unlock code the customer types on the device (decisions.md 21): present only when the device has a credential.',
+        },
+      },
+      ['unlockCode'],
+    ),
   }),
   RepaymentOptions: obj({
     data: obj({

@@ -152,18 +152,25 @@ export async function financeOrdersAroundCustomers(
 /**
  * The order, locked for this transaction (SELECT ... FOR UPDATE OF the order only): concurrent
  * payments on one order take turns, so each sees the balance the previous one left. The partner and
- * the device ride along in the same statement (one round trip); their rows are not locked.
+ * the device ride along in the same statement (one round trip); their rows are not locked. So does the
+ * device's live credential (its unlock key and counter), for the receipt's unlock code (decisions.md 21).
  */
 export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceOrderForPayment | undefined> {
   return prepared(trx<FinanceOrderForPayment>('finance_orders as o'))
     .join('partners as p', 'p.id', 'o.partner_id')
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
+    .leftJoin('device_credentials as dc', (on) =>
+      on.on('dc.partner_id', 'd.partner_id').andOn('dc.device_id', 'd.id').andOnNull('dc.ended_at'),
+    )
     .select(
       ...COLUMNS.map((column) => `o.${column}`),
       'p.commission_rate_bps',
       ...PARTNER_SETTINGS_COLUMNS.map((column) => `p.${column}`),
       'd.tag as device_tag',
       'd.imei as device_imei',
+      'dc.key_hash as credential_key_hash',
+      'dc.unlock_key',
+      'dc.unlock_code_counter',
     )
     .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })
     .forUpdate('o')

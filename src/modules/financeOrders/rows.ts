@@ -32,10 +32,21 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
  * An order as a payment reads it (locked): with its partner's commission rate, its lock policy and
  * the repayment settings the payment is held to (decisions.md 15 and 16), and its device's tag and IMEI.
  */
-export interface FinanceOrderForPayment extends FinanceOrderRow, PartnerSettingsColumns {
+export interface FinanceOrderForPayment extends FinanceOrderRow, PartnerSettingsColumns, DeviceUnlockColumns {
   commission_rate_bps: number;
   device_tag: string;
   device_imei: string;
+}
+
+/**
+ * The device's live credential as a payment reads it with its order, for the receipt's unlock code
+ * (decisions.md 21): its hash (which row the write counts on), its unlock key (hex) and the greatest
+ * counter a code took under it. All null when the device has no live credential.
+ */
+export interface DeviceUnlockColumns {
+  credential_key_hash: string | null;
+  unlock_key: string | null;
+  unlock_code_counter: number | null;
 }
 
 export interface PaymentOptionParent {

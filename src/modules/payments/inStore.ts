@@ -29,10 +29,12 @@ import {
 import {
   checkPayment,
   eventsOfPayment,
+  nextUnlockCounter,
   type PaymentSource,
   paymentRowOf,
   paymentTimelineOf,
   receiptOf,
+  receiptUnlockCode,
 } from './record.js';
 import type { PaymentReceiptSnapshot } from './rows.js';
 
@@ -92,7 +94,10 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   const totalPaid = addMoney(money(order.total_paid_minor, order.currency), amount).minor.toString();
   // The partner's settings as the read found them with the order (decisions.md 15).
   const settings = settingsOfColumns(order);
-  const receipt = receiptOf(order, row, totalPaid, settings);
+  // Its unlock code (decisions.md 21): the write takes the counter the code was made with.
+  const unlockCounter = nextUnlockCounter(order);
+  const figures = receiptOf(order, row, totalPaid, settings);
+  const receipt: PaymentReceiptSnapshot = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
   // Its lock timeline: the write closes and makes the order's instants, and writes the unlock or release after its events.
   const timeline = paymentTimelineOf(order, totalPaid, now, settings);
@@ -102,6 +107,7 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
     transactions,
     events: [...events, ...timeline.events],
     timeline: { change: timeline.change, guarded: timeline.guarded },
+    unlockCounter,
     key: claim && {
       key: claim.key,
       requestHash: claim.fingerprint.hash,

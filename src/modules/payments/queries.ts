@@ -50,17 +50,40 @@ export interface PaymentTransaction {
   clerk_id: string | null;
 }
 
+/** The unlock code counter a payment's code took (decisions.md 21): the credential's hash and the new value. */
+export interface UnlockCounterTaken {
+  credentialKeyHash: string;
+  counter: number;
+}
+
+/**
+ * The counter's part of a payment's write: the live credential's counter moves on by one, only when
+ * the payment was written, and answers its new value. An update counts from the row's newest version,
+ * so the vendor's payment, whose read of the counter may predate the lock it waited for (the order's
+ * row alone is locked and read again), takes the counter from here. An in-store payment made its code
+ * with the counter its read saw plus one, and the same value is written: its write is refused whole
+ * when the order's total moved since the read, and every payment that moves the counter moves that
+ * total in the same transaction (a device has one order being repaid).
+ */
+const COUNTED_SQL = `update device_credentials set unlock_code_counter = unlock_code_counter + 1
+    where key_hash = ? and ended_at is null and exists (select from payment)
+    returning unlock_code_counter`;
+
+const unlockCounterBindings = (credentialKeyHash: string | null): Knex.RawBinding[] => [credentialKeyHash];
+
 /**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
- * total, the payment row, and its partner transactions (each takes the new payment's id, order,
- * merchant, currency and time). The schema's check refuses a running total past the repayable total;
- * if any part fails, none of it is written.
+ * total, the payment row, its partner transactions (each takes the new payment's id, order,
+ * merchant, currency and time), and its unlock code's counter when the receipt carries a code. The
+ * schema's check refuses a running total past the repayable total; if any part fails, none of it is
+ * written.
  */
 export async function creditPayment(
   trx: DbOrTrx,
   row: Omit<PaymentRow, 'id'>,
   transactions: readonly PaymentTransaction[],
-): Promise<{ payment: PaymentRow; totalPaidMinor: string }> {
+  credentialKeyHash: string | null = null,
+): Promise<{ payment: PaymentRow; totalPaidMinor: string; unlockCodeCounter: number | null }> {
   const [written] = await prepared(trx.queryBuilder())
     .with(
       'credited',
@@ -85,11 +108,20 @@ export async function creditPayment(
         [JSON.stringify(transactions)],
       ),
     )
-    .select('payment.*', 'credited.total_paid_minor')
+    .with('counted', trx.raw(COUNTED_SQL, unlockCounterBindings(credentialKeyHash)))
+    .select(
+      'payment.*',
+      'credited.total_paid_minor',
+      trx.raw('(select unlock_code_counter from counted) as unlock_code_counter'),
+    )
     .from('payment')
     .crossJoin(trx.raw('credited'));
-  const { total_paid_minor: totalPaidMinor, ...payment } = written as PaymentRow & { total_paid_minor: string };
-  return { payment, totalPaidMinor };
+  const {
+    total_paid_minor: totalPaidMinor,
+    unlock_code_counter: unlockCodeCounter,
+    ...payment
+  } = written as PaymentRow & { total_paid_minor: string; unlock_code_counter: number | null };
+  return { payment, totalPaidMinor, unlockCodeCounter };
 }
 
 /** Everything an in-store payment decides from, as one read found it. */
@@ -111,6 +143,9 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
   ...sourcesOf('p', PARTNER_SETTINGS_COLUMNS),
   device_tag: 'd.tag',
   device_imei: 'd.imei',
+  credential_key_hash: 'dc.key_hash',
+  unlock_key: 'dc.unlock_key',
+  unlock_code_counter: 'dc.unlock_code_counter',
 });
 
 /**
@@ -121,7 +156,8 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
  * flexible amounts; else the new total is the repayable total, or the one an option of
  * financeOrders/repayment.ts makes: ceil((floor(P * 30 / M) + days) * M / 30)), so a refusal numbers
  * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
- * carries the id it drew.
+ * carries the id it drew. It reads the device's live credential too (its unlock key and counter), for
+ * the receipt's unlock code (decisions.md 21).
  */
 export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as clerk_name, ${ORDER.select.join(', ')},
     k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
@@ -140,6 +176,7 @@ export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as cle
   left join finance_orders o on o.partner_id = ? and o.id = ?
   left join partners p on p.id = o.partner_id
   left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
+  left join device_credentials dc on dc.partner_id = d.partner_id and dc.device_id = d.id and dc.ended_at is null
   left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
 
 /** What the read draws a payment id for: the amount as the request's currency reads it (null: it does not parse). */
@@ -214,6 +251,8 @@ export interface InStoreCredit {
   timeline?: { change: TimelineChange; guarded: ReadonlySet<NewEvent> };
   /** With an Idempotency-Key: its record, the receipt to replay. */
   key: { key: string; requestHash: string; receipt: PaymentReceiptSnapshot; expiresAt: Date } | null;
+  /** The unlock code's counter, when the receipt carries a code. */
+  unlockCounter?: UnlockCounterTaken | null;
 }
 
 /** A payment the write recorded: its events as written. */
@@ -232,10 +271,10 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
  * past the repayable); then the payment, with the id its read drew; its cash and commission
  * transactions; its order's lock timeline (timeline/schedule.ts: its instants closed and made anew,
- * and whether the device was locked); its events, built with that id, the unlock only if it was. With
- * an Idempotency-Key, the partner's expired records go first, then the key's is inserted: a live
- * record of the key (another request's, committed meanwhile) fails the whole statement on the primary
- * key, so nothing of it stays.
+ * and whether the device was locked); its events, built with that id, the unlock only if it was; its
+ * unlock code's counter (COUNTED_SQL). With an Idempotency-Key, the partner's expired records go
+ * first, then the key's is inserted: a live record of the key (another request's, committed
+ * meanwhile) fails the whole statement on the primary key, so nothing of it stays.
  */
 function creditSql(withKey: boolean): string {
   const keyParts = withKey
@@ -263,7 +302,9 @@ function creditSql(withKey: boolean): string {
     from payment cross join jsonb_to_recordset(?::jsonb) as entry (type text, amount_minor int8, clerk_id int8)),
   ${timelinePartsSql('credited')},
   logged as (
-    ${appendEventsOfSql('payment', LIFTED)})${keyParts}
+    ${appendEventsOfSql('payment', LIFTED)}),
+  counted as (
+    ${COUNTED_SQL})${keyParts}
   select id, ${LIFTED} as lifted from payment`;
 }
 /** The write's texts, without and with an Idempotency-Key (bench/baseline-payment.ts sends them too). */
@@ -289,6 +330,7 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     JSON.stringify(credit.transactions),
     ...timelinePartsBindings(credit.timeline?.change ?? null),
     ...events.bindings,
+    ...unlockCounterBindings(credit.unlockCounter?.credentialKeyHash ?? null),
   ];
   if (key) {
     bindings.push(row.partner_id, row.received_at);

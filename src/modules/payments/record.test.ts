@@ -31,6 +31,10 @@ const order: FinanceOrderForPayment = {
   ...columnsOfSettings(DEFAULT_PARTNER_SETTINGS),
   device_tag: DEMO_DEVICE_TAG,
   device_imei: '123456789012347',
+  // No device credential: no unlock code.
+  credential_key_hash: null,
+  unlock_key: null,
+  unlock_code_counter: null,
 };
 
 const inStore = (names: { merchant?: string; clerk?: string } = {}): PaymentSource => ({

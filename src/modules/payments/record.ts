@@ -23,13 +23,14 @@ import {
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { acceptedAmountsOf, isAmountAnOption } from '../financeOrders/repayment.js';
-import type { FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
+import type { DeviceUnlockColumns, FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
 import { lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings, settingsOfColumns } from '../partners/settings.js';
 import type { TenantKey } from '../tenancy.js';
 import { appendEventsWithTimeline, type TimelineChange, timelineEventsOf } from '../timeline/schedule.js';
+import { releaseCodeOf, unlockCodeOf } from '../unlockCodes/codes.js';
 import { paymentEvents } from './events.js';
-import { creditPayment, type PaymentTransaction } from './queries.js';
+import { creditPayment, type PaymentTransaction, type UnlockCounterTaken } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 export type PaymentSource =
@@ -75,6 +76,27 @@ export function receiptOf(
     nextPayment: after.nextPayment ? toUnixSeconds(after.nextPayment) : null,
     fullyPaid: after.fullyPaid,
   };
+}
+
+/**
+ * The unlock code counter an in-store payment's code takes (decisions.md 21): the next one under the
+ * device's live credential, as the payment's read found it; null when the device has no live credential.
+ */
+export function nextUnlockCounter(order: DeviceUnlockColumns): UnlockCounterTaken | null {
+  if (order.unlock_key === null || order.credential_key_hash === null) return null;
+  return { credentialKeyHash: order.credential_key_hash, counter: (order.unlock_code_counter ?? 0) + 1 };
+}
+
+/** The receipt's unlock code: until the order's new lockAt, or for good once it is paid off; null without a counter. */
+export function receiptUnlockCode(
+  order: DeviceUnlockColumns & { device_tag: string },
+  taken: UnlockCounterTaken | null,
+  receipt: Pick<PaymentReceiptSnapshot, 'nextPayment' | 'fullyPaid'>,
+): string | null {
+  if (taken === null || order.unlock_key === null) return null;
+  if (receipt.fullyPaid || receipt.nextPayment === null)
+    return releaseCodeOf(order.unlock_key, order.device_tag, taken.counter);
+  return unlockCodeOf(order.unlock_key, order.device_tag, receipt.nextPayment, taken.counter);
 }
 
 /** A payment that passed every refusal: its amount, and the partner transactions it makes. */
@@ -200,13 +222,20 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
   const order = await lockFinanceOrder(trx, request.order);
   if (!order) throw notFound('finance order', request.order.id);
   const { amount, transactions } = checkPayment(order, request);
-  // Nothing is written before this one statement: the running total, the payment and its transactions.
-  const { payment, totalPaidMinor } = await creditPayment(
+  // Nothing is written before this one statement: the running total, the payment, its transactions, the
+  // code's counter (as the write finds it: the order's lock does not cover the credential's row).
+  const { payment, totalPaidMinor, unlockCodeCounter } = await creditPayment(
     trx,
     paymentRowOf(order, amount, request.source, now),
     transactions,
+    order.unlock_key === null ? null : order.credential_key_hash,
   );
-  const receipt = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
+  const unlockCounter =
+    order.credential_key_hash === null || unlockCodeCounter === null
+      ? null
+      : { credentialKeyHash: order.credential_key_hash, counter: unlockCodeCounter };
+  const figures = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
+  const receipt = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
   // Its events, then its unlock or release, in its transaction and one statement with its lock timeline.
   const events = eventsOfPayment(
     { ...order, total_paid_minor: totalPaidMinor },

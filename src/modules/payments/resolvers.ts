@@ -84,5 +84,7 @@ export const paymentResolvers: Resolvers = {
       receipt.payment ??
       (await ctx.reads.loaders.payments.byKey.load({ partnerId: receipt.partnerId, id: receipt.paymentId }))!,
     remainingBalance: (receipt) => formatAmount(receipt.remainingMinor, receipt.currency),
+    // Receipts stored before unlock codes have none.
+    unlockCode: (receipt) => receipt.unlockCode ?? null,
   },
 };

@@ -21,6 +21,8 @@ export interface PaymentRow {
  */
 export interface PaymentReceiptSnapshot extends LegacyReceiptSource {
   partnerId: string;
+  /** The offline unlock code (decisions.md 21); null or absent: none (no device credential, or stored before codes). */
+  unlockCode?: string | null;
 }
 
 /** A receipt as the graph answers it; `payment` is the row when this request recorded it (never stored). */
