@@ -11,6 +11,7 @@ import { authResolvers } from '../modules/auth/resolvers.js';
 import { cartResolvers } from '../modules/carts/resolvers.js';
 import { clerkResolvers } from '../modules/clerks/resolvers.js';
 import { customerResolvers } from '../modules/customers/resolvers.js';
+import { deviceDoorResolvers } from '../modules/deviceDoor/resolvers.js';
 import { deviceResolvers } from '../modules/devices/resolvers.js';
 import { eventResolvers } from '../modules/events/resolvers.js';
 import { eventSubscriptionResolvers } from '../modules/events/subscriptionResolvers.js';
@@ -73,6 +74,7 @@ export function buildSchema(): GraphQLSchema {
         clerkResolvers,
         customerResolvers,
         deviceResolvers,
+        deviceDoorResolvers,
         cartResolvers,
         financeOrderResolvers,
         paymentResolvers,
