@@ -1,7 +1,8 @@
 // The device door (docs/decisions.md 19): each device's credentials (only the SHA-256 of each, and the
 // unlock key derived from it; at most one live per device), what the device's last check-in
-// reported, its enrolled SIM, the partners' two settings of the door, the check-in's event type, and
-// the device as an actor of the audit trail (a refused check-in is recorded).
+// reported, its enrolled SIM, when its last check-in event was written (one an hour at most), the
+// partners' two settings of the door, the check-in's event type, and the device as an actor of the
+// audit trail (a refused check-in is recorded).
 import type { Knex } from 'knex';
 
 const EARLIER_TYPES =
@@ -31,7 +32,8 @@ export async function up(knex: Knex): Promise<void> {
       add column last_checkin_at timestamptz,
       add column last_sim_number text,
       add column last_app_version text,
-      add column enrolled_sim_number text
+      add column enrolled_sim_number text,
+      add column last_checkin_event_at timestamptz
   `);
   await knex.raw(`
     alter table partners
@@ -62,6 +64,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('alter table partners drop column sim_control_enabled, drop column offline_lock_days');
   await knex.raw(`
     alter table devices
+      drop column last_checkin_event_at,
       drop column enrolled_sim_number,
       drop column last_app_version,
       drop column last_sim_number,

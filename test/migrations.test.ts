@@ -13,6 +13,7 @@ const DOMAIN_TABLES = [
   'clerks',
   'customer_phone_directory',
   'customers',
+  'device_credentials',
   'device_directory',
   'device_families',
   'device_models',

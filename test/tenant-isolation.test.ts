@@ -138,6 +138,7 @@ const GHOST = {
   adjustmentNotes: 'no such notes',
   deviceSim: '99999999999999999999',
   devicePhone: '19999999999',
+  deviceId: '9000006',
   endpointId: '987650',
   eventId: 'evt_0000000000GHOSTGHOSTGHOST1',
   // A code of the right form, its check character right, that no reference has.
@@ -295,6 +296,7 @@ const WRITTEN_TABLES = [
   'device_models',
   'devices',
   'device_directory',
+  'device_credentials',
   'carts',
   'finance_orders',
   'payments',
@@ -532,6 +534,7 @@ const QUERY_COVERAGE: Record<string, string> = {
   event: "B's event id: null; retail key: FORBIDDEN",
   deviceRepayment: "vendor tokens only: a partner or retail key naming B's device tag is FORBIDDEN",
   paymentReference: "B's code: null; A's own references walked with A's orders",
+  device: "B's device id or tag: null (partner and retail keys)",
 };
 const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
@@ -563,6 +566,7 @@ const MUTATION_COVERAGE: Record<string, string> = {
   redeliverEvent: "B's event or B's endpoint: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   createPaymentReference: "B's order: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
   cancelPaymentReference: "B's code: PAYMENT_REFERENCE_NOT_FOUND, nothing written (partner and retail keys)",
+  issueDeviceCredential: "B's device id: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
 };
 
 describe('the walk covers the whole graph', () => {
@@ -963,6 +967,38 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             'createPaymentReference',
           );
           expect(errorCode(created)).toBe('RESOURCE_NOT_FOUND');
+        }
+      });
+
+      it("device(id) and device(tag) with B's device are null; issuing B's device a credential is not found, writing nothing", async () => {
+        const victimDevice = await db()('devices').where({ tag: victim().deviceTag }).first('id');
+        const deviceId = String(victimDevice!.id);
+        for (const key of keys()) {
+          const byId = await asGhost(
+            victim(),
+            { deviceId },
+            (values) => gql(key, `query($id: ID!) { device(id: $id) ${scalarsOf('Device')} }`, { id: values.deviceId }),
+            'device(id)',
+          );
+          expect(byId.json).toEqual({ data: { device: null } });
+          const byTag = await asGhost(
+            victim(),
+            { deviceTag: victim().deviceTag },
+            (values) =>
+              gql(key, `query($t: String!) { device(tag: $t) ${scalarsOf('Device')} }`, { t: values.deviceTag }),
+            'device(tag)',
+          );
+          expect(byTag.json).toEqual({ data: { device: null } });
+          const issued = await asGhost(
+            victim(),
+            { deviceId },
+            (values) =>
+              gql(key, 'mutation($id: ID!) { issueDeviceCredential(deviceId: $id) { credential } }', {
+                id: values.deviceId,
+              }),
+            'issueDeviceCredential',
+          );
+          expect(errorCode(issued)).toBe('RESOURCE_NOT_FOUND');
         }
       });
 

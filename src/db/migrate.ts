@@ -22,6 +22,7 @@ import * as webhookTools from '../../migrations/20261127000500_webhook_tools.js'
 import * as partnerPolicy from '../../migrations/20261127100100_partner_policy.js';
 import * as paymentReferences from '../../migrations/20261127100200_payment_references.js';
 import * as lockTimeline from '../../migrations/20261127100300_lock_timeline.js';
+import * as deviceDoor from '../../migrations/20261127200100_device_door.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -45,6 +46,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261127100100_partner_policy': partnerPolicy,
   '20261127100200_payment_references': paymentReferences,
   '20261127100300_lock_timeline': lockTimeline,
+  '20261127200100_device_door': deviceDoor,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'device.locked',
   'device.unlocked',
   'device.released',
+  // The device door's (docs/decisions.md 19): at most one per device per hour.
+  'device.checked_in',
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];
