@@ -196,7 +196,7 @@ export function checkIn(
     });
     const logIt =
       row.last_checkin_event_at === null ||
-      now.getTime() - row.last_checkin_event_at.getTime() >= CHECKED_IN_EVENT_INTERVAL_MS;
+      now.getTime() - new Date(row.last_checkin_event_at).getTime() >= CHECKED_IN_EVENT_INTERVAL_MS;
     await trx('devices')
       .where({ partner_id: partnerId, id: deviceId })
       .update({
