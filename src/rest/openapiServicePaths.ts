@@ -1,6 +1,6 @@
 // The service's own doors in the OpenAPI document: /graphql (the door both legacy interfaces run
 // through) and the operations endpoints of src/ops/router.ts, as they really answer.
-import { unreadableBody } from '../kernel/errors.js';
+import { AppError, invalidRequestBody, rateLimited, unreadableBody } from '../kernel/errors.js';
 import { GRAPHQL_BODY_LIMIT } from '../kernel/limitSettings.js';
 import type { Readiness } from '../ops/health.js';
 import { errorAnswer, rendered } from './openapiExamples.js';
@@ -12,6 +12,7 @@ import {
   jsonContent,
   obj,
   RATE_LIMITED,
+  rateLimitedResponse,
   ref,
   type Schema,
   str,
@@ -84,7 +85,7 @@ const checkinData = obj({
 });
 
 const checkinExample = {
-  deviceTag: 'DEMO-0001',
+  deviceTag: 'DTSTBBB',
   lockState: 'UNLOCKED',
   reason: null,
   lockAt: 1_783_296_000,
@@ -95,7 +96,14 @@ const checkinExample = {
   issuedAt: 1_781_105_400,
 };
 
-const devicesError = (description: string) => errorResponse('devices', description);
+/** An error of the device door, with its answer as the door renders it. */
+const devicesError = (description: string, error: AppError, summary: string) =>
+  errorResponse('devices', description, rendered('devices', error, summary));
+
+const deviceCredentialRefused = new AppError(
+  'INVALID_DEVICE_CREDENTIAL',
+  'a valid device credential is required: send it as Authorization: Bearer dvc_... (unknown, ended or missing)',
+);
 
 const readOnly = (path: string) =>
   errorResponse('partner', `METHOD_NOT_ALLOWED: ${path} takes GET and HEAD only (see the Allow header).`);
@@ -109,7 +117,15 @@ export const servicePaths = {
       description:
         "A device's lock agent reports what it sees and is answered what it must be: its lock state from its current order at the partner's time, until when, when to lock by itself without a network (offlineLockAt), when to check in next, and the commands waiting for it. The answer's signature is a compact JWS (EdDSA, Ed25519) whose payload is data's JSON text, signed with the key its kid names in GET /devices/v1/jwks.json: a device verifies it before trusting the state, and keeps enforcing it offline. The check-in becomes the device's lastSeen; a SIM other than the enrolled one is recorded (LOCKED, reason SIM_MISMATCH, where the partner enabled SIM control). Rules: docs/decisions.md, section 19.",
       security: [{ deviceCredential: [] }],
-      requestBody: { required: true, content: jsonContent(checkinRequest) },
+      requestBody: {
+        required: true,
+        content: jsonContent(checkinRequest, {
+          'demo-device': {
+            summary: "the demo order's device (DTSTBBB)",
+            value: { imei: '123456789012347', simNumber: '8901000000000000001', appVersion: '1.0.0', acknowledged: [] },
+          },
+        }),
+      },
       responses: {
         '200': {
           description: 'The signed state.',
@@ -125,19 +141,37 @@ export const servicePaths = {
           ),
         },
         '400': devicesError(
-          'INVALID_REQUEST_BODY: not JSON, not UTF-8, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged. Nothing is written.',
+          'INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged. Nothing is written.',
+          invalidRequestBody('has a bad imei: 15 or 16 digits'),
+          'an imei that is not 15 or 16 digits',
         ),
-        '401': devicesError('INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one.'),
+        '401': devicesError(
+          'INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one.',
+          deviceCredentialRefused,
+          'a mistyped credential',
+        ),
         '403': devicesError(
           "DEVICE_MISMATCH: the imei is not the credential's device's. The refusal is audited; nothing else is written.",
+          new AppError('DEVICE_MISMATCH', "the imei is not the device's this credential was issued for"),
+          "another device's imei",
         ),
-        '405': devicesError('METHOD_NOT_ALLOWED: this path takes POST only (see the Allow header).'),
-        '413': devicesError('REQUEST_TOO_LARGE: the body is larger than 64 kB.'),
-        '415': devicesError('UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.'),
-        '429': errorAnswer(
+        '405': devicesError(
+          'METHOD_NOT_ALLOWED: this path takes POST only (see the Allow header).',
+          new AppError('METHOD_NOT_ALLOWED', '/devices/v1/checkin accepts POST only, not GET'),
+          'a GET',
+        ),
+        '415': devicesError(
+          'UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.',
+          new AppError(
+            'UNSUPPORTED_MEDIA_TYPE',
+            'the request body must be JSON, sent with Content-Type: application/json',
+          ),
+          'a body sent as text/plain',
+        ),
+        '429': rateLimitedResponse(
           'devices',
-          429,
-          "RATE_LIMITED: the device checked in more often than RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS, or the address failed authentication too often. Retry after Retry-After seconds.",
+          'RATE_LIMITED: the device checked in more often than RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS, or the address failed authentication too often. Retry after Retry-After seconds.',
+          rendered('devices', rateLimited('too many check-ins from this device or address', 42), 'a device past its quota'),
         ),
         '503': errorAnswer('devices', 503, 'SERVICE_UNAVAILABLE: the database cannot be reached.'),
       },
@@ -167,9 +201,30 @@ export const servicePaths = {
                 }),
               ),
             }),
+            {
+              'one-key': {
+                summary: 'one key',
+                value: {
+                  keys: [
+                    {
+                      kty: 'OKP',
+                      crv: 'Ed25519',
+                      x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+                      kid: 'dev',
+                      alg: 'EdDSA',
+                      use: 'sig',
+                    },
+                  ],
+                },
+              },
+            },
           ),
         },
-        '405': devicesError('METHOD_NOT_ALLOWED: this path takes GET and HEAD only (see the Allow header).'),
+        '405': devicesError(
+          'METHOD_NOT_ALLOWED: this path takes GET and HEAD only (see the Allow header).',
+          new AppError('METHOD_NOT_ALLOWED', '/devices/v1/jwks.json accepts GET or HEAD only, not POST'),
+          'a POST',
+        ),
       },
     },
   },
