@@ -23,6 +23,7 @@ import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRo
 import type { Context } from '../pipeline/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -176,6 +177,8 @@ export type ApiKeyKind =
 export type AuditActorKind =
   /** Someone with shell access on a server, through npm run keys. */
   | 'CLI'
+  /** A device at the device door, with its credential (a refused check-in). */
+  | 'DEVICE'
   /** An operator, through GraphQL with an operator key or token. */
   | 'OPERATOR'
   /** A partner key, managing its own partner's webhook endpoints. */
@@ -642,6 +645,8 @@ export type Device = {
   id: Scalars['ID']['output'];
   /** The IMEI: 15 or 16 digits, unique across the service. */
   imei: Scalars['String']['output'];
+  /** What the device reported at its last check-in; null before its first. */
+  lastCheckin?: Maybe<DeviceCheckin>;
   /** When the device last reported in. */
   lastSeen?: Maybe<Scalars['Timestamp']['output']>;
   /** The device's model. */
@@ -656,6 +661,17 @@ export type Device = {
   tag: Scalars['String']['output'];
   /** When the device locks unless a payment arrives: its current order's paidThrough + the partner's lockGraceHours (kept once paid off). */
   validThrough?: Maybe<Scalars['Timestamp']['output']>;
+};
+
+/** What a device reported at its last check-in. */
+export type DeviceCheckin = {
+  __typename?: 'DeviceCheckin';
+  /** The version of its lock agent. */
+  appVersion?: Maybe<Scalars['String']['output']>;
+  /** When it checked in (its partner's time). */
+  at: Scalars['Timestamp']['output'];
+  /** The SIM card number it reported, when it reported one. */
+  simNumber?: Maybe<Scalars['String']['output']>;
 };
 
 /** A page of devices, ordered by id. */
@@ -794,6 +810,8 @@ export type EventEdge = {
 
 /** What an event says happened. */
 export type EventType =
+  /** A device checked in at the device door: at most one per device per hour (data: lockState, reason, appVersion, simMismatch). */
+  | 'DEVICE_CHECKED_IN'
   /** A device locked: its order reached lockAt unpaid (data: reason PAYMENT_OVERDUE). */
   | 'DEVICE_LOCKED'
   /** A device's lock is near: sent once for each of its partner's lockReminderDays before lockAt (data: daysLeft, lockAt, minimumPaymentAmount). */
@@ -984,6 +1002,15 @@ export type InstallmentStatus =
   /** Not yet due. */
   | 'UPCOMING';
 
+/** A device credential as issued: the credential is shown here once, never again (docs/decisions.md 19). */
+export type IssuedDeviceCredential = {
+  __typename?: 'IssuedDeviceCredential';
+  /** The credential (dvc_...): the device's lock agent checks in with it. Only its hash is kept. */
+  credential: Scalars['String']['output'];
+  /** The device it opens the device door for. */
+  device: Device;
+};
+
 /** A merchant: one of a partner's stores, where devices are sold and in-store payments are taken. */
 export type Merchant = {
   __typename?: 'Merchant';
@@ -1042,6 +1069,11 @@ export type Mutation = {
   deleteWebhookEndpoint: WebhookEndpoint;
   /** Finances a cart: creates its finance order and the finance transaction. Operators only. */
   financeCart: FinanceOrder;
+  /**
+   * Issues a device's credential for the device door, ending its previous one: operators for any device,
+   * partner and retail keys for their own partner's. Audited; the credential is shown in this answer only.
+   */
+  issueDeviceCredential: IssuedDeviceCredential;
   /**
    * Records a payment taken in a store: the payment, a cash transaction (minus the amount) and, when
    * the partner earns commission, a commission transaction, with the balance change, in one database
@@ -1185,6 +1217,12 @@ export type MutationFinanceCartArgs = {
 
 
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationIssueDeviceCredentialArgs = {
+  deviceId: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRecordInStorePaymentArgs = {
   input: RecordInStorePaymentInput;
 };
@@ -1308,8 +1346,12 @@ export type PartnerSettings = {
   lockGraceHours: Scalars['Int']['output'];
   /** Days before the lock a reminder is sent, furthest first: up to 10 entries of 1 to 30 (default [3, 1]). */
   lockReminderDays: Array<Scalars['Int']['output']>;
+  /** Days a device may go without checking in before it locks by itself: 1 to 90 (default 7). */
+  offlineLockDays: Scalars['Int']['output'];
   /** The repayment options offered, in days paid, shortest first: 1 to 10 entries of 1 to 366 (default [7, 30]). */
   repaymentDays: Array<Scalars['Int']['output']>;
+  /** Whether a device reporting a SIM other than its enrolled one is locked at check-in (default false). */
+  simControlEnabled: Scalars['Boolean']['output'];
 };
 
 /** A payment towards a finance order. */
@@ -1503,6 +1545,8 @@ export type Query = {
    * partner's, or one partner's with partnerId; vendor keys: FORBIDDEN.
    */
   customers: CustomerConnection;
+  /** One device, by exactly one of id and tag: a partner key its own partner's, operators any; null when not found. */
+  device?: Maybe<Device>;
   /** The device catalogue: the families with their models, ordered by id, a page at a time. */
   deviceFamilies: Array<DeviceFamily>;
   /**
@@ -1610,6 +1654,13 @@ export type QueryCustomersArgs = {
   merchantId?: InputMaybe<Scalars['ID']['input']>;
   partnerId?: InputMaybe<Scalars['ID']['input']>;
   status?: InputMaybe<FinanceOrderStatus>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryDeviceArgs = {
+  id?: InputMaybe<Scalars['ID']['input']>;
+  tag?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1876,10 +1927,14 @@ export type UpdatePartnerSettingsInput = {
   lockGraceHours?: InputMaybe<Scalars['Int']['input']>;
   /** Days before the lock to remind: up to 10 different entries, each 1 to 30. */
   lockReminderDays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Days a device may go without checking in before it locks by itself: 1 to 90. */
+  offlineLockDays?: InputMaybe<Scalars['Int']['input']>;
   /** The partner. */
   partnerId: Scalars['ID']['input'];
   /** Repayment options in days: 1 to 10 different entries, each 1 to 366. */
   repaymentDays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Whether a SIM other than the enrolled one locks the device at check-in. */
+  simControlEnabled?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 /** Changes to a payment vendor; absent fields stay as they are. */
@@ -2156,6 +2211,7 @@ export type ResolversTypes = {
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
   Device: ResolverTypeWrapper<DeviceRow>;
+  DeviceCheckin: ResolverTypeWrapper<DeviceCheckin>;
   DeviceConnection: ResolverTypeWrapper<DeviceConnectionParent>;
   DeviceEdge: ResolverTypeWrapper<DeviceEdgeParent>;
   DeviceFamily: ResolverTypeWrapper<DeviceFamilyRow>;
@@ -2177,6 +2233,7 @@ export type ResolversTypes = {
   Installment: ResolverTypeWrapper<InstallmentParent>;
   InstallmentStatus: InstallmentStatus;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  IssuedDeviceCredential: ResolverTypeWrapper<Omit<IssuedDeviceCredential, 'device'> & { device: ResolversTypes['Device'] }>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Merchant: ResolverTypeWrapper<MerchantRow>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2260,6 +2317,7 @@ export type ResolversParentTypes = {
   Decimal: Scalars['Decimal']['output'];
   DeliveryAttempt: WebhookAttemptRow;
   Device: DeviceRow;
+  DeviceCheckin: DeviceCheckin;
   DeviceConnection: DeviceConnectionParent;
   DeviceEdge: DeviceEdgeParent;
   DeviceFamily: DeviceFamilyRow;
@@ -2278,6 +2336,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   Installment: InstallmentParent;
   Int: Scalars['Int']['output'];
+  IssuedDeviceCredential: Omit<IssuedDeviceCredential, 'device'> & { device: ResolversParentTypes['Device'] };
   JSON: Scalars['JSON']['output'];
   Merchant: MerchantRow;
   Mutation: Record<PropertyKey, never>;
@@ -2509,6 +2568,7 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   imei?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastCheckin?: Resolver<Maybe<ResolversTypes['DeviceCheckin']>, ParentType, ContextType>;
   lastSeen?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   model?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
   phoneNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2516,6 +2576,12 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   validThrough?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+};
+
+export type DeviceCheckinResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceCheckin'] = ResolversParentTypes['DeviceCheckin']> = {
+  appVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type DeviceConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceConnection'] = ResolversParentTypes['DeviceConnection']> = {
@@ -2646,6 +2712,11 @@ export type InstallmentResolvers<ContextType = Context, ParentType extends Resol
   status?: Resolver<ResolversTypes['InstallmentStatus'], ParentType, ContextType>;
 };
 
+export type IssuedDeviceCredentialResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IssuedDeviceCredential'] = ResolversParentTypes['IssuedDeviceCredential']> = {
+  credential?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+};
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
@@ -2676,6 +2747,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
   financeCart?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationFinanceCartArgs, 'input'>>;
+  issueDeviceCredential?: Resolver<ResolversTypes['IssuedDeviceCredential'], ParentType, ContextType, RequireFields<MutationIssueDeviceCredentialArgs, 'deviceId'>>;
   recordInStorePayment?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType, RequireFields<MutationRecordInStorePaymentArgs, 'input'>>;
   redeliverEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
@@ -2710,7 +2782,9 @@ export type PartnerSettingsResolvers<ContextType = Context, ParentType extends R
   flexibleAmountEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   lockGraceHours?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lockReminderDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  offlineLockDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   repaymentDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  simControlEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type PaymentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Payment'] = ResolversParentTypes['Payment']> = {
@@ -2788,6 +2862,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType, Partial<QueryClerksArgs>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'locator'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
   deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType, Partial<QueryDeviceFamiliesArgs>>;
   deviceRepayment?: Resolver<ResolversTypes['DeviceRepayment'], ParentType, ContextType, RequireFields<QueryDeviceRepaymentArgs, 'deviceTag'>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id'>>;
@@ -2929,6 +3004,7 @@ export type Resolvers<ContextType = Context> = {
   Decimal?: GraphQLScalarType;
   DeliveryAttempt?: DeliveryAttemptResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
+  DeviceCheckin?: DeviceCheckinResolvers<ContextType>;
   DeviceConnection?: DeviceConnectionResolvers<ContextType>;
   DeviceEdge?: DeviceEdgeResolvers<ContextType>;
   DeviceFamily?: DeviceFamilyResolvers<ContextType>;
@@ -2944,6 +3020,7 @@ export type Resolvers<ContextType = Context> = {
   FinanceOrderEdge?: FinanceOrderEdgeResolvers<ContextType>;
   FinanceTransaction?: FinanceTransactionResolvers<ContextType>;
   Installment?: InstallmentResolvers<ContextType>;
+  IssuedDeviceCredential?: IssuedDeviceCredentialResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Merchant?: MerchantResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
