@@ -177,16 +177,17 @@ describe('the check-in', () => {
 
     const now = Math.floor(Date.now() / 1000);
     expect(data.deviceTag).toBe(DEMO_DEVICE_TAG);
-    expect(data.lockState).toBe(device.secureStatus === 'ACTIVE_AND_SECURED' ? 'UNLOCKED' : device.secureStatus);
+    // The demo order is open and paid ahead (docs/demo-data.md): its device may be used.
+    expect(device.secureStatus).toBe('ACTIVE_AND_SECURED');
+    expect(data.lockState).toBe('UNLOCKED');
     expect(Math.abs(data.issuedAt - now)).toBeLessThanOrEqual(5);
     expect(data.commands).toEqual([]);
-    if (data.lockState === 'UNLOCKED') {
-      // offlineLockAt: the earlier of lockAt and now + 7 days (the default offlineLockDays).
-      expect(data.offlineLockAt).toBe(Math.min(data.lockAt, data.issuedAt + 7 * 24 * HOUR));
-      expect(data.nextCheckinAt).toBe(Math.min(data.issuedAt + 6 * HOUR, data.offlineLockAt));
-      expect(data.reason).toBeNull();
-      expect(data.message).toBeNull();
-    }
+    // offlineLockAt: the earlier of lockAt and now + 7 days (the default offlineLockDays).
+    expect(data.lockAt).toBeGreaterThan(data.issuedAt);
+    expect(data.offlineLockAt).toBe(Math.min(data.lockAt, data.issuedAt + 7 * 24 * HOUR));
+    expect(data.nextCheckinAt).toBe(Math.min(data.issuedAt + 6 * HOUR, data.offlineLockAt));
+    expect(data.reason).toBeNull();
+    expect(data.message).toBeNull();
     const seenAfter = await lookupLastSeen();
     expect(seenAfter).not.toEqual(seenBefore);
     expect(seenAfter).toBe(data.issuedAt);
@@ -235,7 +236,8 @@ describe('the check-in', () => {
     expect(locked.nextCheckinAt).toBeLessThanOrEqual(locked.issuedAt + 15 * 60);
     const back = ((await (await checkin(fixture.service, credential, report())).json()) as any).data;
     expect(back.reason).not.toBe('SIM_MISMATCH');
-    if (back.lockState === 'UNLOCKED') expect(back.offlineLockAt).toBe(Math.min(back.lockAt, back.issuedAt + 2 * 24 * HOUR));
+    expect(back.lockState).toBe('UNLOCKED');
+    expect(back.offlineLockAt).toBe(Math.min(back.lockAt, back.issuedAt + 2 * 24 * HOUR));
     await operator(update, { input: { partnerId, simControlEnabled: false, offlineLockDays: 7 } });
   });
 
@@ -249,7 +251,7 @@ describe('the check-in', () => {
       [{}],
       [{ imei: DEMO_DEVICE_IMEI }],
       [{ imei: 123456789012345, appVersion: '1' }],
-      [{ imei: `${DEMO_DEVICE_IMEI}0`, appVersion: '1' }],
+      [{ imei: `${DEMO_DEVICE_IMEI}00`, appVersion: '1' }],
       [{ imei: DEMO_DEVICE_IMEI, appVersion: '' }],
       [{ imei: DEMO_DEVICE_IMEI, appVersion: 'x'.repeat(65) }],
       [{ imei: DEMO_DEVICE_IMEI, appVersion: '1', simNumber: 7 }],
@@ -285,8 +287,9 @@ describe('the check-in', () => {
       'query($t: String!) { device(tag: $t) { financeOrder { lockAt } } }',
       { t: DEMO_DEVICE_TAG },
     );
-    const lockAt = order.device.financeOrder?.lockAt as number | null;
-    const target = Math.max(Math.floor(Date.now() / 1000) + 2 * HOUR, (lockAt ?? 0) + HOUR);
+    const lockAt = order.device.financeOrder.lockAt as number;
+    expect(lockAt).toBeGreaterThan(Math.floor(Date.now() / 1000));
+    const target = lockAt + HOUR;
     await operator('mutation($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { now } }', {
       input: { partnerId, now: target },
     });
@@ -294,10 +297,8 @@ describe('the check-in', () => {
     expect(await checkedIn()).toHaveLength(2);
     expect(later.issuedAt).toBeGreaterThanOrEqual(target);
     expect(await lookupLastSeen()).toBe(later.issuedAt);
-    if (lockAt !== null) {
-      expect(later).toMatchObject({ lockState: 'LOCKED', reason: 'PAYMENT_OVERDUE', lockAt, offlineLockAt: lockAt });
-      expect(later.nextCheckinAt).toBe(later.issuedAt + 15 * 60);
-    }
+    expect(later).toMatchObject({ lockState: 'LOCKED', reason: 'PAYMENT_OVERDUE', lockAt, offlineLockAt: lockAt });
+    expect(later.nextCheckinAt).toBe(later.issuedAt + 15 * 60);
   });
 });
 
