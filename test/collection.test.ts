@@ -44,7 +44,7 @@ describe('the committed collection', () => {
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [path, content] of fresh) expect(committed.get(path), path).toBe(content);
     // Every operation of the document is a request of the collection, and the environment is there.
-    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(14);
+    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(16);
     expect(fresh.has('environments/local.bru')).toBe(true);
   });
 });
