@@ -42,7 +42,9 @@ export async function up(knex: Knex): Promise<void> {
       add column sim_control_enabled boolean not null default false
   `);
   await knex.raw('alter table events drop constraint events_type_known');
-  await knex.raw(`alter table events add constraint events_type_known check (type in (${EARLIER_TYPES}, ${DOOR_TYPES}))`);
+  await knex.raw(
+    `alter table events add constraint events_type_known check (type in (${EARLIER_TYPES}, ${DOOR_TYPES}))`,
+  );
   await knex.raw('alter table audit_events drop constraint audit_events_actor_kind_known');
   await knex.raw(
     `alter table audit_events add constraint audit_events_actor_kind_known

@@ -23,11 +23,7 @@ import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from '.
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
-import {
-  createDeviceSigner,
-  type DeviceSigningKey,
-  generateDeviceSigningKey,
-} from './modules/deviceDoor/signing.js';
+import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } from './modules/deviceDoor/signing.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
@@ -268,7 +264,12 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   }
 
   // The device door: devices' check-ins, and the keys that verify their answers.
-  app.use(createDeviceDoor({ ...service, policies }, createDeviceSigner(deps.deviceSigningKeys ?? [generateDeviceSigningKey()])));
+  app.use(
+    createDeviceDoor(
+      { ...service, policies },
+      createDeviceSigner(deps.deviceSigningKeys ?? [generateDeviceSigningKey()]),
+    ),
+  );
 
   app
     .route('/openapi.json')

@@ -230,8 +230,9 @@ describe('the check-in', () => {
     );
     expect(refused.body.errors[0].extensions.code).toBe('INVALID_PARTNER_SETTINGS');
 
-    const locked = ((await (await checkin(fixture.service, credential, report({ simNumber: '8901999999999999999' }))).json()) as any)
-      .data;
+    const locked = (
+      (await (await checkin(fixture.service, credential, report({ simNumber: '8901999999999999999' }))).json()) as any
+    ).data;
     expect(locked).toMatchObject({ lockState: 'LOCKED', reason: 'SIM_MISMATCH', message: expect.any(String) });
     expect(locked.nextCheckinAt).toBeLessThanOrEqual(locked.issuedAt + 15 * 60);
     const back = ((await (await checkin(fixture.service, credential, report())).json()) as any).data;
@@ -283,10 +284,9 @@ describe('the check-in', () => {
     expect((await checkedIn())[0]!.data).toMatchObject({ device: { tag: DEMO_DEVICE_TAG }, appVersion: '1.4.2' });
 
     const partnerId = String((await db()('devices').where({ id: deviceId }).first('partner_id')).partner_id);
-    const order = await operator(
-      'query($t: String!) { device(tag: $t) { financeOrder { lockAt } } }',
-      { t: DEMO_DEVICE_TAG },
-    );
+    const order = await operator('query($t: String!) { device(tag: $t) { financeOrder { lockAt } } }', {
+      t: DEMO_DEVICE_TAG,
+    });
     const lockAt = order.device.financeOrder.lockAt as number;
     expect(lockAt).toBeGreaterThan(Math.floor(Date.now() / 1000));
     const target = lockAt + HOUR;

@@ -15,7 +15,9 @@ afterEach(() => {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 const SECRET = 'x'.repeat(40);
-const DEVICE_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url');
+const DEVICE_KEY = generateKeyPairSync('ed25519')
+  .privateKey.export({ format: 'der', type: 'pkcs8' })
+  .toString('base64url');
 
 function failure(env: Record<string, string>): ConfigError {
   try {

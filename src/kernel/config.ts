@@ -353,7 +353,10 @@ function deviceSigningKeys(env: Env, production: boolean, dataDir: string): Arra
         );
       }
       if (!isEd25519PrivateKey(secret))
-        throw new ConfigError('DEVICE_SIGNING_KEYS', `key "${id}" is not an Ed25519 private key (PKCS#8 DER, base64url)`);
+        throw new ConfigError(
+          'DEVICE_SIGNING_KEYS',
+          `key "${id}" is not an Ed25519 private key (PKCS#8 DER, base64url)`,
+        );
       return { id, secret };
     });
     if (new Set(keys.map((key) => key.id)).size !== keys.length)

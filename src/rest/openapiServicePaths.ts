@@ -65,7 +65,9 @@ const checkinData = obj({
     enum: ['PAYMENT_OVERDUE', 'SIM_MISMATCH', 'LOCK_COMMAND', null],
     description: 'Why LOCKED; null otherwise.',
   },
-  lockAt: nullableOf(unixSeconds('When the device locks unless a payment arrives; null when released or without an order')),
+  lockAt: nullableOf(
+    unixSeconds('When the device locks unless a payment arrives; null when released or without an order'),
+  ),
   nextCheckinAt: unixSeconds('When to check in next'),
   offlineLockAt: nullableOf(
     unixSeconds(
@@ -130,15 +132,15 @@ export const servicePaths = {
         '200': {
           description: 'The signed state.',
           headers: successHeaders,
-          content: jsonContent(
-            obj({ data: checkinData, signature: str('A compact JWS over data (RFC 7515).') }),
-            {
-              unlocked: {
-                summary: 'an active device',
-                value: { data: checkinExample, signature: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImRldiJ9.eyJkZXZpY2VUYWciOi4uLn0.c2lnbmF0dXJl' },
+          content: jsonContent(obj({ data: checkinData, signature: str('A compact JWS over data (RFC 7515).') }), {
+            unlocked: {
+              summary: 'an active device',
+              value: {
+                data: checkinExample,
+                signature: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImRldiJ9.eyJkZXZpY2VUYWciOi4uLn0.c2lnbmF0dXJl',
               },
             },
-          ),
+          }),
         },
         '400': devicesError(
           'INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged. Nothing is written.',
@@ -171,7 +173,11 @@ export const servicePaths = {
         '429': rateLimitedResponse(
           'devices',
           'RATE_LIMITED: the device checked in more often than RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS, or the address failed authentication too often. Retry after Retry-After seconds.',
-          rendered('devices', rateLimited('too many check-ins from this device or address', 42), 'a device past its quota'),
+          rendered(
+            'devices',
+            rateLimited('too many check-ins from this device or address', 42),
+            'a device past its quota',
+          ),
         ),
         '503': errorAnswer('devices', 503, 'SERVICE_UNAVAILABLE: the database cannot be reached.'),
       },
@@ -183,7 +189,7 @@ export const servicePaths = {
       tags: [DEVICES_TAG],
       summary: 'The keys that sign check-in answers',
       description:
-        "The public keys of DEVICE_SIGNING_KEYS as a JWK set (RFC 7517): Ed25519 (kty OKP), each with its kid. The first configured key signs; the others stay published through a rotation, so a device fetches the set now and then and keeps it for offline use. No credential.",
+        'The public keys of DEVICE_SIGNING_KEYS as a JWK set (RFC 7517): Ed25519 (kty OKP), each with its kid. The first configured key signs; the others stay published through a rotation, so a device fetches the set now and then and keeps it for offline use. No credential.',
       security: [],
       responses: {
         '200': {

@@ -60,7 +60,8 @@ function text(body: Record<string, unknown>, field: string, max: number, require
 
 /** The check-in body, or INVALID_REQUEST_BODY naming the first problem (members not known are ignored). */
 export function parseCheckinReport(body: unknown): CheckinReport {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequestBody('must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalidRequestBody('must be a JSON object');
   const fields = body as Record<string, unknown>;
   const imei = text(fields, 'imei', 16, true)!;
   if (!IMEI.test(imei)) throw invalidRequestBody('has a bad imei: 15 or 16 digits');
@@ -134,9 +135,7 @@ interface LockedDevice {
   last_checkin_event_at: Date | null;
 }
 
-export type CheckinOutcome =
-  | { refused: AppError }
-  | { data: CheckinData; events: EventRow[] };
+export type CheckinOutcome = { refused: AppError } | { data: CheckinData; events: EventRow[] };
 
 /** Where the check-in came from, for the audit trail of a refusal. */
 export interface CheckinOrigin {
