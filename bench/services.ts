@@ -4,7 +4,7 @@
 // in production (graphql-js also skips its development-only checks there) unless told otherwise,
 // with limits no run reaches.
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../src/db/knex.js';
@@ -55,6 +55,7 @@ export async function startServices(settings: Settings, database: Database): Pro
     PORT: '0',
     DATA_DIR: join(os.tmpdir(), `${database.name}-${name}`),
     TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    DEVICE_SIGNING_KEYS: `bench:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
     RATE_LIMIT_REQUESTS: '1000000',
     RATE_LIMIT_WINDOW_SECONDS: '60',
     GRAPHQL_EXECUTOR: settings.executor,

@@ -28,6 +28,7 @@ const CREDENTIAL_OF_SCHEME: Record<string, string> = {
   accessToken: 'accessToken',
   graphqlApiKey: 'operatorKey',
   graphqlBearer: 'operatorKey',
+  deviceCredential: 'deviceCredential',
 };
 
 /** The importer names one variable for every API key scheme, and one for every bearer token. */
@@ -43,6 +44,8 @@ const ENVIRONMENT = {
     operatorKey: 'demo-operator-key',
     // Set by "Create an access token" (its post-response var), sent by "Create a payment notification".
     accessToken: '',
+    // A device's credential from issueDeviceCredential (shown once), sent by "A device's check-in".
+    deviceCredential: '',
   }).map(([name, value]) => ({ name, value, enabled: true, secret: false, type: 'text' })),
 };
 

@@ -13,6 +13,7 @@ import {
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { activeDemoKeys } from './fixtures/demo.js';
+import { createDeviceDoor } from './http/deviceDoor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
 import { introspectionDisabledRule, ownValidationCode, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
@@ -22,6 +23,7 @@ import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from '.
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
+import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } from './modules/deviceDoor/signing.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
@@ -50,6 +52,8 @@ export interface AppDeps extends ServiceDeps {
   trustProxy?: TrustProxy;
   /** What executes the GraphQL operations of both doors (GRAPHQL_EXECUTOR); jit when absent. */
   graphqlExecutor?: GraphqlExecutorKind;
+  /** The keys that sign the device door's answers (DEVICE_SIGNING_KEYS); absent: one generated for this app (config.ts refuses that in production). */
+  deviceSigningKeys?: readonly DeviceSigningKey[];
 }
 
 /**
@@ -67,6 +71,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     graphqlExecutor: config.graphqlExecutor,
     tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
     webhookAllowedPorts: config.webhookAllowedPorts,
+    deviceSigningKeys: config.deviceSigningKeys,
   };
 }
 
@@ -257,6 +262,14 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       );
     });
   }
+
+  // The device door: devices' check-ins, and the keys that verify their answers.
+  app.use(
+    createDeviceDoor(
+      { ...service, policies },
+      createDeviceSigner(deps.deviceSigningKeys ?? [generateDeviceSigningKey()]),
+    ),
+  );
 
   app
     .route('/openapi.json')

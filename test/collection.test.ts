@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseEnvironment, parseRequest } from '@usebruno/filestore';
 import { describe, expect, it } from 'vitest';
 import { COLLECTION_DIR, collectionFiles, committedCollection, OPENAPI_FILE } from '../scripts/collection.js';
+import { DEMO_DEVICE_TAG } from '../src/fixtures/demoIds.js';
 import { useSeededService } from './support/fixtures.js';
 
 interface BrunoExample {
@@ -43,7 +44,7 @@ describe('the committed collection', () => {
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [path, content] of fresh) expect(committed.get(path), path).toBe(content);
     // Every operation of the document is a request of the collection, and the environment is there.
-    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(14);
+    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(16);
     expect(fresh.has('environments/local.bru')).toBe(true);
   });
 });
@@ -100,6 +101,18 @@ describe('every request of the collection, against the service', () => {
     const vars: Record<string, string> = Object.fromEntries(environment.variables.map((v) => [v.name, v.value]));
     expect(vars).toMatchObject({ baseUrl: 'http://localhost:4000', partnerKey: 'demo-partner-key' });
     vars.baseUrl = fixture.service.baseUrl;
+    // A device's credential is shown once, when issued: the check-in sends one issued now.
+    const issued = await fixture.service.graphql(
+      'query($t: String!) { device(tag: $t) { id } }',
+      { 'x-api-key': 'demo-operator-key' },
+      { t: DEMO_DEVICE_TAG },
+    );
+    const credential = await fixture.service.graphql(
+      'mutation($id: ID!) { issueDeviceCredential(deviceId: $id) { credential } }',
+      { 'x-api-key': 'demo-operator-key' },
+      { id: issued.body.data.device.id },
+    );
+    vars.deviceCredential = credential.body.data.issueDeviceCredential.credential;
     const interpolate = (text: string) =>
       text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
         if (!(name in vars)) throw new Error(`{{${name}}} is not set`);
@@ -139,7 +152,7 @@ describe('every request of the collection, against the service', () => {
       }
       answered.push(name);
     }
-    expect(answered).toHaveLength(14);
+    expect(answered).toHaveLength(16);
     expect(vars.accessToken).toMatch(/^dfs1\./);
   });
 });

@@ -120,8 +120,16 @@ describe('golden coverage', () => {
     expect(committed).toBe(fresh);
   });
 
-  it('documents exactly the routes of the route table, /graphql and the operations endpoints', () => {
-    const servicePaths = ['/graphql', '/healthz', '/metrics', '/openapi.json', '/readyz'];
+  it('documents exactly the routes of the route table, /graphql, the device door and the operations endpoints', () => {
+    const servicePaths = [
+      '/devices/v1/checkin',
+      '/devices/v1/jwks.json',
+      '/graphql',
+      '/healthz',
+      '/metrics',
+      '/openapi.json',
+      '/readyz',
+    ];
     expect(Object.keys(openApiDocument.paths).sort()).toEqual(
       [...LEGACY_ROUTES.map((route) => route.path), ...servicePaths].sort(),
     );

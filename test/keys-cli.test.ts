@@ -2,6 +2,7 @@
 // partner calls every partner endpoint, and revoking its key stops it at once. And the command line
 // itself: --help, both spellings of an option's value, and every mistake refused with exit code 2.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { createPostgresDatabase, onPostgres } from './support/db.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECRET = 'production-signing-secret-for-the-cli-test-0123';
+const DEVICE_KEY = `cli:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`;
 const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -51,6 +53,7 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       TOKEN_SIGNING_SECRET: SECRET,
+      DEVICE_SIGNING_KEYS: DEVICE_KEY,
       LOG_LEVEL: 'warn',
     };
 

@@ -35,7 +35,8 @@ function codeOf(body: Body): string | undefined {
   return body.errors?.[0]?.extensions?.code;
 }
 
-const SETTINGS = 'settings { lockGraceHours lockReminderDays repaymentDays flexibleAmountEnabled }';
+const SETTINGS =
+  'settings { lockGraceHours lockReminderDays repaymentDays flexibleAmountEnabled offlineLockDays simControlEnabled }';
 const UPDATE = `mutation($input: UpdatePartnerSettingsInput!) { updatePartnerSettings(input: $input) { id ${SETTINGS} } }`;
 const SET_CLOCK = `mutation($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { partnerId now realNow } }`;
 const RESET_CLOCK = `mutation($id: ID!) { resetSandboxClock(partnerId: $id) { partnerId now realNow } }`;
@@ -87,9 +88,16 @@ beforeAll(async () => {
 });
 
 describe('partner settings', () => {
-  it('start at the defaults: grace 0, reminders [3, 1], repayment days [7, 30], flexible amounts on', async () => {
+  it('start at the defaults: grace 0, reminders [3, 1], repayment days [7, 30], flexible amounts on, 7 offline days, no SIM control', async () => {
     expect(await settingsOf(demoPartner)).toEqual({
-      settings: { lockGraceHours: 0, lockReminderDays: [3, 1], repaymentDays: [7, 30], flexibleAmountEnabled: true },
+      settings: {
+        lockGraceHours: 0,
+        lockReminderDays: [3, 1],
+        repaymentDays: [7, 30],
+        flexibleAmountEnabled: true,
+        offlineLockDays: 7,
+        simControlEnabled: false,
+      },
       sandboxClock: null,
     });
   });
@@ -104,6 +112,8 @@ describe('partner settings', () => {
     ['no repayment day', { repaymentDays: [] }, 'repaymentDays'],
     ['over 10 repayment days', { repaymentDays: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }, 'repaymentDays'],
     ['a repayment day twice', { repaymentDays: [7, 7] }, 'repaymentDays'],
+    ['no offline day', { offlineLockDays: 0 }, 'offlineLockDays'],
+    ['over 90 offline days', { offlineLockDays: 91 }, 'offlineLockDays'],
   ])('refuse %s with INVALID_PARTNER_SETTINGS and change nothing', async (_name, change, field) => {
     const before = await settingsOf(demoPartner);
     const audited = await auditCount();
@@ -132,6 +142,8 @@ describe('partner settings', () => {
       lockReminderDays: [3, 1],
       repaymentDays: [7, 30],
       flexibleAmountEnabled: true,
+      offlineLockDays: 7,
+      simControlEnabled: false,
     });
     const record = await fixture.database
       .db('audit_events')

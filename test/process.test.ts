@@ -2,6 +2,7 @@
 // processes. On PGlite: the embedded default under a fresh DATA_DIR. On Postgres (TEST_DATABASE_URL):
 // db:migrate, db:seed and start against a fresh database. Both must give the golden bodies, byte for byte.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +143,7 @@ describe('configuration', () => {
         NODE_ENV: 'production',
         DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused',
         TOKEN_SIGNING_SECRET: SECRET,
+        DEVICE_SIGNING_KEYS: `p:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
       }),
     );
     expect(result.code).toBe(1);

@@ -40,7 +40,11 @@ const db = (): Db => fixture.database.db;
  * move to a directory table as the device tag did (device_directory): not built while one database holds
  * every partner.
  */
-const GLOBAL_UNIQUE_IN_TENANT_TABLES = ['payment_references: unique (code)'];
+const GLOBAL_UNIQUE_IN_TENANT_TABLES = [
+  'payment_references: unique (code)',
+  // A device credential is looked up by its hash before the partner is known, like an API key.
+  'device_credentials: unique (key_hash)',
+];
 
 const GLOBAL_WITH_PARTNER_ID = {
   // Credentials are looked up by their hash before anyone knows the partner; small, read-mostly.
@@ -573,6 +577,7 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
       'clerks',
       'customers',
       'device_commands',
+      'device_credentials',
       'devices',
       'events',
       'finance_orders',

@@ -140,11 +140,11 @@ const GHOST = {
   adjustmentNotes: 'no such notes',
   deviceSim: '99999999999999999999',
   devicePhone: '19999999999',
+  deviceId: '9000006',
   endpointId: '987650',
   eventId: 'evt_0000000000GHOSTGHOSTGHOST1',
   // A code of the right form, its check character right, that no reference has.
   referenceCode: 'GH0STC0DE',
-  deviceId: '9000005',
 };
 type Values = Partial<Record<keyof typeof GHOST, string>>;
 
@@ -300,6 +300,7 @@ const WRITTEN_TABLES = [
   'device_models',
   'devices',
   'device_directory',
+  'device_credentials',
   'carts',
   'finance_orders',
   'payments',
@@ -540,6 +541,7 @@ const QUERY_COVERAGE: Record<string, string> = {
   paymentReference: "B's code: null; A's own references walked with A's orders",
   devices:
     "B's partnerId: empty; every silence: A's own only; a cursor from B's listing: A's rows only; retail key: FORBIDDEN",
+  device: "B's device id or tag: null (partner and retail keys)",
 };
 const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
@@ -572,6 +574,7 @@ const MUTATION_COVERAGE: Record<string, string> = {
   createPaymentReference: "B's order: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
   cancelPaymentReference: "B's code: PAYMENT_REFERENCE_NOT_FOUND, nothing written (partner and retail keys)",
   sendDeviceCommand: "B's device id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
+  issueDeviceCredential: "B's device id: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
 };
 
 describe('the walk covers the whole graph', () => {
@@ -982,6 +985,38 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             'createPaymentReference',
           );
           expect(errorCode(created)).toBe('RESOURCE_NOT_FOUND');
+        }
+      });
+
+      it("device(id) and device(tag) with B's device are null; issuing B's device a credential is not found, writing nothing", async () => {
+        const victimDevice = await db()('devices').where({ tag: victim().deviceTag }).first('id');
+        const deviceId = String(victimDevice!.id);
+        for (const key of keys()) {
+          const byId = await asGhost(
+            victim(),
+            { deviceId },
+            (values) => gql(key, `query($id: ID!) { device(id: $id) ${scalarsOf('Device')} }`, { id: values.deviceId }),
+            'device(id)',
+          );
+          expect(byId.json).toEqual({ data: { device: null } });
+          const byTag = await asGhost(
+            victim(),
+            { deviceTag: victim().deviceTag },
+            (values) =>
+              gql(key, `query($t: String!) { device(tag: $t) ${scalarsOf('Device')} }`, { t: values.deviceTag }),
+            'device(tag)',
+          );
+          expect(byTag.json).toEqual({ data: { device: null } });
+          const issued = await asGhost(
+            victim(),
+            { deviceId },
+            (values) =>
+              gql(key, 'mutation($id: ID!) { issueDeviceCredential(deviceId: $id) { credential } }', {
+                id: values.deviceId,
+              }),
+            'issueDeviceCredential',
+          );
+          expect(errorCode(issued)).toBe('RESOURCE_NOT_FOUND');
         }
       });
 

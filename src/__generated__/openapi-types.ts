@@ -184,6 +184,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/devices/v1/checkin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device's check-in
+         * @description A device's lock agent reports what it sees and is answered what it must be: its lock state from its current order at the partner's time, until when, when to lock by itself without a network (offlineLockAt), when to check in next, and the commands waiting for it. The answer's signature is a compact JWS (EdDSA, Ed25519) whose payload is data's JSON text, signed with the key its kid names in GET /devices/v1/jwks.json: a device verifies it before trusting the state, and keeps enforcing it offline. The check-in becomes the device's lastSeen; a SIM other than the enrolled one is recorded (LOCKED, reason SIM_MISMATCH, where the partner enabled SIM control). Rules: docs/decisions.md, section 19.
+         */
+        post: operations["deviceCheckin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/v1/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The keys that sign check-in answers
+         * @description The public keys of DEVICE_SIGNING_KEYS as a JWK set (RFC 7517): Ed25519 (kty OKP), each with its kid. The first configured key signs; the others stay published through a rotation, so a device fetches the set now and then and keeps it for offline use. No credential.
+         */
+        get: operations["deviceSigningKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/graphql": {
         parameters: {
             query?: never;
@@ -1761,6 +1801,197 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    deviceCheckin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The device's IMEI, as it reads it. */
+                    imei: string;
+                    /** @description The SIM card number it sees (1 to 32 characters); absent or null: none reported. */
+                    simNumber?: string | null;
+                    /** @description The lock agent's version (1 to 64 characters). */
+                    appVersion: string;
+                    /** @description The ids of commands received in earlier answers and carried out. */
+                    acknowledged?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The signed state. */
+            200: {
+                headers: {
+                    /** @description The request id (an incoming well-formed one is echoed). */
+                    "X-Request-ID"?: string;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The device's tag. */
+                            deviceTag: string;
+                            /**
+                             * @description What the device must be now.
+                             * @enum {unknown}
+                             */
+                            lockState: "UNLOCKED" | "LOCKED" | "RELEASED";
+                            /**
+                             * @description Why LOCKED; null otherwise.
+                             * @enum {unknown}
+                             */
+                            reason: "PAYMENT_OVERDUE" | "SIM_MISMATCH" | "LOCK_COMMAND" | null;
+                            /** @description When the device locks unless a payment arrives; null when released or without an order, Unix seconds, in the partner's time. */
+                            lockAt: number | null;
+                            /** @description When to check in next, Unix seconds, in the partner's time. */
+                            nextCheckinAt: number;
+                            /** @description When the device must lock by itself if it has not checked in again (the earlier of lockAt and now + the partner's offlineLockDays); null when released, Unix seconds, in the partner's time. */
+                            offlineLockAt: number | null;
+                            /** @description A line for the screen while LOCKED. */
+                            message: string | null;
+                            commands: {
+                                /** @description The command id, to acknowledge. */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "LOCK_NOW" | "UNLOCK_FOR_HOURS" | "SHOW_MESSAGE" | "RELEASE";
+                                /** @description UNLOCK_FOR_HOURS: the hours. */
+                                hours: number | null;
+                                /** @description SHOW_MESSAGE: the text. */
+                                message: string | null;
+                            }[];
+                            /** @description The check-in, Unix seconds, in the partner's time. */
+                            issuedAt: number;
+                        };
+                        /** @description A compact JWS over data (RFC 7515). */
+                        signature: string;
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged. Nothing is written. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description DEVICE_MISMATCH: the imei is not the credential's device's. The refusal is audited; nothing else is written. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: this path takes POST only (see the Allow header). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description RATE_LIMITED: the device checked in more often than RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS, or the address failed authentication too often. Retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be accepted. */
+                    "Retry-After"?: number;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+        };
+    };
+    deviceSigningKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @constant */
+                            kty: "OKP";
+                            /** @constant */
+                            crv: "Ed25519";
+                            /** @description The public key, base64url. */
+                            x: string;
+                            /** @description The key id, as check-in signatures name it. */
+                            kid: string;
+                            /** @constant */
+                            alg: "EdDSA";
+                            /** @constant */
+                            use: "sig";
+                        }[];
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: this path takes GET and HEAD only (see the Allow header). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
                 };
             };
         };

@@ -24,6 +24,7 @@ import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRo
 import type { Context } from '../pipeline/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -177,6 +178,8 @@ export type ApiKeyKind =
 export type AuditActorKind =
   /** Someone with shell access on a server, through npm run keys. */
   | 'CLI'
+  /** A device at the device door, with its credential (a refused check-in). */
+  | 'DEVICE'
   /** An operator, through GraphQL with an operator key or token. */
   | 'OPERATOR'
   /** A partner key, managing its own partner's webhook endpoints. */
@@ -645,6 +648,8 @@ export type Device = {
   id: Scalars['ID']['output'];
   /** The IMEI: 15 or 16 digits, unique across the service. */
   imei: Scalars['String']['output'];
+  /** What the device reported at its last check-in; null before its first. */
+  lastCheckin?: Maybe<DeviceCheckin>;
   /** When the device last reported in. */
   lastSeen?: Maybe<Scalars['Timestamp']['output']>;
   /** The device's model. */
@@ -673,6 +678,17 @@ export type Device = {
 export type DeviceCommandsArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** What a device reported at its last check-in. */
+export type DeviceCheckin = {
+  __typename?: 'DeviceCheckin';
+  /** The version of its lock agent. */
+  appVersion?: Maybe<Scalars['String']['output']>;
+  /** When it checked in (its partner's time). */
+  at: Scalars['Timestamp']['output'];
+  /** The SIM card number it reported, when it reported one. */
+  simNumber?: Maybe<Scalars['String']['output']>;
 };
 
 /** A command sent to one device, carried by its next check-in. */
@@ -883,6 +899,8 @@ export type EventEdge = {
 
 /** What an event says happened. */
 export type EventType =
+  /** A device checked in at the device door: at most one per device per hour (data: lockState, reason, appVersion, simMismatch). */
+  | 'DEVICE_CHECKED_IN'
   /** A device acknowledged a command at a check-in (data: the device and the command, decisions.md 20). */
   | 'DEVICE_COMMAND_ACKNOWLEDGED'
   /** A device locked: its order reached lockAt unpaid (data: reason PAYMENT_OVERDUE). */
@@ -1075,6 +1093,15 @@ export type InstallmentStatus =
   /** Not yet due. */
   | 'UPCOMING';
 
+/** A device credential as issued: the credential is shown here once, never again (docs/decisions.md 19). */
+export type IssuedDeviceCredential = {
+  __typename?: 'IssuedDeviceCredential';
+  /** The credential (dvc_...): the device's lock agent checks in with it. Only its hash is kept. */
+  credential: Scalars['String']['output'];
+  /** The device it opens the device door for. */
+  device: Device;
+};
+
 /** A merchant: one of a partner's stores, where devices are sold and in-store payments are taken. */
 export type Merchant = {
   __typename?: 'Merchant';
@@ -1133,6 +1160,11 @@ export type Mutation = {
   deleteWebhookEndpoint: WebhookEndpoint;
   /** Finances a cart: creates its finance order and the finance transaction. Operators only. */
   financeCart: FinanceOrder;
+  /**
+   * Issues a device's credential for the device door, ending its previous one: operators for any device,
+   * partner and retail keys for their own partner's. Audited; the credential is shown in this answer only.
+   */
+  issueDeviceCredential: IssuedDeviceCredential;
   /**
    * Records a payment taken in a store: the payment, a cash transaction (minus the amount) and, when
    * the partner earns commission, a commission transaction, with the balance change, in one database
@@ -1282,6 +1314,12 @@ export type MutationFinanceCartArgs = {
 
 
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationIssueDeviceCredentialArgs = {
+  deviceId: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRecordInStorePaymentArgs = {
   input: RecordInStorePaymentInput;
 };
@@ -1411,8 +1449,12 @@ export type PartnerSettings = {
   lockGraceHours: Scalars['Int']['output'];
   /** Days before the lock a reminder is sent, furthest first: up to 10 entries of 1 to 30 (default [3, 1]). */
   lockReminderDays: Array<Scalars['Int']['output']>;
+  /** Days a device may go without checking in before it locks by itself: 1 to 90 (default 7). */
+  offlineLockDays: Scalars['Int']['output'];
   /** The repayment options offered, in days paid, shortest first: 1 to 10 entries of 1 to 366 (default [7, 30]). */
   repaymentDays: Array<Scalars['Int']['output']>;
+  /** Whether a device reporting a SIM other than its enrolled one is locked at check-in (default false). */
+  simControlEnabled: Scalars['Boolean']['output'];
 };
 
 /** A payment towards a finance order. */
@@ -1608,6 +1650,8 @@ export type Query = {
    * partner's, or one partner's with partnerId; vendor keys: FORBIDDEN.
    */
   customers: CustomerConnection;
+  /** One device, by exactly one of id and tag: a partner key its own partner's, operators any; null when not found. */
+  device?: Maybe<Device>;
   /** The device catalogue: the families with their models, ordered by id, a page at a time. */
   deviceFamilies: Array<DeviceFamily>;
   /**
@@ -1721,6 +1765,13 @@ export type QueryCustomersArgs = {
   merchantId?: InputMaybe<Scalars['ID']['input']>;
   partnerId?: InputMaybe<Scalars['ID']['input']>;
   status?: InputMaybe<FinanceOrderStatus>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryDeviceArgs = {
+  id?: InputMaybe<Scalars['ID']['input']>;
+  tag?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2008,10 +2059,14 @@ export type UpdatePartnerSettingsInput = {
   lockGraceHours?: InputMaybe<Scalars['Int']['input']>;
   /** Days before the lock to remind: up to 10 different entries, each 1 to 30. */
   lockReminderDays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Days a device may go without checking in before it locks by itself: 1 to 90. */
+  offlineLockDays?: InputMaybe<Scalars['Int']['input']>;
   /** The partner. */
   partnerId: Scalars['ID']['input'];
   /** Repayment options in days: 1 to 10 different entries, each 1 to 366. */
   repaymentDays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Whether a SIM other than the enrolled one locks the device at check-in. */
+  simControlEnabled?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 /** Changes to a payment vendor; absent fields stay as they are. */
@@ -2288,6 +2343,7 @@ export type ResolversTypes = {
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
   Device: ResolverTypeWrapper<DeviceRow>;
+  DeviceCheckin: ResolverTypeWrapper<DeviceCheckin>;
   DeviceCommand: ResolverTypeWrapper<DeviceCommandRow>;
   DeviceCommandConnection: ResolverTypeWrapper<DeviceCommandConnectionParent>;
   DeviceCommandEdge: ResolverTypeWrapper<DeviceCommandEdgeParent>;
@@ -2315,6 +2371,7 @@ export type ResolversTypes = {
   Installment: ResolverTypeWrapper<InstallmentParent>;
   InstallmentStatus: InstallmentStatus;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  IssuedDeviceCredential: ResolverTypeWrapper<Omit<IssuedDeviceCredential, 'device'> & { device: ResolversTypes['Device'] }>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Merchant: ResolverTypeWrapper<MerchantRow>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2399,6 +2456,7 @@ export type ResolversParentTypes = {
   Decimal: Scalars['Decimal']['output'];
   DeliveryAttempt: WebhookAttemptRow;
   Device: DeviceRow;
+  DeviceCheckin: DeviceCheckin;
   DeviceCommand: DeviceCommandRow;
   DeviceCommandConnection: DeviceCommandConnectionParent;
   DeviceCommandEdge: DeviceCommandEdgeParent;
@@ -2421,6 +2479,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   Installment: InstallmentParent;
   Int: Scalars['Int']['output'];
+  IssuedDeviceCredential: Omit<IssuedDeviceCredential, 'device'> & { device: ResolversParentTypes['Device'] };
   JSON: Scalars['JSON']['output'];
   Merchant: MerchantRow;
   Mutation: Record<PropertyKey, never>;
@@ -2654,6 +2713,7 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   imei?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastCheckin?: Resolver<Maybe<ResolversTypes['DeviceCheckin']>, ParentType, ContextType>;
   lastSeen?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   model?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType>;
   phoneNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2662,6 +2722,12 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   validThrough?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+};
+
+export type DeviceCheckinResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceCheckin'] = ResolversParentTypes['DeviceCheckin']> = {
+  appVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  simNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type DeviceCommandResolvers<ContextType = Context, ParentType extends ResolversParentTypes['DeviceCommand'] = ResolversParentTypes['DeviceCommand']> = {
@@ -2814,6 +2880,11 @@ export type InstallmentResolvers<ContextType = Context, ParentType extends Resol
   status?: Resolver<ResolversTypes['InstallmentStatus'], ParentType, ContextType>;
 };
 
+export type IssuedDeviceCredentialResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IssuedDeviceCredential'] = ResolversParentTypes['IssuedDeviceCredential']> = {
+  credential?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+};
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
@@ -2844,6 +2915,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
   financeCart?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationFinanceCartArgs, 'input'>>;
+  issueDeviceCredential?: Resolver<ResolversTypes['IssuedDeviceCredential'], ParentType, ContextType, RequireFields<MutationIssueDeviceCredentialArgs, 'deviceId'>>;
   recordInStorePayment?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType, RequireFields<MutationRecordInStorePaymentArgs, 'input'>>;
   redeliverEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
@@ -2879,7 +2951,9 @@ export type PartnerSettingsResolvers<ContextType = Context, ParentType extends R
   flexibleAmountEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   lockGraceHours?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lockReminderDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  offlineLockDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   repaymentDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  simControlEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type PaymentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Payment'] = ResolversParentTypes['Payment']> = {
@@ -2958,6 +3032,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   clerks?: Resolver<Array<ResolversTypes['Clerk']>, ParentType, ContextType, Partial<QueryClerksArgs>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'locator'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType, Partial<QueryDeviceArgs>>;
   deviceFamilies?: Resolver<Array<ResolversTypes['DeviceFamily']>, ParentType, ContextType, Partial<QueryDeviceFamiliesArgs>>;
   deviceRepayment?: Resolver<ResolversTypes['DeviceRepayment'], ParentType, ContextType, RequireFields<QueryDeviceRepaymentArgs, 'deviceTag'>>;
   devices?: Resolver<ResolversTypes['DeviceConnection'], ParentType, ContextType, RequireFields<QueryDevicesArgs, 'first'>>;
@@ -3100,6 +3175,7 @@ export type Resolvers<ContextType = Context> = {
   Decimal?: GraphQLScalarType;
   DeliveryAttempt?: DeliveryAttemptResolvers<ContextType>;
   Device?: DeviceResolvers<ContextType>;
+  DeviceCheckin?: DeviceCheckinResolvers<ContextType>;
   DeviceCommand?: DeviceCommandResolvers<ContextType>;
   DeviceCommandConnection?: DeviceCommandConnectionResolvers<ContextType>;
   DeviceCommandEdge?: DeviceCommandEdgeResolvers<ContextType>;
@@ -3118,6 +3194,7 @@ export type Resolvers<ContextType = Context> = {
   FinanceOrderEdge?: FinanceOrderEdgeResolvers<ContextType>;
   FinanceTransaction?: FinanceTransactionResolvers<ContextType>;
   Installment?: InstallmentResolvers<ContextType>;
+  IssuedDeviceCredential?: IssuedDeviceCredentialResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Merchant?: MerchantResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;

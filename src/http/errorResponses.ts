@@ -8,8 +8,8 @@ import { type ErrorCode, HTTP_STATUS, isErrorCode, maskUnexpectedError } from '.
 /** Which legacy interface a route belongs to; each has its own error body. */
 export type LegacyDoor = 'partner' | 'payments';
 
-/** Where a request came in: each door has its own error body. */
-export type Door = LegacyDoor | 'graphql';
+/** Where a request came in: each door has its own error body (the device door's is the payments interface's shape). */
+export type Door = LegacyDoor | 'graphql' | 'devices';
 
 /** What the renderer reads of an error: an AppError, or an error as Apollo formatted it. */
 export interface RenderedError {
@@ -31,9 +31,10 @@ export function legacyErrorBody(door: LegacyDoor, code: ErrorCode, message: stri
 /** The legacy interface a path belongs to (the partner body for /healthz, /metrics and unknown paths). */
 export const legacyDoorOf = (path: string): LegacyDoor => (path.startsWith('/payments/') ? 'payments' : 'partner');
 
-/** /graphql (labelled by the operations router, subpaths too), else the legacy interface of the path. */
+/** /graphql (labelled by the operations router, subpaths too), the device door, else the legacy interface of the path. */
 export function doorOf(req: Request, res: Response): Door {
-  return res.locals.route === '/graphql' ? 'graphql' : legacyDoorOf(req.originalUrl);
+  if (res.locals.route === '/graphql') return 'graphql';
+  return req.originalUrl.startsWith('/devices/') ? 'devices' : legacyDoorOf(req.originalUrl);
 }
 
 /**
@@ -61,6 +62,8 @@ export function errorBody(
   details: Readonly<Record<string, unknown>> = {},
 ): unknown {
   if (door === 'graphql') return { errors: [{ message, extensions: { code, ...details } }] };
+  // The device door is no legacy interface; its body takes the payments interface's shape.
+  if (door === 'devices') return { error: { code, message } };
   return legacyErrorBody(door, code, message);
 }
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,9 @@ afterEach(() => {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 const SECRET = 'x'.repeat(40);
+const DEVICE_KEY = generateKeyPairSync('ed25519')
+  .privateKey.export({ format: 'der', type: 'pkcs8' })
+  .toString('base64url');
 
 function failure(env: Record<string, string>): ConfigError {
   try {
@@ -71,6 +75,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       TOKEN_TTL_SECONDS: '600',
       TOKEN_SIGNING_SECRET: SECRET,
+      DEVICE_SIGNING_KEYS: `d2:${DEVICE_KEY}`,
       RATE_LIMIT_REQUESTS: '100',
       RATE_LIMIT_WINDOW_SECONDS: '10',
       AUTH_FAILURE_LIMIT: '5',
@@ -115,6 +120,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       tokenTtlSeconds: 600,
       tokenSigningKeys: [{ id: 'default', secret: SECRET }],
+      deviceSigningKeys: [{ id: 'd2', secret: DEVICE_KEY }],
       limits: {
         requestsPerKey: { limit: 100, windowSeconds: 10 },
         authFailuresPerAddress: { limit: 5, windowSeconds: 900 },
@@ -272,13 +278,40 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe('127.0.0.1');
     expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(
-      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', TOKEN_SIGNING_SECRET: SECRET }).host,
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db/x',
+        TOKEN_SIGNING_SECRET: SECRET,
+        DEVICE_SIGNING_KEYS: `k:${DEVICE_KEY}`,
+      }).host,
     ).toBe('0.0.0.0');
   });
 
   it('requires a signing secret and a real database in production', () => {
     expect(failure({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' }).variable).toBe('TOKEN_SIGNING_SECRET');
     expect(failure({ NODE_ENV: 'production', TOKEN_SIGNING_SECRET: SECRET }).variable).toBe('DATABASE_URL');
+  });
+
+  it('requires the device signing keys in production, and refuses one that is not an Ed25519 private key', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', TOKEN_SIGNING_SECRET: SECRET };
+    expect(failure(production).variable).toBe('DEVICE_SIGNING_KEYS');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'der', type: 'pkcs8' })
+      .toString('base64url');
+    for (const bad of [`k:${rsa}`, 'k:not-a-key', `:${DEVICE_KEY}`, `k:${DEVICE_KEY},k:${DEVICE_KEY}`]) {
+      expect(failure({ ...production, DEVICE_SIGNING_KEYS: bad }).variable, bad).toBe('DEVICE_SIGNING_KEYS');
+    }
+    const keys = loadConfig({ ...production, DEVICE_SIGNING_KEYS: `new:${DEVICE_KEY}, old:${DEVICE_KEY}` });
+    expect(keys.deviceSigningKeys.map((key) => key.id)).toEqual(['new', 'old']);
+  });
+
+  it('outside production, generates a device signing key once and keeps it under DATA_DIR', () => {
+    const dir = tempDir();
+    const first = loadConfig({ DATA_DIR: dir }).deviceSigningKeys;
+    expect(first).toEqual([{ id: 'dev', secret: expect.any(String) }]);
+    expect(loadConfig({ DATA_DIR: dir }).deviceSigningKeys).toEqual(first);
+    expect(statSync(join(dir, 'device-signing-key')).mode & 0o077).toBe(0);
+    expect(loadConfig({ DATA_DIR: tempDir() }).deviceSigningKeys[0]!.secret).not.toBe(first[0]!.secret);
   });
 
   it('outside production, generates the signing secret once and keeps it under DATA_DIR', () => {

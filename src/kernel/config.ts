@@ -1,6 +1,6 @@
 // The environment, parsed and validated once at start. Nothing else in the code reads process.env:
 // a bad value stops the process here with a message naming the variable.
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './clientAddress.js';
@@ -31,6 +31,8 @@ export interface Config {
   tokenTtlSeconds: number;
   /** The first signs new access tokens; every one verifies them (rotation). */
   tokenSigningKeys: Array<{ id: string; secret: string }>;
+  /** The Ed25519 keys that sign the device door's answers (PKCS#8 DER, base64url): the first signs, all are published. */
+  deviceSigningKeys: Array<{ id: string; secret: string }>;
   /** Requests per API key, failed authentications per address, GraphQL document limits (src/pipeline/). */
   limits: LimitSettings;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address. */
@@ -332,6 +334,60 @@ function tokenSigningSecret(env: Env, production: boolean, dataDir: string): str
 }
 
 /**
+ * The keys that sign the device door's check-in answers (decisions.md 19):
+ * DEVICE_SIGNING_KEYS="id:<Ed25519 private key, PKCS#8 DER, base64url>,..." (the first signs, all are
+ * published, so a key is rotated in before it signs). Production must set it (every instance signs
+ * with the same keys); elsewhere a key is generated once and kept under DATA_DIR.
+ */
+function deviceSigningKeys(env: Env, production: boolean, dataDir: string): Array<{ id: string; secret: string }> {
+  const list = env.DEVICE_SIGNING_KEYS;
+  if (list !== undefined && list !== '') {
+    const keys = list.split(',').map((entry) => {
+      const separator = entry.indexOf(':');
+      const id = entry.slice(0, separator).trim();
+      const secret = entry.slice(separator + 1).trim();
+      if (separator <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
+        throw new ConfigError(
+          'DEVICE_SIGNING_KEYS',
+          'must be a comma-separated list of id:key, ids of letters, digits, _ and -',
+        );
+      }
+      if (!isEd25519PrivateKey(secret))
+        throw new ConfigError(
+          'DEVICE_SIGNING_KEYS',
+          `key "${id}" is not an Ed25519 private key (PKCS#8 DER, base64url)`,
+        );
+      return { id, secret };
+    });
+    if (new Set(keys.map((key) => key.id)).size !== keys.length)
+      throw new ConfigError('DEVICE_SIGNING_KEYS', 'names a key id twice');
+    return keys;
+  }
+  if (production) throw new ConfigError('DEVICE_SIGNING_KEYS', 'is required when NODE_ENV=production');
+  const file = join(dataDir, 'device-signing-key');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (isEd25519PrivateKey(kept)) return [{ id: 'dev', secret: kept }];
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated = generateKeyPairSync('ed25519')
+    .privateKey.export({ format: 'der', type: 'pkcs8' })
+    .toString('base64url');
+  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  return [{ id: 'dev', secret: generated }];
+}
+
+function isEd25519PrivateKey(text: string): boolean {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return false;
+  try {
+    const key = createPrivateKey({ key: Buffer.from(text, 'base64url'), format: 'der', type: 'pkcs8' });
+    return key.asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Tracing is on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT, or the traces-only
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and OTEL_SDK_DISABLED is not "true". The telemetry preload
  * asks this before anything else loads; everything else in OTEL_* is the SDK's own to read.
@@ -374,6 +430,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 30 * 24 * 3600),
     tokenSigningKeys: tokenSigningKeys(env, production, dataDir),
+    deviceSigningKeys: deviceSigningKeys(env, production, dataDir),
     limits: limits(env),
     trustProxy: trustProxy(env),
     corsOrigins: corsOrigins(env),

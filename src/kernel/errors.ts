@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'PAYMENT_REFERENCE_EXPIRED',
   'AMOUNT_MISMATCH',
   'RELEASE_NOT_ALLOWED',
+  'INVALID_DEVICE_CREDENTIAL',
+  'DEVICE_MISMATCH',
   'RESPONSE_TOO_LARGE',
   'SUBSCRIPTION_NEEDS_WEBSOCKET',
   'INTROSPECTION_DISABLED',
@@ -81,6 +83,9 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   AMOUNT_MISMATCH: 400,
   // 409 like PAYMENT_REFERENCE_ALREADY_PAID: the order's state refuses the command (decisions.md 20).
   RELEASE_NOT_ALLOWED: 409,
+  // The device door (decisions.md 19): no credential or a bad one, and a device that is not the credential's.
+  INVALID_DEVICE_CREDENTIAL: 401,
+  DEVICE_MISMATCH: 403,
   RESPONSE_TOO_LARGE: 400,
   SUBSCRIPTION_NEEDS_WEBSOCKET: 400,
   INTROSPECTION_DISABLED: 400,
@@ -130,6 +135,13 @@ export const invalidNotification = (problems: readonly string[]) =>
   new AppError('INVALID_NOTIFICATION', `the notification is not valid: ${problems.join('; ')}`, { problems });
 
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+
+// One message for a missing, malformed, unknown and ended credential alike, as for API keys.
+export const invalidDeviceCredential = () =>
+  new AppError(
+    'INVALID_DEVICE_CREDENTIAL',
+    'a valid device credential is required: send it as Authorization: Bearer dvc_... (unknown, ended or missing)',
+  );
 
 /** Nothing the caller may see is `resource` with `by` = `value` (by default its id). */
 export const notFound = (resource: string, value: string, by = 'id') =>

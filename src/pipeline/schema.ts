@@ -12,6 +12,7 @@ import { cartResolvers } from '../modules/carts/resolvers.js';
 import { clerkResolvers } from '../modules/clerks/resolvers.js';
 import { customerResolvers } from '../modules/customers/resolvers.js';
 import { deviceCommandResolvers } from '../modules/deviceCommands/resolvers.js';
+import { deviceDoorResolvers } from '../modules/deviceDoor/resolvers.js';
 import { deviceResolvers } from '../modules/devices/resolvers.js';
 import { eventResolvers } from '../modules/events/resolvers.js';
 import { eventSubscriptionResolvers } from '../modules/events/subscriptionResolvers.js';
@@ -75,6 +76,7 @@ export function buildSchema(): GraphQLSchema {
         customerResolvers,
         deviceResolvers,
         deviceCommandResolvers,
+        deviceDoorResolvers,
         cartResolvers,
         financeOrderResolvers,
         paymentResolvers,

@@ -20,7 +20,7 @@ import {
   str,
   successHeaders,
 } from './openapiSchemas.js';
-import { GRAPHQL_TAG, OPERATIONS_TAG, servicePaths } from './openapiServicePaths.js';
+import { DEVICES_TAG, GRAPHQL_TAG, OPERATIONS_TAG, servicePaths } from './openapiServicePaths.js';
 import { LEGACY_ROUTES, type LegacyRoute } from './routes.js';
 
 const PAYMENTS_TAG = 'Payments interface';
@@ -42,6 +42,11 @@ const tags = [
     name: GRAPHQL_TAG,
     description:
       '/graphql: the whole graph, which both legacy interfaces run through (one pipeline, one set of rules). Cursor pagination, writes for operators, subscriptions (graphql-ws).',
+  },
+  {
+    name: DEVICES_TAG,
+    description:
+      "/devices/v1: the device door (docs/decisions.md 19). A device's lock agent checks in with its device credential (issueDeviceCredential) and is answered its lock state, signed with a key of the published JWK set. Errors: { error: { code, message } }.",
   },
   {
     name: OPERATIONS_TAG,
@@ -82,6 +87,12 @@ const securitySchemes = {
     type: 'http',
     scheme: 'bearer',
     description: 'On /graphql, Authorization: Bearer with an API key or an access token.',
+  },
+  deviceCredential: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "On /devices/v1/checkin, Authorization: Bearer with the device's credential (dvc_..., from issueDeviceCredential); it opens this door only.",
   },
 };
 

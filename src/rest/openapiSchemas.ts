@@ -76,6 +76,8 @@ const ERROR_BODY: Record<Door, string> = {
   partner: 'PartnerError',
   payments: 'PaymentsError',
   graphql: 'GraphQLResponse',
+  // The device door answers errors in the payments interface's shape (decisions.md 19).
+  devices: 'PaymentsError',
 };
 
 /** An error response in the body of `door`; examples are the goldens' (openapiExamples.ts) plus `examples`. */

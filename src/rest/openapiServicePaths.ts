@@ -1,12 +1,26 @@
 // The service's own doors in the OpenAPI document: /graphql (the door both legacy interfaces run
 // through) and the operations endpoints of src/ops/router.ts, as they really answer.
-import { unreadableBody } from '../kernel/errors.js';
+import { AppError, invalidRequestBody, rateLimited, unreadableBody } from '../kernel/errors.js';
 import { GRAPHQL_BODY_LIMIT } from '../kernel/limitSettings.js';
 import type { Readiness } from '../ops/health.js';
 import { errorAnswer, rendered } from './openapiExamples.js';
-import { type Examples, errorResponse, jsonContent, RATE_LIMITED, ref, successHeaders } from './openapiSchemas.js';
+import {
+  arr,
+  type Examples,
+  errorResponse,
+  int,
+  jsonContent,
+  obj,
+  RATE_LIMITED,
+  rateLimitedResponse,
+  ref,
+  type Schema,
+  str,
+  successHeaders,
+} from './openapiSchemas.js';
 
 export const GRAPHQL_TAG = 'GraphQL';
+export const DEVICES_TAG = 'Device door';
 export const OPERATIONS_TAG = 'Operations';
 
 const readiness = (summary: string, value: Readiness): Examples => ({
@@ -22,10 +36,204 @@ http_requests_total{method="GET",route="/v1/list-clerks.php",status="200"} 3
 payments_recorded_total{channel="store"} 1
 `;
 
+const nullableOf = (schema: Schema): Schema => ({ ...schema, type: [schema.type, 'null'] });
+const unixSeconds = (what: string) => int(`${what}, Unix seconds, in the partner's time.`);
+
+const checkinRequest = obj(
+  {
+    imei: { type: 'string', pattern: '^[0-9]{15,16}$', description: "The device's IMEI, as it reads it." },
+    simNumber: nullableOf({
+      ...str('The SIM card number it sees (1 to 32 characters); absent or null: none reported.'),
+      maxLength: 32,
+    }),
+    appVersion: { ...str("The lock agent's version (1 to 64 characters)."), minLength: 1, maxLength: 64 },
+    acknowledged: {
+      ...arr(str('A command id.')),
+      maxItems: 100,
+      description: 'The ids of commands received in earlier answers and carried out.',
+    },
+  },
+  ['simNumber', 'acknowledged'],
+);
+// Members the service does not know are ignored, so a newer agent may send more.
+checkinRequest.additionalProperties = true;
+
+const checkinData = obj({
+  deviceTag: str("The device's tag."),
+  lockState: { enum: ['UNLOCKED', 'LOCKED', 'RELEASED'], description: 'What the device must be now.' },
+  reason: {
+    enum: ['PAYMENT_OVERDUE', 'SIM_MISMATCH', 'LOCK_COMMAND', null],
+    description: 'Why LOCKED; null otherwise.',
+  },
+  lockAt: nullableOf(
+    unixSeconds('When the device locks unless a payment arrives; null when released or without an order'),
+  ),
+  nextCheckinAt: unixSeconds('When to check in next'),
+  offlineLockAt: nullableOf(
+    unixSeconds(
+      "When the device must lock by itself if it has not checked in again (the earlier of lockAt and now + the partner's offlineLockDays); null when released",
+    ),
+  ),
+  message: nullableOf(str('A line for the screen while LOCKED.')),
+  commands: arr(
+    obj({
+      id: str('The command id, to acknowledge.'),
+      type: { enum: ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'RELEASE'] },
+      hours: nullableOf(int('UNLOCK_FOR_HOURS: the hours.')),
+      message: nullableOf(str('SHOW_MESSAGE: the text.')),
+    }),
+  ),
+  issuedAt: unixSeconds('The check-in'),
+});
+
+const checkinExample = {
+  deviceTag: 'DTSTBBB',
+  lockState: 'UNLOCKED',
+  reason: null,
+  lockAt: 1_783_296_000,
+  nextCheckinAt: 1_781_127_000,
+  offlineLockAt: 1_781_710_200,
+  message: null,
+  commands: [],
+  issuedAt: 1_781_105_400,
+};
+
+/** An error of the device door, with its answer as the door renders it. */
+const devicesError = (description: string, error: AppError, summary: string) =>
+  errorResponse('devices', description, rendered('devices', error, summary));
+
+const deviceCredentialRefused = new AppError(
+  'INVALID_DEVICE_CREDENTIAL',
+  'a valid device credential is required: send it as Authorization: Bearer dvc_... (unknown, ended or missing)',
+);
+
 const readOnly = (path: string) =>
   errorResponse('partner', `METHOD_NOT_ALLOWED: ${path} takes GET and HEAD only (see the Allow header).`);
 
 export const servicePaths = {
+  '/devices/v1/checkin': {
+    post: {
+      operationId: 'deviceCheckin',
+      tags: [DEVICES_TAG],
+      summary: "A device's check-in",
+      description:
+        "A device's lock agent reports what it sees and is answered what it must be: its lock state from its current order at the partner's time, until when, when to lock by itself without a network (offlineLockAt), when to check in next, and the commands waiting for it. The answer's signature is a compact JWS (EdDSA, Ed25519) whose payload is data's JSON text, signed with the key its kid names in GET /devices/v1/jwks.json: a device verifies it before trusting the state, and keeps enforcing it offline. The check-in becomes the device's lastSeen; a SIM other than the enrolled one is recorded (LOCKED, reason SIM_MISMATCH, where the partner enabled SIM control). Rules: docs/decisions.md, section 19.",
+      security: [{ deviceCredential: [] }],
+      requestBody: {
+        required: true,
+        content: jsonContent(checkinRequest, {
+          'demo-device': {
+            summary: "the demo order's device (DTSTBBB)",
+            value: { imei: '123456789012347', simNumber: '8901000000000000001', appVersion: '1.0.0', acknowledged: [] },
+          },
+        }),
+      },
+      responses: {
+        '200': {
+          description: 'The signed state.',
+          headers: successHeaders,
+          content: jsonContent(obj({ data: checkinData, signature: str('A compact JWS over data (RFC 7515).') }), {
+            unlocked: {
+              summary: 'an active device',
+              value: {
+                data: checkinExample,
+                signature: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImRldiJ9.eyJkZXZpY2VUYWciOi4uLn0.c2lnbmF0dXJl',
+              },
+            },
+          }),
+        },
+        '400': devicesError(
+          'INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged. Nothing is written.',
+          invalidRequestBody('has a bad imei: 15 or 16 digits'),
+          'an imei that is not 15 or 16 digits',
+        ),
+        '401': devicesError(
+          'INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one.',
+          deviceCredentialRefused,
+          'a mistyped credential',
+        ),
+        '403': devicesError(
+          "DEVICE_MISMATCH: the imei is not the credential's device's. The refusal is audited; nothing else is written.",
+          new AppError('DEVICE_MISMATCH', "the imei is not the device's this credential was issued for"),
+          "another device's imei",
+        ),
+        '405': devicesError(
+          'METHOD_NOT_ALLOWED: this path takes POST only (see the Allow header).',
+          new AppError('METHOD_NOT_ALLOWED', '/devices/v1/checkin accepts POST only, not GET'),
+          'a GET',
+        ),
+        '415': devicesError(
+          'UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.',
+          new AppError(
+            'UNSUPPORTED_MEDIA_TYPE',
+            'the request body must be JSON, sent with Content-Type: application/json',
+          ),
+          'a body sent as text/plain',
+        ),
+        '429': rateLimitedResponse(
+          'devices',
+          'RATE_LIMITED: the device checked in more often than RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS, or the address failed authentication too often. Retry after Retry-After seconds.',
+          rendered(
+            'devices',
+            rateLimited('too many check-ins from this device or address', 42),
+            'a device past its quota',
+          ),
+        ),
+        '503': errorAnswer('devices', 503, 'SERVICE_UNAVAILABLE: the database cannot be reached.'),
+      },
+    },
+  },
+  '/devices/v1/jwks.json': {
+    get: {
+      operationId: 'deviceSigningKeys',
+      tags: [DEVICES_TAG],
+      summary: 'The keys that sign check-in answers',
+      description:
+        'The public keys of DEVICE_SIGNING_KEYS as a JWK set (RFC 7517): Ed25519 (kty OKP), each with its kid. The first configured key signs; the others stay published through a rotation, so a device fetches the set now and then and keeps it for offline use. No credential.',
+      security: [],
+      responses: {
+        '200': {
+          description: 'The key set.',
+          content: jsonContent(
+            obj({
+              keys: arr(
+                obj({
+                  kty: { const: 'OKP' },
+                  crv: { const: 'Ed25519' },
+                  x: str('The public key, base64url.'),
+                  kid: str('The key id, as check-in signatures name it.'),
+                  alg: { const: 'EdDSA' },
+                  use: { const: 'sig' },
+                }),
+              ),
+            }),
+            {
+              'one-key': {
+                summary: 'one key',
+                value: {
+                  keys: [
+                    {
+                      kty: 'OKP',
+                      crv: 'Ed25519',
+                      x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+                      kid: 'dev',
+                      alg: 'EdDSA',
+                      use: 'sig',
+                    },
+                  ],
+                },
+              },
+            },
+          ),
+        },
+        '405': devicesError(
+          'METHOD_NOT_ALLOWED: this path takes GET and HEAD only (see the Allow header).',
+          new AppError('METHOD_NOT_ALLOWED', '/devices/v1/jwks.json accepts GET or HEAD only, not POST'),
+          'a POST',
+        ),
+      },
+    },
+  },
   '/graphql': {
     post: {
       operationId: 'executeGraphql',

@@ -8,7 +8,7 @@ import { connectionResolvers } from '../pages.js';
 import { auditEventsPrecede, countAuditEvents, listAuditEvents } from './queries.js';
 import type { AuditEventRow } from './rows.js';
 
-const ACTOR_KINDS = { operator: 'OPERATOR', cli: 'CLI', partner: 'PARTNER' } as const;
+const ACTOR_KINDS = { operator: 'OPERATOR', cli: 'CLI', partner: 'PARTNER', device: 'DEVICE' } as const;
 
 // Opaque cursors: the event's id (the trail is read newest first, by id).
 const cursorOf = (event: AuditEventRow) => Buffer.from(event.id).toString('base64url');

@@ -2,7 +2,7 @@
 export interface AuditEventRow {
   id: string;
   occurred_at: Date;
-  actor_kind: 'operator' | 'cli' | 'partner';
+  actor_kind: 'operator' | 'cli' | 'partner' | 'device';
   actor_id: string | null;
   actor_key_id: string | null;
   action: string;
@@ -16,7 +16,7 @@ export interface AuditEventRow {
 
 /** Who acted, and from where. */
 export interface AuditActor {
-  kind: 'operator' | 'cli' | 'partner';
+  kind: 'operator' | 'cli' | 'partner' | 'device';
   id: string | null;
   keyId: string | null;
   clientAddress: string | null;

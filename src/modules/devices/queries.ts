@@ -18,6 +18,8 @@ export const COLUMNS = [
   'description',
   'last_seen_at',
   'last_checkin_at',
+  'last_sim_number',
+  'last_app_version',
 ] as const;
 
 /**
@@ -179,4 +181,10 @@ export async function insertDeviceModel(db: DbOrTrx, row: Omit<DeviceModelRow, '
     .insert(row)
     .returning(['id', 'family_id', 'make_model', 'name']);
   return inserted as DeviceModelRow;
+}
+
+/** A device by id: within one partner, or in any partner when partnerId is null (operators). */
+export function deviceById(db: DbOrTrx, id: string, partnerId: string | null): Promise<DeviceRow | undefined> {
+  const query = devicesWithCatalogue(db).where('d.id', id);
+  return (partnerId === null ? query : query.where('d.partner_id', partnerId)).first();
 }

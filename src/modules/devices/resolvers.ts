@@ -95,6 +95,10 @@ export const deviceResolvers: Resolvers = {
     simNumber: column('sim_number'),
     phoneNumber: column('phone_number'),
     lastSeen: column('last_seen_at'),
+    lastCheckin: (device) =>
+      device.last_checkin_at
+        ? { at: device.last_checkin_at, simNumber: device.last_sim_number, appVersion: device.last_app_version }
+        : null,
     // Model and family come joined with the device row: no further query.
     model: (device) => ({
       id: device.model_id,

@@ -15,8 +15,10 @@ export interface DeviceRow {
   phone_number: string | null;
   description: string | null;
   last_seen_at: Date | null;
-  /** When the device last checked in at the device door (its partner's time); null: never. */
+  // What the last check-in at the device door reported (decisions.md 19).
   last_checkin_at: Date | null;
+  last_sim_number: string | null;
+  last_app_version: string | null;
   // Joined from the catalogue, so a list of devices needs no further query for model and family.
   model_make_model: string;
   model_name: string;

@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'device.released',
   // A device command acknowledged at a check-in (docs/decisions.md 20).
   'device.command_acknowledged',
+  // The device door's (docs/decisions.md 19): at most one per device per hour.
+  'device.checked_in',
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

@@ -14,6 +14,7 @@ const LOG_NAMES: Readonly<Record<EventType, EventTypeName>> = {
   DEVICE_UNLOCKED: 'device.unlocked',
   DEVICE_RELEASED: 'device.released',
   DEVICE_COMMAND_ACKNOWLEDGED: 'device.command_acknowledged',
+  DEVICE_CHECKED_IN: 'device.checked_in',
 };
 
 const GRAPH_NAMES = Object.fromEntries(Object.entries(LOG_NAMES).map(([graph, log]) => [log, graph])) as Readonly<

@@ -88,7 +88,13 @@ function policyOfMessage(payload: string): PartnerPolicy | null {
   try {
     const { p, r, s, o } = JSON.parse(payload) as { p: string; r: string; s: PartnerSettings; o: number | null };
     if (typeof p !== 'string' || typeof r !== 'string' || typeof s !== 'object' || s === null) return null;
-    return { partnerId: p, revision: r, settings: s, offsetMs: typeof o === 'number' ? o : null };
+    // An instance of an earlier version notifies without the settings added since: those take their defaults.
+    return {
+      partnerId: p,
+      revision: r,
+      settings: { ...DEFAULT_PARTNER_SETTINGS, ...s },
+      offsetMs: typeof o === 'number' ? o : null,
+    };
   } catch {
     return null;
   }

@@ -8,6 +8,13 @@ describe('changedSettings', () => {
       lockReminderDays: [7, 3, 1],
       repaymentDays: [1, 30],
       flexibleAmountEnabled: true,
+      offlineLockDays: 7,
+      simControlEnabled: false,
+    });
+    expect(changedSettings(DEFAULT_PARTNER_SETTINGS, { offlineLockDays: 90, simControlEnabled: true })).toEqual({
+      ...DEFAULT_PARTNER_SETTINGS,
+      offlineLockDays: 90,
+      simControlEnabled: true,
     });
     expect(changedSettings(DEFAULT_PARTNER_SETTINGS, { lockGraceHours: null, flexibleAmountEnabled: false })).toEqual({
       ...DEFAULT_PARTNER_SETTINGS,
@@ -37,6 +44,9 @@ describe('changedSettings', () => {
     [{ lockReminderDays: [2, 2] }],
     [{ repaymentDays: [] }],
     [{ repaymentDays: [367] }],
+    [{ offlineLockDays: 0 }],
+    [{ offlineLockDays: 91 }],
+    [{ offlineLockDays: 2.5 }],
     [{ repaymentDays: Array.from({ length: 11 }, (_, index) => index + 1) }],
   ])('refuses %j with INVALID_PARTNER_SETTINGS', (change) => {
     expect(() => changedSettings(DEFAULT_PARTNER_SETTINGS, change)).toThrow(
@@ -47,12 +57,20 @@ describe('changedSettings', () => {
 
 describe('settingsOfColumns', () => {
   it('reads int[] as an array or as its text form', () => {
-    const columns = { lock_grace_hours: 2, repayment_days: '{7,30}', flexible_amount_enabled: false };
+    const columns = {
+      lock_grace_hours: 2,
+      repayment_days: '{7,30}',
+      flexible_amount_enabled: false,
+      offline_lock_days: 3,
+      sim_control_enabled: true,
+    };
     expect(settingsOfColumns({ ...columns, lock_reminder_days: [3, 1] })).toEqual({
       lockGraceHours: 2,
       lockReminderDays: [3, 1],
       repaymentDays: [7, 30],
       flexibleAmountEnabled: false,
+      offlineLockDays: 3,
+      simControlEnabled: true,
     });
     expect(settingsOfColumns({ ...columns, lock_reminder_days: '{}' }).lockReminderDays).toEqual([]);
   });

@@ -9,6 +9,10 @@ export interface PartnerSettings {
   lockReminderDays: readonly number[];
   repaymentDays: readonly number[];
   flexibleAmountEnabled: boolean;
+  /** Days a device may go without checking in before it locks by itself (decisions.md 19). */
+  offlineLockDays: number;
+  /** Whether a SIM other than the enrolled one locks the device at check-in. */
+  simControlEnabled: boolean;
 }
 
 /** The graph's PartnerSettings object. */
@@ -19,6 +23,8 @@ export const DEFAULT_PARTNER_SETTINGS: PartnerSettings = Object.freeze({
   lockReminderDays: Object.freeze([3, 1]),
   repaymentDays: Object.freeze([7, 30]),
   flexibleAmountEnabled: true,
+  offlineLockDays: 7,
+  simControlEnabled: false,
 });
 
 /** The columns of `partners` that hold the settings, as the database gives them. */
@@ -27,6 +33,8 @@ export interface PartnerSettingsColumns {
   lock_reminder_days: unknown;
   repayment_days: unknown;
   flexible_amount_enabled: boolean;
+  offline_lock_days: number;
+  sim_control_enabled: boolean;
 }
 
 export const PARTNER_SETTINGS_COLUMNS = [
@@ -34,6 +42,8 @@ export const PARTNER_SETTINGS_COLUMNS = [
   'lock_reminder_days',
   'repayment_days',
   'flexible_amount_enabled',
+  'offline_lock_days',
+  'sim_control_enabled',
 ] as const;
 
 /** The bounds of each setting: the mutation's checks, the migration's constraints say the same. */
@@ -41,6 +51,7 @@ export const SETTINGS_BOUNDS = {
   lockGraceHours: { min: 0, max: 720 },
   lockReminderDays: { entries: 10, minEntries: 0, min: 1, max: 30 },
   repaymentDays: { entries: 10, minEntries: 1, min: 1, max: 366 },
+  offlineLockDays: { min: 1, max: 90 },
 } as const;
 
 /** An int[] as either driver gives it: an array (pg, PGlite) or its text form ("{3,1}"). */
@@ -59,6 +70,8 @@ export function settingsOfColumns(row: PartnerSettingsColumns): PartnerSettings 
     lockReminderDays: intArray(row.lock_reminder_days),
     repaymentDays: intArray(row.repayment_days),
     flexibleAmountEnabled: Boolean(row.flexible_amount_enabled),
+    offlineLockDays: Number(row.offline_lock_days),
+    simControlEnabled: Boolean(row.sim_control_enabled),
   };
 }
 
@@ -68,6 +81,8 @@ export function columnsOfSettings(settings: PartnerSettings): PartnerSettingsCol
     lock_reminder_days: [...settings.lockReminderDays],
     repayment_days: [...settings.repaymentDays],
     flexible_amount_enabled: settings.flexibleAmountEnabled,
+    offline_lock_days: settings.offlineLockDays,
+    sim_control_enabled: settings.simControlEnabled,
   };
 }
 
@@ -95,6 +110,8 @@ export interface PartnerSettingsChange {
   lockReminderDays?: readonly number[] | null;
   repaymentDays?: readonly number[] | null;
   flexibleAmountEnabled?: boolean | null;
+  offlineLockDays?: number | null;
+  simControlEnabled?: boolean | null;
 }
 
 function checkDays(
@@ -127,6 +144,13 @@ export function changedSettings(current: PartnerSettings, change: PartnerSetting
       'lockGraceHours',
       `is ${grace}; it must be a whole number of hours from ${min} to ${max}`,
     );
+  const offlineLockDays = change.offlineLockDays ?? current.offlineLockDays;
+  const offline = SETTINGS_BOUNDS.offlineLockDays;
+  if (!Number.isInteger(offlineLockDays) || offlineLockDays < offline.min || offlineLockDays > offline.max)
+    throw invalidPartnerSettings(
+      'offlineLockDays',
+      `is ${offlineLockDays}; it must be a whole number of days from ${offline.min} to ${offline.max}`,
+    );
   const reminders = change.lockReminderDays ?? current.lockReminderDays;
   checkDays('lockReminderDays', reminders, SETTINGS_BOUNDS.lockReminderDays);
   const repayment = change.repaymentDays ?? current.repaymentDays;
@@ -136,5 +160,7 @@ export function changedSettings(current: PartnerSettings, change: PartnerSetting
     lockReminderDays: [...reminders].sort((a, b) => b - a),
     repaymentDays: [...repayment].sort((a, b) => a - b),
     flexibleAmountEnabled: change.flexibleAmountEnabled ?? current.flexibleAmountEnabled,
+    offlineLockDays,
+    simControlEnabled: change.simControlEnabled ?? current.simControlEnabled,
   };
 }

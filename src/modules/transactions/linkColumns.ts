@@ -84,6 +84,7 @@ const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
   phoneNumber: ['phone_number'],
   description: ['description'],
   lastSeen: ['last_seen_at'],
+  lastCheckin: ['last_checkin_at', 'last_sim_number', 'last_app_version'],
   // The model's family is loaded by its id (devices/resolvers.ts).
   model: ['model_id', 'family_id', 'model_make_model', 'model_name'],
   family: ['family_id', 'family_name'],

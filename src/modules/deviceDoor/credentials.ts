@@ -1,0 +1,87 @@
+// Device credentials (docs/decisions.md 19): dvc_<32 random base62 characters><6-character CRC32
+// checksum>, like API keys (../auth/keys.ts): the prefix tells what leaked, the checksum refuses a
+// mistyped or truncated credential before any database read. Only its SHA-256 is stored, beside the
+// unlock key derived from it (offline unlock codes); a device has at most one live credential.
+import { createHmac } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import type { DbOrTrx } from '../../db/knex.js';
+import { base62, secretBase62 } from '../../kernel/base62.js';
+import { hashApiKey } from '../auth/keys.js';
+
+const PREFIX = 'dvc_';
+const BODY_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const SHAPE = /^dvc_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+/** The message of the unlock key's HMAC: a device derives the same key from its credential. */
+export const UNLOCK_KEY_MESSAGE = 'dfs-unlock-key-v1';
+
+function checksumOf(text: string): string {
+  return base62(crc32(Buffer.from(text, 'utf8')) >>> 0, CHECKSUM_LENGTH);
+}
+
+/** A new random credential: ~190 random bits, prefix, checksum. */
+export function generateDeviceCredential(): string {
+  const head = `${PREFIX}${secretBase62(BODY_LENGTH)}`;
+  return `${head}${checksumOf(head)}`;
+}
+
+/** Whether `credential` has the shape and checksum of one the service generated (no read). */
+export function couldBeDeviceCredential(credential: string): boolean {
+  const match = SHAPE.exec(credential);
+  return match !== null && checksumOf(`${PREFIX}${match[1]}`) === match[2];
+}
+
+/** HMAC-SHA256(key = the credential's text, message = "dfs-unlock-key-v1"), hex. */
+export function unlockKeyOfCredential(credential: string): string {
+  return createHmac('sha256', credential).update(UNLOCK_KEY_MESSAGE, 'utf8').digest('hex');
+}
+
+/** The device a credential opens, or null (a typo is refused by its checksum before any read). */
+export async function deviceOfCredential(
+  db: DbOrTrx,
+  credential: string,
+): Promise<{ partnerId: string; deviceId: string } | null> {
+  if (!couldBeDeviceCredential(credential)) return null;
+  const row = await db('device_credentials')
+    .where({ key_hash: hashApiKey(credential) })
+    .whereNull('ended_at')
+    .first('partner_id', 'device_id');
+  return row ? { partnerId: String(row.partner_id), deviceId: String(row.device_id) } : null;
+}
+
+/** The device's unlock key (hex), derived when its credential was issued; null when it has none. */
+export async function unlockKeyOf(db: DbOrTrx, partnerId: string, deviceId: string): Promise<string | null> {
+  const row = await db('device_credentials')
+    .where({ partner_id: partnerId, device_id: deviceId })
+    .whereNull('ended_at')
+    .first('unlock_key');
+  return row ? (row.unlock_key as string) : null;
+}
+
+/**
+ * Issues a new credential for a device, in the caller's transaction: ends the live one (if any), stores
+ * the new one's hash and unlock key, and clears the enrolled SIM (the next check-in enrols its SIM).
+ * Returns the credential (shown once) and whether a previous one was ended.
+ */
+export async function issueCredential(
+  trx: DbOrTrx,
+  device: { partnerId: string; deviceId: string },
+  now: Date,
+): Promise<{ credential: string; replacedPrevious: boolean }> {
+  const ended = await trx('device_credentials')
+    .where({ partner_id: device.partnerId, device_id: device.deviceId })
+    .whereNull('ended_at')
+    .update({ ended_at: now });
+  const credential = generateDeviceCredential();
+  await trx('device_credentials').insert({
+    partner_id: device.partnerId,
+    device_id: device.deviceId,
+    key_hash: hashApiKey(credential),
+    unlock_key: unlockKeyOfCredential(credential),
+    created_at: now,
+  });
+  await trx('devices')
+    .where({ partner_id: device.partnerId, id: device.deviceId })
+    .update({ enrolled_sim_number: null });
+  return { credential, replacedPrevious: Number(ended) > 0 };
+}

@@ -1,0 +1,51 @@
+// The graph's side of the device door (docs/decisions.md 19): one device by id or tag, and a device's
+// credential issued (shown once, audited without it).
+import type { Resolvers } from '../../__generated__/resolvers.js';
+import { invalidArgument, notFound } from '../../kernel/errors.js';
+import { isDatabaseId } from '../../kernel/ids.js';
+import { audited, callerActor } from '../audit/record.js';
+import { readablePartner } from '../auth/principal.js';
+import { deviceById, findDevice } from '../devices/queries.js';
+import { issueCredential } from './credentials.js';
+
+export const deviceDoorResolvers: Resolvers = {
+  Query: {
+    device: async (_root, { id, tag }, ctx) => {
+      if ((id == null) === (tag == null)) throw invalidArgument('id', 'give exactly one of id and tag');
+      const partnerId = readablePartner(ctx, null);
+      if (partnerId === undefined) return null;
+      if (id != null) {
+        if (!isDatabaseId(id)) return null;
+        if (partnerId !== null) return ctx.reads.loaders.devices.byKey.load({ partnerId, id });
+        return (await deviceById(ctx.reads.db, id, null)) ?? null;
+      }
+      return (await findDevice(ctx.reads.db, 'tag', tag!, partnerId)) ?? null;
+    },
+  },
+  Mutation: {
+    issueDeviceCredential: async (_root, { deviceId }, ctx) => {
+      // Operators any device; partner and retail keys their own partner's (another's is "not found").
+      const partnerId = readablePartner(ctx, null);
+      const device =
+        partnerId === undefined || !isDatabaseId(deviceId)
+          ? undefined
+          : await deviceById(ctx.primary, deviceId, partnerId);
+      if (!device) throw notFound('device', deviceId);
+      const now = ctx.clocks.nowFor(device.partner_id);
+      const { credential } = await audited(
+        ctx.primary,
+        callerActor(ctx),
+        (trx) => issueCredential(trx, { partnerId: device.partner_id, deviceId: device.id }, now),
+        (issued) => ({
+          action: 'device.credential.issue',
+          subjectKind: 'device',
+          subjectId: device.id,
+          partnerId: device.partner_id,
+          // Never the credential, its hash or its unlock key.
+          details: { replacedPrevious: issued.replacedPrevious },
+        }),
+      );
+      return { credential, device };
+    },
+  },
+};
