@@ -251,7 +251,9 @@ export async function recordCustomerPayment(
       data.map(() => now.toISOString()),
       data.map(([, body]) => JSON.stringify(body)),
       data.map(() => false),
-      // The unlock code's counter (decisions.md 21): the bench's devices have no credential, so none.
+      // The unlock code's counter (decisions.md 21), pinned to the partner: the bench's devices have no
+      // credential, so none.
+      partnerId,
       null,
       ...(idempotencyKey === undefined
         ? []

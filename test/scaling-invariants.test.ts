@@ -736,6 +736,8 @@ describe('(c) every statement of a partner request pins partner_id for each tena
       'carts',
       'clerks',
       'customers',
+      // A payment reads its device's live credential and moves its unlock counter (decisions.md 21).
+      'device_credentials',
       'devices',
       'events',
       'finance_orders',

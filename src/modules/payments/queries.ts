@@ -66,10 +66,14 @@ export interface UnlockCounterTaken {
  * total in the same transaction (a device has one order being repaid).
  */
 const COUNTED_SQL = `update device_credentials set unlock_code_counter = unlock_code_counter + 1
-    where key_hash = ? and ended_at is null and exists (select from payment)
+    where partner_id = ? and key_hash = ? and ended_at is null and exists (select from payment)
     returning unlock_code_counter`;
 
-const unlockCounterBindings = (credentialKeyHash: string | null): Knex.RawBinding[] => [credentialKeyHash];
+/** Pinned to the payment's partner as every statement of a partner's request is (sharded by partner). */
+const unlockCounterBindings = (partnerId: string, credentialKeyHash: string | null): Knex.RawBinding[] => [
+  partnerId,
+  credentialKeyHash,
+];
 
 /**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
@@ -108,7 +112,7 @@ export async function creditPayment(
         [JSON.stringify(transactions)],
       ),
     )
-    .with('counted', trx.raw(COUNTED_SQL, unlockCounterBindings(credentialKeyHash)))
+    .with('counted', trx.raw(COUNTED_SQL, unlockCounterBindings(row.partner_id, credentialKeyHash)))
     .select(
       'payment.*',
       'credited.total_paid_minor',
@@ -330,7 +334,7 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     JSON.stringify(credit.transactions),
     ...timelinePartsBindings(credit.timeline?.change ?? null),
     ...events.bindings,
-    ...unlockCounterBindings(credit.unlockCounter?.credentialKeyHash ?? null),
+    ...unlockCounterBindings(row.partner_id, credit.unlockCounter?.credentialKeyHash ?? null),
   ];
   if (key) {
     bindings.push(row.partner_id, row.received_at);
