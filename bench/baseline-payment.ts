@@ -126,6 +126,27 @@ function paymentParameters(query: Record<string, unknown>): [string, string, str
   ];
 }
 
+/** The payment's one read (FACTS_SQL): the key's record, the store, the clerk, the order, the drawn id. */
+async function readFacts(
+  pool: Pool,
+  at: {
+    paymentId: string | null;
+    currency: string;
+    minor: bigint;
+    now: Date;
+    partnerId: string;
+    merchantId: string;
+    clerkId: string;
+    orderId: string;
+    idempotencyKey: string | undefined;
+  },
+): Promise<Row> {
+  const { paymentId, currency, minor, now, partnerId, merchantId, clerkId, orderId, idempotencyKey } = at;
+  const bindings = [paymentId, currency, minor.toString(), minor.toString(), now, partnerId, merchantId];
+  bindings.push(partnerId, clerkId, partnerId, orderId, partnerId, idempotencyKey ?? null);
+  return (await pool.query(named(FACTS_SQL, bindings))).rows[0]!;
+}
+
 /** GET /v1/record-customer-payment.php, from its query parameters and Idempotency-Key header. */
 export async function recordCustomerPayment(
   pool: Pool,
@@ -151,25 +172,17 @@ export async function recordCustomerPayment(
   // again, keeping the payment id the first read drew.
   let paymentId: string | null = null;
   for (let round = 0; round < 10; round++) {
-    const facts: Row = (
-      await pool.query(
-        named(FACTS_SQL, [
-          paymentId,
-          currency,
-          minor.toString(),
-          minor.toString(),
-          now,
-          partnerId,
-          merchantId,
-          partnerId,
-          clerkId,
-          partnerId,
-          orderId,
-          partnerId,
-          idempotencyKey ?? null,
-        ]),
-      )
-    ).rows[0]!;
+    const facts = await readFacts(pool, {
+      paymentId,
+      currency,
+      minor,
+      now,
+      partnerId,
+      merchantId,
+      clerkId,
+      orderId,
+      idempotencyKey,
+    });
     paymentId = facts.payment_id == null ? null : String(facts.payment_id);
     if (idempotencyKey !== undefined && facts.key_request_hash != null) {
       if ((facts.key_expires_at as Date).getTime() > now.getTime()) {

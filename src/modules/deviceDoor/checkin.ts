@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import { AppError, invalidRequestBody } from '../../kernel/errors.js';
-import { insertAuditEvent } from '../audit/queries.js';
+import { audited } from '../audit/record.js';
 import { type CommandForDevice, commandsAtCheckin } from '../deviceCommands/atCheckin.js';
 import { IMEI } from '../devices/rows.js';
 import { appendEvents } from '../events/queries.js';
@@ -145,10 +145,10 @@ export interface CheckinOrigin {
 
 /**
  * Checks a device in, in one transaction under its row lock. An IMEI that is not the device's is
- * refused (DEVICE_MISMATCH) with only an audit record written. The events written are returned for
+ * refused (DEVICE_MISMATCH), and only its audit record written (through audited(), after). The events written are returned for
  * the caller to tell once committed.
  */
-export function checkIn(
+export async function checkIn(
   db: Db,
   device: { partnerId: string; deviceId: string },
   report: CheckinReport,
@@ -156,23 +156,12 @@ export function checkIn(
 ): Promise<CheckinOutcome> {
   const { partnerId, deviceId } = device;
   const { now, settings } = context;
-  return db.transaction(async (trx: Knex.Transaction): Promise<CheckinOutcome> => {
+  const outcome = await db.transaction(async (trx: Knex.Transaction): Promise<CheckinOutcome> => {
     const row = (await trx('devices')
       .where({ partner_id: partnerId, id: deviceId })
       .forUpdate()
       .first('tag', 'imei', 'enrolled_sim_number', 'last_checkin_event_at')) as LockedDevice | undefined;
     if (!row || row.imei !== report.imei) {
-      await insertAuditEvent(
-        trx,
-        { kind: 'device', id: deviceId, keyId: null, ...context.origin },
-        {
-          action: 'device.checkin.refused',
-          subjectKind: 'device',
-          subjectId: deviceId,
-          partnerId,
-          details: { reason: 'IMEI_MISMATCH' },
-        },
-      );
       return {
         refused: new AppError('DEVICE_MISMATCH', "the imei is not the device's this credential was issued for"),
       };
@@ -220,4 +209,20 @@ export function checkIn(
     const events = await appendEvents(trx, partnerId, [...effect.events, ...(logIt ? [checkedIn] : [])]);
     return { data, events };
   });
+  // A refusal changes nothing but the audit trail, which records it in a transaction of its own.
+  if ('refused' in outcome) {
+    await audited(
+      db,
+      { kind: 'device', id: deviceId, keyId: null, ...context.origin },
+      async () => undefined,
+      () => ({
+        action: 'device.checkin.refused',
+        subjectKind: 'device',
+        subjectId: deviceId,
+        partnerId,
+        details: { reason: 'IMEI_MISMATCH' },
+      }),
+    );
+  }
+  return outcome;
 }

@@ -4,8 +4,10 @@
 // unlock key derived from it (offline unlock codes); a device has at most one live credential.
 import { createHmac } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { DbOrTrx } from '../../db/knex.js';
+import type { Db, DbOrTrx } from '../../db/knex.js';
 import { base62, secretBase62 } from '../../kernel/base62.js';
+import { audited } from '../audit/record.js';
+import type { AuditActor } from '../audit/rows.js';
 import { hashApiKey } from '../auth/keys.js';
 
 const PREFIX = 'dvc_';
@@ -84,4 +86,26 @@ export async function issueCredential(
     .where({ partner_id: device.partnerId, id: device.deviceId })
     .update({ enrolled_sim_number: null });
   return { credential, replacedPrevious: Number(ended) > 0 };
+}
+
+/** Issues a device's credential as `actor`, audited in the same transaction (never the credential). */
+export function issueDeviceCredential(
+  db: Db,
+  actor: AuditActor,
+  device: { partnerId: string; deviceId: string },
+  now: Date,
+): Promise<{ credential: string; replacedPrevious: boolean }> {
+  return audited(
+    db,
+    actor,
+    (trx) => issueCredential(trx, device, now),
+    (issued) => ({
+      action: 'device.credential.issue',
+      subjectKind: 'device',
+      subjectId: device.deviceId,
+      partnerId: device.partnerId,
+      // Never the credential, its hash or its unlock key.
+      details: { replacedPrevious: issued.replacedPrevious },
+    }),
+  );
 }

@@ -3,10 +3,10 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
-import { audited, callerActor } from '../audit/record.js';
+import { callerActor } from '../audit/record.js';
 import { readablePartner } from '../auth/principal.js';
 import { deviceById, findDevice } from '../devices/queries.js';
-import { issueCredential } from './credentials.js';
+import { issueDeviceCredential } from './credentials.js';
 
 export const deviceDoorResolvers: Resolvers = {
   Query: {
@@ -32,18 +32,11 @@ export const deviceDoorResolvers: Resolvers = {
           : await deviceById(ctx.primary, deviceId, partnerId);
       if (!device) throw notFound('device', deviceId);
       const now = ctx.clocks.nowFor(device.partner_id);
-      const { credential } = await audited(
+      const { credential } = await issueDeviceCredential(
         ctx.primary,
         callerActor(ctx),
-        (trx) => issueCredential(trx, { partnerId: device.partner_id, deviceId: device.id }, now),
-        (issued) => ({
-          action: 'device.credential.issue',
-          subjectKind: 'device',
-          subjectId: device.id,
-          partnerId: device.partner_id,
-          // Never the credential, its hash or its unlock key.
-          details: { replacedPrevious: issued.replacedPrevious },
-        }),
+        { partnerId: device.partner_id, deviceId: device.id },
+        now,
       );
       return { credential, device };
     },
