@@ -16,7 +16,13 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
+import {
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { startTracing } from '../src/telemetry/sdk.js';
 import type { TestDatabase } from './support/db.js';
 import type { Receiver } from './support/receiver.js';
@@ -241,6 +247,37 @@ describe('tracing on', () => {
     expect(delivery?.parentSpanContext?.spanId).toBe(resolver.spanContext().spanId);
     expect(delivery?.attributes).toMatchObject({ 'http.response.status_code': 200, 'webhook.delivered': true });
     expect(post?.headers.traceparent).toBe(`00-${caller.traceId}-${delivery?.spanContext().spanId}-01`);
+  });
+
+  it("keeps a device's credential out of every span: its issue and its check-ins", async () => {
+    const issueTrace = callerTrace('5cf92f3577b34da6a3ce929d0e0e4737');
+    const device = await service.graphql(`query { device(tag: "${DEMO_DEVICE_TAG}") { id } }`, {
+      'x-api-key': 'demo-operator-key',
+    });
+    const issued = await service.graphql(
+      'mutation($id: ID!) { issueDeviceCredential(deviceId: $id) { credential } }',
+      { 'x-api-key': 'demo-operator-key', traceparent: issueTrace.header },
+      { id: device.body.data.device.id },
+    );
+    const credential: string = issued.body.data.issueDeviceCredential.credential;
+    expect(credential).toMatch(/^dvc_/);
+    const checkinTrace = callerTrace('6df92f3577b34da6a3ce929d0e0e4738');
+    const response = await service.request('/devices/v1/checkin', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${credential}`,
+        traceparent: checkinTrace.header,
+      },
+      body: JSON.stringify({ imei: IMEI, simNumber: '8901000000000000001', appVersion: '1.0.0' }),
+    });
+    expect(response.status).toBe(200);
+    await serverSpan(issueTrace.traceId);
+    await serverSpan(checkinTrace.traceId);
+    const spans = [...spansOf(issueTrace.traceId), ...spansOf(checkinTrace.traceId)];
+    expect(spans.filter(isSql).length).toBeGreaterThan(0);
+    // The credential, and its body without the prefix (a span might hold it cut or re-encoded).
+    expectNoneHeld(spans, [credential, credential.slice('dvc_'.length, 'dvc_'.length + 16)]);
   });
 
   it('starts a new trace for a request without a traceparent, and names it in the log line', async () => {
