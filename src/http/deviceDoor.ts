@@ -10,8 +10,8 @@ import type { DeviceSigner } from '../modules/deviceDoor/signing.js';
 import { observeEvents } from '../modules/events/observe.js';
 import type { PartnerPolicies } from '../modules/partners/policies.js';
 import type { ServiceDeps } from '../pipeline/context.js';
-import { readJsonBody } from '../rest/jsonBody.js';
 import { sendError, sendUnexpectedError } from './errorResponses.js';
+import { readJsonBody } from './jsonBody.js';
 
 export const CHECKIN_PATH = '/devices/v1/checkin';
 export const JWKS_PATH = '/devices/v1/jwks.json';

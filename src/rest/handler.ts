@@ -6,6 +6,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { ReadAhead } from '../db/readAhead.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
+import { readJsonBody } from '../http/jsonBody.js';
 import { AppError } from '../kernel/errors.js';
 import { listSizeOf } from '../kernel/listSize.js';
 import {
@@ -16,7 +17,6 @@ import {
 } from '../modules/auth/principal.js';
 import { setRateLimitHeaders } from '../ops/headers.js';
 import { type Context, createContext, pageContext, type ServiceDeps } from '../pipeline/context.js';
-import { readJsonBody } from './jsonBody.js';
 import type { LegacyListBody } from './mappers.js';
 import {
   type ParamSpecs,

@@ -165,7 +165,7 @@ function legacyPathItem(route: LegacyRoute, notification: Schema) {
   const { doc, door } = route;
   const parameters = parametersOf(route);
   const errors: Record<number, string> = { ...DOOR_ERRORS[door], ...doc.errors };
-  // Only a route that reads a JSON body refuses one of another type (rest/jsonBody.ts).
+  // Only a route that reads a JSON body refuses one of another type (http/jsonBody.ts).
   if (!route.jsonBody) delete errors[415];
   return {
     [route.method.toLowerCase()]: {
