@@ -280,6 +280,34 @@ function webhookAllowedPorts(env: Env): number[] {
 }
 
 /**
+ * A rotating key list, "id:secret,id:secret" (the first signs, all verify or are published): ids of
+ * letters, digits, _ and -, each once; `problemOf` says what is wrong with a secret, or null.
+ */
+function keyList(
+  variable: string,
+  list: string,
+  secretWord: string,
+  problemOf: (id: string, secret: string) => string | null,
+): Array<{ id: string; secret: string }> {
+  const keys = list.split(',').map((entry) => {
+    const separator = entry.indexOf(':');
+    const id = entry.slice(0, separator).trim();
+    const secret = entry.slice(separator + 1).trim();
+    if (separator <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
+      throw new ConfigError(
+        variable,
+        `must be a comma-separated list of id:${secretWord}, ids of letters, digits, _ and -`,
+      );
+    }
+    const problem = problemOf(id, secret);
+    if (problem) throw new ConfigError(variable, problem);
+    return { id, secret };
+  });
+  if (new Set(keys.map((key) => key.id)).size !== keys.length) throw new ConfigError(variable, 'names a key id twice');
+  return keys;
+}
+
+/**
  * The keys that sign access tokens: TOKEN_SIGNING_KEYS="id:secret,id:secret" (the first signs, all
  * verify, so a key is rotated in before the old one is retired), or one TOKEN_SIGNING_SECRET.
  * Production must set one of them (every instance behind a load balancer needs the same keys);
@@ -288,26 +316,11 @@ function webhookAllowedPorts(env: Env): number[] {
 function tokenSigningKeys(env: Env, production: boolean, dataDir: string): Array<{ id: string; secret: string }> {
   const list = env.TOKEN_SIGNING_KEYS;
   if (list !== undefined && list !== '') {
-    const keys = list.split(',').map((entry) => {
-      const separator = entry.indexOf(':');
-      const id = entry.slice(0, separator).trim();
-      const secret = entry.slice(separator + 1).trim();
-      if (separator <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
-        throw new ConfigError(
-          'TOKEN_SIGNING_KEYS',
-          'must be a comma-separated list of id:secret, ids of letters, digits, _ and -',
-        );
-      }
+    return keyList('TOKEN_SIGNING_KEYS', list, 'secret', (id, secret) => {
       if (secret.length < MIN_SECRET_LENGTH)
-        throw new ConfigError(
-          'TOKEN_SIGNING_KEYS',
-          `secret of key "${id}" must be at least ${MIN_SECRET_LENGTH} characters long`,
-        );
-      return { id, secret };
+        return `secret of key "${id}" must be at least ${MIN_SECRET_LENGTH} characters long`;
+      return null;
     });
-    if (new Set(keys.map((key) => key.id)).size !== keys.length)
-      throw new ConfigError('TOKEN_SIGNING_KEYS', 'names a key id twice');
-    return keys;
   }
   return [{ id: 'default', secret: tokenSigningSecret(env, production, dataDir) }];
 }
@@ -342,26 +355,9 @@ function tokenSigningSecret(env: Env, production: boolean, dataDir: string): str
 function deviceSigningKeys(env: Env, production: boolean, dataDir: string): Array<{ id: string; secret: string }> {
   const list = env.DEVICE_SIGNING_KEYS;
   if (list !== undefined && list !== '') {
-    const keys = list.split(',').map((entry) => {
-      const separator = entry.indexOf(':');
-      const id = entry.slice(0, separator).trim();
-      const secret = entry.slice(separator + 1).trim();
-      if (separator <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
-        throw new ConfigError(
-          'DEVICE_SIGNING_KEYS',
-          'must be a comma-separated list of id:key, ids of letters, digits, _ and -',
-        );
-      }
-      if (!isEd25519PrivateKey(secret))
-        throw new ConfigError(
-          'DEVICE_SIGNING_KEYS',
-          `key "${id}" is not an Ed25519 private key (PKCS#8 DER, base64url)`,
-        );
-      return { id, secret };
-    });
-    if (new Set(keys.map((key) => key.id)).size !== keys.length)
-      throw new ConfigError('DEVICE_SIGNING_KEYS', 'names a key id twice');
-    return keys;
+    return keyList('DEVICE_SIGNING_KEYS', list, 'key', (id, secret) =>
+      isEd25519PrivateKey(secret) ? null : `key "${id}" is not an Ed25519 private key (PKCS#8 DER, base64url)`,
+    );
   }
   if (production) throw new ConfigError('DEVICE_SIGNING_KEYS', 'is required when NODE_ENV=production');
   const file = join(dataDir, 'device-signing-key');
