@@ -12,6 +12,7 @@ import { activeDemoKeys, databaseHoldsData, seedDemoData } from './fixtures/demo
 import { createLogger } from './kernel/logger.js';
 import { flushTraces } from './kernel/tracing.js';
 import { scheduleEventRetention } from './modules/events/retention.js';
+import { scheduleIdempotencyKeyRetention } from './modules/payments/keyRetention.js';
 import { startLockScheduler } from './modules/timeline/scheduler.js';
 import { startDeliveryWorker } from './modules/webhooks/worker.js';
 import { createHttpServer } from './ops/httpLimits.js';
@@ -57,6 +58,11 @@ const retention = scheduleEventRetention(db, {
   now: () => new Date(),
   onError: (error) => logger.error({ err: error }, 'purging expired events failed'),
 });
+// Idempotency-Key records past their 24 hours are purged at start and every hour, off the payments' path.
+const keyRetention = scheduleIdempotencyKeyRetention(db, {
+  now: () => new Date(),
+  onError: (error) => logger.error({ err: error }, 'purging expired idempotency keys failed'),
+});
 // requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/httpLimits.ts).
 const server: Server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
@@ -101,6 +107,7 @@ async function shutdown(signal: string): Promise<void> {
   await subscriptions.close(); // WebSocket connections (1001 going away): the server's close waits for them
   await closed;
   await retention.stop();
+  await keyRetention.stop();
   await lockScheduler.stop(); // the batch under way commits or rolls back; nothing more is claimed
   await stop();
   // Claims nothing more and records the posts under way (each ends within its timeout).

@@ -25,6 +25,8 @@ import {
   listDevices,
 } from '../src/modules/devices/queries.js';
 import type { DeviceListing } from '../src/modules/devices/rows.js';
+import { type EventPosition, eventById, eventsPrecede, listEvents } from '../src/modules/events/queries.js';
+import { purgeExpiredEvents } from '../src/modules/events/retention.js';
 import {
   financeOrderById,
   financeOrdersAroundCustomers,
@@ -40,6 +42,7 @@ import {
 import type { ListingWindow, OrderFilters } from '../src/modules/financeOrders/rows.js';
 import { merchantsByKeys } from '../src/modules/merchants/queries.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
+import { purgeExpiredIdempotencyKeys } from '../src/modules/payments/keyRetention.js';
 import {
   inStoreCreditStatement,
   inStorePaymentFacts,
@@ -50,6 +53,7 @@ import { CLAIM_SQL } from '../src/modules/timeline/claim.js';
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery, transactionsPrecede } from '../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
+import { claimDueDelivery, queueDepth } from '../src/modules/webhooks/queue.js';
 import { PostgresCounts } from '../src/pipeline/rateLimits/postgresCounts.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 
@@ -65,6 +69,8 @@ const LARGE_TABLES = new Set([
   'idempotency_keys',
   'vendor_notifications',
   'api_keys',
+  'events',
+  'webhook_deliveries',
 ]);
 const DAY_MS = 86_400_000;
 
@@ -77,6 +83,86 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   Plans?: PlanNode[];
+}
+
+/** A node of EXPLAIN (ANALYZE, BUFFERS): what it returned, dropped and touched. */
+interface AnalyzedNode extends PlanNode {
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
+  Plans?: AnalyzedNode[];
+}
+
+/** The scans of `table` in an analyzed plan: their kind, the rows each read (kept or dropped), the pages it touched. */
+function scansOf(node: AnalyzedNode, table: string, found: Array<{ type: string; rows: number; blocks: number }> = []) {
+  if (node['Relation Name'] === table && node['Node Type'] !== 'ModifyTable') {
+    const read =
+      node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
+    found.push({
+      type: node['Node Type'],
+      rows: read * node['Actual Loops'],
+      blocks: node['Shared Hit Blocks'] + node['Shared Read Blocks'],
+    });
+  }
+  for (const child of node.Plans ?? []) scansOf(child, table, found);
+  return found;
+}
+
+const OTHER_PARTNER = 3;
+
+/**
+ * Idempotency-Key records as a busy service holds them at `expiredAt`: expired ones of several
+ * partners (the paying partner's too, and the payment's own key's), and the paying partner's live ones.
+ */
+async function addExpiredKeys(db: Db, expiredAt: Date): Promise<void> {
+  await db('partners').insert({ id: OTHER_PARTNER, name: 'Query Plans Retail', commission_rate_bps: 0 });
+  const keys = (partner: number, count: number, name: string, expiry: string) =>
+    db.raw(
+      `insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, created_at, expires_at)
+       select ?, ? || n, 'hash', 200, '{}'::jsonb, e.at - interval '1 day', e.at
+       from generate_series(1, ?) as n, lateral (select ${expiry} as at) as e`,
+      [partner, name, count],
+    );
+  const before = `'${expiredAt.toISOString()}'::timestamptz - n * interval '1 second'`;
+  const after = `'${expiredAt.toISOString()}'::timestamptz + n * interval '1 second'`;
+  await keys(1, 2000, 'query-plans-expired-1-', before);
+  await keys(2, 6000, 'query-plans-expired-2-', before);
+  await keys(OTHER_PARTNER, 6000, 'query-plans-expired-3-', before);
+  await keys(1, 3000, 'query-plans-live-1-', after);
+  // The payment's own key: a record of it expired a minute before.
+  await db('idempotency_keys').insert({
+    partner_id: 1,
+    idempotency_key: 'query-plans-key',
+    request_hash: 'old',
+    response_status: 200,
+    response_body: '{}',
+    created_at: new Date(expiredAt.getTime() - DAY_MS - 60_000),
+    expires_at: new Date(expiredAt.getTime() - 60_000),
+  });
+}
+
+/** A partner's endpoint with a delivery of each of its events: delivered, but the newest 50 pending (retries due later). */
+async function addWebhookDeliveries(db: Db): Promise<void> {
+  const [endpoint] = await db('webhook_endpoints')
+    .insert({
+      partner_id: 1,
+      url: 'https://example.com/hooks',
+      event_types: ['payment.recorded', 'transaction.created'],
+      format: 'standard',
+      secret: 'whsec_cXVlcnktcGxhbnM=',
+    })
+    .returning('id');
+  await db.raw(
+    `insert into webhook_deliveries (partner_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, created_at, delivered_at)
+     select e.partner_id, ?, e.id, case when e.rank <= 50 then 'pending' else 'delivered' end, 1,
+       case when e.rank <= 50 then now() + interval '1 hour' end, e.occurred_at,
+       case when e.rank > 50 then e.occurred_at end
+     from (select partner_id, id, occurred_at, row_number() over (order by sequence desc) as rank from events where partner_id = 1) as e`,
+    [endpoint.id],
+  );
 }
 
 /** The indexes a plan reads. */
@@ -144,6 +230,11 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     const vendorPayment = await db('payments').where({ channel: 'vendor' }).orderBy('id').offset(500).first();
     const idempotency = await db('idempotency_keys').orderBy('idempotency_key').offset(100).first();
     const firstExpiry = (await db('idempotency_keys').min({ at: 'expires_at' }))[0]!.at as Date;
+    const lastExpiry = (await db('idempotency_keys').max({ at: 'expires_at' }))[0]!.at as Date;
+    const keysExpired = new Date(lastExpiry.getTime() + 3_600_000);
+    await addExpiredKeys(db, keysExpired);
+    await addWebhookDeliveries(db);
+    const event = await db('events').where({ partner_id: 1 }).orderBy('sequence').offset(200).first();
     Object.assign(p, {
       deviceId: String(device.id),
       imei: device.imei,
@@ -160,7 +251,12 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
       idempotencyKey: idempotency.idempotency_key,
       idempotencyPartner: String(idempotency.partner_id),
       firstExpiry: firstExpiry.toISOString(),
+      keysExpired: keysExpired.toISOString(),
+      eventId: event.id,
+      eventSequence: String(event.sequence),
+      eventTimeUs: String(event.occurred_at.getTime() * 1000),
     });
+    await db.raw('analyze');
   });
 
   afterAll(async () => {
@@ -242,20 +338,24 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
         idempotencyKey: p.idempotencyKey!,
         currency: 'USD',
         amountMinor: '100',
-        now: new Date(Date.parse(p.firstExpiry!) + 3_600_000),
+        now: new Date(p.keysExpired!),
         paymentId: null,
       }),
     ),
   );
-  // The write purges the partner's expired records as it stores its key, so in steady state few rows
-  // have expired: `now` just past the first expiry.
-  const credit = (withKey: boolean, movingTimeline = false) => {
-    const received = new Date(Date.parse(p.firstExpiry!) + 3_600_000);
-    const statement = inStoreCreditStatement({
+  // The write at a time when every key of the data set has expired, its own key's record among them
+  // (decisions.md 23: it replaces that one record, and reads no other).
+  const creditOf = (
+    withKey: boolean,
+    movingTimeline = false,
+    written = { id: '1', totalPaidSeen: '0', orderId: p.orderId! },
+  ) => {
+    const received = new Date(p.keysExpired!);
+    return inStoreCreditStatement({
       row: {
         partner_id: p.partner!,
-        id: '1',
-        finance_order_id: p.orderId!,
+        id: written.id,
+        finance_order_id: written.orderId,
         channel: 'in_store',
         amount_minor: '100',
         currency: 'USD',
@@ -265,7 +365,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
         vendor_reference: null,
         received_at: received,
       },
-      totalPaidSeen: '0',
+      totalPaidSeen: written.totalPaidSeen,
       transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: p.clerkId! }],
       events: [{ type: 'payment.recorded', occurredAt: received, data: {} }],
       // The payment moves the order's lockAt: its instants closed and made anew, by order.
@@ -298,17 +398,54 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
               fullyPaid: true,
             },
             expiresAt: new Date(received.getTime() + DAY_MS),
+            expiredBy: received,
           }
         : null,
     });
+  };
+  const credit = (withKey: boolean, movingTimeline = false) => {
+    const statement = creditOf(withKey, movingTimeline);
     return [{ sql: statement.sql, bindings: statement.bindings }];
   };
   add('in-store payment: its write', () => credit(false));
-  add('in-store payment: its write, with an idempotency key and the purge', () => credit(true));
+  add('in-store payment: its write, with an idempotency key replacing its expired record', () => credit(true));
+  add('idempotency keys: the periodic purge', () =>
+    // A time before any expiry: the purge deletes nothing here, and its statement is what is planned.
+    captureQueries(db, (d) => purgeExpiredIdempotencyKeys(d, new Date(Date.parse(p.firstExpiry!) - DAY_MS))),
+  );
   add('in-store payment: its write, moving the lock timeline', () => credit(false, true));
   add("lock timeline: the schedulers' claim", async () => [
     { sql: CLAIM_SQL, bindings: [new Date(), 500, new Date()] },
   ]);
+  // The event log: by id (a partner's, an operator's), the live feed's read of a notified event, the
+  // listings (Query.events) and their hasPreviousPage, and the retention's purge.
+  add('event by id, a partner', () => captureQueries(db, (d) => eventById(d, p.eventId!, p.partner!)));
+  add('event by id, any partner', () => captureQueries(db, (d) => eventById(d, p.eventId!, null)));
+  // feed.ts reads a notified event by its key, as this does.
+  add('the live feed: a notified event', () =>
+    sqlOf(db('events').where({ partner_id: p.partner!, id: p.eventId! }).first('partner_id', 'id', 'type', 'data')),
+  );
+  const events = (partnerId: string | null, after?: EventPosition) =>
+    captureQueries(db, (d) => listEvents(d, { partnerId, types: null, after, limit: 101 }));
+  add("events: a partner's page", () => events(p.partner!));
+  add("events: a partner's page after a cursor", () => events(p.partner!, { sequence: p.eventSequence! }));
+  add("events: a partner's page of one type", () =>
+    captureQueries(db, (d) =>
+      listEvents(d, { partnerId: p.partner!, types: ['payment.recorded'], after: undefined, limit: 101 }),
+    ),
+  );
+  add("events: every partner's page after a cursor", () => events(null, { timeUs: p.eventTimeUs!, id: p.eventId! }));
+  add('events: hasPreviousPage', () =>
+    captureQueries(db, (d) => eventsPrecede(d, { partnerId: p.partner!, types: null }, { sequence: p.eventSequence! })),
+  );
+  add('events: the retention purge', () =>
+    // A horizon before every event: nothing is deleted here, and its statement is what is planned.
+    captureQueries(db, (d) => purgeExpiredEvents(d, BENCH_END, 3650)),
+  );
+  // Webhook deliveries: the workers' claim (nothing due: the pending ones are retries due later) and
+  // the queue-depth gauge.
+  add('webhook deliveries: the claim', () => captureQueries(db, (d) => claimDueDelivery(d, 'query-plans', 30_000, [])));
+  add('webhook deliveries: the queue depth', () => captureQueries(db, (d) => queueDepth(d)));
   add('vendor notification lookup', () =>
     sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()),
   );
@@ -448,6 +585,74 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     expect(indexesOf(plan)).toContain('lock_timeline_due');
   });
 
+  // Run, not only planned: the keyed write, in a transaction rolled back, at a time when every key of
+  // the data set has expired. It replaces its own key's expired record by the primary key and reads
+  // no other record: none of the other partners' expired ones, nor its own partner's (decisions.md 23).
+  it("a keyed payment reads no other partner's idempotency records, only its own key's", async () => {
+    const order = await db('finance_orders')
+      .where({ partner_id: p.partner! })
+      .whereRaw('total_paid_minor + 100 <= monthly_cost_minor * months')
+      .orderBy('id')
+      .first();
+    const trx = await db.transaction();
+    try {
+      const id = String((await trx.raw("select nextval('payments_id_seq') as id")).rows[0].id);
+      const written = { id, totalPaidSeen: String(order.total_paid_minor), orderId: String(order.id) };
+      const statement = creditOf(true, false, written);
+      // The table's counters of this connection: not yet reported ones included, so taken before and after.
+      const counters = async () =>
+        (
+          await trx.raw(
+            `select seq_scan, seq_tup_read, idx_tup_fetch, n_tup_del
+             from pg_stat_xact_user_tables where relname = 'idempotency_keys'`,
+          )
+        ).rows[0] as Record<string, string>;
+      const before = await counters();
+      const result = await trx.raw(
+        `explain (analyze, buffers, format json) ${statement.sql}`,
+        statement.bindings as never,
+      );
+      const after = await counters();
+      const counted = Object.fromEntries(
+        Object.keys(after).map((name) => [name, Number(after[name]) - Number(before[name])]),
+      );
+      const plan = result.rows[0]['QUERY PLAN'][0].Plan as AnalyzedNode;
+      const scans = scansOf(plan, 'idempotency_keys');
+      const record = await trx('idempotency_keys')
+        .where({ partner_id: p.partner!, idempotency_key: 'query-plans-key' })
+        .first();
+      const expired = (
+        await trx.raw('select distinct partner_id from idempotency_keys where expires_at <= ? order by partner_id', [
+          new Date(p.keysExpired!),
+        ])
+      ).rows as Array<{ partner_id: string }>;
+      const summary = JSON.stringify({ scans, counted });
+      // The payment was written, and its key's record is the new one.
+      expect(record, summary).toMatchObject({ request_hash: 'hash' });
+      expect(record.expires_at.getTime()).toBeGreaterThan(Date.parse(p.keysExpired!));
+      expect(scans.length, summary).toBeGreaterThan(0);
+      expect(
+        scans.filter((scan) => scan.type === 'Seq Scan'),
+        summary,
+      ).toEqual([]);
+      expect(
+        scans.reduce((sum, scan) => sum + scan.rows, 0),
+        summary,
+      ).toBeLessThanOrEqual(1);
+      expect(
+        scans.reduce((sum, scan) => sum + scan.blocks, 0),
+        summary,
+      ).toBeLessThanOrEqual(10);
+      expect(counted.seq_tup_read, summary).toBe(0);
+      expect(counted.idx_tup_fetch, summary).toBeLessThanOrEqual(1);
+      expect(counted.n_tup_del, summary).toBe(1);
+      // Every partner's expired records were there to be read, and are all still there but its own.
+      expect(expired.map((row) => String(row.partner_id))).toEqual(['1', '2', String(OTHER_PARTNER)]);
+    } finally {
+      await trx.rollback();
+    }
+  });
+
   it('no hot query reads a whole large table', async () => {
     const scans: string[] = [];
     let explained = 0;
@@ -455,6 +660,8 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
       const statements = await query.queries();
       expect(statements.length, query.name).toBeGreaterThan(0);
       for (const statement of statements) {
+        // A retention may manage partitions (DDL): only queries are planned.
+        if (/^\s*(create|drop|alter|lock|begin|commit|rollback|set)\b/i.test(statement.sql)) continue;
         const result = await db.raw(`explain (format json) ${statement.sql}`, statement.bindings as never);
         const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
         explained++;

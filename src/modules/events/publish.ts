@@ -5,6 +5,7 @@
 // third fewer payments per second. Subscriptions are live and best effort (a client catches up with
 // Query.events); webhooks do not depend on this (their deliveries are written with the event).
 // A key's revocation travels on the same channel, inside its own transaction (publishKeyRevocation).
+// The events of changes committed in one turn of the event loop are told in one statement.
 import type { Logger } from 'pino';
 import type { DbOrTrx } from '../../db/knex.js';
 import { runSql } from '../../db/prepared.js';
@@ -31,19 +32,51 @@ export async function publishKeyRevocation(trx: DbOrTrx, keyId: string): Promise
   await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${REVOKED_KEY_PREFIX}${keyId}`]);
 }
 
-/** NOTIFYs the committed `events` on EVENTS_CHANNEL; a failure is logged, never thrown (the change is done). */
-export async function publishEvents(
+/** The messages of one turn of the event loop, sent together (publishEvents). */
+interface NotifyBatch {
+  messages: string[];
+  loggers: Set<Pick<Logger, 'warn'>>;
+  sent: Promise<void>;
+}
+
+/** Per database handle: the batch still gathering this turn's messages. */
+const gathering = new WeakMap<DbOrTrx, NotifyBatch>();
+
+async function notifyAll(db: DbOrTrx, batch: NotifyBatch): Promise<void> {
+  try {
+    await runSql(db, 'select pg_notify(?, message) from unnest(?::text[]) as message', [
+      EVENTS_CHANNEL,
+      batch.messages,
+    ]);
+  } catch (error) {
+    for (const logger of batch.loggers)
+      logger.warn({ err: error, events: batch.messages.length }, 'could not tell listeners of committed events');
+  }
+}
+
+/**
+ * NOTIFYs the committed `events` on EVENTS_CHANNEL; a failure is logged, never thrown (the change is
+ * done). The events of every change committed in the same turn of this process's event loop go in
+ * one statement, in the order they were published (decisions.md 23): under load several payments'
+ * writes answer in one turn, and each notify is a transaction of its own with its commit.
+ */
+export function publishEvents(
   db: DbOrTrx,
   events: ReadonlyArray<Pick<EventRow, 'partner_id' | 'id'>>,
   logger?: Pick<Logger, 'warn'>,
 ): Promise<void> {
-  if (events.length === 0) return;
-  try {
-    await runSql(db, 'select pg_notify(?, message) from unnest(?::text[]) as message', [
-      EVENTS_CHANNEL,
-      events.map(notification),
-    ]);
-  } catch (error) {
-    logger?.warn({ err: error, events: events.length }, 'could not tell listeners of committed events');
+  if (events.length === 0) return Promise.resolve();
+  let batch = gathering.get(db);
+  if (!batch) {
+    const created: NotifyBatch = { messages: [], loggers: new Set(), sent: Promise.resolve() };
+    created.sent = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      gathering.delete(db);
+      return notifyAll(db, created);
+    });
+    gathering.set(db, created);
+    batch = created;
   }
+  batch.messages.push(...events.map(notification));
+  if (logger) batch.loggers.add(logger);
+  return batch.sent;
 }

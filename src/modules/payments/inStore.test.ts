@@ -193,14 +193,20 @@ describe("creditInStorePayment: the write's guards", () => {
     await recordInStorePayment(database.db, payment({ amount: '1.00', idempotencyKey: 'claimed' }), NOW);
     const id = await drawId();
     const before = await written();
-    const key = { key: 'claimed', requestHash: 'other', receipt, expiresAt: new Date(NOW.getTime() + 1000) };
+    const key = {
+      key: 'claimed',
+      requestHash: 'other',
+      receipt,
+      expiresAt: new Date(NOW.getTime() + 1000),
+      expiredBy: NOW,
+    };
     const failed = await creditInStorePayment(database.db, credit(await paid(), id, key)).catch((error) => error);
     expect(isKeyClaimedMeanwhile(failed)).toBe(true);
     // Nothing written, and the write numbers nothing itself: the id was drawn before it (by the read).
     expect(await written()).toEqual(before);
   });
 
-  it("replaces an expired record of the key, and purges the partner's other expired ones", async () => {
+  it("replaces an expired record of the key, and leaves the partner's other expired ones to the purge job", async () => {
     await database
       .db('idempotency_keys')
       .where({ partner_id: '1', idempotency_key: 'claimed' })
@@ -219,17 +225,40 @@ describe("creditInStorePayment: the write's guards", () => {
       requestHash: 'anew',
       receipt: { ...receipt, paymentId: id },
       expiresAt: new Date(NOW.getTime() + 1000),
+      expiredBy: NOW,
     };
     await creditInStorePayment(database.db, credit(await paid(), id, key));
     const records = await database
       .db('idempotency_keys')
       .where({ partner_id: '1' })
-      .whereIn('idempotency_key', ['claimed', 'long-gone']);
-    expect(records).toHaveLength(1);
+      .whereIn('idempotency_key', ['claimed', 'long-gone'])
+      .orderBy('idempotency_key');
+    expect(records).toHaveLength(2);
     expect(records[0]).toMatchObject({
+      idempotency_key: 'claimed',
       request_hash: 'anew',
       response_body: { ...receipt, paymentId: id },
     });
+    expect(records[1]).toMatchObject({ idempotency_key: 'long-gone', request_hash: 'x' });
+  });
+
+  it('fails whole on a record of the key expired only after the time the read compared it with', async () => {
+    const id = await drawId();
+    const before = await written();
+    // 'claimed' now expires at NOW + 1000: live at NOW, the read's time, though the payment is
+    // received later on its partner's sandbox clock.
+    const key = {
+      key: 'claimed',
+      requestHash: 'later',
+      receipt,
+      expiresAt: new Date(NOW.getTime() + 9000),
+      expiredBy: NOW,
+    };
+    const later = credit(await paid(), id, key);
+    later.row = { ...later.row, received_at: new Date(NOW.getTime() + 5000) };
+    const failed = await creditInStorePayment(database.db, later).catch((error) => error);
+    expect(isKeyClaimedMeanwhile(failed)).toBe(true);
+    expect(await written()).toEqual(before);
   });
 });
 

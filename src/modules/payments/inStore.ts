@@ -113,6 +113,7 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
       requestHash: claim.fingerprint.hash,
       receipt,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS),
+      expiredBy: now,
     },
   };
   return { credit, receipt } satisfies Decision;

@@ -253,8 +253,11 @@ export interface InStoreCredit {
    * fired (the unlock). Absent: the order's lock timeline is left as it is.
    */
   timeline?: { change: TimelineChange; guarded: ReadonlySet<NewEvent> };
-  /** With an Idempotency-Key: its record, the receipt to replay. */
-  key: { key: string; requestHash: string; receipt: PaymentReceiptSnapshot; expiresAt: Date } | null;
+  /**
+   * With an Idempotency-Key: its record, the receipt to replay; `expiredBy` the real time the read
+   * compared the key's record with: a record of the key expired by then is replaced.
+   */
+  key: { key: string; requestHash: string; receipt: PaymentReceiptSnapshot; expiresAt: Date; expiredBy: Date } | null;
   /** The unlock code's counter, when the receipt carries a code. */
   unlockCounter?: UnlockCounterTaken | null;
 }
@@ -276,20 +279,24 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * past the repayable); then the payment, with the id its read drew; its cash and commission
  * transactions; its order's lock timeline (timeline/schedule.ts: its instants closed and made anew,
  * and whether the device was locked); its events, built with that id, the unlock only if it was; its
- * unlock code's counter (COUNTED_SQL). With an Idempotency-Key, the partner's expired records go
- * first, then the key's is inserted: a live record of the key (another request's, committed
- * meanwhile) fails the whole statement on the primary key, so nothing of it stays.
+ * unlock code's counter (COUNTED_SQL). With an Idempotency-Key, the key's own expired record goes
+ * first, found by the primary key (no other record is read: the rest are purged by keyRetention.ts,
+ * decisions.md 23), then the key's record is inserted: a live record of the key (another request's,
+ * committed meanwhile) fails the whole statement on the primary key, so nothing of it stays.
  */
 function creditSql(withKey: boolean): string {
   const keyParts = withKey
     ? `,
-  purged as (
-    delete from idempotency_keys where partner_id = ? and expires_at <= ?::timestamptz and exists (select from payment)
+  keyed as (select ?::int8 as partner_id, ?::timestamptz as expired_by, ?::text as idempotency_key),
+  replaced as (
+    delete from idempotency_keys k using keyed
+    where k.partner_id = keyed.partner_id and k.idempotency_key = keyed.idempotency_key
+      and k.expires_at <= keyed.expired_by and exists (select from payment)
     returning 1),
   claimed as (
     insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, created_at, expires_at)
-    select payment.partner_id, ?, ?, 200, ?::jsonb, ?::timestamptz, ?::timestamptz
-    from payment cross join (select count(*) from purged) as purge)`
+    select payment.partner_id, keyed.idempotency_key, ?, 200, ?::jsonb, ?::timestamptz, ?::timestamptz
+    from payment cross join keyed cross join (select count(*) from replaced) as replacing)`
     : '';
   return `with credited as (
     update finance_orders set total_paid_minor = total_paid_minor + ?::int8
@@ -337,8 +344,8 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     ...unlockCounterBindings(row.partner_id, credit.unlockCounter?.credentialKeyHash ?? null),
   ];
   if (key) {
-    bindings.push(row.partner_id, row.received_at);
-    bindings.push(key.key, key.requestHash, JSON.stringify(key.receipt), row.received_at, key.expiresAt);
+    bindings.push(row.partner_id, key.expiredBy, key.key);
+    bindings.push(key.requestHash, JSON.stringify(key.receipt), row.received_at, key.expiresAt);
   }
   return { sql: key ? IN_STORE_CREDIT_WITH_KEY_SQL : IN_STORE_CREDIT_SQL, bindings, events: events.written };
 }
