@@ -54,6 +54,8 @@ export interface AppDeps extends ServiceDeps {
   graphqlExecutor?: GraphqlExecutorKind;
   /** The keys that sign the device door's answers (DEVICE_SIGNING_KEYS); absent: one generated for this app (config.ts refuses that in production). */
   deviceSigningKeys?: readonly DeviceSigningKey[];
+  /** REQUEST_TIMEOUT_MS: also how long a list answer may wait for a client that takes nothing; absent: for ever. */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
     webhookAllowedPorts: config.webhookAllowedPorts,
     deviceSigningKeys: config.deviceSigningKeys,
+    requestTimeoutMs: config.requestTimeoutMs,
   };
 }
 
@@ -250,7 +253,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
 
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {
-    const handle = createLegacyHandler({ service, apollo, schema }, route);
+    const handle = createLegacyHandler({ service, apollo, schema, stalledClientMs: deps.requestTimeoutMs }, route);
     app.all(route.path, (req, res, next) => {
       if (req.method === route.method) return handle(req, res, next);
       res.set('Allow', route.method);

@@ -1,20 +1,48 @@
-// npm run bench:data [-- --customers N]: the large deterministic data set (src/fixtures/benchData.ts) in the
-// configured database (DATABASE_URL, or the embedded one), which must be migrated and empty. Progress
-// and rate go to stderr; the summary and the API keys it created go to stdout.
+// npm run bench:data [-- --scale N | --customers N]: the large deterministic data set
+// (src/fixtures/benchData.ts) in the configured database (DATABASE_URL, or the embedded one), which must
+// be migrated and empty. --scale N is N times the bench's data set (20,000 customers at 1, 200,000 at
+// 10: the default). Progress and rate go to stderr; the summary and the API keys it created go to stdout.
 
 import { describeDatabase } from '../db/open.js';
-import { type BenchProgress, benchSizes, DEFAULT_BENCH_CUSTOMERS, generateBenchData } from '../fixtures/benchData.js';
+import {
+  BENCH_CUSTOMERS_PER_SCALE,
+  type BenchProgress,
+  benchSizes,
+  customersAtScale,
+  DEFAULT_BENCH_CUSTOMERS,
+  generateBenchData,
+} from '../fixtures/benchData.js';
 import { readArgs, runCli, UsageError } from './run.js';
 
-const USAGE =
-  'usage: npm run bench:data [-- --customers N]   (N: a whole number of at least 2; 1_000 and 1,000 read as 1000)';
+const USAGE = [
+  'usage: npm run bench:data [-- --scale N | --customers N]',
+  `  --scale N      N times the bench's data set (${BENCH_CUSTOMERS_PER_SCALE.toLocaleString('en-US')} customers at 1; 10 is the default); N may be a fraction: 0.1 is 2,000`,
+  '  --customers N  N customers (a whole number of at least 2; 1_000 and 1,000 read as 1000)',
+].join('\n');
 
-function parseCustomers(): number {
-  const { values } = readArgs({ options: { customers: { type: 'string' } } });
+/** A number as an operator writes it: 1_000 and 1,000 read as 1000. */
+const numberOf = (text: string): number => Number(text.replaceAll('_', '').replaceAll(',', ''));
+
+/** The customers to generate: --customers as given, --scale times the bench's 20,000, or the default. */
+function customersOf(values: { customers?: string; scale?: string }): number {
+  if (values.customers !== undefined && values.scale !== undefined)
+    throw new UsageError('--scale and --customers both name the size: give one');
+  if (values.scale !== undefined) {
+    const scale = numberOf(values.scale);
+    const customers = customersAtScale(scale);
+    if (!Number.isFinite(scale) || scale <= 0 || customers < 2)
+      throw new UsageError(`--scale takes a number above 0 that makes at least 2 customers (${values.scale})`);
+    return customers;
+  }
   if (values.customers === undefined) return DEFAULT_BENCH_CUSTOMERS;
-  const n = Number(values.customers.replaceAll('_', '').replaceAll(',', ''));
+  const n = numberOf(values.customers);
   if (!Number.isSafeInteger(n) || n < 2) throw new UsageError('--customers takes a whole number of at least 2');
   return n;
+}
+
+function parseCustomers(): number {
+  const { values } = readArgs({ options: { customers: { type: 'string' }, scale: { type: 'string' } } });
+  return customersOf(values);
 }
 
 function progressPrinter(started: number): (progress: BenchProgress) => void {

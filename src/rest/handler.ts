@@ -33,6 +33,8 @@ export interface LegacyHandlerDeps {
   apollo: ApolloServer<Context>;
   /** The graph's schema: a list route's page is its field's @listSize bound. */
   schema: GraphQLSchema;
+  /** A list answer the client takes nothing of for this long is cut (REQUEST_TIMEOUT_MS); absent: never. */
+  stalledClientMs?: number;
 }
 
 /** An argument error of the graph, said of the query parameter or header the legacy request used. */
@@ -81,18 +83,34 @@ async function execute<TData>(
   return { data };
 }
 
-/** Resolves once the client has taken what was written, or has gone away. */
-function drained(res: Response, gone: AbortSignal): Promise<void> {
+/**
+ * Resolves once the client has taken what was written, or has gone away; or, when the client takes
+ * nothing for `stalledMs`, calls `stalled` and resolves. Node's socket timeout measures exactly that:
+ * a send queue that still shrinks counts as activity, so a slow reader that keeps reading is never
+ * stalled, however long the answer takes.
+ */
+function drained(res: Response, gone: AbortSignal, stalledMs: number | undefined, stalled: () => void): Promise<void> {
   return new Promise((resolve) => {
+    const socketTimeout = res.socket?.timeout ?? 0;
     const done = () => {
       res.off('drain', done);
       res.off('close', done);
+      res.off('timeout', onStall);
       gone.removeEventListener('abort', done);
+      if (stalledMs) res.setTimeout(socketTimeout);
       resolve();
+    };
+    const onStall = () => {
+      done();
+      stalled();
     };
     res.on('drain', done);
     res.on('close', done);
     gone.addEventListener('abort', done);
+    if (stalledMs) {
+      res.on('timeout', onStall);
+      res.setTimeout(stalledMs);
+    }
   });
 }
 
@@ -161,8 +179,8 @@ async function writeList<TData>(
           chunk = '';
         }
       });
-      if (!res.write(chunk)) await drained(res, gone.signal);
-      if (gone.signal.aborted) return void res.destroy();
+      if (!res.write(chunk)) await drained(res, gone.signal, deps.stalledClientMs, () => cutStalled(res, deps, route));
+      if (gone.signal.aborted || res.destroyed) return void res.destroy();
     }
     res.end(list.body.tail);
   } finally {
@@ -188,6 +206,15 @@ function abandonList(res: Response, deps: LegacyHandlerDeps, route: LegacyRouteH
   );
   if (res.socket) res.socket.end();
   else res.destroy();
+}
+
+/** A list the client stopped taking (section 26 of decisions.md): logged, and the connection closed at once. */
+function cutStalled(res: Response, deps: LegacyHandlerDeps, route: LegacyRouteHead): void {
+  deps.service.logger.warn(
+    { requestId: res.locals.requestId, route: route.name, stalledMs: deps.stalledClientMs },
+    'list cut: the client took nothing of it',
+  );
+  res.destroy();
 }
 
 /** The rest of a request once its caller is known: parameters, body, operation and answer, typed by the route. */
