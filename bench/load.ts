@@ -1,7 +1,9 @@
-// The load: autocannon on loopback against the answering process of each scenario, a fixed duration
-// after a short warm-up, and the figures of each measured run. The lookups and payments are measured
-// in turns with their baselines (TURNS each, the order reversed every turn, their answer times pooled)
-// so that the machine's drift falls on both alike; a list is measured in one run.
+// The load: autocannon on loopback against the answering process of each scenario, after a short
+// warm-up, and the figures of each measured run. Every door is measured in turns with its baseline
+// (TURNS each, the order reversed every turn, their answer times pooled) so that the machine's drift
+// falls on both alike; pgbench's turns join the payments' (pgbench.ts). A group's turns go on until
+// each of its scenarios has answered --p99-requests requests (its p99 then a tail, not the slowest of
+// a few dozen) or has had --max-seconds of load; a p99 from fewer says why (p99Basis).
 import os from 'node:os';
 import autocannon from 'autocannon';
 import {
@@ -12,10 +14,11 @@ import {
   cpuPerRequest,
   cpuReadable,
   describeCpu,
+  type PostgresPids,
   readCpu,
 } from './cpu.js';
 import { log, phase, round } from './log.js';
-import { procStatus } from './processes.js';
+import { benchPids, procStatus } from './processes.js';
 import type { Bench, Target } from './services.js';
 import { TURNS } from './settings.js';
 
@@ -37,10 +40,33 @@ export interface Scenario {
   rows?: number;
   /**
    * Measured in turns with its baseline and the other scenarios held against it (TURNS each, in
-   * alternating order), instead of in one run after theirs: short requests only (the lookups and
-   * payments), whose turns of a few seconds each still hold thousands of answers.
+   * alternating order), instead of in one run after theirs.
    */
   inTurns?: boolean;
+  /** Measured in the turns of this baseline without a ratio to it (pgbench in the payments'). */
+  turnsWith?: string;
+  /** A turn at least this long: a list whose answer takes seconds needs turns of several answers. */
+  minTurnSeconds?: number;
+  /** Runs one turn itself instead of autocannon (pgbench): what it answered in `seconds`. */
+  runTurn?: (seconds: number) => Promise<TurnFigures>;
+}
+
+/** What a turn that is not autocannon's answered. */
+export interface TurnFigures {
+  requests: number;
+  seconds: number;
+  /** Each answer's time in ms (pgbench's per-transaction log). */
+  times: number[];
+  failed: number;
+}
+
+/** How many answers a p99 comes from, and why fewer than asked for where so. */
+export interface P99Basis {
+  requests: number;
+  wanted: number;
+  /** The rank of the answer reported as p99, counted from the slowest (1: the slowest of all). */
+  rankFromSlowest: number;
+  why: string | null;
 }
 
 export interface Measured {
@@ -70,6 +96,7 @@ export interface Measured {
   cpu: CpuPerRequest | null;
   /** How many turns the duration was measured in (1: one run). */
   turns: number;
+  p99Basis: P99Basis;
 }
 
 /** What the load phase measured: each scenario's figures, in order, and the service's sampled RSS. */
@@ -168,7 +195,10 @@ export function groupsOf(scenarios: readonly Scenario[]): Scenario[][] {
   for (const scenario of scenarios) {
     const group = groups.at(-1);
     const joins =
-      scenario.inTurns && group?.[0]?.inTurns && group[0].target === 'baseline' && scenario.baseline === group[0].name;
+      scenario.inTurns &&
+      group?.[0]?.inTurns &&
+      group[0].target === 'baseline' &&
+      (scenario.baseline ?? scenario.turnsWith) === group[0].name;
     if (joins) group.push(scenario);
     else groups.push([scenario]);
   }
@@ -191,8 +221,7 @@ export async function measureScenarios(
       const tallies = new Map(group.map((scenario) => [scenario, newTally()]));
       for (const scenario of group) {
         await settle(bench);
-        if (bench.settings.warmup > 0)
-          await run({ ...scenario.options(portOf(bench, scenario)), duration: bench.settings.warmup });
+        if (bench.settings.warmup > 0) await warmUp(bench, scenario);
       }
       await settle(bench);
       // Every measurement starts on vacuumed tables and a fresh checkpoint: Postgres's background work
@@ -200,16 +229,9 @@ export async function measureScenarios(
       // it) otherwise falls in whichever run it happens to, and is charged to that run alone.
       await bench.data.raw('vacuum');
       await bench.data.raw('checkpoint');
-      // In turns, each scenario's share of the machine's drift (its speed moves under a run of minutes on
-      // this shared VM) is the same as its baseline's: TURNS turns each, the order reversed every turn.
-      const turns = group.length > 1 ? TURNS : 1;
-      for (let turn = 0; turn < turns; turn++) {
-        const order = turn % 2 === 0 ? group : [...group].reverse();
-        for (const scenario of order)
-          await measureTurn(bench, scenario, bench.settings.duration / turns, tallies.get(scenario)!, rssSamples);
-      }
+      const turns = await measureInTurns(bench, group, tallies, rssSamples);
       for (const scenario of group) {
-        const measured = measuredOf(scenario, tallies.get(scenario)!, turns, rowsOf(scenario), load.rates);
+        const measured = measuredOf(scenario, tallies.get(scenario)!, turns, rowsOf(scenario), load.rates, bench);
         load.results.push(measured);
         report(measured);
       }
@@ -219,7 +241,62 @@ export async function measureScenarios(
   return load;
 }
 
+async function warmUp(bench: Bench, scenario: Scenario): Promise<void> {
+  const seconds = Math.max(bench.settings.warmup, scenario.minTurnSeconds ?? 0);
+  if (scenario.runTurn) await scenario.runTurn(seconds);
+  else await run({ ...scenario.options(portOf(bench, scenario)), duration: seconds });
+}
+
+/**
+ * A group's turns: TURNS of them (one for a scenario alone), the order reversed every turn, so that
+ * each scenario's share of the machine's drift (its speed moves under a run of minutes on this shared
+ * VM) is its baseline's; then more, still alternating, while a scenario has fewer answers than
+ * --p99-requests and less than --max-seconds of load. How many turns it took.
+ */
+async function measureInTurns(
+  bench: Bench,
+  group: readonly Scenario[],
+  tallies: Map<Scenario, Tally>,
+  rssSamples: number[],
+): Promise<number> {
+  const { duration, p99Requests, maxSeconds } = bench.settings;
+  const planned = group.length > 1 ? TURNS : 1;
+  const turnSeconds = Math.max(duration / planned, ...group.map((scenario) => scenario.minTurnSeconds ?? 0));
+  const short = () =>
+    group.some((scenario) => {
+      const tally = tallies.get(scenario)!;
+      return tally.requests < p99Requests && tally.seconds + turnSeconds <= maxSeconds;
+    });
+  let turn = 0;
+  for (; turn < planned || short(); turn++) {
+    const order = turn % 2 === 0 ? group : [...group].reverse();
+    for (const scenario of order) await measureTurn(bench, scenario, turnSeconds, tallies.get(scenario)!, rssSamples);
+  }
+  return turn;
+}
+
 const portOf = (bench: Bench, scenario: Scenario) => bench.services.answering[scenario.target].port;
+
+/**
+ * The Postgres processes whose CPU is the bench's: the backends of its databases (the run's and
+ * pgbench's), and the server's background processes (no database); every other backend is other work.
+ */
+export async function postgresPids(bench: Bench): Promise<PostgresPids | null> {
+  if (!bench.database.postgresLocal) return null;
+  const rows = (await bench.data.raw(`select pid::text as pid, datname from pg_stat_activity`)).rows as Array<{
+    pid: string;
+    datname: string | null;
+  }>;
+  const ours = new Set([bench.database.name, `${bench.database.name}_pgbench`]);
+  return {
+    own: rows.filter((row) => row.datname !== null && ours.has(row.datname)).map((row) => row.pid),
+    server: rows.filter((row) => row.datname === null).map((row) => row.pid),
+  };
+}
+
+/** Both readings' pids: a backend that started during the span counts from zero. */
+const unionOf = (a: PostgresPids | null, b: PostgresPids | null): PostgresPids | null =>
+  a && b ? { own: [...new Set([...a.own, ...b.own])], server: [...new Set([...a.server, ...b.server])] } : null;
 
 /** One measured turn of `scenario`, `seconds` long, added to its tally; the service's RSS sampled meanwhile. */
 async function measureTurn(
@@ -237,28 +314,59 @@ async function measureTurn(
       rssSamples.push(rss);
     }
   }, 200);
+  // pgbench's client and its backends live only through its turn, gone before the second reading: its
+  // CPU is not read (nor judged in record.ts), its rate and times are.
+  const readable = cpuReadable && !scenario.runTurn;
+  const answering = bench.services.answering[scenario.target].pid;
+  const pidsBefore = readable ? await postgresPids(bench) : null;
+  const cpuBefore = readable ? readCpu(answering, pidsBefore, benchPids()) : null;
+  const figures = scenario.runTurn
+    ? await scenario.runTurn(seconds)
+    : await autocannonTurn(bench, scenario, seconds, tally);
+  const pids = cpuBefore ? unionOf(pidsBefore, await postgresPids(bench)) : null;
+  const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, pids, benchPids()));
+  clearInterval(sampler);
+  if (spent) tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
+  tally.requests += figures.requests;
+  tally.seconds += figures.seconds;
+  tally.errors += figures.failed;
+  for (const time of figures.times) tally.times.push(time);
+}
+
+/** One turn of autocannon: its answers' times pooled, its failures and bytes counted in the tally. */
+async function autocannonTurn(bench: Bench, scenario: Scenario, seconds: number, tally: Tally): Promise<TurnFigures> {
   const options = { ...scenario.options(portOf(bench, scenario)), duration: seconds };
   if (scenario.graphql && options.requests) {
     options.requests = options.requests.map((request) => ({
       ...request,
-      onResponse: (_status: number, body: string) => {
+      onResponse: (status: number, body: string, context: object, headers: autocannon.Request['headers']) => {
         if (body.includes('"errors"')) tally.graphqlErrors += 1;
+        if (typeof request.onResponse === 'function') request.onResponse(status, body, context, headers);
       },
     }));
   }
-  const answering = bench.services.answering[scenario.target].pid;
-  const postgresLocal = bench.database.postgresLocal;
-  const cpuBefore = cpuReadable ? readCpu(answering, postgresLocal) : null;
-  const result = await run(options, (ms) => tally.times.push(ms));
-  const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
-  clearInterval(sampler);
-  if (spent) tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
-  tally.requests += result.requests.total;
-  tally.seconds += result.duration;
+  const times: number[] = [];
+  const result = await run(options, (ms) => times.push(ms));
   tally.non2xx += result.non2xx;
-  tally.errors += result.errors;
   tally.timeouts += result.timeouts;
   tally.bytes += result.throughput.total;
+  return { requests: result.requests.total, seconds: result.duration, times, failed: result.errors };
+}
+
+/** How the p99 of a scenario's answers was read, and why from fewer than --p99-requests where so. */
+function p99BasisOf(scenario: Scenario, tally: Tally, bench: Bench): P99Basis {
+  const { p99Requests: wanted, maxSeconds } = bench.settings;
+  const requests = tally.times.length;
+  const rankFromSlowest = requests ? requests - Math.min(requests, Math.ceil(0.99 * requests)) + 1 : 0;
+  let why: string | null = null;
+  if (requests < wanted) {
+    const perSecond = tally.seconds ? requests / tally.seconds : 0;
+    why =
+      requests === 0
+        ? 'no request answered'
+        : `${requests} answers in ${round(tally.seconds)} s of load (${round(perSecond, 2)}/s on ${scenario.connections} connection${scenario.connections === 1 ? '' : 's'}): ${wanted.toLocaleString('en-US')} would take about ${Math.round(wanted / perSecond)} s, over --max-seconds ${maxSeconds}`;
+  }
+  return { requests, wanted, rankFromSlowest, why };
 }
 
 /** A scenario's figures from its tally, its ratio against its baseline's rate (which must have run before it). */
@@ -268,12 +376,14 @@ function measuredOf(
   turns: number,
   rowsPerResponse: number | undefined,
   rates: Map<string, number>,
+  bench: Bench,
 ): Measured {
   const measured: Measured = {
     name: scenario.name,
     label: scenario.label,
     target: scenario.target,
-    baseline: scenario.target === 'baseline' ? scenario.name : (scenario.baseline ?? null),
+    // A baseline is its own (ratio 1); what only shares a baseline's turns (pgbench) has no ratio.
+    baseline: scenario.target === 'baseline' && !scenario.turnsWith ? scenario.name : (scenario.baseline ?? null),
     connections: scenario.connections,
     durationSeconds: round(tally.seconds, 2),
     requests: tally.requests,
@@ -291,6 +401,7 @@ function measuredOf(
     loadAverage: { before: tally.loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
     cpu: tally.cpu ? cpuPerRequest(tally.cpu, tally.requests) : null,
     turns,
+    p99Basis: p99BasisOf(scenario, tally, bench),
   };
   rates.set(scenario.name, measured.requestsPerSecond);
   const baselineRate = measured.baseline === null ? undefined : rates.get(measured.baseline);
@@ -311,4 +422,15 @@ function report(measured: Measured): void {
     log(
       `${''.padEnd(42)} CPU per request: ${describeCpu(measured.cpu)}${measured.turns > 1 ? `; in ${measured.turns} turns` : ''}`,
     );
+  const basis = measured.p99Basis;
+  log(
+    `${''.padEnd(42)} p99 from ${basis.requests} answers (the ${ordinalFromSlowest(basis.rankFromSlowest)})${basis.why ? `; fewer than ${basis.wanted}: ${basis.why}` : ''}`,
+  );
+}
+
+/** 1: "slowest", 2: "2nd slowest", 21: "21st slowest". */
+export function ordinalFromSlowest(rank: number): string {
+  if (rank <= 1) return 'slowest';
+  const suffix = rank % 100 >= 11 && rank % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][rank % 10] ?? 'th');
+  return `${rank}${suffix} slowest`;
 }
