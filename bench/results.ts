@@ -132,13 +132,18 @@ function storedScales(path: string): Record<string, Report> {
   }
 }
 
+/** The runs of results.json at `path` with `report` under its scale (replacing that scale's only), smallest scale first. */
+export function scalesWith(path: string, scale: number, report: Report): Record<string, Report> {
+  const scales = { ...storedScales(path), [String(scale)]: report };
+  return Object.fromEntries(Object.entries(scales).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
 /** Writes results.json (this run under its scale, beside the others) and results.svg (every scale) into --out. */
 export function writeResults(run: Run): void {
   const { settings } = run;
   const path = join(settings.outDir, 'results.json');
   const report = reportOf(run);
-  const scales = { ...storedScales(path), [String(settings.scale)]: report };
-  const ordered = Object.fromEntries(Object.entries(scales).sort(([a], [b]) => Number(a) - Number(b)));
+  const ordered = scalesWith(path, settings.scale, report);
   mkdirSync(settings.outDir, { recursive: true });
   writeFileSync(path, `${JSON.stringify({ scales: ordered }, null, 2)}\n`);
   writeFileSync(join(settings.outDir, 'results.svg'), chartOf(ordered, report));

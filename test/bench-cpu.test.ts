@@ -57,9 +57,13 @@ describe("the bench's CPU accounting", () => {
       "process.title = 'postgres'; const until = Date.now() + 5000; while (Date.now() < until);",
     ]);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const pid = String(backend.pid);
-      const before = readCpu(backend.pid as number, true);
+      // Until it has named itself postgres (node's start-up takes seconds on a loaded machine).
+      let before = readCpu(backend.pid as number, true);
+      for (let waited = 0; !before.postgres!.has(pid) && waited < 20_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        before = readCpu(backend.pid as number, true);
+      }
       expect(before.postgres!.has(pid)).toBe(true);
       // Until its own entry among the Postgres processes shows a tenth of a second of work, however long a
       // loaded machine takes to give it that (the process and the /proc scan are read a moment apart).
@@ -82,7 +86,7 @@ describe("the bench's CPU accounting", () => {
 
   it("reads only the Postgres backends it is given, and counts the rest of the machine's busy time as other work", async () => {
     // Two stand-ins for Postgres backends, both working: one of the bench's databases, one of another's.
-    const busy = "process.title = 'postgres'; const until = Date.now() + 5000; while (Date.now() < until);";
+    const busy = "process.title = 'postgres'; const until = Date.now() + 20000; while (Date.now() < until);";
     const ours = spawn(process.execPath, ['-e', busy]);
     const theirs = spawn(process.execPath, ['-e', busy]);
     try {

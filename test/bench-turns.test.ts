@@ -2,10 +2,14 @@
 // two requests under way while a till is idle), the turns that pair every door (and pgbench) with its
 // baseline, how many answers a p99 is read from, pgbench's own per-transaction times, and the judge
 // that refuses to call a run on a busy machine "of record".
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CpuPerRequest } from '../bench/cpu.js';
 import { groupsOf, type Measured, ordinalFromSlowest, type Scenario } from '../bench/load.js';
 import { judgeRecord } from '../bench/record.js';
+import { chartOf, scalesWith } from '../bench/results.js';
 import { parsePgbench, transactionTimes } from '../bench/scenarios/pgbench.js';
 import type { Settings } from '../bench/settings.js';
 import { tillFleet } from '../bench/workload.js';
@@ -121,5 +125,68 @@ describe('of record', () => {
       [measured('a', 0)],
     );
     expect(partial.reasons).toEqual(['a partial run: --only lookup']);
+  });
+});
+
+describe('the results of several scales', () => {
+  /** A run's report as results.json keeps it, with the fields the chart reads. */
+  const report = (customers: number, rate: number) =>
+    ({
+      at: '2026-11-28T10:00:00.000Z',
+      recordWorthy: customers === 20_000,
+      machine: { cpus: 2, cpuModel: 'test CPU', postgres: '15.20' },
+      settings: { customers, durationSeconds: 10 },
+      pgbench: { tps: 4000, clients: 10, best: { clients: 16, tps: 4200 }, paymentFractionOfTps: 0.26 },
+      webhooks: { deliveriesPerSecond: 900, lagP99Ms: 120, backlogAtEnd: 40, backlogAfter10s: 0 },
+      longWindow: { days: 366, rowsAnswered: customers * 4.5, ms: 2500 },
+      scenarios: [
+        {
+          name: 'baseline-lookup-customer',
+          label: 'bare lookup',
+          target: 'baseline',
+          baseline: 'baseline-lookup-customer',
+          connections: 32,
+          requestsPerSecond: rate,
+          latencyMs: { p50: 20, p99: 60 },
+          ratioToBaseline: 1,
+        },
+        {
+          name: 'rest-lookup-customer',
+          label: 'REST lookup',
+          target: 'service',
+          baseline: 'baseline-lookup-customer',
+          connections: 32,
+          requestsPerSecond: rate * 0.9,
+          latencyMs: { p50: 22, p99: 66 },
+          ratioToBaseline: 0.9,
+        },
+      ],
+    }) as unknown as Parameters<typeof chartOf>[1];
+
+  it("draws every scale's doors, each scale's floor, webhooks and year, and which run is not of record", () => {
+    const tenX = report(200_000, 800);
+    const svg = chartOf({ '1': report(20_000, 1000), '10': tenX }, tenX);
+    for (const text of [
+      '1x · REST lookup',
+      '10x · REST lookup',
+      '1x (20,000 customers)',
+      '10x (200,000 customers, not of record)',
+    ])
+      expect(svg).toContain(text);
+    expect(svg).toContain('lag p99 120 ms');
+    expect(svg).toContain('366 days: 900,000 rows');
+  });
+
+  it("keeps the other scales' runs when a run writes its own, and starts afresh from a file before the scales", () => {
+    const path = join(mkdtempSync(join(os.tmpdir(), 'bench-results-')), 'results.json');
+    const tenX = report(200_000, 800);
+    writeFileSync(path, JSON.stringify({ scales: { '10': tenX, '1': report(20_000, 1) } }));
+    const oneX = report(20_000, 1000);
+    const scales = scalesWith(path, 1, oneX);
+    expect(Object.keys(scales)).toEqual(['1', '10']);
+    expect(scales['1']).toEqual(oneX);
+    expect(scales['10']).toEqual(tenX);
+    writeFileSync(path, JSON.stringify({ at: 'a run of the bench before its scales', scenarios: [] }));
+    expect(Object.keys(scalesWith(path, 10, tenX))).toEqual(['10']);
   });
 });

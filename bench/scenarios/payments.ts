@@ -73,7 +73,10 @@ export function paymentScenarios(bench: Bench, floor: PgbenchFloor): Scenario[] 
       name: 'pgbench-best',
       label: 'pgbench TPC-B-like, its best client count',
       ...pgbenchTurns,
-      connections: pool,
+      // Read when its figures are (after the sweep before the load): the clients it ran with.
+      get connections() {
+        return floor.bestClients();
+      },
       options: payments('fleet'),
       runTurn: (seconds) => floor.turn('best', seconds),
     },

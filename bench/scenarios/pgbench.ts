@@ -74,6 +74,8 @@ export interface PgbenchFloor {
   readonly name: string;
   prepare: () => Promise<void>;
   turn: (clients: 'pool' | 'best', seconds: number) => Promise<TurnFigures>;
+  /** The sweep's best client count (the pool's size until the sweep has run). */
+  bestClients: () => number;
   summary: (results: readonly Measured[]) => Pgbench | null;
   drop: () => Promise<void>;
 }
@@ -116,6 +118,7 @@ export function pgbenchFloor(bench: Bench): PgbenchFloor {
           `pgbench sweep (scale ${scale}, ${seconds} s each): ${state.sweep.map((s) => `${s.clients} clients ${s.tps} tps`).join(', ')}; best ${state.best}`,
         );
       }),
+    bestClients: () => state.best,
     turn: async (clients, seconds) => {
       const figures = await once(clients === 'pool' ? pool : state.best, seconds);
       // Its rate is pgbench's own (without connection time): the seconds are what that rate implies.
