@@ -20,7 +20,8 @@
 //
 // This file only sequences the phases. The pieces: settings.ts (the options), database.ts,
 // processes.ts (starting and stopping node processes), services.ts (the processes loaded),
-// workload.ts (what to ask for), load.ts (autocannon, turns, the figures of a run), cpu.ts (CPU
+// workload.ts (what to ask for), load.ts (the groups and the figures of a run), turns.ts (a turn of
+// autocannon or pgbench, and a group's turns), cpu.ts (CPU
 // accounting), record.ts (of record or not), scenarios/ (lookups, payments, lists, the long window,
 // pgbench, limits in Redis, webhooks, profiles, GraphQL execution), targets.ts, results.ts
 // (results.json, results.svg, the printed table).
