@@ -47,7 +47,13 @@ function groupsOf(rows: readonly ChartRow[]): ChartRow[][] {
   return groups;
 }
 
-export function renderChart(rows: readonly ChartRow[], title: string, subtitle: string, note?: string): string {
+/** `notes`: lines under the bars (a run's floor and webhooks, one per data scale), above the footer. */
+export function renderChart(
+  rows: readonly ChartRow[],
+  title: string,
+  subtitle: string,
+  notes?: string | readonly string[],
+): string {
   const labelWidth = Math.max(160, ...rows.map((row) => textWidth(row.label))) + 16;
   const barArea = 440;
   const valueWidth = Math.max(...rows.map((row) => textWidth(valueText(row)))) + 16;
@@ -55,7 +61,7 @@ export function renderChart(rows: readonly ChartRow[], title: string, subtitle: 
   const groupGap = 10;
   const top = 62;
   const groups = groupsOf(rows);
-  const footer = [...(note ? [note] : []), ...FOOTER_LINES];
+  const footer = [...(notes === undefined ? [] : typeof notes === 'string' ? [notes] : notes), ...FOOTER_LINES];
   const width = Math.max(
     labelWidth + barArea + valueWidth + 20,
     textWidth(title, 15) + 20,

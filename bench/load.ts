@@ -1,23 +1,18 @@
-// The load: autocannon on loopback against the answering process of each scenario, a fixed duration
-// after a short warm-up, and the figures of each measured run. The lookups and payments are measured
-// in turns with their baselines (TURNS each, the order reversed every turn, their answer times pooled)
-// so that the machine's drift falls on both alike; a list is measured in one run.
+// The load: autocannon on loopback against the answering process of each scenario, after a short
+// warm-up, and the figures of each measured run. Every door is measured in turns with its baseline
+// (TURNS each, the order reversed every turn, their answer times pooled) so that the machine's drift
+// falls on both alike; pgbench's turns join the payments' (pgbench.ts). A group's turns go on until
+// each of its scenarios has answered --p99-requests requests (its p99 then a tail, not the slowest of
+// a few dozen) or has had --max-seconds of load; a p99 from fewer says why (p99Basis).
 import os from 'node:os';
-import autocannon from 'autocannon';
-import {
-  addCpu,
-  type CpuPerRequest,
-  type CpuSpent,
-  cpuBetween,
-  cpuPerRequest,
-  cpuReadable,
-  describeCpu,
-  readCpu,
-} from './cpu.js';
+import type autocannon from 'autocannon';
+import { type CpuPerRequest, cpuPerRequest, describeCpu } from './cpu.js';
 import { log, phase, round } from './log.js';
-import { procStatus } from './processes.js';
 import type { Bench, Target } from './services.js';
-import { TURNS } from './settings.js';
+import { measureInTurns, newTally, settle, type Tally, warmUp } from './turns.js';
+
+// A turn's pieces live in turns.ts; the webhooks phase and the lists' probes use these from here.
+export { postgresPids, run, settle } from './turns.js';
 
 export interface Scenario {
   name: string;
@@ -37,10 +32,33 @@ export interface Scenario {
   rows?: number;
   /**
    * Measured in turns with its baseline and the other scenarios held against it (TURNS each, in
-   * alternating order), instead of in one run after theirs: short requests only (the lookups and
-   * payments), whose turns of a few seconds each still hold thousands of answers.
+   * alternating order), instead of in one run after theirs.
    */
   inTurns?: boolean;
+  /** Measured in the turns of this baseline without a ratio to it (pgbench in the payments'). */
+  turnsWith?: string;
+  /** A turn at least this long: a list whose answer takes seconds needs turns of several answers. */
+  minTurnSeconds?: number;
+  /** Runs one turn itself instead of autocannon (pgbench): what it answered in `seconds`. */
+  runTurn?: (seconds: number) => Promise<TurnFigures>;
+}
+
+/** What a turn that is not autocannon's answered. */
+export interface TurnFigures {
+  requests: number;
+  seconds: number;
+  /** Each answer's time in ms (pgbench's per-transaction log). */
+  times: number[];
+  failed: number;
+}
+
+/** How many answers a p99 comes from, and why fewer than asked for where so. */
+export interface P99Basis {
+  requests: number;
+  wanted: number;
+  /** The rank of the answer reported as p99, counted from the slowest (1: the slowest of all). */
+  rankFromSlowest: number;
+  why: string | null;
 }
 
 export interface Measured {
@@ -70,6 +88,7 @@ export interface Measured {
   cpu: CpuPerRequest | null;
   /** How many turns the duration was measured in (1: one run). */
   turns: number;
+  p99Basis: P99Basis;
 }
 
 /** What the load phase measured: each scenario's figures, in order, and the service's sampled RSS. */
@@ -82,16 +101,6 @@ export interface Load {
 
 export const failuresOf = (result: Measured) => result.non2xx + result.errors + result.timeouts + result.graphqlErrors;
 
-/** One autocannon run; `onResponseTime` hears each answer's latency in ms (a scenario's turns pool them). */
-export function run(options: autocannon.Options, onResponseTime?: (ms: number) => void): Promise<autocannon.Result> {
-  return new Promise((done, reject) => {
-    const instance = autocannon(options, (error, result) => (error ? reject(error) : done(result)));
-    if (onResponseTime)
-      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => onResponseTime(ms));
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-  });
-}
-
 /** Latency figures of pooled answer times, as autocannon reports its own. */
 function latencyOf(times: number[]): Measured['latencyMs'] {
   if (times.length === 0) return { p50: 0, p90: 0, p99: 0, max: 0, mean: 0 };
@@ -101,74 +110,16 @@ function latencyOf(times: number[]): Measured['latencyMs'] {
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: round(sorted.at(-1)!, 0), mean: round(mean, 2) };
 }
 
-/**
- * Between runs, the service must be idle: autocannon stops at the deadline but the service still
- * answers what it had received (it does not cancel on a closed socket). Waits until /healthz answers
- * promptly three times in a row and no statement of the service runs on the bench database; the
- * seconds it waited.
- */
-export async function settle(bench: Bench, port = bench.services.servicePort): Promise<number> {
-  const at = Date.now();
-  let quiet = 0;
-  while (quiet < 3 && Date.now() - at < 180_000) {
-    const asked = performance.now();
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`, {
-      signal: AbortSignal.timeout(5000),
-    }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    const prompt = healthy && performance.now() - asked < 100;
-    const active = (
-      await bench.data.raw(
-        `select count(*)::int as n from pg_stat_activity where datname = ? and state <> 'idle' and pid <> pg_backend_pid()`,
-        [bench.database.name],
-      )
-    ).rows[0] as { n: number };
-    quiet = prompt && Number(active.n) === 0 ? quiet + 1 : 0;
-    await new Promise((done) => setTimeout(done, quiet ? 100 : 500));
-  }
-  return round((Date.now() - at) / 1000);
-}
-
-/** What one scenario's turns add up to. */
-interface Tally {
-  requests: number;
-  seconds: number;
-  times: number[];
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  graphqlErrors: number;
-  bytes: number;
-  cpu: CpuSpent | null;
-  peak: number;
-  settledSeconds: number;
-  loadBefore: number;
-}
-
-const newTally = (): Tally => ({
-  requests: 0,
-  seconds: 0,
-  times: [],
-  non2xx: 0,
-  errors: 0,
-  timeouts: 0,
-  graphqlErrors: 0,
-  bytes: 0,
-  cpu: null,
-  peak: 0,
-  settledSeconds: 0,
-  loadBefore: round(os.loadavg()[0] ?? 0, 2),
-});
-
 /** The scenarios measured together: a baseline with those held against it in turns, or one scenario alone. */
 export function groupsOf(scenarios: readonly Scenario[]): Scenario[][] {
   const groups: Scenario[][] = [];
   for (const scenario of scenarios) {
     const group = groups.at(-1);
     const joins =
-      scenario.inTurns && group?.[0]?.inTurns && group[0].target === 'baseline' && scenario.baseline === group[0].name;
+      scenario.inTurns &&
+      group?.[0]?.inTurns &&
+      group[0].target === 'baseline' &&
+      (scenario.baseline ?? scenario.turnsWith) === group[0].name;
     if (joins) group.push(scenario);
     else groups.push([scenario]);
   }
@@ -191,8 +142,7 @@ export async function measureScenarios(
       const tallies = new Map(group.map((scenario) => [scenario, newTally()]));
       for (const scenario of group) {
         await settle(bench);
-        if (bench.settings.warmup > 0)
-          await run({ ...scenario.options(portOf(bench, scenario)), duration: bench.settings.warmup });
+        if (bench.settings.warmup > 0) await warmUp(bench, scenario);
       }
       await settle(bench);
       // Every measurement starts on vacuumed tables and a fresh checkpoint: Postgres's background work
@@ -200,16 +150,9 @@ export async function measureScenarios(
       // it) otherwise falls in whichever run it happens to, and is charged to that run alone.
       await bench.data.raw('vacuum');
       await bench.data.raw('checkpoint');
-      // In turns, each scenario's share of the machine's drift (its speed moves under a run of minutes on
-      // this shared VM) is the same as its baseline's: TURNS turns each, the order reversed every turn.
-      const turns = group.length > 1 ? TURNS : 1;
-      for (let turn = 0; turn < turns; turn++) {
-        const order = turn % 2 === 0 ? group : [...group].reverse();
-        for (const scenario of order)
-          await measureTurn(bench, scenario, bench.settings.duration / turns, tallies.get(scenario)!, rssSamples);
-      }
+      const turns = await measureInTurns(bench, group, tallies, rssSamples);
       for (const scenario of group) {
-        const measured = measuredOf(scenario, tallies.get(scenario)!, turns, rowsOf(scenario), load.rates);
+        const measured = measuredOf(scenario, tallies.get(scenario)!, turns, rowsOf(scenario), load.rates, bench);
         load.results.push(measured);
         report(measured);
       }
@@ -219,46 +162,20 @@ export async function measureScenarios(
   return load;
 }
 
-const portOf = (bench: Bench, scenario: Scenario) => bench.services.answering[scenario.target].port;
-
-/** One measured turn of `scenario`, `seconds` long, added to its tally; the service's RSS sampled meanwhile. */
-async function measureTurn(
-  bench: Bench,
-  scenario: Scenario,
-  seconds: number,
-  tally: Tally,
-  rssSamples: number[],
-): Promise<void> {
-  tally.settledSeconds += await settle(bench);
-  const sampler = setInterval(() => {
-    const rss = procStatus(bench.services.answering.service.pid, 'VmRSS');
-    if (rss !== null) {
-      tally.peak = Math.max(tally.peak, rss);
-      rssSamples.push(rss);
-    }
-  }, 200);
-  const options = { ...scenario.options(portOf(bench, scenario)), duration: seconds };
-  if (scenario.graphql && options.requests) {
-    options.requests = options.requests.map((request) => ({
-      ...request,
-      onResponse: (_status: number, body: string) => {
-        if (body.includes('"errors"')) tally.graphqlErrors += 1;
-      },
-    }));
+/** How the p99 of a scenario's answers was read, and why from fewer than --p99-requests where so. */
+function p99BasisOf(scenario: Scenario, tally: Tally, bench: Bench): P99Basis {
+  const { p99Requests: wanted, maxSeconds } = bench.settings;
+  const requests = tally.times.length;
+  const rankFromSlowest = requests ? requests - Math.min(requests, Math.ceil(0.99 * requests)) + 1 : 0;
+  let why: string | null = null;
+  if (requests < wanted) {
+    const perSecond = tally.seconds ? requests / tally.seconds : 0;
+    why =
+      requests === 0
+        ? 'no request answered'
+        : `${requests} answers in ${round(tally.seconds)} s of load (${round(perSecond, 2)}/s on ${scenario.connections} connection${scenario.connections === 1 ? '' : 's'}): ${wanted.toLocaleString('en-US')} would take about ${Math.round(wanted / perSecond)} s, over --max-seconds ${maxSeconds}`;
   }
-  const answering = bench.services.answering[scenario.target].pid;
-  const postgresLocal = bench.database.postgresLocal;
-  const cpuBefore = cpuReadable ? readCpu(answering, postgresLocal) : null;
-  const result = await run(options, (ms) => tally.times.push(ms));
-  const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(answering, postgresLocal));
-  clearInterval(sampler);
-  if (spent) tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
-  tally.requests += result.requests.total;
-  tally.seconds += result.duration;
-  tally.non2xx += result.non2xx;
-  tally.errors += result.errors;
-  tally.timeouts += result.timeouts;
-  tally.bytes += result.throughput.total;
+  return { requests, wanted, rankFromSlowest, why };
 }
 
 /** A scenario's figures from its tally, its ratio against its baseline's rate (which must have run before it). */
@@ -268,12 +185,14 @@ function measuredOf(
   turns: number,
   rowsPerResponse: number | undefined,
   rates: Map<string, number>,
+  bench: Bench,
 ): Measured {
   const measured: Measured = {
     name: scenario.name,
     label: scenario.label,
     target: scenario.target,
-    baseline: scenario.target === 'baseline' ? scenario.name : (scenario.baseline ?? null),
+    // A baseline is its own (ratio 1); what only shares a baseline's turns (pgbench) has no ratio.
+    baseline: scenario.target === 'baseline' && !scenario.turnsWith ? scenario.name : (scenario.baseline ?? null),
     connections: scenario.connections,
     durationSeconds: round(tally.seconds, 2),
     requests: tally.requests,
@@ -291,6 +210,7 @@ function measuredOf(
     loadAverage: { before: tally.loadBefore, after: round(os.loadavg()[0] ?? 0, 2) },
     cpu: tally.cpu ? cpuPerRequest(tally.cpu, tally.requests) : null,
     turns,
+    p99Basis: p99BasisOf(scenario, tally, bench),
   };
   rates.set(scenario.name, measured.requestsPerSecond);
   const baselineRate = measured.baseline === null ? undefined : rates.get(measured.baseline);
@@ -311,4 +231,15 @@ function report(measured: Measured): void {
     log(
       `${''.padEnd(42)} CPU per request: ${describeCpu(measured.cpu)}${measured.turns > 1 ? `; in ${measured.turns} turns` : ''}`,
     );
+  const basis = measured.p99Basis;
+  log(
+    `${''.padEnd(42)} p99 from ${basis.requests} answers (the ${ordinalFromSlowest(basis.rankFromSlowest)})${basis.why ? `; fewer than ${basis.wanted}: ${basis.why}` : ''}`,
+  );
+}
+
+/** 1: "slowest", 2: "2nd slowest", 21: "21st slowest". */
+export function ordinalFromSlowest(rank: number): string {
+  if (rank <= 1) return 'slowest';
+  const suffix = rank % 100 >= 11 && rank % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][rank % 10] ?? 'th');
+  return `${rank}${suffix} slowest`;
 }

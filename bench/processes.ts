@@ -135,3 +135,8 @@ export function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number | null
     return null;
   }
 }
+
+/** The pids of the bench's processes still running: with its own, the CPU that is the bench's (cpu.ts). */
+export function benchPids(): number[] {
+  return children.filter((child) => child.exitCode === null && child.signalCode === null).map((child) => child.pid!);
+}

@@ -1,41 +1,47 @@
-// npm run bench [-- --customers 20000 --duration 10 --warmup 5 --connections 32 --keep]
+// npm run bench [-- --scale 1 --duration 10 --warmup 5 --connections 32 --pool 10 --keep]
 //
-// The benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL
-// that may CREATE DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh
-// database dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`),
-// starts the service (src/main.ts) and the baseline (bench/baseline-server.ts: the bare lookup, and
-// the bare payment of bench/baseline-payment.ts) as separate processes, and loads them from this
-// process on loopback with autocannon: a fixed duration per scenario, after a short warm-up (the
-// lookups and payments in turns with their baselines, so the machine's drift falls on both alike). It
-// reports requests per second and p50/p99 latency, each service figure with its ratio to its own
-// baseline's requests per second in the same run (a scenario's `baseline` names it), where each
-// run's CPU went (the answering process, Postgres, the load generator: bench/cpu.ts), the service's
-// peak resident memory, and whether the ledger is clean after the payments. It also runs
-// pgbench's TPC-B-like transaction (-M prepared) in a database of its own on the same server, the
-// floor of the server itself, and holds the payments' rate against its tps. Writes
-// bench/results.json and bench/results.svg; drops the databases.
+// The benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL that may CREATE
+// DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh database
+// dfs_bench_<random>, migrates it, fills it (the data-set generator `npm run bench:data`, 20,000 x
+// --scale customers), starts the service (src/main.ts) and the baseline (bench/baseline-server.ts: the
+// bare lookup, payment and list) as separate processes run alike (NODE_ENV=production, the same V8
+// flags, the same pool), and loads them from this process on loopback with autocannon: every door in
+// alternating turns with its baseline, until each has --p99-requests answers or --max-seconds of
+// load, after a short warm-up. The headline lookups and payments send each request with the key of
+// one of the partner's store tills (at least 250); the one-key rows follow. pgbench's TPC-B-like
+// transaction runs in the payments' turns, at the service's pool size and at its best client count.
+// It reports requests per second and p50/p99 latency (and how many answers each p99 comes from), each
+// service figure with its ratio to its own baseline in the same run, where each run's CPU went (the
+// answering process, its Postgres backends, the load generator: bench/cpu.ts), the service's peak
+// resident memory, a whole year's list answered once, the webhooks' pace, and whether the ledger is
+// clean after the payments; and whether the run is of record (bench/record.ts: an idle machine).
+// Writes bench/results.json (its scales map: this run beside the other scales' runs) and
+// bench/results.svg; drops the databases.
 //
 // This file only sequences the phases. The pieces: settings.ts (the options), database.ts,
 // processes.ts (starting and stopping node processes), services.ts (the processes loaded),
-// workload.ts (what to ask for), load.ts (autocannon, turns, the figures of a run), cpu.ts (CPU
-// accounting), scenarios/ (lookups, payments, lists, pgbench, limits in Redis, webhooks, profiles,
-// GraphQL execution), targets.ts, results.ts (results.json, results.svg, the printed table).
+// workload.ts (what to ask for), load.ts (the groups and the figures of a run), turns.ts (a turn of
+// autocannon or pgbench, and a group's turns), cpu.ts (CPU
+// accounting), record.ts (of record or not), scenarios/ (lookups, payments, lists, the long window,
+// pgbench, limits in Redis, webhooks, profiles, GraphQL execution), targets.ts, results.ts
+// (results.json, results.svg, the printed table).
 
-import os from 'node:os';
 import { createDb } from '../src/db/knex.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { benchDatabase, countRows, createAndFill, type Database, dropDatabase } from './database.js';
 import { measureScenarios, type Scenario } from './load.js';
 import { endPhases, log, phase } from './log.js';
 import { compileForBench, procStatus, stopAll, stopProcess } from './processes.js';
+import { idlenessBefore, judgeRecord } from './record.js';
 import { printSummary, writeResults } from './results.js';
 import { graphqlExecution } from './scenarios/graphql-execution.js';
 import { limitsInRedis } from './scenarios/limits-in-redis.js';
 import { listScenarios, probeWindows, rowsPerResponse } from './scenarios/lists.js';
 import { measureLockTimeline } from './scenarios/lock-timeline.js';
+import { longWindow } from './scenarios/long-window.js';
 import { lookupScenarios } from './scenarios/lookups.js';
 import { paymentScenarios } from './scenarios/payments.js';
-import { runPgbench } from './scenarios/pgbench.js';
+import { pgbenchFloor } from './scenarios/pgbench.js';
 import { profileDoors } from './scenarios/profiles.js';
 import { webhooks } from './scenarios/webhooks.js';
 import { type Bench, startServices } from './services.js';
@@ -46,10 +52,13 @@ import { readWorkload } from './workload.js';
 const settings = readSettings();
 const database = benchDatabase();
 
+/** More to undo at the end (pgbench's database). */
+const cleanups: Array<() => Promise<void>> = [];
 let cleaningUp: Promise<void> | null = null;
 function cleanup(): Promise<void> {
   cleaningUp ??= (async () => {
     await stopAll();
+    for (const undo of cleanups) await undo();
     await dropDatabase(database, settings.keep);
   })();
   return cleaningUp;
@@ -66,13 +75,9 @@ try {
 }
 
 async function main(): Promise<void> {
-  const busy = os.loadavg()[0] ?? 0;
-  if (busy > os.cpus().length * 0.5)
-    log(
-      `bench: warning: the machine is busy (1-minute load average ${busy.toFixed(2)} on ${os.cpus().length} CPUs); figures will be lower than on an idle machine`,
-    );
+  const idle = await idlenessBefore();
   log(
-    `bench: ${settings.customers} customers, ${settings.duration} s per scenario (+${settings.warmup} s warm-up), ${settings.lookupConnections} connections for lookups`,
+    `bench: ${settings.scale}x data (${settings.customers} customers), ${settings.duration} s per scenario at least (+${settings.warmup} s warm-up) until ${settings.p99Requests} answers or ${settings.maxSeconds} s, ${settings.lookupConnections} connections for lookups and payments, pools of ${settings.pool}`,
   );
 
   // 0. The service and the baselines compiled, as production runs them (unless --from-source).
@@ -86,11 +91,20 @@ async function main(): Promise<void> {
   const services = await startServices(settings, database);
   const bench: Bench = { settings, database, data, workload, services };
 
-  // 4. The scenarios, in this order: the lookups, the payments, the transaction lists.
-  const scenarios = chosen(settings, [...lookupScenarios(bench), ...paymentScenarios(bench), ...listScenarios(bench)]);
+  // 4. The scenarios, in this order: the lookups, the payments (with pgbench's turns), the transaction
+  // lists (each window probed first: its rows, and how long its turns must be); then a whole year once.
   const windowRows = await probeWindows(bench);
-  const pgbench = await runPgbench(bench);
+  const floor = pgbenchFloor(bench);
+  cleanups.push(floor.drop);
+  const scenarios = chosen(settings, [
+    ...lookupScenarios(bench),
+    ...paymentScenarios(bench, floor),
+    ...listScenarios(bench, windowRows),
+  ]);
+  if (scenarios.some((scenario) => scenario.runTurn)) await floor.prepare();
   const load = await measureScenarios(bench, scenarios, (scenario) => rowsPerResponse(bench, windowRows, scenario));
+  const pgbench = floor.summary(load.results);
+  const year = await longWindow(bench);
   const serviceHwm = procStatus(services.answering.service.pid, 'VmHWM');
 
   // 5. The ledger after the payments, once the service has drained: SIGTERM lets it finish the
@@ -120,18 +134,21 @@ async function main(): Promise<void> {
     peakHwm,
     serviceRssAtStart: services.serviceRssAtStart,
     webhooks: withWebhooks,
+    longWindow: year,
   });
+  const record = judgeRecord(settings, idle, load.results);
   endPhases();
 
   // 7. The record, the chart and the table.
   const run = {
     settings,
-    busy,
+    record,
     postgresVersion: (await data.raw('show server_version')).rows[0]?.server_version as string,
     partner: workload.partner,
     counts,
     windows: workload.windows,
     windowRows,
+    longWindow: year,
     pgbench,
     paymentFractionOfPgbench: fractionOfPgbench(
       load.results.find((result) => result.name === 'rest-record-customer-payment'),
@@ -168,7 +185,10 @@ function chosen(settings: Settings, scenarios: Scenario[]): Scenario[] {
   if (!settings.only.length) return scenarios;
   const picked = scenarios.filter((scenario) => settings.only.some((word) => scenario.name.includes(word)));
   const needed = new Set(picked.flatMap((scenario) => [scenario.name, scenario.baseline ?? []].flat()));
-  const kept = scenarios.filter((scenario) => needed.has(scenario.name));
+  // What runs in a kept baseline's turns without a ratio to it (pgbench in the payments') is kept with it.
+  const kept = scenarios.filter(
+    (scenario) => needed.has(scenario.name) || (scenario.turnsWith !== undefined && needed.has(scenario.turnsWith)),
+  );
   // Thrown, not an exit: the processes are up by now, and the cleanup after main stops them and drops the database.
   if (!kept.length) throw new Error(`--only ${settings.onlyOption}: no scenario's name contains any of its words`);
   return kept;

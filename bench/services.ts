@@ -59,9 +59,17 @@ export async function startServices(settings: Settings, database: Database): Pro
     RATE_LIMIT_REQUESTS: '1000000',
     RATE_LIMIT_WINDOW_SECONDS: '60',
     GRAPHQL_EXECUTOR: settings.executor,
+    DATABASE_POOL_MAX: String(settings.pool),
     ...overrides,
   });
-  const baselineEnvironment = { DATABASE_URL: database.url, PORT: '0', DATABASE_POOL_MAX: '10' };
+  // The bare baseline runs as the service does: NODE_ENV=production (Express and pg skip their
+  // development work there too), the same V8 flags (settings.ts), a pool of the same size.
+  const baselineEnvironment = {
+    DATABASE_URL: database.url,
+    NODE_ENV: 'production',
+    PORT: '0',
+    DATABASE_POOL_MAX: String(settings.pool),
+  };
   const serviceErrors: ErrorLog = { count: 0, samples: [] };
   const { child: service, port: servicePort } = await phase('startService', () =>
     startProcess(settings, 'service', 'src/main.ts', serviceEnvironment('main'), serviceErrors),

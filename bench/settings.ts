@@ -11,9 +11,19 @@ export const BUILD_DIR = join(ROOT, 'dist-bench');
 export const DAY = 86_400;
 /** Turns in which a baseline and the scenarios held against it share their measured duration (Scenario.inTurns). */
 export const TURNS = 5;
+/** Customers of the 1x data set: `--scale N` fills 20,000 x N, as `npm run bench:data -- --scale N` does. */
+export const CUSTOMERS_PER_SCALE = 20_000;
 
 export interface Settings {
   customers: number;
+  /** The data set's size against the 1x set (customers / 20,000): its results' key in results.json's scales. */
+  scale: number;
+  /** Answers a scenario's p99 is read from, at least, unless --max-seconds of load ends it first. */
+  p99Requests: number;
+  /** Seconds of measured load at most per scenario while it gathers --p99-requests answers. */
+  maxSeconds: number;
+  /** The service's database pool (DATABASE_POOL_MAX), the bare baseline's, and pgbench's paired clients. */
+  pool: number;
   duration: number;
   warmup: number;
   lookupConnections: number;
@@ -37,7 +47,15 @@ export interface Settings {
 export function readSettings(): Settings {
   const { values: args } = parseArgs({
     options: {
-      customers: { type: 'string', default: '20000' },
+      // The data set: --scale N fills 20,000 x N customers (the 1x set is 20,000); --customers N any other
+      // size (its scale then N / 20,000). Not both.
+      scale: { type: 'string' },
+      customers: { type: 'string' },
+      // Every scenario's turns go on until it has this many answers (its p99 from them), or --max-seconds.
+      'p99-requests': { type: 'string', default: '2000' },
+      'max-seconds': { type: 'string', default: '120' },
+      // The service's DATABASE_POOL_MAX (its default), the bare baseline's pool and pgbench's paired clients.
+      pool: { type: 'string', default: '10' },
       duration: { type: 'string', default: '10' },
       // Seconds of load before each measured run, for both processes alike: the service has far more
       // code for V8 to compile than the baseline, and 2 s left it measured half-warm.
@@ -64,12 +82,19 @@ export function readSettings(): Settings {
   });
   if (args.executor !== 'jit' && args.executor !== 'graphql-js')
     fail(`--executor must be jit or graphql-js, got "${args.executor}"`);
-  const customers = positive('customers', args.customers);
+  if (args.scale !== undefined && args.customers !== undefined) fail('give --scale or --customers, not both');
+  const scale = args.customers === undefined ? positive('scale', args.scale ?? '1') : 0;
+  const customers =
+    args.customers === undefined ? Math.round(scale * CUSTOMERS_PER_SCALE) : positive('customers', args.customers);
   const duration = positive('duration', args.duration);
   const lookupConnections = positive('connections', args.connections);
   const serviceV8Flags = v8Flags(args['semi-space']);
   return {
     customers,
+    scale: scale || Math.round((customers / CUSTOMERS_PER_SCALE) * 1000) / 1000,
+    p99Requests: positive('p99-requests', args['p99-requests']),
+    maxSeconds: positive('max-seconds', args['max-seconds']),
+    pool: positive('pool', args.pool),
     duration,
     warmup: Number(args.warmup),
     lookupConnections,
@@ -83,8 +108,8 @@ export function readSettings(): Settings {
     onlyOption: args.only,
     executor: args.executor,
     serviceV8Flags,
-    // The baselines need no heap cap; they share the service's young generation.
-    baselineV8Flags: serviceV8Flags.filter((flag) => flag.startsWith('--max-semi-space-size=')),
+    // The bare baselines run as the service does: the same V8 flags (heap cap and young generation).
+    baselineV8Flags: serviceV8Flags,
   };
 }
 

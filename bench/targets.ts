@@ -1,11 +1,13 @@
-// The targets, each door against its own bare baseline, and the earlier ones kept (webhooks, the
-// ledger): each met or missed; a miss names what bounds it where this run measured it
-// (docs/performance.md#what-bounds-each-missed-target explains each).
+// The targets, each door against its own bare baseline in the same turns, and the earlier ones kept
+// (GraphQL execution, the ledger, the webhooks' cost to a payment): each met or missed; a miss names
+// what bounds it where this run measured it (docs/performance.md#what-bounds-each-missed-target
+// explains each). The lookups and payments are judged on their many-key rows (a fleet of store tills).
 import { cpuAgainst, cpuMs } from './cpu.js';
 import { failuresOf, type Measured } from './load.js';
 import { mb, round } from './log.js';
 import type { GraphqlExecution } from './scenarios/graphql-execution.js';
 import type { Probe } from './scenarios/lists.js';
+import type { LongWindow } from './scenarios/long-window.js';
 import type { Pgbench } from './scenarios/pgbench.js';
 import type { Webhooks } from './scenarios/webhooks.js';
 
@@ -19,59 +21,90 @@ export interface Target {
 /** What the targets are judged on. */
 export interface Judged {
   results: readonly Measured[];
-  pgbench: Pgbench;
+  pgbench: Pgbench | null;
   probes: Record<string, Probe>;
   graphqlExecution: GraphqlExecution;
   ledgerProblems: number;
   peakHwm: number;
   serviceRssAtStart: number | null;
   webhooks: Webhooks | null;
+  longWindow: LongWindow | null;
 }
+
+/**
+ * The webhooks' pace (bench/scenarios/webhooks.ts, its Webhooks result): read by name, each possibly
+ * absent (a run of a build before the worker measured them prints "not measured").
+ */
+export interface WebhookPace {
+  paymentsPerSecond: number;
+  deliveriesPerSecond: number;
+  lagP99Ms: number | null;
+  lagP50Ms: number | null;
+  backlogAtEnd: number;
+  backlogAfter10s: number;
+  drainedInMs: number | null;
+}
+
+export const paceOf = (webhooks: Webhooks | null): Partial<WebhookPace> => (webhooks ?? {}) as Partial<WebhookPace>;
 
 /** The payments' rate as a fraction of pgbench's tps; null when either is missing. */
-export function fractionOfPgbench(result: Measured | undefined, pgbench: Pgbench): number | null {
-  return result && pgbench.tps > 0 ? round(result.requestsPerSecond / pgbench.tps, 3) : null;
+export function fractionOfPgbench(result: Measured | undefined, pgbench: Pgbench | null): number | null {
+  return result && pgbench && pgbench.tps > 0 ? round(result.requestsPerSecond / pgbench.tps, 3) : null;
 }
 
+/** "p99 312 ms from 2,000 answers", or with fewer, from how many and why. */
+const p99Of = (result: Measured | undefined) =>
+  result
+    ? `p99 ${result.latencyMs.p99} ms from ${result.p99Basis.requests.toLocaleString('en-US')} answers${result.p99Basis.why ? ` (fewer than ${result.p99Basis.wanted}: ${result.p99Basis.why})` : ''}`
+    : '?';
+
 export function targetsOf(judged: Judged): Target[] {
-  const { results, pgbench, probes, graphqlExecution, ledgerProblems, peakHwm, webhooks } = judged;
+  const { results, pgbench, probes, graphqlExecution, ledgerProblems, peakHwm } = judged;
   const find = (name: string) => results.find((result) => result.name === name);
   const tenK = find('rest-list-transactions-10-000-rows');
+  const bareTenK = find('baseline-list-transactions-10-000-rows');
   const payment = find('rest-record-customer-payment');
   const barePayment = find('baseline-record-customer-payment');
   const paymentFraction = fractionOfPgbench(payment, pgbench);
+  const tenKMeasured = tenK && bareTenK && tenK.requests > 0 && failuresOf(tenK) === 0;
   return [
-    ratioTarget(results, 'rest-lookup-customer', 'REST lookup-customer', 0.85),
-    ratioTarget(results, 'graphql-lookup-customer', 'GraphQL customer(locator)', 0.8),
-    ratioTarget(results, 'rest-list-transactions-1-day', 'REST list-transactions, 1 day (300 rows)', 0.7),
-    ratioTarget(results, 'rest-list-transactions-10-000-rows', 'REST list-transactions, 10,000 rows', 0.7),
+    ratioTarget(results, 'rest-lookup-customer', 'REST lookup-customer (many store keys)', 0.85),
+    ratioTarget(results, 'graphql-lookup-customer', 'GraphQL customer(locator) (many store keys)', 0.8),
+    ratioTarget(results, 'rest-record-customer-payment', 'REST record-customer-payment (many store keys)', 0.85),
     {
-      target: 'REST list-transactions of 10,000 rows: p99 < 250 ms (one connection)',
+      target: `REST record-customer-payment ≥ 25% of pgbench's TPC-B-like tps in the same turns (-M prepared, ${pgbench?.clients ?? '?'} clients: the service's pool)`,
+      measured:
+        paymentFraction === null ? null : `${paymentFraction} (${payment?.requestsPerSecond}/s of ${pgbench?.tps} tps)`,
+      met: payment && pgbench ? paymentFraction !== null && paymentFraction >= 0.25 && failuresOf(payment) === 0 : null,
+      bound: `the bare payment of the same statements: ${fractionOfPgbench(barePayment, pgbench) ?? '?'} of pgbench (${barePayment?.requestsPerSecond ?? '?'}/s); pgbench at its best count (${pgbench?.best?.clients ?? '?'} clients) ${pgbench?.best?.tps ?? '?'} tps`,
+    },
+    ...['1 day', '30 days', '10,000 rows'].map((window) =>
+      ratioTarget(
+        results,
+        `rest-list-transactions-${window.replace(/[^0-9a-z]+/gi, '-').replace(/-$/, '')}`,
+        `REST list-transactions, ${window}`,
+        0.8,
+      ),
+    ),
+    {
+      target: "REST list-transactions of 10,000 rows: p99 ≤ 1.2 × the bare list's p99 (one connection, in turns)",
       measured: tenK
-        ? tenK.requests > 0 && failuresOf(tenK) === 0
-          ? tenK.latencyMs.p99
+        ? tenKMeasured
+          ? `${tenK.latencyMs.p99} ms against ${bareTenK.latencyMs.p99} ms (×${round(tenK.latencyMs.p99 / Math.max(1, bareTenK.latencyMs.p99), 2)})`
           : `${tenK.requests} answered, ${failuresOf(tenK)} failed (first probe: ${probes['10,000 rows']?.status} after ${probes['10,000 rows']?.ms} ms)`
         : null,
       met: tenK
-        ? tenK.requests > 0 &&
-          failuresOf(tenK) === 0 &&
-          tenK.latencyMs.p99 < 250 &&
+        ? Boolean(tenKMeasured) &&
+          tenK.latencyMs.p99 <= 1.2 * bareTenK!.latencyMs.p99 &&
           (tenK.rowsPerResponse ?? 0) >= 10_000
         : null,
-      bound: `the bare list of the same statements: p99 ${find('baseline-list-transactions-10-000-rows')?.latencyMs.p99 ?? '?'} ms`,
+      bound: `the service's ${p99Of(tenK)}; the bare list's ${p99Of(bareTenK)}`,
     },
+    longWindowTarget(judged.longWindow),
     {
       target: 'GraphQL execution of a 5,000-row page < 20 ms of CPU',
       measured: graphqlExecution ? `${graphqlExecution.cpuMs} ms (${graphqlExecution.executor})` : null,
       met: graphqlExecution ? graphqlExecution.cpuMs < 20 : null,
-    },
-    ratioTarget(results, 'rest-record-customer-payment', 'REST record-customer-payment', 0.8),
-    {
-      target: `REST record-customer-payment ≥ 25% of pgbench's TPC-B-like tps (-M prepared, ${pgbench.clients} clients)`,
-      measured:
-        paymentFraction === null ? null : `${paymentFraction} (${payment?.requestsPerSecond}/s of ${pgbench.tps} tps)`,
-      met: payment ? paymentFraction !== null && paymentFraction >= 0.25 && failuresOf(payment) === 0 : false,
-      bound: `the bare payment of the same statements: ${fractionOfPgbench(barePayment, pgbench) ?? '?'} of pgbench (${barePayment?.requestsPerSecond ?? '?'}/s)`,
     },
     {
       target: 'ledger:check clean after the payments',
@@ -82,10 +115,24 @@ export function targetsOf(judged: Judged): Target[] {
       target: 'peak resident memory < 250 MB across the whole benchmark (VmHWM of every service process)',
       measured: mb(peakHwm),
       met: peakHwm > 0 && peakHwm < 250 * 1024 * 1024,
-      bound: `${mb(judged.serviceRssAtStart)} MB resident at start`,
+      bound: `${mb(judged.serviceRssAtStart)} MB resident at start; ${judged.longWindow ? `${mb(judged.longWindow.serviceRssPeakBytes)} MB at most while answering a ${judged.longWindow.days}-day window` : ''}`,
     },
-    webhooksTarget(webhooks),
+    ...webhookTargets(judged.webhooks),
   ];
+}
+
+/** The whole year asked once: every row answered, its body closed, the service's memory under the cap meanwhile. */
+function longWindowTarget(window: LongWindow | null): Target {
+  return {
+    target: `REST list-transactions of a ${window?.days ?? 366}-day window answered completely (streamed; RSS < 250 MB meanwhile)`,
+    measured: window
+      ? `${window.rowsAnswered.toLocaleString('en-US')} of ${window.rowsInWindow.toLocaleString('en-US')} rows, ${mb(window.bytes)} MB in ${window.ms} ms, RSS at most ${mb(window.serviceRssPeakBytes)} MB`
+      : null,
+    met: window
+      ? window.complete && window.serviceRssPeakBytes !== null && window.serviceRssPeakBytes < 250 * 1024 * 1024
+      : null,
+    bound: window ? `status ${window.status ?? 'none'}${window.error ? `, ${window.error}` : ''}` : undefined,
+  };
 }
 
 /** A door's ratio to its baseline, at least `floor`, with no failed request. */
@@ -97,7 +144,7 @@ function ratioTarget(results: readonly Measured[], name: string, label: string, 
   return {
     target: `${label} ≥ ${floor} of its baseline's requests/s`,
     measured: result?.ratioToBaseline ?? null,
-    met: result ? (result.ratioToBaseline ?? 0) >= floor && failuresOf(result) === 0 : false,
+    met: result ? (result.ratioToBaseline ?? 0) >= floor && failuresOf(result) === 0 : null,
     // The rate follows the CPU a request costs the machine's shared cores (bench/cpu.ts).
     ...(result?.cpu && bare?.cpu
       ? {
@@ -112,17 +159,29 @@ function ratioTarget(results: readonly Measured[], name: string, label: string, 
   };
 }
 
-/** Kept from the event log's arrival: its webhooks must not slow the payments much. */
-function webhooksTarget(webhooks: Webhooks | null): Target {
-  return {
-    target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
-    measured: webhooks?.ratio ?? null,
-    met: webhooks ? webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0 : null,
-    ...(webhooks?.withEndpoint.cpu && webhooks.without.cpu
-      ? {
-          // What the endpoint adds to a payment, by who spends it (the process runs the worker, autocannon's the receiver).
-          bound: `CPU per payment with the endpoint against without: ${cpuAgainst(webhooks.withEndpoint.cpu, webhooks.without.cpu, { process: "the service's process (its worker included)", loadGenerator: "autocannon's process (the receiver's too)" })}`,
-        }
-      : {}),
-  };
+/** The webhooks: their cost to a payment (kept), and their pace: the backlog gone within 10 s of the load's end. */
+function webhookTargets(webhooks: Webhooks | null): Target[] {
+  const pace = paceOf(webhooks);
+  const backlogMeasured = pace.backlogAfter10s !== undefined;
+  return [
+    {
+      target: "webhook backlog 0 within 10 s of the payments' end (one service instance)",
+      measured: backlogMeasured
+        ? `${pace.backlogAfter10s} pending after 10 s (${pace.backlogAtEnd} at the end; drained in ${pace.drainedInMs ?? '> 10,000'} ms)`
+        : null,
+      met: backlogMeasured ? pace.backlogAfter10s === 0 : null,
+      bound: `deliveries ${pace.deliveriesPerSecond ?? '?'}/s against payments ${pace.paymentsPerSecond ?? '?'}/s (3 deliveries a payment); lag p50 ${pace.lagP50Ms ?? '?'} ms, p99 ${pace.lagP99Ms ?? '?'} ms`,
+    },
+    {
+      target: 'record-customer-payment with a webhook endpoint ≥ 85% of the rate without one',
+      measured: webhooks?.ratio ?? null,
+      met: webhooks ? webhooks.ratio !== null && webhooks.ratio >= 0.85 && webhooks.withEndpoint.non2xx === 0 : null,
+      ...(webhooks?.withEndpoint.cpu && webhooks.without.cpu
+        ? {
+            // What the endpoint adds to a payment, by who spends it (the process runs the worker, autocannon's the receiver).
+            bound: `CPU per payment with the endpoint against without: ${cpuAgainst(webhooks.withEndpoint.cpu, webhooks.without.cpu, { process: "the service's process (its worker included)", loadGenerator: "autocannon's process (the receiver's too)" })}`,
+          }
+        : {}),
+    },
+  ];
 }

@@ -14,6 +14,8 @@ export interface Workload {
   partner: string;
   partnerKey: string;
   retailKey: string;
+  /** The partner's live store keys (bench-store-key-<n>, neither revoked nor expired): the fleet of tills. */
+  storeKeys: string[];
   /** One locator of one of the partner's customers, of a kind picked at random. */
   randomLocator: () => string;
   orders: Array<{ id: string; merchant_id: string; clerk_id: string; currency: string }>;
@@ -52,7 +54,54 @@ export async function readWorkload(data: Db): Promise<Workload> {
     )
   ).rows as Workload['orders'];
   if (orders.length === 0) throw new Error('no finance order with a balance to pay');
-  return { partner, partnerKey, retailKey, randomLocator, orders, windows: await windowsOf(data, partner) };
+  const storeKeys = await storeKeysOf(data, partner);
+  return { partner, partnerKey, retailKey, storeKeys, randomLocator, orders, windows: await windowsOf(data, partner) };
+}
+
+/** The fleet's size: at least this many live store keys, or the many-key rows would not be what they say. */
+export const FLEET = 250;
+
+/**
+ * The partner's live store keys: the generator stores them hashed, and names each by its label
+ * (`bench store key <n>`, its key bench-store-key-<n>), so the label gives the key back.
+ */
+async function storeKeysOf(data: Db, partner: string): Promise<string[]> {
+  const labels = (
+    await data.raw(
+      `select label from api_keys where partner_id = ? and kind = 'retail' and label like 'bench store key %'
+       and revoked_at is null and (expires_at is null or expires_at > now()) order by id`,
+      [partner],
+    )
+  ).rows as Array<{ label: string }>;
+  const keys = labels.map(({ label }) => `bench-store-key-${label.slice('bench store key '.length)}`);
+  if (keys.length < FLEET)
+    throw new Error(`partner ${partner} has ${keys.length} live store keys; the many-key rows need at least ${FLEET}`);
+  return keys;
+}
+
+/**
+ * A fleet of tills, one key each, for one autocannon run: a request takes an idle till at random and
+ * gives it back with its answer, so that no till has two requests under way (a store counter serves
+ * one customer at a time) and concurrent requests share a key only when every till is busy. Built
+ * afresh per run: a run's deadline leaves its last requests' tills taken.
+ */
+export function tillFleet(keys: readonly string[]): { take: () => string; giveBack: (key: string) => void } {
+  const idle = [...keys];
+  const taken = new Set<string>();
+  return {
+    take: () => {
+      if (idle.length === 0) return pick(keys);
+      const at = Math.floor(Math.random() * idle.length);
+      const key = idle[at]!;
+      idle[at] = idle.at(-1)!;
+      idle.pop();
+      taken.add(key);
+      return key;
+    },
+    giveBack: (key) => {
+      if (taken.delete(key)) idle.push(key);
+    },
+  };
 }
 
 /** Locators of 2,000 of the partner's customers, each kind (a phone number only where it names one customer). */

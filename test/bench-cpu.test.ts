@@ -2,7 +2,7 @@
 // /proc follows real work, and the arithmetic charges each process only what it spent in the run.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { addCpu, type CpuReading, cpuBetween, cpuPerRequest, readCpu } from '../bench/cpu.js';
+import { addCpu, type CpuReading, cpuBetween, cpuPerRequest, othersShareOf, readCpu } from '../bench/cpu.js';
 
 /** Keeps this process busy until it has spent `ms` of CPU (however long a shared machine makes that take). */
 function burn(ms: number): void {
@@ -19,7 +19,9 @@ function burn(ms: number): void {
 const reading = (at: Partial<CpuReading>): CpuReading => ({
   process: 0,
   postgres: new Map(),
+  postgresServer: new Map(),
   loadGenerator: 0,
+  benchOthers: new Map(),
   machine: { busy: 0, total: 0 },
   ...at,
 });
@@ -55,9 +57,13 @@ describe("the bench's CPU accounting", () => {
       "process.title = 'postgres'; const until = Date.now() + 5000; while (Date.now() < until);",
     ]);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const pid = String(backend.pid);
-      const before = readCpu(backend.pid as number, true);
+      // Until it has named itself postgres (node's start-up takes seconds on a loaded machine).
+      let before = readCpu(backend.pid as number, true);
+      for (let waited = 0; !before.postgres!.has(pid) && waited < 20_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        before = readCpu(backend.pid as number, true);
+      }
       expect(before.postgres!.has(pid)).toBe(true);
       // Until its own entry among the Postgres processes shows a tenth of a second of work, however long a
       // loaded machine takes to give it that (the process and the /proc scan are read a moment apart).
@@ -76,6 +82,31 @@ describe("the bench's CPU accounting", () => {
     const gone = 2 ** 22 + 12_345; // above Linux's default pid_max: no such process
     expect(readCpu(gone, false).process).toBeNull();
     expect(readCpu(gone, false).postgres).toBeNull();
+  });
+
+  it("reads only the Postgres backends it is given, and counts the rest of the machine's busy time as other work", async () => {
+    // Two stand-ins for Postgres backends, both working: one of the bench's databases, one of another's.
+    const busy = "process.title = 'postgres'; const until = Date.now() + 20000; while (Date.now() < until);";
+    const ours = spawn(process.execPath, ['-e', busy]);
+    const theirs = spawn(process.execPath, ['-e', busy]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const named = { own: [String(ours.pid)], server: [] };
+      const before = readCpu(process.pid, named);
+      expect([...before.postgres!.keys()]).toEqual([String(ours.pid)]);
+      let after = readCpu(process.pid, named);
+      while (after.postgres!.get(String(ours.pid))! - before.postgres!.get(String(ours.pid))! < 200) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = readCpu(process.pid, named);
+      }
+      const spent = cpuBetween(before, after);
+      // The other database's backend worked as long as ours, on the same cores: other work, not the bench's.
+      expect(othersShareOf(spent)!).toBeGreaterThan(0);
+      expect(spent.postgres!).toBeLessThan(spent.machineBusy);
+    } finally {
+      ours.kill();
+      theirs.kill();
+    }
   });
 
   it('charges each figure per request, and a Postgres backend by what it spent within the run', () => {
@@ -102,9 +133,12 @@ describe("the bench's CPU accounting", () => {
     expect(cpuPerRequest(spent, 200)).toEqual({
       processMs: 3,
       postgresMs: 2.5,
+      postgresServerMs: 0,
       loadGeneratorMs: 0.5,
       machineMs: 7.5,
       machineBusy: 0.75,
+      // 1,500 ms busy, of which the bench's 1,200 (600 + 500 + 100): the other 300 of 2,000 were other work.
+      othersShare: 0.15,
       cores: expect.any(Number),
     });
     expect(cpuPerRequest(spent, 0)).toBeNull();

@@ -1,6 +1,7 @@
-// The transaction lists, one run each per window: REST against the bare list (bench/baseline-transactions.ts,
-// the same statements and bytes); GraphQL answers one page, which has no bare counterpart: no ratio.
-// Before the load, one REST request of each window counts its rows (probeWindows).
+// The transaction lists, per window: REST in turns with the bare list (bench/baseline-transactions.ts,
+// the same statements and bytes), each turn at least five of the window's answers long (a window of
+// 10x data answers in seconds); GraphQL answers one page, which has no bare counterpart: no ratio.
+// Before the load, one REST request of each window counts its rows and times it (probeWindows).
 import { listSizeOf } from '../../src/kernel/listSize.js';
 import { buildSchema } from '../../src/pipeline/schema.js';
 import type { Scenario } from '../load.js';
@@ -15,11 +16,12 @@ const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 const transactionsPath = (bench: Bench, window: Window) =>
   `/v1/list-transactions.php?key=${bench.workload.partnerKey}&starttime=${window.start}&endtime=${window.end}`;
 
-export function listScenarios(bench: Bench): Scenario[] {
+export function listScenarios(bench: Bench, windowRows: WindowRows): Scenario[] {
   const transactionsDocument = operation('listTransactions');
   return Object.entries(bench.workload.windows).flatMap(([windowName, window]): Scenario[] => {
     // A whole window per request: fewer connections than the lookups; 2 for 30 days, 1 for 10,000 rows.
     const connections = windowName === '1 day' ? 8 : windowName === '30 days' ? 2 : 1;
+    const minTurnSeconds = Math.ceil((5 * (windowRows.probes[windowName]?.ms ?? 0)) / 1000);
     const slug = windowName.replace(/[^0-9a-z]+/gi, '-').replace(/-$/, '');
     const listOptions = (port: number) => ({
       ...base(bench, port, connections),
@@ -31,6 +33,8 @@ export function listScenarios(bench: Bench): Scenario[] {
         label: `baseline: express + pg list, ${windowName}`,
         target: 'baseline',
         connections,
+        inTurns: true,
+        minTurnSeconds,
         options: listOptions,
       },
       {
@@ -39,6 +43,8 @@ export function listScenarios(bench: Bench): Scenario[] {
         target: 'service',
         baseline: `baseline-list-transactions-${slug}`,
         connections,
+        inTurns: true,
+        minTurnSeconds,
         options: listOptions,
       },
       {
@@ -47,6 +53,7 @@ export function listScenarios(bench: Bench): Scenario[] {
         label: `GraphQL transactions, first page of ${windowName}`,
         target: 'service',
         connections,
+        minTurnSeconds,
         graphql: true,
         options: (port) => ({
           ...base(bench, port, connections),

@@ -1,80 +1,101 @@
 // The lookups, in turns with their bare baseline (bench/baseline-lookup.ts): REST and GraphQL on the
-// service, on the design's core, and REST on the service counting its limits in Redis.
+// service, on the design's core, and REST on the service counting its limits in Redis. The headline
+// rows send each request with the key of one of the partner's store tills (at least 250, a fleet:
+// workload.ts's tillFleet), so that concurrent lookups share a key no more than a real fleet's would
+// and the service's shared key lookups (src/db/turnBatches.ts) have nothing to share; the second group
+// sends every request with one partner key, as a chain's point of sale does, the bare code the same.
 import type { Scenario } from '../load.js';
 import type { Bench } from '../services.js';
-import { type AutocannonRequest, base, graphqlRequest, operation } from './requests.js';
+import { type AutocannonRequest, base, graphqlRequest, type Keys, keyedRequest, operation } from './requests.js';
 
 export function lookupScenarios(bench: Bench): Scenario[] {
   const { lookupConnections } = bench.settings;
-  const { partnerKey, randomLocator } = bench.workload;
+  const { randomLocator, storeKeys } = bench.workload;
   const lookupDocument = operation('lookupCustomer');
-  const lookupPath = (key: string) =>
-    `/v1/lookup-customer.php?key=${key}&customerLocator=${encodeURIComponent(randomLocator())}`;
-  // Every process answers the same lookups: the bare code, the service and the design's core, all with
-  // the partner key; one row sends each with one of partner 1's 250 store keys (the odd ones, none
-  // revoked) picked at random, so that almost no two lookups under way share a key (src/db/turnBatches.ts).
-  const restLookupsWith = (key: () => string) => (port: number) => ({
+  const restLookups = (keys: Keys) => (port: number) => ({
     ...base(bench, port, lookupConnections),
     requests: [
       {
         method: 'GET' as const,
-        setupRequest: (request: AutocannonRequest) => ({ ...request, path: lookupPath(key()) }),
+        ...keyedRequest(bench, keys, (request: AutocannonRequest, key: string) => ({
+          ...request,
+          path: `/v1/lookup-customer.php?key=${key}&customerLocator=${encodeURIComponent(randomLocator())}`,
+        })),
       },
     ],
   });
-  const restLookups = restLookupsWith(() => partnerKey);
-  const restLookupsOverStoreKeys = restLookupsWith(() => `bench-store-key-${2 * Math.floor(Math.random() * 250) + 1}`);
-  const graphqlLookups = (port: number) => ({
+  const graphqlLookups = (keys: Keys) => (port: number) => ({
     ...base(bench, port, lookupConnections),
-    requests: [graphqlRequest(bench, lookupDocument, () => ({ locator: randomLocator(), withDescription: false }))],
+    requests: [
+      graphqlRequest(bench, lookupDocument, () => ({ locator: randomLocator(), withDescription: false }), keys),
+    ],
   });
-  const lookup = { baseline: 'baseline-lookup-customer', connections: lookupConnections, inTurns: true };
+  const tills = `${storeKeys.length} store keys`;
+  const group = (baseline: string) => ({ baseline, connections: lookupConnections, inTurns: true });
+  const fleet = group('baseline-lookup-customer');
+  const oneKey = group('baseline-lookup-customer-one-key');
+  const baseline = (name: string, label: string, keys: Keys): Scenario => ({
+    name,
+    label,
+    target: 'baseline',
+    connections: lookupConnections,
+    inTurns: true,
+    options: restLookups(keys),
+  });
   return [
+    baseline('baseline-lookup-customer', `baseline: express + pg lookup (${tills})`, 'fleet'),
     {
-      name: 'baseline-lookup-customer',
-      label: 'baseline: express + pg lookup',
-      target: 'baseline',
-      connections: lookupConnections,
-      inTurns: true,
-      options: restLookups,
-    },
-    { name: 'rest-lookup-customer', label: 'REST lookup-customer', target: 'service', ...lookup, options: restLookups },
-    {
-      name: 'rest-lookup-customer-store-keys',
-      label: 'REST lookup-customer (250 keys)',
+      name: 'rest-lookup-customer',
+      label: `REST lookup-customer (${tills})`,
       target: 'service',
-      ...lookup,
-      options: restLookupsOverStoreKeys,
-    },
-    {
-      name: 'redis-rest-lookup-customer',
-      label: 'REST lookup-customer (limits in Redis)',
-      target: 'redis',
-      ...lookup,
-      options: restLookups,
-    },
-    {
-      name: 'core-rest-lookup-customer',
-      label: 'REST lookup-customer (core)',
-      target: 'core',
-      ...lookup,
-      options: restLookups,
+      ...fleet,
+      options: restLookups('fleet'),
     },
     {
       name: 'graphql-lookup-customer',
-      label: 'GraphQL customer(locator)',
+      label: `GraphQL customer(locator) (${tills})`,
       target: 'service',
-      ...lookup,
+      ...fleet,
       graphql: true,
-      options: graphqlLookups,
+      options: graphqlLookups('fleet'),
+    },
+    {
+      name: 'redis-rest-lookup-customer',
+      label: `REST lookup-customer (${tills}, limits in Redis)`,
+      target: 'redis',
+      ...fleet,
+      options: restLookups('fleet'),
+    },
+    {
+      name: 'core-rest-lookup-customer',
+      label: `REST lookup-customer (${tills}, core)`,
+      target: 'core',
+      ...fleet,
+      options: restLookups('fleet'),
     },
     {
       name: 'core-graphql-lookup-customer',
-      label: 'GraphQL customer(locator) (core)',
+      label: `GraphQL customer(locator) (${tills}, core)`,
       target: 'core',
-      ...lookup,
+      ...fleet,
       graphql: true,
-      options: graphqlLookups,
+      options: graphqlLookups('fleet'),
+    },
+    baseline('baseline-lookup-customer-one-key', 'baseline: express + pg lookup (one key)', 'one key'),
+    {
+      name: 'rest-lookup-customer-one-key',
+      label: 'REST lookup-customer (one key)',
+      target: 'service',
+      ...oneKey,
+      options: restLookups('one key'),
+    },
+    {
+      name: 'graphql-lookup-customer-one-key',
+      label: 'GraphQL customer(locator) (one key)',
+      target: 'service',
+      ...oneKey,
+      graphql: true,
+      options: graphqlLookups('one key'),
     },
   ];
 }
