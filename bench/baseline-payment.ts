@@ -9,7 +9,7 @@
 //     device's tag, the stored Idempotency-Key record if any (a live one is replayed, or 409), and
 //     the payment's id from the payments sequence when the payment will pass
 //   one write: the running total (only from the total read), the payment, its cash and commission
-//     transactions, its events, [Idempotency-Key: the partner's expired records purged, its record]
+//     transactions, its events, [Idempotency-Key: the key's own expired record replaced, its record]
 //   pg_notify of the events, after the write committed
 //
 // It does the checks the SQL needs, and no more: the amount a positive decimal of at most two places,
