@@ -54,10 +54,14 @@ export interface Webhooks {
   /** The worker's deliveries per second draining a backlog of capacityBacklog deliveries with no load. */
   capacityPerSecond: number | null;
   capacityBacklog: number;
+  /** The worker's concurrency in this run (WEBHOOK_MAX_CONCURRENT, WEBHOOK_MAX_PER_ENDPOINT). */
+  workerSettings: { maxConcurrent: number; maxPerEndpoint: number };
 }
 
 /** The backlog written at once for the capacity's measure. */
 const CAPACITY_BACKLOG = 5000;
+/** WEBHOOK_MAX_CONCURRENT and WEBHOOK_MAX_PER_ENDPOINT of the instance measured (defaults: 16 and 4). */
+const WORKER_SETTINGS = { maxConcurrent: 64, maxPerEndpoint: 32 } as const;
 
 /**
  * A receiver on this machine that answers every delivery 204, counting them, and, while `lags` is set,
@@ -101,8 +105,15 @@ export async function webhooks(bench: Bench, scenarios: readonly Scenario[]): Pr
         bench.settings,
         'service (webhooks)',
         'src/main.ts',
-        // The worker as configured by default: woken by the event log's notifications, not by its poll.
-        bench.services.serviceEnvironment('webhooks', { NODE_ENV: 'development' }),
+        // The worker woken by the event log's notifications (its poll at its default), at the
+        // concurrency an operator sets for a receiver that takes it (WORKER_SETTINGS): the bench's one
+        // endpoint takes every delivery, and at the default 4 posts per endpoint an endpoint's rate is
+        // bounded by 4 over a post's round trip, which a loaded machine stretches.
+        bench.services.serviceEnvironment('webhooks', {
+          NODE_ENV: 'development',
+          WEBHOOK_MAX_CONCURRENT: String(WORKER_SETTINGS.maxConcurrent),
+          WEBHOOK_MAX_PER_ENDPOINT: String(WORKER_SETTINGS.maxPerEndpoint),
+        }),
       );
       return await measureHalves(bench, paymentScenario, receiver, child, port);
     } finally {
@@ -119,7 +130,7 @@ export async function webhooks(bench: Bench, scenarios: readonly Scenario[]): Pr
   ] as const)
     if (half.cpu) log(`  CPU per payment ${name}: ${describeCpu(half.cpu)} (autocannon's process runs the receiver)`);
   log(
-    `webhook worker (one instance): ${figures.deliveriesPerSecond} deliveries/s during ${figures.paymentsPerSecond} payments/s; lag p50 ${figures.lagP50Ms ?? '?'} ms, p99 ${figures.lagP99Ms ?? '?'} ms; backlog ${figures.backlogAtEnd} at the load's end, ${figures.backlogAfter10s} 10 s after (${figures.drainedInMs === null ? 'not drained within 10 s' : `drained in ${figures.drainedInMs} ms`}); capacity ${figures.capacityPerSecond ?? '?'} deliveries/s draining ${figures.capacityBacklog} with no load`,
+    `webhook worker (one instance, ${figures.workerSettings.maxConcurrent} posts at once, ${figures.workerSettings.maxPerEndpoint} per endpoint): ${figures.deliveriesPerSecond} deliveries/s during ${figures.paymentsPerSecond} payments/s; lag p50 ${figures.lagP50Ms ?? '?'} ms, p99 ${figures.lagP99Ms ?? '?'} ms; backlog ${figures.backlogAtEnd} at the load's end, ${figures.backlogAfter10s} 10 s after (${figures.drainedInMs === null ? 'not drained within 10 s' : `drained in ${figures.drainedInMs} ms`}); capacity ${figures.capacityPerSecond ?? '?'} deliveries/s draining ${figures.capacityBacklog} with no load`,
   );
   return figures;
 }
@@ -255,6 +266,7 @@ async function measureHalves(
       : Math.max(0, ...backlogs.map((backlog) => backlog.drainedInMs ?? 0)),
     capacityPerSecond,
     capacityBacklog: CAPACITY_BACKLOG,
+    workerSettings: { ...WORKER_SETTINGS },
   };
 }
 
