@@ -1,8 +1,9 @@
 // The delivery worker: woken by the event log's notifications (wake.ts), and polling slowly as a
 // safety net (retries come due, a notification missed), it claims due deliveries in batches (bounded
-// in total and per endpoint in this process, and more tightly while requests wait for a database
-// connection), posts each signed, and records the attempt. stop() claims nothing more and waits for
-// the posts under way (each ends within its timeout). Started by main.ts.
+// in total and per endpoint in this process, and, if the operator asks, while requests wait for a
+// database connection) on connections of its own, posts each signed, and records the attempt
+// (delivered ones together: delivered.ts). stop() claims nothing more and waits for the posts under
+// way (each ends within its timeout). Started by main.ts.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
