@@ -1,8 +1,9 @@
-// Requests first: while callers wait for a database connection, the webhook worker keeps one post
-// under way (maxConcurrentUnderLoad) instead of its full concurrency, so the requests it shares the
-// pool and the CPU with are not held behind it; the deliveries still go out one at a time, and at
-// full concurrency again once nobody waits. Postgres only: the embedded database's pool is a single
-// connection, on which a saturated pool cannot be staged beside a worker that still gets its turns.
+// Requests first, when the operator asks for it (WEBHOOK_MAX_CONCURRENT_UNDER_LOAD=1): while callers
+// wait for a connection of the requests' pool, the webhook worker keeps one post under way instead of
+// its full concurrency, so the requests it shares the CPU with come first; the deliveries still go out
+// one at a time (claimed and recorded on the worker's own connections), and at full concurrency again
+// once nobody waits. Postgres only: the embedded database's pool is a single connection, on which a
+// saturated pool cannot be staged beside a worker that still gets its turns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
@@ -80,7 +81,15 @@ describe.runIf(onPostgres)('the webhook worker under load', () => {
       logger: createLogger('silent'),
       now: () => new Date(),
       production: false,
-      settings: { scheduleMs: [30], jitter: 0, pollMs: 50, timeoutMs: 5000, maxConcurrent: 8, maxPerEndpoint: 8 },
+      settings: {
+        scheduleMs: [30],
+        jitter: 0,
+        pollMs: 50,
+        timeoutMs: 5000,
+        maxConcurrent: 8,
+        maxPerEndpoint: 8,
+        maxConcurrentUnderLoad: 1,
+      },
     });
     try {
       await load;

@@ -47,7 +47,7 @@ const startWorker = (settings: Partial<DeliverySettings> = {}) => {
     now: () => new Date(),
     production: false,
     observe: deliveryMetrics,
-    settings: { scheduleMs: [30], jitter: 0, pollMs: 20, timeoutMs: 500, maxPerEndpoint: 2, ...settings },
+    settings: { scheduleMs: [30], jitter: 0, pollMs: 20, timeoutMs: 2000, maxPerEndpoint: 2, ...settings },
   });
 };
 
@@ -171,7 +171,7 @@ describe('webhook deliveries', () => {
       expect(delivery.event.deliveries).toEqual(expected);
     }
     expect(attempts).toContainEqual(expect.objectContaining({ statusCode: 500, response: 'x'.repeat(1024) }));
-    expect(attempts).toContainEqual(expect.objectContaining({ statusCode: null, error: 'no answer within 500 ms' }));
+    expect(attempts).toContainEqual(expect.objectContaining({ statusCode: null, error: 'no answer within 2000 ms' }));
     expect(attempts).toContainEqual(
       expect.objectContaining({ statusCode: null, error: expect.stringMatching(/^the request failed/) }),
     );

@@ -1,10 +1,14 @@
 // Phase webhooks: the same in-store payments with one webhook endpoint subscribed to every
 // event type, against none, on one more service process, in turns. It runs outside production, the
 // one mode in which an endpoint may point at a receiver on this machine; both halves run on it alike.
-// (Not run when --only left the payments out.)
+// Whether the worker keeps pace: the deliveries' lag (the receiver's arrival less the event's
+// occurred_at), the backlog at each load's end and 10 s after, and the worker's capacity, draining a
+// backlog with no load. (Not run when --only left the payments out.)
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { publishEvents } from '../../src/modules/events/publish.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
 import { queueDepth } from '../../src/modules/webhooks/queue.js';
 import {
   addCpu,
@@ -36,20 +40,52 @@ export interface Webhooks {
   deliveredDuringRun: number;
   pendingAfterTurns: number;
   retrying: number;
+  /** The payments' rate in the halves with the endpoint, and the deliveries' during them (one instance). */
+  paymentsPerSecond: number;
+  deliveriesPerSecond: number;
+  /** Arrival at the receiver less the event's occurred_at, over every delivery of the measured halves. */
+  lagP99Ms: number | null;
+  lagP50Ms: number | null;
+  /** Deliveries pending at the end of a half's load, and 10 s after: the worst half's. */
+  backlogAtEnd: number;
+  backlogAfter10s: number;
+  /** From a load's end until the queue was empty, the slowest half's; null if one took over 10 s. */
+  drainedInMs: number | null;
+  /** The worker's deliveries per second draining a backlog of capacityBacklog deliveries with no load. */
+  capacityPerSecond: number | null;
+  capacityBacklog: number;
+  /** The worker's concurrency in this run (WEBHOOK_MAX_CONCURRENT, WEBHOOK_MAX_PER_ENDPOINT). */
+  workerSettings: { maxConcurrent: number; maxPerEndpoint: number };
 }
 
-/** A receiver on this machine that answers every delivery 204, counting them. */
+/** The backlog written at once for the capacity's measure. */
+const CAPACITY_BACKLOG = 5000;
+/** WEBHOOK_MAX_CONCURRENT and WEBHOOK_MAX_PER_ENDPOINT of the instance measured (defaults: 16 and 4). */
+const WORKER_SETTINGS = { maxConcurrent: 64, maxPerEndpoint: 32 } as const;
+
+/**
+ * A receiver on this machine that answers every delivery 204, counting them, and, while `lags` is set,
+ * noting each one's lag: its arrival less its event's occurred_at (the body's timestamp).
+ */
 interface Receiver {
   server: Server;
   port: number;
   delivered: number;
+  lags: number[] | null;
 }
 
 async function startReceiver(): Promise<Receiver> {
-  const receiver: Receiver = { server: createServer(), port: 0, delivered: 0 };
+  const receiver: Receiver = { server: createServer(), port: 0, delivered: 0, lags: null };
   receiver.server.on('request', (req, res) => {
-    req.resume().on('end', () => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const arrived = Date.now();
       receiver.delivered += 1;
+      if (receiver.lags) {
+        const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+        receiver.lags.push(arrived - Date.parse(timestamp));
+      }
       res.writeHead(204).end();
     });
   });
@@ -69,10 +105,15 @@ export async function webhooks(bench: Bench, scenarios: readonly Scenario[]): Pr
         bench.settings,
         'service (webhooks)',
         'src/main.ts',
-        // The worker looks for deliveries every 50 ms when it has none (1 s by default): a turn with the
-        // endpoint starts with its queue empty, and in a turn of 2 s the default's first second idle
-        // would leave most of the turn's deliveries to the drain after it.
-        bench.services.serviceEnvironment('webhooks', { NODE_ENV: 'development', WEBHOOK_POLL_MS: '50' }),
+        // The worker woken by the event log's notifications (its poll at its default), at the
+        // concurrency an operator sets for a receiver that takes it (WORKER_SETTINGS): the bench's one
+        // endpoint takes every delivery, and at the default 4 posts per endpoint an endpoint's rate is
+        // bounded by 4 over a post's round trip, which a loaded machine stretches.
+        bench.services.serviceEnvironment('webhooks', {
+          NODE_ENV: 'development',
+          WEBHOOK_MAX_CONCURRENT: String(WORKER_SETTINGS.maxConcurrent),
+          WEBHOOK_MAX_PER_ENDPOINT: String(WORKER_SETTINGS.maxPerEndpoint),
+        }),
       );
       return await measureHalves(bench, paymentScenario, receiver, child, port);
     } finally {
@@ -88,6 +129,9 @@ export async function webhooks(bench: Bench, scenarios: readonly Scenario[]): Pr
     ['with the endpoint', figures.withEndpoint],
   ] as const)
     if (half.cpu) log(`  CPU per payment ${name}: ${describeCpu(half.cpu)} (autocannon's process runs the receiver)`);
+  log(
+    `webhook worker (one instance, ${figures.workerSettings.maxConcurrent} posts at once, ${figures.workerSettings.maxPerEndpoint} per endpoint): ${figures.deliveriesPerSecond} deliveries/s during ${figures.paymentsPerSecond} payments/s; lag p50 ${figures.lagP50Ms ?? '?'} ms, p99 ${figures.lagP99Ms ?? '?'} ms; backlog ${figures.backlogAtEnd} at the load's end, ${figures.backlogAfter10s} 10 s after (${figures.drainedInMs === null ? 'not drained within 10 s' : `drained in ${figures.drainedInMs} ms`}); capacity ${figures.capacityPerSecond ?? '?'} deliveries/s draining ${figures.capacityBacklog} with no load`,
+  );
   return figures;
 }
 
@@ -156,10 +200,13 @@ async function measureHalves(
     withEndpoint: { requests: 0, seconds: 0, non2xx: 0, cpu: null },
   };
   const counts = { deliveredDuringRun: 0, pendingAfterTurns: 0, retrying: 0 };
+  const lags: number[] = [];
+  const backlogs: Backlog[] = [];
   const half = async (name: keyof typeof halves, seconds: number, measured: boolean) => {
     await settle(bench, port);
     const endpoint = name === 'withEndpoint' ? await subscribe() : null;
     const deliveredBefore = receiver.delivered;
+    if (endpoint !== null && measured) receiver.lags = lags;
     const cpuBefore = measured && cpuReadable ? readCpu(child.pid as number, postgresLocal) : null;
     const result = await run({ ...paymentScenario.options(port), duration: seconds });
     if (measured) {
@@ -173,9 +220,12 @@ async function measureHalves(
     if (endpoint === null) return;
     if (measured) {
       counts.deliveredDuringRun += receiver.delivered - deliveredBefore;
-      counts.pendingAfterTurns += (await queued()).pending;
+      const backlog = await backlogAfterLoad(queued);
+      counts.pendingAfterTurns += backlog.atEnd;
+      backlogs.push(backlog);
     }
     counts.retrying += await drain(queued);
+    receiver.lags = null;
     await unsubscribe(endpoint);
   };
   const { warmup, duration } = bench.settings;
@@ -191,15 +241,89 @@ async function measureHalves(
   });
   const without = rateOf('without');
   const withEndpoint = rateOf('withEndpoint');
+  const capacityPerSecond = await capacity(bench, port, receiver, queued, subscribe, unsubscribe);
   const vmHwmBytes = procStatus(child.pid as number, 'VmHWM');
   await stopProcess(child);
+  const sorted = lags.sort((a, b) => a - b);
+  const percentile = (p: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : null;
   return {
     vmHwmBytes,
     without,
     withEndpoint,
     ratio: without.requestsPerSecond ? round(withEndpoint.requestsPerSecond / without.requestsPerSecond, 3) : null,
     ...counts,
+    paymentsPerSecond: withEndpoint.requestsPerSecond,
+    deliveriesPerSecond: halves.withEndpoint.seconds
+      ? round(counts.deliveredDuringRun / halves.withEndpoint.seconds)
+      : 0,
+    lagP99Ms: percentile(0.99),
+    lagP50Ms: percentile(0.5),
+    backlogAtEnd: Math.max(0, ...backlogs.map((backlog) => backlog.atEnd)),
+    backlogAfter10s: Math.max(0, ...backlogs.map((backlog) => backlog.after10s)),
+    drainedInMs: backlogs.some((backlog) => backlog.drainedInMs === null)
+      ? null
+      : Math.max(0, ...backlogs.map((backlog) => backlog.drainedInMs ?? 0)),
+    capacityPerSecond,
+    capacityBacklog: CAPACITY_BACKLOG,
+    workerSettings: { ...WORKER_SETTINGS },
   };
+}
+
+/** A half's backlog: pending at its load's end, 10 s after (0 once drained), and when it drained (null: not within 10 s). */
+interface Backlog {
+  atEnd: number;
+  after10s: number;
+  drainedInMs: number | null;
+}
+
+async function backlogAfterLoad(queued: () => Promise<{ pending: number }>): Promise<Backlog> {
+  const ended = Date.now();
+  const atEnd = (await queued()).pending;
+  for (let left = atEnd; Date.now() - ended < 10_000; left = (await queued()).pending) {
+    if (left === 0) return { atEnd, after10s: 0, drainedInMs: Date.now() - ended };
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  const after10s = (await queued()).pending;
+  return { atEnd, after10s, drainedInMs: after10s === 0 ? Date.now() - ended : null };
+}
+
+/**
+ * The worker's deliveries per second with no load: CAPACITY_BACKLOG events of the partner written and
+ * notified at once (one transaction), timed from their commit until the receiver has them all.
+ */
+async function capacity(
+  bench: Bench,
+  port: number,
+  receiver: Receiver,
+  queued: () => Promise<{ due: number; pending: number }>,
+  subscribe: () => Promise<string>,
+  unsubscribe: (id: string) => Promise<unknown>,
+): Promise<number | null> {
+  await settle(bench, port);
+  const endpoint = await subscribe();
+  try {
+    const target = receiver.delivered + CAPACITY_BACKLOG;
+    const events = Array.from({ length: CAPACITY_BACKLOG }, (_, i) => ({
+      type: 'payment.recorded' as const,
+      occurredAt: new Date(),
+      data: { bench: true, n: i },
+    }));
+    const written = await bench.data.transaction((trx) => appendEvents(trx, bench.workload.partner, events));
+    const started = Date.now();
+    await publishEvents(bench.data, written.slice(-1));
+    const until = started + 120_000;
+    while (receiver.delivered < target && Date.now() < until) await new Promise((done) => setTimeout(done, 20));
+    const seconds = (Date.now() - started) / 1000;
+    if (receiver.delivered < target) {
+      log(`webhook capacity: ${target - receiver.delivered} of ${CAPACITY_BACKLOG} still undelivered after 120 s`);
+      return null;
+    }
+    await drain(queued);
+    return round(CAPACITY_BACKLOG / seconds);
+  } finally {
+    await unsubscribe(endpoint);
+  }
 }
 
 /**

@@ -59,6 +59,10 @@ export interface WebhookDeliveryTiming {
   scheduleMs?: number[];
   pollMs?: number;
   leaseMs?: number;
+  maxConcurrent?: number;
+  maxPerEndpoint?: number;
+  maxConcurrentUnderLoad?: number;
+  databaseConnections?: number;
 }
 
 export class ConfigError extends Error {
@@ -252,7 +256,12 @@ function trustProxy(env: Env): TrustProxy {
 
 const MIN_SECRET_LENGTH = 32;
 
-/** WEBHOOK_RETRY_SCHEDULE_MS (comma-separated waits), WEBHOOK_POLL_MS, WEBHOOK_LEASE_MS: tests make them short. */
+/**
+ * WEBHOOK_RETRY_SCHEDULE_MS (comma-separated waits), WEBHOOK_POLL_MS, WEBHOOK_LEASE_MS (tests make them
+ * short), the worker's own connections (WEBHOOK_DATABASE_CONNECTIONS) and its concurrency:
+ * WEBHOOK_MAX_CONCURRENT, WEBHOOK_MAX_PER_ENDPOINT and WEBHOOK_MAX_CONCURRENT_UNDER_LOAD, neither of the
+ * last two above the first (its default, 16, when unset).
+ */
 function webhookDelivery(env: Env): WebhookDeliveryTiming {
   const timing: WebhookDeliveryTiming = {};
   const schedule = env.WEBHOOK_RETRY_SCHEDULE_MS;
@@ -265,6 +274,21 @@ function webhookDelivery(env: Env): WebhookDeliveryTiming {
   }
   if (env.WEBHOOK_POLL_MS) timing.pollMs = integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000);
   if (env.WEBHOOK_LEASE_MS) timing.leaseMs = integer(env, 'WEBHOOK_LEASE_MS', 120_000, 1000, 3_600_000);
+  if (env.WEBHOOK_DATABASE_CONNECTIONS) {
+    timing.databaseConnections = integer(env, 'WEBHOOK_DATABASE_CONNECTIONS', 2, 0, 100);
+  }
+  const total = integer(env, 'WEBHOOK_MAX_CONCURRENT', 16, 1, 1000);
+  if (env.WEBHOOK_MAX_CONCURRENT) timing.maxConcurrent = total;
+  for (const [name, field] of [
+    ['WEBHOOK_MAX_PER_ENDPOINT', 'maxPerEndpoint'],
+    ['WEBHOOK_MAX_CONCURRENT_UNDER_LOAD', 'maxConcurrentUnderLoad'],
+  ] as const) {
+    if (!env[name]) continue;
+    timing[field] = integer(env, name, 1, 1, 1000);
+    if (timing[field] > total) {
+      throw new ConfigError(name, `must be at most WEBHOOK_MAX_CONCURRENT (${total}), got "${env[name]}"`);
+    }
+  }
   return timing;
 }
 

@@ -1,47 +1,104 @@
 // The delivery queue in the database: any number of instances claim from it. A claim is a lease
 // (claimed_until, claim_token): FOR UPDATE SKIP LOCKED keeps two workers off one row at once, and a
 // SIGKILLed instance's claims run out, so another worker claims them again. All times are the database's.
-import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
 import type { EventRow } from '../events/rows.js';
+import { recordDelivered } from './delivered.js';
 import type { PostOutcome } from './post.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from './rows.js';
 
-/** Claims the next due delivery, skipping endpoints this worker is already busy with ("partner:endpoint"). */
-export async function claimDueDelivery(
+/** Room for claims: how many at most, and per endpoint ("partner:endpoint") what this worker already has under way. */
+export interface ClaimRoom {
+  total: number;
+  perEndpoint: number;
+  underWay: ReadonlyMap<string, number>;
+}
+
+/**
+ * Claims up to `room.total` due deliveries in one statement, in the queue's time order, each endpoint's
+ * share cut to what its cap leaves (the endpoints at their cap are skipped outright). The candidates are
+ * locked FOR UPDATE SKIP LOCKED, so two workers never claim one delivery; a candidate cut by its
+ * endpoint's cap is left unclaimed, its lock gone with the statement.
+ */
+export async function claimDueDeliveries(
   db: DbOrTrx,
   claimToken: string,
   leaseMs: number,
-  busyEndpoints: readonly string[],
-): Promise<WebhookDeliveryRow | null> {
+  room: ClaimRoom,
+): Promise<WebhookDeliveryRow[]> {
+  if (room.total <= 0) return [];
+  const atCap: string[] = [];
+  const partly: string[] = [];
+  const partlyLeft: number[] = [];
+  for (const [endpoint, count] of room.underWay) {
+    if (count >= room.perEndpoint) atCap.push(endpoint);
+    else if (count > 0) {
+      partly.push(endpoint);
+      partlyLeft.push(room.perEndpoint - count);
+    }
+  }
   const { rows } = (await db.raw(
-    `update webhook_deliveries d
-       set claimed_until = now() + ? * interval '1 millisecond', claim_token = ?, attempt_count = d.attempt_count + 1
-     from (select partner_id, id from webhook_deliveries
-           where status = 'pending' and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())
-             and not ((partner_id || ':' || endpoint_id) = any(?::text[]))
-           order by next_attempt_at, id
-           limit 1
-           for update skip locked) due
-     where d.partner_id = due.partner_id and d.id = due.id
+    `with candidates as (
+       select partner_id, id, endpoint_id, next_attempt_at from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())
+          and not ((partner_id || ':' || endpoint_id) = any(?::text[]))
+        order by next_attempt_at, id
+        limit ?
+        for update skip locked
+     ), chosen as (
+       select partner_id, id from (
+         select c.partner_id, c.id, coalesce(r.left_room, ?) as left_room,
+                row_number() over (partition by c.partner_id, c.endpoint_id order by c.next_attempt_at, c.id) as nth
+           from candidates c
+           left join unnest(?::text[], ?::int[]) as r(endpoint, left_room)
+             on r.endpoint = c.partner_id || ':' || c.endpoint_id
+       ) ranked
+       where nth <= left_room
+     )
+     update webhook_deliveries d
+        set claimed_until = now() + ? * interval '1 millisecond', claim_token = ?, attempt_count = d.attempt_count + 1
+       from chosen
+      where d.partner_id = chosen.partner_id and d.id = chosen.id
      returning d.*`,
-    [leaseMs, claimToken, [...busyEndpoints]],
+    [atCap, room.total, room.perEndpoint, partly, partlyLeft, leaseMs, claimToken],
   )) as { rows: WebhookDeliveryRow[] };
-  return rows[0] ?? null;
+  // In the queue's order (an UPDATE returns its rows in no particular order).
+  return rows.sort(
+    (a, b) =>
+      (a.next_attempt_at?.getTime() ?? 0) - (b.next_attempt_at?.getTime() ?? 0) || Number(BigInt(a.id) - BigInt(b.id)),
+  );
 }
 
 /** What a claimed delivery needs: its endpoint (null: deleted) and its event. */
+export interface DeliveryTargets {
+  endpoint: WebhookEndpointRow | null;
+  event: EventRow | null;
+}
+
+/**
+ * The endpoints and events of a batch of claimed deliveries: one statement for the endpoints and one
+ * for the events, whatever the batch's size. Answers them in the deliveries' order.
+ */
 export async function deliveryTargets(
   db: DbOrTrx,
-  delivery: WebhookDeliveryRow,
-): Promise<{ endpoint: WebhookEndpointRow | null; event: EventRow | null }> {
-  const [endpoint, event] = await Promise.all([
-    db<WebhookEndpointRow>('webhook_endpoints')
-      .where({ partner_id: delivery.partner_id, id: delivery.endpoint_id })
-      .first(),
-    db<EventRow>('events').where({ partner_id: delivery.partner_id, id: delivery.event_id }).first(),
+  deliveries: readonly WebhookDeliveryRow[],
+): Promise<DeliveryTargets[]> {
+  if (deliveries.length === 0) return [];
+  const pairs = (column: 'endpoint_id' | 'event_id') => [
+    ...new Map(deliveries.map((d) => [`${d.partner_id}:${d[column]}`, [d.partner_id, d[column]]])).values(),
+  ];
+  const [endpoints, events] = await Promise.all([
+    db<WebhookEndpointRow>('webhook_endpoints').whereIn(['partner_id', 'id'], pairs('endpoint_id')),
+    db<EventRow>('events').whereIn(['partner_id', 'id'], pairs('event_id')),
   ]);
-  return { endpoint: endpoint ?? null, event: event ?? null };
+  const byKey = <T extends { partner_id: string; id: string }>(rows: T[]) =>
+    new Map(rows.map((row) => [`${row.partner_id}:${row.id}`, row]));
+  const endpointOf = byKey(endpoints);
+  const eventOf = byKey(events);
+  return deliveries.map((d) => ({
+    endpoint: endpointOf.get(`${d.partner_id}:${d.endpoint_id}`) ?? null,
+    event: eventOf.get(`${d.partner_id}:${d.event_id}`) ?? null,
+  }));
 }
 
 /** Gives up on a claimed delivery without an attempt (its endpoint was disabled). */
@@ -86,7 +143,11 @@ export function recordAttempt(
     outcome.response,
     outcome.error,
   ];
-  if (outcome.delivered) return recordDelivered(db, delivery, claimToken, attempt);
+  if (outcome.delivered) {
+    return recordDelivered(db, claimToken, [{ delivery, outcome }]).then((ids) =>
+      ids.has(String(delivery.id)) ? 'delivered' : null,
+    );
+  }
   return db.transaction(async (trx) => {
     await trx.raw(INSERT_ATTEMPT, attempt);
     const { rows } = (await trx.raw(
@@ -121,41 +182,6 @@ export function recordAttempt(
     );
     return rows[0]?.status ?? null;
   });
-}
-
-/**
- * A delivered attempt in one statement (the common case: one round trip, where a transaction took five):
- * the attempt recorded, the delivery delivered if this worker still holds its claim, the endpoint's
- * failing streak ended. A statement's parts commit together.
- */
-async function recordDelivered(
-  db: DbOrTrx,
-  delivery: WebhookDeliveryRow,
-  claimToken: string,
-  attempt: readonly unknown[],
-): Promise<'delivered' | null> {
-  const { rows } = (await db.raw(
-    `with attempt as (${INSERT_ATTEMPT}), delivered as (
-       update webhook_deliveries
-          set status = 'delivered', delivered_at = now(), next_attempt_at = null, claimed_until = null,
-              claim_token = null
-        where partner_id = ? and id = ? and claim_token = ?
-        returning id
-     ), streak_ended as (
-       update webhook_endpoints set failing_since = null
-        where partner_id = ? and id = ? and failing_since is not null
-     )
-     select count(*)::int as changed from delivered`,
-    [
-      ...attempt,
-      delivery.partner_id,
-      delivery.id,
-      claimToken,
-      delivery.partner_id,
-      delivery.endpoint_id,
-    ] as Knex.RawBinding[],
-  )) as { rows: { changed: number }[] };
-  return rows[0]?.changed ? 'delivered' : null;
 }
 
 /** Pending deliveries, and how many of them are due now: the queue-depth gauge. */

@@ -1,17 +1,22 @@
-// The delivery worker: polls the queue, claims due deliveries one at a time (bounded in total and per
-// endpoint in this process, and to one post while requests wait for a database connection), posts
-// each signed, and records the attempt. stop() claims nothing more and waits for the posts under way
-// (each ends within its timeout). Started by main.ts.
+// The delivery worker: woken by the event log's notifications (wake.ts), and polling slowly as a
+// safety net (retries come due, a notification missed), it claims due deliveries in batches (bounded
+// in total and per endpoint in this process, and, if the operator asks, while requests wait for a
+// database connection) on connections of its own, posts each signed, and records the attempt
+// (delivered ones together: delivered.ts). stop() claims nothing more and waits for the posts under
+// way (each ends within its timeout). Started by main.ts.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
+import { ownConnections } from '../../db/ownConnections.js';
 import { poolCounts } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../kernel/tracing.js';
+import { deliveredRecorder } from './delivered.js';
 import { DEFAULT_ALLOWED_PORTS, type DestinationRules } from './destinations.js';
 import { postWebhook } from './post.js';
-import { abandonDelivery, claimDueDelivery, deliveryTargets, recordAttempt } from './queue.js';
+import { abandonDelivery, claimDueDeliveries, type DeliveryTargets, deliveryTargets, recordAttempt } from './queue.js';
 import type { WebhookDeliveryRow } from './rows.js';
 import { messageOfEvent, signedRequest } from './signing.js';
+import { wakeOnEvents } from './wake.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -26,7 +31,11 @@ export interface DeliverySettings {
   retryWindowMs: number;
   /** An endpoint whose attempts have all failed for this long is disabled. */
   disableAfterMs: number;
-  /** How often the queue is polled when it held nothing due. */
+  /**
+   * How often the queue is polled besides the event log's notifications: retries come due, a missed
+   * notification. Also how long (at most 1 s) the worker waits before looking past endpoints at their
+   * cap again once it found nothing else due.
+   */
   pollMs: number;
   /** How long a claim holds: well beyond the timeout, so a live worker never loses its claim. */
   leaseMs: number;
@@ -36,9 +45,14 @@ export interface DeliverySettings {
   maxConcurrent: number;
   maxPerEndpoint: number;
   /**
-   * Posts under way at once while requests wait for a database connection: the requests come first
-   * (a payment is answered while its partner waits at the till), the deliveries still go out, and
-   * catch up at maxConcurrent once the requests stop waiting.
+   * The worker's own connections to the database, beside the requests' pool (0: it shares the pool).
+   * Its claims and records then never wait behind the requests, nor they behind it.
+   */
+  databaseConnections: number;
+  /**
+   * Posts under way at once while requests wait for a connection of the requests' pool (at most
+   * maxConcurrent; by default no other limit): an operator may put the requests first, the deliveries
+   * then lagging under a sustained load and catching up once the requests stop waiting (decisions.md 24).
    */
   maxConcurrentUnderLoad: number;
 }
@@ -49,12 +63,13 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   jitter: 0.2,
   retryWindowMs: 3 * DAY,
   disableAfterMs: 5 * DAY,
-  pollMs: 1000,
+  pollMs: 5000,
   leaseMs: 2 * MINUTE,
   timeoutMs: 10_000,
   maxConcurrent: 16,
   maxPerEndpoint: 4,
-  maxConcurrentUnderLoad: 1,
+  databaseConnections: 2,
+  maxConcurrentUnderLoad: Number.POSITIVE_INFINITY,
 };
 
 /** Hears each attempt's outcome and each delivery's lag (ops/metrics.ts counts them). */
@@ -94,29 +109,39 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     production: deps.production,
     allowedPorts: deps.allowedPorts ?? DEFAULT_ALLOWED_PORTS,
   };
+  // Claims and records on the worker's own connections; the requests' pool only read for its waiters.
+  const queue = ownConnections(deps.db, settings.databaseConnections);
+  const db = queue.db;
+  const delivered = deliveredRecorder(db, claimToken);
   const perEndpoint = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
+  // Woken while a poll was under way: poll again as soon as it ends.
+  let pollAgain = false;
   // A claim that skips the endpoints at their cap reads, in the queue's time order, every due delivery of
   // theirs before it reaches another endpoint's: under one endpoint's backlog that is a scan of the
-  // backlog, and it came once per delivery (each freed slot is taken at once, and the next claim looks
-  // past the endpoint again). Once such a claim found nothing, the worker looks past the same endpoints
-  // again only after a poll interval: another endpoint's delivery waits at most that long, as it would
-  // in an idle queue.
+  // backlog, and it came once per freed slot. Once such a claim found nothing, the worker looks past the
+  // same endpoints again only after lookPastMs, or at once when an event of another partner is notified.
+  const lookPastMs = Math.min(settings.pollMs, 1000);
   let nothingElseDue: { past: ReadonlySet<string>; until: number } | undefined;
   const lookedPastLately = (busy: readonly string[]) =>
     nothingElseDue !== undefined &&
     Date.now() < nothingElseDue.until &&
     [...nothingElseDue.past].every((key) => busy.includes(key));
 
-  async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
-    const { endpoint, event } = await deliveryTargets(deps.db, delivery);
+  /** `answered` is called once the post has its answer (or none), before the attempt is recorded. */
+  async function deliver(
+    delivery: WebhookDeliveryRow,
+    targets: Promise<DeliveryTargets>,
+    answered: () => void,
+  ): Promise<void> {
+    const { endpoint, event } = await targets;
     if (!endpoint || !event) return;
     // A test (sendTestWebhook) is posted to a disabled endpoint too: a receiver is tested before it is enabled again.
     if (!endpoint.enabled && event.type !== 'webhook.test') {
-      await abandonDelivery(deps.db, delivery, claimToken);
+      await abandonDelivery(db, delivery, claimToken);
       return;
     }
     const request = signedRequest(endpoint, messageOfEvent(event), deps.now());
@@ -143,77 +168,125 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       if (!posted.delivered) markFailed(span, posted.error ?? `answered ${posted.statusCode}`);
       return posted;
     });
-    const status = await recordAttempt(deps.db, delivery, claimToken, outcome, {
-      retryInMs: retryDelayMs(settings, delivery.attempt_count),
-      retryWindowMs: settings.retryWindowMs,
-      disableAfterMs: settings.disableAfterMs,
-    });
+    answered();
+    const status = outcome.delivered
+      ? (await delivered.record(delivery, outcome)) && 'delivered'
+      : await recordAttempt(db, delivery, claimToken, outcome, {
+          retryInMs: retryDelayMs(settings, delivery.attempt_count),
+          retryWindowMs: settings.retryWindowMs,
+          disableAfterMs: settings.disableAfterMs,
+        });
     deps.observe?.attempted(outcome.delivered ? 'delivered' : outcome.statusCode === null ? 'no_answer' : 'http_error');
     if (status === 'delivered') deps.observe?.delivered((Date.now() - delivery.created_at.getTime()) / 1000);
   }
 
-  function launch(delivery: WebhookDeliveryRow): void {
+  // An endpoint's slot is its posts under way: freed once the post is answered, while the attempt is
+  // still being recorded (the claim's lease keeps the delivery this worker's until then). The total
+  // counts each delivery until it is recorded.
+  function launch(delivery: WebhookDeliveryRow, targets: Promise<DeliveryTargets>): void {
     const endpointKey = `${delivery.partner_id}:${delivery.endpoint_id}`;
     perEndpoint.set(endpointKey, (perEndpoint.get(endpointKey) ?? 0) + 1);
-    const task = deliver(delivery)
+    let posting = true;
+    const answered = () => {
+      if (!posting) return;
+      posting = false;
+      const left = (perEndpoint.get(endpointKey) ?? 1) - 1;
+      if (left > 0) perEndpoint.set(endpointKey, left);
+      else perEndpoint.delete(endpointKey);
+      wake();
+    };
+    const task = deliver(delivery, targets, answered)
       .catch((error: unknown) => deps.logger.error({ err: error, deliveryId: delivery.id }, 'webhook delivery failed'))
       .finally(() => {
-        const left = (perEndpoint.get(endpointKey) ?? 1) - 1;
-        if (left > 0) perEndpoint.set(endpointKey, left);
-        else perEndpoint.delete(endpointKey);
         running.delete(task);
+        answered();
         // A slot freed: look for more at once rather than at the next poll.
-        schedule(0);
+        wake();
       });
     running.add(task);
   }
 
-  // A post waits for at most two connections at once (its endpoint and event are read together), so
-  // more callers waiting than twice the posts under way means requests are waiting: the worker and the
-  // requests share this process's pool and CPU.
-  const requestsWaiting = () => (poolCounts(deps.db)?.pending ?? 0) > 2 * running.size;
-  const room = () =>
-    running.size < settings.maxConcurrent && (running.size < settings.maxConcurrentUnderLoad || !requestsWaiting());
+  // Requests are waiting when the requests' pool has callers waiting: any, when the worker has its own
+  // connections; when it shares the pool, more than its own could be (a batch's targets are read on at
+  // most two connections at once, a post records on one).
+  const sharesPool = db === deps.db;
+  const requestsWaiting = () => (poolCounts(deps.db)?.pending ?? 0) > (sharesPool ? 2 * running.size : 0);
+  const room = () => {
+    const limit = requestsWaiting()
+      ? Math.min(settings.maxConcurrentUnderLoad, settings.maxConcurrent)
+      : settings.maxConcurrent;
+    return Math.max(0, limit - running.size);
+  };
 
   async function poll(): Promise<void> {
-    let claimed = 0;
     try {
-      while (!stopped && room()) {
+      for (let total = room(); !stopped && total > 0; total = room()) {
         const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
         if (busy.length > 0 && lookedPastLately(busy)) break;
-        const delivery = await claimDueDelivery(deps.db, claimToken, settings.leaseMs, busy);
-        if (!delivery) {
-          if (busy.length > 0) nothingElseDue = { past: new Set(busy), until: Date.now() + settings.pollMs };
-          break;
-        }
-        claimed++;
-        launch(delivery);
+        const batch = await claimDueDeliveries(db, claimToken, settings.leaseMs, {
+          total,
+          perEndpoint: settings.maxPerEndpoint,
+          underWay: perEndpoint,
+        });
+        if (batch.length === 0 && busy.length > 0)
+          nothingElseDue = { past: new Set(busy), until: Date.now() + lookPastMs };
+        if (batch.length === 0) break;
+        const targets = deliveryTargets(db, batch);
+        for (const [i, delivery] of batch.entries())
+          launch(
+            delivery,
+            targets.then((found) => found[i]!),
+          );
+        // Fewer than it had room for: nothing more is due now (or only for endpoints at their cap).
+        if (batch.length < total) break;
       }
     } catch (error) {
       deps.logger.warn({ err: error }, 'webhook queue could not be polled');
     }
-    if (claimed === 0) schedule(settings.pollMs);
   }
 
-  function schedule(delayMs: number): void {
+  function run(): void {
+    timer = undefined;
+    polling = poll().finally(() => {
+      polling = undefined;
+      if (stopped) return;
+      if (pollAgain) {
+        pollAgain = false;
+        wake();
+      } else timer ??= setTimeout(run, settings.pollMs);
+    });
+  }
+
+  /** Looks for due deliveries now (a notification, a freed slot); the safety net's poll otherwise. */
+  function wake(): void {
     if (stopped) return;
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (polling) return schedule(delayMs || settings.pollMs);
-      polling = poll().finally(() => {
-        polling = undefined;
-      });
-    }, delayMs);
+    timer = setTimeout(run, 0);
   }
 
-  schedule(0);
+  // An event of a partner none of whose endpoints is at its cap may have deliveries the last look past
+  // them did not see: look past them again at once.
+  const waker = wakeOnEvents(deps.db, deps.logger, (partnerId) => {
+    const past = nothingElseDue?.past;
+    if (past && (partnerId === null || ![...past].some((key) => key.startsWith(`${partnerId}:`)))) {
+      nothingElseDue = undefined;
+    }
+    wake();
+  });
+
+  wake();
   return {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await waker.close();
       await polling;
       await Promise.all([...running]);
+      await queue.close();
     },
   };
 }
