@@ -83,12 +83,13 @@ interface Catalogue {
   foreignKeys: Array<{ from: string; fromColumns: string[]; to: string; toColumns: string[] }>;
 }
 
+// A month of a partitioned table (decisions.md 25) is read as its parent, not as a table of its own.
 async function readCatalogue(dbOrTrx: DbOrTrx): Promise<Catalogue> {
   const columns: Array<{ table: string; column: string; nullable: boolean }> = (
     await dbOrTrx.raw(`
     select c.relname as "table", a.attname as "column", not a.attnotnull as "nullable"
       from pg_class c join pg_attribute a on a.attrelid = c.oid
-     where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped`)
+     where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition and a.attnum > 0 and not a.attisdropped`)
   ).rows;
   const uniques: Array<{ table: string; primary: boolean; columns: string }> = (
     await dbOrTrx.raw(`
@@ -98,7 +99,7 @@ async function readCatalogue(dbOrTrx: DbOrTrx): Promise<Catalogue> {
               left join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
              where k.n <= x.indnkeyatts) as "columns"
       from pg_index x join pg_class t on t.oid = x.indrelid
-     where x.indisunique and t.relnamespace = current_schema()::regnamespace`)
+     where x.indisunique and t.relnamespace = current_schema()::regnamespace and not t.relispartition`)
   ).rows;
   const foreignKeys: Array<{ from: string; fromColumns: string; to: string; toColumns: string }> = (
     await dbOrTrx.raw(`
@@ -108,7 +109,7 @@ async function readCatalogue(dbOrTrx: DbOrTrx): Promise<Catalogue> {
            (select string_agg(a.attname, ',' order by k.n) from unnest(f.confkey) with ordinality as k(attnum, n)
               join pg_attribute a on a.attrelid = f.confrelid and a.attnum = k.attnum) as "toColumns"
       from pg_constraint f join pg_class s on s.oid = f.conrelid join pg_class d on d.oid = f.confrelid
-     where f.contype = 'f' and s.relnamespace = current_schema()::regnamespace`)
+     where f.contype = 'f' and s.relnamespace = current_schema()::regnamespace and not s.relispartition`)
   ).rows;
 
   const tables: Catalogue['tables'] = new Map();

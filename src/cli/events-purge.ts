@@ -1,9 +1,11 @@
-// npm run events:purge: deletes the events older than EVENT_RETENTION_DAYS (the service does it every
-// hour too) and says how many went.
+// npm run events:purge: purges the events older than EVENT_RETENTION_DAYS (the service does it every
+// hour too): the months wholly past it, dropped, and strays of the default partition (decisions.md 25);
+// says how many went.
 import { purgeExpiredEvents } from '../modules/events/retention.js';
 import { readArgs, runCli } from './run.js';
 
-const USAGE = 'usage: npm run events:purge   (deletes events older than EVENT_RETENTION_DAYS, 30 by default)';
+const USAGE =
+  'usage: npm run events:purge   (drops the months of events wholly older than EVENT_RETENTION_DAYS, 30 by default)';
 
 await runCli(
   USAGE,

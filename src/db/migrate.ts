@@ -25,6 +25,8 @@ import * as lockTimeline from '../../migrations/20261127100300_lock_timeline.js'
 import * as deviceDoor from '../../migrations/20261127200100_device_door.js';
 import * as deviceCommands from '../../migrations/20261127200200_device_commands.js';
 import * as unlockCodes from '../../migrations/20261127200300_unlock_codes.js';
+import * as partitionTransactions from '../../migrations/20261128000200_partition_transactions.js';
+import * as partitionEvents from '../../migrations/20261128000300_partition_events.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -51,6 +53,8 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261127200100_device_door': deviceDoor,
   '20261127200200_device_commands': deviceCommands,
   '20261127200300_unlock_codes': unlockCodes,
+  '20261128000200_partition_transactions': partitionTransactions,
+  '20261128000300_partition_events': partitionEvents,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -112,6 +112,14 @@ const CHECKS: Check[] = [
     sql: `select code, status, payment_id from payment_references where status <> 'PAID' and payment_id is not null`,
     describe: (r) => `payment reference ${r.code} is ${r.status} but names payment ${r.payment_id}`,
   },
+  {
+    // No foreign key holds this since the log is partitioned (decisions.md 25): retention deletes
+    // an event's deliveries with it.
+    name: 'every webhook delivery has its event',
+    sql: `select d.id, d.event_id from webhook_deliveries d
+          where not exists (select 1 from events e where e.partner_id = d.partner_id and e.id = d.event_id)`,
+    describe: (r) => `webhook delivery ${r.id} names event ${r.event_id}, which is not in the log`,
+  },
 ];
 
 // A transaction's event is found by what its legacy object names (it carries no transaction id): its

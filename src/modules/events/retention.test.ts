@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { ensureMonths } from '../../db/partitions.js';
 import { appendEvents } from './queries.js';
 import { purgeExpiredEvents, scheduleEventRetention } from './retention.js';
 
@@ -11,38 +12,74 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const NOW = new Date('2027-03-01T12:00:00Z');
-const daysBefore = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
+// Retention of 30 days from NOW: the horizon is 2027-02-13T12:00Z, inside February.
+const NOW = new Date('2027-03-15T12:00:00Z');
+const at = (iso: string) => new Date(iso);
 const partnerId = async (name: string) => String((await database.db('partners').where({ name }).first()).id);
+const exists = async (table: string) =>
+  Boolean((await database.db.raw('select to_regclass(?) as oid', [table])).rows[0].oid);
+
+/** An endpoint of the partner that hears every payment.recorded: each such event queues one delivery. */
+async function endpointOf(partner: string): Promise<void> {
+  await database.db('webhook_endpoints').insert({
+    partner_id: partner,
+    url: 'https://receiver.example/hook',
+    event_types: ['payment.recorded'],
+    format: 'standard',
+    secret: 'whsec_dGVzdA==',
+  });
+}
+
+beforeEach(async () => {
+  await database.db('webhook_deliveries').delete();
+  await database.db('events').delete();
+  await ensureMonths(database.db, at('2027-01-01T00:00:00Z'), at('2027-03-01T00:00:00Z'), ['events']);
+});
 
 describe('purgeExpiredEvents', () => {
-  it('deletes the events older than the retention and keeps the rest, whatever their partner', async () => {
+  it('drops the months wholly past the horizon and the strays before it, with their deliveries, whatever their partner', async () => {
     const demo = await partnerId('Demo Retail');
     const other = await partnerId('Other Retail');
-    await database.db('events').delete();
+    await endpointOf(demo);
     const written = await appendEvents(database.db, demo, [
-      { type: 'payment.recorded', occurredAt: daysBefore(31), data: { age: 31 } },
-      { type: 'payment.recorded', occurredAt: daysBefore(29), data: { age: 29 } },
+      { type: 'payment.recorded', occurredAt: at('2027-01-20T00:00:00Z'), data: { month: 'january' } },
+      // Older than the horizon, but February is not wholly past it: the month is kept.
+      { type: 'payment.recorded', occurredAt: at('2027-02-05T00:00:00Z'), data: { month: 'february, expired' } },
+      { type: 'payment.recorded', occurredAt: at('2027-02-20T00:00:00Z'), data: { month: 'february' } },
+      // A time no month covers: the default partition, deleted row by row.
+      { type: 'payment.recorded', occurredAt: at('2019-06-01T00:00:00Z'), data: { month: 'stray' } },
     ]);
-    await appendEvents(database.db, other, [{ type: 'transaction.created', occurredAt: daysBefore(40), data: {} }]);
-    expect(await purgeExpiredEvents(database.db, NOW, 30)).toBe(2);
-    const left = await database.db('events').select('id', 'data');
-    expect(left).toEqual([{ id: written[1]!.id, data: { age: 29 } }]);
+    await appendEvents(database.db, other, [
+      { type: 'transaction.created', occurredAt: at('2027-01-02T00:00:00Z'), data: {} },
+    ]);
+    expect(await database.db('webhook_deliveries').count({ n: '*' })).toEqual([{ n: '4' }]);
+
+    expect(await purgeExpiredEvents(database.db, NOW, 30)).toBe(3);
+    expect(await exists('events_y2027m01')).toBe(false);
+    expect(await exists('events_y2027m02')).toBe(true);
+    const left = await database.db('events').orderBy('occurred_at').pluck('id');
+    expect(left).toEqual([written[1]!.id, written[2]!.id]);
+    const delivered = await database.db('webhook_deliveries').orderBy('event_id').pluck('event_id');
+    expect(delivered).toEqual([written[1]!.id, written[2]!.id].sort());
     expect(await purgeExpiredEvents(database.db, NOW, 30)).toBe(0);
   });
 
-  it('is run at once by the schedule, which stops on demand', async () => {
+  it('is run at once by the schedule, which makes the months ahead first and stops on demand', async () => {
     const demo = await partnerId('Demo Retail');
-    await appendEvents(database.db, demo, [{ type: 'payment.recorded', occurredAt: daysBefore(3), data: {} }]);
+    await appendEvents(database.db, demo, [
+      { type: 'payment.recorded', occurredAt: at('2019-06-01T00:00:00Z'), data: {} },
+      { type: 'payment.recorded', occurredAt: at('2027-03-12T00:00:00Z'), data: {} },
+    ]);
     const errors: unknown[] = [];
-    const schedule = scheduleEventRetention(database.db, {
-      days: 2,
-      now: () => NOW,
-      onError: (error) => errors.push(error),
-    });
+    const schedule = scheduleEventRetention(database.db, { days: 2, now: () => NOW, onError: (e) => errors.push(e) });
     await schedule.stop();
     expect(errors).toEqual([]);
-    const left = await database.db('events').where('occurred_at', '<', daysBefore(2)).count({ n: '*' }).first();
-    expect(Number(left?.n)).toBe(0);
+    for (const month of ['2027m03', '2027m04', '2027m05', '2027m06']) {
+      expect(await exists(`events_y${month}`), month).toBe(true);
+      expect(await exists(`transactions_y${month}`), month).toBe(true);
+    }
+    expect(await exists('events_y2027m07')).toBe(false);
+    const left = await database.db('events').pluck('occurred_at');
+    expect(left).toEqual([at('2027-03-12T00:00:00Z')]);
   });
 });

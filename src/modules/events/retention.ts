@@ -1,39 +1,89 @@
-// Retention: events are kept EVENT_RETENTION_DAYS (30 by default, like Stripe's event log), then
-// deleted, oldest first, a batch at a time so no one statement holds a month of rows.
+// Retention: events are kept EVENT_RETENTION_DAYS (30 by default, like Stripe's event log) and then
+// go a whole month at a time (docs/decisions.md 25): a month partition is dropped once all of it is
+// older than the horizon, so an event is kept at least the retention and at most a month more. Rows
+// in the default partition (times no month covers) are deleted as before, oldest first, a batch at a
+// time so no one statement holds a month of rows. An event's webhook deliveries go with it, in the
+// same transaction (they have no foreign key to the partitioned log to cascade from).
+
 import type { DbOrTrx } from '../../db/knex.js';
+import { ensureMonthsAhead, monthPartitions, monthStart } from '../../db/partitions.js';
 
 const BATCH = 10_000;
 const DAY_MS = 86_400_000;
 
-/** Deletes every event that happened more than `days` days before `now`; answers how many. */
-export async function purgeExpiredEvents(db: DbOrTrx, now: Date, days: number): Promise<number> {
-  const horizon = new Date(now.getTime() - days * DAY_MS);
+const countOf = (result: unknown) => {
+  const { rowCount, affectedRows, rows } = result as { rowCount?: number; affectedRows?: number; rows?: unknown[] };
+  return Number(rowCount ?? affectedRows ?? rows?.length ?? 0);
+};
+
+/** Drops the month partitions of events wholly before `horizon`, with their deliveries; answers how many events went. */
+async function dropExpiredMonths(db: DbOrTrx, horizon: Date): Promise<number> {
+  let dropped = 0;
+  for (const { name, month } of await monthPartitions(db, 'events')) {
+    if (monthStart(month, 1) > horizon) break;
+    // One month per transaction: dropping a partition briefly locks the whole log.
+    dropped += await db.transaction(async (trx) => {
+      const { rows } = (await trx.raw(`select count(*)::int8 as n from ${name}`)) as { rows: Array<{ n: string }> };
+      await trx.raw(
+        `delete from webhook_deliveries d using ${name} e where d.partner_id = e.partner_id and d.event_id = e.id`,
+      );
+      await trx.raw(`drop table ${name}`);
+      return Number(rows[0]!.n);
+    });
+  }
+  return dropped;
+}
+
+/** Deletes, a batch at a time, the default partition's events before `horizon` and their deliveries. */
+async function deleteExpiredStrays(db: DbOrTrx, horizon: Date): Promise<number> {
   let purged = 0;
   for (;;) {
-    const result = (await db.raw(
-      'delete from events where ctid in (select ctid from events where occurred_at < ? limit ?)',
-      [horizon, BATCH],
-    )) as { rowCount?: number; affectedRows?: number };
-    const deleted = Number(result.rowCount ?? result.affectedRows ?? 0);
+    const deleted = countOf(
+      await db.raw(
+        `with doomed as (select partner_id, id from events_default where occurred_at < ? limit ?),
+              deliveries as (delete from webhook_deliveries d using doomed
+                             where d.partner_id = doomed.partner_id and d.event_id = doomed.id)
+         delete from events_default e using doomed where e.partner_id = doomed.partner_id and e.id = doomed.id`,
+        [horizon, BATCH],
+      ),
+    );
     purged += deleted;
     if (deleted < BATCH) return purged;
   }
 }
 
+/** Purges the events that expired `days` days before `now` (whole months, and strays); answers how many. */
+export async function purgeExpiredEvents(db: DbOrTrx, now: Date, days: number): Promise<number> {
+  const horizon = new Date(now.getTime() - days * DAY_MS);
+  return (await dropExpiredMonths(db, horizon)) + (await deleteExpiredStrays(db, horizon));
+}
+
 /**
  * Purges at once, then every `everyMs` (an hour by default) until stopped; the timer does not keep the
- * process alive. A failed purge is reported and tried again at the next tick.
+ * process alive. A failed purge is reported and tried again at the next tick. Each tick first makes
+ * sure the months ahead of the ledger and the log exist (ensureMonthsAhead): this hourly tick at
+ * start and on every instance is the service's one schedule of database upkeep.
  */
 export function scheduleEventRetention(
   db: DbOrTrx,
-  options: { days: number; now: () => Date; everyMs?: number; onError: (error: unknown) => void },
+  options: {
+    days: number;
+    now: () => Date;
+    everyMs?: number;
+    onError: (error: unknown) => void;
+  },
 ): { stop: () => Promise<void> } {
   let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = purgeExpiredEvents(db, options.now(), options.days).then(() => {}, options.onError);
+  const tick = async () => {
+    const now = options.now();
+    await ensureMonthsAhead(db, now);
+    await purgeExpiredEvents(db, now, options.days);
   };
-  tick();
-  const timer = setInterval(tick, options.everyMs ?? 3_600_000);
+  const start = () => {
+    running = tick().then(() => {}, options.onError);
+  };
+  start();
+  const timer = setInterval(start, options.everyMs ?? 3_600_000);
   timer.unref();
   return {
     // Waits for a purge under way, so the database can be closed after it.
