@@ -12,7 +12,7 @@ import type { Bench, Target } from './services.js';
 import { measureInTurns, newTally, settle, type Tally, warmUp } from './turns.js';
 
 // A turn's pieces live in turns.ts; the webhooks phase and the lists' probes use these from here.
-export { postgresPids, run, settle } from './turns.js';
+export { postgresPids, run, settle, unionOf } from './turns.js';
 
 export interface Scenario {
   name: string;

@@ -137,7 +137,7 @@ export async function postgresPids(bench: Bench): Promise<PostgresPids | null> {
 }
 
 /** Both readings' pids: a backend that started during the span counts from zero. */
-const unionOf = (a: PostgresPids | null, b: PostgresPids | null): PostgresPids | null =>
+export const unionOf = (a: PostgresPids | null, b: PostgresPids | null): PostgresPids | null =>
   a && b ? { own: [...new Set([...a.own, ...b.own])], server: [...new Set([...a.server, ...b.server])] } : null;
 
 /** One measured turn of `scenario`, `seconds` long, added to its tally; the service's RSS sampled meanwhile. */

@@ -20,7 +20,7 @@ import {
   describeCpu,
   readCpu,
 } from '../cpu.js';
-import { run, type Scenario, settle } from '../load.js';
+import { postgresPids, run, type Scenario, settle, unionOf } from '../load.js';
 import { log, phase, round } from '../log.js';
 import { procStatus, startProcess, stopProcess } from '../processes.js';
 import type { Bench } from '../services.js';
@@ -192,7 +192,6 @@ async function measureHalves(
   port: number,
 ): Promise<Webhooks> {
   const { subscribe, unsubscribe } = endpoints(bench, port, receiver.port);
-  const { postgresLocal } = bench.database;
   // Deliveries pending, and of those the ones due now (the rest wait for a retry after a failed post).
   const queued = () => queueDepth(bench.data);
   const halves: Record<'without' | 'withEndpoint', HalfTally> = {
@@ -207,14 +206,17 @@ async function measureHalves(
     const endpoint = name === 'withEndpoint' ? await subscribe() : null;
     const deliveredBefore = receiver.delivered;
     if (endpoint !== null && measured) receiver.lags = lags;
-    const cpuBefore = measured && cpuReadable ? readCpu(child.pid as number, postgresLocal) : null;
+    // Postgres's CPU: the backends of the bench's own databases only (load.ts), not the machine's.
+    const pidsBefore = measured && cpuReadable ? await postgresPids(bench) : null;
+    const cpuBefore = measured && cpuReadable ? readCpu(child.pid as number, pidsBefore) : null;
     const result = await run({ ...paymentScenario.options(port), duration: seconds });
     if (measured) {
       const tally = halves[name];
       tally.requests += result.requests.total;
       tally.seconds += result.duration;
       tally.non2xx += result.non2xx;
-      const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(child.pid as number, postgresLocal));
+      const pids = cpuBefore ? unionOf(pidsBefore, await postgresPids(bench)) : null;
+      const spent = cpuBefore && cpuBetween(cpuBefore, readCpu(child.pid as number, pids));
       if (spent) tally.cpu = tally.cpu ? addCpu(tally.cpu, spent) : spent;
     }
     if (endpoint === null) return;
