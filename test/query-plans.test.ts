@@ -53,7 +53,7 @@ import { CLAIM_SQL } from '../src/modules/timeline/claim.js';
 import { parseFilterTerms } from '../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery, transactionsPrecede } from '../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
-import { claimDueDelivery, queueDepth } from '../src/modules/webhooks/queue.js';
+import { claimDueDeliveries, queueDepth } from '../src/modules/webhooks/queue.js';
 import { PostgresCounts } from '../src/pipeline/rateLimits/postgresCounts.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 
@@ -444,7 +444,11 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   );
   // Webhook deliveries: the workers' claim (nothing due: the pending ones are retries due later) and
   // the queue-depth gauge.
-  add('webhook deliveries: the claim', () => captureQueries(db, (d) => claimDueDelivery(d, 'query-plans', 30_000, [])));
+  add('webhook deliveries: the claim', () =>
+    captureQueries(db, (d) =>
+      claimDueDeliveries(d, 'query-plans', 30_000, { total: 16, perEndpoint: 4, underWay: new Map() }),
+    ),
+  );
   add('webhook deliveries: the queue depth', () => captureQueries(db, (d) => queueDepth(d)));
   add('vendor notification lookup', () =>
     sqlOf(db('vendor_notifications').where({ vendor_id: '1', reference: p.vendorReference }).first()),
