@@ -5,52 +5,15 @@
 // each of its scenarios has answered --p99-requests requests (its p99 then a tail, not the slowest of
 // a few dozen) or has had --max-seconds of load; a p99 from fewer says why (p99Basis).
 import os from 'node:os';
-import type autocannon from 'autocannon';
 import { type CpuPerRequest, cpuPerRequest, describeCpu } from './cpu.js';
 import { log, phase, round } from './log.js';
+// A turn's pieces live in turns.ts; the webhooks phase and the lists' probes use these from here.
+import type { Scenario } from './scenario.js';
 import type { Bench, Target } from './services.js';
 import { measureInTurns, newTally, settle, type Tally, warmUp } from './turns.js';
 
-// A turn's pieces live in turns.ts; the webhooks phase and the lists' probes use these from here.
+export type { Scenario, TurnFigures } from './scenario.js';
 export { postgresPids, run, settle, unionOf } from './turns.js';
-
-export interface Scenario {
-  name: string;
-  label: string;
-  target: Target;
-  /**
-   * The name of the baseline scenario (run before this one) whose rate this one's ratio is against:
-   * the lookups against the bare lookup, the payment against the bare payment. None: no ratio (the
-   * transaction lists have no bare baseline yet; one names it here once it has).
-   */
-  baseline?: string;
-  connections: number;
-  /** Builds autocannon's options for the port. */
-  options: (port: number) => autocannon.Options;
-  /** For GraphQL, a 200 whose body carries "errors" is a failure. */
-  graphql?: boolean;
-  rows?: number;
-  /**
-   * Measured in turns with its baseline and the other scenarios held against it (TURNS each, in
-   * alternating order), instead of in one run after theirs.
-   */
-  inTurns?: boolean;
-  /** Measured in the turns of this baseline without a ratio to it (pgbench in the payments'). */
-  turnsWith?: string;
-  /** A turn at least this long: a list whose answer takes seconds needs turns of several answers. */
-  minTurnSeconds?: number;
-  /** Runs one turn itself instead of autocannon (pgbench): what it answered in `seconds`. */
-  runTurn?: (seconds: number) => Promise<TurnFigures>;
-}
-
-/** What a turn that is not autocannon's answered. */
-export interface TurnFigures {
-  requests: number;
-  seconds: number;
-  /** Each answer's time in ms (pgbench's per-transaction log). */
-  times: number[];
-  failed: number;
-}
 
 /** How many answers a p99 comes from, and why fewer than asked for where so. */
 export interface P99Basis {

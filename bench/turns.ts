@@ -6,9 +6,9 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { addCpu, type CpuSpent, cpuBetween, cpuReadable, type PostgresPids, readCpu } from './cpu.js';
-import type { Scenario, TurnFigures } from './load.js';
 import { round } from './log.js';
 import { benchPids, procStatus } from './processes.js';
+import type { Scenario, TurnFigures } from './scenario.js';
 import type { Bench } from './services.js';
 import { TURNS } from './settings.js';
 
