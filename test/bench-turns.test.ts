@@ -2,10 +2,10 @@
 // two requests under way while a till is idle), the turns that pair every door (and pgbench) with its
 // baseline, how many answers a p99 is read from, pgbench's own per-transaction times, and the judge
 // that refuses to call a run on a busy machine "of record".
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CpuPerRequest } from '../bench/cpu.js';
 import { groupsOf, type Measured, ordinalFromSlowest, type Scenario } from '../bench/load.js';
 import { judgeRecord } from '../bench/record.js';
@@ -178,7 +178,9 @@ describe('the results of several scales', () => {
   });
 
   it("keeps the other scales' runs when a run writes its own, and starts afresh from a file before the scales", () => {
-    const path = join(mkdtempSync(join(os.tmpdir(), 'bench-results-')), 'results.json');
+    const folder = mkdtempSync(join(os.tmpdir(), 'bench-results-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const path = join(folder, 'results.json');
     const tenX = report(200_000, 800);
     writeFileSync(path, JSON.stringify({ scales: { '10': tenX, '1': report(20_000, 1) } }));
     const oneX = report(20_000, 1000);
