@@ -272,6 +272,7 @@ export async function recordCustomerPayment(
         ? []
         : [
             partnerId,
+            idempotencyKey,
             now,
             idempotencyKey,
             requestHash,

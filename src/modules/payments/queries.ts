@@ -287,16 +287,14 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
 function creditSql(withKey: boolean): string {
   const keyParts = withKey
     ? `,
-  keyed as (select ?::int8 as partner_id, ?::timestamptz as expired_by, ?::text as idempotency_key),
   replaced as (
-    delete from idempotency_keys k using keyed
-    where k.partner_id = keyed.partner_id and k.idempotency_key = keyed.idempotency_key
-      and k.expires_at <= keyed.expired_by and exists (select from payment)
+    delete from idempotency_keys
+    where partner_id = ? and idempotency_key = ? and expires_at <= ?::timestamptz and exists (select from payment)
     returning 1),
   claimed as (
     insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, created_at, expires_at)
-    select payment.partner_id, keyed.idempotency_key, ?, 200, ?::jsonb, ?::timestamptz, ?::timestamptz
-    from payment cross join keyed cross join (select count(*) from replaced) as replacing)`
+    select payment.partner_id, ?, ?, 200, ?::jsonb, ?::timestamptz, ?::timestamptz
+    from payment cross join (select count(*) from replaced) as replacing)`
     : '';
   return `with credited as (
     update finance_orders set total_paid_minor = total_paid_minor + ?::int8
@@ -344,8 +342,8 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     ...unlockCounterBindings(row.partner_id, credit.unlockCounter?.credentialKeyHash ?? null),
   ];
   if (key) {
-    bindings.push(row.partner_id, key.expiredBy, key.key);
-    bindings.push(key.requestHash, JSON.stringify(key.receipt), row.received_at, key.expiresAt);
+    bindings.push(row.partner_id, key.key, key.expiredBy);
+    bindings.push(key.key, key.requestHash, JSON.stringify(key.receipt), row.received_at, key.expiresAt);
   }
   return { sql: key ? IN_STORE_CREDIT_WITH_KEY_SQL : IN_STORE_CREDIT_SQL, bindings, events: events.written };
 }
