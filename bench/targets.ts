@@ -31,21 +31,8 @@ export interface Judged {
   longWindow: LongWindow | null;
 }
 
-/**
- * The webhooks' pace (bench/scenarios/webhooks.ts, its Webhooks result): read by name, each possibly
- * absent (a run of a build before the worker measured them prints "not measured").
- */
-export interface WebhookPace {
-  paymentsPerSecond: number;
-  deliveriesPerSecond: number;
-  lagP99Ms: number | null;
-  lagP50Ms: number | null;
-  backlogAtEnd: number;
-  backlogAfter10s: number;
-  drainedInMs: number | null;
-}
-
-export const paceOf = (webhooks: Webhooks | null): Partial<WebhookPace> => (webhooks ?? {}) as Partial<WebhookPace>;
+/** The webhooks' pace, each field absent when the phase did not run (a null `webhooks`). */
+export const paceOf = (webhooks: Webhooks | null): Partial<Webhooks> => webhooks ?? {};
 
 /** The payments' rate as a fraction of pgbench's tps; null when either is missing. */
 export function fractionOfPgbench(result: Measured | undefined, pgbench: Pgbench | null): number | null {

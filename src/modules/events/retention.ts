@@ -7,6 +7,7 @@
 
 import type { DbOrTrx } from '../../db/knex.js';
 import { ensureMonthsAhead, monthPartitions, monthStart } from '../../db/partitions.js';
+import { runPeriodically } from '../../kernel/periodic.js';
 
 const BATCH = 10_000;
 const DAY_MS = 86_400_000;
@@ -73,23 +74,12 @@ export function scheduleEventRetention(
     onError: (error: unknown) => void;
   },
 ): { stop: () => Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    const now = options.now();
-    await ensureMonthsAhead(db, now);
-    await purgeExpiredEvents(db, now, options.days);
-  };
-  const start = () => {
-    running = tick().then(() => {}, options.onError);
-  };
-  start();
-  const timer = setInterval(start, options.everyMs ?? 3_600_000);
-  timer.unref();
-  return {
-    // Waits for a purge under way, so the database can be closed after it.
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    async () => {
+      const now = options.now();
+      await ensureMonthsAhead(db, now);
+      await purgeExpiredEvents(db, now, options.days);
     },
-  };
+    { everyMs: options.everyMs ?? 3_600_000, onError: options.onError },
+  );
 }

@@ -3,6 +3,7 @@
 // a batch at a time so no one statement holds a day of rows. Every instance runs it: a batch skips
 // the rows another instance is deleting, so instances never wait on each other.
 import type { DbOrTrx } from '../../db/knex.js';
+import { runPeriodically } from '../../kernel/periodic.js';
 
 const BATCH = 10_000;
 
@@ -22,26 +23,13 @@ export async function purgeExpiredIdempotencyKeys(db: DbOrTrx, now: Date): Promi
   }
 }
 
-/**
- * Purges at once, then every `everyMs` (an hour by default) until stopped; the timer does not keep the
- * process alive. A failed purge is reported and tried again at the next tick.
- */
+/** Purges at once, then every `everyMs` (an hour by default) until stopped (kernel/periodic.ts). */
 export function scheduleIdempotencyKeyRetention(
   db: DbOrTrx,
   options: { now: () => Date; everyMs?: number; onError: (error: unknown) => void },
 ): { stop: () => Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = purgeExpiredIdempotencyKeys(db, options.now()).then(() => {}, options.onError);
-  };
-  tick();
-  const timer = setInterval(tick, options.everyMs ?? 3_600_000);
-  timer.unref();
-  return {
-    // Waits for a purge under way, so the database can be closed after it.
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(() => purgeExpiredIdempotencyKeys(db, options.now()), {
+    everyMs: options.everyMs ?? 3_600_000,
+    onError: options.onError,
+  });
 }
