@@ -85,7 +85,7 @@ export async function runCli<Args>(
 ): Promise<void> {
   await runCommand(usage, parse, async (args) => {
     const config = loadConfigOrExit();
-    const db = openDatabase(config);
+    const db = openDatabase(config, undefined, { direct: true });
     try {
       return await work(db, config, args);
     } finally {

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { tracingStarted } from '../kernel/tracing.js';
 import { PreparingPgClient } from './prepared.js';
@@ -19,8 +20,19 @@ export interface DbOptions {
   /** Directory of the embedded database; null keeps it in memory (tests). */
   dataDir: string | null;
   poolMax?: number;
-  /** Postgres statement_timeout of every connection, in ms (0 or unset: none). PGlite: not applied. */
+  /**
+   * Postgres statement_timeout of every connection, in ms (0 or unset: none), sent when it connects.
+   * With a directUrl, the pool's connections (through the pooler, which refuses it) send none: the
+   * server's setting is theirs (decisions.md 30). PGlite: not applied.
+   */
   statementTimeoutMs?: number;
+  /** The hot statements as named prepared statements (default true); false behind a transaction pooler. */
+  preparedStatements?: boolean;
+  /**
+   * The same database not through the pooler that databaseUrl is (DATABASE_DIRECT_URL): the connections
+   * that need a session of their own (LISTEN) go there. Unset: databaseUrl.
+   */
+  directUrl?: string | null;
   /** Where knex's own warnings go (pool errors and the like); knex prints to the console otherwise. */
   logger?: Logger;
   /**
@@ -43,21 +55,34 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
 
 const embeddedRequire = createRequire(import.meta.url);
 
+/** What the pg pool's knex configuration carries beside knex's own settings (read by prepared.ts and sessionConnection). */
+export interface PoolerSettings {
+  preparedStatements: boolean;
+  /** pg's settings for a connection of its own (a session) to the database: the direct URL's. */
+  sessionConnection: pg.ClientConfig;
+}
+
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl !== null) {
+    // A runaway statement is cancelled (SQLSTATE 57014, answered 503) instead of holding its connection.
+    const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
+    const pooler: PoolerSettings = {
+      preparedStatements: options.preparedStatements ?? true,
+      sessionConnection: { connectionString: options.directUrl ?? options.databaseUrl, types: pgTypes, ...timeout },
+    };
     return knex({
       client: PreparingPgClient as unknown as typeof knex.Client,
       connection: {
         connectionString: options.databaseUrl,
         types: pgTypes,
-        // A runaway statement is cancelled (SQLSTATE 57014, answered 503) instead of holding its connection.
-        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+        ...(options.directUrl ? {} : timeout),
       },
       pool: { min: 0, max: options.poolMax ?? 10 },
       // Error messages keep the SQL with placeholders, never the bound values (personal data).
       compileSqlOnError: false,
       log: knexLog(options.logger),
-    });
+      ...pooler,
+    } as Knex.Config);
   }
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
   // The embedded database's code is loaded only when it is used: about 100 MB resident that a
@@ -85,4 +110,10 @@ export function createDb(options: DbOptions): Db {
 
 export function isEmbedded(db: Db): boolean {
   return !(db.client instanceof PreparingPgClient);
+}
+
+/** pg's settings for a session of its own on `db`'s Postgres database: the direct URL's, not the pooler's. */
+export function sessionConnection(db: Db): pg.ClientConfig {
+  const config = db.client.config as Partial<PoolerSettings> & { connection: pg.ClientConfig };
+  return config.sessionConnection ?? config.connection;
 }

@@ -1,9 +1,11 @@
 // LISTEN on a Postgres channel: one dedicated connection outside the pool (a pooled connection goes
-// back to the pool and would stop hearing), or the embedded PGlite instance's own listen API, where
-// notifications reach this process only, which is all there is.
+// back to the pool and would stop hearing), on the direct URL when the pool goes through a pooler (a
+// transaction pooler would lend the LISTEN's server connection to others and forget it: decisions.md
+// 30), or the embedded PGlite instance's own listen API, where notifications reach this process only,
+// which is all there is.
 import pg from 'pg';
 import type { Db } from './knex.js';
-import { isEmbedded } from './knex.js';
+import { isEmbedded, sessionConnection } from './knex.js';
 
 export interface ChannelListener {
   /** Stops listening and closes the dedicated connection. */
@@ -27,18 +29,13 @@ function pgliteOf(db: Db): PgLiteHandle {
   return connection().pglite;
 }
 
-/** The connection settings of the pool (URL, statement timeout, type parsers), for one more connection. */
-function poolConnectionSettings(db: Db): pg.ClientConfig {
-  return db.client.config.connection as pg.ClientConfig;
-}
-
 /** Starts listening on `channel`; resolves once LISTEN has taken effect, so nothing committed after is missed. */
 export async function listenToChannel(db: Db, channel: string, options: ListenOptions): Promise<ChannelListener> {
   if (isEmbedded(db)) {
     const unlisten = await pgliteOf(db).listen(channel, options.onPayload);
     return { close: () => unlisten() };
   }
-  const client = new pg.Client(poolConnectionSettings(db));
+  const client = new pg.Client(sessionConnection(db));
   let listening = false;
   let closing = false;
   const lost = (error: Error) => {

@@ -8,15 +8,51 @@ import { openReadReplica, type ReadReplica } from './replica.js';
 /**
  * The service passes `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT_MS); the command-line tools
  * (migrations, ledger check) do not, since a long migration or a whole-database check is expected.
+ * They pass `direct`: their connections skip the pooler of DATABASE_URL for DATABASE_DIRECT_URL, whose
+ * timeouts are not meant for a migration (decisions.md 30).
  */
-export function openDatabase(config: Config, logger?: Logger, options: { statementTimeoutMs?: number } = {}): Db {
-  return createDb({
-    databaseUrl: config.databaseUrl,
+export function openDatabase(
+  config: Config,
+  logger?: Logger,
+  options: { statementTimeoutMs?: number; direct?: boolean } = {},
+): Db {
+  const direct = options.direct && config.databaseDirectUrl !== null;
+  const db = createDb({
+    databaseUrl: direct ? config.databaseDirectUrl : config.databaseUrl,
     dataDir: config.databaseUrl === null ? join(config.dataDir, 'pglite') : null,
     poolMax: config.databasePoolMax,
     statementTimeoutMs: options.statementTimeoutMs,
+    preparedStatements: direct || config.databasePreparedStatements,
+    directUrl: direct ? null : config.databaseDirectUrl,
     logger,
   });
+  if (!direct && config.databaseDirectUrl !== null && options.statementTimeoutMs && logger) {
+    void checkPooledStatementTimeout(db, options.statementTimeoutMs, logger);
+  }
+  return db;
+}
+
+/**
+ * Through a pooler the pool's connections carry the server's statement_timeout, not the configured one
+ * (PgBouncer refuses it as a startup parameter): a difference is logged once, with the fix.
+ */
+export async function checkPooledStatementTimeout(db: Db, expectedMs: number, logger: Logger): Promise<boolean> {
+  try {
+    const { rows } = await db.raw<{ rows: Array<{ setting: string }> }>(
+      "select setting from pg_settings where name = 'statement_timeout'",
+    );
+    const actualMs = Number(rows[0]?.setting);
+    if (actualMs === expectedMs) return true;
+    logger.warn(
+      { configuredMs: expectedMs, pooledMs: actualMs },
+      'the pooled connections have another statement timeout than DATABASE_STATEMENT_TIMEOUT_MS: the pooler does not pass it on; set it on the server: ALTER ROLE <user> IN DATABASE <database> SET statement_timeout = <ms>',
+    );
+    return false;
+  } catch (error) {
+    // The database is not there yet: the startup check and /readyz say so.
+    logger.debug({ err: error }, 'the pooled statement timeout could not be read');
+    return false;
+  }
 }
 
 export function describeDatabase(config: Config): string {
@@ -42,6 +78,7 @@ export function openConfiguredReplica(
     primary,
     maxLagSeconds: config.databaseReplicaMaxLagSeconds,
     poolMax: config.databasePoolMax,
+    preparedStatements: config.databasePreparedStatements,
     ...options,
   });
 }

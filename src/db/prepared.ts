@@ -3,7 +3,8 @@
 // per connection, and once Postgres settles on a generic plan (after five runs, when it is no worse
 // than the custom ones) planned once too: planning the lookup's UNION ALL cost more than running it.
 // The name is a hash of the SQL text, so one text is one statement on every connection. The embedded
-// database ignores the mark. A long read can also be tied to a signal (its client went away): Postgres
+// database ignores the mark, and so does a pool with prepared statements off (DATABASE_PREPARED_STATEMENTS
+// =off, behind a transaction pooler: decisions.md 30), whose statements are all sent unnamed. A long read can also be tied to a signal (its client went away): Postgres
 // is then asked to cancel it.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -55,11 +56,12 @@ export function statementName(sql: string): string {
   return name;
 }
 
-/** knex's pg client, running marked queries by name (pg sends Parse once per connection and name) and cancelling abandoned ones. */
+/** knex's pg client, running marked queries by name (pg sends Parse once per connection and name) unless prepared statements are off, and cancelling abandoned ones. */
 export class PreparingPgClient extends KnexPgClient {
   override async _query(connection: unknown, query: CompiledQuery): Promise<unknown> {
     const { [PREPARE]: prepare, [SIGNAL]: signal, ...options } = query.options ?? {};
-    query.options = prepare ? { ...options, name: statementName(query.sql) } : options;
+    const named = prepare && (this.config as { preparedStatements?: boolean }).preparedStatements !== false;
+    query.options = named ? { ...options, name: statementName(query.sql) } : options;
     if (!(signal instanceof AbortSignal)) return super._query(connection, query);
     if (signal.aborted) throw new Error('abandoned before it was sent');
     // The connection goes back to the pool only once the cancel request has gone out, so it cannot

@@ -40,6 +40,8 @@ export interface ReadReplicaOptions {
   pollMs?: number;
   poolMax?: number;
   statementTimeoutMs?: number;
+  /** Named prepared statements on the replica's pool (default true; off when it is reached through a transaction pooler). */
+  preparedStatements?: boolean;
   logger?: Logger;
   /** Hears each statement the replica failed and the primary ran instead. */
   onFallback?: () => void;
@@ -186,7 +188,9 @@ export function openReadReplica(options: ReadReplicaOptions): ReadReplica {
     acquireConnectionTimeout: checkTimeoutMs * 2,
     compileSqlOnError: false,
     log: replicaLog,
-  });
+    // Read by PreparingPgClient (decisions.md 30).
+    preparedStatements: options.preparedStatements ?? true,
+  } as knex.Knex.Config);
   // The monitor's own connection: its checks must reach the replica itself, never fall back.
   const monitor = knex({
     client: 'pg',

@@ -39,6 +39,8 @@ describe('loadConfig', () => {
       redisUrl: null,
       databaseReplicaUrl: null,
       databaseReplicaMaxLagSeconds: 5,
+      databasePreparedStatements: true,
+      databaseDirectUrl: null,
       production: false,
       logLevel: 'info',
       tokenTtlSeconds: 3600,
@@ -92,6 +94,8 @@ describe('loadConfig', () => {
       REQUEST_TIMEOUT_MS: '20000',
       DRAIN_DELAY_MS: '5000',
       DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      DATABASE_PREPARED_STATEMENTS: 'off',
+      DATABASE_DIRECT_URL: 'postgres://app@db-direct:5432/financing',
       SUBSCRIPTIONS_PER_KEY: '3',
       SUBSCRIPTION_MAX_QUEUED_EVENTS: '50',
       SUBSCRIPTION_MAX_BUFFERED_BYTES: '65536',
@@ -115,6 +119,8 @@ describe('loadConfig', () => {
       redisUrl: 'redis://cache:6379/2',
       databaseReplicaUrl: 'postgres://app@db-replica:5432/financing',
       databaseReplicaMaxLagSeconds: 10,
+      databasePreparedStatements: false,
+      databaseDirectUrl: 'postgres://app@db-direct:5432/financing',
       dataDir: dir,
       production: true,
       logLevel: 'warn',
@@ -183,6 +189,9 @@ describe('loadConfig', () => {
     [{ SUBSCRIPTION_MAX_BUFFERED_BYTES: '100' }, 'SUBSCRIPTION_MAX_BUFFERED_BYTES'],
     [{ GRAPHQL_EXECUTOR: 'graphql-jit' }, 'GRAPHQL_EXECUTOR'],
     [{ GRAPHQL_EXECUTOR: 'JIT' }, 'GRAPHQL_EXECUTOR'],
+    [{ DATABASE_URL: 'postgres://app@db/f', DATABASE_PREPARED_STATEMENTS: 'false' }, 'DATABASE_PREPARED_STATEMENTS'],
+    [{ DATABASE_DIRECT_URL: 'postgres://app@db:5432/f' }, 'DATABASE_DIRECT_URL'],
+    [{ DATABASE_URL: 'postgres://app@bouncer/f', DATABASE_DIRECT_URL: 'mysql://app@db/f' }, 'DATABASE_DIRECT_URL'],
   ])('refuses %j, naming %s', (env, variable) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);

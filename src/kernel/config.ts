@@ -25,6 +25,10 @@ export interface Config {
   databaseReplicaUrl: string | null;
   /** A replica further behind than this is skipped, its reads sent to the primary (DATABASE_REPLICA_MAX_LAG_SECONDS). */
   databaseReplicaMaxLagSeconds: number;
+  /** DATABASE_PREPARED_STATEMENTS: the hot statements as named prepared statements (off behind a transaction pooler: decisions.md 30). */
+  databasePreparedStatements: boolean;
+  /** DATABASE_DIRECT_URL: the same database not through the pooler, for what needs a session (LISTEN, the commands); null: DATABASE_URL. */
+  databaseDirectUrl: string | null;
   dataDir: string;
   production: boolean;
   logLevel: LogLevel;
@@ -111,6 +115,26 @@ function databaseReplicaUrl(env: Env, primaryUrl: string | null): string | null 
     );
   }
   return raw;
+}
+
+/** DATABASE_DIRECT_URL: the database of DATABASE_URL reached without its pooler, so it needs DATABASE_URL. */
+function databaseDirectUrl(env: Env, pooledUrl: string | null): string | null {
+  const raw = databaseUrl(env, 'DATABASE_DIRECT_URL');
+  if (raw !== null && pooledUrl === null) {
+    throw new ConfigError(
+      'DATABASE_DIRECT_URL',
+      'needs DATABASE_URL (the pooled URL it bypasses); the embedded database has no pooler',
+    );
+  }
+  return raw;
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(name, `must be on or off, got "${raw}"`);
 }
 
 function redisUrl(env: Env): string | null {
@@ -445,6 +469,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     databaseReplicaUrl: databaseReplicaUrl(env, dbUrl),
     databaseReplicaMaxLagSeconds: integer(env, 'DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 0, 86_400),
+    databasePreparedStatements: onOff(env, 'DATABASE_PREPARED_STATEMENTS', true),
+    databaseDirectUrl: databaseDirectUrl(env, dbUrl),
     dataDir,
     production,
     logLevel,
