@@ -4,7 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
+import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
 import { tracingStarted } from '../kernel/tracing.js';
+import { multiHostClientClass } from './multiHost.js';
 import { PreparingPgClient } from './prepared.js';
 import { traceEmbeddedStatements } from './statementSpans.js';
 import { pgTypes, typeParsers } from './types.js';
@@ -21,6 +23,10 @@ export interface DbOptions {
   poolMax?: number;
   /** Postgres statement_timeout of every connection, in ms (0 or unset: none). PGlite: not applied. */
   statementTimeoutMs?: number;
+  /** How long opening one connection to one host may take (unset: no limit). PGlite: not applied. */
+  connectTimeoutMs?: number;
+  /** How long a query may wait for a pooled connection before it fails (knex's own default, 60 s, when unset). */
+  acquireTimeoutMs?: number;
   /** Where knex's own warnings go (pool errors and the like); knex prints to the console otherwise. */
   logger?: Logger;
   /**
@@ -45,15 +51,21 @@ const embeddedRequire = createRequire(import.meta.url);
 
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl !== null) {
+    // Several hosts, or a session that must take writes: each connection picks its host (src/db/multiHost.ts).
+    const address = parseDatabaseUrl(options.databaseUrl);
+    const failsOver = address.hostUrls.length > 1 || address.targetSessionAttrs !== 'any';
     return knex({
-      client: PreparingPgClient as unknown as typeof knex.Client,
+      client: (failsOver ? multiHostClientClass(address) : PreparingPgClient) as unknown as typeof knex.Client,
       connection: {
-        connectionString: options.databaseUrl,
+        connectionString: failsOver ? address.hostUrls[0] : options.databaseUrl,
         types: pgTypes,
         // A runaway statement is cancelled (SQLSTATE 57014, answered 503) instead of holding its connection.
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+        // A host that does not answer is given up (and the next one tried) instead of waited for.
+        ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
       },
       pool: { min: 0, max: options.poolMax ?? 10 },
+      ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
       // Error messages keep the SQL with placeholders, never the bound values (personal data).
       compileSqlOnError: false,
       log: knexLog(options.logger),

@@ -1,7 +1,7 @@
 // LISTEN on a Postgres channel: one dedicated connection outside the pool (a pooled connection goes
 // back to the pool and would stop hearing), or the embedded PGlite instance's own listen API, where
 // notifications reach this process only, which is all there is.
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db } from './knex.js';
 import { isEmbedded } from './knex.js';
 
@@ -27,9 +27,12 @@ function pgliteOf(db: Db): PgLiteHandle {
   return connection().pglite;
 }
 
-/** The connection settings of the pool (URL, statement timeout, type parsers), for one more connection. */
-function poolConnectionSettings(db: Db): pg.ClientConfig {
-  return db.client.config.connection as pg.ClientConfig;
+/**
+ * One more connection opened as the pool opens its own (same settings; with a failover list, on the
+ * host that takes writes, where NOTIFY is sent), but never handed to the pool.
+ */
+function openDedicatedConnection(db: Db): Promise<pg.Client> {
+  return (db.client as { acquireRawConnection(): Promise<pg.Client> }).acquireRawConnection();
 }
 
 /** Starts listening on `channel`; resolves once LISTEN has taken effect, so nothing committed after is missed. */
@@ -38,7 +41,7 @@ export async function listenToChannel(db: Db, channel: string, options: ListenOp
     const unlisten = await pgliteOf(db).listen(channel, options.onPayload);
     return { close: () => unlisten() };
   }
-  const client = new pg.Client(poolConnectionSettings(db));
+  const client = await openDedicatedConnection(db);
   let listening = false;
   let closing = false;
   const lost = (error: Error) => {
@@ -53,7 +56,6 @@ export async function listenToChannel(db: Db, channel: string, options: ListenOp
   client.on('error', lost);
   client.on('end', () => lost(new Error('the listening connection ended')));
   try {
-    await client.connect();
     await client.query(`listen ${client.escapeIdentifier(channel)}`);
   } catch (error) {
     await client.end().catch(() => undefined);

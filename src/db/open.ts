@@ -2,12 +2,15 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../kernel/config.js';
+import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
 import { createDb, type Db } from './knex.js';
 import { openReadReplica, type ReadReplica } from './replica.js';
 
 /**
  * The service passes `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT_MS); the command-line tools
  * (migrations, ledger check) do not, since a long migration or a whole-database check is expected.
+ * A query waits for a pooled connection at most half of REQUEST_TIMEOUT_MS (the other half is its
+ * statements'), so a database that is gone is answered 503 before the client's request times out.
  */
 export function openDatabase(config: Config, logger?: Logger, options: { statementTimeoutMs?: number } = {}): Db {
   return createDb({
@@ -15,16 +18,18 @@ export function openDatabase(config: Config, logger?: Logger, options: { stateme
     dataDir: config.databaseUrl === null ? join(config.dataDir, 'pglite') : null,
     poolMax: config.databasePoolMax,
     statementTimeoutMs: options.statementTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    acquireTimeoutMs: Math.floor(config.requestTimeoutMs / 2),
     logger,
   });
 }
 
 export function describeDatabase(config: Config): string {
   if (config.databaseUrl === null) return `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
-  // Never print the password.
+  // Never print the password; a failover list names each host.
   const where = (raw: string) => {
-    const url = new URL(raw);
-    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+    const { hostNames, hostUrls } = parseDatabaseUrl(raw);
+    return `${hostNames.join(',')}${new URL(hostUrls[0]!).pathname}`;
   };
   const replica = config.databaseReplicaUrl === null ? '' : `, read replica at ${where(config.databaseReplicaUrl)}`;
   return `Postgres at ${where(config.databaseUrl)}${replica}`;
