@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
 import { tracingStarted } from '../kernel/tracing.js';
+import { multiHostClientClass } from './multiHost.js';
 import { PreparingPgClient } from './prepared.js';
 import { traceEmbeddedStatements } from './statementSpans.js';
 import { pgTypes, typeParsers } from './types.js';
@@ -33,6 +35,10 @@ export interface DbOptions {
    * that need a session of their own (LISTEN) go there. Unset: databaseUrl.
    */
   directUrl?: string | null;
+  /** How long opening one connection to one host may take (unset: no limit). PGlite: not applied. */
+  connectTimeoutMs?: number;
+  /** How long a query may wait for a pooled connection before it fails (knex's own default, 60 s, when unset). */
+  acquireTimeoutMs?: number;
   /** Where knex's own warnings go (pool errors and the like); knex prints to the console otherwise. */
   logger?: Logger;
   /**
@@ -55,11 +61,11 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
 
 const embeddedRequire = createRequire(import.meta.url);
 
-/** What the pg pool's knex configuration carries beside knex's own settings (read by prepared.ts and sessionConnection). */
+/** What the pg pool's knex configuration carries beside knex's own settings (read by prepared.ts and directSessionConnection). */
 export interface PoolerSettings {
   preparedStatements: boolean;
-  /** pg's settings for a connection of its own (a session) to the database: the direct URL's. */
-  sessionConnection: pg.ClientConfig;
+  /** pg's settings for a connection of its own (a session) past the pooler: the direct URL's; absent without one. */
+  sessionConnection?: pg.ClientConfig;
 }
 
 export function createDb(options: DbOptions): Db {
@@ -68,16 +74,22 @@ export function createDb(options: DbOptions): Db {
     const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
     const pooler: PoolerSettings = {
       preparedStatements: options.preparedStatements ?? true,
-      sessionConnection: { connectionString: options.directUrl ?? options.databaseUrl, types: pgTypes, ...timeout },
+      ...(options.directUrl ? { sessionConnection: { connectionString: options.directUrl, types: pgTypes, ...timeout } } : {}),
     };
+    // Several hosts, or a session that must take writes: each connection picks its host (src/db/multiHost.ts).
+    const address = parseDatabaseUrl(options.databaseUrl);
+    const failsOver = address.hostUrls.length > 1 || address.targetSessionAttrs !== 'any';
     return knex({
-      client: PreparingPgClient as unknown as typeof knex.Client,
+      client: (failsOver ? multiHostClientClass(address) : PreparingPgClient) as unknown as typeof knex.Client,
       connection: {
-        connectionString: options.databaseUrl,
+        connectionString: failsOver ? address.hostUrls[0] : options.databaseUrl,
         types: pgTypes,
         ...(options.directUrl ? {} : timeout),
+        // A host that does not answer is given up (and the next one tried) instead of waited for.
+        ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
       },
       pool: { min: 0, max: options.poolMax ?? 10 },
+      ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
       // Error messages keep the SQL with placeholders, never the bound values (personal data).
       compileSqlOnError: false,
       log: knexLog(options.logger),
@@ -112,8 +124,10 @@ export function isEmbedded(db: Db): boolean {
   return !(db.client instanceof PreparingPgClient);
 }
 
-/** pg's settings for a session of its own on `db`'s Postgres database: the direct URL's, not the pooler's. */
-export function sessionConnection(db: Db): pg.ClientConfig {
-  const config = db.client.config as Partial<PoolerSettings> & { connection: pg.ClientConfig };
-  return config.sessionConnection ?? config.connection;
+/**
+ * pg's settings for a session of its own on `db`'s database past its pooler (DATABASE_DIRECT_URL);
+ * undefined without one: such a session is then opened as the pool opens its connections.
+ */
+export function directSessionConnection(db: Db): pg.ClientConfig | undefined {
+  return (db.client.config as Partial<PoolerSettings>).sessionConnection;
 }

@@ -5,7 +5,7 @@
 // which is all there is.
 import pg from 'pg';
 import type { Db } from './knex.js';
-import { isEmbedded, sessionConnection } from './knex.js';
+import { directSessionConnection, isEmbedded } from './knex.js';
 
 export interface ChannelListener {
   /** Stops listening and closes the dedicated connection. */
@@ -29,13 +29,33 @@ function pgliteOf(db: Db): PgLiteHandle {
   return connection().pglite;
 }
 
+/**
+ * One more connection, never handed to the pool: on the direct URL when the pool goes through a pooler;
+ * otherwise opened as the pool opens its own (with a failover list, on the host that takes writes, where
+ * NOTIFY is sent).
+ */
+async function openDedicatedConnection(db: Db): Promise<pg.Client> {
+  const direct = directSessionConnection(db);
+  if (direct === undefined) {
+    return (db.client as { acquireRawConnection(): Promise<pg.Client> }).acquireRawConnection();
+  }
+  const client = new pg.Client(direct);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return client;
+}
+
 /** Starts listening on `channel`; resolves once LISTEN has taken effect, so nothing committed after is missed. */
 export async function listenToChannel(db: Db, channel: string, options: ListenOptions): Promise<ChannelListener> {
   if (isEmbedded(db)) {
     const unlisten = await pgliteOf(db).listen(channel, options.onPayload);
     return { close: () => unlisten() };
   }
-  const client = new pg.Client(sessionConnection(db));
+  const client = await openDedicatedConnection(db);
   let listening = false;
   let closing = false;
   const lost = (error: Error) => {
@@ -50,7 +70,6 @@ export async function listenToChannel(db: Db, channel: string, options: ListenOp
   client.on('error', lost);
   client.on('end', () => lost(new Error('the listening connection ended')));
   try {
-    await client.connect();
     await client.query(`listen ${client.escapeIdentifier(channel)}`);
   } catch (error) {
     await client.end().catch(() => undefined);

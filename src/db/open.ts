@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../kernel/config.js';
+import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
 import { createDb, type Db } from './knex.js';
 import { openReadReplica, type ReadReplica } from './replica.js';
 
@@ -10,6 +11,8 @@ import { openReadReplica, type ReadReplica } from './replica.js';
  * (migrations, ledger check) do not, since a long migration or a whole-database check is expected.
  * They pass `direct`: their connections skip the pooler of DATABASE_URL for DATABASE_DIRECT_URL, whose
  * timeouts are not meant for a migration (decisions.md 30).
+ * A query waits for a pooled connection at most half of REQUEST_TIMEOUT_MS (the other half is its
+ * statements'), so a database that is gone is answered 503 before the client's request times out.
  */
 export function openDatabase(
   config: Config,
@@ -24,6 +27,8 @@ export function openDatabase(
     statementTimeoutMs: options.statementTimeoutMs,
     preparedStatements: direct || config.databasePreparedStatements,
     directUrl: direct ? null : config.databaseDirectUrl,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    acquireTimeoutMs: Math.floor(config.requestTimeoutMs / 2),
     logger,
   });
   if (!direct && config.databaseDirectUrl !== null && options.statementTimeoutMs && logger) {
@@ -57,10 +62,10 @@ export async function checkPooledStatementTimeout(db: Db, expectedMs: number, lo
 
 export function describeDatabase(config: Config): string {
   if (config.databaseUrl === null) return `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
-  // Never print the password.
+  // Never print the password; a failover list names each host.
   const where = (raw: string) => {
-    const url = new URL(raw);
-    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+    const { hostNames, hostUrls } = parseDatabaseUrl(raw);
+    return `${hostNames.join(',')}${new URL(hostUrls[0]!).pathname}`;
   };
   const replica = config.databaseReplicaUrl === null ? '' : `, read replica at ${where(config.databaseReplicaUrl)}`;
   return `Postgres at ${where(config.databaseUrl)}${replica}`;

@@ -110,6 +110,7 @@ describe('loadConfig', () => {
       WEBHOOK_TOOL_LIMIT_PER_KEY: '20',
       WEBHOOK_TOOL_LIMIT_PER_ENDPOINT: '3',
       WEBHOOK_ALLOWED_PORTS: '443, 8443,443',
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
     });
     expect(config).toEqual({
       port: 8080,
@@ -146,6 +147,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 20_000,
       drainDelayMs: 5000,
       databaseStatementTimeoutMs: 5000,
+      databaseConnectTimeoutMs: 2000,
       webhookDelivery: {},
       webhookAllowedPorts: [443, 8443],
       eventRetentionDays: 45,
@@ -172,6 +174,16 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
     [{ DATABASE_REPLICA_URL: 'postgres://app@db-replica:5432/financing' }, 'DATABASE_REPLICA_URL'],
     [{ DATABASE_URL: 'postgres://app@db/f', DATABASE_REPLICA_URL: 'mysql://replica/db' }, 'DATABASE_REPLICA_URL'],
+    // A failover list must say it wants the host that takes writes; the replica is one server.
+    [{ DATABASE_URL: 'postgres://app@db1,db2/f' }, 'DATABASE_URL'],
+    [
+      {
+        DATABASE_URL: 'postgres://app@db1,db2/f?target_session_attrs=read-write',
+        DATABASE_REPLICA_URL: 'postgres://app@db1,db2/f',
+      },
+      'DATABASE_REPLICA_URL',
+    ],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: '50' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
     [
       { DATABASE_URL: 'postgres://app@db/f', DATABASE_REPLICA_MAX_LAG_SECONDS: '5s' },
       'DATABASE_REPLICA_MAX_LAG_SECONDS',

@@ -4,6 +4,7 @@ import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './clientAddress.js';
+import { type DatabaseAddress, parseDatabaseUrl } from './databaseUrl.js';
 import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limitSettings.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -49,6 +50,8 @@ export interface Config {
   drainDelayMs: number;
   /** Postgres statement_timeout of the service's connections; 0 turns it off. Not applied to PGlite. */
   databaseStatementTimeoutMs: number;
+  /** How long opening one connection to one database host may take (DATABASE_CONNECT_TIMEOUT_MS). */
+  databaseConnectTimeoutMs: number;
   /** Events are kept this many days, then purged (at least 1). */
   eventRetentionDays: number;
   /** GRAPHQL_EXECUTOR: jit (the default) or graphql-js, the switch back. */
@@ -93,14 +96,15 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function databaseUrl(env: Env, name = 'DATABASE_URL'): string | null {
   const raw = env[name];
   if (raw === undefined || raw === '') return null;
-  let url: URL;
+  let address: DatabaseAddress;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, 'is not a valid URL (expected postgres://user:password@host:port/database)');
+    address = parseDatabaseUrl(raw);
+  } catch (error) {
+    throw new ConfigError(name, (error as Error).message);
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(name, `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  // The replica's pool and monitor read one server (a standby); several hosts are the primary's failover list.
+  if (name !== 'DATABASE_URL' && address.hostUrls.length > 1) {
+    throw new ConfigError(name, 'must name one host (several hosts are for DATABASE_URL, the primary that fails over)');
   }
   return raw;
 }
@@ -483,6 +487,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 0, 0, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
+    databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     webhookDelivery: webhookDelivery(env),
     webhookAllowedPorts: webhookAllowedPorts(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),

@@ -70,6 +70,9 @@ describe('maskUnexpectedError', () => {
     expect(isDatabaseUnavailable(refused)).toBe(true);
     expect(isDatabaseUnavailable(terminated)).toBe(true);
     expect(isDatabaseUnavailable(uniqueViolation)).toBe(false);
+    // A failover: the old primary demoted (read-only), no host taking writes, the server restarting.
+    for (const code of ['25006', '08001', '57P02', '57P03'])
+      expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).toBe(true);
     const { formatted } = maskUnexpectedError({ message: refused.message }, refused);
     expect(formatted.extensions?.code).toBe('SERVICE_UNAVAILABLE');
     expect(formatted.message).not.toContain('5432');

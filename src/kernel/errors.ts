@@ -284,8 +284,9 @@ function shortenEchoedNames(message: string): string {
 // Connection-level failures of the database: the service is up, its database is not reachable now.
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 // Connection, resources, operator intervention, and 57014: a statement cancelled, e.g. by
-// DATABASE_STATEMENT_TIMEOUT_MS (the database is too slow now: retry later, not a bug).
-const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57P', '57014'];
+// DATABASE_STATEMENT_TIMEOUT_MS (the database is too slow now: retry later, not a bug); 25006: a write
+// reached a server that no longer takes writes (a primary demoted by a failover; decisions.md 29).
+const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57P', '57014', '25006'];
 
 // What node-postgres and knex say, without a SQLSTATE, when a connection died under a query (also
 // when knex then fails to ROLLBACK on it: "ROLLBACK - Client has encountered a connection error...").
