@@ -10,7 +10,7 @@ import { createLogger } from '../kernel/logger.js';
 
 /**
  * A diagnostic's message and arguments as one log line: an Error as `err`, anything else as `details`.
- * The SDK's global error handler passes the error itself as the message (a failed export).
+ * The message itself may be an Error (the SDK's components pass what they caught).
  */
 function diagnosticsTo(logger: Logger): DiagLogger {
   const line =
@@ -29,9 +29,9 @@ function diagnosticsTo(logger: Logger): DiagLogger {
  * Sends the SDK's diagnostics to a JSON logger at OTEL_LOG_LEVEL (the SDK's variable: none, error,
  * warn, info, debug, verbose, all; unset: errors only), and the errors it hits (a span export that
  * fails) at error whatever that level: the SDK alone says nothing of them without OTEL_LOG_LEVEL.
- * Called before the SDK and its instrumentations are made (src/telemetry/sdk.ts). The logger writes at LOG_LEVEL as the
- * service's does: this runs before the service reads its configuration, so a bad LOG_LEVEL falls
- * back to info here and is refused by the service's own start.
+ * Called before the SDK and its instrumentations are made (src/telemetry/sdk.ts). The logger writes
+ * at LOG_LEVEL as the service's does: this runs before the service reads its configuration, so a
+ * bad LOG_LEVEL falls back to info here and is refused by the service's own start.
  */
 export function logDiagnostics(env: NodeJS.ProcessEnv): void {
   const named = env.LOG_LEVEL && (env.LOG_LEVEL in pino.levels.values || env.LOG_LEVEL === 'silent');
