@@ -103,8 +103,7 @@ function errorLineCounter(errorLog: ErrorLog): (more: Buffer) => void {
     const lines = (partial + more.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      const level = /"level":(\d+)/.exec(line);
-      if (!level || Number(level[1]) < 50) continue;
+      if (!/"level":"(error|fatal)"/.test(line)) continue;
       errorLog.count += 1;
       if (errorLog.samples.length < 5) {
         const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(line)?.[1] ?? line;

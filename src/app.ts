@@ -200,6 +200,8 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     includeStacktraceInErrorResponses: false,
     // main.ts owns draining on SIGTERM; Apollo's own signal handler would race it.
     stopOnTerminationSignals: false,
+    // Apollo's own warnings as JSON lines of the service's log (its default logger prints text: decisions, 28).
+    logger: deps.logger,
     plugins: [
       // Apollo installs its cache-control plugin by default, and it wraps every field's resolver to
       // read @cacheControl hints: a cost per field of every answer (10,000 transactions are ~300,000

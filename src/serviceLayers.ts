@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 import type { AppDeps, AppLayer } from './app.js';
 import { isEmbedded } from './db/knex.js';
 import { DEFAULT_LIMITS } from './kernel/limitSettings.js';
-import { loggedPath } from './kernel/requestPath.js';
-import { activeTraceId } from './kernel/tracing.js';
+import { loggedTraceContext } from './kernel/logger.js';
+import { loggedPath, PROBE_PATHS } from './kernel/requestPath.js';
 import { createOperationsRouter } from './ops/router.js';
 import { graphqlTracingPlugin } from './ops/tracing.js';
 import { graphqlCostPlugin } from './pipeline/documentLimits/graphqlLimits.js';
@@ -65,26 +65,31 @@ async function sharedRateLimitBackend(deps: AppDeps, store?: RateLimitStoreSetti
   return isEmbedded(deps.db) ? { kind: 'memory' } : { kind: 'postgres', db: deps.db };
 }
 
-/** One JSON line per request, once it is answered. */
+/**
+ * One JSON line per request, once it is answered: at info, but a probe or a scrape that succeeds at
+ * debug (docs/decisions.md, 28).
+ */
 function logRequests(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    // Read here, inside the request's span: 'finish' may be told outside it.
-    const traceId = activeTraceId();
+    // Read here, inside the request's span: 'finish' may be told outside it. Only with tracing on
+    // (src/telemetry/preload.ts): the request's trace and server span in the tracing backend.
+    const traceContext = loggedTraceContext();
     res.on('finish', () => {
-      logger.info(
+      // The route template: a legacy path (or another express route), /graphql, or unmatched.
+      const route = (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched';
+      const level = PROBE_PATHS.has(route) && res.statusCode < 300 ? 'debug' : 'info';
+      logger[level](
         {
           requestId: res.locals.requestId,
           method: req.method,
           path: loggedPath(req.originalUrl),
-          // The route template: a legacy path (or another express route), /graphql, or unmatched.
-          route: (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched',
+          route,
           status: res.statusCode,
           // Set by both doors once createContext has authenticated the request (principalForLog).
           principal: res.locals.principal ?? null,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
-          // Only with tracing on (src/telemetry/preload.ts): the request's trace in the tracing backend.
-          ...(traceId ? { traceId } : {}),
+          ...traceContext,
         },
         'request',
       );

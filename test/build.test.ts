@@ -193,7 +193,7 @@ describe('npm run build and the compiled service', () => {
     service.kill('SIGTERM'); // the batched spans go out before the process ends
     const stopped = await exited;
     expect(stopped.code, stopped.stderr).toBe(0);
-    expect(stopped.stdout).toContain(`"traceId":"${traceId}"`);
+    expect(stopped.stdout).toContain(`"trace_id":"${traceId}"`);
 
     const names = receiver.spans.filter((span) => span.traceId === traceId).map((span) => span.name);
     expect(names).toEqual(

@@ -6,7 +6,8 @@
 // unexpected error and a database that cannot be reached. Then no log line may contain a demo key,
 // a key or token the run created or used, the database password or the token signing secret; and
 // every request has exactly one request line with requestId, method, path, route, status, principal
-// and ms.
+// and ms; every line has an ISO 8601 time and a level's name. What a production process writes to
+// stdout, start to exit, is test/production-logs.test.ts.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/knex.js';
@@ -44,6 +45,8 @@ const logLines = () =>
 interface Sent {
   requestId: string;
   method: string;
+  /** The path sent, without its query string. */
+  path: string;
   status: number;
   /** The principal the request line must name, when the test knows it. */
   principal?: LoggedPrincipal | null;
@@ -91,7 +94,7 @@ async function send(
     method,
     headers: { ...init.headers, 'x-request-id': requestId },
   });
-  sent.push({ requestId, method, status: response.status, principal });
+  sent.push({ requestId, method, path: path.replace(/\?.*$/s, ''), status: response.status, principal });
   return response;
 }
 
@@ -491,10 +494,24 @@ describe('what the run logged', () => {
     const lines = logLines();
     expect(lines.filter((line) => line.msg === 'request').length).toBe(sent.length);
     expect(lines.some((line) => line.msg === 'api key created')).toBe(true);
-    expect(lines.some((line) => line.level === 40 && line.msg === 'database unavailable while authenticating')).toBe(
-      true,
+    expect(
+      lines.some((line) => line.level === 'warn' && line.msg === 'database unavailable while authenticating'),
+    ).toBe(true);
+    expect(lines.some((line) => line.level === 'error' && typeof line.errorId === 'string' && line.err)).toBe(true);
+  });
+
+  it('every line has an ISO 8601 time and a level by its name', () => {
+    const lines = logLines();
+    expect(lines.length).toBeGreaterThan(sent.length);
+    const levels = new Set(lines.map((line) => line.level));
+    expect(
+      [...levels].filter((level) => !['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(level as string)),
+    ).toEqual([]);
+    expect(lines.filter((line) => !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(line.time as string))).toEqual(
+      [],
     );
-    expect(lines.some((line) => line.level === 50 && typeof line.errorId === 'string' && line.err)).toBe(true);
+    // Tracing is off in this process: no line names a trace.
+    expect(lines.filter((line) => 'trace_id' in line || 'traceId' in line)).toEqual([]);
   });
 
   it('no log line contains a key, a token, the database password or the token signing secret', () => {
@@ -519,7 +536,9 @@ describe('what the run logged', () => {
       const mine = requestLines.filter((line) => line.requestId === request.requestId);
       expect(mine, request.requestId).toHaveLength(1);
       const line = mine[0]!;
-      expect(line).toMatchObject({ level: 30, method: request.method, status: request.status });
+      // A probe or the scrape that succeeds is written at debug, any other request at info.
+      const probe = ['/healthz', '/readyz', '/metrics'].includes(request.path) && request.status < 300;
+      expect(line).toMatchObject({ level: probe ? 'debug' : 'info', method: request.method, status: request.status });
       expect(
         typeof line.path === 'string' && line.path.startsWith('/') && !line.path.includes('?'),
         String(line.path),

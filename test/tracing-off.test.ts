@@ -96,7 +96,7 @@ describe('tracing off', () => {
       .filter((line) => line.msg === 'request');
     const line = lines.find((entry) => entry.requestId === 'untraced-payment');
     expect(line).toMatchObject({ route: '/v1/record-customer-payment.php', status: 200 });
-    expect(lines.filter((entry) => 'traceId' in entry)).toEqual([]);
+    expect(lines.filter((entry) => 'trace_id' in entry || 'span_id' in entry)).toEqual([]);
 
     const event = await fixture.database.db('events').where({ type: 'payment.recorded' }).first();
     expect(event.traceparent).toBeNull();

@@ -44,13 +44,13 @@ const { startTestService, TEST_EXECUTOR } = await import('./support/service.js')
 
 const logText: string[] = [];
 const logger = createLogger('info', { write: (line: string) => void logText.push(line) });
-const requestLines = () =>
+const logLines = () =>
   logText
     .join('')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line))
-    .filter((line) => line.msg === 'request');
+    .map((line) => JSON.parse(line));
+const requestLines = () => logLines().filter((line) => line.msg === 'request');
 
 let database: TestDatabase;
 let service: TestService;
@@ -182,9 +182,10 @@ describe('tracing on', () => {
     expect(server.attributes['url.query']).toBe('key=&customerLocator=');
     expectNoneHeld(spans, [IMEI, 'demo-partner-key']);
 
-    // The request's log line names its trace.
+    // The request's log line names its trace and its server span, as OpenTelemetry's log conventions name them.
     const line = requestLines().find((entry) => entry.path === '/v1/lookup-customer.php');
-    expect(line?.traceId).toBe(caller.traceId);
+    expect(line).toMatchObject({ trace_id: caller.traceId, span_id: server.spanContext().spanId, trace_flags: '01' });
+    expect(line).not.toHaveProperty('traceId');
   });
 
   it("traces a payment, and its webhook delivery's POST continues the payment's trace", async () => {
@@ -286,8 +287,33 @@ describe('tracing on', () => {
     });
     expect(response.status).toBe(200);
     const line = requestLines().find((entry) => entry.requestId === 'traced-without-parent');
-    expect(line?.traceId).toMatch(/^[0-9a-f]{32}$/);
-    const server = await serverSpan(line.traceId);
+    expect(line?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    const server = await serverSpan(line.trace_id);
     expect(server.parentSpanContext).toBeUndefined();
+    expect(line.span_id).toBe(server.spanContext().spanId);
+  });
+
+  it('names the trace and the span on every line logged inside a request, not only its request line', async () => {
+    const caller = callerTrace('7ef92f3577b34da6a3ce929d0e0e4739');
+    const partner = await database.db('partners').where({ name: 'Demo Retail' }).first();
+    const created = await service.graphql(
+      'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { apiKey { id } } }',
+      { 'x-api-key': 'demo-operator-key', traceparent: caller.header },
+      { input: { kind: 'RETAIL', partnerId: String(partner.id), label: 'traced' } },
+    );
+    const id = created.body.data.createApiKey.apiKey.id;
+    await serverSpan(caller.traceId);
+    // Written by the resolver (src/modules/apiKeys/resolvers.ts), inside the resolver's span.
+    const line = logLines().find((entry) => entry.msg === 'api key created' && String(entry.apiKeyId) === id);
+    const resolver = spansOf(caller.traceId).find((span) => span.name === 'graphql.resolve createApiKey');
+    expect(resolver).toBeDefined();
+    expect(line).toMatchObject({
+      trace_id: caller.traceId,
+      span_id: resolver!.spanContext().spanId,
+      trace_flags: '01',
+    });
+    // And a line written outside any span has none.
+    logger.info('outside any request');
+    expect(logLines().find((entry) => entry.msg === 'outside any request')).not.toHaveProperty('trace_id');
   });
 });

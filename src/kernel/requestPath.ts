@@ -20,3 +20,9 @@ export function queryNamesOnly(url: string): string | null {
   const names = new URLSearchParams(url.slice(start + 1).replace(/#.*$/s, '')).keys();
   return [...names].map((name) => `${encodeURIComponent(name)}=`).join('&');
 }
+
+/**
+ * The probes' and the scrape's paths: many requests a minute, each worth nothing alone. Their request
+ * lines are written at debug when they succeed (docs/decisions.md, 28), and they make no trace.
+ */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);

@@ -35,11 +35,6 @@ export function activeSpan(): Span | undefined {
   return span && isSpanContextValid(span.spanContext()) ? span : undefined;
 }
 
-/** The trace id of the active span, when there is one (the request's log line). */
-export function activeTraceId(): string | undefined {
-  return activeSpan()?.spanContext().traceId;
-}
-
 /**
  * The W3C traceparent of the active span (null: tracing off or no span): stored with what a request
  * causes later (an event's webhook deliveries), so the later work continues the request's trace.

@@ -9,7 +9,8 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { loggedPath, queryNamesOnly } from '../kernel/requestPath.js';
+import { loggedPath, PROBE_PATHS, queryNamesOnly } from '../kernel/requestPath.js';
+import { logDiagnostics } from './diagnostics.js';
 
 export interface TracingOptions {
   /**
@@ -25,16 +26,14 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** The paths whose requests make no trace: probes and scrapes, many a minute, worth nothing to follow. */
-const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
 function instrumentations() {
   return [
     new HttpInstrumentation({
       // Only the service's own door: the OTLP exporter's own posts and the webhook worker's (which
       // continues its own trace, modules/webhooks/worker.ts) make no HTTP client spans.
       disableOutgoingRequestInstrumentation: true,
-      ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(loggedPath(request.url ?? '')),
+      // Probes and scrapes make no trace: many a minute, worth nothing to follow.
+      ignoreIncomingRequestHook: (request) => PROBE_PATHS.has(loggedPath(request.url ?? '')),
       // What the request's log line may say of its URL, no more: the query string carries keys and
       // locators (an IMEI, a phone number), so only its parameters' names are kept, and a credential
       // written into the path is masked (src/kernel/requestPath.ts). These override the instrumentation's own.
@@ -73,6 +72,20 @@ function instrumentations() {
 }
 
 export function startTracing(options: TracingOptions = {}): Tracing {
+  // The SDK's diagnostics go to the service's JSON log (src/telemetry/diagnostics.ts), from the first:
+  // the instrumentations' constructors already write some. NodeSDK's constructor installs its console
+  // logger (text on stdout) when it sees OTEL_LOG_LEVEL, so the variable is hidden from it while it runs.
+  logDiagnostics(process.env);
+  const otelLogLevel = process.env.OTEL_LOG_LEVEL;
+  delete process.env.OTEL_LOG_LEVEL;
+  try {
+    return startSdk(options);
+  } finally {
+    if (otelLogLevel !== undefined) process.env.OTEL_LOG_LEVEL = otelLogLevel;
+  }
+}
+
+function startSdk(options: TracingOptions): Tracing {
   const sdk = new NodeSDK({
     // The service's name unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says another.
     resource: resourceFromAttributes({ 'service.name': 'device-financing-service' }),
