@@ -376,5 +376,5 @@ describe('GRAPHQL_TRUSTED_DOCUMENTS at start', () => {
     expect(code).toBe(1);
     expect(stderr).toBe(`configuration error: GRAPHQL_TRUSTED_DOCUMENTS file ${manifest} lists no document\n`);
     expect(stdout).toBe('');
-  });
+  }, 120_000); // a process start through tsx, on a machine that may be busy
 });
