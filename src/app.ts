@@ -22,6 +22,7 @@ import type { Config, GraphqlExecutorKind } from './kernel/config.js';
 import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from './kernel/errors.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
+import { type TrustedDocuments, trustingAlso } from './kernel/trustedDocuments.js';
 import { bearerCredential, principalForLog } from './modules/auth/principal.js';
 import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } from './modules/deviceDoor/signing.js';
 import type { WrittenEvent } from './modules/events/observe.js';
@@ -41,6 +42,7 @@ import { createRequestLimiter, type RequestLimiter } from './pipeline/rateLimits
 import type { RateLimitBackend } from './pipeline/rateLimits/sharedStore.js';
 import { readRoutingPlugin } from './pipeline/readRouting.js';
 import { buildSchema } from './pipeline/schema.js';
+import { trustedDocumentsPlugin } from './pipeline/trustedDocuments.js';
 import { createLegacyHandler } from './rest/handler.js';
 import { LEGACY_ROUTES } from './rest/routes.js';
 
@@ -56,6 +58,8 @@ export interface AppDeps extends ServiceDeps {
   deviceSigningKeys?: readonly DeviceSigningKey[];
   /** REQUEST_TIMEOUT_MS: also how long a list answer may wait for a client that takes nothing; absent: for ever. */
   requestTimeoutMs?: number;
+  /** GRAPHQL_TRUSTED_DOCUMENTS's manifest: what callers other than operators may run (decisions.md 33); absent: anything. */
+  trustedDocuments?: TrustedDocuments | null;
 }
 
 /**
@@ -75,6 +79,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     webhookAllowedPorts: config.webhookAllowedPorts,
     deviceSigningKeys: config.deviceSigningKeys,
     requestTimeoutMs: config.requestTimeoutMs,
+    trustedDocuments: config.trustedDocuments,
   };
 }
 
@@ -158,7 +163,23 @@ function keylessRequestOf(req: Request): KeylessRequest {
 }
 
 const hasPersistedQuery = (extensions: unknown) =>
-  typeof extensions === 'object' && extensions !== null && 'persistedQuery' in extensions;
+  typeof extensions === 'object' &&
+  extensions !== null &&
+  ('persistedQuery' in extensions || 'documentId' in extensions);
+
+/**
+ * GraphQL over HTTP's persisted documents name a document by `documentId` beside `query`; Apollo
+ * keeps only the extensions of a request, so the id is moved there for the pipeline (decisions.md 33).
+ */
+const documentIdIntoExtensions: RequestHandler = (req, _res, next) => {
+  const body: unknown = req.body;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'documentId' in body) {
+    const { documentId, extensions, ...request } = body as { documentId: unknown; extensions?: unknown };
+    const others = typeof extensions === 'object' && extensions !== null ? extensions : {};
+    req.body = { ...request, extensions: { ...others, documentId } };
+  }
+  next();
+};
 
 export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Promise<App> {
   const limits = deps.limits ?? DEFAULT_LIMITS;
@@ -185,6 +206,13 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   const schema = countListItems(untraced(buildSchema));
   // jit: Apollo's gateway interface hands every validated operation to the compiled executor.
   const jit = (deps.graphqlExecutor ?? 'jit') === 'jit' ? createJitExecutor(schema, deps.logger) : null;
+  // The REST door runs its own operations, in-process: trusted beside the manifest's, for every key.
+  const trusted = deps.trustedDocuments
+    ? trustingAlso(
+        deps.trustedDocuments,
+        LEGACY_ROUTES.map((route) => route.operation),
+      )
+    : null;
   const apollo = new ApolloServer<Context>({
     ...(jit ? { gateway: jitGateway(schema, jit) } : { schema }),
     // The parser stops at the token limit: an oversized document costs no more than one of the limit.
@@ -200,13 +228,18 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     includeStacktraceInErrorResponses: false,
     // main.ts owns draining on SIGTERM; Apollo's own signal handler would race it.
     stopOnTerminationSignals: false,
-    // Apollo's own warnings as JSON lines of the service's log (its default logger prints text: decisions, 28).
+    // Apollo's own warnings as JSON lines of the service's log (its default logger prints text: decisions.md 28).
     logger: deps.logger,
+    // No automatic persisted queries: per instance, anyone's documents (decisions.md 33). The manifest
+    // of trusted documents, when set, is what names documents by id (trustedDocumentsPlugin).
+    persistedQueries: false,
     plugins: [
       // Apollo installs its cache-control plugin by default, and it wraps every field's resolver to
       // read @cacheControl hints: a cost per field of every answer (10,000 transactions are ~300,000
       // fields) for hints this graph does not use.
       ApolloServerPluginCacheControlDisabled(),
+      // Before Apollo reads the request: a document's id becomes its text, or the request is refused.
+      trustedDocumentsPlugin(trusted),
       // A subscription over HTTP: 400 SUBSCRIPTION_NEEDS_WEBSOCKET, not an execution that fails.
       subscriptionsOverHttpPlugin<Context>(),
       ...layers.flatMap((layer) => layer.graphqlPlugins ?? []),
@@ -237,6 +270,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     limits,
     production: deps.production,
     logger: deps.logger,
+    trusted,
     observe: webSocketMetrics,
     // The upgrade request's client address as Express's req.ip would say it (TRUST_PROXY): the same
     // failed-authentication counts as HTTP's.
@@ -300,6 +334,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       next();
     },
     express.json({ limit: GRAPHQL_BODY_LIMIT }),
+    documentIdIntoExtensions,
     expressMiddleware(apollo, {
       // An error here refuses the request before it runs, with the error's HTTP status (withHttpStatus).
       context: async ({ req, res }) => {

@@ -23,11 +23,13 @@ import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { AppError } from '../kernel/errors.js';
 import type { LimitSettings } from '../kernel/limitSettings.js';
+import type { TrustedDocuments } from '../kernel/trustedDocuments.js';
 import { bearerCredential, type Principal } from '../modules/auth/principal.js';
 import { activeApiKeyIds } from '../modules/auth/queries.js';
 import { createEventFeed } from '../modules/events/feed.js';
 import { type Context, createContext, type ServiceDeps } from '../pipeline/context.js';
 import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../pipeline/documentLimits/graphqlLimits.js';
+import { documentToRun } from '../pipeline/trustedDocuments.js';
 import { introspectionDisabledRule } from './graphqlEdges.js';
 import { CLOSE_FORBIDDEN, createKeyConnections, type DoorCloseReason, type KeyConnection } from './keyConnections.js';
 import { createUpgradeGate, type DoorRefusal, serveSocket } from './websocketSockets.js';
@@ -66,6 +68,8 @@ export interface SubscriptionDoorDeps {
   clientAddressOf: (request: IncomingMessage) => string | null;
   /** Hears subscriptions and connections (createApp installs the metrics); absent: nothing does. */
   observe?: Partial<SubscriptionObserver>;
+  /** The trusted documents (decisions.md 33): what callers other than operators may subscribe with; absent: anything. */
+  trusted?: TrustedDocuments | null;
 }
 
 export interface SubscriptionDoor {
@@ -253,7 +257,12 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
   const subscribe = async (
     connection: Connection,
     id: string,
-    payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+    payload: {
+      query: string;
+      operationName?: string | null;
+      variables?: Record<string, unknown> | null;
+      extensions?: Record<string, unknown> | null;
+    },
   ): Promise<ExecutionArgs | readonly GraphQLError[]> => {
     const base = connection.context!;
     const keyId = base.auth.principal!.keyId;
@@ -264,9 +273,17 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
       throw error;
     }
     if (connection.closedBy) return [new GraphQLError('the connection is closing')];
+    // The same rule as /graphql's (its id with an empty query, or its text), before the document is parsed.
+    let text: string | undefined;
+    try {
+      text = documentToRun(deps.trusted ?? null, base.auth.principal, payload);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      return [new GraphQLError(error.message, { extensions: { code: error.extensions.code } })];
+    }
     let document: ReturnType<typeof parse>;
     try {
-      document = parse(payload.query, { maxTokens: limits.graphql.maxTokens });
+      document = parse(text ?? '', { maxTokens: limits.graphql.maxTokens });
     } catch (error) {
       const message = error instanceof GraphQLError ? error.message : 'the document could not be parsed';
       return [new GraphQLError(tokenLimitMessage(message) ?? message)];

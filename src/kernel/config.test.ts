@@ -152,6 +152,7 @@ describe('loadConfig', () => {
       webhookAllowedPorts: [443, 8443],
       eventRetentionDays: 45,
       graphqlExecutor: 'graphql-js',
+      trustedDocuments: null,
     });
   });
 

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './clientAddress.js';
 import { type DatabaseAddress, parseDatabaseUrl } from './databaseUrl.js';
 import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limitSettings.js';
+import { readTrustedDocuments, type TrustedDocuments } from './trustedDocuments.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -60,6 +61,8 @@ export interface Config {
   webhookDelivery: WebhookDeliveryTiming;
   /** The ports production deliveries may use (WEBHOOK_ALLOWED_PORTS); 443 by default. */
   webhookAllowedPorts: number[];
+  /** GRAPHQL_TRUSTED_DOCUMENTS's manifest: what non-operator callers may run (decisions.md 33); null: anything. */
+  trustedDocuments: TrustedDocuments | null;
 }
 
 export interface WebhookDeliveryTiming {
@@ -492,5 +495,17 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedPorts: webhookAllowedPorts(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     graphqlExecutor: graphqlExecutor(env),
+    trustedDocuments: trustedDocuments(env),
   };
+}
+
+/** GRAPHQL_TRUSTED_DOCUMENTS: the manifest's file, read and checked now; unset or empty: the mode is off. */
+function trustedDocuments(env: Env): TrustedDocuments | null {
+  const file = env.GRAPHQL_TRUSTED_DOCUMENTS?.trim();
+  if (!file) return null;
+  try {
+    return readTrustedDocuments(file);
+  } catch (error) {
+    throw new ConfigError('GRAPHQL_TRUSTED_DOCUMENTS', (error as Error).message);
+  }
 }

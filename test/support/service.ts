@@ -8,6 +8,7 @@ import type { TrustProxy } from '../../src/kernel/clientAddress.js';
 import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/kernel/config.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
+import type { TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
 import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
 import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
@@ -75,6 +76,8 @@ export interface TestServiceOptions {
    * the suites that need one start their own with the settings they test.
    */
   background?: { deliveries?: Partial<DeliverySettings> };
+  /** GRAPHQL_TRUSTED_DOCUMENTS's manifest (test/trusted-documents.test.ts); absent: the mode is off. */
+  trustedDocuments?: TrustedDocuments;
 }
 
 /** The service's background tasks, as src/main.ts starts them. */
@@ -110,6 +113,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     trustProxy: options.trustProxy ?? false,
     replica: options.replica,
     graphqlExecutor: options.graphqlExecutor ?? TEST_EXECUTOR,
+    trustedDocuments: options.trustedDocuments,
   };
   const layers =
     options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });
