@@ -74,7 +74,9 @@ export function createDb(options: DbOptions): Db {
     const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
     const pooler: PoolerSettings = {
       preparedStatements: options.preparedStatements ?? true,
-      ...(options.directUrl ? { sessionConnection: { connectionString: options.directUrl, types: pgTypes, ...timeout } } : {}),
+      ...(options.directUrl
+        ? { sessionConnection: { connectionString: options.directUrl, types: pgTypes, ...timeout } }
+        : {}),
     };
     // Several hosts, or a session that must take writes: each connection picks its host (src/db/multiHost.ts).
     const address = parseDatabaseUrl(options.databaseUrl);
