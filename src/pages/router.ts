@@ -95,7 +95,7 @@ export function createPagesRouter(options: PagesOptions): Router {
           demoKeys = null;
         }
       }
-      sendHtml(res, renderLandingPage({ production, demoKeys }));
+      sendHtml(res, renderLandingPage({ production, graphiql, demoKeys }));
     })
     .all(allowOnly('/', READ_METHODS));
   router
