@@ -2,7 +2,8 @@
 // `npm ci --omit=dev` takes, read from package-lock.json, sum to at most 90 MB on disk (as installed
 // here, measured as du measures); and nothing the processes of a production install run (the service,
 // its preload, the command-line tools) loads is a devDependency, apart from the embedded database, which
-// src/db/knex.ts loads only without DATABASE_URL. The real install in a clean folder, started on
+// src/db/knex.ts loads only without DATABASE_URL (and, without it, stops with one line); and tracing,
+// which no longer has a gRPC exporter, refuses that protocol in one line. The real install in a clean folder, started on
 // Postgres, is test/production-install.test.ts (the deployment's).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_DATABASE_PACKAGES } from '../src/kernel/config.js';
+import { ConfigError, EMBEDDED_DATABASE_PACKAGES, loadConfig, otlpProtocol } from '../src/kernel/config.js';
 import { BUILT_PACKAGE_FILES, PACKAGE_FILES } from '../src/pages/assets.js';
 import { assetsOf, DOCS_ASSETS, LANDING_ASSETS } from '../src/pages/html.js';
 
@@ -243,5 +244,30 @@ describe('a production install without DATABASE_URL', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('tracing without the gRPC exporter', () => {
+  const tracingOn = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', DATA_DIR: join(tmpdir(), 'unused') };
+
+  it('exports over OTLP/HTTP, protobuf by default or JSON', () => {
+    expect(otlpProtocol({})).toBe('http/protobuf');
+    expect(otlpProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBe('http/json');
+    expect(
+      otlpProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }),
+    ).toBe('http/protobuf');
+  });
+
+  it('refuses grpc at start with one line naming the variable, only while tracing is on', () => {
+    const configure = (env: Record<string, string>) => () =>
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://app@db/financing', ...env });
+    expect(configure({ ...tracingOn, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toThrow(
+      new ConfigError(
+        'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+        `must be http/protobuf or http/json, got "grpc" (traces are exported over OTLP/HTTP only, a collector's port 4318)`,
+      ),
+    );
+    // Tracing off: the variable is not read (it fails on the missing signing keys instead, as without it).
+    expect(configure({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/TOKEN_SIGNING_SECRET|DEVICE_SIGNING_KEYS/);
   });
 });
