@@ -2,12 +2,15 @@
 // migrations it imports), with the files the code reads beside itself at run time copied to the same
 // places under dist/ (schema/*.graphql for src/pipeline/schema.ts, src/rest/operations/*.graphql for
 // src/rest/routes.ts, the pages' browser scripts and stylesheet for src/pages/assets.ts, openapi.json
-// for src/app.ts), so `node dist/src/main.js` runs with no TypeScript compiler at start-up.
+// for src/app.ts), so `node dist/src/main.js` runs with no TypeScript compiler at start-up; and the
+// files of devDependencies a production page loads (Swagger UI's two, for /docs) into
+// dist/src/pages/vendor/, so a production install (npm ci --omit=dev) serves them without the package.
 // `--bench` builds the same into dist-bench/ with bench/ beside it (tsconfig.bench.json): npm run bench
 // runs the service and its bare baselines as compiled JavaScript, as production runs the service.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { BUILT_PACKAGE_FILES, installedPackageFile } from '../src/pages/assets.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const bench = process.argv.includes('--bench');
@@ -32,4 +35,5 @@ for (const [dir, kinds] of RUNTIME_FILES) {
   }
 }
 for (const file of RUNTIME_FILE_NAMES) cpSync(`${ROOT}${file}`, `${DIST}${file}`);
+for (const name of BUILT_PACKAGE_FILES) cpSync(installedPackageFile(name), `${DIST}src/pages/vendor/${name}`);
 process.stdout.write(bench ? `built ${DIST}\n` : `built ${DIST} (start it with npm run start:prod)\n`);

@@ -100,8 +100,10 @@ export function createDb(options: DbOptions): Db {
   }
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
   // The embedded database's code is loaded only when it is used: about 100 MB resident that a
-  // service on Postgres does not carry. knex-pglite is CommonJS and requires PGlite's CommonJS build,
-  // so this file takes that same build (one copy of PGlite in memory, not two).
+  // service on Postgres does not carry, and devDependencies that a production install leaves out
+  // (loadConfig stops with one line when they are missing: docs/decisions.md, section 31).
+  // knex-pglite is CommonJS and requires PGlite's CommonJS build, so this file takes that same build
+  // (one copy of PGlite in memory, not two).
   const { PGlite } = embeddedRequire('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
   const ClientPgLite = embeddedRequire('knex-pglite') as typeof import('knex-pglite');
   const pglite = new PGlite({

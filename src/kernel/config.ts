@@ -2,6 +2,7 @@
 // a bad value stops the process here with a message naming the variable.
 import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './clientAddress.js';
 import { type DatabaseAddress, parseDatabaseUrl } from './databaseUrl.js';
@@ -448,6 +449,42 @@ export function tracingEnabled(env: Env = process.env): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
+/**
+ * The embedded database's packages: devDependencies, which src/db/knex.ts requires only when no
+ * DATABASE_URL is set, so a production install (npm ci --omit=dev) has none (docs/decisions.md, section 31).
+ */
+export const EMBEDDED_DATABASE_PACKAGES = ['@electric-sql/pglite', 'knex-pglite'] as const;
+
+/** Whether the embedded database's packages resolve from here, as src/db/knex.ts requires them. */
+function embeddedDatabaseInstalled(): boolean {
+  const require = createRequire(import.meta.url);
+  return EMBEDDED_DATABASE_PACKAGES.every((name) => {
+    try {
+      require.resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The OTLP encodings over HTTP the service exports spans in, the spec's default first (docs/decisions.md, section 31). */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+/** The variable naming the traces' OTLP protocol, as the OpenTelemetry spec reads them: the signal's own first. */
+const otlpProtocolVariable = (env: Env) =>
+  env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+
+/**
+ * The traces' OTLP protocol (http/protobuf unless set); null for one the service does not export in
+ * (grpc: its exporter and gRPC are not installed). loadConfig refuses that while tracing is on.
+ */
+export function otlpProtocol(env: Env = process.env): OtlpProtocol | null {
+  const raw = env[otlpProtocolVariable(env)]?.trim() || 'http/protobuf';
+  return (OTLP_PROTOCOLS as readonly string[]).includes(raw) ? (raw as OtlpProtocol) : null;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
@@ -463,6 +500,20 @@ export function loadConfig(env: Env = process.env): Config {
   const dbUrl = databaseUrl(env);
   // The embedded database is for trying the service, never for running it for real.
   if (production && dbUrl === null) throw new ConfigError('DATABASE_URL', 'is required when NODE_ENV=production');
+  // A production install (npm ci --omit=dev) leaves the embedded database out (docs/decisions.md, section 31).
+  if (dbUrl === null && !embeddedDatabaseInstalled()) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      `is not set and the embedded database is not installed (a production install leaves it out): set DATABASE_URL or install it: npm install --no-save ${EMBEDDED_DATABASE_PACKAGES.join(' ')}`,
+    );
+  }
+  if (tracingEnabled(env) && otlpProtocol(env) === null) {
+    const variable = otlpProtocolVariable(env);
+    throw new ConfigError(
+      variable,
+      `must be ${OTLP_PROTOCOLS.join(' or ')}, got "${env[variable]?.trim()}" (traces are exported over OTLP/HTTP only, a collector's port 4318)`,
+    );
+  }
 
   const dataDir = resolve(env.DATA_DIR || './.data');
   // Outside production the service answers this machine only, unless HOST says otherwise (e.g. 0.0.0.0).

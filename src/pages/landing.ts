@@ -25,6 +25,8 @@ const KIND_USES: Record<string, string> = {
 
 export interface LandingPage {
   production: boolean;
+  /** Whether /graphiql is served (outside production, when GraphiQL is installed: router.ts). */
+  graphiql: boolean;
   /** The demo keys present and not revoked; null when they could not be read (the database is down). */
   demoKeys: readonly DemoKey[] | null;
 }
@@ -34,7 +36,7 @@ interface Link {
   what: string;
 }
 
-function links(production: boolean): Link[] {
+function links(production: boolean, graphiql: boolean): Link[] {
   return [
     {
       href: '/docs',
@@ -44,10 +46,14 @@ function links(production: boolean): Link[] {
     ...(production
       ? []
       : [
-          {
-            href: '/graphiql',
-            what: 'GraphiQL, served by this service (works offline): the X-Api-Key header is prefilled with demo-partner-key; subscriptions over WebSocket',
-          },
+          ...(graphiql
+            ? [
+                {
+                  href: '/graphiql',
+                  what: 'GraphiQL, served by this service (works offline): the X-Api-Key header is prefilled with demo-partner-key; subscriptions over WebSocket',
+                },
+              ]
+            : []),
           {
             href: '/graphql',
             what: "Apollo Sandbox, loaded from Apollo's CDN (needs internet): set X-Api-Key in its connection settings",
@@ -84,7 +90,7 @@ function renderDemoKeys(demoKeys: readonly DemoKey[] | null): string {
 }
 
 export function renderLandingPage(page: LandingPage): string {
-  const items = links(page.production).map(
+  const items = links(page.production, page.graphiql).map(
     ({ href, what }) => `<li><a href="${escapeHtml(href)}">${escapeHtml(href)}</a>: ${escapeHtml(what)}</li>`,
   );
   const body = [

@@ -56,10 +56,29 @@ function serveAssets(pages: readonly PageAssets[]): RequestHandler {
   };
 }
 
+/**
+ * Whether GraphiQL's files are installed: graphiql and React are devDependencies, so a development
+ * start of a production install (npm ci --omit=dev) has none; /graphiql is then not served, said once.
+ */
+function graphiqlInstalled(logger: Logger): boolean {
+  try {
+    for (const name of assetsOf(GRAPHIQL_ASSETS)) pageAsset(name);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    logger.warn(
+      'GraphiQL is not installed (a production install leaves it out): /graphiql is not served; npm ci installs it',
+    );
+    return false;
+  }
+}
+
 export function createPagesRouter(options: PagesOptions): Router {
   const { production } = options;
   const router = express.Router();
-  const pages = production ? [LANDING_ASSETS, DOCS_ASSETS] : [LANDING_ASSETS, DOCS_ASSETS, GRAPHIQL_ASSETS];
+  // GraphiQL's packages are resolved here only outside production: production never loads them.
+  const graphiql = !production && graphiqlInstalled(options.logger);
+  const pages = graphiql ? [LANDING_ASSETS, DOCS_ASSETS, GRAPHIQL_ASSETS] : [LANDING_ASSETS, DOCS_ASSETS];
   const docsPage = renderDocsPage({ tryItOut: !production });
   // The pages' HTML gets their own policy (ops/headers.ts), replacing the one every answer got before.
   const policy = browserPagePolicy();
@@ -76,14 +95,14 @@ export function createPagesRouter(options: PagesOptions): Router {
           demoKeys = null;
         }
       }
-      sendHtml(res, renderLandingPage({ production, demoKeys }));
+      sendHtml(res, renderLandingPage({ production, graphiql, demoKeys }));
     })
     .all(allowOnly('/', READ_METHODS));
   router
     .route('/docs')
     .get(policy, (_req, res) => sendHtml(res, docsPage))
     .all(allowOnly('/docs', READ_METHODS));
-  if (!production) {
+  if (graphiql) {
     const graphiqlPage = renderGraphiqlPage({ headers: GRAPHIQL_DEMO_HEADERS });
     router
       .route('/graphiql')

@@ -1,7 +1,7 @@
 // The OpenTelemetry SDK's own diagnostics (an export that failed, an instrumentation that could not
-// patch) written into the service's log. The SDK's DiagConsoleLogger, which it installs when
-// OTEL_LOG_LEVEL is set, prints text through console.info and console.debug: lines on stdout that are
-// not JSON (docs/decisions.md, 28).
+// patch) written into the service's log. OpenTelemetry's DiagConsoleLogger, the usual choice (sdk-node
+// installs it when OTEL_LOG_LEVEL is set), prints text through console.info and console.debug: lines on
+// stdout that are not JSON (docs/decisions.md 28).
 import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { diagLogLevelFromString, setGlobalErrorHandler } from '@opentelemetry/core';
 import pino, { type Logger } from 'pino';

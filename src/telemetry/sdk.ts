@@ -2,23 +2,43 @@
 // express route, the GraphQL operation and its resolvers to every SQL statement. Started by
 // preload.ts before the service's modules load (the instrumentations patch them as they load), or by
 // a test with its own span processor (an in-memory exporter).
+//
+// Traces only, built from the SDK's parts rather than @opentelemetry/sdk-node, which installs every
+// exporter of traces, metrics and logs (gRPC, Zipkin, Prometheus...) for about 30 MB the service never
+// loads (docs/decisions.md, section 31). The parts are those sdk-node assembles for traces, so the
+// standard variables mean what they meant.
+import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  detectResources,
+  envDetector,
+  hostDetector,
+  processDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { type OtlpProtocol, otlpProtocol } from '../kernel/config.js';
 import { loggedPath, PROBE_PATHS, queryNamesOnly } from '../kernel/requestPath.js';
 import { logDiagnostics } from './diagnostics.js';
 
 export interface TracingOptions {
   /**
-   * Where finished spans go. Absent: as the SDK reads the environment, by default batched to the OTLP
-   * endpoint of OTEL_EXPORTER_OTLP_ENDPOINT over http/protobuf (OTEL_EXPORTER_OTLP_PROTOCOL,
-   * OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, OTEL_BSP_* ... as the OpenTelemetry spec says).
+   * Where finished spans go. Absent: batched (OTEL_BSP_*) to the OTLP endpoint of
+   * OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT, with OTEL_EXPORTER_OTLP_HEADERS ...) over HTTP,
+   * encoded as kernel/config.ts otlpProtocol says; sampled as OTEL_TRACES_SAMPLER says, as the OpenTelemetry spec says.
    */
   spanProcessors?: SpanProcessor[];
+}
+
+function otlpExporter(protocol: OtlpProtocol): SpanExporter {
+  // Each reads its endpoint, headers, timeout and compression from the standard variables itself.
+  return protocol === 'http/json' ? new OtlpJsonTraceExporter() : new OtlpProtobufTraceExporter();
 }
 
 export interface Tracing {
@@ -71,27 +91,32 @@ function instrumentations() {
   ];
 }
 
+/**
+ * Starts tracing: the provider registered globally (with async-hooks context and W3C trace-context and
+ * baggage propagation), then the instrumentations.
+ */
 export function startTracing(options: TracingOptions = {}): Tracing {
   // The SDK's diagnostics go to the service's JSON log (src/telemetry/diagnostics.ts), from the first:
-  // the instrumentations' constructors already write some. NodeSDK's constructor installs its console
-  // logger (text on stdout) when it sees OTEL_LOG_LEVEL, so the variable is hidden from it while it runs.
+  // the instrumentations' constructors already write some.
   logDiagnostics(process.env);
-  const otelLogLevel = process.env.OTEL_LOG_LEVEL;
-  delete process.env.OTEL_LOG_LEVEL;
-  try {
-    return startSdk(options);
-  } finally {
-    if (otelLogLevel !== undefined) process.env.OTEL_LOG_LEVEL = otelLogLevel;
-  }
-}
-
-function startSdk(options: TracingOptions): Tracing {
-  const sdk = new NodeSDK({
-    // The service's name unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says another.
-    resource: resourceFromAttributes({ 'service.name': 'device-financing-service' }),
-    ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
-    instrumentations: instrumentations(),
-  });
-  sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  // The service's name unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says another: the
+  // detected attributes win, as with sdk-node's default detectors.
+  const resource = resourceFromAttributes({ 'service.name': 'device-financing-service' }).merge(
+    detectResources({ detectors: [envDetector, processDetector, hostDetector] }),
+  );
+  // A protocol the service does not export in stops the process at its configuration, right after
+  // the preload (loadConfig), with one line: nothing is exported before.
+  const spanProcessors = options.spanProcessors ?? [
+    new BatchSpanProcessor(otlpExporter(otlpProtocol() ?? 'http/protobuf')),
+  ];
+  // The sampler and span limits come from OTEL_TRACES_SAMPLER (and _ARG) and OTEL_SPAN_* by default.
+  const provider = new NodeTracerProvider({ resource, spanProcessors });
+  provider.register();
+  const unregister = registerInstrumentations({ instrumentations: instrumentations() });
+  return {
+    shutdown: async () => {
+      unregister();
+      await provider.shutdown();
+    },
+  };
 }
