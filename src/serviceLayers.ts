@@ -66,7 +66,7 @@ async function sharedRateLimitBackend(deps: AppDeps, store?: RateLimitStoreSetti
 }
 
 /** One JSON line per request, once it is answered. */
-function logRequests(logger: Logger): RequestHandler {
+export function logRequests(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read here, inside the request's span: 'finish' may be told outside it.

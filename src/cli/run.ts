@@ -6,13 +6,13 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
 import { SeedRefused } from '../fixtures/demo.js';
-import { type Config, ConfigError, loadConfig } from '../kernel/config.js';
+import { type CommandLineSettings, type Config, ConfigError, loadConfig } from '../kernel/config.js';
 import { AppError } from '../kernel/errors.js';
 
 /** Loads the configuration, or stops the process with a message naming the bad variable. */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(commandLine: CommandLineSettings = {}): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, commandLine);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
@@ -47,6 +47,26 @@ export function readArgs<const T extends Omit<ParseArgsConfig, 'args' | 'strict'
     if (!isParseArgsError(error)) throw error;
     // Node's message without its advice on positionals, on one line.
     throw new UsageError(error.message.replace(/[.\s]*To specify .*$/s, '').replaceAll('\n', ' '));
+  }
+}
+
+/**
+ * readArgs for a process that is not a command (src/main.ts): --help prints the usage (exit code 0), a
+ * wrong command line one line and the usage (exit code 2).
+ */
+export function readArgsOrExit<const T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(usage: string, config: T) {
+  try {
+    return readArgs(config);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${usage}\n`);
+      process.exit(2);
+    }
+    throw error;
   }
 }
 

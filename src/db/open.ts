@@ -1,7 +1,9 @@
 // Opens the configured database: the pg pool, or the embedded PGlite files under DATA_DIR.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../kernel/config.js';
+import { lockDataDir } from './dataDirLock.js';
 import { createDb, type Db } from './knex.js';
 import { openReadReplica, type ReadReplica } from './replica.js';
 
@@ -10,9 +12,15 @@ import { openReadReplica, type ReadReplica } from './replica.js';
  * (migrations, ledger check) do not, since a long migration or a whole-database check is expected.
  */
 export function openDatabase(config: Config, logger?: Logger, options: { statementTimeoutMs?: number } = {}): Db {
+  const dataDir = config.databaseUrl === null ? join(config.dataDir, 'pglite') : null;
+  if (dataDir !== null) {
+    // One process per embedded folder: a second one is refused (DataDirInUse) before PGlite opens it.
+    mkdirSync(config.dataDir, { recursive: true });
+    lockDataDir(dataDir);
+  }
   return createDb({
     databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl === null ? join(config.dataDir, 'pglite') : null,
+    dataDir,
     poolMax: config.databasePoolMax,
     statementTimeoutMs: options.statementTimeoutMs,
     logger,
@@ -22,12 +30,15 @@ export function openDatabase(config: Config, logger?: Logger, options: { stateme
 export function describeDatabase(config: Config): string {
   if (config.databaseUrl === null) return `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
   // Never print the password.
-  const where = (raw: string) => {
-    const url = new URL(raw);
-    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
-  };
+  const where = (raw: string) => databaseWhere(raw);
   const replica = config.databaseReplicaUrl === null ? '' : `, read replica at ${where(config.databaseReplicaUrl)}`;
   return `Postgres at ${where(config.databaseUrl)}${replica}`;
+}
+
+/** host:port/database of a postgres:// URL: what a log line or a message may say of it (never the password). */
+export function databaseWhere(raw: string): string {
+  const url = new URL(raw);
+  return `${url.hostname}:${url.port || 5432}${url.pathname}`;
 }
 
 /** The read replica of DATABASE_REPLICA_URL, with its monitor running; undefined without one. */
