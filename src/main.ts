@@ -16,7 +16,6 @@ const logger = createLogger(config.logLevel);
 let service: StartedService;
 try {
   service = await startService(config, logger);
-  await announceListening(config, logger, service);
 } catch (error) {
   exitOnStartupFailure(error, config);
 }
@@ -40,3 +39,5 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+// Said once the signals are handled: whoever waits for this line may stop the service at once.
+await announceListening(config, logger, service);

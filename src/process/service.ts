@@ -135,8 +135,13 @@ function startJobs(config: Config, db: Db, logger: Logger): Job[] {
 }
 
 export async function startService(config: Config, logger: Logger): Promise<StartedService> {
-  const db = openDatabase(config, logger, { statementTimeoutMs: config.databaseStatementTimeoutMs });
+  // Knex warns of each failed connection attempt, with the driver's stack; at start such a failure is
+  // the start's own, said once by its one line (startupFailure.ts). Its warnings are heard once started.
+  const databaseLogger = logger.child({});
+  databaseLogger.level = 'error';
+  const db = openDatabase(config, databaseLogger, { statementTimeoutMs: config.databaseStatementTimeoutMs });
   await prepareSchema(db, config, logger);
+  databaseLogger.level = logger.level;
   // DATABASE_REPLICA_URL: queries read a streaming replica while it is up and close enough behind.
   const replica = openConfiguredReplica(config, db, {
     logger,
