@@ -189,6 +189,18 @@ describe.skipIf(!onPostgres)('startup failures on Postgres, in production', () =
         url.password = 's3cret-password';
       }),
     });
+    // The release step says the same in one line.
+    const releaseStep = spawn('npm', ['run', '--silent', 'db:migrate'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: 'postgres://app:s3cret-password@127.0.0.1:1/financing',
+      },
+    });
+    let releaseErrors = '';
+    releaseStep.stderr!.on('data', (chunk) => (releaseErrors += chunk));
+    const releaseExit = new Promise<number | null>((resolve) => releaseStep.on('close', resolve));
     const refused = await expectOneLineRefusal(
       unreachable,
       /database unreachable at 127\.0\.0\.1:1: connection refused; start Postgres there or fix DATABASE_URL/,
@@ -206,6 +218,10 @@ describe.skipIf(!onPostgres)('startup failures on Postgres, in production', () =
       { quietStdout: true },
     );
     expect(auth).not.toContain('s3cret');
+    expect(await releaseExit).toBe(1);
+    expect(releaseErrors).toBe(
+      'database error: database unreachable at 127.0.0.1:1: connection refused; start Postgres there or fix DATABASE_URL\n',
+    );
   });
 
   it('the schema behind (refused, never migrated), migrated by the release step, then ahead (refused); a hung shutdown ends', {

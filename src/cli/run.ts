@@ -3,11 +3,14 @@
 // arguments are read, always closed), and exit codes: 0 done, 1 refused (a domain refusal, a seed into
 // a database that holds data...), 2 wrong usage.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { describeConnectFailure } from '../db/connectFailure.js';
+import { DataDirInUse } from '../db/dataDirLock.js';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
 import { SeedRefused } from '../fixtures/demo.js';
 import { type CommandLineSettings, type Config, ConfigError, loadConfig } from '../kernel/config.js';
 import { AppError } from '../kernel/errors.js';
+import { createLogger } from '../kernel/logger.js';
 
 /** Loads the configuration, or stops the process with a message naming the bad variable. */
 export function loadConfigOrExit(commandLine: CommandLineSettings = {}): Config {
@@ -105,11 +108,21 @@ export async function runCli<Args>(
 ): Promise<void> {
   await runCommand(usage, parse, async (args) => {
     const config = loadConfigOrExit();
-    const db = openDatabase(config);
+    let db: Db | undefined;
     try {
+      // Knex's warnings (each failed connection attempt, with its stack) stay quiet: a failure is said once, below.
+      db = openDatabase(config, createLogger('error', process.stderr));
       return await work(db, config, args);
+    } catch (error) {
+      // The database cannot be reached or is another process's: one line, as the service says it at start.
+      const failure = config.databaseUrl === null ? undefined : describeConnectFailure(error, config.databaseUrl);
+      if (!failure && !(error instanceof DataDirInUse)) throw error;
+      process.stderr.write(
+        `database error: ${failure ? `${failure.problem}; ${failure.fix}` : (error as Error).message}\n`,
+      );
+      return 1;
     } finally {
-      await db.destroy();
+      await db?.destroy();
     }
   });
 }

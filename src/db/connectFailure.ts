@@ -1,6 +1,5 @@
 // Why the database refused or could not be reached at start, in words an operator can act on (decisions.md
 // 27): the errors of node's sockets and Postgres's SQLSTATEs read once here, where the driver is known.
-import { databaseWhere } from './open.js';
 
 export interface ConnectFailure {
   problem: string;
@@ -21,6 +20,30 @@ function codesOf(error: DriverError): string[] {
 }
 
 /**
+ * The server(s), database and user of a postgres:// URL, read by hand: a multi-host URL (host1:5432,host2:5432)
+ * is no WHATWG URL. Never the password.
+ */
+function partsOf(databaseUrl: string): { server: string; database: string; user: string } {
+  const match = /^postgres(?:ql)?:\/\/(?:([^@/]*)@)?([^/?]*)\/?([^?]*)/.exec(databaseUrl);
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const user = decode((match?.[1] ?? '').split(':')[0] ?? '');
+  const hosts = (match?.[2] ?? '')
+    .split(',')
+    .map((host) => (/:\d+$/.test(host) || host === '' ? host : `${host}:5432`));
+  return {
+    server: hosts.filter(Boolean).join(',') || 'localhost:5432',
+    database: decode(match?.[3] ?? '') || user || 'postgres',
+    user: user || 'the default user',
+  };
+}
+
+/**
  * What went wrong with the connection to `databaseUrl`, or undefined when `error` is not a connection
  * failure (a failing statement, a bug). Names host, port, database and user, never the password.
  */
@@ -29,11 +52,8 @@ export function describeConnectFailure(error: unknown, databaseUrl: string): Con
   const driverError = error as DriverError;
   const codes = codesOf(driverError);
   const message = typeof driverError.message === 'string' ? driverError.message : '';
-  const url = new URL(databaseUrl);
-  const where = databaseWhere(databaseUrl);
-  const server = `${url.hostname}:${url.port || 5432}`;
-  const database = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres';
-  const user = decodeURIComponent(url.username) || 'the default user';
+  const { server, database, user } = partsOf(databaseUrl);
+  const where = `${server}/${database}`;
   const fixUrl = 'or fix DATABASE_URL';
   if (codes.includes('3D000')) {
     return {
@@ -51,7 +71,7 @@ export function describeConnectFailure(error: unknown, databaseUrl: string): Con
     return { problem: `database unreachable at ${server}: connection refused`, fix: `start Postgres there ${fixUrl}` };
   }
   if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) {
-    return { problem: `database host "${url.hostname}" not found`, fix: `fix the host in DATABASE_URL` };
+    return { problem: `database host of ${server} not found`, fix: 'fix the host in DATABASE_URL' };
   }
   if (
     codes.some((code) => ['ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) ||

@@ -30,15 +30,12 @@ export function openDatabase(config: Config, logger?: Logger, options: { stateme
 export function describeDatabase(config: Config): string {
   if (config.databaseUrl === null) return `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
   // Never print the password.
-  const where = (raw: string) => databaseWhere(raw);
+  const where = (raw: string) => {
+    const url = new URL(raw);
+    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  };
   const replica = config.databaseReplicaUrl === null ? '' : `, read replica at ${where(config.databaseReplicaUrl)}`;
   return `Postgres at ${where(config.databaseUrl)}${replica}`;
-}
-
-/** host:port/database of a postgres:// URL: what a log line or a message may say of it (never the password). */
-export function databaseWhere(raw: string): string {
-  const url = new URL(raw);
-  return `${url.hostname}:${url.port || 5432}${url.pathname}`;
 }
 
 /** The read replica of DATABASE_REPLICA_URL, with its monitor running; undefined without one. */

@@ -17,8 +17,14 @@ export class StartupFailure extends Error {
 }
 
 /** Node's errors of listen(), in the words of PORT and HOST. */
-function listenFailure(error: NodeJS.ErrnoException, config: Config): StartupFailure | undefined {
+function listenFailure(
+  error: NodeJS.ErrnoException & { hostname?: string },
+  config: Config,
+): StartupFailure | undefined {
   const where = `port ${config.port} on ${config.host}`;
+  // The listener's own errors only: the database's connection has ENOTFOUND and EACCES of its own.
+  const ofListen = error.syscall === 'listen' || (error.syscall === 'getaddrinfo' && error.hostname === config.host);
+  if (!ofListen) return undefined;
   if (error.code === 'EADDRINUSE') {
     return new StartupFailure(`${where} is in use by another process`, 'stop that process or set PORT to a free port');
   }
