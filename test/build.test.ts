@@ -209,7 +209,9 @@ describe('npm run build and the compiled service', () => {
     expect(names.filter((name) => /^(pg|pglite)\.query:/.test(name))).toHaveLength(4);
   });
 
-  it('runs npm run db:migrate where tsx is not installed (a production install): the compiled command', async () => {
+  it('runs npm run db:migrate where tsx is not installed (a production install): the compiled command', {
+    timeout: 300_000,
+  }, async () => {
     // A folder with what a production install holds: package.json, the launcher, dist/, and every
     // installed package but tsx (linked, not copied: the point is the launcher's choice, not the size).
     const install = mkdtempSync(join(tmpdir(), 'dfs-install-'));

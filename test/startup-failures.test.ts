@@ -5,12 +5,14 @@
 // after SHUTDOWN_TIMEOUT_MS, naming the step it waited for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/knex.js';
+import { migrateLatest } from '../src/db/migrate.js';
+import { seedDemoData } from '../src/fixtures/demo.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { listeningPort } from './support/serviceProcess.js';
 
@@ -124,11 +126,21 @@ describe.skipIf(onPostgres)('startup failures on the embedded database', () => {
   let dataDir: string;
 
   it('port in use, then the data folder in use by a running service; a hung shutdown ends after SHUTDOWN_TIMEOUT_MS', {
-    timeout: 300_000,
+    timeout: 600_000,
   }, async () => {
     dataDir = tempDir();
+    // The folder starts migrated and seeded (the suite's migrated image): the children only open it.
+    const image = process.env.PGLITE_MIGRATED_IMAGE;
+    const embedded = createDb({
+      databaseUrl: null,
+      dataDir: join(dataDir, 'pglite'),
+      ...(image ? { embeddedImage: new Blob([readFileSync(image)]) } : {}),
+    });
+    await migrateLatest(embedded);
+    await seedDemoData(embedded, { production: false });
+    await embedded.destroy();
     const port = await occupiedPort();
-    // The port is taken: the embedded database was migrated and seeded, then the listen failed.
+    // The port is taken: the embedded database was opened, then the listen failed.
     const portInUse = startMain({ DATA_DIR: dataDir, PORT: String(port) });
     const line = await expectOneLineRefusal(portInUse, /is in use by another process; .*set PORT/);
     expect(line).toBe(
@@ -152,7 +164,7 @@ describe.skipIf(onPostgres)('startup failures on the embedded database', () => {
     await expectBoundedShutdown(first);
   });
 
-  it('takes over the lock of a process that is gone', { timeout: 120_000 }, async () => {
+  it('takes over the lock of a process that is gone', { timeout: 300_000 }, async () => {
     // A pid no process has: the lock of a killed service.
     writeFileSync(join(dataDir, 'pglite.lock'), '2147483646\n');
     const run = startMain({ DATA_DIR: dataDir });
