@@ -20,6 +20,8 @@ COPY package.json package-lock.json ./
 # The npm cache stays in the build's cache mount, out of the image.
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --prefer-offline --no-audit --no-fund
 COPY --from=build /app/dist ./dist
+# What npm run db:migrate and the other commands run through: the compiled dist/src/cli/ here (no tsx).
+COPY scripts/run-command.mjs scripts/
 # The image's own unprivileged user; the files above stay root's, so the process cannot rewrite its code.
 USER node
 EXPOSE 4000

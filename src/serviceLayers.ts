@@ -69,7 +69,7 @@ async function sharedRateLimitBackend(deps: AppDeps, store?: RateLimitStoreSetti
  * One JSON line per request, once it is answered: at info, but a probe or a scrape that succeeds at
  * debug (docs/decisions.md, 28).
  */
-function logRequests(logger: Logger): RequestHandler {
+export function logRequests(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read here, inside the request's span: 'finish' may be told outside it. Only with tracing on

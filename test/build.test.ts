@@ -3,7 +3,7 @@
 // npm start), browser pages and their assets included, after the compiled db commands migrated and seeded a
 // fresh database (embedded under a temporary DATA_DIR, or a new Postgres database with TEST_DATABASE_URL).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -207,5 +207,44 @@ describe('npm run build and the compiled service', () => {
     // pg's spans on Postgres, the embedded database's own otherwise: the key, the customer, the orders, the
     // payments (on Postgres the key's statement also counts the request limits).
     expect(names.filter((name) => /^(pg|pglite)\.query:/.test(name))).toHaveLength(4);
+  });
+
+  it('runs npm run db:migrate where tsx is not installed (a production install): the compiled command', {
+    timeout: 300_000,
+  }, async () => {
+    // A folder with what a production install holds: package.json, the launcher, dist/, and every
+    // installed package but tsx (linked, not copied: the point is the launcher's choice, not the size).
+    const install = mkdtempSync(join(tmpdir(), 'dfs-install-'));
+    cleanups.push(() => rmSync(install, { recursive: true, force: true }));
+    const { workspaces: _workspaces, ...installed } = manifest as Record<string, unknown>;
+    writeFileSync(join(install, 'package.json'), JSON.stringify(installed, null, 2));
+    cpSync(join(ROOT, 'scripts/run-command.mjs'), join(install, 'scripts/run-command.mjs'));
+    mkdirSync(join(install, 'node_modules'));
+    for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+      if (entry === 'tsx' || entry === '.bin' || entry.startsWith('.')) continue;
+      symlinkSync(join(ROOT, 'node_modules', entry), join(install, 'node_modules', entry));
+    }
+    const npm = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+      finish(spawn('npm', ['run', '--silent', ...args], { cwd: install, env: { ...env, ...extra } }));
+
+    // Without dist/ and without tsx there is nothing to run: one line says what to do.
+    const unbuilt = await npm(['db:migrate']);
+    expect(unbuilt.code).toBe(1);
+    expect(unbuilt.stderr.trim()).toMatch(
+      /^command error: .*dist\/src\/cli\/db\.js is missing and tsx is not installed; run npm run build first$/,
+    );
+
+    cpSync(join(ROOT, 'dist'), join(install, 'dist'), { recursive: true });
+    const fresh = onPostgres ? await createPostgresDatabase(process.env.TEST_DATABASE_URL!) : null;
+    if (fresh) cleanups.push(() => fresh.drop());
+    const target = fresh ? { DATABASE_URL: fresh.url } : { DATA_DIR: mkdtempSync(join(install, 'data-')) };
+    const migrated = await npm(['db:migrate'], target);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('applied: 20261121000100_principals');
+    const again = await npm(['db:migrate'], target);
+    expect(again.stdout).toContain('already up to date');
+    const help = await npm(['keys', '--', '--help'], target);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run keys -- create /);
   });
 });

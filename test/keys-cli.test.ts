@@ -10,6 +10,7 @@ import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateLatest } from '../src/db/migrate.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
+import { listeningPort } from './support/serviceProcess.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SECRET = 'production-signing-secret-for-the-cli-test-0123';
@@ -80,7 +81,7 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
       let output = '';
       service.stdout.on('data', (chunk) => {
         output += chunk;
-        const port = /listening on 127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+        const port = listeningPort(output); // production: the JSON line
         if (port) resolve(`http://127.0.0.1:${port}`);
       });
       service.on('close', (code) => reject(new Error(`service exited ${code}: ${output}`)));

@@ -26,6 +26,8 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   // The layers the entry puts around the doors (request log, operations, shared limits, GraphQL plugins).
   ['src/serviceLayers.ts', 'entry'],
   ['src/cli/', 'entry'],
+  // What a process starts for its role, says when it listens, and how it fails and stops.
+  ['src/process/', 'entry'],
   ['src/fixtures/', 'entry'],
   // Tracing's start: preloaded before the service's modules (node --import), as high as the entry.
   ['src/telemetry/', 'entry'],

@@ -3,16 +3,19 @@
 // arguments are read, always closed), and exit codes: 0 done, 1 refused (a domain refusal, a seed into
 // a database that holds data...), 2 wrong usage.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { describeConnectFailure } from '../db/connectFailure.js';
+import { DataDirInUse } from '../db/dataDirLock.js';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
 import { SeedRefused } from '../fixtures/demo.js';
-import { type Config, ConfigError, loadConfig } from '../kernel/config.js';
+import { type CommandLineSettings, type Config, ConfigError, loadConfig } from '../kernel/config.js';
 import { AppError } from '../kernel/errors.js';
+import { createLogger } from '../kernel/logger.js';
 
 /** Loads the configuration, or stops the process with a message naming the bad variable. */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(commandLine: CommandLineSettings = {}): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, commandLine);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
@@ -51,6 +54,26 @@ export function readArgs<const T extends Omit<ParseArgsConfig, 'args' | 'strict'
 }
 
 /**
+ * readArgs for a process that is not a command (src/main.ts): --help prints the usage (exit code 0), a
+ * wrong command line one line and the usage (exit code 2).
+ */
+export function readArgsOrExit<const T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(usage: string, config: T) {
+  try {
+    return readArgs(config);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${usage}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+/**
  * Reads the arguments with `parse`, then runs `work`, which returns the exit code (0 when it returns
  * nothing). Help, wrong usage and refusals are answered here, with their exit codes.
  */
@@ -85,11 +108,21 @@ export async function runCli<Args>(
 ): Promise<void> {
   await runCommand(usage, parse, async (args) => {
     const config = loadConfigOrExit();
-    const db = openDatabase(config, undefined, { direct: true });
+    let db: Db | undefined;
     try {
+      // Knex's warnings (each failed connection attempt, with its stack) stay quiet: a failure is said once, below.
+      db = openDatabase(config, createLogger('error', process.stderr), { direct: true });
       return await work(db, config, args);
+    } catch (error) {
+      // The database cannot be reached or is another process's: one line, as the service says it at start.
+      const failure = config.databaseUrl === null ? undefined : describeConnectFailure(error, config.databaseUrl);
+      if (!failure && !(error instanceof DataDirInUse)) throw error;
+      process.stderr.write(
+        `database error: ${failure ? `${failure.problem}; ${failure.fix}` : (error as Error).message}\n`,
+      );
+      return 1;
     } finally {
-      await db.destroy();
+      await db?.destroy();
     }
   });
 }

@@ -82,3 +82,27 @@ export async function pendingMigrations(db: Knex): Promise<string[]> {
   const [, pending] = (await db.migrate.list(migratorConfig)) as [unknown, Array<{ file: string } | string>];
   return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
 }
+
+/** How the database's schema stands against this build's migrations (decisions.md 27). */
+export interface SchemaDrift {
+  /** This build's migrations the database has not applied. */
+  behind: string[];
+  /** Migrations the database has applied that this build does not know: a newer release migrated it. */
+  ahead: string[];
+}
+
+/**
+ * Reads the applied migrations' names from Knex's own table, without taking its lock or validating the
+ * list (Knex's list refuses a database ahead of the code with an error, where this names what is ahead).
+ */
+export async function schemaDrift(db: Knex): Promise<SchemaDrift> {
+  const known = Object.keys(MIGRATIONS).sort();
+  const applied = (await db.schema.hasTable('knex_migrations'))
+    ? ((await db('knex_migrations').select('name').orderBy('id')) as Array<{ name: string }>).map((row) => row.name)
+    : [];
+  const appliedSet = new Set(applied);
+  return {
+    behind: known.filter((name) => !appliedSet.has(name)),
+    ahead: applied.filter((name) => !(name in MIGRATIONS)),
+  };
+}

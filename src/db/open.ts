@@ -1,8 +1,10 @@
 // Opens the configured database: the pg pool, or the embedded PGlite files under DATA_DIR.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../kernel/config.js';
 import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
+import { lockDataDir } from './dataDirLock.js';
 import { createDb, type Db } from './knex.js';
 import { openReadReplica, type ReadReplica } from './replica.js';
 
@@ -20,9 +22,15 @@ export function openDatabase(
   options: { statementTimeoutMs?: number; direct?: boolean } = {},
 ): Db {
   const direct = options.direct && config.databaseDirectUrl !== null;
+  const dataDir = config.databaseUrl === null ? join(config.dataDir, 'pglite') : null;
+  if (dataDir !== null) {
+    // One process per embedded folder: a second one is refused (DataDirInUse) before PGlite opens it.
+    mkdirSync(config.dataDir, { recursive: true });
+    lockDataDir(dataDir);
+  }
   const db = createDb({
     databaseUrl: direct ? config.databaseDirectUrl : config.databaseUrl,
-    dataDir: config.databaseUrl === null ? join(config.dataDir, 'pglite') : null,
+    dataDir,
     poolMax: config.databasePoolMax,
     statementTimeoutMs: options.statementTimeoutMs,
     preparedStatements: direct || config.databasePreparedStatements,

@@ -59,7 +59,38 @@ describe('loadConfig', () => {
       databaseStatementTimeoutMs: 15_000,
       eventRetentionDays: 30,
       graphqlExecutor: 'jit',
+      role: 'all',
+      shutdownTimeoutMs: 25_000,
     });
+  });
+
+  it('reads the role from --role, which wins over SERVICE_ROLE; api and worker only with DATABASE_URL', () => {
+    const postgres = { DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/x' };
+    expect(loadConfig({ ...postgres, SERVICE_ROLE: 'worker' }).role).toBe('worker');
+    expect(loadConfig({ ...postgres, SERVICE_ROLE: 'worker' }, { role: 'api' }).role).toBe('api');
+    expect(loadConfig({ ...postgres, SERVICE_ROLE: 'bogus' }, { role: 'all' }).role).toBe('all');
+    expect(loadConfig({ DATA_DIR: tempDir() }, { role: 'all' }).role).toBe('all');
+    expect(failure({ DATABASE_URL: 'postgres://db/x', SERVICE_ROLE: 'web' }).message).toBe(
+      'SERVICE_ROLE must be api, worker or all, got "web"',
+    );
+    const flagged = (() => {
+      try {
+        loadConfig({ ...postgres, SERVICE_ROLE: 'api' }, { role: 'Worker' });
+      } catch (error) {
+        return error as ConfigError;
+      }
+    })();
+    expect(flagged?.message).toBe('--role must be api, worker or all, got "Worker"');
+    expect(failure({ SERVICE_ROLE: 'worker' }).message).toBe(
+      'SERVICE_ROLE worker needs DATABASE_URL: the embedded database serves one process (use all)',
+    );
+  });
+
+  it('reads SHUTDOWN_TIMEOUT_MS, refusing a wait under 100 ms', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), SHUTDOWN_TIMEOUT_MS: '1000' }).shutdownTimeoutMs).toBe(1000);
+    expect(failure({ SHUTDOWN_TIMEOUT_MS: '10' }).message).toBe(
+      'SHUTDOWN_TIMEOUT_MS must be between 100 and 3600000, got 10',
+    );
   });
 
   it('reads every variable', () => {
@@ -111,8 +142,12 @@ describe('loadConfig', () => {
       WEBHOOK_TOOL_LIMIT_PER_ENDPOINT: '3',
       WEBHOOK_ALLOWED_PORTS: '443, 8443,443',
       DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      SERVICE_ROLE: 'worker',
+      SHUTDOWN_TIMEOUT_MS: '40000',
     });
     expect(config).toEqual({
+      role: 'worker',
+      shutdownTimeoutMs: 40_000,
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: 'postgres://app@db:5432/financing',

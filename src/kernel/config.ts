@@ -16,6 +16,10 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 export type GraphqlExecutorKind = 'jit' | 'graphql-js';
 const GRAPHQL_EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
 
+/** What a process runs (decisions.md 27): the doors, the background jobs, or both. */
+export type ServiceRole = 'api' | 'worker' | 'all';
+const SERVICE_ROLES: readonly ServiceRole[] = ['api', 'worker', 'all'];
+
 export interface Config {
   port: number;
   host: string;
@@ -64,6 +68,15 @@ export interface Config {
   webhookAllowedPorts: number[];
   /** GRAPHQL_TRUSTED_DOCUMENTS's manifest: what non-operator callers may run (decisions.md 33); null: anything. */
   trustedDocuments: TrustedDocuments | null;
+  /** --role or SERVICE_ROLE: api (the doors), worker (the jobs, and the probes and metrics only) or all. */
+  role: ServiceRole;
+  /** After the drain delay, the shutdown's steps must finish within this, or the process exits 1 naming the step. */
+  shutdownTimeoutMs: number;
+}
+
+/** What the command line of src/main.ts may set; it wins over the environment. */
+export interface CommandLineSettings {
+  role?: string;
 }
 
 export interface WebhookDeliveryTiming {
@@ -273,6 +286,23 @@ export function graphqlExecutor(env: Env): GraphqlExecutorKind {
     throw new ConfigError('GRAPHQL_EXECUTOR', `must be ${GRAPHQL_EXECUTORS.join(' or ')}, got "${raw}"`);
   }
   return raw as GraphqlExecutorKind;
+}
+
+/**
+ * The role from --role (which wins) or SERVICE_ROLE; all when neither. api and worker are separate
+ * processes sharing one database, which the embedded database (one process's) cannot be.
+ */
+function serviceRole(env: Env, commandLine: CommandLineSettings, embedded: boolean): ServiceRole {
+  const source = commandLine.role !== undefined ? '--role' : 'SERVICE_ROLE';
+  const raw = commandLine.role ?? env.SERVICE_ROLE;
+  if (raw === undefined || raw === '') return 'all';
+  if (!(SERVICE_ROLES as readonly string[]).includes(raw)) {
+    throw new ConfigError(source, `must be api, worker or all, got "${raw}"`);
+  }
+  if (raw !== 'all' && embedded) {
+    throw new ConfigError(source, `${raw} needs DATABASE_URL: the embedded database serves one process (use all)`);
+  }
+  return raw as ServiceRole;
 }
 
 function trustProxy(env: Env): TrustProxy {
@@ -485,7 +515,7 @@ export function otlpProtocol(env: Env = process.env): OtlpProtocol | null {
   return (OTLP_PROTOCOLS as readonly string[]).includes(raw) ? (raw as OtlpProtocol) : null;
 }
 
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env, commandLine: CommandLineSettings = {}): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
     throw new ConfigError('NODE_ENV', `must be production, development or test, got "${nodeEnv}"`);
@@ -547,6 +577,8 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     graphqlExecutor: graphqlExecutor(env),
     trustedDocuments: trustedDocuments(env),
+    role: serviceRole(env, commandLine, dbUrl === null),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 100, 3_600_000),
   };
 }
 

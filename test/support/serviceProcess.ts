@@ -15,15 +15,28 @@ export interface ServiceProcess {
   output: () => string;
 }
 
+/**
+ * The port a started service says it listens on: the banner's "listening on 127.0.0.1:<port>" outside
+ * production, the JSON line {"host":"127.0.0.1","port":<port>,...,"msg":"listening"} in production.
+ */
+export function listeningPort(output: string): string | undefined {
+  return (
+    /listening on 127\.0\.0\.1:(\d+)/.exec(output)?.[1] ??
+    /"host":"127\.0\.0\.1","port":(\d+)[^\n]*"msg":"listening"/.exec(output)?.[1]
+  );
+}
+
 export function startServiceProcess(
   databaseUrl: string,
   cleanups: Array<() => Promise<unknown>>,
   env: Record<string, string> = {},
+  /** The command line after src/main.ts, e.g. ['--role', 'worker']. */
+  args: readonly string[] = [],
 ): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dfs-process-')); // where the child keeps its generated signing secret
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
@@ -43,8 +56,8 @@ export function startServiceProcess(
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
     child.stdout!.on('data', (chunk) => {
       output += chunk;
-      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, exited, output: () => output });
+      const port = listeningPort(output);
+      if (port) resolve({ child, baseUrl: `http://127.0.0.1:${port}`, exited, output: () => output });
     });
     child.stderr!.on('data', (chunk) => {
       output += chunk;

@@ -1,0 +1,186 @@
+// What one process starts for its role (decisions.md 27): the database, its schema checked (production) or
+// migrated (elsewhere), the front it serves (the doors, or a worker's three endpoints), the listener, and
+// the background jobs; and the steps that stop them again, in order.
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import { appDepsOf, createApp } from '../app.js';
+import { type Db, isEmbedded } from '../db/knex.js';
+import { migrateLatest, schemaDrift } from '../db/migrate.js';
+import { openConfiguredReplica, openDatabase } from '../db/open.js';
+import type { ReadReplica } from '../db/replica.js';
+import { databaseHoldsData, seedDemoData } from '../fixtures/demo.js';
+import type { Config } from '../kernel/config.js';
+import { flushTraces } from '../kernel/tracing.js';
+import { scheduleEventRetention } from '../modules/events/retention.js';
+import { scheduleIdempotencyKeyRetention } from '../modules/payments/keyRetention.js';
+import { startLockScheduler } from '../modules/timeline/scheduler.js';
+import { startDeliveryWorker } from '../modules/webhooks/worker.js';
+import { createHttpServer } from '../ops/httpLimits.js';
+import { deliveryMetrics, readMetrics } from '../ops/metrics.js';
+import { serviceLayers } from '../serviceLayers.js';
+import type { ShutdownStep } from './shutdown.js';
+import { StartupFailure } from './startupFailure.js';
+import { createWorkerApp } from './workerApp.js';
+
+/** A background job of the worker role, by the name the logs give it. */
+interface Job {
+  name: string;
+  stop: () => Promise<void>;
+}
+
+/** What the process serves: the doors (api, all) or the worker's endpoints. */
+interface Front {
+  app: Parameters<typeof createHttpServer>[0];
+  startDraining: () => void;
+  /** After listening: the WebSocket door takes its upgrades from the server. */
+  attach?: (server: Server) => void;
+  /** Before the listener's close can finish: the WebSocket connections it would wait for. */
+  closeConnections?: () => Promise<void>;
+  stop?: () => Promise<void>;
+}
+
+export interface StartedService {
+  db: Db;
+  port: number;
+  /** /readyz answers 503 "draining" from now on. */
+  startDraining: () => void;
+  /** The steps of the shutdown after the drain delay, in order (src/process/shutdown.ts runs them). */
+  shutdownSteps: () => ShutdownStep[];
+}
+
+const listMigrations = (names: readonly string[]) =>
+  names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+
+/**
+ * Production only checks: the release step (npm run db:migrate) migrates, never a starting instance.
+ * Elsewhere pending migrations are applied, and an empty embedded database gets the demo data set. A
+ * schema ahead of this build (a newer release migrated it) is refused everywhere.
+ */
+async function prepareSchema(db: Db, config: Config, logger: Logger): Promise<void> {
+  const drift = await schemaDrift(db);
+  if (drift.ahead.length > 0) {
+    throw new StartupFailure(
+      `the database schema is ahead of this release: ${drift.ahead.length} migration(s) it does not know were applied (${listMigrations(drift.ahead)})`,
+      'start the release that applied them, or roll them back with that release (npm run db:rollback)',
+    );
+  }
+  if (config.production) {
+    if (drift.behind.length > 0) {
+      throw new StartupFailure(
+        `the database schema is behind this release: ${drift.behind.length} migration(s) pending (${listMigrations(drift.behind)})`,
+        'run npm run db:migrate (the release step) before starting',
+      );
+    }
+    return;
+  }
+  await migrateLatest(db);
+  if (isEmbedded(db) && !(await databaseHoldsData(db))) {
+    await seedDemoData(db, { production: config.production });
+    logger.info('demo data loaded into the new embedded database');
+  }
+}
+
+async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined, logger: Logger): Promise<Front> {
+  // The doors, and around them the service's layers: request log, operations, shared limits, GraphQL cost and tracing.
+  const deps = appDepsOf(config, { db, replica, logger });
+  const layers = serviceLayers(deps, {
+    corsOrigins: config.corsOrigins,
+    rateLimitStore: { redisUrl: config.redisUrl },
+  });
+  const { app, subscriptions, startDraining, stop } = await createApp(deps, layers);
+  return {
+    app,
+    startDraining,
+    attach: (server) => subscriptions.attach(server), // GraphQL subscriptions: WebSocket upgrades to /graphql
+    // WebSocket connections (1001 going away): the server's close waits for them.
+    closeConnections: () => subscriptions.close(),
+    stop,
+  };
+}
+
+/** The worker role's jobs, in the order they stop. */
+function startJobs(config: Config, db: Db, logger: Logger): Job[] {
+  const now = () => new Date();
+  // Events older than EVENT_RETENTION_DAYS are purged at start and every hour (and the months ahead made).
+  const retention = scheduleEventRetention(db, {
+    days: config.eventRetentionDays,
+    now,
+    onError: (error) => logger.error({ err: error }, 'purging expired events failed'),
+  });
+  // Idempotency-Key records past their 24 hours are purged at start and every hour, off the payments' path.
+  const keyRetention = scheduleIdempotencyKeyRetention(db, {
+    now,
+    onError: (error) => logger.error({ err: error }, 'purging expired idempotency keys failed'),
+  });
+  // The lock timeline: due reminders and locks, claimed from the database beside every other instance's scheduler.
+  const lockScheduler = startLockScheduler({ db, logger });
+  // Webhook deliveries, claimed from the database beside every other instance's worker.
+  const deliveries = startDeliveryWorker({
+    db,
+    logger,
+    now,
+    production: config.production,
+    allowedPorts: config.webhookAllowedPorts,
+    settings: config.webhookDelivery,
+    observe: deliveryMetrics,
+  });
+  return [
+    { name: 'event retention', stop: retention.stop },
+    { name: 'idempotency key retention', stop: keyRetention.stop },
+    // The batch under way commits or rolls back; nothing more is claimed.
+    { name: 'lock scheduler', stop: lockScheduler.stop },
+    // Claims nothing more and records the posts under way (each ends within its timeout).
+    { name: 'webhook deliveries', stop: deliveries.stop },
+  ];
+}
+
+export async function startService(config: Config, logger: Logger): Promise<StartedService> {
+  // Knex warns of each failed connection attempt, with the driver's stack; at start such a failure is
+  // the start's own, said once by its one line (startupFailure.ts). Its warnings are heard once started.
+  const databaseLogger = logger.child({});
+  databaseLogger.level = 'error';
+  const db = openDatabase(config, databaseLogger, { statementTimeoutMs: config.databaseStatementTimeoutMs });
+  await prepareSchema(db, config, logger);
+  databaseLogger.level = logger.level;
+  // DATABASE_REPLICA_URL: queries read a streaming replica while it is up and close enough behind.
+  const replica = openConfiguredReplica(config, db, {
+    logger,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    onFallback: readMetrics.fellBack,
+  });
+  const front: Front =
+    config.role === 'worker'
+      ? createWorkerApp({ db, replica, logger, production: config.production })
+      : await apiFront(config, db, replica, logger);
+  // requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/httpLimits.ts).
+  const server: Server = createHttpServer(front.app, config.requestTimeoutMs).listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  front.attach?.(server);
+  // Started once the port is ours: a start that fails to listen has claimed no work.
+  const jobs = config.role === 'api' ? [] : startJobs(config, db, logger);
+  logger.info({ role: config.role, jobs: jobs.map((job) => job.name) }, 'role');
+
+  const address = server.address();
+  return {
+    db,
+    port: typeof address === 'object' && address ? address.port : config.port,
+    startDraining: front.startDraining,
+    shutdownSteps: () => [
+      {
+        name: 'the listener: requests in flight',
+        run: async () => {
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          await front.closeConnections?.();
+          await closed;
+        },
+      },
+      ...jobs.map((job) => ({ name: job.name, run: job.stop })),
+      { name: 'the doors (GraphQL, subscriptions, partner settings)', run: async () => front.stop?.() },
+      { name: 'the read replica', run: async () => replica?.stop() },
+      { name: 'the database pool', run: () => db.destroy() },
+      // The spans still batched (tracing on: src/telemetry/preload.ts).
+      { name: 'the traces still batched', run: flushTraces },
+    ],
+  };
+}
