@@ -6,7 +6,18 @@
 // which no longer has a gRPC exporter, refuses that protocol in one line. The real install in a clean folder, started on
 // Postgres, is test/production-install.test.ts (the deployment's).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -214,13 +225,32 @@ describe('what a production install runs', () => {
   });
 });
 
+/** `to` made a node_modules of symbolic links to `from`'s packages, scoped ones included, leaving out `left`. */
+function linkPackagesExcept(from: string, to: string, left: readonly string[]): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) {
+      for (const scoped of readdirSync(join(from, entry))) {
+        if (left.includes(`${entry}/${scoped}`)) continue;
+        mkdirSync(join(to, entry), { recursive: true });
+        symlinkSync(join(from, entry, scoped), join(to, entry, scoped));
+      }
+    } else if (!left.includes(entry)) {
+      symlinkSync(join(from, entry), join(to, entry));
+    }
+  }
+}
+
 describe('a production install without DATABASE_URL', () => {
   it('stops at its configuration with one line naming the variable and the fix', () => {
-    // The configuration module where no node_modules holds the embedded database: copied outside the
-    // repository (the kernel imports nothing but Node's own modules), as a production install has it.
+    // The configuration module where no node_modules holds the embedded database, as a production
+    // install has it: the kernel copied outside the repository, beside a node_modules of links to every
+    // installed package but those two (the kernel reads a GraphQL manifest: graphql must resolve).
     const folder = mkdtempSync(join(tmpdir(), 'lean-config-'));
     try {
       cpSync(join(ROOT, 'src/kernel'), join(folder, 'src/kernel'), { recursive: true });
+      linkPackagesExcept(join(ROOT, 'node_modules'), join(folder, 'node_modules'), EMBEDDED_DATABASE_PACKAGES);
       writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
       const run = spawnSync(
         process.execPath,
