@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_IMEI } from '../src/fixtures/demoIds.js';
+import { type Finished, finish } from './support/childProcess.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -20,23 +21,6 @@ const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function finish(child: ChildProcess): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /**
  * Plain node, as production runs it: no loader, no TypeScript anywhere on the command line; the one

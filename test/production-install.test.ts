@@ -27,36 +27,20 @@ import { dirname, join } from 'node:path';
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
+import { finish } from './support/childProcess.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { buildContextFiles, ROOT, readDockerfile, type Stage } from './support/dockerfile.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
-/** The production tree's ceiling (issue: `du -sh node_modules` at most 90 MB), in du's KiB. */
+/** The production tree's ceiling (`du -sh node_modules` at most 90 MB: decisions.md 31), in du's KiB. */
 const MAX_NODE_MODULES_KIB = 90 * 1024;
 
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function finish(child: ChildProcess): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk) => (stdout += chunk));
-    child.stderr?.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** A fresh set of production secrets, as an operator makes them once. */
 function productionSecrets(): Record<string, string> {

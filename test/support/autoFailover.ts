@@ -17,10 +17,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import knex from 'knex';
+import { freePort } from './ports.js';
 
 const run = promisify(execFile);
 
@@ -58,19 +58,6 @@ export interface AutoFailoverFormation {
   /** The monitor's event log, for a failing test's message. */
   events: () => Promise<string>;
   destroy: () => Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 const asRoot = process.getuid?.() === 0;

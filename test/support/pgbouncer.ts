@@ -5,9 +5,10 @@
 // PgBouncer's default_pool_size: the server connections each database and user share.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './ports.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
@@ -18,20 +19,6 @@ export interface PgBouncer {
   /** A row of PgBouncer's SHOW STATS for `database` (its admin console): what went through it. */
   stats: (database: string) => Promise<{ transactions: number; queries: number }>;
   destroy: () => Promise<void>;
-}
-
-/** A TCP port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 const accepts = (port: number): Promise<boolean> =>

@@ -5,10 +5,10 @@
 // by destroy().
 import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import knex from 'knex';
+import { freePort } from './ports.js';
 
 const run = promisify(execFile);
 
@@ -27,20 +27,6 @@ export interface StreamingReplica {
   /** Starts the stopped replica again (it resumes streaming where it was). */
   start: () => Promise<void>;
   destroy: () => Promise<void>;
-}
-
-/** A TCP port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 const asRoot = process.getuid?.() === 0;
