@@ -31,6 +31,7 @@ import { finish } from './support/childProcess.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { buildContextFiles, ROOT, readDockerfile, type Stage } from './support/dockerfile.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
+import { listeningPort } from './support/serviceProcess.js';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
@@ -191,7 +192,7 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
         let output = '';
         child.stdout!.on('data', (chunk) => {
           output += chunk;
-          const port = /listening on 127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+          const port = listeningPort(output);
           if (port) resolve(`http://127.0.0.1:${port}`);
         });
         void exited.then((done) =>
@@ -293,6 +294,24 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
         expect((await instance.exited).code).toBe(0);
       }
       expect(await healthcheck(api.port)).toBe(1);
+    }, 120_000);
+
+    it('starts --role api and --role worker in production: ready, the worker on its three endpoints only, JSON on stdout', async () => {
+      const env = { ...secrets, NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1' };
+      const api = await startRole('api', env);
+      const worker = await startRole('worker', env);
+      for (const instance of [api, worker]) expect(await healthcheck(instance.port)).toBe(0);
+      expect((await fetch(`${api.baseUrl}/v1/list-clerks.php?key=demo-retail-key`)).status).toBe(200);
+      expect((await fetch(`${worker.baseUrl}/metrics`)).status).toBe(200);
+      expect((await fetch(`${worker.baseUrl}/v1/list-clerks.php?key=demo-retail-key`)).status).toBe(404);
+      for (const instance of [api, worker]) {
+        instance.child.kill('SIGTERM');
+        const done = await instance.exited;
+        expect(done.code, done.stderr).toBe(0);
+        for (const line of done.stdout.split('\n').filter((text) => text.trim() !== '')) {
+          expect(() => JSON.parse(line), line).not.toThrow();
+        }
+      }
     }, 120_000);
 
     /** The image's CMD in production that must not start: its one line on stderr and its exit code. */
