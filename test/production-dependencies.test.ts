@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, EMBEDDED_DATABASE_PACKAGES, loadConfig, otlpProtocol } from '../src/kernel/config.js';
+import { ConfigError, EMBEDDED_DATABASE_PACKAGES, loadConfig } from '../src/kernel/config.js';
+import { otlpProtocol } from '../src/kernel/tracingSettings.js';
 import { BUILT_PACKAGE_FILES, PACKAGE_FILES } from '../src/pages/assets.js';
 import { assetsOf, DOCS_ASSETS, LANDING_ASSETS } from '../src/pages/html.js';
 

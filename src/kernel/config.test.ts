@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, tracingEnabled } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
+import { tracingEnabled } from './tracingSettings.js';
 
 const tempDirs: string[] = [];
 const tempDir = () => {

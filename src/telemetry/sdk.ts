@@ -23,15 +23,15 @@ import {
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { type OtlpProtocol, otlpProtocol } from '../kernel/config.js';
 import { loggedPath, PROBE_PATHS, queryNamesOnly } from '../kernel/requestPath.js';
+import { type OtlpProtocol, otlpProtocol } from '../kernel/tracingSettings.js';
 import { logDiagnostics } from './diagnostics.js';
 
 export interface TracingOptions {
   /**
    * Where finished spans go. Absent: batched (OTEL_BSP_*) to the OTLP endpoint of
    * OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT, with OTEL_EXPORTER_OTLP_HEADERS ...) over HTTP,
-   * encoded as kernel/config.ts otlpProtocol says; sampled as OTEL_TRACES_SAMPLER says, as the OpenTelemetry spec says.
+   * encoded as kernel/tracingSettings.ts otlpProtocol says; sampled as OTEL_TRACES_SAMPLER says, as the OpenTelemetry spec says.
    */
   spanProcessors?: SpanProcessor[];
 }
