@@ -63,10 +63,36 @@ async function withAdmin<T>(adminUrl: string, work: (admin: knex.Knex) => Promis
   }
 }
 
-/** Creates an empty Postgres database and returns its URL and a remover. */
-export async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A Postgres database with every migration applied, for the test files' databases to be copied from
+ * (global setup; POSTGRES_MIGRATED_TEMPLATE names it): copying it takes about a third of the time of
+ * migrating an empty database, the Postgres counterpart of PGlite's migrated image.
+ */
+export async function createMigratedPostgresTemplate(
+  adminUrl: string,
+): Promise<{ name: string; drop: () => Promise<void> }> {
+  const created = await createPostgresDatabase(adminUrl);
+  const db = createDb({ databaseUrl: created.url, dataDir: null, poolMax: 1 });
+  try {
+    await migrateLatest(db);
+  } finally {
+    await db.destroy(); // a template is copied only while nobody is connected to it
+  }
+  return { name: new URL(created.url).pathname.slice(1), drop: created.drop };
+}
+
+/**
+ * Creates a Postgres database and returns its URL and a remover: empty, or a copy of `template` (a
+ * database nobody is connected to).
+ */
+export async function createPostgresDatabase(
+  adminUrl: string,
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `dfs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(adminUrl, (admin) => admin.raw('create database ??', [name]));
+  await withAdmin(adminUrl, (admin) =>
+    template ? admin.raw('create database ?? template ??', [name, template]) : admin.raw('create database ??', [name]),
+  );
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -85,7 +111,9 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
 
   let test: TestDatabase;
   if (adminUrl) {
-    const created = await createPostgresDatabase(adminUrl);
+    // A migrated database starts as a copy of the global setup's template; migrateLatest then finds nothing to do.
+    const template = migrate ? process.env.POSTGRES_MIGRATED_TEMPLATE : undefined;
+    const created = await createPostgresDatabase(adminUrl, template);
     const db = createDb({ databaseUrl: created.url, dataDir: null, poolMax: 20 });
     test = {
       db,
