@@ -20,7 +20,7 @@ import {
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import knex from 'knex';
-import { freePort } from './ports.js';
+import { acceptsConnections, freePort } from './ports.js';
 
 const run = promisify(execFile);
 
@@ -130,8 +130,11 @@ export async function startAutoFailover(): Promise<AutoFailoverFormation> {
 
   try {
     const monitorPort = await freePort();
-    mkdirSync(join(dir, 'xdg'), { recursive: true });
-    if (asRoot) chownSync(join(dir, 'xdg'), Number(uid.stdout), Number(gid.stdout));
+    // Made here, not by pg_autoctl: two of its processes making the same folder at once fail ("File exists").
+    for (const folder of ['xdg', 'xdg/config', 'xdg/data', 'xdg/run']) {
+      mkdirSync(join(dir, folder), { recursive: true });
+      if (asRoot) chownSync(join(dir, folder), Number(uid.stdout), Number(gid.stdout));
+    }
     launch('monitor', [
       'create',
       'monitor',
@@ -155,7 +158,13 @@ export async function startAutoFailover(): Promise<AutoFailoverFormation> {
         assigned: String(row.assigned_group_state),
       }));
     };
-    await until('the monitor starting', 60_000, async () => (await states()).length === 0);
+    // Asked only once the monitor's Postgres listens: `show state` before then races the monitor's own
+    // creation of its state folders.
+    await until(
+      'the monitor starting',
+      60_000,
+      async () => (await acceptsConnections(monitorPort)) && (await states()).length === 0,
+    );
     // Seconds, not the defaults' 20 s unhealthy + 30 s demote timeout; the old primary's keeper demotes
     // itself (network_partition_timeout) before the monitor gives up waiting for it.
     const monitor = knex({

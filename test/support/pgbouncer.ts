@@ -5,10 +5,9 @@
 // PgBouncer's default_pool_size: the server connections each database and user share.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from './ports.js';
+import { acceptsConnections, freePort } from './ports.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
@@ -20,16 +19,6 @@ export interface PgBouncer {
   stats: (database: string) => Promise<{ transactions: number; queries: number }>;
   destroy: () => Promise<void>;
 }
-
-const accepts = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 const asRoot = process.getuid?.() === 0;
 
@@ -96,7 +85,7 @@ export async function startPgBouncer(serverUrl: string, options: { poolSize?: nu
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (let attempt = 0; !(await accepts(port)); attempt++) {
+    for (let attempt = 0; !(await acceptsConnections(port)); attempt++) {
       if (!running || attempt > 200) throw new Error(`pgbouncer did not start on port ${port}:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
