@@ -1,5 +1,6 @@
 // Why the database refused or could not be reached at start, in words an operator can act on (decisions.md
 // 27): the errors of node's sockets and Postgres's SQLSTATEs read once here, where the driver is known.
+import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
 
 export interface ConnectFailure {
   problem: string;
@@ -19,12 +20,10 @@ function codesOf(error: DriverError): string[] {
   return [...(typeof error.code === 'string' ? [error.code] : []), ...inner];
 }
 
-/**
- * The server(s), database and user of a postgres:// URL, read by hand: a multi-host URL (host1:5432,host2:5432)
- * is no WHATWG URL. Never the password.
- */
+/** The server(s), database and user of a postgres:// URL (a failover list names each host). Never the password. */
 function partsOf(databaseUrl: string): { server: string; database: string; user: string } {
-  const match = /^postgres(?:ql)?:\/\/(?:([^@/]*)@)?([^/?]*)\/?([^?]*)/.exec(databaseUrl);
+  const { hostNames, hostUrls } = parseDatabaseUrl(databaseUrl);
+  const first = new URL(hostUrls[0]!);
   const decode = (text: string) => {
     try {
       return decodeURIComponent(text);
@@ -32,13 +31,10 @@ function partsOf(databaseUrl: string): { server: string; database: string; user:
       return text;
     }
   };
-  const user = decode((match?.[1] ?? '').split(':')[0] ?? '');
-  const hosts = (match?.[2] ?? '')
-    .split(',')
-    .map((host) => (/:\d+$/.test(host) || host === '' ? host : `${host}:5432`));
+  const user = decode(first.username);
   return {
-    server: hosts.filter(Boolean).join(',') || 'localhost:5432',
-    database: decode(match?.[3] ?? '') || user || 'postgres',
+    server: hostNames.join(','),
+    database: decode(first.pathname.slice(1)) || user || 'postgres',
     user: user || 'the default user',
   };
 }

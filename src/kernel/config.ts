@@ -127,27 +127,14 @@ function databaseUrl(env: Env, name = 'DATABASE_URL'): string | null {
   return raw;
 }
 
-/** DATABASE_REPLICA_URL: a replica of the embedded database cannot exist, so it is refused without DATABASE_URL. */
-function databaseReplicaUrl(env: Env, primaryUrl: string | null): string | null {
-  const raw = databaseUrl(env, 'DATABASE_REPLICA_URL');
-  if (raw !== null && primaryUrl === null) {
-    throw new ConfigError(
-      'DATABASE_REPLICA_URL',
-      'needs DATABASE_URL (the primary it replicates); the embedded database has no replica',
-    );
-  }
-  return raw;
-}
-
-/** DATABASE_DIRECT_URL: the database of DATABASE_URL reached without its pooler, so it needs DATABASE_URL. */
-function databaseDirectUrl(env: Env, pooledUrl: string | null): string | null {
-  const raw = databaseUrl(env, 'DATABASE_DIRECT_URL');
-  if (raw !== null && pooledUrl === null) {
-    throw new ConfigError(
-      'DATABASE_DIRECT_URL',
-      'needs DATABASE_URL (the pooled URL it bypasses); the embedded database has no pooler',
-    );
-  }
+/**
+ * A second URL of DATABASE_URL's database (DATABASE_REPLICA_URL: its replica; DATABASE_DIRECT_URL: the
+ * same database past its pooler): the embedded database has neither, so it is refused without
+ * DATABASE_URL, the message ending with `why`.
+ */
+function secondDatabaseUrl(env: Env, name: string, primaryUrl: string | null, why: string): string | null {
+  const raw = databaseUrl(env, name);
+  if (raw !== null && primaryUrl === null) throw new ConfigError(name, `needs DATABASE_URL ${why}`);
   return raw;
 }
 
@@ -529,10 +516,20 @@ export function loadConfig(env: Env = process.env, commandLine: CommandLineSetti
     databaseUrl: dbUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     redisUrl: redisUrl(env),
-    databaseReplicaUrl: databaseReplicaUrl(env, dbUrl),
+    databaseReplicaUrl: secondDatabaseUrl(
+      env,
+      'DATABASE_REPLICA_URL',
+      dbUrl,
+      '(the primary it replicates); the embedded database has no replica',
+    ),
     databaseReplicaMaxLagSeconds: integer(env, 'DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 0, 86_400),
     databasePreparedStatements: onOff(env, 'DATABASE_PREPARED_STATEMENTS', true),
-    databaseDirectUrl: databaseDirectUrl(env, dbUrl),
+    databaseDirectUrl: secondDatabaseUrl(
+      env,
+      'DATABASE_DIRECT_URL',
+      dbUrl,
+      '(the pooled URL it bypasses); the embedded database has no pooler',
+    ),
     dataDir,
     production,
     logLevel,
