@@ -1,17 +1,19 @@
 // Every startup failure is one line on stderr naming the problem and the fix, a non-zero exit code and no
-// stack trace (decisions.md 27): the port in use, the embedded data folder in use by another process,
+// stack trace (decisions.md 27): the port in use (before the database is touched: a fresh embedded folder
+// or Postgres database stays as it was; given a free port, the start says one line while it migrates and
+// seeds), the embedded data folder in use by another process,
 // and on Postgres in production the database unreachable, missing, refusing the user, and the schema
 // behind or ahead of the build (production never migrates at start); then a shutdown that hangs is ended
 // after SHUTDOWN_TIMEOUT_MS, naming the step it waited for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../src/db/knex.js';
-import { migrateLatest } from '../src/db/migrate.js';
+import { MIGRATIONS, migrateLatest } from '../src/db/migrate.js';
 import { seedDemoData } from '../src/fixtures/demo.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { listeningPort } from './support/serviceProcess.js';
@@ -80,6 +82,16 @@ async function expectOneLineRefusal(run: Run, pattern: RegExp, options: { quietS
   return lines[0]!;
 }
 
+/** A TCP port free a moment ago (listened on and let go). */
+async function freePort(): Promise<number> {
+  const server: Server = createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** A TCP port this test holds open, as another process would. */
 async function occupiedPort(): Promise<number> {
   const server: Server = createServer();
@@ -121,6 +133,75 @@ async function expectBoundedShutdown(run: Run) {
   expect(stdout).not.toContain('"msg":"stopped"');
 }
 
+describe('the port first, then one line while the database is prepared', () => {
+  it('a port in use fails before the database is touched; a free one says one line, then migrates and seeds', {
+    timeout: 600_000,
+  }, async () => {
+    const dataDir = tempDir();
+    let database: { url: string; drop: () => Promise<void> } | undefined;
+    if (onPostgres) {
+      database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
+      cleanups.push(() => database!.drop());
+    }
+    // A development start: Postgres when the suite runs on it, else a new embedded folder.
+    const env = { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) };
+    const untouched = async () => {
+      if (!database) return !existsSync(join(dataDir, 'pglite')) && !existsSync(join(dataDir, 'pglite.lock'));
+      const db = createDb({ databaseUrl: database.url, dataDir: null, poolMax: 1 });
+      try {
+        return !(await db.schema.hasTable('knex_migrations'));
+      } finally {
+        await db.destroy();
+      }
+    };
+    expect(await untouched()).toBe(true);
+
+    const port = await occupiedPort();
+    const line = await expectOneLineRefusal(startMain({ ...env, PORT: String(port) }), /is in use by another process/, {
+      quietStdout: true,
+    });
+    expect(line).toBe(
+      `startup error: port ${port} on 127.0.0.1 is in use by another process; stop that process or set PORT to a free port`,
+    );
+    expect(await untouched(), 'the start opened, migrated or seeded the database before it failed on its port').toBe(
+      true,
+    );
+
+    // A free port: one line before the work, then the banner once ready. A request sent while the
+    // database is prepared finds the port open and is answered once the service is ready.
+    const chosen = await freePort();
+    const first = startMain({ ...env, PORT: String(chosen) });
+    await vi.waitFor(() => expect(first.output()).toContain('preparing the database'), {
+      timeout: 300_000,
+      interval: 20,
+    });
+    const early = await fetch(`http://127.0.0.1:${chosen}/readyz`);
+    expect(early.status).toBe(200);
+    await first.listening;
+    const lines = first.output().split('\n');
+    const preparing = lines.filter((text) => text.startsWith('preparing the database'));
+    const migrations = Object.keys(MIGRATIONS).length;
+    expect(preparing).toEqual([
+      `preparing the database: applying ${migrations} migrations${database ? '' : ', then loading the demo data set'} ...`,
+    ]);
+    const banner = lines.findIndex((text) => text.startsWith('device-financing service listening on'));
+    expect(lines.indexOf(preparing[0]!)).toBeLessThan(banner);
+    if (!database) {
+      const seeded = lines.findIndex((text) => text.includes('demo data loaded into the new embedded database'));
+      expect(lines.indexOf(preparing[0]!)).toBeLessThan(seeded);
+    }
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+
+    // Nothing left to do: nothing said.
+    const again = startMain(env);
+    await again.listening;
+    expect(again.output()).not.toContain('preparing the database');
+    again.child.kill('SIGTERM');
+    expect((await again.exited).code).toBe(0);
+  });
+});
+
 describe.skipIf(onPostgres)('startup failures on the embedded database', () => {
   // One folder for the file: the first start migrates and seeds it (slow on a busy machine), the others reuse it.
   let dataDir: string;
@@ -140,7 +221,7 @@ describe.skipIf(onPostgres)('startup failures on the embedded database', () => {
     await seedDemoData(embedded, { production: false });
     await embedded.destroy();
     const port = await occupiedPort();
-    // The port is taken: the embedded database was opened, then the listen failed.
+    // The port is taken: the start fails before it opens the embedded database.
     const portInUse = startMain({ DATA_DIR: dataDir, PORT: String(port) });
     const line = await expectOneLineRefusal(portInUse, /is in use by another process; .*set PORT/);
     expect(line).toBe(

@@ -89,6 +89,8 @@ export interface SchemaDrift {
   behind: string[];
   /** Migrations the database has applied that this build does not know: a newer release migrated it. */
   ahead: string[];
+  /** How many migrations the database has applied (none: a new database). */
+  applied: number;
 }
 
 /**
@@ -104,5 +106,6 @@ export async function schemaDrift(db: Knex): Promise<SchemaDrift> {
   return {
     behind: known.filter((name) => !appliedSet.has(name)),
     ahead: applied.filter((name) => !(name in MIGRATIONS)),
+    applied: applied.length,
   };
 }

@@ -1,11 +1,32 @@
-// Where the started service says it listens (decisions.md 27): for a person outside production, the
-// plain-text banner (URLs, demo keys); in production one JSON line among the others, "listening".
+// What the starting service says (decisions.md 27): for a person outside production, plain text (the line
+// before a slow preparation of the database; the banner: URLs, demo keys); in production one JSON line
+// among the others ("preparing the database", "listening").
 import { getHeapStatistics } from 'node:v8';
 import type { Logger } from 'pino';
 import type { Db } from '../db/knex.js';
 import { describeDatabase } from '../db/open.js';
 import { activeDemoKeys } from '../fixtures/demo.js';
 import type { Config } from '../kernel/config.js';
+
+/** The work about to be done on the database: pending migrations, and whether the demo data set follows. */
+export interface Preparation {
+  migrations: number;
+  demoData: boolean;
+}
+
+/** Said once, before migrations or the demo data set, which may take seconds (tens on a busy machine). */
+export function announcePreparing(config: Config, logger: Logger, work: Preparation): void {
+  if (config.production) {
+    logger.info({ migrations: work.migrations, demoData: work.demoData }, 'preparing the database');
+    return;
+  }
+  const migrations = `applying ${work.migrations} migration${work.migrations === 1 ? '' : 's'}`;
+  const steps = [
+    ...(work.migrations > 0 ? [migrations] : []),
+    ...(work.demoData ? [work.migrations > 0 ? 'then loading the demo data set' : 'loading the demo data set'] : []),
+  ];
+  process.stdout.write(`preparing the database: ${steps.join(', ')} ...\n`);
+}
 
 export async function announceListening(config: Config, logger: Logger, started: { db: Db; port: number }) {
   const { port } = started;

@@ -1,7 +1,7 @@
-// What one process starts for its role (decisions.md 27): the database, its schema checked (production) or
-// migrated (elsewhere), the front it serves (the doors, or a worker's three endpoints), the listener, and
-// the background jobs; and the steps that stop them again, in order.
-import type { Server } from 'node:http';
+// What one process starts for its role (decisions.md 27): the listener first (its port), the database, its
+// schema checked (production) or migrated (elsewhere), the front it serves (the doors, or a worker's three
+// endpoints), and the background jobs; and the steps that stop them again, in order.
+import type { RequestListener, Server } from 'node:http';
 import type { Logger } from 'pino';
 import { appDepsOf, createApp } from '../app.js';
 import { type Db, isEmbedded } from '../db/knex.js';
@@ -15,9 +15,10 @@ import { scheduleEventRetention } from '../modules/events/retention.js';
 import { scheduleIdempotencyKeyRetention } from '../modules/payments/keyRetention.js';
 import { startLockScheduler } from '../modules/timeline/scheduler.js';
 import { startDeliveryWorker } from '../modules/webhooks/worker.js';
-import { createHttpServer } from '../ops/httpLimits.js';
 import { deliveryMetrics, readMetrics } from '../ops/metrics.js';
 import { serviceLayers } from '../serviceLayers.js';
+import { announcePreparing } from './announce.js';
+import { listenFirst } from './listener.js';
 import type { ShutdownStep } from './shutdown.js';
 import { StartupFailure } from './startupFailure.js';
 import { createWorkerApp } from './workerApp.js';
@@ -30,7 +31,7 @@ interface Job {
 
 /** What the process serves: the doors (api, all) or the worker's endpoints. */
 interface Front {
-  app: Parameters<typeof createHttpServer>[0];
+  app: RequestListener;
   startDraining: () => void;
   /** After listening: the WebSocket door takes its upgrades from the server. */
   attach?: (server: Server) => void;
@@ -73,8 +74,14 @@ async function prepareSchema(db: Db, config: Config, logger: Logger): Promise<vo
     }
     return;
   }
+  // A new embedded database (nothing applied yet) gets the demo data once migrated; one that was emptied is
+  // known only after the migrations, and is said then.
+  const seedAhead = isEmbedded(db) && drift.applied === 0;
+  if (drift.behind.length > 0)
+    announcePreparing(config, logger, { migrations: drift.behind.length, demoData: seedAhead });
   await migrateLatest(db);
   if (isEmbedded(db) && !(await databaseHoldsData(db))) {
+    if (!seedAhead) announcePreparing(config, logger, { migrations: 0, demoData: true });
     await seedDemoData(db, { production: config.production });
     logger.info('demo data loaded into the new embedded database');
   }
@@ -139,6 +146,8 @@ export async function startService(config: Config, logger: Logger): Promise<Star
   // the start's own, said once by its one line (startupFailure.ts). Its warnings are heard once started.
   const databaseLogger = logger.child({});
   databaseLogger.level = 'error';
+  // The port before the database: a port in use fails the start before anything is opened or migrated.
+  const listener = await listenFirst(config);
   const db = openDatabase(config, databaseLogger, { statementTimeoutMs: config.databaseStatementTimeoutMs });
   await prepareSchema(db, config, logger);
   databaseLogger.level = logger.level;
@@ -152,18 +161,15 @@ export async function startService(config: Config, logger: Logger): Promise<Star
     config.role === 'worker'
       ? createWorkerApp({ db, replica, logger, production: config.production })
       : await apiFront(config, db, replica, logger);
-  // requestTimeout, headersTimeout below it, and keepAliveTimeout (src/ops/httpLimits.ts).
-  const server: Server = createHttpServer(front.app, config.requestTimeoutMs).listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  front.attach?.(server);
+  const { server } = listener;
+  listener.serve(front);
   // Started once the port is ours: a start that fails to listen has claimed no work.
   const jobs = config.role === 'api' ? [] : startJobs(config, db, logger);
   logger.info({ role: config.role, jobs: jobs.map((job) => job.name) }, 'role');
 
-  const address = server.address();
   return {
     db,
-    port: typeof address === 'object' && address ? address.port : config.port,
+    port: listener.port,
     startDraining: front.startDraining,
     shutdownSteps: () => [
       {
