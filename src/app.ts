@@ -374,7 +374,9 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   // (4xx, a taxonomy error); anything else is masked.
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
-    if (status >= 400 && status < 500) return sendDoorError(req, res, unreadableBody(error?.type, GRAPHQL_BODY_LIMIT));
+    if (status >= 400 && status < 500) {
+      return sendDoorError(req, res, unreadableBody(error?.type, GRAPHQL_BODY_LIMIT, error?.body));
+    }
     sendUnexpectedError(res, doorOf(req, res), error, deps, req.path);
   };
   app.use(onError);

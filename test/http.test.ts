@@ -69,7 +69,12 @@ describe('error bodies', () => {
 
     const malformed = await post('{"query": ');
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual(refusal('the request body is not valid JSON', 'INVALID_REQUEST_BODY'));
+    expect(await malformed.json()).toEqual(
+      refusal(
+        'the request body is not valid JSON: unexpected end of the body at line 1, column 11',
+        'INVALID_REQUEST_BODY',
+      ),
+    );
 
     const latin1 = await post('{"query":"{ __typename }"}', { 'content-type': 'application/json; charset=latin1' });
     expect(latin1.status).toBe(415);

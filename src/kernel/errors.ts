@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { jsonFault, notValidJson } from './losslessJson.js';
 
 export const ERROR_CODES = [
   'MISSING_API_KEY',
@@ -122,10 +123,15 @@ export const invalidRequestBody = (problem: string) =>
 
 /**
  * A JSON body body-parser could not read (its error `type`), as the taxonomy error a client can act
- * on; `limit` is the size it was held to, as body-parser writes it ("64kb").
+ * on; `limit` is the size it was held to, as body-parser writes it ("64kb"); `body`, the text it failed
+ * to parse (body-parser's error carries it), says where it stops being JSON.
  */
-export function unreadableBody(type: unknown, limit: string): AppError {
-  if (type === 'entity.parse.failed') return invalidRequestBody('is not valid JSON');
+export function unreadableBody(type: unknown, limit: string, body?: unknown): AppError {
+  if (type === 'entity.parse.failed') {
+    return invalidRequestBody(
+      notValidJson(typeof body === 'string' ? jsonFault(body, { objectOrArray: true }) : undefined),
+    );
+  }
   if (type === 'entity.too.large') return new AppError('REQUEST_TOO_LARGE', `the request body is larger than ${limit}`);
   if (type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be UTF-8');
   if (type === 'encoding.unsupported') {

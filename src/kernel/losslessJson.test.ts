@@ -4,6 +4,7 @@ import {
   canonicalNumber,
   isJsonNumber,
   JsonTextError,
+  jsonFault,
   MAX_JSON_DEPTH,
   numberText,
   parseLosslessJson,
@@ -65,18 +66,80 @@ describe('parseLosslessJson', () => {
     expect(() => parseLosslessJson(`{"a":"${'['.repeat(100)}"}`)).not.toThrow();
   });
 
-  it.each(['', ' ', '{', '{"a":}', '[1,]', '{"a":01}', "{'a':1}", '1 2', 'NaN', '{"a":1}x', '"\\x"', '\ufeff{}'])(
-    'refuses malformed text %j as not valid JSON',
-    (text) => {
-      expect(refusal(text)).toBe('is not valid JSON');
-    },
-  );
+  it.each([
+    ['', 'unexpected end of the body at line 1, column 1'],
+    [' ', 'unexpected end of the body at line 1, column 2'],
+    ['{', 'unexpected end of the body at line 1, column 2'],
+    ['{"a":}', 'unexpected "}" at line 1, column 6'],
+    ['[1,]', 'unexpected "]" at line 1, column 4'],
+    ['{"a":01}', 'unexpected "1" at line 1, column 7'],
+    ["{'a':1}", `unexpected "'" at line 1, column 2`],
+    ['1 2', 'unexpected "2" at line 1, column 3'],
+    ['NaN', 'unexpected "N" at line 1, column 1'],
+    ['{"a":1}x', 'unexpected "x" at line 1, column 8'],
+    ['"\\x"', 'unexpected "\\\\" at line 1, column 2'],
+    ['\ufeff{}', 'unexpected "\\ufeff" at line 1, column 1'],
+    ['{\n  "amount": "1.00",\n  "reference": }\n', 'unexpected "}" at line 3, column 16'],
+    ['{"a":"x\ny"}', 'unexpected "\\n" at line 1, column 8'],
+    ['{"note":"😀😀" x}', 'unexpected "x" at line 1, column 14'],
+  ])('refuses malformed text %j as not valid JSON, saying where: %s', (text, place) => {
+    expect(refusal(text)).toBe(`is not valid JSON: ${place}`);
+  });
 
   it('keeps a member named __proto__ as an ordinary member', () => {
     const value = plainJson(parseLosslessJson('{"__proto__":{"polluted":true}}')) as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.keys(value)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('jsonFault', () => {
+  // Express's parser: JSON.parse, after refusing a text that does not begin with { or [.
+  const strictRefuses = (text: string) => {
+    if (!/^[ \t\n\r]*[[{]/.test(text)) return true;
+    try {
+      JSON.parse(text);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+
+  it('finds a place in every text JSON.parse (strict) refuses, and none in a text it reads', () => {
+    const inserted = fc.constantFrom('', '}', ']', ',', ':', '"', '\\', 'x', '\n', '\u0001');
+    const damaged = fc
+      .tuple(fc.jsonValue({ maxDepth: 3 }), fc.nat(), inserted, fc.nat(3))
+      .map(([value, at, insert, cut]) => {
+        const text = JSON.stringify({ value });
+        const i = at % (text.length + 1);
+        return text.slice(0, i) + insert + text.slice(i + cut);
+      });
+    fc.assert(
+      fc.property(damaged, (text) => {
+        const fault = jsonFault(text, { objectOrArray: true });
+        if (strictRefuses(text)) expect(fault, text).toMatch(/^unexpected .* at line \d+, column \d+$/);
+        else expect(fault, text).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses a text that does not begin with an object or an array at its first character', () => {
+    expect(jsonFault('\n  "query"', { objectOrArray: true })).toBe('unexpected "\\"" at line 2, column 3');
+    expect(jsonFault('   ', { objectOrArray: true })).toBe('unexpected end of the body at line 1, column 4');
+    expect(jsonFault('"query"')).toBeUndefined();
+  });
+
+  it('quotes one character, never the text around it', () => {
+    const fault = jsonFault(`{"token":"sk_live_${'s'.repeat(10_000)}" "next":1}`);
+    expect(fault).toBe('unexpected "\\"" at line 1, column 10021');
+    expect(fault).not.toContain('sk_live');
+  });
+
+  it('looks no deeper than it can without recursion past the stack: a 60,000-level text gets no place', () => {
+    expect(jsonFault('['.repeat(60_000))).toBeUndefined();
+    expect(jsonFault(`${'['.repeat(900)}x`)).toBe('unexpected "x" at line 1, column 901');
   });
 });
 
