@@ -15,11 +15,12 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { activeDemoKeys } from './fixtures/demo.js';
 import { createDeviceDoor } from './http/deviceDoor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
-import { introspectionDisabledRule, ownValidationCode, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
+import { introspectionDisabledRule, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
+import { formatGraphqlError } from './http/graphqlErrors.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import type { TrustProxy } from './kernel/clientAddress.js';
 import type { Config, GraphqlExecutorKind } from './kernel/config.js';
-import { AppError, maskUnexpectedError, unreadableBody, withHttpStatus } from './kernel/errors.js';
+import { AppError, unreadableBody, withHttpStatus } from './kernel/errors.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
 import { type TrustedDocuments, trustingAlso } from './kernel/trustedDocuments.js';
@@ -34,7 +35,7 @@ import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } 
 import { createPagesRouter } from './pages/router.js';
 import { sandboxLandingPage } from './pages/sandbox.js';
 import { type Context, createContext, type ServiceDeps } from './pipeline/context.js';
-import { createOperationShapeRule, tokenLimitMessage } from './pipeline/documentLimits/graphqlLimits.js';
+import { createOperationShapeRule } from './pipeline/documentLimits/graphqlLimits.js';
 import { type KeylessRequest, refusedWithoutCredential } from './pipeline/documentLimits/keylessRequests.js';
 import { countListItems } from './pipeline/documentLimits/listItemCeiling.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './pipeline/graphqlExecutor.js';
@@ -247,16 +248,8 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       ...(deps.replica ? [readRoutingPlugin(deps.db, readMetrics)] : []),
       deps.production ? ApolloServerPluginLandingPageDisabled() : sandboxLandingPage(),
     ],
-    formatError: (formatted, error) => {
-      const tokenLimit =
-        formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' ? tokenLimitMessage(formatted.message) : undefined;
-      if (tokenLimit) return { ...formatted, message: tokenLimit, locations: undefined };
-      const own = formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' ? ownValidationCode(error) : undefined;
-      if (own) return { ...formatted, extensions: { ...formatted.extensions, code: own } };
-      const masked = maskUnexpectedError(formatted, error);
-      if (masked.errorId) deps.logger.error({ err: error, errorId: masked.errorId }, 'unexpected error in GraphQL');
-      return masked.formatted;
-    },
+    // The same words as the WebSocket door's (src/http/graphqlErrors.ts).
+    formatError: (formatted, error) => formatGraphqlError(formatted, error, deps.logger),
   });
   await apollo.start();
 

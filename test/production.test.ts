@@ -104,6 +104,38 @@ describe('production mode', () => {
     }
   });
 
+  it('names no field of the schema a client did not ask for ("Did you mean"), on HTTP and on the WebSocket door', async () => {
+    const query = 'subscription { events { idd } }';
+    const response = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
+      body: JSON.stringify({ query }),
+    });
+    const overHttp = ((await response.json()) as { errors: Array<{ message: string; extensions: unknown }> }).errors;
+    const client = createClient({
+      url: `${baseUrl.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Api-Key': 'demo-operator-key' },
+      retryAttempts: 0,
+    });
+    try {
+      const errors = await new Promise<unknown>((resolve) => {
+        client.subscribe(
+          { query },
+          { next: () => resolve('answered'), error: resolve, complete: () => resolve('completed') },
+        );
+      });
+      const expected = {
+        message: 'Cannot query field "idd" on type "Event".',
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      };
+      expect(overHttp).toEqual([expect.objectContaining(expected)]);
+      expect(errors).toEqual([expect.objectContaining(expected)]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('answers __typename, which is no introspection of the schema', async () => {
     const response = await fetch(`${baseUrl}/graphql`, {
       method: 'POST',

@@ -542,3 +542,100 @@ describe('expiry ends live access', () => {
     }
   });
 });
+
+describe('a refused subscribe carries the code HTTP gives', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService(database.db);
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  /** The errors graphql-ws hands the client for one subscribe (an `error` message), or what came instead. */
+  async function refusal(
+    key: string,
+    payload: { query: string; variables?: Record<string, unknown>; operationName?: string },
+  ) {
+    const client = createClient({
+      url: wsUrl(service),
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Api-Key': key },
+      retryAttempts: 0,
+    });
+    try {
+      return await new Promise<any>((resolve) => {
+        client.subscribe(payload, {
+          next: (value) => resolve({ next: value }),
+          error: resolve,
+          complete: () => resolve('completed'),
+        });
+      });
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  /** The same document's errors over HTTP. */
+  async function overHttp(key: string, query: string) {
+    const { body } = (await service.graphql(query, { 'x-api-key': key })) as { body: { errors: any[] } };
+    return body.errors;
+  }
+
+  it('a document that fails validation (an unknown field), or does not parse: the same code and words as HTTP', async () => {
+    const { secret } = await newKey();
+    for (const [query, code] of [
+      ['subscription { events { id nope } }', 'GRAPHQL_VALIDATION_FAILED'],
+      ['subscription { events { id', 'GRAPHQL_PARSE_FAILED'],
+      [`subscription { events { id ${'x'.repeat(500)} } }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ] as const) {
+      const errors = await refusal(secret, { query });
+      expect(Array.isArray(errors), JSON.stringify(errors)).toBe(true);
+      expect(
+        errors.map((error: any) => error.extensions?.code),
+        query,
+      ).toEqual([code]);
+      const http = await overHttp(secret, query);
+      expect(
+        http.map((error) => error.extensions.code),
+        query,
+      ).toEqual([code]);
+      expect(errors[0].message, query).toBe(http[0].message);
+    }
+    // A name the client sent is cut, as HTTP cuts it.
+    const [long] = await refusal(secret, { query: `subscription { events { id ${'x'.repeat(500)} } }` });
+    expect(long.message).toBe(`Cannot query field "${'x'.repeat(64)}…" on type "Event".`);
+  });
+
+  it('variables that do not fit, no operation to run, and a query: BAD_USER_INPUT, OPERATION_RESOLUTION_FAILURE, BAD_REQUEST', async () => {
+    const { secret } = await newKey();
+    const typed = 'subscription Typed($types: [EventType!]) { events(types: $types) { id } }';
+    const badVariables = await refusal(secret, { query: typed, variables: { types: ['NO_SUCH_TYPE'] } });
+    expect(badVariables).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining('Variable "$types" got invalid value "NO_SUCH_TYPE"'),
+        extensions: { code: 'BAD_USER_INPUT' },
+      }),
+    ]);
+    const unnamed = await refusal(secret, { query: typed, operationName: 'Other' });
+    expect(unnamed).toEqual([
+      {
+        message: 'the document names no operation to run (operationName)',
+        extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+      },
+    ]);
+    const query = await refusal(secret, { query: '{ viewer { kind } }' });
+    expect(query).toEqual([
+      {
+        message: 'the WebSocket carries subscriptions only: send a query over HTTP',
+        extensions: { code: 'BAD_REQUEST' },
+      },
+    ]);
+    // The socket served the refusals and still subscribes.
+    const fine = connect(service, { 'X-Api-Key': secret });
+    const stop = await listen(service, fine);
+    expect(fine.errors).toEqual([]);
+    stop();
+    await fine.client.dispose();
+  });
+});

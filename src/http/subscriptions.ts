@@ -14,6 +14,7 @@ import {
   GraphQLError,
   type GraphQLSchema,
   getOperationAST,
+  getVariableValues,
   parse,
   specifiedRules,
   validate,
@@ -28,9 +29,10 @@ import { bearerCredential, type Principal } from '../modules/auth/principal.js';
 import { activeApiKeyIds } from '../modules/auth/queries.js';
 import { createEventFeed } from '../modules/events/feed.js';
 import { type Context, createContext, type ServiceDeps } from '../pipeline/context.js';
-import { costRefusal, createOperationShapeRule, tokenLimitMessage } from '../pipeline/documentLimits/graphqlLimits.js';
+import { costRefusal, createOperationShapeRule } from '../pipeline/documentLimits/graphqlLimits.js';
 import { documentToRun } from '../pipeline/trustedDocuments.js';
 import { introspectionDisabledRule } from './graphqlEdges.js';
+import { formatSocketError, labelled, requestError } from './graphqlErrors.js';
 import { CLOSE_FORBIDDEN, createKeyConnections, type DoorCloseReason, type KeyConnection } from './keyConnections.js';
 import { createUpgradeGate, type DoorRefusal, serveSocket } from './websocketSockets.js';
 
@@ -272,30 +274,36 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
       if (error instanceof AppError) return [subscriptionError(error)];
       throw error;
     }
-    if (connection.closedBy) return [new GraphQLError('the connection is closing')];
+    if (connection.closedBy) return [new AppError('SERVICE_UNAVAILABLE', 'the connection is closing')];
     // The same rule as /graphql's (its id with an empty query, or its text), before the document is parsed.
     let text: string | undefined;
     try {
       text = documentToRun(deps.trusted ?? null, base.auth.principal, payload);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
-      return [new GraphQLError(error.message, { extensions: { code: error.extensions.code } })];
+      return [error];
     }
+    // Each refusal below with the code HTTP gives it (decisions.md 12), said in HTTP's words (onError).
     let document: ReturnType<typeof parse>;
     try {
       document = parse(text ?? '', { maxTokens: limits.graphql.maxTokens });
     } catch (error) {
-      const message = error instanceof GraphQLError ? error.message : 'the document could not be parsed';
-      return [new GraphQLError(tokenLimitMessage(message) ?? message)];
+      if (!(error instanceof GraphQLError)) throw error;
+      return [labelled(error, 'GRAPHQL_PARSE_FAILED')];
     }
     const errors = validate(schema, document, rules);
-    if (errors.length > 0) return errors;
+    if (errors.length > 0) return errors.map((error) => labelled(error, 'GRAPHQL_VALIDATION_FAILED', deps.production));
     const operation = getOperationAST(document, payload.operationName);
-    if (!operation) return [new GraphQLError('the document names no operation to run (operationName)')];
+    if (!operation) {
+      return [requestError('the document names no operation to run (operationName)', 'OPERATION_RESOLUTION_FAILURE')];
+    }
     if (operation.operation !== 'subscription') {
-      return [new GraphQLError(`the WebSocket carries subscriptions only: send a ${operation.operation} over HTTP`)];
+      const message = `the WebSocket carries subscriptions only: send a ${operation.operation} over HTTP`;
+      return [requestError(message, 'BAD_REQUEST')];
     }
     const variables = payload.variables ?? {};
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 10 });
+    if (coerced.errors) return coerced.errors.map((error) => requestError(error.message, 'BAD_USER_INPUT'));
     const refusal = costRefusal(schema, document, operation, variables, limits.graphql);
     if (refusal) return [refusal];
     const open = openPerKey.get(keyId) ?? 0;
@@ -332,6 +340,10 @@ export function createSubscriptionDoor(deps: SubscriptionDoorDeps): Subscription
     connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
     onConnect: (ctx) => authenticate(ctx.extra, ctx.connectionParams),
     onSubscribe: (ctx, id, payload) => subscribe(ctx.extra, id, payload),
+    // Every error sent, a refused subscribe's or an event's, in the words and codes of HTTP's.
+    onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatSocketError(error, logger)),
+    onNext: (_ctx, _id, _payload, _args, result) =>
+      result.errors ? { ...result, errors: result.errors.map((error) => formatSocketError(error, logger)) } : undefined,
     onComplete: (ctx, id) => release(ctx.extra, id),
     onClose: (ctx) => {
       for (const id of [...ctx.extra.counted]) release(ctx.extra, id);
