@@ -321,6 +321,17 @@ describe('the upgrade of clear keys, and a rotation', () => {
       'startup error: stored unlock keys are sealed under key(s) DEVICE_UNLOCK_SEALING_KEYS does not list: "u2" (2); list those keys again (after the first) until npm run keys -- seal-unlock-keys has resealed them',
     );
 
+    // Another key under the seals' id: refused too, before any payment could fail on it.
+    const impostor = await start(`u2:${sealingKey()}`);
+    const wrongKey = await impostor.started.then(
+      () => expect.fail('the start should have been refused'),
+      (failure: unknown) => failure,
+    );
+    if (!onPostgres) rmSync(join(where.DATA_DIR!, 'pglite.lock'), { force: true });
+    expect(startupFailureLine(wrongKey, impostor.config)).toBe(
+      'startup error: the key(s) "u2" of DEVICE_UNLOCK_SEALING_KEYS do not open the unlock keys stored under their id; give each id the key that sealed them (another key needs another id)',
+    );
+
     // The old key dropped: the new one alone opens every seal.
     const { started } = await start(U2);
     const service = await started;

@@ -15,7 +15,11 @@ import { scheduleEventRetention } from '../modules/events/retention.js';
 import { scheduleIdempotencyKeyRetention } from '../modules/payments/keyRetention.js';
 import { startLockScheduler } from '../modules/timeline/scheduler.js';
 import { type UnlockKeySealer, unlockKeySealer } from '../modules/unlockCodes/sealing.js';
-import { scheduleUnlockKeySealing, sealsUnderUnlistedKeys } from '../modules/unlockCodes/storedKeys.js';
+import {
+  listedKeysThatDoNotOpen,
+  scheduleUnlockKeySealing,
+  sealsUnderUnlistedKeys,
+} from '../modules/unlockCodes/storedKeys.js';
 import { startDeliveryWorker } from '../modules/webhooks/worker.js';
 import { createHttpServer } from '../ops/httpLimits.js';
 import { deliveryMetrics, readMetrics } from '../ops/metrics.js';
@@ -83,17 +87,25 @@ async function prepareSchema(db: Db, config: Config, logger: Logger): Promise<vo
 }
 
 /**
- * A stored unlock key sealed under a key the configuration no longer lists would fail the payments on
- * its device: the start refuses instead, naming the key (decisions.md 35).
+ * A stored unlock key sealed under a key the configuration no longer lists, or lists with another
+ * secret, would fail the payments on its device: the start refuses instead, naming the key (decisions.md 35).
  */
 async function checkUnlockSealingKeys(db: Db, unlockKeys: UnlockKeySealer): Promise<void> {
   const unlisted = await sealsUnderUnlistedKeys(db, unlockKeys);
-  if (unlisted.length === 0) return;
-  const named = unlisted.map(({ keyId, count }) => `"${keyId}" (${count})`).join(', ');
-  throw new StartupFailure(
-    `stored unlock keys are sealed under key(s) DEVICE_UNLOCK_SEALING_KEYS does not list: ${named}`,
-    'list those keys again (after the first) until npm run keys -- seal-unlock-keys has resealed them',
-  );
+  if (unlisted.length > 0) {
+    const named = unlisted.map(({ keyId, count }) => `"${keyId}" (${count})`).join(', ');
+    throw new StartupFailure(
+      `stored unlock keys are sealed under key(s) DEVICE_UNLOCK_SEALING_KEYS does not list: ${named}`,
+      'list those keys again (after the first) until npm run keys -- seal-unlock-keys has resealed them',
+    );
+  }
+  const unopened = await listedKeysThatDoNotOpen(db, unlockKeys);
+  if (unopened.length > 0) {
+    throw new StartupFailure(
+      `the key(s) ${unopened.map((id) => `"${id}"`).join(', ')} of DEVICE_UNLOCK_SEALING_KEYS do not open the unlock keys stored under their id`,
+      'give each id the key that sealed them (another key needs another id)',
+    );
+  }
 }
 
 async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined, logger: Logger): Promise<Front> {

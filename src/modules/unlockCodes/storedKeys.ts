@@ -6,7 +6,7 @@
 // each other, and a run stopped half-way leaves every row either as it was or done.
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { runPeriodically } from '../../kernel/periodic.js';
-import { type UnlockKeySealer, unlockKeyOfRow } from './sealing.js';
+import { sealingKeyIdOf, type UnlockKeySealer, unlockKeyOfRow } from './sealing.js';
 
 const BATCH = 500;
 
@@ -100,6 +100,30 @@ export async function sealsUnderUnlistedKeys(
     .groupByRaw(SEAL_KEY_ID)
     .orderBy('key_id');
   return rows.map((row) => ({ keyId: row.key_id, count: Number(row.n) }));
+}
+
+/**
+ * The listed key ids whose key does not open the seals that name them: one stored seal under each is
+ * opened (another key given the same id, say; the start refuses while there is any).
+ */
+export async function listedKeysThatDoNotOpen(db: DbOrTrx, sealer: UnlockKeySealer): Promise<string[]> {
+  const samples: StoredUnlockKeyRow[] = await db('device_credentials')
+    // One row per key id (Postgres's distinct on, ordered by it).
+    .select(db.raw(`distinct on (${SEAL_KEY_ID}) partner_id, id, device_id, key_hash, unlock_key, unlock_key_sealed`))
+    .whereRaw(...sealKeyIdAmong(sealer.keyIds, true))
+    .orderByRaw(SEAL_KEY_ID);
+  return samples.flatMap((row) => {
+    try {
+      sealer.open(row.unlock_key_sealed!, {
+        partnerId: String(row.partner_id),
+        deviceId: String(row.device_id),
+        credentialKeyHash: row.key_hash,
+      });
+      return [];
+    } catch {
+      return [sealingKeyIdOf(row.unlock_key_sealed!)!];
+    }
+  });
 }
 
 /** Seals at once, then every `everyMs` (an hour by default) until stopped; `onRun` hears each run that changed a row. */
