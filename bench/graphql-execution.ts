@@ -35,6 +35,7 @@ import { migrateLatest } from '../src/db/migrate.js';
 import { generateBenchData } from '../src/fixtures/benchData.js';
 import { listSizeOf } from '../src/kernel/listSize.js';
 import { createLogger } from '../src/kernel/logger.js';
+import { unlockKeySealer } from '../src/modules/unlockCodes/sealing.js';
 import { type Context, createContext } from '../src/pipeline/context.js';
 import { countListItems } from '../src/pipeline/documentLimits/listItemCeiling.js';
 import { createJitExecutor } from '../src/pipeline/graphqlExecutor.js';
@@ -138,6 +139,7 @@ export async function measureGraphqlExecution(db: Db, options: MeasureOptions): 
       logger,
       now: () => new Date(),
       tokens: { signingKeys: [{ id: 'bench', secret: 'x'.repeat(32) }], ttlSeconds: 60 },
+      unlockKeys: unlockKeySealer([{ id: 'bench', secret: randomBytes(32).toString('base64url') }]),
     },
     {
       credential: { value: options.partnerKey, expected: 'an API key', presentedAs: 'bench' },

@@ -56,6 +56,7 @@ export async function startServices(settings: Settings, database: Database): Pro
     DATA_DIR: join(os.tmpdir(), `${database.name}-${name}`),
     TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
     DEVICE_SIGNING_KEYS: `bench:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
+    DEVICE_UNLOCK_SEALING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
     RATE_LIMIT_REQUESTS: '1000000',
     RATE_LIMIT_WINDOW_SECONDS: '60',
     GRAPHQL_EXECUTOR: settings.executor,

@@ -29,6 +29,7 @@ import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } f
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
+import { unlockKeySealer } from './modules/unlockCodes/sealing.js';
 import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
@@ -77,6 +78,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     trustProxy: config.trustProxy,
     graphqlExecutor: config.graphqlExecutor,
     tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
+    unlockKeys: unlockKeySealer(config.unlockSealingKeys),
     webhookAllowedPorts: config.webhookAllowedPorts,
     deviceSigningKeys: config.deviceSigningKeys,
     requestTimeoutMs: config.requestTimeoutMs,

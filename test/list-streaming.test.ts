@@ -19,7 +19,7 @@ import { createLegacyHandler } from '../src/rest/handler.js';
 import { listTransactionsBody } from '../src/rest/mappers.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { TEST_TOKENS } from './support/service.js';
+import { TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
 
 const route = LEGACY_ROUTES.find((candidate) => candidate.name === 'list-transactions')!;
 const schema = buildSchema();
@@ -60,7 +60,11 @@ beforeAll(async () => {
   } as unknown as ApolloServer<Context>;
   const logger = createLogger('error', { write: (line: string) => void logged.push(line) });
   const handle = createLegacyHandler(
-    { service: { db: database.db, logger, now: () => new Date(), tokens: TEST_TOKENS }, apollo, schema },
+    {
+      service: { db: database.db, logger, now: () => new Date(), tokens: TEST_TOKENS, unlockKeys: TEST_UNLOCK_KEYS },
+      apollo,
+      schema,
+    },
     route,
   );
   const app = express();

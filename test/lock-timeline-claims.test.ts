@@ -11,6 +11,7 @@ import { recordInStorePayment } from '../src/modules/payments/inStore.js';
 import { reschedulePartner, scheduleLoadedOrders, shiftPartnerTimeline } from '../src/modules/timeline/schedule.js';
 import { startLockScheduler } from '../src/modules/timeline/scheduler.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
+import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
 
 const DAY_MS = 86_400_000;
 const DEMO = '1';
@@ -91,6 +92,7 @@ describe('catching up after downtime', () => {
         idempotencyKey: null,
       },
       partnerNow(),
+      TEST_UNLOCK_KEYS,
     );
     expect(paid.receipt.nextPayment! * 1000).toBeGreaterThan(partnerNow().getTime());
     await scheduler.fireDue();

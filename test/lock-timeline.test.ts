@@ -22,6 +22,7 @@ import { type LockScheduler, startLockScheduler } from '../src/modules/timeline/
 import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
+import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
 
 const fixture = useSeededService();
 const DAY_MS = 86_400_000;
@@ -92,6 +93,7 @@ const payInStore = (amount: string, now: Date) =>
       idempotencyKey: null,
     },
     now,
+    TEST_UNLOCK_KEYS,
   );
 
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -230,6 +232,7 @@ describe('the lock timeline of demo order 4000004', () => {
         deviceTag: DEMO_DEVICE_TAG,
       },
       { nowFor: () => new Date(lockAt.getTime() + 2 * 3_600_000) },
+      TEST_UNLOCK_KEYS,
     );
     expect(receipt.replayed).toBe(false);
     expect((await eventsOf(DEMO, DEMO_ORDER_ID, since)).map((event) => event.type)).toEqual(['payment.recorded']);
@@ -322,6 +325,7 @@ describe('an order paid meanwhile, and a claim that dies', () => {
         idempotencyKey: null,
       },
       partnerNow(OTHER),
+      TEST_UNLOCK_KEYS,
     );
     expect(paid.events!.map((event) => event.type)).not.toContain('device.unlocked');
     await scheduler.fireDue();
@@ -347,6 +351,7 @@ describe('an order paid meanwhile, and a claim that dies', () => {
           idempotencyKey: null,
         },
         partnerNow(DEMO),
+        TEST_UNLOCK_KEYS,
       );
     // 0.67 buys a day (20.00 a month): lockAt moves, still far in the past.
     const small = await pay4000012('0.67');

@@ -19,6 +19,7 @@ import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { ledgerSnapshot } from './support/ledger.js';
 import { statementsDuring } from './support/statements.js';
+import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
@@ -65,6 +66,7 @@ const pay = (
     rounds.lostRounds ? contendedDb(db(), { lost: rounds.lostRounds }) : db(),
     { ...order, amount, idempotencyKey } satisfies InStorePaymentRequest,
     now,
+    TEST_UNLOCK_KEYS,
   );
 
 /** Runs all at once; the successes and the refusals' codes. */

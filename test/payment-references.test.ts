@@ -14,6 +14,7 @@ import { acceptNotification } from '../src/modules/payments/notification.js';
 import type { PaymentVendorRow } from '../src/modules/vendors/rows.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
+import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
 
 /** Every partner at one instant, as acceptNotification reads the time. */
 const clockAt = (now: Date): PartnerClocks => ({ nowFor: () => now });
@@ -270,7 +271,13 @@ describe('paying a payment reference', () => {
     });
     const before = await snapshot();
     await expect(
-      acceptNotification(db(), vendor, body('PR-CLOCK-1'), clockAt(new Date(NOW.getTime() + 3600_000))),
+      acceptNotification(
+        db(),
+        vendor,
+        body('PR-CLOCK-1'),
+        clockAt(new Date(NOW.getTime() + 3600_000)),
+        TEST_UNLOCK_KEYS,
+      ),
     ).rejects.toMatchObject({ extensions: { code: 'PAYMENT_REFERENCE_EXPIRED' } });
     expect(await snapshot()).toEqual(before);
     const paid = await acceptNotification(
@@ -278,6 +285,7 @@ describe('paying a payment reference', () => {
       vendor,
       body('PR-CLOCK-2'),
       clockAt(new Date(NOW.getTime() + 3540_000)),
+      TEST_UNLOCK_KEYS,
     );
     expect(paid.replayed).toBe(false);
   });
@@ -318,7 +326,7 @@ describe('paying a payment reference', () => {
     const reference = await create({ financeOrderId: SECOND_ORDER_ID, amount: '2.50' });
     const body = { paymentVendor: 'strict-vendor', amount: '2.50', currency: 'USD', reference: 'STRICT-1' };
     // Without the reference, the service still needs a locator.
-    await expect(acceptNotification(db(), vendor!, body, clockAt(NOW))).rejects.toMatchObject({
+    await expect(acceptNotification(db(), vendor!, body, clockAt(NOW), TEST_UNLOCK_KEYS)).rejects.toMatchObject({
       extensions: { code: 'INVALID_NOTIFICATION' },
     });
     const claimed = await acceptNotification(
@@ -326,6 +334,7 @@ describe('paying a payment reference', () => {
       vendor!,
       { ...body, paymentReference: reference.code },
       clockAt(NOW),
+      TEST_UNLOCK_KEYS,
     );
     expect(claimed.payment).toMatchObject({ finance_order_id: SECOND_ORDER_ID, amount_minor: '250' });
     // Another member the schema does not allow is still refused.
@@ -335,6 +344,7 @@ describe('paying a payment reference', () => {
         vendor!,
         { ...body, reference: 'STRICT-2', paymentReference: reference.code, extra: 1 },
         clockAt(NOW),
+        TEST_UNLOCK_KEYS,
       ),
     ).rejects.toMatchObject({ extensions: { code: 'INVALID_NOTIFICATION' } });
   });
@@ -379,6 +389,7 @@ describe.skipIf(!onPostgres)('50 notifications racing for one reference (Postgre
             paymentReference: reference.code,
           },
           clockAt(NOW),
+          TEST_UNLOCK_KEYS,
         ),
       ),
     );

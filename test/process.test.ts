@@ -2,7 +2,6 @@
 // processes. On PGlite: the embedded default under a fresh DATA_DIR. On Postgres (TEST_DATABASE_URL):
 // db:migrate, db:seed and start against a fresh database. Both must give the golden bodies, byte for byte.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,6 @@ import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { readmeShellBlock, runReadmeShell } from './support/readme.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const SECRET = 'process-test-signing-secret-0123456789';
 
 interface Finished {
   code: number | null;
@@ -135,19 +133,37 @@ describe('configuration', () => {
   });
 
   it('refuses to seed in production mode', async () => {
-    // Nothing is connected: the refusal comes before any query.
+    // Nothing is connected: the refusal comes before any query (and no secret is asked for first).
     const result = await run(
       'src/cli/db.ts',
       ['seed'],
-      baseEnv({
-        NODE_ENV: 'production',
-        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused',
-        TOKEN_SIGNING_SECRET: SECRET,
-        DEVICE_SIGNING_KEYS: `p:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
-      }),
+      baseEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unused' }),
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('refused: the demo data set is never loaded in production mode');
+  });
+
+  it('runs every command in production with DATABASE_URL alone: each goes for the database (decisions.md 27)', async () => {
+    // A port nothing listens on: each command gets past its configuration and says the database's failure.
+    const env = baseEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/financing' });
+    const npmScript = (args: string[]) =>
+      collect(spawn(process.execPath, ['scripts/run-command.mjs', ...args], { cwd: ROOT, env }));
+    const commands = [['db', 'migrate'], ['db', 'rollback'], ['keys', 'list'], ['ledger-check'], ['events-purge']];
+    const results = await Promise.all(commands.map(npmScript));
+    for (const [index, result] of results.entries()) {
+      const name = commands[index]!.join(' ');
+      expect(result.code, `${name}: ${result.stderr}`).toBe(1);
+      expect(result.stderr, name).toMatch(
+        /^database error: database unreachable at 127\.0\.0\.1:1: connection refused; /,
+      );
+      expect(result.stderr, name).not.toMatch(/^\s+at /m);
+    }
+    // The one command that seals needs its key, and says so in one line.
+    const sealing = await npmScript(['keys', 'seal-unlock-keys']);
+    expect(sealing.code).toBe(1);
+    expect(sealing.stderr).toBe(
+      'configuration error: DEVICE_UNLOCK_SEALING_KEYS is required when NODE_ENV=production\n',
+    );
   });
 });
 

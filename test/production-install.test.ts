@@ -1,14 +1,15 @@
 // The image without a container engine (Postgres only): the Dockerfile's own steps, read through its
 // parser so they cannot drift, run in a temporary folder (the build context .dockerignore lets through,
 // the build stage's `npm run build`, the runtime stage's `npm ci --omit=dev` and its COPY of dist/),
-// then the runtime folder used as the image uses it: the release step (`npm run db:migrate`), the
+// then the runtime folder used as the image uses it: the release step (`npm run db:migrate`, with
+// DATABASE_URL alone; and the README's deploy recipe, run as written from the build's folder), the
 // image's CMD with `--role api` and `--role worker` (a payment through the API, delivered by the
 // worker's webhook to a real receiver), its HEALTHCHECK, and the startup failures an operator meets
 // first (port in use, database unreachable, database missing), each one line and a non-zero exit.
 // As root (here and in CI), every process of the runtime folder runs as `nobody`, not root, over files
 // it cannot write: the image's USER and its read-only code.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -30,6 +31,7 @@ import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/
 import { finish } from './support/childProcess.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 import { buildContextFiles, ROOT, readDockerfile, type Stage } from './support/dockerfile.js';
+import { readmeShellBlock } from './support/readme.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 import { listeningPort } from './support/serviceProcess.js';
 
@@ -49,6 +51,7 @@ function productionSecrets(): Record<string, string> {
   return {
     TOKEN_SIGNING_SECRET: 'a-signing-secret-of-at-least-32-characters',
     DEVICE_SIGNING_KEYS: `k1:${Buffer.from(device).toString('base64url')}`,
+    DEVICE_UNLOCK_SEALING_KEYS: `u1:${randomBytes(32).toString('base64url')}`,
   };
 }
 
@@ -161,14 +164,9 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
     expect(kib).toBeLessThanOrEqual(MAX_NODE_MODULES_KIB);
   });
 
-  it('runs the release step, npm run db:migrate, in the production install (no tsx, no sources)', async () => {
-    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
-    cleanups.push(() => database.drop());
-    const migrated = await finish(
-      inImage(['npm', 'run', '--silent', 'db:migrate'], { DATABASE_URL: database.url, ...secrets }),
-    );
-    expect(migrated.code, migrated.stdout + migrated.stderr).toBe(0);
-    const admin = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 1 } });
+  /** Every migration the build carries is applied to the database at `url`. */
+  async function expectMigrated(url: string): Promise<void> {
+    const admin = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
     try {
       const applied = await admin('knex_migrations').count({ n: '*' });
       const built = readdirSync(join(appDir, 'dist/migrations')).filter((file) => file.endsWith('.js'));
@@ -176,6 +174,62 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
     } finally {
       await admin.destroy();
     }
+  }
+
+  it('runs the release step, npm run db:migrate, in the production install with DATABASE_URL alone (no secret, no tsx, no sources)', async () => {
+    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
+    cleanups.push(() => database.drop());
+    // NODE_ENV=production from the image; the database's URL and nothing else.
+    const migrated = await finish(inImage(['npm', 'run', '--silent', 'db:migrate'], { DATABASE_URL: database.url }));
+    expect(migrated.code, migrated.stdout + migrated.stderr).toBe(0);
+    await expectMigrated(database.url);
+    // The other commands that sign nothing, the same way.
+    for (const args of [['ledger:check'], ['events:purge'], ['keys', '--', 'list']]) {
+      const ran = await finish(inImage(['npm', 'run', '--silent', ...args], { DATABASE_URL: database.url }));
+      expect(ran.code, `${args.join(' ')}: ${ran.stdout}${ran.stderr}`).toBe(0);
+    }
+  });
+
+  it("follows the README's deploy recipe as written: the release step in its clean folder needs the database alone", {
+    timeout: 600_000,
+  }, async () => {
+    const recipe = readmeShellBlock('readme-deploy');
+    const [buildLine, ...steps] = recipe.trimEnd().split('\n');
+    // Its first line is the build stage's two RUNs, which the Dockerfile's steps above ran in the build's folder.
+    expect(buildLine).toBe('npm ci && npm run build');
+    expect(build.steps.flatMap((step) => (step.kind === 'run' ? [step.command] : []))).toEqual([
+      expect.stringMatching(/^npm ci\b/),
+      'npm run build',
+    ]);
+    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
+    cleanups.push(() => database.drop());
+    const release = mkdtempSync(join(tmpdir(), 'dfs-release-'));
+    cleanups.push(() => rmSync(release, { recursive: true, force: true }));
+    // The recipe's words, its two placeholders pointed here: the release folder and the database.
+    const script = steps
+      .join('\n')
+      .replace(/^RELEASE=\S+$/m, `RELEASE=${release}`)
+      .replace(/DATABASE_URL=\S+$/m, `DATABASE_URL=${database.url}`);
+    expect(script).toContain(`RELEASE=${release}`);
+    expect(script).toContain(`DATABASE_URL=${database.url}`);
+    const ran = await finish(
+      spawn('bash', ['-c', `set -euo pipefail\n${script}`], {
+        cwd: join(appDir, '..', build.name),
+        // npm's cache of this machine, as the image's build uses its cache mount.
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_prefer_offline: 'true' },
+      }),
+    );
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('applied: 20261121000100_principals');
+    expect(`${ran.stdout}${ran.stderr}`).not.toMatch(/^\s+at /m);
+    expect(readdirSync(release).sort()).toEqual([
+      'dist',
+      'node_modules',
+      'package-lock.json',
+      'package.json',
+      'scripts',
+    ]);
+    await expectMigrated(database.url);
   });
 
   describe('the two roles, and the startup failures', () => {
@@ -349,6 +403,11 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
         PORT: '0',
       });
       expect(line).toMatch(/unreachable|reach|connect|refused/i);
+    }, 60_000);
+
+    it('stops with one line and a non-zero exit without a secret of the roles: DEVICE_UNLOCK_SEALING_KEYS', async () => {
+      const { line } = await failedStart({ DATABASE_URL: databaseUrl, PORT: '0', DEVICE_UNLOCK_SEALING_KEYS: '' });
+      expect(line).toBe('configuration error: DEVICE_UNLOCK_SEALING_KEYS is required when NODE_ENV=production');
     }, 60_000);
 
     it('stops with one line and a non-zero exit on a missing database', async () => {

@@ -7,7 +7,7 @@
 // the SDK's own lines are JSON too, and the request line names the incoming trace and the server span.
 // Postgres only: production requires DATABASE_URL.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,7 @@ function startProduction(databaseUrl: string, env: Record<string, string>): Prom
       PORT: '0',
       TOKEN_SIGNING_SECRET: 'production-logs-test-signing-secret-0123456789',
       DEVICE_SIGNING_KEYS: `p:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
+      DEVICE_UNLOCK_SEALING_KEYS: `p:${randomBytes(32).toString('base64url')}`,
       ...env,
     },
   });

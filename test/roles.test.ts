@@ -61,7 +61,13 @@ describe.skipIf(!onPostgres)('roles (Postgres: separate processes)', () => {
     const worker = await startServiceProcess(database.url!, cleanups, { SERVICE_ROLE: 'worker', LOG_LEVEL: 'info' });
     expect(startedJobs(worker)).toEqual({
       role: 'worker',
-      jobs: ['event retention', 'idempotency key retention', 'lock scheduler', 'webhook deliveries'],
+      jobs: [
+        'event retention',
+        'idempotency key retention',
+        'unlock key sealing',
+        'lock scheduler',
+        'webhook deliveries',
+      ],
     });
     await vi.waitFor(() => expect(receiver.received.map((request) => request.path)).toEqual(['/roles']), {
       timeout: 60_000,

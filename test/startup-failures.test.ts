@@ -6,7 +6,7 @@
 // behind or ahead of the build (production never migrates at start); then a shutdown that hangs is ended
 // after SHUTDOWN_TIMEOUT_MS, naming the step it waited for.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ const PRODUCTION = {
   NODE_ENV: 'production',
   TOKEN_SIGNING_SECRET: 'startup-failures-signing-secret-0123456789',
   DEVICE_SIGNING_KEYS: `s:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
+  DEVICE_UNLOCK_SEALING_KEYS: `s:${randomBytes(32).toString('base64url')}`,
 };
 
 function tempDir(): string {

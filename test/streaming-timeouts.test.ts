@@ -22,7 +22,7 @@ import { createLegacyHandler } from '../src/rest/handler.js';
 import { listTransactionsBody } from '../src/rest/mappers.js';
 import { LEGACY_ROUTES } from '../src/rest/routes.js';
 import { createPostgresDatabase, createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { TEST_TOKENS } from './support/service.js';
+import { TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
 import { startServiceProcess } from './support/serviceProcess.js';
 
 /** The lowest REQUEST_TIMEOUT_MS the configuration allows (src/kernel/config.ts). */
@@ -128,7 +128,7 @@ describe('a list answer behind the HTTP server at REQUEST_TIMEOUT_MS 1,000 ms', 
     const logger = createLogger('warn', { write: (line: string) => void logged.push(line) });
     const handle = createLegacyHandler(
       {
-        service: { db: database.db, logger, now: () => new Date(), tokens: TEST_TOKENS },
+        service: { db: database.db, logger, now: () => new Date(), tokens: TEST_TOKENS, unlockKeys: TEST_UNLOCK_KEYS },
         apollo,
         schema: buildSchema(),
         stalledClientMs: REQUEST_TIMEOUT_MS,

@@ -13,18 +13,28 @@ const fixture = useSeededService({ now: NOW });
 
 // --- The service's side -----------------------------------------------------------------------------
 
-/** A live credential for a device. STAND-IN for issueDeviceCredential (the device door): the row as it stores one. */
-async function giveCredential(tag: string, credential: string): Promise<OfflineDevice> {
-  const device = new OfflineDevice(credential, tag);
+/**
+ * A live credential for a device, issued by issueDeviceCredential (its unlock key stored sealed,
+ * decisions.md 35; a new one ends the device's previous one), and the device that holds it.
+ */
+async function giveCredential(tag: string): Promise<{ credential: string; device: OfflineDevice }> {
   const row = await fixture.database.db('devices').where({ tag }).first();
-  await fixture.database.db('device_credentials').insert({
-    partner_id: row.partner_id,
-    device_id: row.id,
-    key_hash: createHash('sha256').update(credential).digest('hex'),
-    unlock_key: device.unlockKey.toString('hex'),
-  });
-  return device;
+  const { body } = await fixture.service.graphql(
+    'mutation($id: ID!) { issueDeviceCredential(deviceId: $id) { credential } }',
+    { 'x-api-key': 'demo-operator-key' },
+    { id: String(row.id) },
+  );
+  expect(body.errors).toBeUndefined();
+  const credential: string = body.data.issueDeviceCredential.credential;
+  return { credential, device: new OfflineDevice(credential, tag) };
 }
+
+/** The credential's row, found by its hash (only the hash is stored). */
+const credentialRow = (credential: string) =>
+  fixture.database
+    .db('device_credentials')
+    .where({ key_hash: createHash('sha256').update(credential).digest('hex') })
+    .first();
 
 const RECORD = `mutation($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) {
   deviceTag nextPayment fullyPaid replayed unlockCode } }`;
@@ -111,8 +121,8 @@ describe('offline unlock codes', () => {
   });
 
   it('plays the device: codes from real receipts unlock until their lockAt, once each, in order', async () => {
-    const device = await giveCredential(DEMO_DEVICE_TAG, 'dvc_unlock_codes_test_credential_1');
-    const stranger = new OfflineDevice('dvc_unlock_codes_test_credential_1', 'DTSTBBC');
+    const { credential: issued, device } = await giveCredential(DEMO_DEVICE_TAG);
+    const stranger = new OfflineDevice(issued, 'DTSTBBC');
 
     // In store, through the graph.
     const first = await payInStore('9.00', 'unlock-codes-1');
@@ -174,24 +184,17 @@ describe('offline unlock codes', () => {
     expect(device.unlockedUntil).toBe('FOR_GOOD');
 
     // The service counted one code per payment under the credential, replays none.
-    const credential = await fixture.database
-      .db('device_credentials')
-      .where({ unlock_key: device.unlockKey.toString('hex') })
-      .first();
-    expect(credential.unlock_code_counter).toBe(5);
+    expect((await credentialRow(issued)).unlock_code_counter).toBe(5);
   });
 
   it('a new credential is a new key: its codes count from 1, and the old key takes none of them', async () => {
-    const old = await giveCredential('DTSTBBD', 'dvc_unlock_codes_test_credential_2');
+    const { credential: first, device: old } = await giveCredential('DTSTBBD');
     const data = await notify('DTSTBBD', '2.00', 'unlock-codes-vendor-2');
     expect(old.type(data.unlockCode as string)).toBe('ACCEPTED');
     expect(old.lastCounter).toBe(1);
-    // Issuing a new credential ends the old one (the device door's rule; done by hand here).
-    await fixture.database
-      .db('device_credentials')
-      .where({ unlock_key: old.unlockKey.toString('hex') })
-      .update({ ended_at: NOW });
-    const renewed = await giveCredential('DTSTBBD', 'dvc_unlock_codes_test_credential_3');
+    // Issuing a new credential ends the old one (the device door's rule).
+    const { device: renewed } = await giveCredential('DTSTBBD');
+    expect((await credentialRow(first)).ended_at).not.toBeNull();
     const next = await notify('DTSTBBD', '2.00', 'unlock-codes-vendor-3');
     expect(old.type(next.unlockCode as string)).toBe('REFUSED');
     expect(renewed.type(next.unlockCode as string)).toBe('ACCEPTED');

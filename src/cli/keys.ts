@@ -7,14 +7,21 @@
 //   list [--partner ID] [--vendor ID]
 //   revoke ID
 //   partner --name NAME [--commission-bps N]                       a new partner (N in basis points)
+//   seal-unlock-keys                                               every stored unlock key sealed under the
+//                                                                  first DEVICE_UNLOCK_SEALING_KEYS key (decisions.md 35)
+// Only seal-unlock-keys reads a secret (DEVICE_UNLOCK_SEALING_KEYS); the others need the database alone.
 import { userInfo } from 'node:os';
 import type { Db } from '../db/knex.js';
+import type { CommandConfig } from '../kernel/config.js';
+import { unlockSealingKeys } from '../kernel/serviceSecrets.js';
 import { createApiKeyFor, createOperator, revokeApiKeyAs } from '../modules/apiKeys/admin.js';
 import type { AuditActor } from '../modules/audit/rows.js';
 import { isActiveKey } from '../modules/auth/activeKey.js';
 import { listApiKeys } from '../modules/auth/queries.js';
 import type { ApiKeyKind } from '../modules/auth/rows.js';
 import { createPartner } from '../modules/partners/create.js';
+import { unlockKeySealer } from '../modules/unlockCodes/sealing.js';
+import { sealStoredUnlockKeys, sealsUnderUnlistedKeys } from '../modules/unlockCodes/storedKeys.js';
 import { readArgs, runCli, UsageError } from './run.js';
 
 const USAGE = `usage: npm run keys -- create --kind partner|retail|vendor|operator (--owner ID | --new-operator NAME)
@@ -22,6 +29,7 @@ const USAGE = `usage: npm run keys -- create --kind partner|retail|vendor|operat
        npm run keys -- list [--partner ID] [--vendor ID]
        npm run keys -- revoke ID
        npm run keys -- partner --name NAME [--commission-bps N]
+       npm run keys -- seal-unlock-keys      (needs DEVICE_UNLOCK_SEALING_KEYS besides the database)
        built (npm run build): node dist/src/cli/keys.js <the same arguments>`;
 
 const text = { type: 'string' } as const;
@@ -41,6 +49,7 @@ const COMMANDS = {
   list: ['partner', 'vendor'],
   revoke: [],
   partner: ['name', 'commission-bps'],
+  'seal-unlock-keys': [],
 } as const satisfies Record<string, ReadonlyArray<keyof typeof OPTIONS>>;
 type Command = keyof typeof COMMANDS;
 const isCommand = (word: string | undefined): word is Command => word !== undefined && Object.hasOwn(COMMANDS, word);
@@ -144,11 +153,34 @@ async function partner(db: Db, actor: AuditActor, flags: Map<string, string>): P
   out(`partner ${row.id} "${row.name}" created (commission ${rate} basis points)`);
 }
 
+/**
+ * Seals every unlock key still in clear and reseals every key sealed under a key but the first, at once
+ * (the worker does it every hour), then says what is left: keys no listed key opens, or none. Exit code 1
+ * while any is left, so a rotation's script stops before the old key is dropped.
+ */
+async function sealUnlockKeys(db: Db, config: CommandConfig, env: NodeJS.ProcessEnv): Promise<number> {
+  const sealer = unlockKeySealer(unlockSealingKeys(env, config));
+  const run = await sealStoredUnlockKeys(db, sealer);
+  out(`sealed ${run.sealed} from clear, resealed ${run.resealed} under "${sealer.sealingKeyId}"`);
+  const unlisted = await sealsUnderUnlistedKeys(db, sealer);
+  if (unlisted.length === 0) {
+    out(`none left in clear or under another key: every unlock key is sealed under "${sealer.sealingKeyId}"`);
+    return 0;
+  }
+  const named = unlisted.map(({ keyId, count }) => `"${keyId}" (${count})`).join(', ');
+  process.stderr.write(
+    `left under keys DEVICE_UNLOCK_SEALING_KEYS does not list: ${named}; list them after the first and run this again\n`,
+  );
+  return 1;
+}
+
 const actor: AuditActor = { kind: 'cli', id: userInfo().username, keyId: null, clientAddress: null, requestId: null };
 
-await runCli(USAGE, commandLine, async (db, _config, { command, positional, flags }) => {
+await runCli(USAGE, commandLine, async (db, config, { command, positional, flags }, env) => {
   if (command === 'create') await create(db, actor, flags);
   else if (command === 'list') await list(db, flags);
   else if (command === 'revoke') await revoke(db, actor, positional);
+  else if (command === 'seal-unlock-keys') return sealUnlockKeys(db, config, env);
   else await partner(db, actor, flags);
+  return 0;
 });

@@ -1,21 +1,33 @@
 // What every command line tool shares: its arguments read strictly (node:util parseArgs; -h/--help
-// prints the usage), configuration (a bad variable stops it, named), the database (opened after the
+// prints the usage), configuration (a bad variable stops it, named; the secrets are not read, so in
+// production a command needs DATABASE_URL alone: decisions.md 27), the database (opened after the
 // arguments are read, always closed), and exit codes: 0 done, 1 refused (a domain refusal, a seed into
-// a database that holds data...), 2 wrong usage.
+// a database that holds data, a setting missing...), 2 wrong usage.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { describeConnectFailure } from '../db/connectFailure.js';
 import { DataDirInUse } from '../db/dataDirLock.js';
 import type { Db } from '../db/knex.js';
 import { openDatabase } from '../db/open.js';
 import { SeedRefused } from '../fixtures/demo.js';
-import { type CommandLineSettings, type Config, ConfigError, loadConfig } from '../kernel/config.js';
+import {
+  type CommandConfig,
+  type CommandLineSettings,
+  type Config,
+  ConfigError,
+  loadCommandConfig,
+  loadConfig,
+} from '../kernel/config.js';
 import { AppError } from '../kernel/errors.js';
 import { createLogger } from '../kernel/logger.js';
 
-/** Loads the configuration, or stops the process with a message naming the bad variable. */
+/** Loads the service's configuration, or stops the process with a message naming the bad variable. */
 export function loadConfigOrExit(commandLine: CommandLineSettings = {}): Config {
+  return configOrExit(() => loadConfig(process.env, commandLine));
+}
+
+function configOrExit<T>(load: () => T): T {
   try {
-    return loadConfig(process.env, commandLine);
+    return load();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
@@ -94,25 +106,32 @@ export async function runCommand<Args>(
     } else if (error instanceof SeedRefused || error instanceof AppError) {
       process.stderr.write(`refused: ${error.message}\n`);
       process.exitCode = 1;
+    } else if (error instanceof ConfigError) {
+      // A setting only one command reads (the sealing keys of npm run keys -- seal-unlock-keys).
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exitCode = 1;
     } else {
       throw error;
     }
   }
 }
 
-/** runCommand on the configured database, opened after the arguments are read and always closed. */
+/**
+ * runCommand on the configured database, opened after the arguments are read and always closed. The
+ * configuration holds no secret: a command that needs one reads it from `env` (serviceSecrets.ts).
+ */
 export async function runCli<Args>(
   usage: string,
   parse: () => Args,
-  work: (db: Db, config: Config, args: Args) => Promise<number | undefined>,
+  work: (db: Db, config: CommandConfig, args: Args, env: NodeJS.ProcessEnv) => Promise<number | undefined>,
 ): Promise<void> {
   await runCommand(usage, parse, async (args) => {
-    const config = loadConfigOrExit();
+    const config = configOrExit(() => loadCommandConfig(process.env));
     let db: Db | undefined;
     try {
       // Knex's warnings (each failed connection attempt, with its stack) stay quiet: a failure is said once, below.
       db = openDatabase(config, createLogger('error', process.stderr), { direct: true });
-      return await work(db, config, args);
+      return await work(db, config, args, process.env);
     } catch (error) {
       // The database cannot be reached or is another process's: one line, as the service says it at start.
       const failure = config.databaseUrl === null ? undefined : describeConnectFailure(error, config.databaseUrl);

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../kernel/config.js';
+import type { CommandConfig } from '../kernel/config.js';
 import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
 import { lockDataDir } from './dataDirLock.js';
 import { createDb, type Db } from './knex.js';
@@ -17,7 +17,7 @@ import { openReadReplica, type ReadReplica } from './replica.js';
  * statements'), so a database that is gone is answered 503 before the client's request times out.
  */
 export function openDatabase(
-  config: Config,
+  config: CommandConfig,
   logger?: Logger,
   options: { statementTimeoutMs?: number; direct?: boolean } = {},
 ): Db {
@@ -68,7 +68,7 @@ export async function checkPooledStatementTimeout(db: Db, expectedMs: number, lo
   }
 }
 
-export function describeDatabase(config: Config): string {
+export function describeDatabase(config: CommandConfig): string {
   if (config.databaseUrl === null) return `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
   // Never print the password; a failover list names each host.
   const where = (raw: string) => {
@@ -81,7 +81,7 @@ export function describeDatabase(config: Config): string {
 
 /** The read replica of DATABASE_REPLICA_URL, with its monitor running; undefined without one. */
 export function openConfiguredReplica(
-  config: Config,
+  config: CommandConfig,
   primary: Db,
   options: { logger?: Logger; statementTimeoutMs?: number; onFallback?: () => void } = {},
 ): ReadReplica | undefined {

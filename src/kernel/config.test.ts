@@ -1,9 +1,9 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadCommandConfig, loadConfig } from './config.js';
 import { tracingEnabled } from './tracingSettings.js';
 
 const tempDirs: string[] = [];
@@ -19,6 +19,7 @@ const SECRET = 'x'.repeat(40);
 const DEVICE_KEY = generateKeyPairSync('ed25519')
   .privateKey.export({ format: 'der', type: 'pkcs8' })
   .toString('base64url');
+const SEALING_KEY = randomBytes(32).toString('base64url');
 
 function failure(env: Record<string, string>): ConfigError {
   try {
@@ -110,6 +111,7 @@ describe('loadConfig', () => {
       TOKEN_TTL_SECONDS: '600',
       TOKEN_SIGNING_SECRET: SECRET,
       DEVICE_SIGNING_KEYS: `d2:${DEVICE_KEY}`,
+      DEVICE_UNLOCK_SEALING_KEYS: `u2:${SEALING_KEY}`,
       RATE_LIMIT_REQUESTS: '100',
       RATE_LIMIT_WINDOW_SECONDS: '10',
       AUTH_FAILURE_LIMIT: '5',
@@ -164,6 +166,7 @@ describe('loadConfig', () => {
       tokenTtlSeconds: 600,
       tokenSigningKeys: [{ id: 'default', secret: SECRET }],
       deviceSigningKeys: [{ id: 'd2', secret: DEVICE_KEY }],
+      unlockSealingKeys: [{ id: 'u2', secret: SEALING_KEY }],
       limits: {
         requestsPerKey: { limit: 100, windowSeconds: 10 },
         authFailuresPerAddress: { limit: 5, windowSeconds: 900 },
@@ -341,6 +344,7 @@ describe('loadConfig', () => {
         DATABASE_URL: 'postgres://db/x',
         TOKEN_SIGNING_SECRET: SECRET,
         DEVICE_SIGNING_KEYS: `k:${DEVICE_KEY}`,
+        DEVICE_UNLOCK_SEALING_KEYS: `u:${SEALING_KEY}`,
       }).host,
     ).toBe('0.0.0.0');
   });
@@ -359,8 +363,65 @@ describe('loadConfig', () => {
     for (const bad of [`k:${rsa}`, 'k:not-a-key', `:${DEVICE_KEY}`, `k:${DEVICE_KEY},k:${DEVICE_KEY}`]) {
       expect(failure({ ...production, DEVICE_SIGNING_KEYS: bad }).variable, bad).toBe('DEVICE_SIGNING_KEYS');
     }
-    const keys = loadConfig({ ...production, DEVICE_SIGNING_KEYS: `new:${DEVICE_KEY}, old:${DEVICE_KEY}` });
+    const keys = loadConfig({
+      ...production,
+      DEVICE_SIGNING_KEYS: `new:${DEVICE_KEY}, old:${DEVICE_KEY}`,
+      DEVICE_UNLOCK_SEALING_KEYS: `u:${SEALING_KEY}`,
+    });
     expect(keys.deviceSigningKeys.map((key) => key.id)).toEqual(['new', 'old']);
+  });
+
+  it('requires the unlock sealing keys in production, and refuses one that is not 32 bytes of base64url', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/x',
+      TOKEN_SIGNING_SECRET: SECRET,
+      DEVICE_SIGNING_KEYS: `k:${DEVICE_KEY}`,
+    };
+    expect(failure(production).message).toBe('DEVICE_UNLOCK_SEALING_KEYS is required when NODE_ENV=production');
+    const short = randomBytes(16).toString('base64url');
+    const padded = `${randomBytes(32).toString('base64')}`; // base64 with its padding, not base64url
+    for (const bad of [
+      `u:${short}`,
+      `u:${padded}`,
+      `u:${SEALING_KEY}x`,
+      `:${SEALING_KEY}`,
+      `u:${SEALING_KEY},u:${SEALING_KEY}`,
+    ]) {
+      expect(failure({ ...production, DEVICE_UNLOCK_SEALING_KEYS: bad }).variable, bad).toBe(
+        'DEVICE_UNLOCK_SEALING_KEYS',
+      );
+    }
+    const other = randomBytes(32).toString('base64url');
+    expect(
+      loadConfig({ ...production, DEVICE_UNLOCK_SEALING_KEYS: `new:${other}, old:${SEALING_KEY}` }).unlockSealingKeys,
+    ).toEqual([
+      { id: 'new', secret: other },
+      { id: 'old', secret: SEALING_KEY },
+    ]);
+  });
+
+  it('outside production, generates an unlock sealing key once and keeps it under DATA_DIR', () => {
+    const dir = tempDir();
+    const first = loadConfig({ DATA_DIR: dir }).unlockSealingKeys;
+    expect(first).toEqual([{ id: 'dev', secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) }]);
+    expect(loadConfig({ DATA_DIR: dir }).unlockSealingKeys).toEqual(first);
+    expect(statSync(join(dir, 'device-unlock-sealing-key')).mode & 0o077).toBe(0);
+    expect(loadConfig({ DATA_DIR: tempDir() }).unlockSealingKeys[0]!.secret).not.toBe(first[0]!.secret);
+  });
+
+  it("reads a command's settings with DATABASE_URL alone in production: no secret, none generated", () => {
+    const dir = tempDir();
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://app@db/financing', DATA_DIR: dir };
+    const config = loadCommandConfig(production);
+    expect(config).toMatchObject({ production: true, databaseUrl: 'postgres://app@db/financing' });
+    for (const secret of ['tokenSigningKeys', 'deviceSigningKeys', 'unlockSealingKeys'])
+      expect(config).not.toHaveProperty(secret);
+    // The service's roles need every secret: the first missing one is named.
+    expect(() => loadConfig(production)).toThrow(/^TOKEN_SIGNING_SECRET or TOKEN_SIGNING_KEYS is required/);
+    // Outside production a command writes no generated secret either.
+    loadCommandConfig({ DATA_DIR: dir });
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('outside production, generates a device signing key once and keeps it under DATA_DIR', () => {

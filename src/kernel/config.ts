@@ -1,14 +1,18 @@
 // The environment, parsed and validated once at start. Nothing else in the code reads process.env:
-// a bad value stops the process here with a message naming the variable.
-import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// a bad value stops the process here with a message naming the variable. The service's roles read
+// everything (loadConfig); the command line tools read all but the secrets (loadCommandConfig), so the
+// release step runs with the database alone (decisions.md 27).
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './clientAddress.js';
+import { ConfigError, type Env } from './configError.js';
 import { type DatabaseAddress, parseDatabaseUrl } from './databaseUrl.js';
 import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limitSettings.js';
+import { loadServiceSecrets, type ServiceSecrets } from './serviceSecrets.js';
 import { OTLP_PROTOCOLS, otlpProtocol, otlpProtocolVariable, tracingEnabled } from './tracingSettings.js';
 import { readTrustedDocuments, type TrustedDocuments } from './trustedDocuments.js';
+
+export { ConfigError } from './configError.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -21,7 +25,8 @@ const GRAPHQL_EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
 export type ServiceRole = 'api' | 'worker' | 'all';
 const SERVICE_ROLES: readonly ServiceRole[] = ['api', 'worker', 'all'];
 
-export interface Config {
+/** Every setting but the secrets: what a command line tool reads (the database, the data folder, the log level...). */
+export interface CommandConfig {
   port: number;
   host: string;
   /** postgres:// URL of a real server; null means the embedded PGlite database under dataDir. */
@@ -41,10 +46,6 @@ export interface Config {
   production: boolean;
   logLevel: LogLevel;
   tokenTtlSeconds: number;
-  /** The first signs new access tokens; every one verifies them (rotation). */
-  tokenSigningKeys: Array<{ id: string; secret: string }>;
-  /** The Ed25519 keys that sign the device door's answers (PKCS#8 DER, base64url): the first signs, all are published. */
-  deviceSigningKeys: Array<{ id: string; secret: string }>;
   /** Requests per API key, failed authentications per address, GraphQL document limits (src/pipeline/). */
   limits: LimitSettings;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address. */
@@ -75,6 +76,9 @@ export interface Config {
   shutdownTimeoutMs: number;
 }
 
+/** What the service's roles read: every setting, and the secrets they sign and seal with (serviceSecrets.ts). */
+export interface Config extends CommandConfig, ServiceSecrets {}
+
 /** What the command line of src/main.ts may set; it wins over the environment. */
 export interface CommandLineSettings {
   role?: string;
@@ -89,18 +93,6 @@ export interface WebhookDeliveryTiming {
   maxConcurrentUnderLoad?: number;
   databaseConnections?: number;
 }
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -304,8 +296,6 @@ function trustProxy(env: Env): TrustProxy {
   return parsed;
 }
 
-const MIN_SECRET_LENGTH = 32;
-
 /**
  * WEBHOOK_RETRY_SCHEDULE_MS (comma-separated waits), WEBHOOK_POLL_MS, WEBHOOK_LEASE_MS (tests make them
  * short), the worker's own connections (WEBHOOK_DATABASE_CONNECTIONS) and its concurrency:
@@ -354,110 +344,6 @@ function webhookAllowedPorts(env: Env): number[] {
 }
 
 /**
- * A rotating key list, "id:secret,id:secret" (the first signs, all verify or are published): ids of
- * letters, digits, _ and -, each once; `problemOf` says what is wrong with a secret, or null.
- */
-function keyList(
-  variable: string,
-  list: string,
-  secretWord: string,
-  problemOf: (id: string, secret: string) => string | null,
-): Array<{ id: string; secret: string }> {
-  const keys = list.split(',').map((entry) => {
-    const separator = entry.indexOf(':');
-    const id = entry.slice(0, separator).trim();
-    const secret = entry.slice(separator + 1).trim();
-    if (separator <= 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
-      throw new ConfigError(
-        variable,
-        `must be a comma-separated list of id:${secretWord}, ids of letters, digits, _ and -`,
-      );
-    }
-    const problem = problemOf(id, secret);
-    if (problem) throw new ConfigError(variable, problem);
-    return { id, secret };
-  });
-  if (new Set(keys.map((key) => key.id)).size !== keys.length) throw new ConfigError(variable, 'names a key id twice');
-  return keys;
-}
-
-/**
- * The keys that sign access tokens: TOKEN_SIGNING_KEYS="id:secret,id:secret" (the first signs, all
- * verify, so a key is rotated in before the old one is retired), or one TOKEN_SIGNING_SECRET.
- * Production must set one of them (every instance behind a load balancer needs the same keys);
- * elsewhere a secret is generated once and kept under DATA_DIR so tokens survive a restart.
- */
-function tokenSigningKeys(env: Env, production: boolean, dataDir: string): Array<{ id: string; secret: string }> {
-  const list = env.TOKEN_SIGNING_KEYS;
-  if (list !== undefined && list !== '') {
-    return keyList('TOKEN_SIGNING_KEYS', list, 'secret', (id, secret) => {
-      if (secret.length < MIN_SECRET_LENGTH)
-        return `secret of key "${id}" must be at least ${MIN_SECRET_LENGTH} characters long`;
-      return null;
-    });
-  }
-  return [{ id: 'default', secret: tokenSigningSecret(env, production, dataDir) }];
-}
-
-function tokenSigningSecret(env: Env, production: boolean, dataDir: string): string {
-  const raw = env.TOKEN_SIGNING_SECRET;
-  if (raw !== undefined && raw !== '') {
-    if (raw.length < MIN_SECRET_LENGTH) {
-      throw new ConfigError('TOKEN_SIGNING_SECRET', `must be at least ${MIN_SECRET_LENGTH} characters long`);
-    }
-    return raw;
-  }
-  if (production)
-    throw new ConfigError('TOKEN_SIGNING_SECRET', 'or TOKEN_SIGNING_KEYS is required when NODE_ENV=production');
-  const file = join(dataDir, 'token-signing-secret');
-  if (existsSync(file)) {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (kept.length >= MIN_SECRET_LENGTH) return kept;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-  return generated;
-}
-
-/**
- * The keys that sign the device door's check-in answers (decisions.md 19):
- * DEVICE_SIGNING_KEYS="id:<Ed25519 private key, PKCS#8 DER, base64url>,..." (the first signs, all are
- * published, so a key is rotated in before it signs). Production must set it (every instance signs
- * with the same keys); elsewhere a key is generated once and kept under DATA_DIR.
- */
-function deviceSigningKeys(env: Env, production: boolean, dataDir: string): Array<{ id: string; secret: string }> {
-  const list = env.DEVICE_SIGNING_KEYS;
-  if (list !== undefined && list !== '') {
-    return keyList('DEVICE_SIGNING_KEYS', list, 'key', (id, secret) =>
-      isEd25519PrivateKey(secret) ? null : `key "${id}" is not an Ed25519 private key (PKCS#8 DER, base64url)`,
-    );
-  }
-  if (production) throw new ConfigError('DEVICE_SIGNING_KEYS', 'is required when NODE_ENV=production');
-  const file = join(dataDir, 'device-signing-key');
-  if (existsSync(file)) {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (isEd25519PrivateKey(kept)) return [{ id: 'dev', secret: kept }];
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const generated = generateKeyPairSync('ed25519')
-    .privateKey.export({ format: 'der', type: 'pkcs8' })
-    .toString('base64url');
-  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-  return [{ id: 'dev', secret: generated }];
-}
-
-function isEd25519PrivateKey(text: string): boolean {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return false;
-  try {
-    const key = createPrivateKey({ key: Buffer.from(text, 'base64url'), format: 'der', type: 'pkcs8' });
-    return key.asymmetricKeyType === 'ed25519';
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The embedded database's packages: devDependencies, which src/db/knex.ts requires only when no
  * DATABASE_URL is set, so a production install (npm ci --omit=dev) has none (docs/decisions.md, section 31).
  */
@@ -476,7 +362,17 @@ function embeddedDatabaseInstalled(): boolean {
   });
 }
 
+/** The service's configuration: every setting and every secret (a missing one in production stops the start). */
 export function loadConfig(env: Env = process.env, commandLine: CommandLineSettings = {}): Config {
+  const settings = loadCommandConfig(env, commandLine);
+  return { ...settings, ...loadServiceSecrets(env, settings) };
+}
+
+/**
+ * A command line tool's configuration: every setting but the secrets, so in production a command runs
+ * with DATABASE_URL alone; the one command that needs a secret reads it itself (serviceSecrets.ts).
+ */
+export function loadCommandConfig(env: Env = process.env, commandLine: CommandLineSettings = {}): CommandConfig {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
     throw new ConfigError('NODE_ENV', `must be production, development or test, got "${nodeEnv}"`);
@@ -534,8 +430,6 @@ export function loadConfig(env: Env = process.env, commandLine: CommandLineSetti
     production,
     logLevel,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 30 * 24 * 3600),
-    tokenSigningKeys: tokenSigningKeys(env, production, dataDir),
-    deviceSigningKeys: deviceSigningKeys(env, production, dataDir),
     limits: limits(env),
     trustProxy: trustProxy(env),
     corsOrigins: corsOrigins(env),

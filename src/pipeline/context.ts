@@ -22,6 +22,7 @@ import { PartnerPolicies } from '../modules/partners/policies.js';
 import { createPaymentLoaders } from '../modules/payments/loaders.js';
 import { type PaymentObserver, UNOBSERVED } from '../modules/payments/observe.js';
 import { createTransactionLoaders } from '../modules/transactions/loaders.js';
+import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
 import { createPaymentVendorLoaders } from '../modules/vendors/loaders.js';
 import { createWebhookLoaders } from '../modules/webhooks/loaders.js';
 import {
@@ -38,6 +39,8 @@ export interface ServiceDeps {
   now: () => Date;
   /** How access tokens are signed and how long they live. */
   tokens: TokenSettings;
+  /** Seals and opens the devices' unlock keys at rest (DEVICE_UNLOCK_SEALING_KEYS, decisions.md 35). */
+  unlockKeys: UnlockKeySealer;
   /** Requests per key and failed authentications per address, shared or in memory; createApp builds it. Absent: no limits. */
   limiter?: RequestLimiter;
   /** Hears what became of each payment request (createApp installs the metrics); absent: nothing observes. */
@@ -173,6 +176,8 @@ export interface Context {
   /** The partners' settings and sandbox clocks as this instance knows them (no statement). */
   readonly policies: PartnerPolicies;
   readonly tokens: TokenSettings;
+  /** Seals a new credential's unlock key and opens one for a payment's unlock code (decisions.md 35). */
+  readonly unlockKeys: UnlockKeySealer;
   /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
   readonly observe: PaymentObserver & EventObserver;
   /** The WebSocket door's connection, for subscriptions; absent on HTTP. */
@@ -268,6 +273,7 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     clocks: policies,
     policies,
     tokens: deps.tokens,
+    unlockKeys: deps.unlockKeys,
     observe: deps.observe ?? UNOBSERVED,
     production: deps.production ?? false,
     webhookAllowedPorts: deps.webhookAllowedPorts ?? [443],

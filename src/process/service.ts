@@ -14,6 +14,12 @@ import { flushTraces } from '../kernel/tracing.js';
 import { scheduleEventRetention } from '../modules/events/retention.js';
 import { scheduleIdempotencyKeyRetention } from '../modules/payments/keyRetention.js';
 import { startLockScheduler } from '../modules/timeline/scheduler.js';
+import { type UnlockKeySealer, unlockKeySealer } from '../modules/unlockCodes/sealing.js';
+import {
+  listedKeysThatDoNotOpen,
+  scheduleUnlockKeySealing,
+  sealsUnderUnlistedKeys,
+} from '../modules/unlockCodes/storedKeys.js';
 import { startDeliveryWorker } from '../modules/webhooks/worker.js';
 import { deliveryMetrics, readMetrics } from '../ops/metrics.js';
 import { serviceLayers } from '../serviceLayers.js';
@@ -87,6 +93,28 @@ async function prepareSchema(db: Db, config: Config, logger: Logger): Promise<vo
   }
 }
 
+/**
+ * A stored unlock key sealed under a key the configuration no longer lists, or lists with another
+ * secret, would fail the payments on its device: the start refuses instead, naming the key (decisions.md 35).
+ */
+async function checkUnlockSealingKeys(db: Db, unlockKeys: UnlockKeySealer): Promise<void> {
+  const unlisted = await sealsUnderUnlistedKeys(db, unlockKeys);
+  if (unlisted.length > 0) {
+    const named = unlisted.map(({ keyId, count }) => `"${keyId}" (${count})`).join(', ');
+    throw new StartupFailure(
+      `stored unlock keys are sealed under key(s) DEVICE_UNLOCK_SEALING_KEYS does not list: ${named}`,
+      'list those keys again (after the first) until npm run keys -- seal-unlock-keys has resealed them',
+    );
+  }
+  const unopened = await listedKeysThatDoNotOpen(db, unlockKeys);
+  if (unopened.length > 0) {
+    throw new StartupFailure(
+      `the key(s) ${unopened.map((id) => `"${id}"`).join(', ')} of DEVICE_UNLOCK_SEALING_KEYS do not open the unlock keys stored under their id`,
+      'give each id the key that sealed them (another key needs another id)',
+    );
+  }
+}
+
 async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined, logger: Logger): Promise<Front> {
   // The doors, and around them the service's layers: request log, operations, shared limits, GraphQL cost and tracing.
   const deps = appDepsOf(config, { db, replica, logger });
@@ -106,7 +134,7 @@ async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined
 }
 
 /** The worker role's jobs, in the order they stop. */
-function startJobs(config: Config, db: Db, logger: Logger): Job[] {
+function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKeySealer): Job[] {
   const now = () => new Date();
   // Events older than EVENT_RETENTION_DAYS are purged at start and every hour (and the months ahead made).
   const retention = scheduleEventRetention(db, {
@@ -118,6 +146,11 @@ function startJobs(config: Config, db: Db, logger: Logger): Job[] {
   const keyRetention = scheduleIdempotencyKeyRetention(db, {
     now,
     onError: (error) => logger.error({ err: error }, 'purging expired idempotency keys failed'),
+  });
+  // Unlock keys still in clear (or sealed under a key but the first) sealed under the first, now and every hour.
+  const unlockKeySealing = scheduleUnlockKeySealing(db, unlockKeys, {
+    onRun: (run) => logger.info({ ...run, sealingKeyId: unlockKeys.sealingKeyId }, 'unlock keys sealed'),
+    onError: (error) => logger.error({ err: error }, 'sealing unlock keys failed'),
   });
   // The lock timeline: due reminders and locks, claimed from the database beside every other instance's scheduler.
   const lockScheduler = startLockScheduler({ db, logger });
@@ -134,6 +167,7 @@ function startJobs(config: Config, db: Db, logger: Logger): Job[] {
   return [
     { name: 'event retention', stop: retention.stop },
     { name: 'idempotency key retention', stop: keyRetention.stop },
+    { name: 'unlock key sealing', stop: unlockKeySealing.stop },
     // The batch under way commits or rolls back; nothing more is claimed.
     { name: 'lock scheduler', stop: lockScheduler.stop },
     // Claims nothing more and records the posts under way (each ends within its timeout).
@@ -149,7 +183,15 @@ export async function startService(config: Config, logger: Logger): Promise<Star
   // The port before the database: a port in use fails the start before anything is opened or migrated.
   const listener = await listenFirst(config);
   const db = openDatabase(config, databaseLogger, { statementTimeoutMs: config.databaseStatementTimeoutMs });
-  await prepareSchema(db, config, logger);
+  const unlockKeys = unlockKeySealer(config.unlockSealingKeys);
+  try {
+    await prepareSchema(db, config, logger);
+    await checkUnlockSealingKeys(db, unlockKeys);
+  } catch (error) {
+    // Refused before anything started: the database (and an embedded folder's lock) is let go at once.
+    await db.destroy().catch(() => undefined);
+    throw error;
+  }
   databaseLogger.level = logger.level;
   // DATABASE_REPLICA_URL: queries read a streaming replica while it is up and close enough behind.
   const replica = openConfiguredReplica(config, db, {
@@ -164,7 +206,7 @@ export async function startService(config: Config, logger: Logger): Promise<Star
   const { server } = listener;
   listener.serve(front);
   // Started once the port is ours: a start that fails to listen has claimed no work.
-  const jobs = config.role === 'api' ? [] : startJobs(config, db, logger);
+  const jobs = config.role === 'api' ? [] : startJobs(config, db, logger, unlockKeys);
   logger.info({ role: config.role, jobs: jobs.map((job) => job.name) }, 'role');
 
   return {

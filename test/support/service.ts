@@ -14,6 +14,9 @@ import { type LockScheduler, startLockScheduler } from '../../src/modules/timeli
 import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
 import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
+import { TEST_UNLOCK_KEYS } from './unlockKeys.js';
+
+export { TEST_UNLOCK_KEYS } from './unlockKeys.js';
 
 export interface TestService {
   baseUrl: string;
@@ -109,6 +112,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     now: options.now ?? (() => new Date()),
     production: false,
     tokens: options.tokens ?? TEST_TOKENS,
+    unlockKeys: TEST_UNLOCK_KEYS,
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
     replica: options.replica,

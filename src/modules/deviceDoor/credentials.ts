@@ -1,7 +1,8 @@
 // Device credentials (docs/decisions.md 19): dvc_<32 random base62 characters><6-character CRC32
 // checksum>, like API keys (../auth/keys.ts): the prefix tells what leaked, the checksum refuses a
 // mistyped or truncated credential before any database read. Only its SHA-256 is stored, beside the
-// unlock key derived from it (offline unlock codes); a device has at most one live credential.
+// unlock key derived from it (offline unlock codes), sealed with a key the database does not hold
+// (decisions.md 35); a device has at most one live credential.
 import { createHmac } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Db, DbOrTrx } from '../../db/knex.js';
@@ -9,6 +10,7 @@ import { base62, secretBase62 } from '../../kernel/base62.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { hashApiKey } from '../auth/keys.js';
+import type { UnlockKeySealer } from '../unlockCodes/sealing.js';
 
 const PREFIX = 'dvc_';
 const BODY_LENGTH = 32;
@@ -51,35 +53,33 @@ export async function deviceOfCredential(
   return row ? { partnerId: String(row.partner_id), deviceId: String(row.device_id) } : null;
 }
 
-/** The device's unlock key (hex), derived when its credential was issued; null when it has none. */
-export async function unlockKeyOf(db: DbOrTrx, partnerId: string, deviceId: string): Promise<string | null> {
-  const row = await db('device_credentials')
-    .where({ partner_id: partnerId, device_id: deviceId })
-    .whereNull('ended_at')
-    .first('unlock_key');
-  return row ? (row.unlock_key as string) : null;
-}
-
 /**
  * Issues a new credential for a device, in the caller's transaction: ends the live one (if any), stores
- * the new one's hash and unlock key, and clears the enrolled SIM (the next check-in enrols its SIM).
- * Returns the credential (shown once) and whether a previous one was ended.
+ * the new one's hash and its unlock key sealed by `unlockKeys` (bound to the row: decisions.md 35), and
+ * clears the enrolled SIM (the next check-in enrols its SIM). Returns the credential (shown once) and
+ * whether a previous one was ended.
  */
 export async function issueCredential(
   trx: DbOrTrx,
   device: { partnerId: string; deviceId: string },
   now: Date,
+  unlockKeys: UnlockKeySealer,
 ): Promise<{ credential: string; replacedPrevious: boolean }> {
   const ended = await trx('device_credentials')
     .where({ partner_id: device.partnerId, device_id: device.deviceId })
     .whereNull('ended_at')
     .update({ ended_at: now });
   const credential = generateDeviceCredential();
+  const keyHash = hashApiKey(credential);
   await trx('device_credentials').insert({
     partner_id: device.partnerId,
     device_id: device.deviceId,
-    key_hash: hashApiKey(credential),
-    unlock_key: unlockKeyOfCredential(credential),
+    key_hash: keyHash,
+    unlock_key_sealed: unlockKeys.seal(unlockKeyOfCredential(credential), {
+      partnerId: device.partnerId,
+      deviceId: device.deviceId,
+      credentialKeyHash: keyHash,
+    }),
     created_at: now,
   });
   await trx('devices')
@@ -94,11 +94,12 @@ export function issueDeviceCredential(
   actor: AuditActor,
   device: { partnerId: string; deviceId: string },
   now: Date,
+  unlockKeys: UnlockKeySealer,
 ): Promise<{ credential: string; replacedPrevious: boolean }> {
   return audited(
     db,
     actor,
-    (trx) => issueCredential(trx, device, now),
+    (trx) => issueCredential(trx, device, now, unlockKeys),
     (issued) => ({
       action: 'device.credential.issue',
       subjectKind: 'device',

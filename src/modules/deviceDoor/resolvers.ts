@@ -37,6 +37,7 @@ export const deviceDoorResolvers: Resolvers = {
         callerActor(ctx),
         { partnerId: device.partner_id, deviceId: device.id },
         now,
+        ctx.unlockKeys,
       );
       return { credential, device };
     },

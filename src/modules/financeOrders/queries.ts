@@ -153,7 +153,7 @@ export async function financeOrdersAroundCustomers(
  * The order, locked for this transaction (SELECT ... FOR UPDATE OF the order only): concurrent
  * payments on one order take turns, so each sees the balance the previous one left. The partner and
  * the device ride along in the same statement (one round trip); their rows are not locked. So does the
- * device's live credential (its unlock key and counter), for the receipt's unlock code (decisions.md 21).
+ * device's live credential (its sealed unlock key and counter), for the receipt's unlock code (decisions.md 21).
  */
 export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceOrderForPayment | undefined> {
   return prepared(trx<FinanceOrderForPayment>('finance_orders as o'))
@@ -170,6 +170,7 @@ export function lockFinanceOrder(trx: DbOrTrx, key: TenantKey): Promise<FinanceO
       'd.imei as device_imei',
       'dc.key_hash as credential_key_hash',
       'dc.unlock_key',
+      'dc.unlock_key_sealed',
       'dc.unlock_code_counter',
     )
     .where({ 'o.partner_id': key.partnerId, 'o.id': key.id })

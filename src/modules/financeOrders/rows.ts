@@ -40,12 +40,14 @@ export interface FinanceOrderForPayment extends FinanceOrderRow, PartnerSettings
 
 /**
  * The device's live credential as a payment reads it with its order, for the receipt's unlock code
- * (decisions.md 21): its hash (which row the write counts on), its unlock key (hex) and the greatest
+ * (decisions.md 21): its hash (which row the write counts on), its unlock key sealed (decisions.md 35;
+ * or in clear, for a row written before sealing and not sealed yet: one of the two) and the greatest
  * counter a code took under it. All null when the device has no live credential.
  */
 export interface DeviceUnlockColumns {
   credential_key_hash: string | null;
   unlock_key: string | null;
+  unlock_key_sealed: string | null;
   unlock_code_counter: number | null;
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contendedDb } from '../../../test/support/contention.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { statementsDuring } from '../../../test/support/statements.js';
+import { TEST_UNLOCK_KEYS } from '../../../test/support/unlockKeys.js';
 import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
 import { type InStorePaymentRequest, OPTIMISTIC_ROUNDS, recordInStorePayment } from './inStore.js';
 import { creditInStorePayment, type InStoreCredit, isKeyClaimedMeanwhile } from './queries.js';
@@ -46,7 +47,7 @@ const payment = (overrides: Partial<InStorePaymentRequest> = {}): InStorePayment
 
 describe('recordInStorePayment', () => {
   it('records the payment with its cash and commission transactions, and answers the new balance', async () => {
-    const claimed = await recordInStorePayment(database.db, payment(), NOW);
+    const claimed = await recordInStorePayment(database.db, payment(), NOW, TEST_UNLOCK_KEYS);
     expect(claimed.replayed).toBe(false);
     expect(claimed.receipt).toMatchObject({
       amountMinor: '1800',
@@ -66,12 +67,22 @@ describe('recordInStorePayment', () => {
   });
 
   it('with an idempotency key, replays a repeat ("18" is "18.00") writing nothing; refuses other amounts', async () => {
-    const first = await recordInStorePayment(database.db, payment({ amount: '18.00', idempotencyKey: 'pos-1' }), NOW);
+    const first = await recordInStorePayment(
+      database.db,
+      payment({ amount: '18.00', idempotencyKey: 'pos-1' }),
+      NOW,
+      TEST_UNLOCK_KEYS,
+    );
     const before = await written();
-    const repeat = await recordInStorePayment(database.db, payment({ amount: '18', idempotencyKey: 'pos-1' }), NOW);
+    const repeat = await recordInStorePayment(
+      database.db,
+      payment({ amount: '18', idempotencyKey: 'pos-1' }),
+      NOW,
+      TEST_UNLOCK_KEYS,
+    );
     expect(repeat).toEqual({ receipt: first.receipt, replayed: true });
     await expect(
-      recordInStorePayment(database.db, payment({ amount: '19.00', idempotencyKey: 'pos-1' }), NOW),
+      recordInStorePayment(database.db, payment({ amount: '19.00', idempotencyKey: 'pos-1' }), NOW, TEST_UNLOCK_KEYS),
     ).rejects.toMatchObject({
       extensions: { code: 'IDEMPOTENCY_CONFLICT' },
     });
@@ -87,7 +98,7 @@ describe('recordInStorePayment', () => {
   ])('refuses %s, writing nothing (with an idempotency key, not even the key)', async (_case, refused, code) => {
     const before = await written();
     await expect(
-      recordInStorePayment(database.db, { ...refused, idempotencyKey: `refused-${code}` }, NOW),
+      recordInStorePayment(database.db, { ...refused, idempotencyKey: `refused-${code}` }, NOW, TEST_UNLOCK_KEYS),
     ).rejects.toMatchObject({ extensions: { code } });
     expect(await written()).toEqual(before);
   });
@@ -95,9 +106,14 @@ describe('recordInStorePayment', () => {
 
 describe('recordInStorePayment: what a refusal leaves', () => {
   it('refuses every way in order, writing and numbering nothing: the next payment takes the next id', async () => {
-    const before = await recordInStorePayment(database.db, payment({ amount: '1.00' }), NOW);
+    const before = await recordInStorePayment(database.db, payment({ amount: '1.00' }), NOW, TEST_UNLOCK_KEYS);
     const untouched = await written();
-    await recordInStorePayment(database.db, payment({ amount: '1.00', idempotencyKey: 'taken' }), NOW);
+    await recordInStorePayment(
+      database.db,
+      payment({ amount: '1.00', idempotencyKey: 'taken' }),
+      NOW,
+      TEST_UNLOCK_KEYS,
+    );
     const afterKey = await written();
     const refusals: Array<[Partial<InStorePaymentRequest>, string]> = [
       [{ merchantId: '999999' }, 'RESOURCE_NOT_FOUND'],
@@ -114,7 +130,12 @@ describe('recordInStorePayment: what a refusal leaves', () => {
     ];
     const messages: string[] = [];
     for (const [overrides, code] of refusals) {
-      const refused = recordInStorePayment(database.db, payment({ idempotencyKey: 'fresh', ...overrides }), NOW);
+      const refused = recordInStorePayment(
+        database.db,
+        payment({ idempotencyKey: 'fresh', ...overrides }),
+        NOW,
+        TEST_UNLOCK_KEYS,
+      );
       await expect(refused, JSON.stringify(overrides)).rejects.toMatchObject({ extensions: { code } });
       messages.push(((await refused.catch((error) => error)) as Error).message);
     }
@@ -126,7 +147,7 @@ describe('recordInStorePayment: what a refusal leaves', () => {
       expect.stringMatching(/finance order/),
     ]);
     expect(await written()).toEqual(afterKey);
-    const next = await recordInStorePayment(database.db, payment({ amount: '1.00' }), NOW);
+    const next = await recordInStorePayment(database.db, payment({ amount: '1.00' }), NOW, TEST_UNLOCK_KEYS);
     expect(BigInt(next.receipt.paymentId)).toBe(BigInt(before.receipt.paymentId) + 2n);
     expect(afterKey.paymentNumbers).not.toBe(untouched.paymentNumbers);
   });
@@ -190,7 +211,12 @@ describe("creditInStorePayment: the write's guards", () => {
   });
 
   it("fails whole on a live record of the key (another request's, committed meanwhile)", async () => {
-    await recordInStorePayment(database.db, payment({ amount: '1.00', idempotencyKey: 'claimed' }), NOW);
+    await recordInStorePayment(
+      database.db,
+      payment({ amount: '1.00', idempotencyKey: 'claimed' }),
+      NOW,
+      TEST_UNLOCK_KEYS,
+    );
     const id = await drawId();
     const before = await written();
     const key = {
@@ -272,7 +298,7 @@ describe('recordInStorePayment with its order locked first (a contended order)',
         if (++lost === OPTIMISTIC_ROUNDS) await meanwhile?.();
       },
     });
-    return recordInStorePayment(db, payment(overrides), NOW);
+    return recordInStorePayment(db, payment(overrides), NOW, TEST_UNLOCK_KEYS);
   };
 
   it('records, replays and refuses as the unlocked rounds do, in one transaction', async () => {
@@ -292,7 +318,12 @@ describe('recordInStorePayment with its order locked first (a contended order)',
     // The key claimed by another request while this one lost its rounds: under the lock, a replay or a conflict.
     let claimedMeanwhile: Awaited<ReturnType<typeof recordInStorePayment>> | undefined;
     const otherClaims = (idempotencyKey: string) => async () => {
-      claimedMeanwhile = await recordInStorePayment(database.db, payment({ amount: '2.00', idempotencyKey }), NOW);
+      claimedMeanwhile = await recordInStorePayment(
+        database.db,
+        payment({ amount: '2.00', idempotencyKey }),
+        NOW,
+        TEST_UNLOCK_KEYS,
+      );
     };
     const replay = await statementsDuring(database.db, () =>
       locked({ amount: '2', idempotencyKey: 'locked-2' }, otherClaims('locked-2')),

@@ -12,6 +12,7 @@ import { notFound } from '../../kernel/errors.js';
 import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../kernel/money.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { settingsOfColumns } from '../partners/settings.js';
+import type { UnlockKeySealer } from '../unlockCodes/sealing.js';
 import {
   type Claimed,
   fingerprintPaymentRequest,
@@ -66,7 +67,13 @@ type Decision = { replay: Claimed } | { credit: InStoreCredit; receipt: PaymentR
  * receipt again, or a conflict), then the store, the clerk, the order, the currency, the amount, the
  * balance (record.ts checkPayment). A payment that passes is built in full, with the id the read drew.
  */
-function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, claim: KeyClaim | null, now: Date) {
+function decide(
+  facts: InStorePaymentFacts,
+  request: InStorePaymentRequest,
+  claim: KeyClaim | null,
+  now: Date,
+  unlockKeys: UnlockKeySealer,
+) {
   if (claim && facts.key && facts.key.expires_at.getTime() > now.getTime()) {
     return { replay: replayOf(facts.key, claim.fingerprint, 'this Idempotency-Key') } satisfies Decision;
   }
@@ -97,7 +104,10 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   // Its unlock code (decisions.md 21): the write takes the counter the code was made with.
   const unlockCounter = nextUnlockCounter(order);
   const figures = receiptOf(order, row, totalPaid, settings);
-  const receipt: PaymentReceiptSnapshot = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
+  const receipt: PaymentReceiptSnapshot = {
+    ...figures,
+    unlockCode: receiptUnlockCode(order, unlockCounter, figures, unlockKeys),
+  };
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
   // Its lock timeline: the write closes and makes the order's instants, and writes the unlock or release after its events.
   const timeline = paymentTimelineOf(order, totalPaid, now, settings);
@@ -131,6 +141,7 @@ async function payOnce(
   claim: KeyClaim | null,
   now: Date,
   drawn: Drawn,
+  unlockKeys: UnlockKeySealer,
 ): Promise<Claimed | null> {
   // The amount as the request's currency reads it: the read draws an id only for an amount that parses
   // (another currency than the order's is refused before the amount is read).
@@ -142,14 +153,20 @@ async function payOnce(
     paymentId: drawn.paymentId,
   });
   drawn.paymentId = facts.paymentId;
-  const decision: Decision = decide(facts, request, claim, now);
+  const decision: Decision = decide(facts, request, claim, now, unlockKeys);
   if ('replay' in decision) return decision.replay;
   const credited = await creditInStorePayment(db, decision.credit);
   if (!credited) return null;
   return { receipt: decision.receipt, payment: decision.credit.row, events: credited.events, replayed: false };
 }
 
-export async function recordInStorePayment(db: Db, request: InStorePaymentRequest, now: Date): Promise<Claimed> {
+/** Records an in-store payment; `unlockKeys` opens its device's unlock key for the receipt's code (decisions.md 35). */
+export async function recordInStorePayment(
+  db: Db,
+  request: InStorePaymentRequest,
+  now: Date,
+  unlockKeys: UnlockKeySealer,
+): Promise<Claimed> {
   const { partnerId, merchantId, clerkId, financeOrderId, amount, currency, idempotencyKey } = request;
   // The fields named as they were hashed when the first idempotency records were stored.
   const fields = { merchant: merchantId, clerk: clerkId, order: financeOrderId, amount, currency };
@@ -164,7 +181,7 @@ export async function recordInStorePayment(db: Db, request: InStorePaymentReques
   const drawn: Drawn = { paymentId: null };
   for (let round = 0; round < OPTIMISTIC_ROUNDS; round++) {
     try {
-      const claimed = await payOnce(db, request, claim, now, drawn);
+      const claimed = await payOnce(db, request, claim, now, drawn, unlockKeys);
       if (claimed) return claimed;
     } catch (error) {
       if (!isKeyClaimedMeanwhile(error)) throw error;
@@ -176,7 +193,7 @@ export async function recordInStorePayment(db: Db, request: InStorePaymentReques
     try {
       const claimed = await db.transaction(async (trx) => {
         await lockFinanceOrder(trx, { partnerId, id: financeOrderId });
-        return payOnce(trx, request, claim, now, drawn);
+        return payOnce(trx, request, claim, now, drawn, unlockKeys);
       });
       if (claimed) return claimed;
     } catch (error) {

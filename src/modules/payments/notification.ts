@@ -18,6 +18,7 @@ import { financeOrdersOfCustomers, financeOrdersOfDevices, findFinanceOrderOwner
 import type { PartnerClocks } from '../partners/clock.js';
 import { claimPaymentReference, settlePaymentReference } from '../paymentReferences/pay.js';
 import type { TenantKey } from '../tenancy.js';
+import type { UnlockKeySealer } from '../unlockCodes/sealing.js';
 import { notificationProblems, schemaProblem } from '../vendors/requestSchema.js';
 import type { PaymentVendorRow } from '../vendors/rows.js';
 import {
@@ -162,6 +163,7 @@ async function payReference(
   vendor: PaymentVendorRow,
   notification: Notification & { paymentReference: string },
   clocks: PartnerClocks,
+  unlockKeys: UnlockKeySealer,
 ): Promise<RecordedPayment> {
   const reference = await claimPaymentReference(trx, notification.paymentReference, notification, clocks);
   const order = { partnerId: reference.partner_id, id: reference.finance_order_id };
@@ -180,6 +182,7 @@ async function payReference(
       source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
     },
     now,
+    unlockKeys,
   );
   await settlePaymentReference(trx, reference, recorded.payment.id, now);
   return recorded;
@@ -187,13 +190,15 @@ async function payReference(
 
 /**
  * Checks and records a notification in one database transaction; a repeated reference replays. The
- * payment is received at its partner's time (`clocks`: a sandbox clock outside production).
+ * payment is received at its partner's time (`clocks`: a sandbox clock outside production); `unlockKeys`
+ * opens its device's unlock key for the receipt's code (decisions.md 35).
  */
 export async function acceptNotification(
   db: Db,
   vendor: PaymentVendorRow,
   body: unknown,
   clocks: PartnerClocks,
+  unlockKeys: UnlockKeySealer,
 ): Promise<Claimed> {
   if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
   const notification = readNotification(vendor, body);
@@ -208,6 +213,7 @@ export async function acceptNotification(
             vendor,
             { ...notification, paymentReference: notification.paymentReference },
             clocks,
+            unlockKeys,
           );
         const order = await orderFor(trx, notification.locator!, clocks);
         return recordPayment(
@@ -219,6 +225,7 @@ export async function acceptNotification(
             source: { channel: 'vendor', vendorId: vendor.id, vendorReference: notification.reference },
           },
           clocks.nowFor(order.partnerId),
+          unlockKeys,
         );
       },
     ),

@@ -149,6 +149,7 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
   device_imei: 'd.imei',
   credential_key_hash: 'dc.key_hash',
   unlock_key: 'dc.unlock_key',
+  unlock_key_sealed: 'dc.unlock_key_sealed',
   unlock_code_counter: 'dc.unlock_code_counter',
 });
 
@@ -160,8 +161,8 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
  * flexible amounts; else the new total is the repayable total, or the one an option of
  * financeOrders/repayment.ts makes: ceil((floor(P * 30 / M) + days) * M / 30)), so a refusal numbers
  * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
- * carries the id it drew. It reads the device's live credential too (its unlock key and counter), for
- * the receipt's unlock code (decisions.md 21).
+ * carries the id it drew. It reads the device's live credential too (its sealed unlock key and counter),
+ * for the receipt's unlock code (decisions.md 21 and 35).
  */
 export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as clerk_name, ${ORDER.select.join(', ')},
     k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,

@@ -34,6 +34,7 @@ const order: FinanceOrderForPayment = {
   // No device credential: no unlock code.
   credential_key_hash: null,
   unlock_key: null,
+  unlock_key_sealed: null,
   unlock_code_counter: null,
 };
 

@@ -29,6 +29,7 @@ import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings, settingsOfColumns } fro
 import type { TenantKey } from '../tenancy.js';
 import { appendEventsWithTimeline, type TimelineChange, timelineEventsOf } from '../timeline/schedule.js';
 import { releaseCodeOf, unlockCodeOf } from '../unlockCodes/codes.js';
+import { type UnlockKeySealer, unlockKeyOfRow } from '../unlockCodes/sealing.js';
 import { paymentEvents } from './events.js';
 import { creditPayment, type PaymentTransaction, type UnlockCounterTaken } from './queries.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
@@ -83,20 +84,32 @@ export function receiptOf(
  * device's live credential, as the payment's read found it; null when the device has no live credential.
  */
 export function nextUnlockCounter(order: DeviceUnlockColumns): UnlockCounterTaken | null {
-  if (order.unlock_key === null || order.credential_key_hash === null) return null;
+  // A live credential always holds its unlock key, sealed or (not sealed yet) in clear: the schema's check.
+  if (order.credential_key_hash === null) return null;
   return { credentialKeyHash: order.credential_key_hash, counter: (order.unlock_code_counter ?? 0) + 1 };
 }
 
-/** The receipt's unlock code: until the order's new lockAt, or for good once it is paid off; null without a counter. */
+/**
+ * The receipt's unlock code: until the order's new lockAt, or for good once it is paid off; null without
+ * a counter. The device's unlock key is opened here, in memory, from what the payment's read brought
+ * (decisions.md 35): no statement more.
+ */
 export function receiptUnlockCode(
-  order: DeviceUnlockColumns & { device_tag: string },
+  order: DeviceUnlockColumns & Pick<FinanceOrderRow, 'partner_id' | 'device_id'> & { device_tag: string },
   taken: UnlockCounterTaken | null,
   receipt: Pick<PaymentReceiptSnapshot, 'nextPayment' | 'fullyPaid'>,
+  unlockKeys: UnlockKeySealer,
 ): string | null {
-  if (taken === null || order.unlock_key === null) return null;
+  if (taken === null) return null;
+  const unlockKey = unlockKeyOfRow(unlockKeys, order, {
+    partnerId: order.partner_id,
+    deviceId: order.device_id,
+    credentialKeyHash: taken.credentialKeyHash,
+  });
+  if (unlockKey === null) return null;
   if (receipt.fullyPaid || receipt.nextPayment === null)
-    return releaseCodeOf(order.unlock_key, order.device_tag, taken.counter);
-  return unlockCodeOf(order.unlock_key, order.device_tag, receipt.nextPayment, taken.counter);
+    return releaseCodeOf(unlockKey, order.device_tag, taken.counter);
+  return unlockCodeOf(unlockKey, order.device_tag, receipt.nextPayment, taken.counter);
 }
 
 /** A payment that passed every refusal: its amount, and the partner transactions it makes. */
@@ -216,8 +229,16 @@ export function paymentTimelineOf(
   return { change, ...timelineEventsOf(change, paidAfter) };
 }
 
-/** Records a payment inside the caller's transaction (a vendor's notification), the order locked. */
-export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: Date): Promise<RecordedPayment> {
+/**
+ * Records a payment inside the caller's transaction (a vendor's notification), the order locked;
+ * `unlockKeys` opens its device's unlock key for the receipt's code.
+ */
+export async function recordPayment(
+  trx: DbOrTrx,
+  request: PaymentRequest,
+  now: Date,
+  unlockKeys: UnlockKeySealer,
+): Promise<RecordedPayment> {
   // One round trip: the order locked, with its partner's commission rate and its device's tag.
   const order = await lockFinanceOrder(trx, request.order);
   if (!order) throw notFound('finance order', request.order.id);
@@ -228,14 +249,14 @@ export async function recordPayment(trx: DbOrTrx, request: PaymentRequest, now: 
     trx,
     paymentRowOf(order, amount, request.source, now),
     transactions,
-    order.unlock_key === null ? null : order.credential_key_hash,
+    order.credential_key_hash,
   );
   const unlockCounter =
     order.credential_key_hash === null || unlockCodeCounter === null
       ? null
       : { credentialKeyHash: order.credential_key_hash, counter: unlockCodeCounter };
   const figures = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
-  const receipt = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
+  const receipt = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures, unlockKeys) };
   // Its events, then its unlock or release, in its transaction and one statement with its lock timeline.
   const events = eventsOfPayment(
     { ...order, total_paid_minor: totalPaidMinor },

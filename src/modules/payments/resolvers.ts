@@ -41,7 +41,12 @@ export const paymentResolvers: Resolvers = {
       };
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
       const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () =>
-        recordInStorePayment(ctx.primary, { ...request, receivedAt: ctx.clocks.nowFor(partnerId) }, ctx.now()),
+        recordInStorePayment(
+          ctx.primary,
+          { ...request, receivedAt: ctx.clocks.nowFor(partnerId) },
+          ctx.now(),
+          ctx.unlockKeys,
+        ),
       );
       return { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
     },
@@ -51,7 +56,7 @@ export const paymentResolvers: Resolvers = {
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
       const claimed = await observePaymentOutcome(ctx.observe, 'vendor', () =>
-        acceptNotification(ctx.primary, vendor, notification, ctx.clocks),
+        acceptNotification(ctx.primary, vendor, notification, ctx.clocks, ctx.unlockKeys),
       );
       const receipt = { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
       return { message: notificationMessage(claimed.receipt), receipt };
