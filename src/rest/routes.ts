@@ -32,6 +32,7 @@ import { LOCATOR_MAX_LENGTH } from '../modules/customers/locate.js';
 import { IDEMPOTENCY_KEY_FORMAT } from '../modules/payments/idempotency.js';
 import { MAX_LOCATOR_LENGTH } from '../modules/payments/notificationLimits.js';
 import {
+  acceptedNotification,
   accessTokenBody,
   type LegacyListBody,
   listClerksBody,
@@ -237,7 +238,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     operation: operation('createPaymentNotification'),
     variables: (request) => ({ notification: bodyObject(request) }),
     toLegacy: paymentNotificationBody,
-    replayed: (data) => data.createPaymentNotification.receipt.replayed,
+    replayed: (data) => acceptedNotification(data).receipt.replayed,
   }),
   route<RepaymentOptionsQuery, RepaymentOptionsQueryVariables>()({
     name: 'get-repayment-options',
