@@ -78,7 +78,8 @@ async function expectRefused(token: string, notification: unknown, code: string)
   const before = await snapshot();
   const { status, body } = await notify(token, notification);
   expect(status).toBe(200);
-  expect(body.data).toBeNull();
+  // The field is nullable (decisions.md 36): its refusal nulls it alone.
+  expect(body.data).toEqual({ createPaymentNotification: null });
   expect(body.errors).toHaveLength(1);
   expect(body.errors[0].extensions.code).toBe(code);
   expect(await snapshot()).toEqual(before);
@@ -725,7 +726,7 @@ describe('createPaymentNotification: credentials', () => {
       expect(response).not.toHaveProperty('data');
     } else {
       expect(status).toBe(200);
-      expect(response.data).toBeNull();
+      expect(response.data).toEqual({ createPaymentNotification: null });
     }
     expect(response.errors[0].extensions.code).toBe(code);
     expect(await snapshot()).toEqual(before);

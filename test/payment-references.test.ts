@@ -243,6 +243,26 @@ describe('paying a payment reference', () => {
     await expectRefused({ amount: '5.01', paymentReference: reference.code }, 400, 'AMOUNT_MISMATCH');
     await expectRefused({ amount: '4.99', paymentReference: reference.code }, 400, 'AMOUNT_MISMATCH');
     await expectRefused({ amount: '5.00', currency: 'MXN', paymentReference: reference.code }, 400, 'AMOUNT_MISMATCH');
+    // The refusal names neither the reference's amount nor its currency (decisions.md 36), on either door.
+    const { body } = await notify({ amount: '4.00', paymentReference: reference.code });
+    expect(body.error.message).toContain(reference.code);
+    expect(body.error.message).not.toMatch(/5\.00|500|USD/);
+    const { body: graph } = await service().graphql(
+      'mutation($n: JSON!) { createPaymentNotification(notification: $n) { message } }',
+      { authorization: `Bearer ${await vendorToken()}` },
+      {
+        n: {
+          paymentVendor: 'demo-vendor',
+          amount: '5.00',
+          currency: 'MXN',
+          reference: `PR-TEST-${++vendorReferences}`,
+          deviceTag: DEMO_DEVICE_TAG,
+          paymentReference: reference.code,
+        },
+      },
+    );
+    expect(graph.errors[0].extensions).toEqual({ code: 'AMOUNT_MISMATCH' });
+    expect(graph.errors[0].message).not.toMatch(/5\.00|500|USD/);
     // The same amount written otherwise is the same amount.
     expect((await notify({ amount: 5, paymentReference: reference.code })).status).toBe(200);
   });

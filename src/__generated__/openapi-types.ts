@@ -812,7 +812,7 @@ export interface operations {
                     imei?: string;
                     phoneNumber?: string;
                     financeOrderId?: number | string;
-                    /** @description The service's own member, accepted beside any vendor's schema: the code of a payment reference the customer read out (9 characters of Crockford's base32; case, spaces and hyphens ignored). The payment must be exactly its amount and currency (else 400 AMOUNT_MISMATCH); it is paid once (409 PAYMENT_REFERENCE_ALREADY_PAID), not after it expires (409 PAYMENT_REFERENCE_EXPIRED), and not when unknown or cancelled (404 PAYMENT_REFERENCE_NOT_FOUND). It names the finance order, so no device locator is needed beside it; one given must name the same order. */
+                    /** @description The service's own member, accepted beside any vendor's schema: the code of a payment reference the customer read out (9 characters of Crockford's base32; case, spaces and hyphens ignored). The payment must be exactly its amount and currency (else 400 AMOUNT_MISMATCH, which names neither); it is paid once (409 PAYMENT_REFERENCE_ALREADY_PAID), not after it expires (409 PAYMENT_REFERENCE_EXPIRED), and not when unknown or cancelled (404 PAYMENT_REFERENCE_NOT_FOUND). Unknown and mismatched references are counted per API key: past PAYMENT_REFERENCE_FAILURE_LIMIT (20) a minute, 429 RATE_LIMITED for every notification quoting one until Retry-After. It names the finance order, so no device locator is needed beside it; one given must name the same order. */
                     paymentReference?: string;
                 } & (unknown | unknown | unknown | unknown);
             };
@@ -905,7 +905,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentsError"];
                 };
             };
-            /** @description RATE_LIMITED: the API key made more requests than its limit in the window (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS), or the client address failed authentication too often (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS; its credentials are then refused unread). Retry after Retry-After seconds. */
+            /** @description RATE_LIMITED: the API key made more requests than its limit in the window (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS), or the client address failed authentication too often (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS; its credentials are then refused unread). Retry after Retry-After seconds. Also RATE_LIMITED: the notification quotes a paymentReference, and the notifications of the API key behind the token had PAYMENT_REFERENCE_FAILURE_LIMIT references refused (unknown, or another amount) in the window of 60 s; nothing is read or written until Retry-After. */
             429: {
                 headers: {
                     /** @description Whole seconds until a request will be accepted. */
@@ -2009,7 +2009,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The operation ran: data, and errors for the fields that failed (with extensions.code). */
+            /** @description The operation ran: data, and errors for the fields that failed (with extensions.code); a limit a field applies as it runs (the webhook tools, refused payment references) is such an error, RATE_LIMITED with extensions.retryAfter, beside the data of the fields that ran. */
             200: {
                 headers: {
                     /** @description The request id (an incoming well-formed one is echoed). */

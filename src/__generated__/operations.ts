@@ -50,7 +50,7 @@ export type CreatePaymentNotificationMutationVariables = Exact<{
 }>;
 
 
-export type CreatePaymentNotificationMutation = { createPaymentNotification: { message: string, receipt: { remainingBalance: string, currency: string, fullyPaid: boolean, replayed: boolean, unlockCode: string | null, payment: { id: string } } } };
+export type CreatePaymentNotificationMutation = { createPaymentNotification: { message: string, receipt: { remainingBalance: string, currency: string, fullyPaid: boolean, replayed: boolean, unlockCode: string | null, payment: { id: string } } } | null };
 
 export type ListClerksQueryVariables = Exact<{
   first?: number | null | undefined;

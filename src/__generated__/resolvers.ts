@@ -1147,9 +1147,12 @@ export type Mutation = {
    * vendor's stored JSON Schema before anything is written; its paymentVendor must be the caller's.
    * The vendor's reference is the idempotency key. Vendor access tokens only. Send the amount as a
    * decimal string here: a JSON number in a variable has already been read as a double (the REST door,
-   * POST /payments/v1/notification, reads numbers as written).
+   * POST /payments/v1/notification, reads numbers as written). A key whose notifications had 20
+   * payment references refused (unknown, or another amount) in a minute is refused RATE_LIMITED, with
+   * extensions.retryAfter, for those quoting a reference: null only beside its error, so the other
+   * notifications of the document keep their answers.
    */
-  createPaymentNotification: PaymentNotificationResult;
+  createPaymentNotification?: Maybe<PaymentNotificationResult>;
   /** Makes a payment reference on a finance order. Partner, retail and operator keys. */
   createPaymentReference: PaymentReference;
   /** Sets up a payment vendor. Operators only. */
@@ -1173,9 +1176,10 @@ export type Mutation = {
   recordInStorePayment: PaymentReceipt;
   /**
    * Delivers an event to an endpoint again (a new delivery, due at once), whatever became of earlier ones; while
-   * a delivery of it to that endpoint is pending, answers that one instead. Limited as sendTestWebhook. Audited.
+   * a delivery of it to that endpoint is pending, answers that one, its next attempt brought forward to now.
+   * Limited as sendTestWebhook (null only beside its error). Audited.
    */
-  redeliverEvent: WebhookDelivery;
+  redeliverEvent?: Maybe<WebhookDelivery>;
   /** Puts a partner back on real time. Operators only, outside production (FORBIDDEN there); audited. */
   resetSandboxClock: SandboxClock;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
@@ -1191,9 +1195,11 @@ export type Mutation = {
   /**
    * Queues a signed test delivery (a WEBHOOK_TEST event of the endpoint's partner, delivered to this endpoint
    * only) and answers it at once, PENDING; the delivery worker posts it, and its attempts show what the
-   * receiver answered. At most 10 webhook tools per key and 5 per endpoint a minute (RATE_LIMITED). Audited.
+   * receiver answered. At most 10 webhook tools per key and 5 per endpoint a minute: past either, this field's
+   * error RATE_LIMITED with extensions.retryAfter, and null (the other fields of the document keep their data).
+   * Audited.
    */
-  sendTestWebhook: WebhookDelivery;
+  sendTestWebhook?: Maybe<WebhookDelivery>;
   /** Moves a partner's sandbox clock forward (SANDBOX_CLOCK_BACKWARDS otherwise). Operators only, outside production (FORBIDDEN there); audited. */
   setSandboxClock: SandboxClock;
   /** Changes a partner's lock policy. Operators only; audited. A bad value is INVALID_PARTNER_SETTINGS and changes nothing. */
@@ -2909,7 +2915,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createDeviceModel?: Resolver<ResolversTypes['DeviceModel'], ParentType, ContextType, RequireFields<MutationCreateDeviceModelArgs, 'input'>>;
   createMerchant?: Resolver<ResolversTypes['Merchant'], ParentType, ContextType, RequireFields<MutationCreateMerchantArgs, 'input'>>;
   createPartner?: Resolver<ResolversTypes['Partner'], ParentType, ContextType, RequireFields<MutationCreatePartnerArgs, 'input'>>;
-  createPaymentNotification?: Resolver<ResolversTypes['PaymentNotificationResult'], ParentType, ContextType, RequireFields<MutationCreatePaymentNotificationArgs, 'notification'>>;
+  createPaymentNotification?: Resolver<Maybe<ResolversTypes['PaymentNotificationResult']>, ParentType, ContextType, RequireFields<MutationCreatePaymentNotificationArgs, 'notification'>>;
   createPaymentReference?: Resolver<ResolversTypes['PaymentReference'], ParentType, ContextType, RequireFields<MutationCreatePaymentReferenceArgs, 'input'>>;
   createPaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationCreatePaymentVendorArgs, 'input'>>;
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
@@ -2917,12 +2923,12 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   financeCart?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationFinanceCartArgs, 'input'>>;
   issueDeviceCredential?: Resolver<ResolversTypes['IssuedDeviceCredential'], ParentType, ContextType, RequireFields<MutationIssueDeviceCredentialArgs, 'deviceId'>>;
   recordInStorePayment?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType, RequireFields<MutationRecordInStorePaymentArgs, 'input'>>;
-  redeliverEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
+  redeliverEvent?: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   sendDeviceCommand?: Resolver<ResolversTypes['DeviceCommand'], ParentType, ContextType, RequireFields<MutationSendDeviceCommandArgs, 'input'>>;
-  sendTestWebhook?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
+  sendTestWebhook?: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
   setSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationSetSandboxClockArgs, 'input'>>;
   updatePartnerSettings?: Resolver<ResolversTypes['Partner'], ParentType, ContextType, RequireFields<MutationUpdatePartnerSettingsArgs, 'input'>>;
   updatePaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationUpdatePaymentVendorArgs, 'input'>>;

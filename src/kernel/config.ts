@@ -179,7 +179,7 @@ function corsOrigins(env: Env): string[] {
 
 const DAY_SECONDS = 24 * 3600;
 
-/** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*, SUBSCRIPTION*, WEBSOCKET_*; a GraphQL limit may not go below what the legacy operations need. */
+/** RATE_LIMIT_*, AUTH_FAILURE_*, GRAPHQL_MAX_*, SUBSCRIPTION*, WEBSOCKET_*, WEBHOOK_TOOL_*, PAYMENT_REFERENCE_FAILURE_LIMIT; a GraphQL limit may not go below what the legacy operations need. */
 function limits(env: Env): LimitSettings {
   const {
     requestsPerKey,
@@ -189,6 +189,7 @@ function limits(env: Env): LimitSettings {
     subscriptions,
     websocket,
     webhookTools,
+    paymentReferenceFailures,
   } = DEFAULT_LIMITS;
   const floors = GRAPHQL_LIMIT_FLOORS;
   return {
@@ -254,6 +255,11 @@ function limits(env: Env): LimitSettings {
         limit: integer(env, 'WEBHOOK_TOOL_LIMIT_PER_ENDPOINT', webhookTools.perEndpoint.limit, 1, 100_000),
         windowSeconds: webhookTools.perEndpoint.windowSeconds,
       },
+    },
+    // Refused payment references per key: counts per 60 s (the window is fixed).
+    paymentReferenceFailures: {
+      limit: integer(env, 'PAYMENT_REFERENCE_FAILURE_LIMIT', paymentReferenceFailures.limit, 1, 100_000),
+      windowSeconds: paymentReferenceFailures.windowSeconds,
     },
   };
 }

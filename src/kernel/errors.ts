@@ -184,14 +184,20 @@ export const paymentVendorUnavailable = (vendor: string, problem: string) =>
   );
 
 /**
- * Too many requests: `reason` says which limit. `retryAfter` (whole seconds until a request will be
- * accepted) is in the extensions for GraphQL clients and in the Retry-After header of every door. It
- * refuses the whole request wherever it is raised (createAccessToken too), so /graphql answers 429.
+ * Too many uses of an action: `reason` says which limit, `retryAfter` (whole seconds until one will be
+ * accepted) is in the extensions. Raised in a resolver it is that field's error (decisions.md 36): a
+ * 200 on /graphql beside the other fields' data; the legacy doors answer it 429 with Retry-After.
  */
 export const rateLimited = (reason: string, retryAfterSeconds: number) =>
-  withHttpStatus(
-    new AppError('RATE_LIMITED', `${reason}; retry after ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds }),
-  );
+  new AppError('RATE_LIMITED', `${reason}; retry after ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
+
+/**
+ * Too many requests: a request limit (a key's quota, an address's), which refuses the whole request
+ * wherever it is met (createAccessToken's key too: it is the request's credential), so /graphql
+ * answers 429 with Retry-After and no data.
+ */
+export const requestRateLimited = (reason: string, retryAfterSeconds: number) =>
+  withHttpStatus(rateLimited(reason, retryAfterSeconds));
 
 export const missingParameter = (name: string) =>
   new AppError('MISSING_QUERY_PARAMETER', `the ${name} query parameter is required`, { parameter: name });
@@ -262,8 +268,15 @@ export const paymentReferenceExpired = (code: string, expiresAt: Date) =>
     expiresAt: expiresAt.toISOString(),
   });
 
-export const amountMismatch = (code: string, given: string, expected: string) =>
-  new AppError('AMOUNT_MISMATCH', `the payment reference ${code} is for ${expected}, not ${given}`, { expected });
+/**
+ * A payment that is not its reference's amount and currency. Neither is named (decisions.md 36): the
+ * refusal must not tell whoever quotes a code what it is for.
+ */
+export const amountMismatch = (code: string) =>
+  new AppError(
+    'AMOUNT_MISMATCH',
+    `the payment reference ${code} is not for this amount and currency: it is paid with exactly the amount and currency it was made for`,
+  );
 
 // Codes graphql-js and Apollo give to a malformed GraphQL request: the client's fault, shown as is.
 const GRAPHQL_REQUEST_ERROR_CODES = new Set([

@@ -68,6 +68,11 @@ export interface LimitSettings {
   websocket: WebSocketLimits;
   /** sendTestWebhook and redeliverEvent, per key and per endpoint. */
   webhookTools: WebhookToolLimits;
+  /**
+   * Payment references a vendor's notifications quoted and had refused as unknown or for another
+   * amount, per API key behind the token (PAYMENT_REFERENCE_FAILURE_LIMIT per 60 s): decisions.md 36.
+   */
+  paymentReferenceFailures: WindowLimit;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
@@ -83,6 +88,7 @@ export const DEFAULT_LIMITS: LimitSettings = {
     recheckSeconds: 60,
   },
   webhookTools: { perKey: { limit: 10, windowSeconds: 60 }, perEndpoint: { limit: 5, windowSeconds: 60 } },
+  paymentReferenceFailures: { limit: 20, windowSeconds: 60 },
 };
 
 /**

@@ -120,8 +120,18 @@ export function accessTokenBody(data: CreateAccessTokenMutation) {
   return { data: { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } };
 }
 
-export function paymentNotificationBody(data: CreatePaymentNotificationMutation) {
+/**
+ * The notification's answer. The field is nullable (a limit a resolver applies nulls its own alias:
+ * decisions.md 36), but null only beside its error, which the handler answers before any mapper runs.
+ */
+export function acceptedNotification(data: CreatePaymentNotificationMutation) {
   const result = data.createPaymentNotification;
+  if (!result) throw new Error('createPaymentNotification answered null without an error');
+  return result;
+}
+
+export function paymentNotificationBody(data: CreatePaymentNotificationMutation) {
+  const result = acceptedNotification(data);
   // docs/legacy-contract.md#notification.
   return { data: legacyPaymentNotification(result.message, result.receipt) };
 }

@@ -383,7 +383,7 @@ function inlineSchemas(notification: Schema): Record<string, Schema> {
           minLength: 1,
           maxLength: 64,
           description:
-            "The service's own member, accepted beside any vendor's schema: the code of a payment reference the customer read out (9 characters of Crockford's base32; case, spaces and hyphens ignored). The payment must be exactly its amount and currency (else 400 AMOUNT_MISMATCH); it is paid once (409 PAYMENT_REFERENCE_ALREADY_PAID), not after it expires (409 PAYMENT_REFERENCE_EXPIRED), and not when unknown or cancelled (404 PAYMENT_REFERENCE_NOT_FOUND). It names the finance order, so no device locator is needed beside it; one given must name the same order.",
+            "The service's own member, accepted beside any vendor's schema: the code of a payment reference the customer read out (9 characters of Crockford's base32; case, spaces and hyphens ignored). The payment must be exactly its amount and currency (else 400 AMOUNT_MISMATCH, which names neither); it is paid once (409 PAYMENT_REFERENCE_ALREADY_PAID), not after it expires (409 PAYMENT_REFERENCE_EXPIRED), and not when unknown or cancelled (404 PAYMENT_REFERENCE_NOT_FOUND). Unknown and mismatched references are counted per API key: past PAYMENT_REFERENCE_FAILURE_LIMIT (20) a minute, 429 RATE_LIMITED for every notification quoting one until Retry-After. It names the finance order, so no device locator is needed beside it; one given must name the same order.",
         },
       },
       description:

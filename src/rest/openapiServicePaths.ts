@@ -245,7 +245,8 @@ export const servicePaths = {
       requestBody: { required: true, content: jsonContent(ref('GraphQLRequest')) },
       responses: {
         '200': {
-          description: 'The operation ran: data, and errors for the fields that failed (with extensions.code).',
+          description:
+            'The operation ran: data, and errors for the fields that failed (with extensions.code); a limit a field applies as it runs (the webhook tools, refused payment references) is such an error, RATE_LIMITED with extensions.retryAfter, beside the data of the fields that ran.',
           headers: successHeaders,
           content: jsonContent(ref('GraphQLResponse')),
         },

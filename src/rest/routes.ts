@@ -32,6 +32,7 @@ import { LOCATOR_MAX_LENGTH } from '../modules/customers/locate.js';
 import { IDEMPOTENCY_KEY_FORMAT } from '../modules/payments/idempotency.js';
 import { MAX_LOCATOR_LENGTH } from '../modules/payments/notificationLimits.js';
 import {
+  acceptedNotification,
   accessTokenBody,
   type LegacyListBody,
   listClerksBody,
@@ -43,6 +44,7 @@ import {
   recordCustomerPaymentBody,
   repaymentOptionsBody,
 } from './mappers.js';
+import { RATE_LIMITED } from './openapiSchemas.js';
 import { type ParamSpecs, type ParamValues, param, parseParam } from './params.js';
 
 /** Where a route's credential is presented. */
@@ -228,6 +230,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
         403: "FORBIDDEN: paymentVendor is not the token's vendor, the vendor is disabled, or the credential is not a vendor's.",
         404: 'RESOURCE_NOT_FOUND: no device, customer or finance order matches. PAYMENT_REFERENCE_NOT_FOUND: the paymentReference is unknown, cancelled, or not of the order the locator names.',
         409: 'IDEMPOTENCY_CONFLICT: the reference was already used for a different notification. PAYMENT_REFERENCE_ALREADY_PAID: the paymentReference is paid already. PAYMENT_REFERENCE_EXPIRED: its expiresAt has passed.',
+        429: `${RATE_LIMITED} Also RATE_LIMITED: the notification quotes a paymentReference, and the notifications of the API key behind the token had PAYMENT_REFERENCE_FAILURE_LIMIT references refused (unknown, or another amount) in the window of 60 s; nothing is read or written until Retry-After.`,
         500: 'Internal server error while creating the notification.',
         503: "The database cannot be reached or did not answer in time, or the vendor's stored schema can no longer be used until an operator replaces it.",
       },
@@ -237,7 +240,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     operation: operation('createPaymentNotification'),
     variables: (request) => ({ notification: bodyObject(request) }),
     toLegacy: paymentNotificationBody,
-    replayed: (data) => data.createPaymentNotification.receipt.replayed,
+    replayed: (data) => acceptedNotification(data).receipt.replayed,
   }),
   route<RepaymentOptionsQuery, RepaymentOptionsQueryVariables>()({
     name: 'get-repayment-options',

@@ -43,7 +43,7 @@ export const TEST_TOKENS: TokenSettings = {
 /**
  * The limits of every test service unless a test passes its own: the GraphQL limits are the
  * defaults (so every suite's documents, and the REST shim's operations, meet them), while the
- * request, failed-authentication and webhook-tool limits are out of reach, since suites send thousands of requests
+ * request, failed-authentication, webhook-tool and refused-reference limits are out of reach, since suites send thousands of requests
  * with one key and hundreds of bad credentials from one address. test/limits.test.ts tests those.
  */
 export const TEST_LIMITS: LimitSettings = {
@@ -56,6 +56,8 @@ export const TEST_LIMITS: LimitSettings = {
     perKey: { limit: 1_000_000, windowSeconds: 60 },
     perEndpoint: { limit: 1_000_000, windowSeconds: 60 },
   },
+  // And here: test/reference-guesses.test.ts tests the refused payment references' limit.
+  paymentReferenceFailures: { limit: 1_000_000, windowSeconds: 60 },
 };
 
 export interface TestServiceOptions {

@@ -47,11 +47,16 @@ export interface FeedHooks {
 const matchesPartner = (filter: EventFilter, partnerId: string) =>
   filter.partnerId === null || filter.partnerId === partnerId;
 
-/** "partner_id:id" as the trigger sends it; null for anything else. */
+/**
+ * "partner_id:id" as publish.ts sends it; null for anything else: a partner id is digits, so the
+ * channel's other messages ("deliveries-due:<partner>", for the delivery worker) are passed over.
+ */
 function parseNotification(payload: string): { partnerId: string; id: string } | null {
   const colon = payload.indexOf(':');
   if (colon <= 0 || colon === payload.length - 1) return null;
-  return { partnerId: payload.slice(0, colon), id: payload.slice(colon + 1) };
+  const partnerId = payload.slice(0, colon);
+  if (!/^\d+$/.test(partnerId)) return null;
+  return { partnerId, id: payload.slice(colon + 1) };
 }
 
 async function readEvent(db: Db, partnerId: string, id: string): Promise<EventRow | undefined> {

@@ -32,6 +32,18 @@ export async function publishKeyRevocation(trx: DbOrTrx, keyId: string): Promise
   await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${REVOKED_KEY_PREFIX}${keyId}`]);
 }
 
+/**
+ * Deliveries of a partner due now that no event announces (a redelivery brought forward, a test
+ * delivery: decisions.md 36), on the same channel: "deliveries-due:<partner_id>". Every instance's
+ * delivery worker looks at its queue at once; the subscriptions' feed passes it over (not an event's).
+ */
+export const DELIVERIES_DUE_PREFIX = 'deliveries-due:';
+
+/** NOTIFYs inside `trx` that partner `partnerId` has deliveries due: delivered at its commit, or never. */
+export async function publishDeliveriesDue(trx: DbOrTrx, partnerId: string): Promise<void> {
+  await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${DELIVERIES_DUE_PREFIX}${partnerId}`]);
+}
+
 /** The messages of one turn of the event loop, sent together (publishEvents). */
 interface NotifyBatch {
   messages: string[];

@@ -9,7 +9,7 @@ import {
   paymentReferenceExpired,
   paymentReferenceNotFound,
 } from '../../kernel/errors.js';
-import { formatAmount, parsePaymentAmount } from '../../kernel/money.js';
+import { parsePaymentAmount } from '../../kernel/money.js';
 import type { PartnerClocks } from '../partners/clock.js';
 import { normaliseCode } from './code.js';
 import { lockPaymentReference, markPaymentReferencePaid, paymentReferenceByCode } from './queries.js';
@@ -42,13 +42,10 @@ export async function claimPaymentReference(
   const now = reference ? clocks.nowFor(reference.partner_id) : new Date();
   const refusal = refusalOf(reference, given, now);
   if (refusal) throw refusal;
-  const expected = `${formatAmount(reference!.amount_minor, reference!.currency)} ${reference!.currency}`;
-  if (payment.currency !== reference!.currency)
-    throw amountMismatch(code, `${payment.amount} ${payment.currency}`, expected);
+  if (payment.currency !== reference!.currency) throw amountMismatch(code);
   const parsed = parsePaymentAmount(payment.amount, reference!.currency);
   if ('problem' in parsed) throw invalidPaymentAmount(parsed.problem);
-  if (parsed.minor.toString() !== reference!.amount_minor)
-    throw amountMismatch(code, `${formatAmount(parsed.minor, payment.currency)} ${payment.currency}`, expected);
+  if (parsed.minor.toString() !== reference!.amount_minor) throw amountMismatch(code);
   return reference!;
 }
 

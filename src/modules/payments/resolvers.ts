@@ -1,9 +1,10 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { forbidden, invalidArgument } from '../../kernel/errors.js';
 import { formatAmount } from '../../kernel/money.js';
-import { requirePartnerTenant, requireVendorToken } from '../auth/principal.js';
+import { requirePartnerTenant, requirePrincipal, requireVendorToken } from '../auth/principal.js';
 import { column } from '../columns.js';
 import { requireId } from '../inputs.js';
+import { withinReferenceGuesses } from '../paymentReferences/guesses.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
 import { requireIdempotencyKey } from './idempotency.js';
 import { recordInStorePayment } from './inStore.js';
@@ -55,8 +56,11 @@ export const paymentResolvers: Resolvers = {
       const [vendor] = await paymentVendorsByIds(ctx.primary, [vendorId]);
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
       // Told to ctx.observe (counted by ops/metrics.ts): recorded, replayed, or refused with its error code.
+      // A reference quoted is under the limit of refused references of the key behind the token.
       const claimed = await observePaymentOutcome(ctx.observe, 'vendor', () =>
-        acceptNotification(ctx.primary, vendor, notification, ctx.clocks, ctx.unlockKeys),
+        withinReferenceGuesses(ctx.credentialLimits, requirePrincipal(ctx).keyId, notification, () =>
+          acceptNotification(ctx.primary, vendor, notification, ctx.clocks, ctx.unlockKeys),
+        ),
       );
       const receipt = { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };
       return { message: notificationMessage(claimed.receipt), receipt };

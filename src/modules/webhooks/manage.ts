@@ -4,6 +4,7 @@ import type { Db } from '../../db/knex.js';
 import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { publishDeliveriesDue } from '../events/publish.js';
 import type { TenantKey } from '../tenancy.js';
 import {
   countEndpoints,
@@ -139,7 +140,7 @@ export function deleteWebhookEndpoint(db: Db, actor: AuditActor, key: TenantKey)
 
 /**
  * A new delivery of one of the partner's events to one of its endpoints, due now; while one is pending
- * already, that one (no second is queued: a redelivery cannot multiply). Audited either way.
+ * already, that one, due now too (no second is queued: a redelivery cannot multiply). Audited either way.
  */
 export function redeliverEvent(db: Db, actor: AuditActor, partnerId: string, eventId: string, endpointId: string) {
   return audited(
@@ -153,7 +154,10 @@ export function redeliverEvent(db: Db, actor: AuditActor, partnerId: string, eve
       if (endpoint.format === 'payjoy_v1' && event.type !== 'transaction.created' && event.type !== 'webhook.test') {
         throw invalidArgument('eventId', 'is not a transaction event: a PAYJOY_V1 endpoint receives only those');
       }
-      return pendingDelivery(trx, partnerId, endpointId, eventId);
+      const pending = await pendingDelivery(trx, partnerId, endpointId, eventId);
+      // Every instance's worker hears it at the commit and claims it then, not at its next poll.
+      await publishDeliveriesDue(trx, partnerId);
+      return pending;
     },
     ({ delivery, queued }) => ({
       action: 'webhook_delivery.redeliver',

@@ -119,8 +119,9 @@ export async function insertDelivery(
 }
 
 /**
- * The pending delivery of an event to an endpoint, queued now unless one is pending already
- * (redeliverEvent); `queued` says which. The partial unique index webhook_deliveries_one_pending holds
+ * The pending delivery of an event to an endpoint, due now (redeliverEvent): queued unless one is
+ * pending already, whose next attempt is then brought forward to now if it was backing off
+ * (decisions.md 36); `queued` says which. The partial unique index webhook_deliveries_one_pending holds
  * at most one pending: of two at once, the second waits for the first to commit, then finds its row.
  * A pending row that is delivered or failed between the two statements is looked past: queued again.
  */
@@ -139,10 +140,12 @@ export async function pendingDelivery(
       [partnerId, endpointId, eventId],
     )) as { rows: WebhookDeliveryRow[] };
     if (rows[0]) return { delivery: rows[0], queued: true };
-    const pending = await trx<WebhookDeliveryRow>('webhook_deliveries')
+    // An attempt under way keeps its claim: its outcome sets the next attempt.
+    const [pending] = await trx<WebhookDeliveryRow>('webhook_deliveries')
       .where({ partner_id: partnerId, endpoint_id: endpointId, event_id: eventId, status: 'pending' })
-      .first();
-    if (pending) return { delivery: pending, queued: false };
+      .update({ next_attempt_at: trx.raw('least(next_attempt_at, now())') as never })
+      .returning('*');
+    if (pending) return { delivery: pending as WebhookDeliveryRow, queued: false };
   }
 }
 

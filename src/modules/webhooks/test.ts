@@ -8,6 +8,7 @@ import type { Db } from '../../db/knex.js';
 import { notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { publishDeliveriesDue } from '../events/publish.js';
 import { appendEvents } from '../events/queries.js';
 import type { TenantKey } from '../tenancy.js';
 import { endpointByKey, insertDelivery } from './queries.js';
@@ -23,7 +24,10 @@ export function sendTestWebhook(db: Db, actor: AuditActor, key: TenantKey, now: 
       const [event] = await appendEvents(trx, endpoint.partner_id, [
         { type: 'webhook.test', occurredAt: now, data: { test: true, endpointId: endpoint.id } },
       ]);
-      return insertDelivery(trx, endpoint.partner_id, endpoint.id, event!.id);
+      const delivery = await insertDelivery(trx, endpoint.partner_id, endpoint.id, event!.id);
+      // The test event is published to no one: the workers are told of its delivery instead.
+      await publishDeliveriesDue(trx, endpoint.partner_id);
+      return delivery;
     },
     (delivery) => ({
       action: 'webhook_endpoint.send_test',

@@ -1,14 +1,16 @@
 // The request limits both doors share, applied where a credential is looked up (createContext, and
 // createAccessToken, which takes a key as its argument): requests per API key, failed authentications
-// and requests without a credential per client address. Counted in the store sharedStore.ts picks:
+// and requests without a credential per client address. Beside them, the limits of actions a resolver
+// applies (the webhook tools, refused payment references). Counted in the store sharedStore.ts picks:
 // Redis or Postgres, shared by every instance, or this process's memory.
 
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { runShaped, type ShapedStatement } from '../../db/prepared.js';
 import { clientAddressKey } from '../../kernel/clientAddress.js';
-import { type AppError, rateLimited } from '../../kernel/errors.js';
+import { type AppError, requestRateLimited } from '../../kernel/errors.js';
 import type { LimitSettings, WindowLimit } from '../../kernel/limitSettings.js';
+import { type ActionLimits, createActionLimits } from './actionLimits.js';
 import { type KeyAdmission, PostgresCounts } from './postgresCounts.js';
 import {
   createWindowCounter,
@@ -17,7 +19,7 @@ import {
   type RateLimitStoreObserver,
   StoreGuard,
 } from './sharedStore.js';
-import type { WindowCount, WindowCounter } from './windowCounts.js';
+import { toSeconds, type WindowCount, type WindowCounter } from './windowCounts.js';
 
 /**
  * Where an API key stands in its request quota after a request: what the doors' RateLimit headers
@@ -40,7 +42,7 @@ export interface KeyAdmissionAnswer {
   refusal: AppError | null;
 }
 
-export interface RequestLimiter {
+export interface RequestLimiter extends ActionLimits {
   /** 429 when `address` failed authentication too often lately. */
   refuseBlockedAddress(address: string | null): Promise<void>;
   /** A credential presented from `address` was not valid: 429 when the address is blocked already, else counted. */
@@ -61,20 +63,16 @@ export interface RequestLimiter {
     lookup: ShapedStatement,
   ): Promise<{ row: Row | undefined; admission: KeyAdmissionAnswer | null }>;
   chargeAnonymous(address: string | null): Promise<void>;
-  /**
-   * One use of a webhook tool (sendTestWebhook, redeliverEvent) by API key `keyId` on endpoint
-   * `endpoint` ("partner:id"): counted against both, 429 past either limit.
-   */
-  chargeWebhookTool(keyId: string, endpoint: string): Promise<void>;
   /** Where the counts are kept, for /readyz: `memory`, `shared (redis)`, or `insurance (...)` while the store fails. */
   storeStatus(): string;
 }
 
-const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-
 /** An API key past its request quota: 429 with the seconds until its window ends. */
 export const keyQuotaExceeded = (quota: WindowLimit, retryAfterSeconds: number) =>
-  rateLimited(`this API key has used its ${quota.limit} requests per ${quota.windowSeconds} s`, retryAfterSeconds);
+  requestRateLimited(
+    `this API key has used its ${quota.limit} requests per ${quota.windowSeconds} s`,
+    retryAfterSeconds,
+  );
 
 export interface RequestLimiterOptions {
   /** Where the counts live (sharedStore.ts); this process's memory when absent. */
@@ -91,10 +89,14 @@ export interface RequestLimiterOptions {
  * library reads the real clock (Date.now), not ServiceDeps.now.
  */
 export function createRequestLimiter(
-  settings: Pick<LimitSettings, 'requestsPerKey' | 'authFailuresPerAddress' | 'anonymousPerAddress' | 'webhookTools'>,
+  settings: Pick<
+    LimitSettings,
+    'requestsPerKey' | 'authFailuresPerAddress' | 'anonymousPerAddress' | 'webhookTools' | 'paymentReferenceFailures'
+  >,
   options: RequestLimiterOptions = {},
 ): RequestLimiter {
-  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, webhookTools } = settings;
+  const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, webhookTools, paymentReferenceFailures } =
+    settings;
   const backend = options.backend ?? { kind: 'memory' };
   const guard =
     backend.kind === 'memory'
@@ -117,22 +119,15 @@ export function createRequestLimiter(
     postgres,
   );
   const failures = createWindowCounter(backend, guard, failuresOptions, postgres);
-  // The webhook tools' windows: two more named limits in the same store, so every instance shares them.
-  const toolsPerKey = createWindowCounter(
-    backend,
-    guard,
-    { name: 'webhooktool-key', limit: webhookTools.perKey, blockOnRefusal: false },
-    postgres,
-  );
-  const toolsPerEndpoint = createWindowCounter(
-    backend,
-    guard,
-    { name: 'webhooktool-endpoint', limit: webhookTools.perEndpoint, blockOnRefusal: false },
-    postgres,
+  // The actions' limits: more named limits in the same store, so every instance shares them.
+  const actions = createActionLimits(
+    { webhookTools, paymentReferenceFailures },
+    (counter) => createWindowCounter(backend, guard, counter, postgres),
+    options.logger,
   );
 
   const addressBlocked = (msBeforeNext: number) =>
-    rateLimited(
+    requestRateLimited(
       `too many failed authentications from this address (the limit is ${authFailuresPerAddress.limit} per ${authFailuresPerAddress.windowSeconds} s)`,
       toSeconds(msBeforeNext),
     );
@@ -233,27 +228,12 @@ export function createRequestLimiter(
       if (address === null) return;
       const count = await anonymous.consume(clientAddressKey(address));
       if (count.allowed) return;
-      throw rateLimited(
+      throw requestRateLimited(
         `this address has made ${anonymousPerAddress.limit} requests without a credential in ${anonymousPerAddress.windowSeconds} s; send an API key`,
         toSeconds(count.msBeforeNext),
       );
     },
-    async chargeWebhookTool(keyId, endpoint) {
-      const byKey = await toolsPerKey.consume(keyId);
-      if (!byKey.allowed) {
-        throw rateLimited(
-          `this API key has used the webhook tools ${webhookTools.perKey.limit} times in ${webhookTools.perKey.windowSeconds} s`,
-          toSeconds(byKey.msBeforeNext),
-        );
-      }
-      const byEndpoint = await toolsPerEndpoint.consume(endpoint);
-      if (!byEndpoint.allowed) {
-        throw rateLimited(
-          `the webhook tools have been used on this endpoint ${webhookTools.perEndpoint.limit} times in ${webhookTools.perEndpoint.windowSeconds} s`,
-          toSeconds(byEndpoint.msBeforeNext),
-        );
-      }
-    },
+    ...actions,
     storeStatus: () => guard?.status() ?? 'memory',
   };
 }
@@ -275,6 +255,10 @@ export interface CredentialLimits {
   anonymous(): Promise<void>;
   /** One use of a webhook tool by API key `keyId` on endpoint `endpoint` ("partner:id"): 429 past either limit. */
   webhookTool(keyId: string, endpoint: string): Promise<void>;
+  /** 429 when API key `keyId` has had too many payment references refused lately (decisions.md 36). */
+  refuseReferenceGuesser(keyId: string): Promise<void>;
+  /** A payment reference quoted with API key `keyId` was refused as unknown or for another amount: counted. */
+  referenceRefused(keyId: string): Promise<void>;
 }
 
 const nothing = async () => {};
@@ -284,6 +268,8 @@ const UNLIMITED: CredentialLimits = {
   accepted: nothing,
   anonymous: nothing,
   webhookTool: nothing,
+  refuseReferenceGuesser: nothing,
+  referenceRefused: nothing,
 };
 
 /** `onQuota` hears the quota of every key charged, refused or not: the door writes its RateLimit headers from it. */
@@ -315,5 +301,7 @@ export function credentialLimitsFor(
     }),
     anonymous: () => limiter.chargeAnonymous(clientAddress),
     webhookTool: (keyId, endpoint) => limiter.chargeWebhookTool(keyId, endpoint),
+    refuseReferenceGuesser: (keyId) => limiter.refuseReferenceGuesser(keyId),
+    referenceRefused: (keyId) => limiter.recordReferenceRefusal(keyId),
   };
 }

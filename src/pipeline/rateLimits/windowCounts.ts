@@ -15,3 +15,6 @@ export interface WindowCounter {
   /** The key's live count; null without one. */
   peek(key: string): Promise<WindowCount | null>;
 }
+
+/** Milliseconds as the whole seconds a client is told to wait (Retry-After): at least 1. */
+export const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
