@@ -99,8 +99,9 @@ function decide(facts: InStorePaymentFacts, request: InStorePaymentRequest, clai
   const figures = receiptOf(order, row, totalPaid, settings);
   const receipt: PaymentReceiptSnapshot = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures) };
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
-  // Its lock timeline: the write closes and makes the order's instants, and writes the unlock or release after its events.
-  const timeline = paymentTimelineOf(order, totalPaid, now, settings);
+  // Its lock timeline at the payment's own time (the partner's, not `now`, real time): the write closes
+  // and makes the order's instants, and writes the unlock or release after its events.
+  const timeline = paymentTimelineOf(order, row, totalPaid, settings);
   const credit: InStoreCredit = {
     row,
     totalPaidSeen: order.total_paid_minor,
