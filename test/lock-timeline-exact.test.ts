@@ -221,20 +221,20 @@ describe("a partner's grace raised over a locked order", () => {
   it('unlocks it: the lock lifted, device.unlocked, ACTIVE on the graph and lookup-customer, its new lock pending', async () => {
     const real = Math.floor(Date.now() / 1000);
     // Sold 61 days ago: paid through yesterday, so its lock is due.
-    [id] = await addTwinOrders(9200001, 1, real - 61 * DAY);
+    id = (await addTwinOrders(9200001, 1, real - 61 * DAY))[0]!;
     lockAt = real - DAY;
     // Its instants as a data set loaded with its history makes them: the lock past, recorded fired.
-    await scheduleLoadedOrders(db(), DEMO, DEFAULT_PARTNER_SETTINGS, new Date(), [id!]);
-    expect((await readOrder(id!)).secureStatus).toBe('LOCKED');
+    await scheduleLoadedOrders(db(), DEMO, DEFAULT_PARTNER_SETTINGS, new Date(), [id]);
+    expect((await readOrder(id)).secureStatus).toBe('LOCKED');
     const locks = () =>
       db()('lock_timeline').where({ partner_id: DEMO, finance_order_id: id, kind: 'lock' }).orderBy('id').pluck('state');
     expect(await locks()).toEqual(['fired']);
 
     // 48 hours of grace: lockAt a day ahead.
     await graceOf(48);
-    expect(await readOrder(id!)).toMatchObject({ lockAt: lockAt + 2 * DAY, secureStatus: 'ACTIVE_AND_SECURED' });
+    expect(await readOrder(id)).toMatchObject({ lockAt: lockAt + 2 * DAY, secureStatus: 'ACTIVE_AND_SECURED' });
     expect(await lookupStatus(String(400000000000000 + Number(id)))).toBe('Device Active And Secured');
-    const events = await deviceEvents(id!);
+    const events = await deviceEvents(id);
     expect(events.map((event) => event.type)).toEqual(['device.unlocked']);
     expect(events[0]!.row.data.financeOrder).toMatchObject({ id, lockAt: lockAt + 2 * DAY, remainingBalance: '198.00' });
     expect(await locks()).toEqual(['lifted', 'pending']);
