@@ -13,6 +13,7 @@ import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
 import { scheduleLoadedOrders } from '../src/modules/timeline/schedule.js';
 import { type LockScheduler, startLockScheduler } from '../src/modules/timeline/scheduler.js';
 import { useSeededService } from './support/fixtures.js';
+import { addTwinOrders, twinDevice } from './support/twinOrders.js';
 
 const DEMO = '1';
 const DAY = 86_400; // seconds
@@ -44,30 +45,6 @@ const moveClockTo = (at: number) =>
 const resetClock = () => graphql(OPERATOR, `mutation { resetSandboxClock(partnerId: "${DEMO}") { now } }`);
 const offsetMs = async () =>
   Number((await db()('sandbox_clocks').where({ partner_id: DEMO }).first())?.offset_ms ?? 0);
-
-/**
- * `count` orders of Demo Retail from id `first`, twins of demo order 4000004 (18.00 a month for 12
- * months, 18.00 paid), sold at the same whole second `soldAt` (Unix seconds), each with its customer
- * and device (tag `TWIN<id>`); no instants yet (the first payment makes them).
- */
-async function addTwinOrders(first: number, count: number, soldAt: number): Promise<string[]> {
-  const series = `generate_series(${first}, ${first + count - 1}) as g`;
-  await db().raw(
-    `insert into customers (partner_id, id, name, phone_number) select 1, g, 'Twin ' || g, '666' || g from ${series}`,
-  );
-  await db().raw(`insert into devices (partner_id, id, customer_id, model_id, tag, imei)
-    select 1, g, g, 3, 'TWIN' || g, (400000000000000 + g)::text from ${series}`);
-  await db().raw(`insert into device_directory (imei, tag, partner_id, device_id)
-    select (400000000000000 + g)::text, 'TWIN' || g, 1, g from ${series}`);
-  await db().raw(
-    `insert into finance_orders (partner_id, id, customer_id, device_id, merchant_id, clerk_id, currency, purchase_minor,
-       down_payment_minor, price_pre_tax_minor, monthly_cost_minor, weekly_cost_minor, months, total_paid_minor, ordered_at)
-     select 1, g, g, g, ${DEMO_MERCHANT_ID}, ${DEMO_CLERK_ID}, 'USD', 30000, 10000, 30000, 1800, 400, 12, 1800,
-       to_timestamp(?) from ${series}`,
-    [soldAt],
-  );
-  return Array.from({ length: count }, (_, index) => String(first + index));
-}
 
 const pendingInstants = (orderId: string) =>
   db()('lock_timeline')
@@ -121,7 +98,7 @@ describe('an in-store payment and a vendor payment on twin orders, the clock 10 
   it('make the same instants: due_at in the partner time, fire_at due_at minus its clock offset', async () => {
     const real = Math.floor(Date.now() / 1000);
     // Sold 40 days ago: paid through +60 days, 20 days ahead of real time.
-    ids = await addTwinOrders(9100001, 3, real - 40 * DAY);
+    ids = await addTwinOrders(db(), 9100001, 3, new Date((real - 40 * DAY) * 1000));
     await moveClockTo(real + 10 * DAY);
     const offset = await offsetMs();
     expect(offset).toBeGreaterThan(9 * DAY * 1000);
@@ -145,7 +122,7 @@ describe('an in-store payment and a vendor payment on twin orders, the clock 10 
         },
       },
     );
-    const vendor = await notify({ amount: '18.00', reference: 'TWIN-VENDOR-1', deviceTag: `TWIN${ids[2]}` });
+    const vendor = await notify({ amount: '18.00', reference: 'TWIN-VENDOR-1', deviceTag: twinDevice(ids[2]!).tag });
     expect(vendor.status, JSON.stringify(vendor.body)).toBe(200);
     const realAfter = Date.now();
 
@@ -199,7 +176,7 @@ describe('an in-store payment and a vendor payment on twin orders, the clock 10 
         'device.unlocked',
       ]);
       expect((await readOrder(id)).secureStatus).toBe('ACTIVE_AND_SECURED');
-      expect(await lookupStatus(String(400000000000000 + Number(id)))).toBe('Device Active And Secured');
+      expect(await lookupStatus(twinDevice(id).imei)).toBe('Device Active And Secured');
       // Its lock stands ahead again, pending, in real time (the reminders still ahead with it).
       expect((await pendingInstants(id)).map((row) => [row.kind, row.due_at.getTime(), row.fire_at.getTime()])).toEqual(
         [
@@ -221,7 +198,7 @@ describe("a partner's grace raised over a locked order", () => {
   it('unlocks it: the lock lifted, device.unlocked, ACTIVE on the graph and lookup-customer, its new lock pending', async () => {
     const real = Math.floor(Date.now() / 1000);
     // Sold 61 days ago: paid through yesterday, so its lock is due.
-    id = (await addTwinOrders(9200001, 1, real - 61 * DAY))[0]!;
+    id = (await addTwinOrders(db(), 9200001, 1, new Date((real - 61 * DAY) * 1000)))[0]!;
     lockAt = real - DAY;
     // Its instants as a data set loaded with its history makes them: the lock past, recorded fired.
     await scheduleLoadedOrders(db(), DEMO, DEFAULT_PARTNER_SETTINGS, new Date(), [id]);
@@ -233,7 +210,7 @@ describe("a partner's grace raised over a locked order", () => {
     // 48 hours of grace: lockAt a day ahead.
     await graceOf(48);
     expect(await readOrder(id)).toMatchObject({ lockAt: lockAt + 2 * DAY, secureStatus: 'ACTIVE_AND_SECURED' });
-    expect(await lookupStatus(String(400000000000000 + Number(id)))).toBe('Device Active And Secured');
+    expect(await lookupStatus(twinDevice(id).imei)).toBe('Device Active And Secured');
     const events = await deviceEvents(id);
     expect(events.map((event) => event.type)).toEqual(['device.unlocked']);
     expect(events[0]!.row.data.financeOrder).toMatchObject({ id, lockAt: lockAt + 2 * DAY, remainingBalance: '198.00' });
