@@ -72,13 +72,18 @@ describe('the shown whole second decides', () => {
     // Made at NOW (900 ms into its second): it shows the second, not the held millisecond.
     expect(reference.expiresAt).toBe(NOW_SECOND + 3600);
     const read = async () =>
-      (await ok(PARTNER, `query ($code: String!) { paymentReference(code: $code) { status } }`, { code: reference.code }))
-        .paymentReference.status;
+      (
+        await ok(PARTNER, `query ($code: String!) { paymentReference(code: $code) { status } }`, {
+          code: reference.code,
+        })
+      ).paymentReference.status;
     await moveClockTo(reference.expiresAt - 1);
     expect(await read()).toBe('OPEN');
     await moveClockTo(reference.expiresAt);
     expect(await read()).toBe('EXPIRED');
-    const refused = await notify(`"amount":"2.00","deviceTag":"${DEMO_DEVICE_TAG}","paymentReference":"${reference.code}"`);
+    const refused = await notify(
+      `"amount":"2.00","deviceTag":"${DEMO_DEVICE_TAG}","paymentReference":"${reference.code}"`,
+    );
     expect(refused.body.error?.code, JSON.stringify(refused.body)).toBe('PAYMENT_REFERENCE_EXPIRED');
     expect(refused.status).toBe(409);
   });
@@ -148,13 +153,21 @@ describe('"4.000" is 4.00 USD on every door', () => {
   it('recordInStorePayment takes "4.000" as 4.00 and refuses "4.001"', async () => {
     const MUTATION = `mutation ($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { payment { amount } } }`;
     const input = (amount: string) => ({
-      input: { merchantId: DEMO_MERCHANT_ID, salesClerkId: DEMO_CLERK_ID, financeOrderId: DEMO_ORDER_ID, amount, currency: 'USD' },
+      input: {
+        merchantId: DEMO_MERCHANT_ID,
+        salesClerkId: DEMO_CLERK_ID,
+        financeOrderId: DEMO_ORDER_ID,
+        amount,
+        currency: 'USD',
+      },
     });
-    expect((await graphql(RETAIL, MUTATION, input('4.001'))).errors?.[0]?.extensions.code).toBe('INVALID_PAYMENT_AMOUNT');
+    expect((await graphql(RETAIL, MUTATION, input('4.001'))).errors?.[0]?.extensions.code).toBe(
+      'INVALID_PAYMENT_AMOUNT',
+    );
     expect((await ok(RETAIL, MUTATION, input('4.000'))).recordInStorePayment.payment.amount).toBe('4.00');
   });
 
-  it("a vendor's notification takes the JSON number 4.000 and the string \"4.000\" as 4.00, and refuses 4.001", async () => {
+  it('a vendor\'s notification takes the JSON number 4.000 and the string "4.000" as 4.00, and refuses 4.001', async () => {
     const before = await paymentsOfDemoOrder();
     const refused = await notify(`"amount":4.001,"deviceTag":"${DEMO_DEVICE_TAG}"`);
     expect(refused.body.error?.code).toBe('INVALID_PAYMENT_AMOUNT');

@@ -43,8 +43,7 @@ const moveClockTo = (at: number) =>
     input: { partnerId: DEMO, now: at },
   });
 const resetClock = () => graphql(OPERATOR, `mutation { resetSandboxClock(partnerId: "${DEMO}") { now } }`);
-const offsetMs = async () =>
-  Number((await db()('sandbox_clocks').where({ partner_id: DEMO }).first())?.offset_ms ?? 0);
+const offsetMs = async () => Number((await db()('sandbox_clocks').where({ partner_id: DEMO }).first())?.offset_ms ?? 0);
 
 const pendingInstants = (orderId: string) =>
   db()('lock_timeline')
@@ -204,7 +203,10 @@ describe("a partner's grace raised over a locked order", () => {
     await scheduleLoadedOrders(db(), DEMO, DEFAULT_PARTNER_SETTINGS, new Date(), [id]);
     expect((await readOrder(id)).secureStatus).toBe('LOCKED');
     const locks = () =>
-      db()('lock_timeline').where({ partner_id: DEMO, finance_order_id: id, kind: 'lock' }).orderBy('id').pluck('state');
+      db()('lock_timeline')
+        .where({ partner_id: DEMO, finance_order_id: id, kind: 'lock' })
+        .orderBy('id')
+        .pluck('state');
     expect(await locks()).toEqual(['fired']);
 
     // 48 hours of grace: lockAt a day ahead.
@@ -213,7 +215,11 @@ describe("a partner's grace raised over a locked order", () => {
     expect(await lookupStatus(twinDevice(id).imei)).toBe('Device Active And Secured');
     const events = await deviceEvents(id);
     expect(events.map((event) => event.type)).toEqual(['device.unlocked']);
-    expect(events[0]!.row.data.financeOrder).toMatchObject({ id, lockAt: lockAt + 2 * DAY, remainingBalance: '198.00' });
+    expect(events[0]!.row.data.financeOrder).toMatchObject({
+      id,
+      lockAt: lockAt + 2 * DAY,
+      remainingBalance: '198.00',
+    });
     expect(await locks()).toEqual(['lifted', 'pending']);
   });
 

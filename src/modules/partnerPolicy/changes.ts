@@ -10,10 +10,10 @@ import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import type { EventRow } from '../events/rows.js';
-import { expireReferencesAt } from '../paymentReferences/queries.js';
 import { offsetToReach } from '../partners/clock.js';
 import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from '../partners/policies.js';
 import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from '../partners/settings.js';
+import { expireReferencesAt } from '../paymentReferences/queries.js';
 import { reopenOverturnedOrders, reschedulePartner, shiftPartnerTimeline } from '../timeline/schedule.js';
 
 /** The partner's policy, its row locked for the change; NOT_FOUND for an unknown partner. */

@@ -103,9 +103,7 @@ export async function cancelOpenPaymentReference(
   partnerId: string | null,
   now: Date,
 ): Promise<PaymentReferenceRow | undefined> {
-  const query = db<PaymentReferenceRow>('payment_references')
-    .where({ code })
-    .whereIn('status', ['OPEN', 'EXPIRED']);
+  const query = db<PaymentReferenceRow>('payment_references').where({ code }).whereIn('status', ['OPEN', 'EXPIRED']);
   if (partnerId !== null) query.where({ partner_id: partnerId });
   const [row] = await query.update({ status: 'CANCELLED', cancelled_at: now }).returning([...COLUMNS]);
   return row as PaymentReferenceRow | undefined;

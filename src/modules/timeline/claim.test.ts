@@ -31,25 +31,23 @@ interface Step {
   realStepMs: number;
 }
 
-const run = fc
-  .uniqueArray(fc.integer({ min: 1, max: 30 }), { maxLength: 6 })
-  .chain((reminderDays) => {
-    const instants = reminderDays.length + 1;
-    const step = (index: number) =>
-      fc.record({
-        index: fc.constant(index),
-        lagMs: fc.integer({ min: 0, max: 5 * 60_000 }),
-        realStepMs: fc.integer({ min: 0, max: 120_000 }),
-      });
-    // Each reminder claimed at its instant or passed over; the lock always claimed.
-    const steps = fc
-      .tuple(
-        ...Array.from({ length: instants - 1 }, (_, index) => fc.option(step(index), { nil: undefined })),
-        step(instants - 1),
-      )
-      .map((chosen) => chosen.filter((claim): claim is Step => claim !== undefined));
-    return fc.record({ reminderDays: fc.constant(reminderDays), steps });
-  });
+const run = fc.uniqueArray(fc.integer({ min: 1, max: 30 }), { maxLength: 6 }).chain((reminderDays) => {
+  const instants = reminderDays.length + 1;
+  const step = (index: number) =>
+    fc.record({
+      index: fc.constant(index),
+      lagMs: fc.integer({ min: 0, max: 5 * 60_000 }),
+      realStepMs: fc.integer({ min: 0, max: 120_000 }),
+    });
+  // Each reminder claimed at its instant or passed over; the lock always claimed.
+  const steps = fc
+    .tuple(
+      ...Array.from({ length: instants - 1 }, (_, index) => fc.option(step(index), { nil: undefined })),
+      step(instants - 1),
+    )
+    .map((chosen) => chosen.filter((claim): claim is Step => claim !== undefined));
+  return fc.record({ reminderDays: fc.constant(reminderDays), steps });
+});
 
 describe('the claim over random lags', () => {
   it('writes a reminder exactly when no later instant of its deadline is due at its claim, and the lock once', async () => {
