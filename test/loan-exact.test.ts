@@ -13,6 +13,7 @@ import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
 import { scheduleLoadedOrders } from '../src/modules/timeline/schedule.js';
 import { useSeededService } from './support/fixtures.js';
 import { addTwinOrders, twinDevice } from './support/twinOrders.js';
+import { demoVendorNotifier } from './support/vendorNotifications.js';
 
 const NOW = new Date('2026-06-10T15:30:00.900Z');
 const NOW_SECOND = Math.floor(NOW.getTime() / 1000);
@@ -40,25 +41,10 @@ const moveClockTo = (at: number) =>
     input: { partnerId: '1', now: at },
   });
 
-let vendorToken: string | undefined;
 let vendorReferences = 0;
-/** A demo-vendor notification through the REST door, its body written as `text` gives it. */
-async function notify(members: string) {
-  if (!vendorToken) {
-    const bought = await fixture.service.request('/payments/v1/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
-    });
-    vendorToken = ((await bought.json()) as { data: { access_token: string } }).data.access_token;
-  }
-  const response = await fixture.service.request('/payments/v1/notification', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${vendorToken}` },
-    body: `{"paymentVendor":"demo-vendor","currency":"USD","reference":"EXACT-${++vendorReferences}",${members}}`,
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const notifyVendor = demoVendorNotifier(() => fixture.service);
+/** A demo-vendor notification with a reference of its own, its other members written as `members` gives them. */
+const notify = (members: string) => notifyVendor(`"reference":"EXACT-${++vendorReferences}",${members}`);
 
 const REFERENCE = 'code amount expiresAt status';
 

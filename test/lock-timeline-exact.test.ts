@@ -14,6 +14,7 @@ import { scheduleLoadedOrders } from '../src/modules/timeline/schedule.js';
 import { type LockScheduler, startLockScheduler } from '../src/modules/timeline/scheduler.js';
 import { useSeededService } from './support/fixtures.js';
 import { addTwinOrders, twinDevice } from './support/twinOrders.js';
+import { demoVendorNotifier } from './support/vendorNotifications.js';
 
 const DEMO = '1';
 const DAY = 86_400; // seconds
@@ -72,23 +73,7 @@ async function lookupStatus(imei: string): Promise<string> {
   return ((await response.json()) as { device: { secureStatus: string } }).device.secureStatus;
 }
 
-let vendorToken: string | undefined;
-async function notify(body: Record<string, unknown>) {
-  if (!vendorToken) {
-    const bought = await fixture.service.request('/payments/v1/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ apiKey: 'demo-vendor-key' }),
-    });
-    vendorToken = ((await bought.json()) as { data: { access_token: string } }).data.access_token;
-  }
-  const response = await fixture.service.request('/payments/v1/notification', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${vendorToken}` },
-    body: JSON.stringify({ paymentVendor: 'demo-vendor', currency: 'USD', ...body }),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const notify = demoVendorNotifier(() => fixture.service);
 
 describe('an in-store payment and a vendor payment on twin orders, the clock 10 days ahead', () => {
   let ids: string[];
