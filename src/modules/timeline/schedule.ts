@@ -200,9 +200,9 @@ export async function liftOverturnedLocks(
         .returning('finance_order_id')
     ).map((row: { finance_order_id: string }) => String(row.finance_order_id)),
   );
-  const unlocked = orders.filter((order) => lifted.has(order.id));
+  const unlocked = orders.filter((order) => lifted.has(String(order.id)));
   const events = unlocked.map((order) => unlockedEvent(order, standingOf(order, now, settings).lockAt!, now));
-  return { orderIds: unlocked.map((order) => order.id), events: await appendEvents(trx, partnerId, events) };
+  return { orderIds: unlocked.map((order) => String(order.id)), events: await appendEvents(trx, partnerId, events) };
 }
 
 /**
