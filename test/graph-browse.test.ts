@@ -362,7 +362,8 @@ describe('the status filter: SQL and terms.ts agree at every boundary', () => {
   }
   const iso = (date: Date) => date.toISOString();
   const CASES: Case[] = [
-    // Nothing paid: paid through ordered_at + 30 days.
+    // Nothing paid: paid through ordered_at + 30 days, counted from the sale's whole second
+    // (decisions.md 37): what lockAt shows, in whole seconds, is when the order locks.
     {
       name: 'paid through exactly now',
       orderedAt: iso(plus(N, -30 * MS_PER_DAY)),
@@ -371,10 +372,24 @@ describe('the status filter: SQL and terms.ts agree at every boundary', () => {
       expected: 'LOCKED',
     },
     {
-      name: 'paid through 1 ms after now',
+      name: 'sold 1 ms into the second: paid through the second it shows, now',
       orderedAt: iso(plus(N, -30 * MS_PER_DAY + 1)),
       paid: 0,
       now: N,
+      expected: 'LOCKED',
+    },
+    {
+      name: 'paid through a second after now',
+      orderedAt: iso(plus(N, -30 * MS_PER_DAY + 1000)),
+      paid: 0,
+      now: N,
+      expected: 'ACTIVE',
+    },
+    {
+      name: 'paid through a second after now, read 999 ms into this second',
+      orderedAt: iso(plus(N, -30 * MS_PER_DAY + 1999)),
+      paid: 0,
+      now: plus(N, 999),
       expected: 'ACTIVE',
     },
     {
@@ -384,7 +399,7 @@ describe('the status filter: SQL and terms.ts agree at every boundary', () => {
       now: N,
       expected: 'LOCKED',
     },
-    // A microsecond the Date does not hold: 0.5 ms after now is now to terms.ts, so locked.
+    // Microseconds the Date does not hold: the second is what counts, in SQL as in terms.ts.
     {
       name: 'paid through 0.5 ms after now (microseconds)',
       orderedAt: `${iso(plus(N, -30 * MS_PER_DAY)).slice(0, -1)}500Z`,
@@ -393,8 +408,8 @@ describe('the status filter: SQL and terms.ts agree at every boundary', () => {
       expected: 'LOCKED',
     },
     {
-      name: 'paid through 1.999 ms after now (microseconds)',
-      orderedAt: `${iso(plus(N, -30 * MS_PER_DAY + 1)).slice(0, -1)}999Z`,
+      name: 'paid through a second and 0.999 ms after now (microseconds)',
+      orderedAt: `${iso(plus(N, -30 * MS_PER_DAY + 1000)).slice(0, -1)}999Z`,
       paid: 0,
       now: N,
       expected: 'ACTIVE',
@@ -402,14 +417,14 @@ describe('the status filter: SQL and terms.ts agree at every boundary', () => {
     // The days bought are floor(paid * 30 / monthly): 60 of 1800 buys a day, 59 buys none.
     {
       name: 'a day bought exactly',
-      orderedAt: iso(plus(N, -31 * MS_PER_DAY + 1)),
+      orderedAt: iso(plus(N, -31 * MS_PER_DAY + 1000)),
       paid: 60,
       now: N,
       expected: 'ACTIVE',
     },
     {
       name: 'a minor unit short of a day',
-      orderedAt: iso(plus(N, -31 * MS_PER_DAY + 1)),
+      orderedAt: iso(plus(N, -31 * MS_PER_DAY + 1000)),
       paid: 59,
       now: N,
       expected: 'LOCKED',

@@ -1,8 +1,8 @@
 // Payment references end to end (decisions.md 17), on PGlite and on Postgres: made by amount or by
 // days, read and cancelled within the caller's partner, paid once through a vendor's notification,
 // refused when paid, expired, cancelled, unknown or for another amount, with nothing recorded on any
-// refusal; a replay answers the first receipt; and on Postgres, 50 notifications racing for one
-// reference record one payment.
+// refusal; a replay answers the first receipt; a reference refused as expired stays expired after a
+// sandbox clock reset; and on Postgres, 50 notifications racing for one reference record one payment.
 
 import { describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
@@ -367,6 +367,35 @@ describe('paying a payment reference', () => {
         TEST_UNLOCK_KEYS,
       ),
     ).rejects.toMatchObject({ extensions: { code: 'INVALID_NOTIFICATION' } });
+  });
+});
+
+describe('a sandbox clock reset (decisions.md 37)', () => {
+  const SET_CLOCK = 'mutation ($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { now } }';
+  const RESET_CLOCK = 'mutation { resetSandboxClock(partnerId: "1") { now realNow } }';
+
+  it('leaves a reference refused as expired expired, and one still open payable', async () => {
+    const expired = await create({ financeOrderId: DEMO_ORDER_ID, amount: '1.10', expiresInHours: 1 });
+    const open = await create({ financeOrderId: DEMO_ORDER_ID, amount: '1.20', expiresInHours: 720 });
+    const ahead = Math.floor(NOW.getTime() / 1000) + 2 * 3600;
+    expect((await graphql(OPERATOR, SET_CLOCK, { input: { partnerId: '1', now: ahead } })).errors).toBeUndefined();
+    await expectRefused({ amount: '1.10', paymentReference: expired.code }, 409, 'PAYMENT_REFERENCE_EXPIRED');
+
+    const reset = await graphql(OPERATOR, RESET_CLOCK, {});
+    expect(reset.data.resetSandboxClock.now).toBe(reset.data.resetSandboxClock.realNow);
+    // Back on real time, two hours before the partner saw it expire: still expired, and refused.
+    expect((await graphql(PARTNER, READ, { code: expired.code })).data.paymentReference).toMatchObject({
+      status: 'EXPIRED',
+      expiresAt: expired.expiresAt,
+    });
+    await expectRefused({ amount: '1.10', paymentReference: expired.code }, 409, 'PAYMENT_REFERENCE_EXPIRED');
+    const paid = await notify({ amount: '1.20', paymentReference: open.code });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect((await graphql(PARTNER, READ, { code: open.code })).data.paymentReference.status).toBe('PAID');
+    // A stored EXPIRED can still be cancelled, as an expired one always could.
+    expect((await graphql(PARTNER, CANCEL, { code: expired.code })).data.cancelPaymentReference.status).toBe(
+      'CANCELLED',
+    );
   });
 });
 

@@ -35,7 +35,7 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An ISO 4217 currency code the service supports, e.g. USD, MXN, JPY, KWD. */
   CurrencyCode: { input: string; output: string; }
-  /** An exact decimal amount, as a string with the currency's decimal places, e.g. "18.00" (USD), "420" (JPY). Inputs accept a plain decimal string with at most the currency's places; never a float. */
+  /** An exact decimal amount, as a string with the currency's decimal places, e.g. "18.00" (USD), "420" (JPY). Inputs accept a plain decimal string with at most the currency's places (zeros past them change nothing: "4.000" is 4.00 USD); never a float. */
   Decimal: { input: string; output: string; }
   /** Any JSON value (used for payment vendors' request schemas and notification bodies). */
   JSON: { input: unknown; output: unknown; }
@@ -1180,7 +1180,7 @@ export type Mutation = {
    * Limited as sendTestWebhook (null only beside its error). Audited.
    */
   redeliverEvent?: Maybe<WebhookDelivery>;
-  /** Puts a partner back on real time. Operators only, outside production (FORBIDDEN there); audited. */
+  /** Puts a partner back on real time. Its references already expired stay EXPIRED, and its locked orders whose lockAt is ahead of real time are unlocked (DEVICE_UNLOCKED). Operators only, outside production (FORBIDDEN there); audited. */
   resetSandboxClock: SandboxClock;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
@@ -1598,7 +1598,7 @@ export type PaymentReferenceEdge = {
 export type PaymentReferenceStatus =
   /** Cancelled by the partner or an operator before it was paid. */
   | 'CANCELLED'
-  /** Not paid by expiresAt (on the partner's clock): a vendor can no longer pay it. */
+  /** Not paid by expiresAt (on the partner's clock, from the second expiresAt shows), or found so when the partner's sandbox clock was reset: a vendor can no longer pay it. */
   | 'EXPIRED'
   /** Waiting for its payment, before expiresAt. */
   | 'OPEN'
@@ -2061,7 +2061,7 @@ export type TransactionType =
 export type UpdatePartnerSettingsInput = {
   /** Whether any amount may be paid. */
   flexibleAmountEnabled?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Hours after paid-through before the device locks: 0 to 720. */
+  /** Hours after paid-through before the device locks: 0 to 720. A locked order this puts ahead again is unlocked (DEVICE_UNLOCKED); one it puts past locks. */
   lockGraceHours?: InputMaybe<Scalars['Int']['input']>;
   /** Days before the lock to remind: up to 10 different entries, each 1 to 30. */
   lockReminderDays?: InputMaybe<Array<Scalars['Int']['input']>>;

@@ -28,6 +28,7 @@ import * as unlockCodes from '../../migrations/20261127200300_unlock_codes.js';
 import * as partitionTransactions from '../../migrations/20261128000200_partition_transactions.js';
 import * as partitionEvents from '../../migrations/20261128000300_partition_events.js';
 import * as sealedUnlockKeys from '../../migrations/20261128210200_sealed_unlock_keys.js';
+import * as timelineExact from '../../migrations/20261128210400_timeline_exact.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -57,6 +58,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261128000200_partition_transactions': partitionTransactions,
   '20261128000300_partition_events': partitionEvents,
   '20261128210200_sealed_unlock_keys': sealedUnlockKeys,
+  '20261128210400_timeline_exact': timelineExact,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -82,18 +82,19 @@ export function normaliseDecimal(text: string): string {
 }
 
 /**
- * Parses decimal text ("18", "18.5", "18.50", "-0.10") into minor units of `currency`.
- * More decimals than the currency has is an error, never a rounding.
+ * Parses decimal text ("18", "18.5", "18.50", "-0.10") into minor units of `currency`. Zeros past
+ * the currency's places change no value ("4.000" is 4.00 USD, decisions.md 37); any other digit past
+ * them is an error, never a rounding.
  */
 export function parseAmount(text: string, currency: string): bigint {
   const units = minorUnitsOf(currency);
   const match = DECIMAL.exec(text);
   if (!match) throw new MoneyError(`"${text}" is not a decimal amount`);
   const [, sign, whole, fraction = ''] = match;
-  if (fraction.length > units) {
+  if (/[1-9]/.test(fraction.slice(units))) {
     throw new MoneyError(`${currency} amounts have at most ${units} decimal places, got "${text}"`);
   }
-  const minor = BigInt(whole! + fraction.padEnd(units, '0'));
+  const minor = BigInt(whole! + fraction.slice(0, units).padEnd(units, '0'));
   return sign === '-' ? -minor : minor;
 }
 

@@ -194,7 +194,7 @@ export async function insertFinanceOrder(
  * ACTIVE while lockAt, the paid-through time (ordered_at + 30 days + floor(total paid × 30 / monthly
  * cost) days) plus the partner's grace in hours, is after the partner's time, LOCKED from then on. A
  * day is 86,400 seconds, as terms.ts counts it (no time zone or daylight saving moves it), and
- * ordered_at is cut to the millisecond, as the Date terms.ts reads holds it.
+ * ordered_at is cut to its whole second, as terms.ts saleSecondOf cuts it (decisions.md 37).
  * test/graph-browse.test.ts holds the two to the same answer at every boundary. For every partner's
  * orders, each order's grace is its partner's row's and its time real time plus its partner's
  * sandbox offset (decisions.md 15).
@@ -209,7 +209,7 @@ export function orderStatusSql(
   if (status === 'PAID_OFF') return { sql: paidOff, bindings: [] };
   // int8 division truncates: the floor, for a total paid that is never negative.
   const days = `(${DAYS_PER_MONTH} + ${o('total_paid_minor')} * ${DAYS_PER_MONTH} / ${o('monthly_cost_minor')})`;
-  const paidThrough = `date_trunc('milliseconds', ${o('ordered_at')}) + ${days} * interval '86400 seconds'`;
+  const paidThrough = `date_trunc('second', ${o('ordered_at')}) + ${days} * interval '86400 seconds'`;
   const comparison = status === 'ACTIVE' ? '>' : '<=';
   if (moment.partnerId !== null) {
     // Grace 0 (every partner's default) keeps the condition as it always was.

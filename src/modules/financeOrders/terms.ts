@@ -66,6 +66,14 @@ export function remainingBalanceOf(
   return subtractMoney(repayableTotalOf(order), money(order.total_paid_minor, order.currency));
 }
 
+/**
+ * The moment an order's days count from: the whole second of its sale, the second its time shows, so
+ * its paid-through, lockAt and schedule are whole seconds and what is shown is when it happens
+ * (decisions.md 37; queries.ts orderStatusSql and timeline/instants.ts cut it the same way in SQL).
+ */
+export const saleSecondOf = (order: Pick<OrderTerms, 'ordered_at'>): number =>
+  Math.floor(order.ordered_at.getTime() / 1000) * 1000;
+
 /** The moment a device paid through `paidThrough` locks: paid-through + the partner's grace (decisions.md 15). */
 export function lockAtOf(paidThrough: Date, settings: Pick<PartnerSettings, 'lockGraceHours'>): Date {
   return new Date(paidThrough.getTime() + settings.lockGraceHours * HOUR_MS);
@@ -82,7 +90,7 @@ export function standingOf(
   const remainingMinor = remainingBalanceOf(order).minor;
   const fullyPaid = remainingMinor <= 0n;
   const days = BigInt(DAYS_PER_MONTH) + daysCovered(totalPaidMinor, monthly, DAYS_PER_MONTH);
-  const paidThrough = new Date(order.ordered_at.getTime() + Number(days) * DAY_MS);
+  const paidThrough = new Date(saleSecondOf(order) + Number(days) * DAY_MS);
   const lockAt = fullyPaid ? null : lockAtOf(paidThrough, settings);
   return {
     repayableMinor: repayableTotalOf(order).minor,
@@ -134,7 +142,7 @@ export function scheduleOf(order: OrderTerms, now: Date) {
     const number = index + 1;
     const paidMinor = minMinor(monthly, unallocated > 0n ? unallocated : 0n);
     unallocated -= paidMinor;
-    const dueAt = new Date(order.ordered_at.getTime() + number * DAYS_PER_MONTH * DAY_MS);
+    const dueAt = new Date(saleSecondOf(order) + number * DAYS_PER_MONTH * DAY_MS);
     const status: InstallmentStatus =
       paidMinor === monthly ? 'PAID' : dueAt.getTime() <= now.getTime() ? 'OVERDUE' : 'UPCOMING';
     return { number, dueAt, amountMinor: monthly, paidMinor, status };

@@ -8,10 +8,13 @@ import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
+import type { EventRow } from '../events/rows.js';
 import { offsetToReach } from '../partners/clock.js';
 import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from '../partners/policies.js';
 import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from '../partners/settings.js';
-import { reschedulePartner, shiftPartnerTimeline } from '../timeline/schedule.js';
+import { expireReferencesAt } from '../paymentReferences/queries.js';
+import { reopenOverturnedOrders, reschedulePartner, shiftPartnerTimeline } from '../timeline/schedule.js';
 
 /** The partner's policy, its row locked for the change; NOT_FOUND for an unknown partner. */
 async function lockedPolicy(trx: DbOrTrx, partnerId: string): Promise<PartnerPolicy> {
@@ -35,14 +38,18 @@ async function commitPolicy(
   return policy;
 }
 
-/** Changes the settings named in `change`; a bad value is INVALID_PARTNER_SETTINGS and nothing changes. */
-export function updatePartnerSettings(
+/**
+ * Changes the settings named in `change`; a bad value is INVALID_PARTNER_SETTINGS and nothing changes.
+ * The unlocks a raised grace writes (decisions.md 37) are told to `observer` once committed.
+ */
+export async function updatePartnerSettings(
   db: Db,
   actor: AuditActor,
   partnerId: string,
   change: PartnerSettingsChange,
+  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<{ before: PartnerPolicy; after: PartnerPolicy }> {
-  return audited(
+  const { events, ...changed } = await audited(
     db,
     actor,
     async (trx) => {
@@ -52,9 +59,10 @@ export function updatePartnerSettings(
       const timelineMoves =
         settings.lockGraceHours !== before.settings.lockGraceHours ||
         settings.lockReminderDays.join() !== before.settings.lockReminderDays.join();
-      if (timelineMoves)
-        await reschedulePartner(trx, partnerId, settings, new Date(Date.now() + (before.offsetMs ?? 0)));
-      return { before, after: await commitPolicy(trx, before, { settings, offsetMs: before.offsetMs }) };
+      const events: EventRow[] = timelineMoves
+        ? await reschedulePartner(trx, partnerId, settings, new Date(Date.now() + (before.offsetMs ?? 0)))
+        : [];
+      return { before, after: await commitPolicy(trx, before, { settings, offsetMs: before.offsetMs }), events };
     },
     ({ before, after }) => ({
       action: 'partner.settings.update',
@@ -64,6 +72,8 @@ export function updatePartnerSettings(
       details: { before: before.settings, after: after.settings },
     }),
   );
+  observeEvents(observer, events);
+  return changed;
 }
 
 /**
@@ -101,16 +111,30 @@ export function setSandboxClock(
   );
 }
 
-/** Puts the partner back on real time (the one way a sandbox clock goes back). */
-export function resetSandboxClock(db: Db, actor: AuditActor, partnerId: string): Promise<PartnerPolicy> {
-  return audited(
+/**
+ * Puts the partner back on real time (the one way a sandbox clock goes back), leaving nothing stuck
+ * (decisions.md 37): the open references already expired at the partner's time are stored EXPIRED,
+ * and the locked orders whose lockAt real time puts ahead again are unlocked (their events told to
+ * `observer` once committed). The pending instants move back by the offset.
+ */
+export async function resetSandboxClock(
+  db: Db,
+  actor: AuditActor,
+  partnerId: string,
+  realNow: () => Date,
+  observer: EventObserver = UNOBSERVED_EVENTS,
+): Promise<PartnerPolicy> {
+  const { policy, events } = await audited(
     db,
     actor,
     async (trx) => {
       const before = await lockedPolicy(trx, partnerId);
+      const now = realNow();
       await trx('sandbox_clocks').where({ partner_id: partnerId }).delete();
+      await expireReferencesAt(trx, partnerId, new Date(now.getTime() + (before.offsetMs ?? 0)));
       if (before.offsetMs) await shiftPartnerTimeline(trx, partnerId, -before.offsetMs);
-      return commitPolicy(trx, before, { settings: before.settings, offsetMs: null });
+      const events = await reopenOverturnedOrders(trx, partnerId, before.settings, now);
+      return { policy: await commitPolicy(trx, before, { settings: before.settings, offsetMs: null }), events };
     },
     () => ({
       action: 'partner.sandbox_clock.reset',
@@ -120,4 +144,6 @@ export function resetSandboxClock(db: Db, actor: AuditActor, partnerId: string):
       details: {},
     }),
   );
+  observeEvents(observer, events);
+  return policy;
 }

@@ -18,7 +18,13 @@ export const partnerPolicyResolvers: Resolvers = {
     updatePartnerSettings: async (_root, { input }, ctx) => {
       const actor = operatorActor(ctx);
       const { partnerId, ...change } = input;
-      const { after } = await updatePartnerSettings(ctx.primary, actor, requireId('partner', partnerId), change);
+      const { after } = await updatePartnerSettings(
+        ctx.primary,
+        actor,
+        requireId('partner', partnerId),
+        change,
+        ctx.observe,
+      );
       ctx.policies.apply(after);
       return (await ctx.reads.loaders.partners.byId.load(partnerId))!;
     },
@@ -33,7 +39,7 @@ export const partnerPolicyResolvers: Resolvers = {
       const actor = operatorActor(ctx);
       requireSandbox(ctx.production);
       const id = requireId('partner', partnerId);
-      ctx.policies.apply(await resetSandboxClock(ctx.primary, actor, id));
+      ctx.policies.apply(await resetSandboxClock(ctx.primary, actor, id, ctx.now, ctx.observe));
       return sandboxClockAfter(ctx, id);
     },
   },

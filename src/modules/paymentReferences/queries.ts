@@ -64,6 +64,9 @@ export function lockPaymentReference(trx: DbOrTrx, code: string): Promise<Paymen
     .first();
 }
 
+/** SQL of the instant a reference expires: the whole second its expiresAt shows (rows.ts expirySecondOf). */
+const EXPIRY_SECOND = `date_trunc('second', expires_at)`;
+
 /**
  * Marks an open, unexpired reference paid by `paymentId`, in the payment's transaction: the one write
  * that makes a reference paid, so it is paid once whatever ran before it. Zero rows: it was not open
@@ -77,19 +80,30 @@ export async function markPaymentReferencePaid(
 ): Promise<boolean> {
   const updated = await trx('payment_references')
     .where({ partner_id: reference.partner_id, code: reference.code, status: 'OPEN' })
-    .where('expires_at', '>', now)
+    .whereRaw(`${EXPIRY_SECOND} > ?::timestamptz`, [now])
     .update({ status: 'PAID', payment_id: paymentId, paid_at: now });
   return updated === 1;
 }
 
-/** Cancels an open reference of the partner (any partner's for null); undefined when none was open. */
+/**
+ * Stores EXPIRED on the partner's open references expired at `partnerNow`, its time: a sandbox clock
+ * reset keeps expired what the partner saw expired (decisions.md 37). One statement.
+ */
+export function expireReferencesAt(db: DbOrTrx, partnerId: string, partnerNow: Date): Promise<number> {
+  return db('payment_references')
+    .where({ partner_id: partnerId, status: 'OPEN' })
+    .whereRaw(`${EXPIRY_SECOND} <= ?::timestamptz`, [partnerNow])
+    .update({ status: 'EXPIRED' });
+}
+
+/** Cancels an open (or stored expired) reference of the partner (any partner's for null); undefined when none was. */
 export async function cancelOpenPaymentReference(
   db: DbOrTrx,
   code: string,
   partnerId: string | null,
   now: Date,
 ): Promise<PaymentReferenceRow | undefined> {
-  const query = db<PaymentReferenceRow>('payment_references').where({ code, status: 'OPEN' });
+  const query = db<PaymentReferenceRow>('payment_references').where({ code }).whereIn('status', ['OPEN', 'EXPIRED']);
   if (partnerId !== null) query.where({ partner_id: partnerId });
   const [row] = await query.update({ status: 'CANCELLED', cancelled_at: now }).returning([...COLUMNS]);
   return row as PaymentReferenceRow | undefined;

@@ -109,8 +109,9 @@ function decide(
     unlockCode: receiptUnlockCode(order, unlockCounter, figures, unlockKeys),
   };
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
-  // Its lock timeline: the write closes and makes the order's instants, and writes the unlock or release after its events.
-  const timeline = paymentTimelineOf(order, totalPaid, now, settings);
+  // Its lock timeline at the payment's own time (the partner's, not `now`, real time): the write closes
+  // and makes the order's instants, and writes the unlock or release after its events.
+  const timeline = paymentTimelineOf(order, row, totalPaid, settings);
   const credit: InStoreCredit = {
     row,
     totalPaidSeen: order.total_paid_minor,

@@ -208,13 +208,18 @@ export interface PaymentTimeline {
   guarded: Set<NewEvent>;
 }
 
-/** How a payment moves its order's lockAt (the order as it stood before it, and its total after). */
+/**
+ * How a payment moves its order's lockAt (the order as it stood before it, and its total after), at
+ * the partner's time the payment is received at, which its row holds: both doors make the same
+ * instants from it (decisions.md 37), never from real time.
+ */
 export function paymentTimelineOf(
   order: FinanceOrderForPayment,
+  payment: Pick<PaymentRow, 'received_at'>,
   totalPaidMinor: string,
-  now: Date,
   settings: PartnerSettings,
 ): PaymentTimeline {
+  const now = payment.received_at;
   const paidAfter = { ...order, total_paid_minor: totalPaidMinor };
   const before = standingOf(order, now);
   const after = standingOf(paidAfter, now);
@@ -265,7 +270,7 @@ export async function recordPayment(
     request.source,
     transactions,
   );
-  const timeline = paymentTimelineOf(order, totalPaidMinor, now, settingsOfColumns(order));
+  const timeline = paymentTimelineOf(order, payment, totalPaidMinor, settingsOfColumns(order));
   const written = await appendEventsWithTimeline(
     trx,
     timeline.change,

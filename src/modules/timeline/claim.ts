@@ -24,7 +24,10 @@ export interface ClaimedInstant {
 /**
  * The claim's text: the `limit` earliest pending instants due at `now` (real time), along the due
  * index, rows another scheduler holds skipped. A reminder is skipped when a later instant of the same
- * deadline is due as well (catching up: no "3 days left" after the lock, nor twice in a row).
+ * deadline is due as well (catching up: no "3 days left" after the lock, nor twice in a row): later
+ * by due_at, the partner's time, within the same lock_at; due by its own fire_at. Never ordered by
+ * fire_at: a fired row keeps the fire_at it fired at, which a sandbox clock moved since leaves behind,
+ * so comparing the two rows' fire_at would compare how late each was claimed (decisions.md 37).
  * Bindings: now, limit, now.
  */
 export const CLAIM_SQL = `with due as (
@@ -38,7 +41,8 @@ export const CLAIM_SQL = `with due as (
     set state = case when t.kind = 'reminder' and exists (
           select from lock_timeline later
           where later.partner_id = t.partner_id and later.finance_order_id = t.finance_order_id
-            and later.state in ('pending', 'fired') and later.fire_at > t.fire_at and later.fire_at <= ?::timestamptz)
+            and later.lock_at = t.lock_at and later.due_at > t.due_at
+            and later.state in ('pending', 'fired') and later.fire_at <= ?::timestamptz)
         then 'skipped' else 'fired' end,
         fired_at = now()
     from due

@@ -37,7 +37,8 @@ export const clockOffsetMs = (partnerNow: Date): number => partnerNow.getTime() 
 /**
  * The instants of every unpaid order of one partner (or of the orders `orderFilter` keeps, on the
  * alias `o`) as one INSERT ... SELECT: terms.ts standingOf's paid-through in SQL (as
- * financeOrders/queries.ts orderStatusSql says it), plus the grace, then the instants of instantsOf.
+ * financeOrders/queries.ts orderStatusSql says it, from the sale's whole second), plus the grace, then
+ * the instants of instantsOf.
  * A lock already past is due at once, or with `pastLockFired` recorded fired without an event (a data
  * set loaded with its history: its devices were locked before the log could tell).
  * Bindings: grace hours, reminder days, partner now, offset ms, partner id.
@@ -49,7 +50,7 @@ export function orderInstantsSql(orderFilter = 'true', pastLockFired = false): s
            case when ${fired} then 'fired' else 'pending' end, case when ${fired} then now() end
     from (select ?::int as grace_hours, ?::int[] as reminder_days, ?::timestamptz as partner_now, ?::int8 as offset_ms) s
     join finance_orders o on o.partner_id = ?
-    cross join lateral (select date_trunc('milliseconds', o.ordered_at)
+    cross join lateral (select date_trunc('second', o.ordered_at)
         + (${DAYS_PER_MONTH} + o.total_paid_minor * ${DAYS_PER_MONTH} / o.monthly_cost_minor) * interval '86400 seconds'
         + s.grace_hours * interval '1 hour' as lock_at) l
     cross join lateral (

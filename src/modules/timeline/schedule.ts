@@ -4,8 +4,10 @@
 // here too, beside the payment's own events and after them in the log.
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
-import { appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import { appendEvents, appendEventsOf, appendEventsOfSql } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
+import { orderStatusSql } from '../financeOrders/queries.js';
+import { standingOf } from '../financeOrders/terms.js';
 import type { PartnerSettings } from '../partners/settings.js';
 import { releasedEvent, type TimelineOrder, unlockedEvent } from './eventData.js';
 import { clockOffsetMs, instantsOf, orderInstantsBindings, orderInstantsSql } from './instants.js';
@@ -107,9 +109,9 @@ export async function appendEventsWithTimeline(
   return rows;
 }
 
-/** The order as its device events tell of it, read for a change that did not bring it (one statement). */
-async function timelineOrderOf(trx: DbOrTrx, partnerId: string, id: string): Promise<TimelineOrder> {
-  const order = await trx('finance_orders as o')
+/** A partner's orders (alias `o`) as their device events tell of them, with their devices: a query to narrow. */
+const timelineOrders = (trx: DbOrTrx, partnerId: string) =>
+  trx('finance_orders as o')
     .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
     .select(
       'o.id',
@@ -122,8 +124,11 @@ async function timelineOrderOf(trx: DbOrTrx, partnerId: string, id: string): Pro
       'd.tag as device_tag',
       'd.imei as device_imei',
     )
-    .where({ 'o.partner_id': partnerId, 'o.id': id })
-    .first();
+    .where('o.partner_id', partnerId);
+
+/** The order as its device events tell of it, read for a change that did not bring it (one statement). */
+async function timelineOrderOf(trx: DbOrTrx, partnerId: string, id: string): Promise<TimelineOrder> {
+  const order = await timelineOrders(trx, partnerId).where('o.id', id).first();
   if (!order) throw new Error(`finance order ${id} of partner ${partnerId} not found for its timeline`);
   return order as TimelineOrder;
 }
@@ -159,26 +164,90 @@ export async function shiftPartnerTimeline(trx: DbOrTrx, partnerId: string, delt
   );
 }
 
+/** SQL on an order `o`: its lock has fired (the device is locked). */
+const LOCKED_SQL = `exists (select from lock_timeline f where f.partner_id = o.partner_id
+    and f.finance_order_id = o.id and f.kind = 'lock' and f.state = 'fired')`;
+
 /**
- * A partner's settings changed (grace, reminders), at `now` in its time: its pending instants are
- * cancelled and every unpaid order whose device is not locked gets those of its lockAt under the new
- * settings (a lock already past is due at once). A locked device stays locked until a payment moves
- * its deadline. One statement.
+ * The partner's locked orders whose lockAt, under `settings` at `now` (its time), is ahead again (a
+ * grace raised, a sandbox clock reset): each one's fired lock lifted and its device.unlocked written,
+ * as a payment that moves the deadline ahead does, so the timeline says what every reader of the
+ * status says (decisions.md 37). The orders are those orderStatusSql finds ACTIVE, the graph's own
+ * rule; a lock a payment lifted meanwhile is not lifted twice (the update answers what it lifted).
+ * Three statements when an order is to unlock, one otherwise. Answers the orders and their events.
+ */
+export async function liftOverturnedLocks(
+  trx: DbOrTrx,
+  partnerId: string,
+  settings: PartnerSettings,
+  now: Date,
+): Promise<{ orderIds: string[]; events: EventRow[] }> {
+  const active = orderStatusSql('o', 'ACTIVE', { partnerId, now, graceHours: settings.lockGraceHours });
+  const orders = (await timelineOrders(trx, partnerId)
+    .whereRaw(LOCKED_SQL)
+    .whereRaw(active.sql, active.bindings)
+    .orderBy('o.id')) as TimelineOrder[];
+  if (orders.length === 0) return { orderIds: [], events: [] };
+  const lifted = new Set(
+    (
+      await trx('lock_timeline')
+        .where({ partner_id: partnerId, kind: 'lock', state: 'fired' })
+        .whereIn(
+          'finance_order_id',
+          orders.map((order) => order.id),
+        )
+        .update({ state: 'lifted' })
+        .returning('finance_order_id')
+    ).map((row: { finance_order_id: string }) => String(row.finance_order_id)),
+  );
+  const unlocked = orders.filter((order) => lifted.has(String(order.id)));
+  const events = unlocked.map((order) => unlockedEvent(order, standingOf(order, now, settings).lockAt!, now));
+  return { orderIds: unlocked.map((order) => String(order.id)), events: await appendEvents(trx, partnerId, events) };
+}
+
+/**
+ * A partner's settings changed (grace, reminders), at `now` in its time: the locked orders the new
+ * settings put ahead again are unlocked (liftOverturnedLocks); its pending instants are cancelled and
+ * every unpaid order whose device is not locked gets those of its lockAt under the new settings (a
+ * lock already past is due at once). A locked order whose lockAt stays past stays locked. Answers the
+ * unlocks written.
  */
 export async function reschedulePartner(
   trx: DbOrTrx,
   partnerId: string,
   settings: PartnerSettings,
   now: Date,
-): Promise<void> {
-  const notLocked = `not exists (select from lock_timeline f where f.partner_id = o.partner_id
-    and f.finance_order_id = o.id and f.kind = 'lock' and f.state = 'fired')`;
+): Promise<EventRow[]> {
+  const { events } = await liftOverturnedLocks(trx, partnerId, settings, now);
+  const notLocked = `not ${LOCKED_SQL}`;
   await trx.raw(
     `with cancelled as (
        update lock_timeline set state = 'cancelled' where partner_id = ? and state = 'pending' returning id)
      ${orderInstantsSql(notLocked)}`,
     [partnerId, ...orderInstantsBindings(partnerId, settings, now, clockOffsetMs(now))],
   );
+  return events;
+}
+
+/**
+ * A partner put back on real time (`now`, its new time) by a sandbox clock reset: the locked orders
+ * whose lockAt is ahead of it again are unlocked, and get the instants of their deadline, on real
+ * time. Its pending instants are moved by the clock's change (shiftPartnerTimeline). Answers the
+ * unlocks written.
+ */
+export async function reopenOverturnedOrders(
+  trx: DbOrTrx,
+  partnerId: string,
+  settings: PartnerSettings,
+  now: Date,
+): Promise<EventRow[]> {
+  const { orderIds, events } = await liftOverturnedLocks(trx, partnerId, settings, now);
+  if (orderIds.length > 0)
+    await trx.raw(orderInstantsSql('o.id = any(?::int8[])'), [
+      ...orderInstantsBindings(partnerId, settings, now, 0),
+      orderIds,
+    ]);
+  return events;
 }
 
 /**
