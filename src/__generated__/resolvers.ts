@@ -1180,6 +1180,13 @@ export type Mutation = {
   resetSandboxClock: SandboxClock;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
+  /**
+   * Ends a device's live credential without issuing another: its check-ins are refused from then on, and
+   * its payments carry no unlock code until issueDeviceCredential gives it a new one. Who may: as for
+   * issuing. Idempotent: a device without a live credential answers revoked false, and nothing is
+   * written; otherwise audited. Revoking the API key that issued a credential does not end it: this does.
+   */
+  revokeDeviceCredential: RevokedDeviceCredential;
   /** A new secret, shown once; the old one keeps signing STANDARD deliveries beside it for 24 hours. Audited. */
   rotateWebhookSecret: WebhookEndpointSecret;
   /**
@@ -1341,6 +1348,12 @@ export type MutationResetSandboxClockArgs = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationRevokeDeviceCredentialArgs = {
+  deviceId: Scalars['ID']['input'];
 };
 
 
@@ -1935,6 +1948,15 @@ export type RepaymentOption = {
   lockAt: Scalars['Timestamp']['output'];
 };
 
+/** What revokeDeviceCredential did (docs/decisions.md 34). */
+export type RevokedDeviceCredential = {
+  __typename?: 'RevokedDeviceCredential';
+  /** The device: the device door refuses its check-ins (INVALID_DEVICE_CREDENTIAL) until a new credential is issued. */
+  device: Device;
+  /** True when this call ended the device's live credential; false when it had none live (nothing was changed). */
+  revoked: Scalars['Boolean']['output'];
+};
+
 /** A partner's own time, outside production: real time moved by an offset, still running. */
 export type SandboxClock = {
   __typename?: 'SandboxClock';
@@ -2394,6 +2416,7 @@ export type ResolversTypes = {
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: ResolverTypeWrapper<RepaymentParent>;
   RepaymentOption: ResolverTypeWrapper<RepaymentOptionParent>;
+  RevokedDeviceCredential: ResolverTypeWrapper<Omit<RevokedDeviceCredential, 'device'> & { device: ResolversTypes['Device'] }>;
   SandboxClock: ResolverTypeWrapper<SandboxClockView>;
   SecureStatus: SecureStatus;
   SendDeviceCommandInput: SendDeviceCommandInput;
@@ -2498,6 +2521,7 @@ export type ResolversParentTypes = {
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: RepaymentParent;
   RepaymentOption: RepaymentOptionParent;
+  RevokedDeviceCredential: Omit<RevokedDeviceCredential, 'device'> & { device: ResolversParentTypes['Device'] };
   SandboxClock: SandboxClockView;
   SendDeviceCommandInput: SendDeviceCommandInput;
   SetSandboxClockInput: SetSandboxClockInput;
@@ -2920,6 +2944,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   redeliverEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  revokeDeviceCredential?: Resolver<ResolversTypes['RevokedDeviceCredential'], ParentType, ContextType, RequireFields<MutationRevokeDeviceCredentialArgs, 'deviceId'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   sendDeviceCommand?: Resolver<ResolversTypes['DeviceCommand'], ParentType, ContextType, RequireFields<MutationSendDeviceCommandArgs, 'input'>>;
   sendTestWebhook?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
@@ -3063,6 +3088,11 @@ export type RepaymentOptionResolvers<ContextType = Context, ParentType extends R
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   daysPaid?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lockAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+};
+
+export type RevokedDeviceCredentialResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RevokedDeviceCredential'] = ResolversParentTypes['RevokedDeviceCredential']> = {
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+  revoked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type SandboxClockResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SandboxClock'] = ResolversParentTypes['SandboxClock']> = {
@@ -3212,6 +3242,7 @@ export type Resolvers<ContextType = Context> = {
   Query?: QueryResolvers<ContextType>;
   Repayment?: RepaymentResolvers<ContextType>;
   RepaymentOption?: RepaymentOptionResolvers<ContextType>;
+  RevokedDeviceCredential?: RevokedDeviceCredentialResolvers<ContextType>;
   SandboxClock?: SandboxClockResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;
