@@ -394,7 +394,9 @@ describe('the bounds of a command (decisions.md 34)', () => {
     const position = await graphql(PARTNER, SEND, {
       input: { deviceId, type: 'SHOW_MESSAGE', message: '📱📱 \u202e' },
     });
-    expect(position.errors![0]!.message).toContain('U+202E (a bidirectional embedding or override), found at character 4');
+    expect(position.errors![0]!.message).toContain(
+      'U+202E (a bidirectional embedding or override), found at character 4',
+    );
     // The newline, and the marks right-to-left text needs, are kept.
     for (const message of ['Line one\nLine two', 'ادفع الآن\u200f 4.20', 'abc\u200e\u061c']) {
       expect((await send({ deviceId, type: 'SHOW_MESSAGE', message })).message).toBe(message);

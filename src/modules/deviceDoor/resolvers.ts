@@ -3,10 +3,10 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
+import type { Context } from '../../pipeline/context.js';
 import { callerActor } from '../audit/record.js';
 import { readablePartner } from '../auth/principal.js';
 import { deviceById, findDevice } from '../devices/queries.js';
-import type { Context } from '../../pipeline/context.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { issueDeviceCredential } from './credentials.js';
 import { revokeDeviceCredential } from './revocation.js';

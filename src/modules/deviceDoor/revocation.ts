@@ -31,7 +31,13 @@ export function revokeDeviceCredential(
     async (trx) => ({ revoked: await revokeCredential(trx, device, now) }),
     ({ revoked }) =>
       revoked
-        ? { action: 'device.credential.revoke', subjectKind: 'device', subjectId: device.deviceId, partnerId: device.partnerId, details: {} }
+        ? {
+            action: 'device.credential.revoke',
+            subjectKind: 'device',
+            subjectId: device.deviceId,
+            partnerId: device.partnerId,
+            details: {},
+          }
         : null,
   );
 }
