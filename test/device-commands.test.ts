@@ -444,7 +444,10 @@ describe('the bounds of a command (decisions.md 34)', () => {
       ),
     );
     const codes = answers.map((body) => errorCode(body) ?? 'SENT').sort();
-    expect(codes).toEqual(['SENT', ...Array(5).fill('TOO_MANY_PENDING_COMMANDS')]);
+    expect(codes, JSON.stringify(answers.map((body) => body.errors))).toEqual([
+      'SENT',
+      ...Array(5).fill('TOO_MANY_PENDING_COMMANDS'),
+    ]);
     const stillWaiting = await db()('device_commands')
       .where({ device_id: device.deviceId })
       .whereNot('status', 'ACKNOWLEDGED')

@@ -234,6 +234,19 @@ describe('the check-in', () => {
     expect(Number((await counts()).device!.checkin_sequence)).toBe(third);
   });
 
+  it('gives concurrent check-ins of one device distinct, consecutive sequences (taken under its row lock)', async () => {
+    const before = Number((await counts()).device!.checkin_sequence);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const answer = await checkin(fixture.service, credential, report());
+        expect(answer.status).toBe(200);
+        return ((await answer.json()) as any).data.sequence as number;
+      }),
+    );
+    expect(answers.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6].map((step) => before + step));
+    expect(Number((await counts()).device!.checkin_sequence)).toBe(before + 6);
+  });
+
   it("refuses another device's IMEI with 403, audited, changing nothing else", async () => {
     const before = await counts();
     const answer = await checkin(fixture.service, credential, report({ imei: '123456789012370' }));

@@ -691,14 +691,14 @@ export type DeviceCheckin = {
   simNumber?: Maybe<Scalars['String']['output']>;
 };
 
-/** A command sent to one device, carried by its next check-in. */
+/** A command sent to one device, carried by its check-ins until the device acknowledges it. */
 export type DeviceCommand = {
   __typename?: 'DeviceCommand';
   /** When the device acknowledged it; null until then. */
   acknowledgedAt?: Maybe<Scalars['Timestamp']['output']>;
   /** When it was sent, on the partner's clock. */
   createdAt: Scalars['Timestamp']['output'];
-  /** When a check-in carried it; null while pending. */
+  /** When a check-in first carried it; null while pending. */
   deliveredAt?: Maybe<Scalars['Timestamp']['output']>;
   /** UNLOCK_FOR_HOURS: the hours of use it gives; null for the other types. */
   hours?: Maybe<Scalars['Int']['output']>;
@@ -736,9 +736,9 @@ export type DeviceCommandEdge = {
 export type DeviceCommandStatus =
   /** The device acknowledged it in a later check-in. */
   | 'ACKNOWLEDGED'
-  /** A check-in answer carried it to the device. */
+  /** A check-in answer carried it to the device; every check-in carries it again until the device acknowledges it. */
   | 'DELIVERED'
-  /** Still pending 7 days after it was sent (on the partner's clock): it will not be delivered. */
+  /** Not acknowledged 7 days after it was sent (on the partner's clock): carried no more (deliveredAt says whether an answer ever carried it). */
   | 'EXPIRED'
   /** Waiting for the device's next check-in. */
   | 'PENDING';
@@ -749,9 +749,9 @@ export type DeviceCommandType =
   | 'LOCK_NOW'
   /** Remove the lock for good: only for a device whose order is paid off. */
   | 'RELEASE'
-  /** Show message (1 to 500 characters) on the device's screen. */
+  /** Show message (1 to 500 characters, no control character but the newline, no bidirectional override) on the device's screen. */
   | 'SHOW_MESSAGE'
-  /** A locked device may be used for hours (1 to 720) from the check-in that delivers it; the order is not changed. */
+  /** A locked device may be used for hours (1 to 720) from the first check-in that carries it; the order is not changed. */
   | 'UNLOCK_FOR_HOURS';
 
 /** A page of devices, ordered by id. */
@@ -1190,8 +1190,9 @@ export type Mutation = {
   /** A new secret, shown once; the old one keeps signing STANDARD deliveries beside it for 24 hours. Audited. */
   rotateWebhookSecret: WebhookEndpointSecret;
   /**
-   * Sends a command to a device, carried by its next check-in; audited. Operators, and partner keys for
-   * their own partner's devices (another partner's is RESOURCE_NOT_FOUND). RELEASE is RELEASE_NOT_ALLOWED
+   * Sends a command to a device, carried by its check-ins until the device acknowledges it; audited.
+   * Operators, and partner keys for their own partner's devices (another partner's is RESOURCE_NOT_FOUND).
+   * A device holding 50 waiting commands is TOO_MANY_PENDING_COMMANDS. RELEASE is RELEASE_NOT_ALLOWED
    * unless the device's order is paid off.
    */
   sendDeviceCommand: DeviceCommand;
@@ -1983,7 +1984,11 @@ export type SendDeviceCommandInput = {
   deviceId: Scalars['ID']['input'];
   /** UNLOCK_FOR_HOURS: 1 to 720; not given for the other types. */
   hours?: InputMaybe<Scalars['Int']['input']>;
-  /** SHOW_MESSAGE: 1 to 500 characters, not only spaces; not given for the other types. */
+  /**
+   * SHOW_MESSAGE: 1 to 500 characters, not only spaces, with no control character but the newline, no
+   * bidirectional embedding, override or isolate, and no line or paragraph separator; not given for the
+   * other types.
+   */
   message?: InputMaybe<Scalars['String']['input']>;
   /** What to ask of the device. */
   type: DeviceCommandType;

@@ -121,14 +121,14 @@ function waitingCommands(db: DbOrTrx, device: TenantKey, now: Date) {
 }
 
 /**
- * Locks the device's row for the rest of the transaction (the lock a check-in takes) and counts its
- * waiting commands (decisions.md 34): one statement. Concurrent sends to one device count one after
- * another, so none passes the bound beside another.
+ * Locks the device's row for the rest of the transaction (the lock a check-in takes), then counts its
+ * waiting commands (decisions.md 34). Two statements: a count in the locking statement would read the
+ * snapshot taken before the lock was granted, and miss a command a concurrent send committed meanwhile.
  */
 export async function lockedWaitingCount(db: DbOrTrx, device: TenantKey, now: Date): Promise<number> {
-  const waiting = waitingCommands(db, device, now).count('*').as('waiting');
-  const row = await db('devices').where({ partner_id: device.partnerId, id: device.id }).forUpdate().first(waiting);
-  return Number(row?.waiting ?? 0);
+  await db('devices').where({ partner_id: device.partnerId, id: device.id }).forUpdate().first('id');
+  const row = await waitingCommands(db, device, now).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
 }
 
 /** The commands that decide a device's lock state (decisions.md 20). */
