@@ -21,6 +21,7 @@ const VALUE_TYPES = [
   'SandboxClock',
   'Repayment',
   'RepaymentOption',
+  'RevokedDeviceCredential',
   'Viewer',
   'WebhookEndpointSecret',
 ];

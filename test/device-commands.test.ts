@@ -1,8 +1,10 @@
-// Device commands (decisions.md 20), on PGlite and on Postgres: sent through GraphQL by partner keys
-// (their own devices only) and operators, each refusal writing nothing; RELEASE only once the order is
-// paid off; what a check-in does with them (commandsAtCheckin, called here as the device door calls
-// it, in its transaction): delivered once, acknowledged only for this device, the acknowledged event,
-// the lock state; Device.commands newest first, a page at a time.
+// Device commands (decisions.md 20 and 34), on PGlite and on Postgres: sent through GraphQL by partner
+// keys (their own devices only) and operators, each refusal writing nothing (a message's refused
+// characters, a device's 50 waiting commands, raced on Postgres, included); RELEASE only once the order
+// is paid off; what a check-in does with them (commandsAtCheckin, called here as the device door calls
+// it, in its transaction): carried at every check-in until acknowledged, deliveredAt the first
+// carrying, acknowledged only for this device, the acknowledged event, expiry, the lock state;
+// Device.commands newest first, a page at a time.
 import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
 import { commandsAtCheckin } from '../src/modules/deviceCommands/atCheckin.js';
@@ -35,9 +37,16 @@ async function graphql(headers: Record<string, string>, query: string, variables
 
 const errorCode = (body: Body) => body.errors?.[0]?.extensions.code;
 
-async function deviceIdOf(tag: string): Promise<{ partnerId: string; deviceId: string }> {
-  const device = await db()('devices').where({ tag }).first('partner_id', 'id');
-  return { partnerId: String(device.partner_id), deviceId: String(device.id) };
+interface TestDevice {
+  partnerId: string;
+  deviceId: string;
+  tag: string;
+  imei: string;
+}
+
+async function deviceIdOf(tag: string): Promise<TestDevice> {
+  const device = await db()('devices').where({ tag }).first('partner_id', 'id', 'imei');
+  return { partnerId: String(device.partner_id), deviceId: String(device.id), tag, imei: device.imei };
 }
 
 async function send(input: Record<string, unknown>, headers = PARTNER) {
@@ -65,9 +74,10 @@ async function expectRefused(input: Record<string, unknown>, code: string, heade
 }
 
 /** A check-in's part, as the device door runs it: in one transaction, its events appended with the door's. */
-async function checkIn(device: { partnerId: string; deviceId: string }, now: Date, acknowledged: string[] = []) {
+async function checkIn(device: TestDevice, now: Date, acknowledged: string[] = []) {
   return db().transaction(async (trx) => {
-    const result = await commandsAtCheckin(trx, { ...device, now, acknowledged });
+    const named = { partner_id: device.partnerId, id: device.deviceId, tag: device.tag, imei: device.imei };
+    const result = await commandsAtCheckin(trx, { device: named, now, acknowledged });
     await appendEvents(trx, device.partnerId, result.events);
     return result;
   });
@@ -160,21 +170,27 @@ describe('sending a command', () => {
 });
 
 describe('at a check-in', () => {
-  it('delivers the pending commands once, oldest first, each with its own input', async () => {
+  it('carries the waiting commands, oldest first, at every check-in until acknowledged; deliveredAt is the first carrying', async () => {
     const device = await deviceIdOf(DEMO_DEVICE_TAG);
     const pending = await db()('device_commands')
       .where({ device_id: device.deviceId, status: 'PENDING' })
       .orderBy('id')
       .select('id', 'type', 'hours', 'message');
     expect(pending.map((row) => row.type)).toEqual(['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'SHOW_MESSAGE']);
+    const carried = pending.map((row) => ({ ...row, id: String(row.id) }));
     const first = await checkIn(device, NOW);
-    expect(first.commands).toEqual(pending.map((row) => ({ ...row, id: String(row.id) })));
+    expect(first.commands).toEqual(carried);
     expect(first.events).toEqual([]);
+    // An answer the device never accepted used nothing up: the next check-in carries them all again.
     const again = await checkIn(device, new Date(NOW.getTime() + 60_000));
-    expect(again.commands).toEqual([]);
+    expect(again.commands).toEqual(carried);
     const rows = await db()('device_commands').where({ device_id: device.deviceId }).orderBy('id');
     expect(rows.map((row) => [row.status, row.delivered_at?.getTime()])).toEqual(
       pending.map(() => ['DELIVERED', NOW.getTime()]),
+    );
+    const listed = await graphql(PARTNER, LIST, { order: DEMO_ORDER_ID, first: 10 });
+    expect(listed.data.financeOrder.device.commands.nodes.map((node: any) => [node.status, node.deliveredAt])).toEqual(
+      pending.map(() => ['DELIVERED', seconds(NOW)]),
     );
     // The newest lock command delivered is the UNLOCK_FOR_HOURS (720 hours from its delivery).
     expect(first).toMatchObject({ lockNow: false, unlockedUntil: new Date(NOW.getTime() + 720 * HOUR) });
@@ -207,8 +223,12 @@ describe('at a check-in', () => {
     const endpointId = endpoint.data.createWebhookEndpoint.endpoint.id as string;
     const eventsBefore = Number((await db()('events').count({ n: '*' }))[0]!.n);
     const result = await checkIn(device, at, sentIds);
-    // The pending one is delivered by this check-in, not acknowledged.
-    expect(result.commands.map((command) => command.id)).toEqual([stillPending.id]);
+    // The pending one is carried by this check-in, not acknowledged; so are the two it did not acknowledge.
+    expect(result.commands.map((command) => command.id)).toEqual([
+      String(delivered[1]!.id),
+      String(delivered[3]!.id),
+      stillPending.id,
+    ]);
     const states = Object.fromEntries(
       (
         await db()('device_commands').whereIn('id', [
@@ -314,20 +334,126 @@ describe('at a check-in', () => {
     });
   });
 
-  it('a pending command 7 days old is EXPIRED and never delivered', async () => {
-    const device = await deviceIdOf('DTSTBBE');
-    const old = await stored(device, 'SHOW_MESSAGE', new Date(NOW.getTime() - 7 * 24 * HOUR), { message: 'too late' });
-    const fresh = await stored(device, 'SHOW_MESSAGE', new Date(NOW.getTime() - 7 * 24 * HOUR + 60_000), {
+  it('a command unacknowledged 7 days after it was sent is EXPIRED and carried no more, carried before or not; a late acknowledgement counts', async () => {
+    // A device of its own (Demo Retail's DTSTBBD): no other command rides its check-ins.
+    const device = await deviceIdOf('DTSTBBD');
+    const WEEK = 7 * 24 * HOUR;
+    const carriedOnce = await stored(device, 'SHOW_MESSAGE', new Date(NOW.getTime() - WEEK), { message: 'seen?' });
+    const sixDaysAgo = new Date(NOW.getTime() - 6 * 24 * HOUR);
+    expect((await checkIn(device, sixDaysAgo)).commands.map((command) => command.id)).toEqual([carriedOnce.id]);
+    const neverCarried = await stored(device, 'SHOW_MESSAGE', new Date(NOW.getTime() - WEEK), { message: 'too late' });
+    const fresh = await stored(device, 'SHOW_MESSAGE', new Date(NOW.getTime() - WEEK + 60_000), {
       message: 'just in time',
     });
-    const page = await graphql(OTHER_PARTNER, LIST, { order: OTHER_ORDER_ID, first: 2 });
-    expect(page.data.financeOrder.device.commands.nodes.map((node: any) => [node.id, node.status])).toEqual([
-      [fresh.id, 'PENDING'],
-      [old.id, 'EXPIRED'],
+    const listed = await graphql(
+      PARTNER,
+      'query ($t: String!) { device(tag: $t) { commands(first: 10) { nodes { id status deliveredAt acknowledgedAt } } } }',
+      { t: 'DTSTBBD' },
+    );
+    expect(listed.data.device.commands.nodes).toEqual([
+      { id: fresh.id, status: 'PENDING', deliveredAt: null, acknowledgedAt: null },
+      { id: neverCarried.id, status: 'EXPIRED', deliveredAt: null, acknowledgedAt: null },
+      { id: carriedOnce.id, status: 'EXPIRED', deliveredAt: seconds(sixDaysAgo), acknowledgedAt: null },
     ]);
     const result = await checkIn(device, NOW);
     expect(result.commands.map((command) => command.id)).toEqual([fresh.id]);
-    expect((await db()('device_commands').where({ id: old.id }).first()).status).toBe('PENDING');
+    expect((await db()('device_commands').where({ id: neverCarried.id }).first()).status).toBe('PENDING');
+    // The device says it has the one it was carried: recorded, with its event; the one never carried is ignored.
+    const late = await checkIn(device, new Date(NOW.getTime() + 30_000), [carriedOnce.id, neverCarried.id]);
+    expect(late.events.map((event) => (event.data as any).command.id)).toEqual([carriedOnce.id]);
+    expect(late.commands.map((command) => command.id)).toEqual([fresh.id]);
+    const statuses = await db()('device_commands').whereIn('id', [carriedOnce.id, neverCarried.id]).orderBy('id');
+    expect(statuses.map((row) => row.status)).toEqual(['ACKNOWLEDGED', 'PENDING']);
+  });
+});
+
+describe('the bounds of a command (decisions.md 34)', () => {
+  it('SHOW_MESSAGE refuses control characters but the newline, bidirectional overrides and isolates, line and paragraph separators, naming the character', async () => {
+    const { deviceId } = await deviceIdOf('DTSTBBC');
+    const refused: Array<[string, string]> = [
+      ['a\u0000b', 'U+0000'],
+      ['tab\there', 'U+0009'],
+      ['carriage\rreturn', 'U+000D'],
+      ['escape \u001b[2J', 'U+001B'],
+      ['delete \u007f', 'U+007F'],
+      ['next line \u0085', 'U+0085'],
+      ['c1 \u009f', 'U+009F'],
+      ['Pay \u202e0.01\u202c now', 'U+202E'],
+      ['embedding \u202a', 'U+202A'],
+      ['isolate \u2066x\u2069', 'U+2066'],
+      ['first strong \u2068', 'U+2068'],
+      ['line\u2028separator', 'U+2028'],
+      ['paragraph\u2029separator', 'U+2029'],
+      ['lone \ud800 surrogate', 'U+D800'],
+    ];
+    for (const [message, character] of refused) {
+      const body = await expectRefused({ deviceId, type: 'SHOW_MESSAGE', message }, 'INVALID_ARGUMENT');
+      expect(body.errors![0]!.extensions.argument, JSON.stringify(message)).toBe('input.message');
+      expect(body.errors![0]!.message).toContain(character);
+    }
+    const position = await graphql(PARTNER, SEND, {
+      input: { deviceId, type: 'SHOW_MESSAGE', message: '📱📱 \u202e' },
+    });
+    expect(position.errors![0]!.message).toContain(
+      'U+202E (a bidirectional embedding or override), found at character 4',
+    );
+    // The newline, and the marks right-to-left text needs, are kept.
+    for (const message of ['Line one\nLine two', 'ادفع الآن\u200f 4.20', 'abc\u200e\u061c']) {
+      expect((await send({ deviceId, type: 'SHOW_MESSAGE', message })).message).toBe(message);
+    }
+  });
+
+  it('a device holds at most 50 waiting commands: the 51st is TOO_MANY_PENDING_COMMANDS, writing nothing; an acknowledgement makes room', async () => {
+    const device = await deviceIdOf('DTSTBBC');
+    const waiting = async () =>
+      Number(
+        (
+          await db()('device_commands')
+            .where({ device_id: device.deviceId })
+            .whereNot('status', 'ACKNOWLEDGED')
+            .count({ n: '*' })
+        )[0]!.n,
+      );
+    // The three messages of the test before wait already; the rest are stored directly.
+    for (let i = await waiting(); i < 50; i += 1) await stored(device, 'SHOW_MESSAGE', NOW, { message: `m${i}` });
+    expect(await waiting()).toBe(50);
+    const full = await expectRefused({ deviceId: device.deviceId, type: 'LOCK_NOW' }, 'TOO_MANY_PENDING_COMMANDS');
+    expect(full.errors![0]!.extensions.limit).toBe(50);
+    await expectRefused(
+      { deviceId: device.deviceId, type: 'SHOW_MESSAGE', message: 'one more' },
+      'TOO_MANY_PENDING_COMMANDS',
+      OPERATOR,
+    );
+    // Carried and acknowledged, one leaves the count: one more may be sent.
+    const carried = await checkIn(device, NOW);
+    expect(carried.commands).toHaveLength(20);
+    await checkIn(device, NOW, [carried.commands[0]!.id]);
+    expect(await waiting()).toBe(49);
+    await send({ deviceId: device.deviceId, type: 'LOCK_NOW' });
+    await expectRefused({ deviceId: device.deviceId, type: 'LOCK_NOW' }, 'TOO_MANY_PENDING_COMMANDS');
+  });
+
+  it('concurrent sends to a device with room for one: exactly one is stored (the count is taken under the device lock)', async () => {
+    const device = await deviceIdOf('DTSTBBC');
+    const carried = await checkIn(device, NOW);
+    await checkIn(device, NOW, [carried.commands[0]!.id]);
+    const before = Number((await db()('audit_events').count({ n: '*' }))[0]!.n);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        graphql(PARTNER, SEND, { input: { deviceId: device.deviceId, type: 'SHOW_MESSAGE', message: `race ${i}` } }),
+      ),
+    );
+    const codes = answers.map((body) => errorCode(body) ?? 'SENT').sort();
+    expect(codes, JSON.stringify(answers.map((body) => body.errors))).toEqual([
+      'SENT',
+      ...Array(5).fill('TOO_MANY_PENDING_COMMANDS'),
+    ]);
+    const stillWaiting = await db()('device_commands')
+      .where({ device_id: device.deviceId })
+      .whereNot('status', 'ACKNOWLEDGED')
+      .count({ n: '*' });
+    expect(Number(stillWaiting[0]!.n)).toBe(50);
+    expect(Number((await db()('audit_events').count({ n: '*' }))[0]!.n)).toBe(before + 1);
   });
 });
 
@@ -386,7 +512,9 @@ describe('RELEASE', () => {
     expect(release).toMatchObject({ type: 'RELEASE', status: 'PENDING', hours: null, message: null });
     const device = await deviceIdOf(DEMO_DEVICE_TAG);
     const result = await checkIn(device, new Date(NOW.getTime() + HOUR));
-    expect(result.commands).toEqual([{ id: release.id, type: 'RELEASE', hours: null, message: null }]);
+    // Behind the two commands the device was carried and never acknowledged (they ride until it does).
+    expect(result.commands.map((command) => command.type)).toEqual(['UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'RELEASE']);
+    expect(result.commands.at(-1)).toEqual({ id: release.id, type: 'RELEASE', hours: null, message: null });
     expect(result).toMatchObject({ lockNow: false, unlockedUntil: null });
   });
 });

@@ -4,11 +4,21 @@
 // lastSeen moves in lookup-customer; another device's IMEI is refused and audited; a changed SIM is
 // recorded, and locks where the partner enabled SIM control; check-ins are rate limited per device; a
 // hostile body changes nothing; the credential appears in no log line, audit entry or event; the log
-// tells of a device's check-ins at most once an hour; past lockAt the device is told LOCKED.
+// tells of a device's check-ins at most once an hour; past lockAt the device is told LOCKED. Each answer
+// is bound to its request (decisions.md 34): the request's nonce echoed, the device's sequence, the
+// JWS typ; a sandbox clock reset leaves the sequence and the log moving. revokeDeviceCredential ends a
+// credential without issuing another; revoking the API key that issued one does not end it.
+import { randomBytes } from 'node:crypto';
 import { compactVerify, createRemoteJWKSet, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/knex.js';
-import { DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG } from '../src/fixtures/demoIds.js';
+import {
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../src/fixtures/demoIds.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { couldBeDeviceCredential, deviceOfCredential } from '../src/modules/deviceDoor/credentials.js';
 import { useSeededService } from './support/fixtures.js';
@@ -47,10 +57,14 @@ function checkin(service: TestService, credential: string | null, body: unknown,
   });
 }
 
+/** A fresh nonce, as the guide's agent draws one: 24 random bytes, 32 base64url characters. */
+const freshNonce = () => randomBytes(24).toString('base64url');
+
 const report = (extra: Record<string, unknown> = {}) => ({
   imei: DEMO_DEVICE_IMEI,
   simNumber: '8901000000000000001',
   appVersion: '1.4.2',
+  nonce: freshNonce(),
   ...extra,
 });
 
@@ -76,7 +90,7 @@ async function counts() {
     Number((await db()(table).where(where).count({ n: '*' }).first())?.n);
   const device = await db()('devices')
     .where({ tag: DEMO_DEVICE_TAG })
-    .first('last_seen_at', 'last_checkin_at', 'last_sim_number', 'enrolled_sim_number');
+    .first('last_seen_at', 'last_checkin_at', 'last_sim_number', 'enrolled_sim_number', 'checkin_sequence');
   return {
     events: await one('events'),
     audit: await one('audit_events'),
@@ -170,7 +184,7 @@ describe('the check-in', () => {
     const keySet = createRemoteJWKSet(new URL(`${fixture.service.baseUrl}/devices/v1/jwks.json`));
     const { payload, protectedHeader } = await compactVerify(signature, keySet);
     expect(JSON.parse(new TextDecoder().decode(payload))).toEqual(data);
-    expect(protectedHeader.alg).toBe('EdDSA');
+    expect(protectedHeader).toMatchObject({ alg: 'EdDSA', typ: 'dfs-checkin+jws' });
     const published = (await (await fixture.service.request('/devices/v1/jwks.json')).json()) as { keys: any[] };
     expect(published.keys.map((key) => key.kid)).toContain(decodeProtectedHeader(signature).kid);
     expect(published.keys.every((key) => key.d === undefined)).toBe(true);
@@ -196,6 +210,41 @@ describe('the check-in', () => {
       simNumber: '8901000000000000001',
       appVersion: '1.4.2',
     });
+  });
+
+  it('binds each answer to its request: the nonce echoed, a sequence one higher per answer, under the signature', async () => {
+    const keySet = createRemoteJWKSet(new URL(`${fixture.service.baseUrl}/devices/v1/jwks.json`));
+    const answers: Array<{ sent: string; data: any; payload: any; signature: string }> = [];
+    for (let i = 0; i < 3; i += 1) {
+      const sent = freshNonce();
+      const answer = await checkin(fixture.service, credential, report({ nonce: sent }));
+      expect(answer.status).toBe(200);
+      const { data, signature } = (await answer.json()) as { data: any; signature: string };
+      const { payload } = await compactVerify(signature, keySet);
+      answers.push({ sent, data, payload: JSON.parse(new TextDecoder().decode(payload)), signature });
+    }
+    for (const { sent, data, payload } of answers) {
+      expect(payload).toEqual(data);
+      expect(payload.nonce).toBe(sent);
+    }
+    const [first, second, third] = answers.map(({ payload }) => payload.sequence as number);
+    expect(Number.isInteger(first)).toBe(true);
+    expect([second! - first!, third! - second!]).toEqual([1, 1]);
+    expect(new Set(answers.map(({ signature }) => signature)).size).toBe(3);
+    expect(Number((await counts()).device!.checkin_sequence)).toBe(third);
+  });
+
+  it('gives concurrent check-ins of one device distinct, consecutive sequences (taken under its row lock)', async () => {
+    const before = Number((await counts()).device!.checkin_sequence);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const answer = await checkin(fixture.service, credential, report());
+        expect(answer.status).toBe(200);
+        return ((await answer.json()) as any).data.sequence as number;
+      }),
+    );
+    expect(answers.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6].map((step) => before + step));
+    expect(Number((await counts()).device!.checkin_sequence)).toBe(before + 6);
   });
 
   it("refuses another device's IMEI with 403, audited, changing nothing else", async () => {
@@ -264,6 +313,14 @@ describe('the check-in', () => {
       ['[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'],
       [JSON.stringify(report()), { headers: { 'content-type': 'text/plain', authorization: `Bearer ${credential}` } }],
       [JSON.stringify(report()), { method: 'PUT' }],
+      // The request's nonce (decisions.md 34): required, 16 to 128 base64url characters.
+      [{ ...report(), nonce: undefined }],
+      [report({ nonce: null })],
+      [report({ nonce: 'too-short-15chr' })],
+      [report({ nonce: 'n'.repeat(129) })],
+      [report({ nonce: 'a nonce with spaces in it' })],
+      [report({ nonce: 'padded+base64/not/base64url==' })],
+      [report({ nonce: 1234567890123456 })],
     ];
     for (const [body, init] of hostile) {
       const answer = await checkin(fixture.service, credential, body, init);
@@ -271,7 +328,14 @@ describe('the check-in', () => {
       expect(answer.status, `${String(body).slice(0, 60)}: ${text}`).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
       expect(JSON.parse(text).error.code).toMatch(/^[A-Z_]+$/);
+      if (typeof body === 'object' && body !== null && 'nonce' in body && !('pad' in body))
+        expect(JSON.parse(text).error, text).toEqual({
+          code: 'INVALID_REQUEST_BODY',
+          message: expect.stringMatching(/nonce/),
+        });
     }
+    const missing = await checkin(fixture.service, credential, { ...report(), nonce: undefined });
+    expect(((await missing.json()) as any).error.message).toBe('the request body needs nonce, fresh for each check-in');
     expect(await counts()).toEqual(before);
   });
 
@@ -300,6 +364,23 @@ describe('the check-in', () => {
     expect(later).toMatchObject({ lockState: 'LOCKED', reason: 'PAYMENT_OVERDUE', lockAt, offlineLockAt: lockAt });
     expect(later.nextCheckinAt).toBe(later.issuedAt + 15 * 60);
   });
+
+  it('after resetSandboxClock: issuedAt goes back, the sequence does not, and the log hears of the device again', async () => {
+    const checkedIn = () => db()('events').where({ type: 'device.checked_in' }).count({ n: '*' });
+    const ahead = ((await (await checkin(fixture.service, credential, report())).json()) as any).data;
+    const logged = Number((await checkedIn())[0]!.n);
+    const partnerId = String((await db()('devices').where({ id: deviceId }).first('partner_id')).partner_id);
+    await operator('mutation($p: ID!) { resetSandboxClock(partnerId: $p) { now } }', { p: partnerId });
+    const back = ((await (await checkin(fixture.service, credential, report())).json()) as any).data;
+    expect(back.issuedAt).toBeLessThan(ahead.issuedAt - 24 * HOUR);
+    expect(back.sequence).toBe(ahead.sequence + 1);
+    expect(back.lockState).toBe('UNLOCKED');
+    // The last event's time is days ahead of the partner's now: the hour rule would have waited that long.
+    expect(Number((await checkedIn())[0]!.n)).toBe(logged + 1);
+    const again = ((await (await checkin(fixture.service, credential, report())).json()) as any).data;
+    expect(again.sequence).toBe(back.sequence + 1);
+    expect(Number((await checkedIn())[0]!.n)).toBe(logged + 1);
+  });
 });
 
 describe('a door of its own service: rate limits and logs', () => {
@@ -323,11 +404,11 @@ describe('a door of its own service: rate limits and logs', () => {
   afterAll(async () => service?.close());
 
   it("limits each device's check-ins: past its quota 429 with Retry-After, other devices unaffected", async () => {
-    const body = { imei: '123456789012370', appVersion: '2.0.0' };
+    const body = () => ({ imei: '123456789012370', appVersion: '2.0.0', nonce: freshNonce() });
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await checkin(service, other, body)).status);
+    for (let i = 0; i < 4; i += 1) statuses.push((await checkin(service, other, body())).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    const refused = await checkin(service, other, body);
+    const refused = await checkin(service, other, body());
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await refused.json()) as any).error.code).toBe('RATE_LIMITED');
@@ -346,5 +427,85 @@ describe('a door of its own service: rate limits and logs', () => {
       expect(JSON.stringify(await db()('audit_events').select())).not.toContain(secret.slice(4));
       expect(JSON.stringify(await db()('events').select('data'))).not.toContain(secret.slice(4));
     }
+  });
+});
+
+describe('revokeDeviceCredential (decisions.md 34)', () => {
+  const REVOKE = 'mutation($id: ID!) { revokeDeviceCredential(deviceId: $id) { revoked device { id tag } } }';
+  const revocations = () => db()('audit_events').where({ action: 'device.credential.revoke' }).orderBy('id');
+
+  async function payInStore(idempotencyKey: string): Promise<{ unlockCode: string | null }> {
+    const { body } = (await fixture.service.graphql(
+      'mutation($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { unlockCode } }',
+      { 'x-api-key': 'demo-retail-key' },
+      {
+        input: {
+          merchantId: DEMO_MERCHANT_ID,
+          salesClerkId: DEMO_CLERK_ID,
+          financeOrderId: DEMO_ORDER_ID,
+          amount: '1.00',
+          currency: 'USD',
+          idempotencyKey,
+        },
+      },
+    )) as { body: Body };
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return body.data.recordInStorePayment;
+  }
+
+  it("is refused to vendor keys and for another partner's device, writing nothing", async () => {
+    const before = await counts();
+    const asVendor = await fixture.service.graphql(REVOKE, { 'x-api-key': 'demo-vendor-key' }, { id: deviceId });
+    expect(asVendor.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const theirs = await fixture.service.graphql(REVOKE, { 'x-api-key': 'other-partner-key' }, { id: deviceId });
+    expect(theirs.body.errors[0].extensions.code).toBe('RESOURCE_NOT_FOUND');
+    expect(await counts()).toEqual(before);
+    expect((await checkin(fixture.service, credential, report())).status).toBe(200);
+  });
+
+  it('ends the live credential without issuing another: 401 at the door, no unlock code; again, revoked false and nothing written', async () => {
+    expect((await payInStore('door-revoke-before')).unlockCode).toMatch(/^[0-9]{15}$/);
+    const { body } = await fixture.service.graphql(REVOKE, { 'x-api-key': 'demo-retail-key' }, { id: deviceId });
+    expect(body.errors).toBeUndefined();
+    expect(body.data.revokeDeviceCredential).toEqual({ revoked: true, device: { id: deviceId, tag: DEMO_DEVICE_TAG } });
+    const [revocation] = await revocations();
+    expect(revocation).toMatchObject({
+      actor_kind: 'partner',
+      subject_kind: 'device',
+      subject_id: deviceId,
+      details: {},
+    });
+    expect(revocation!.actor_key_id).not.toBeNull();
+    const refused = await checkin(fixture.service, credential, report());
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as any).error.code).toBe('INVALID_DEVICE_CREDENTIAL');
+    expect(await db()('device_credentials').where({ device_id: deviceId }).whereNull('ended_at')).toEqual([]);
+    expect((await payInStore('door-revoke-after')).unlockCode).toBeNull();
+
+    const before = await counts();
+    const again = await operator(REVOKE, { id: deviceId });
+    expect(again.revokeDeviceCredential).toEqual({ revoked: false, device: { id: deviceId, tag: DEMO_DEVICE_TAG } });
+    expect(await counts()).toEqual(before);
+    expect(await revocations()).toHaveLength(1);
+
+    credential = await issue(deviceId);
+    expect((await checkin(fixture.service, credential, report())).status).toBe(200);
+  });
+
+  it('a credential outlives the API key that issued it: revoking the key does not end the credential', async () => {
+    const created = await operator(
+      'mutation { createApiKey(input: { kind: RETAIL, partnerId: "1", label: "a till" }) { secret apiKey { id } } }',
+    );
+    const { secret, apiKey } = created.createApiKey as { secret: string; apiKey: { id: string } };
+    const issued = await fixture.service.graphql(ISSUE, { 'x-api-key': secret }, { id: deviceId });
+    expect(issued.body.errors).toBeUndefined();
+    credential = issued.body.data.issueDeviceCredential.credential;
+    await operator('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: apiKey.id });
+    const refusedKey = await fixture.service.graphql(ISSUE, { 'x-api-key': secret }, { id: deviceId });
+    expect(refusedKey.status).toBe(401);
+    expect((await checkin(fixture.service, credential, report())).status).toBe(200);
+    // The trail names the key behind each credential issued, for ending them one by one after a leak.
+    const issues = await db()('audit_events').where({ action: 'device.credential.issue', actor_key_id: apiKey.id });
+    expect(issues.map((row) => row.subject_id)).toEqual([deviceId]);
   });
 });

@@ -575,6 +575,7 @@ const MUTATION_COVERAGE: Record<string, string> = {
   cancelPaymentReference: "B's code: PAYMENT_REFERENCE_NOT_FOUND, nothing written (partner and retail keys)",
   sendDeviceCommand: "B's device id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   issueDeviceCredential: "B's device id: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
+  revokeDeviceCredential: "B's device id: RESOURCE_NOT_FOUND, nothing written (partner and retail keys)",
 };
 
 describe('the walk covers the whole graph', () => {
@@ -1017,6 +1018,16 @@ function walk(selfOf: () => Tenant, victimOf: () => Tenant, title: string): void
             'issueDeviceCredential',
           );
           expect(errorCode(issued)).toBe('RESOURCE_NOT_FOUND');
+          const revoked = await asGhost(
+            victim(),
+            { deviceId },
+            (values) =>
+              gql(key, 'mutation($id: ID!) { revokeDeviceCredential(deviceId: $id) { revoked } }', {
+                id: values.deviceId,
+              }),
+            'revokeDeviceCredential',
+          );
+          expect(errorCode(revoked)).toBe('RESOURCE_NOT_FOUND');
         }
       });
 

@@ -270,7 +270,12 @@ describe('tracing on', () => {
         authorization: `Bearer ${credential}`,
         traceparent: checkinTrace.header,
       },
-      body: JSON.stringify({ imei: IMEI, simNumber: '8901000000000000001', appVersion: '1.0.0' }),
+      body: JSON.stringify({
+        imei: IMEI,
+        simNumber: '8901000000000000001',
+        appVersion: '1.0.0',
+        nonce: 'tracing-checkin-nonce-1',
+      }),
     });
     expect(response.status).toBe(200);
     await serverSpan(issueTrace.traceId);

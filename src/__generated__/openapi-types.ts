@@ -195,7 +195,7 @@ export interface paths {
         put?: never;
         /**
          * A device's check-in
-         * @description A device's lock agent reports what it sees and is answered what it must be: its lock state from its current order at the partner's time, until when, when to lock by itself without a network (offlineLockAt), when to check in next, and the commands waiting for it. The answer's signature is a compact JWS (EdDSA, Ed25519) whose payload is data's JSON text, signed with the key its kid names in GET /devices/v1/jwks.json: a device verifies it before trusting the state, and keeps enforcing it offline. The check-in becomes the device's lastSeen; a SIM other than the enrolled one is recorded (LOCKED, reason SIM_MISMATCH, where the partner enabled SIM control). Rules: docs/decisions.md, section 19.
+         * @description A device's lock agent reports what it sees and is answered what it must be: its lock state from its current order at the partner's time, until when, when to lock by itself without a network (offlineLockAt), when to check in next, and the commands waiting for it. The answer's signature is a compact JWS (EdDSA, Ed25519, typ dfs-checkin+jws) whose payload is data's JSON text, signed with the key its kid names in GET /devices/v1/jwks.json: a device verifies it, and takes it only when its nonce is its latest request's and its sequence is above the last one it took, before trusting the state; it keeps enforcing it offline. The commands not yet acknowledged ride every answer. The check-in becomes the device's lastSeen; a SIM other than the enrolled one is recorded (LOCKED, reason SIM_MISMATCH, where the partner enabled SIM control). Rules: docs/decisions.md, sections 19 and 34.
          */
         post: operations["deviceCheckin"];
         delete?: never;
@@ -1821,8 +1821,10 @@ export interface operations {
                     simNumber?: string | null;
                     /** @description The lock agent's version (1 to 64 characters). */
                     appVersion: string;
-                    /** @description The ids of commands received in earlier answers and carried out. */
+                    /** @description The ids of commands received in earlier answers and carried out, until an answer to a check-in that listed them is accepted. */
                     acknowledged?: string[];
+                    /** @description Fresh and random for each check-in (16 to 128 base64url characters; 24 random bytes make 32). The signed answer echoes it: a device takes only the answer carrying the nonce of its latest request (docs/decisions.md, section 34). */
+                    nonce: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1864,7 +1866,7 @@ export interface operations {
                             /** @description A line for the screen while LOCKED. */
                             message: string | null;
                             commands: {
-                                /** @description The command id, to acknowledge. */
+                                /** @description The command id, to acknowledge. A command rides every answer until it is acknowledged. */
                                 id: string;
                                 /** @enum {unknown} */
                                 type: "LOCK_NOW" | "UNLOCK_FOR_HOURS" | "SHOW_MESSAGE" | "RELEASE";
@@ -1873,15 +1875,19 @@ export interface operations {
                                 /** @description SHOW_MESSAGE: the text. */
                                 message: string | null;
                             }[];
-                            /** @description The check-in, Unix seconds, in the partner's time. */
+                            /** @description The check-in (not an order: a sandbox clock reset sends it back), Unix seconds, in the partner's time. */
                             issuedAt: number;
+                            /** @description This device's answer counter, strictly increasing from one answer to the next: what a device orders answers by. */
+                            sequence: number;
+                            /** @description The request's nonce: this answer belongs to that request only. */
+                            nonce: string;
                         };
                         /** @description A compact JWS over data (RFC 7515). */
                         signature: string;
                     };
                 };
             };
-            /** @description INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged. Nothing is written. */
+            /** @description INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged, no nonce or a malformed one. Nothing is written. */
             400: {
                 headers: {
                     [name: string]: unknown;

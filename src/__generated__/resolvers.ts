@@ -691,14 +691,14 @@ export type DeviceCheckin = {
   simNumber?: Maybe<Scalars['String']['output']>;
 };
 
-/** A command sent to one device, carried by its next check-in. */
+/** A command sent to one device, carried by its check-ins until the device acknowledges it. */
 export type DeviceCommand = {
   __typename?: 'DeviceCommand';
   /** When the device acknowledged it; null until then. */
   acknowledgedAt?: Maybe<Scalars['Timestamp']['output']>;
   /** When it was sent, on the partner's clock. */
   createdAt: Scalars['Timestamp']['output'];
-  /** When a check-in carried it; null while pending. */
+  /** When a check-in first carried it; null while pending. */
   deliveredAt?: Maybe<Scalars['Timestamp']['output']>;
   /** UNLOCK_FOR_HOURS: the hours of use it gives; null for the other types. */
   hours?: Maybe<Scalars['Int']['output']>;
@@ -736,9 +736,9 @@ export type DeviceCommandEdge = {
 export type DeviceCommandStatus =
   /** The device acknowledged it in a later check-in. */
   | 'ACKNOWLEDGED'
-  /** A check-in answer carried it to the device. */
+  /** A check-in answer carried it to the device; every check-in carries it again until the device acknowledges it. */
   | 'DELIVERED'
-  /** Still pending 7 days after it was sent (on the partner's clock): it will not be delivered. */
+  /** Not acknowledged 7 days after it was sent (on the partner's clock): carried no more (deliveredAt says whether an answer ever carried it). */
   | 'EXPIRED'
   /** Waiting for the device's next check-in. */
   | 'PENDING';
@@ -749,9 +749,9 @@ export type DeviceCommandType =
   | 'LOCK_NOW'
   /** Remove the lock for good: only for a device whose order is paid off. */
   | 'RELEASE'
-  /** Show message (1 to 500 characters) on the device's screen. */
+  /** Show message (1 to 500 characters, no control character but the newline, no bidirectional override) on the device's screen. */
   | 'SHOW_MESSAGE'
-  /** A locked device may be used for hours (1 to 720) from the check-in that delivers it; the order is not changed. */
+  /** A locked device may be used for hours (1 to 720) from the first check-in that carries it; the order is not changed. */
   | 'UNLOCK_FOR_HOURS';
 
 /** A page of devices, ordered by id. */
@@ -1184,11 +1184,19 @@ export type Mutation = {
   resetSandboxClock: SandboxClock;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
+  /**
+   * Ends a device's live credential without issuing another: its check-ins are refused from then on, and
+   * its payments carry no unlock code until issueDeviceCredential gives it a new one. Who may: as for
+   * issuing. Idempotent: a device without a live credential answers revoked false, and nothing is
+   * written; otherwise audited. Revoking the API key that issued a credential does not end it: this does.
+   */
+  revokeDeviceCredential: RevokedDeviceCredential;
   /** A new secret, shown once; the old one keeps signing STANDARD deliveries beside it for 24 hours. Audited. */
   rotateWebhookSecret: WebhookEndpointSecret;
   /**
-   * Sends a command to a device, carried by its next check-in; audited. Operators, and partner keys for
-   * their own partner's devices (another partner's is RESOURCE_NOT_FOUND). RELEASE is RELEASE_NOT_ALLOWED
+   * Sends a command to a device, carried by its check-ins until the device acknowledges it; audited.
+   * Operators, and partner keys for their own partner's devices (another partner's is RESOURCE_NOT_FOUND).
+   * A device holding 50 waiting commands is TOO_MANY_PENDING_COMMANDS. RELEASE is RELEASE_NOT_ALLOWED
    * unless the device's order is paid off.
    */
   sendDeviceCommand: DeviceCommand;
@@ -1347,6 +1355,12 @@ export type MutationResetSandboxClockArgs = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationRevokeDeviceCredentialArgs = {
+  deviceId: Scalars['ID']['input'];
 };
 
 
@@ -1941,6 +1955,15 @@ export type RepaymentOption = {
   lockAt: Scalars['Timestamp']['output'];
 };
 
+/** What revokeDeviceCredential did (docs/decisions.md 34). */
+export type RevokedDeviceCredential = {
+  __typename?: 'RevokedDeviceCredential';
+  /** The device: the device door refuses its check-ins (INVALID_DEVICE_CREDENTIAL) until a new credential is issued. */
+  device: Device;
+  /** True when this call ended the device's live credential; false when it had none live (nothing was changed). */
+  revoked: Scalars['Boolean']['output'];
+};
+
 /** A partner's own time, outside production: real time moved by an offset, still running. */
 export type SandboxClock = {
   __typename?: 'SandboxClock';
@@ -1967,7 +1990,11 @@ export type SendDeviceCommandInput = {
   deviceId: Scalars['ID']['input'];
   /** UNLOCK_FOR_HOURS: 1 to 720; not given for the other types. */
   hours?: InputMaybe<Scalars['Int']['input']>;
-  /** SHOW_MESSAGE: 1 to 500 characters, not only spaces; not given for the other types. */
+  /**
+   * SHOW_MESSAGE: 1 to 500 characters, not only spaces, with no control character but the newline, no
+   * bidirectional embedding, override or isolate, and no line or paragraph separator; not given for the
+   * other types.
+   */
   message?: InputMaybe<Scalars['String']['input']>;
   /** What to ask of the device. */
   type: DeviceCommandType;
@@ -2400,6 +2427,7 @@ export type ResolversTypes = {
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: ResolverTypeWrapper<RepaymentParent>;
   RepaymentOption: ResolverTypeWrapper<RepaymentOptionParent>;
+  RevokedDeviceCredential: ResolverTypeWrapper<Omit<RevokedDeviceCredential, 'device'> & { device: ResolversTypes['Device'] }>;
   SandboxClock: ResolverTypeWrapper<SandboxClockView>;
   SecureStatus: SecureStatus;
   SendDeviceCommandInput: SendDeviceCommandInput;
@@ -2504,6 +2532,7 @@ export type ResolversParentTypes = {
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: RepaymentParent;
   RepaymentOption: RepaymentOptionParent;
+  RevokedDeviceCredential: Omit<RevokedDeviceCredential, 'device'> & { device: ResolversParentTypes['Device'] };
   SandboxClock: SandboxClockView;
   SendDeviceCommandInput: SendDeviceCommandInput;
   SetSandboxClockInput: SetSandboxClockInput;
@@ -2926,6 +2955,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   redeliverEvent?: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  revokeDeviceCredential?: Resolver<ResolversTypes['RevokedDeviceCredential'], ParentType, ContextType, RequireFields<MutationRevokeDeviceCredentialArgs, 'deviceId'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   sendDeviceCommand?: Resolver<ResolversTypes['DeviceCommand'], ParentType, ContextType, RequireFields<MutationSendDeviceCommandArgs, 'input'>>;
   sendTestWebhook?: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'endpointId'>>;
@@ -3069,6 +3099,11 @@ export type RepaymentOptionResolvers<ContextType = Context, ParentType extends R
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   daysPaid?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lockAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+};
+
+export type RevokedDeviceCredentialResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RevokedDeviceCredential'] = ResolversParentTypes['RevokedDeviceCredential']> = {
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+  revoked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type SandboxClockResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SandboxClock'] = ResolversParentTypes['SandboxClock']> = {
@@ -3218,6 +3253,7 @@ export type Resolvers<ContextType = Context> = {
   Query?: QueryResolvers<ContextType>;
   Repayment?: RepaymentResolvers<ContextType>;
   RepaymentOption?: RepaymentOptionResolvers<ContextType>;
+  RevokedDeviceCredential?: RevokedDeviceCredentialResolvers<ContextType>;
   SandboxClock?: SandboxClockResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Timestamp?: GraphQLScalarType;

@@ -27,6 +27,7 @@ import * as deviceCommands from '../../migrations/20261127200200_device_commands
 import * as unlockCodes from '../../migrations/20261127200300_unlock_codes.js';
 import * as partitionTransactions from '../../migrations/20261128000200_partition_transactions.js';
 import * as partitionEvents from '../../migrations/20261128000300_partition_events.js';
+import * as checkinSequence from '../../migrations/20261128210100_checkin_sequence.js';
 import * as sealedUnlockKeys from '../../migrations/20261128210200_sealed_unlock_keys.js';
 import * as timelineExact from '../../migrations/20261128210400_timeline_exact.js';
 
@@ -57,6 +58,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261127200300_unlock_codes': unlockCodes,
   '20261128000200_partition_transactions': partitionTransactions,
   '20261128000300_partition_events': partitionEvents,
+  '20261128210100_checkin_sequence': checkinSequence,
   '20261128210200_sealed_unlock_keys': sealedUnlockKeys,
   '20261128210400_timeline_exact': timelineExact,
 };

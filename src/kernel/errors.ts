@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   'PAYMENT_REFERENCE_EXPIRED',
   'AMOUNT_MISMATCH',
   'RELEASE_NOT_ALLOWED',
+  'TOO_MANY_PENDING_COMMANDS',
   'INVALID_DEVICE_CREDENTIAL',
   'DEVICE_MISMATCH',
   'RESPONSE_TOO_LARGE',
@@ -85,6 +86,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   AMOUNT_MISMATCH: 400,
   // 409 like PAYMENT_REFERENCE_ALREADY_PAID: the order's state refuses the command (decisions.md 20).
   RELEASE_NOT_ALLOWED: 409,
+  // 409 too: the device's state (its waiting commands) refuses another (decisions.md 34).
+  TOO_MANY_PENDING_COMMANDS: 409,
   // The device door (decisions.md 19): no credential or a bad one, and a device that is not the credential's.
   INVALID_DEVICE_CREDENTIAL: 401,
   DEVICE_MISMATCH: 403,
@@ -262,6 +265,14 @@ export const paymentReferenceAlreadyPaid = (code: string) =>
 /** A RELEASE command for a device whose current order is not paid off (or that has none). */
 export const releaseNotAllowed = (deviceId: string, why: string) =>
   new AppError('RELEASE_NOT_ALLOWED', `device ${deviceId} cannot be released: ${why}`);
+
+/** A command for a device already holding `bound` waiting (unacknowledged, unexpired) commands. */
+export const tooManyPendingCommands = (deviceId: string, bound: number) =>
+  new AppError(
+    'TOO_MANY_PENDING_COMMANDS',
+    `device ${deviceId} already has ${bound} commands waiting to be acknowledged: wait for its check-ins to carry them, or for them to expire`,
+    { limit: bound },
+  );
 
 export const paymentReferenceExpired = (code: string, expiresAt: Date) =>
   new AppError('PAYMENT_REFERENCE_EXPIRED', `the payment reference ${code} expired at ${expiresAt.toISOString()}`, {

@@ -50,7 +50,14 @@ const checkinRequest = obj(
     acknowledged: {
       ...arr(str('A command id.')),
       maxItems: 100,
-      description: 'The ids of commands received in earlier answers and carried out.',
+      description:
+        'The ids of commands received in earlier answers and carried out, until an answer to a check-in that listed them is accepted.',
+    },
+    nonce: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{16,128}$',
+      description:
+        'Fresh and random for each check-in (16 to 128 base64url characters; 24 random bytes make 32). The signed answer echoes it: a device takes only the answer carrying the nonce of its latest request (docs/decisions.md, section 34).',
     },
   },
   ['simNumber', 'acknowledged'],
@@ -77,13 +84,17 @@ const checkinData = obj({
   message: nullableOf(str('A line for the screen while LOCKED.')),
   commands: arr(
     obj({
-      id: str('The command id, to acknowledge.'),
+      id: str('The command id, to acknowledge. A command rides every answer until it is acknowledged.'),
       type: { enum: ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'RELEASE'] },
       hours: nullableOf(int('UNLOCK_FOR_HOURS: the hours.')),
       message: nullableOf(str('SHOW_MESSAGE: the text.')),
     }),
   ),
-  issuedAt: unixSeconds('The check-in'),
+  issuedAt: unixSeconds('The check-in (not an order: a sandbox clock reset sends it back)'),
+  sequence: int(
+    "This device's answer counter, strictly increasing from one answer to the next: what a device orders answers by.",
+  ),
+  nonce: str("The request's nonce: this answer belongs to that request only."),
 });
 
 const checkinExample = {
@@ -96,6 +107,8 @@ const checkinExample = {
   message: null,
   commands: [],
   issuedAt: 1_781_105_400,
+  sequence: 42,
+  nonce: 'q3Vx0b8kZ1nT4mWcE9aLr2HyJ6sPdFgU',
 };
 
 /** An error of the device door, with its answer as the door renders it. */
@@ -117,14 +130,20 @@ export const servicePaths = {
       tags: [DEVICES_TAG],
       summary: "A device's check-in",
       description:
-        "A device's lock agent reports what it sees and is answered what it must be: its lock state from its current order at the partner's time, until when, when to lock by itself without a network (offlineLockAt), when to check in next, and the commands waiting for it. The answer's signature is a compact JWS (EdDSA, Ed25519) whose payload is data's JSON text, signed with the key its kid names in GET /devices/v1/jwks.json: a device verifies it before trusting the state, and keeps enforcing it offline. The check-in becomes the device's lastSeen; a SIM other than the enrolled one is recorded (LOCKED, reason SIM_MISMATCH, where the partner enabled SIM control). Rules: docs/decisions.md, section 19.",
+        "A device's lock agent reports what it sees and is answered what it must be: its lock state from its current order at the partner's time, until when, when to lock by itself without a network (offlineLockAt), when to check in next, and the commands waiting for it. The answer's signature is a compact JWS (EdDSA, Ed25519, typ dfs-checkin+jws) whose payload is data's JSON text, signed with the key its kid names in GET /devices/v1/jwks.json: a device verifies it, and takes it only when its nonce is its latest request's and its sequence is above the last one it took, before trusting the state; it keeps enforcing it offline. The commands not yet acknowledged ride every answer. The check-in becomes the device's lastSeen; a SIM other than the enrolled one is recorded (LOCKED, reason SIM_MISMATCH, where the partner enabled SIM control). Rules: docs/decisions.md, sections 19 and 34.",
       security: [{ deviceCredential: [] }],
       requestBody: {
         required: true,
         content: jsonContent(checkinRequest, {
           'demo-device': {
             summary: "the demo order's device (DTSTBBB)",
-            value: { imei: '123456789012347', simNumber: '8901000000000000001', appVersion: '1.0.0', acknowledged: [] },
+            value: {
+              imei: '123456789012347',
+              simNumber: '8901000000000000001',
+              appVersion: '1.0.0',
+              acknowledged: [],
+              nonce: 'q3Vx0b8kZ1nT4mWcE9aLr2HyJ6sPdFgU',
+            },
           },
         }),
       },
@@ -137,13 +156,14 @@ export const servicePaths = {
               summary: 'an active device',
               value: {
                 data: checkinExample,
-                signature: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImRldiJ9.eyJkZXZpY2VUYWciOi4uLn0.c2lnbmF0dXJl',
+                signature:
+                  'eyJhbGciOiJFZERTQSIsImtpZCI6ImRldiIsInR5cCI6ImRmcy1jaGVja2luK2p3cyJ9.eyJkZXZpY2VUYWciOi4uLn0.c2lnbmF0dXJl',
               },
             },
           }),
         },
         '400': devicesError(
-          'INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged. Nothing is written.',
+          'INVALID_REQUEST_BODY: not JSON, not UTF-8, over 64 kB, a member twice, an imei not of 15 or 16 digits, no appVersion, a bad simNumber or acknowledged, no nonce or a malformed one. Nothing is written.',
           invalidRequestBody('has a bad imei: 15 or 16 digits'),
           'an imei that is not 15 or 16 digits',
         ),

@@ -34,16 +34,20 @@ export function callerActor(ctx: Context): AuditActor {
   };
 }
 
-/** Runs an action and writes its audit record in one database transaction, which it opens. */
+/**
+ * Runs an action and writes its audit record in one database transaction, which it opens. An action
+ * that found nothing to change (an idempotent one repeated) describes itself as null: no record.
+ */
 export async function audited<T>(
   db: Db,
   actor: AuditActor,
   run: (trx: DbOrTrx) => Promise<T>,
-  describe: (result: T) => AuditEntry,
+  describe: (result: T) => AuditEntry | null,
 ): Promise<T> {
   return db.transaction(async (trx) => {
     const result = await run(trx);
-    await insertAuditEvent(trx, actor, describe(result));
+    const entry = describe(result);
+    if (entry !== null) await insertAuditEvent(trx, actor, entry);
     return result;
   });
 }

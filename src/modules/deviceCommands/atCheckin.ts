@@ -1,14 +1,15 @@
-// What a check-in does with the device's commands (decisions.md 20), in the check-in's transaction:
-// acknowledges the delivered ones the device lists, delivers the pending ones, and says what the
-// commands ask of the lock state. The device door calls it and appends the events with its own.
+// What a check-in does with the device's commands (decisions.md 20 and 34), in the check-in's
+// transaction: acknowledges the carried ones the device lists, carries the unacknowledged ones again
+// (a command rides every answer until the device acknowledges it), and says what the commands ask of
+// the lock state. The device door calls it and appends the events with its own.
 import type { DbOrTrx } from '../../db/knex.js';
 import { isDatabaseId } from '../../kernel/ids.js';
 import type { NewEvent } from '../events/rows.js';
 import { commandAcknowledgedEvent } from './eventData.js';
-import { acknowledgeCommands, commandDeviceById, deliverPendingCommands, newestLockCommand } from './queries.js';
+import { acknowledgeCommands, type CommandDevice, carryCommands, newestLockCommand } from './queries.js';
 import type { DeviceCommandType } from './rows.js';
 
-/** At most this many commands ride one check-in answer; the rest the next. */
+/** At most this many commands ride one check-in answer; the rest a later one. */
 export const COMMANDS_PER_CHECKIN = 20;
 /** At most this many acknowledged ids are read from one check-in. */
 export const ACKNOWLEDGED_PER_CHECKIN = 100;
@@ -40,7 +41,7 @@ function acknowledgedIds(acknowledged: readonly string[]): string[] {
   return [...ids];
 }
 
-/** What the newest delivered lock command asks at `now` (decisions.md 20). */
+/** What the newest carried lock command asks at `now` (decisions.md 20). */
 async function lockStateOf(
   trx: DbOrTrx,
   device: { partnerId: string; id: string },
@@ -49,6 +50,7 @@ async function lockStateOf(
   const newest = await newestLockCommand(trx, device);
   if (newest?.type === 'LOCK_NOW') return { lockNow: !newest.paid_since, unlockedUntil: null };
   if (newest?.type === 'UNLOCK_FOR_HOURS') {
+    // From the first check-in that carried it: nothing the device does can start it later (34).
     const until = new Date(newest.delivered_at.getTime() + newest.hours! * HOUR_MS);
     return { lockNow: false, unlockedUntil: until.getTime() > now.getTime() ? until : null };
   }
@@ -56,24 +58,23 @@ async function lockStateOf(
 }
 
 /**
- * In the check-in's transaction: acknowledges `acknowledged` (ids of this device's delivered commands;
- * others ignored), marks the pending ones delivered and returns them, and says what they do to the
- * lock state now: a LOCK_NOW not yet superseded locks, an UNLOCK_FOR_HOURS unlocks until a time.
- * `now` is the partner's time. Two statements when the device sends no id, three when it sends some, four
- * when one is acknowledged (the device's tag and IMEI for the events).
+ * In the check-in's transaction, with the device's row locked by it: acknowledges `acknowledged` (ids
+ * of this device's carried commands; others ignored), carries its unacknowledged, unexpired commands
+ * (the pending ones become DELIVERED), and says what they do to the lock state now: a LOCK_NOW not yet
+ * superseded locks, an UNLOCK_FOR_HOURS unlocks until a time. `now` is the partner's time; `device`
+ * comes from the check-in's locked row, tag and IMEI for the events. Two statements when the device
+ * acknowledges nothing, three when it sends ids.
  */
 export async function commandsAtCheckin(
   trx: DbOrTrx,
-  input: { partnerId: string; deviceId: string; now: Date; acknowledged: readonly string[] },
+  input: { device: CommandDevice; now: Date; acknowledged: readonly string[] },
 ): Promise<CommandsAtCheckin> {
-  const device = { partnerId: input.partnerId, id: input.deviceId };
-  const acknowledged = await acknowledgeCommands(trx, device, acknowledgedIds(input.acknowledged), input.now);
-  let events: NewEvent[] = [];
-  if (acknowledged.length > 0) {
-    const named = await commandDeviceById(trx, device.id, device.partnerId);
-    if (named) events = acknowledged.map((command) => commandAcknowledgedEvent(named, command, input.now));
-  }
-  const delivered = await deliverPendingCommands(trx, device, input.now, COMMANDS_PER_CHECKIN);
-  const commands = delivered.map(({ id, type, hours, message }) => ({ id, type, hours, message }));
-  return { commands, ...(await lockStateOf(trx, device, input.now)), events };
+  const { device: named, now } = input;
+  const device = { partnerId: named.partner_id, id: named.id };
+  // Before the carrying, so an answer does not carry again what its own request acknowledges.
+  const acknowledged = await acknowledgeCommands(trx, device, acknowledgedIds(input.acknowledged), now);
+  const events = acknowledged.map((command) => commandAcknowledgedEvent(named, command, now));
+  const carried = await carryCommands(trx, device, now, COMMANDS_PER_CHECKIN);
+  const commands = carried.map(({ id, type, hours, message }) => ({ id, type, hours, message }));
+  return { commands, ...(await lockStateOf(trx, device, now)), events };
 }

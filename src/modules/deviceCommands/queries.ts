@@ -2,7 +2,7 @@
 // device by (partner, id), so a command is only ever found through its own partner's device.
 import type { DbOrTrx } from '../../db/knex.js';
 import type { TenantKey } from '../tenancy.js';
-import { type DeviceCommandRow, type DeviceCommandType, expiryCutoff } from './rows.js';
+import { type DeviceCommandRow, type DeviceCommandType, expiryCutoff, WAITING_STATUSES } from './rows.js';
 
 export const COLUMNS = [
   'partner_id',
@@ -72,8 +72,9 @@ export async function commandsPrecede(db: DbOrTrx, device: TenantKey, before: st
 }
 
 /**
- * Marks the device's delivered commands among `ids` acknowledged at `now`; any other id (another
- * device's, a pending or acknowledged one) is left alone. Returns the commands it changed, by id.
+ * Marks the device's carried (DELIVERED) commands among `ids` acknowledged at `now`, expired ones too
+ * (the device says it has them); any other id (another device's, a pending or acknowledged one) is
+ * left alone. Returns the commands it changed, by id.
  */
 export async function acknowledgeCommands(
   trx: DbOrTrx,
@@ -91,34 +92,49 @@ export async function acknowledgeCommands(
 }
 
 /**
- * Marks at most `limit` of the device's pending, unexpired commands delivered at `now`, oldest first,
- * and returns them in that order. The status is checked again on the row itself, so two concurrent
- * check-ins never deliver one command twice (the second waits for the first and finds it delivered).
+ * Carries at most `limit` of the device's unacknowledged, unexpired commands at `now`, oldest first,
+ * and returns them in that order (decisions.md 34): a pending one becomes DELIVERED with `now` as its
+ * deliveredAt, one carried before keeps its first deliveredAt. Run under the device's row lock (the
+ * check-in's), so two check-ins of one device never carry at once.
  */
-export async function deliverPendingCommands(
+export async function carryCommands(
   trx: DbOrTrx,
   device: TenantKey,
   now: Date,
   limit: number,
 ): Promise<DeviceCommandRow[]> {
-  const pending = trx('device_commands')
-    .select('id')
-    .where({ partner_id: device.partnerId, device_id: device.id, status: 'PENDING' })
-    .where('created_at', '>', expiryCutoff(now))
-    .orderBy('id')
-    .limit(limit);
+  const waiting = waitingCommands(trx, device, now).select('id').orderBy('id').limit(limit);
   const rows = await trx<DeviceCommandRow>('device_commands')
-    .where({ partner_id: device.partnerId, device_id: device.id, status: 'PENDING' })
-    .whereIn('id', pending)
-    .update({ status: 'DELIVERED', delivered_at: now })
+    .where({ partner_id: device.partnerId, device_id: device.id })
+    .whereIn('id', waiting)
+    .update({ status: 'DELIVERED', delivered_at: trx.raw('coalesce(delivered_at, ?)', [now]) })
     .returning([...COLUMNS]);
   return (rows as DeviceCommandRow[]).sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
+}
+
+/** The device's commands still to be carried at `now`: neither acknowledged nor expired. */
+function waitingCommands(db: DbOrTrx, device: TenantKey, now: Date) {
+  return db('device_commands')
+    .where({ partner_id: device.partnerId, device_id: device.id })
+    .whereIn('status', WAITING_STATUSES)
+    .where('created_at', '>', expiryCutoff(now));
+}
+
+/**
+ * Locks the device's row for the rest of the transaction (the lock a check-in takes), then counts its
+ * waiting commands (decisions.md 34). Two statements: a count in the locking statement would read the
+ * snapshot taken before the lock was granted, and miss a command a concurrent send committed meanwhile.
+ */
+export async function lockedWaitingCount(db: DbOrTrx, device: TenantKey, now: Date): Promise<number> {
+  await db('devices').where({ partner_id: device.partnerId, id: device.id }).forUpdate().first('id');
+  const row = await waitingCommands(db, device, now).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
 }
 
 /** The commands that decide a device's lock state (decisions.md 20). */
 export const LOCK_COMMAND_TYPES: readonly DeviceCommandType[] = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'RELEASE'];
 
-/** The newest delivered lock command of a device, and whether a payment on its orders was received after it was sent. */
+/** The newest carried lock command of a device, and whether a payment on its orders was received after it was sent. */
 export interface LockCommand {
   type: DeviceCommandType;
   hours: number | null;
@@ -126,7 +142,7 @@ export interface LockCommand {
   paid_since: boolean;
 }
 
-/** The device's newest delivered (or acknowledged) LOCK_NOW, UNLOCK_FOR_HOURS or RELEASE (one statement). */
+/** The device's newest carried (DELIVERED or ACKNOWLEDGED, expired too) LOCK_NOW, UNLOCK_FOR_HOURS or RELEASE (one statement). */
 export async function newestLockCommand(db: DbOrTrx, device: TenantKey): Promise<LockCommand | undefined> {
   const row = await db('device_commands as c')
     .select(

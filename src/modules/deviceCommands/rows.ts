@@ -21,18 +21,22 @@ export interface DeviceCommandRow {
   acknowledged_at: Date | null;
 }
 
-/** A pending command this old is EXPIRED: never delivered (decisions.md 20). */
+/** The stored statuses of a command still carried by check-ins until it is acknowledged or expires (decisions.md 34). */
+export const WAITING_STATUSES: readonly StoredCommandStatus[] = ['PENDING', 'DELIVERED'];
+
+/** A command not acknowledged this long after it was sent is EXPIRED: carried no more (decisions.md 20, 34). */
 export const COMMAND_EXPIRY_MS = 7 * 86_400_000;
 
-/** The moment before which a pending command, sent then, has expired at `now`. */
+/** The moment before which an unacknowledged command, sent then, has expired at `now`. */
 export const expiryCutoff = (now: Date): Date => new Date(now.getTime() - COMMAND_EXPIRY_MS);
 
-/** The status at `now` (the partner's time): a pending command 7 days old or more is EXPIRED. */
+/** The status at `now` (the partner's time): an unacknowledged command 7 days old or more is EXPIRED. */
 export function commandStatusOf(
   command: Pick<DeviceCommandRow, 'status' | 'created_at'>,
   now: Date,
 ): DeviceCommandStatus {
-  if (command.status === 'PENDING' && command.created_at.getTime() <= expiryCutoff(now).getTime()) return 'EXPIRED';
+  if (command.status !== 'ACKNOWLEDGED' && command.created_at.getTime() <= expiryCutoff(now).getTime())
+    return 'EXPIRED';
   return command.status;
 }
 

@@ -1,8 +1,9 @@
 // Sending a device command (decisions.md 20): checked, stored pending and audited in one transaction.
-// A RELEASE is refused unless the device's current order (its newest) is paid off, read in the same
+// The device's row is locked first and its waiting commands counted (at most 50, decisions.md 34); a
+// RELEASE is refused unless the device's current order (its newest) is paid off, read in the same
 // transaction that stores it.
 import type { Db, DbOrTrx } from '../../db/knex.js';
-import { releaseNotAllowed } from '../../kernel/errors.js';
+import { releaseNotAllowed, tooManyPendingCommands } from '../../kernel/errors.js';
 import { formatMoney } from '../../kernel/money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
@@ -10,8 +11,11 @@ import { financeOrdersOfDevices } from '../financeOrders/queries.js';
 import { remainingBalanceOf } from '../financeOrders/terms.js';
 import type { CommandAsked } from './inputs.js';
 import { checkedCommand } from './inputs.js';
-import { type CommandDevice, insertDeviceCommand } from './queries.js';
+import { type CommandDevice, insertDeviceCommand, lockedWaitingCount } from './queries.js';
 import type { DeviceCommandRow } from './rows.js';
+
+/** A device holds at most this many waiting commands: unacknowledged and unexpired (decisions.md 34). */
+export const MAX_WAITING_COMMANDS = 50;
 
 /** RELEASE_NOT_ALLOWED unless the device's newest order is fully paid. */
 async function assertReleasable(trx: DbOrTrx, device: CommandDevice): Promise<void> {
@@ -41,6 +45,8 @@ export function sendDeviceCommand(
     db,
     actor,
     async (trx) => {
+      const waiting = await lockedWaitingCount(trx, { partnerId: device.partner_id, id: device.id }, now);
+      if (waiting >= MAX_WAITING_COMMANDS) throw tooManyPendingCommands(device.id, MAX_WAITING_COMMANDS);
       if (command.type === 'RELEASE') await assertReleasable(trx, device);
       return insertDeviceCommand(trx, {
         partner_id: device.partner_id,

@@ -31,6 +31,8 @@ const answer = (input: Partial<Parameters<typeof checkinAnswer>[0]>) =>
     lockNow: false,
     unlockedUntil: null,
     commands: [],
+    sequence: 7,
+    nonce: 'n0nce-of-the-request_1',
     ...input,
   });
 
@@ -46,6 +48,8 @@ describe('checkinAnswer', () => {
       message: null,
       commands: [],
       issuedAt: S,
+      sequence: 7,
+      nonce: 'n0nce-of-the-request_1',
     });
     expect(answer({ standing: standing(2 * HOUR) })).toMatchObject({
       offlineLockAt: S + 2 * HOUR,
@@ -97,13 +101,31 @@ describe('checkinAnswer', () => {
 });
 
 describe('parseCheckinReport', () => {
+  const NONCE = 'AAAAAAAAAAAAAAAA';
   it('reads the report, ignoring members it does not know', () => {
-    expect(parseCheckinReport({ imei: '123456789012347', appVersion: '1', extra: { x: 1 } })).toEqual({
+    expect(parseCheckinReport({ imei: '123456789012347', appVersion: '1', nonce: NONCE, extra: { x: 1 } })).toEqual({
       imei: '123456789012347',
       simNumber: null,
       appVersion: '1',
       acknowledged: [],
+      nonce: NONCE,
     });
+    const longest = `${'-_'.repeat(32)}${'aZ09'.repeat(16)}`;
+    expect(parseCheckinReport({ imei: '123456789012347', appVersion: '1', nonce: longest }).nonce).toBe(longest);
+  });
+
+  it.each([
+    [{}, 'needs nonce'],
+    [{ nonce: null }, 'needs nonce'],
+    [{ nonce: 'A'.repeat(15) }, 'bad nonce'],
+    [{ nonce: 'A'.repeat(129) }, 'bad nonce'],
+    [{ nonce: `${'A'.repeat(20)}=` }, 'bad nonce'],
+    [{ nonce: `${'A'.repeat(20)}+/` }, 'bad nonce'],
+    [{ nonce: 1234567890123456 }, 'bad nonce'],
+  ])('refuses the nonce of %j with INVALID_REQUEST_BODY naming it (decisions.md 34)', (nonce, problem) => {
+    expect(() => parseCheckinReport({ imei: '123456789012347', appVersion: '1', ...nonce })).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST_BODY', message: expect.stringContaining(problem) }),
+    );
   });
 
   it.each([
@@ -115,6 +137,7 @@ describe('parseCheckinReport', () => {
     [{ imei: '123456789012347', appVersion: '1', simNumber: '' }],
     [{ imei: '123456789012347', appVersion: '1', acknowledged: [1] }],
   ])('refuses %j with INVALID_REQUEST_BODY', (body) => {
-    expect(() => parseCheckinReport(body)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST_BODY' }));
+    const withNonce = body && typeof body === 'object' && !Array.isArray(body) ? { nonce: NONCE, ...body } : body;
+    expect(() => parseCheckinReport(withNonce)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST_BODY' }));
   });
 });

@@ -1,7 +1,8 @@
 // A device's check-in (docs/decisions.md 19): what it reported, checked; the answer's rules (its lock
 // state from the current order at the partner's time, the commands' effect, the SIM, the offline
-// deadline); and the write, in one transaction: lastSeen and the last check-in, the enrolled SIM,
-// the commands, and at most one DEVICE_CHECKED_IN per device per hour.
+// deadline), bound to its request by the request's nonce and the device's answer sequence (34); and
+// the write, in one transaction: lastSeen and the last check-in, the sequence, the enrolled SIM, the
+// commands, and at most one DEVICE_CHECKED_IN per device per hour.
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import { AppError, invalidRequestBody } from '../../kernel/errors.js';
@@ -22,6 +23,8 @@ export const LOCKED_CHECKIN_INTERVAL_MS = 15 * 60_000;
 /** The log tells of a device's check-ins at most once per this. */
 const CHECKED_IN_EVENT_INTERVAL_MS = HOUR_MS;
 const MAX_ACKNOWLEDGED = 100;
+/** A request's nonce (decisions.md 34): 16 to 128 base64url characters, fresh for each check-in. */
+const NONCE = /^[A-Za-z0-9_-]{16,128}$/;
 
 export type LockState = 'UNLOCKED' | 'LOCKED' | 'RELEASED';
 export type LockReason = 'PAYMENT_OVERDUE' | 'SIM_MISMATCH' | 'LOCK_COMMAND';
@@ -32,6 +35,8 @@ export interface CheckinReport {
   simNumber: string | null;
   appVersion: string;
   acknowledged: string[];
+  /** The request's nonce, echoed under the answer's signature. */
+  nonce: string;
 }
 
 /** The signed answer's data: times in Unix seconds, in the partner's time. */
@@ -45,6 +50,10 @@ export interface CheckinData {
   message: string | null;
   commands: CommandForDevice[];
   issuedAt: number;
+  /** The device's answer counter: strictly increasing, what a device orders answers by (never issuedAt). */
+  sequence: number;
+  /** The request's nonce: the answer belongs to that request only. */
+  nonce: string;
 }
 
 function text(body: Record<string, unknown>, field: string, max: number, required: boolean): string | null {
@@ -72,12 +81,13 @@ export function parseCheckinReport(body: unknown): CheckinReport {
     !acknowledged.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 64)
   )
     throw invalidRequestBody(`has a bad acknowledged: at most ${MAX_ACKNOWLEDGED} command ids (strings)`);
-  return {
-    imei,
-    simNumber: text(fields, 'simNumber', 32, false),
-    appVersion: text(fields, 'appVersion', 64, true)!,
-    acknowledged: acknowledged as string[],
-  };
+  const simNumber = text(fields, 'simNumber', 32, false);
+  const appVersion = text(fields, 'appVersion', 64, true)!;
+  const nonce = fields.nonce;
+  if (nonce === undefined || nonce === null) throw invalidRequestBody('needs nonce, fresh for each check-in');
+  if (typeof nonce !== 'string' || !NONCE.test(nonce))
+    throw invalidRequestBody('has a bad nonce: 16 to 128 characters of A-Z, a-z, 0-9, - and _');
+  return { imei, simNumber, appVersion, acknowledged: acknowledged as string[], nonce };
 }
 
 const MESSAGES: Readonly<Record<LockReason, string>> = {
@@ -98,6 +108,8 @@ export function checkinAnswer(input: {
   lockNow: boolean;
   unlockedUntil: Date | null;
   commands: CommandForDevice[];
+  sequence: number;
+  nonce: string;
 }): CheckinData {
   const { standing, now } = input;
   const released = standing?.secureStatus === 'RELEASED';
@@ -125,6 +137,8 @@ export function checkinAnswer(input: {
     message: reason ? MESSAGES[reason] : null,
     commands: input.commands,
     issuedAt: seconds(now),
+    sequence: input.sequence,
+    nonce: input.nonce,
   };
 }
 
@@ -133,6 +147,8 @@ interface LockedDevice {
   imei: string;
   enrolled_sim_number: string | null;
   last_checkin_event_at: Date | null;
+  /** bigint: a string from pg. */
+  checkin_sequence: string | number;
 }
 
 export type CheckinOutcome = { refused: AppError } | { data: CheckinData; events: EventRow[] };
@@ -160,7 +176,9 @@ export async function checkIn(
     const row = (await trx('devices')
       .where({ partner_id: partnerId, id: deviceId })
       .forUpdate()
-      .first('tag', 'imei', 'enrolled_sim_number', 'last_checkin_event_at')) as LockedDevice | undefined;
+      .first('tag', 'imei', 'enrolled_sim_number', 'last_checkin_event_at', 'checkin_sequence')) as
+      | LockedDevice
+      | undefined;
     if (!row || row.imei !== report.imei) {
       return {
         refused: new AppError('DEVICE_MISMATCH', "the imei is not the device's this credential was issued for"),
@@ -171,7 +189,13 @@ export async function checkIn(
     const enrolling = report.simNumber !== null && row.enrolled_sim_number === null;
     const simMismatch =
       report.simNumber !== null && row.enrolled_sim_number !== null && report.simNumber !== row.enrolled_sim_number;
-    const effect = await commandsAtCheckin(trx, { partnerId, deviceId, now, acknowledged: report.acknowledged });
+    const effect = await commandsAtCheckin(trx, {
+      device: { partner_id: partnerId, id: deviceId, tag: row.tag, imei: row.imei },
+      now,
+      acknowledged: report.acknowledged,
+    });
+    // Under the row lock: no other check-in of this device can take the same number.
+    const sequence = Number(row.checkin_sequence) + 1;
     const data = checkinAnswer({
       deviceTag: row.tag,
       standing,
@@ -181,10 +205,13 @@ export async function checkIn(
       lockNow: effect.lockNow,
       unlockedUntil: effect.unlockedUntil,
       commands: effect.commands,
+      sequence,
+      nonce: report.nonce,
     });
-    const logIt =
-      row.last_checkin_event_at === null ||
-      now.getTime() - new Date(row.last_checkin_event_at).getTime() >= CHECKED_IN_EVENT_INTERVAL_MS;
+    const sinceLogged =
+      row.last_checkin_event_at === null ? null : now.getTime() - new Date(row.last_checkin_event_at).getTime();
+    // A negative time since: the partner's sandbox clock went back (34); waiting out the offset would silence the log.
+    const logIt = sinceLogged === null || sinceLogged < 0 || sinceLogged >= CHECKED_IN_EVENT_INTERVAL_MS;
     await trx('devices')
       .where({ partner_id: partnerId, id: deviceId })
       .update({
@@ -192,6 +219,7 @@ export async function checkIn(
         last_checkin_at: now,
         last_sim_number: report.simNumber,
         last_app_version: report.appVersion,
+        checkin_sequence: sequence,
         ...(enrolling ? { enrolled_sim_number: report.simNumber } : {}),
         ...(logIt ? { last_checkin_event_at: now } : {}),
       });

@@ -1,12 +1,24 @@
 // The graph's side of the device door (docs/decisions.md 19): one device by id or tag, and a device's
-// credential issued (shown once, audited without it).
+// credential issued (shown once, audited without it) or revoked (34).
 import type { Resolvers } from '../../__generated__/resolvers.js';
 import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
+import type { Context } from '../../pipeline/context.js';
 import { callerActor } from '../audit/record.js';
 import { readablePartner } from '../auth/principal.js';
 import { deviceById, findDevice } from '../devices/queries.js';
+import type { DeviceRow } from '../devices/rows.js';
 import { issueDeviceCredential } from './credentials.js';
+import { revokeDeviceCredential } from './revocation.js';
+
+/** The device a credential mutation names: operators any, partner and retail keys their own partner's (another's is "not found"). */
+async function credentialDevice(ctx: Context, deviceId: string): Promise<DeviceRow> {
+  const partnerId = readablePartner(ctx, null);
+  const device =
+    partnerId === undefined || !isDatabaseId(deviceId) ? undefined : await deviceById(ctx.primary, deviceId, partnerId);
+  if (!device) throw notFound('device', deviceId);
+  return device;
+}
 
 export const deviceDoorResolvers: Resolvers = {
   Query: {
@@ -24,13 +36,7 @@ export const deviceDoorResolvers: Resolvers = {
   },
   Mutation: {
     issueDeviceCredential: async (_root, { deviceId }, ctx) => {
-      // Operators any device; partner and retail keys their own partner's (another's is "not found").
-      const partnerId = readablePartner(ctx, null);
-      const device =
-        partnerId === undefined || !isDatabaseId(deviceId)
-          ? undefined
-          : await deviceById(ctx.primary, deviceId, partnerId);
-      if (!device) throw notFound('device', deviceId);
+      const device = await credentialDevice(ctx, deviceId);
       const now = ctx.clocks.nowFor(device.partner_id);
       const { credential } = await issueDeviceCredential(
         ctx.primary,
@@ -40,6 +46,17 @@ export const deviceDoorResolvers: Resolvers = {
         ctx.unlockKeys,
       );
       return { credential, device };
+    },
+    revokeDeviceCredential: async (_root, { deviceId }, ctx) => {
+      const device = await credentialDevice(ctx, deviceId);
+      const now = ctx.clocks.nowFor(device.partner_id);
+      const { revoked } = await revokeDeviceCredential(
+        ctx.primary,
+        callerActor(ctx),
+        { partnerId: device.partner_id, deviceId: device.id },
+        now,
+      );
+      return { revoked, device };
     },
   },
 };

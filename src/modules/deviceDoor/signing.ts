@@ -1,7 +1,8 @@
 // The check-in answer's signature (docs/decisions.md 19): a compact JWS made with `jose`, EdDSA over
 // Ed25519, its payload the UTF-8 JSON text of the answer's data, its `kid` a key of the published set
 // (GET /devices/v1/jwks.json). Keys rotate like the token signing keys: the first signs, all are
-// published, so a device holds the next key before it signs anything.
+// published, so a device holds the next key before it signs anything. The protected header names what
+// is signed (`typ`, decisions.md 34): a device takes nothing else for a check-in answer.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { CompactSign } from 'jose';
 
@@ -22,13 +23,15 @@ export interface PublicJwk {
 }
 
 export interface DeviceSigner {
-  /** A compact JWS whose payload is `JSON.stringify(data)`. */
+  /** A compact JWS whose payload is `JSON.stringify(data)`, typed as a check-in answer. */
   sign(data: unknown): Promise<string>;
   /** Every configured key's public half: the JWK set devices verify with. */
   readonly keySet: { keys: PublicJwk[] };
 }
 
 export const DEVICE_SIGNING_ALG = 'EdDSA';
+/** The protected header's `typ` of a check-in answer (RFC 8725 3.11, explicit typing; `application/` left out). */
+export const CHECKIN_ANSWER_TYPE = 'dfs-checkin+jws';
 
 /** A new Ed25519 key outside production, when none is configured (never in production: config.ts refuses). */
 export function generateDeviceSigningKey(id = 'dev'): DeviceSigningKey {
@@ -54,7 +57,7 @@ export function createDeviceSigner(keys: readonly DeviceSigningKey[]): DeviceSig
     keySet,
     sign: (data) =>
       new CompactSign(new TextEncoder().encode(JSON.stringify(data)))
-        .setProtectedHeader({ alg: DEVICE_SIGNING_ALG, kid: signing.id })
+        .setProtectedHeader({ alg: DEVICE_SIGNING_ALG, kid: signing.id, typ: CHECKIN_ANSWER_TYPE })
         .sign(signing.privateKey),
   };
 }
