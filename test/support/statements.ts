@@ -26,25 +26,41 @@ export async function statementsDuring<T>(
 ): Promise<{ result: T; statements: SentStatement[] }> {
   const statements: SentStatement[] = [];
   const byUid = new Map<string, SentStatement>();
+  /** Statements sent and not yet answered (or failed). */
+  const pending = new Set<string>();
   const onQuery = (query: QueryEvent) => {
     const sent: SentStatement = { sql: query.sql, rows: null };
     statements.push(sent);
     byUid.set(query.__knexQueryUid, sent);
+    // knex tells no response of a transaction's own statements (BEGIN, COMMIT ...): only the others wait.
+    if (!TRANSACTION_CONTROL.test(query.sql)) pending.add(query.__knexQueryUid);
   };
   const onResponse = (response: unknown, query: QueryEvent) => {
+    pending.delete(query.__knexQueryUid);
     const sent = byUid.get(query.__knexQueryUid);
     if (sent)
       sent.rows = Array.isArray(response)
         ? response.length
         : ((response as { rows?: unknown[] } | undefined)?.rows?.length ?? 1);
   };
-  db.on('query', onQuery).on('query-response', onResponse);
+  const onError = (_error: unknown, query: QueryEvent) => pending.delete(query.__knexQueryUid);
+  db.on('query', onQuery).on('query-response', onResponse).on('query-error', onError);
   try {
-    return { result: await work(), statements };
+    const result = await work();
+    // A statement the work started without waiting for it (a read ahead past a list's last page) may
+    // still be on its way when the work ends, on a busy machine noticeably so: its answer is waited
+    // for, so what it returned is counted rather than read as null.
+    for (const started = Date.now(); pending.size > 0 && Date.now() - started < STRAGGLER_WAIT_MS; )
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    return { result, statements };
   } finally {
-    db.off('query', onQuery).off('query-response', onResponse);
+    db.off('query', onQuery).off('query-response', onResponse).off('query-error', onError);
   }
 }
+
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
+/** How long the statements still on their way when the work ends are waited for. */
+const STRAGGLER_WAIT_MS = 60_000;
 
 /**
  * The statements with the request limits taken out of the key's: on Postgres the key's lookup by
