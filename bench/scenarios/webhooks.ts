@@ -22,7 +22,7 @@ import {
 } from '../cpu.js';
 import { postgresPids, run, type Scenario, settle, unionOf } from '../load.js';
 import { log, phase, round } from '../log.js';
-import { procStatus, startProcess, stopProcess } from '../processes.js';
+import { procStatus, SERVICE_READY, startProcess, stopProcess } from '../processes.js';
 import type { Bench } from '../services.js';
 import { TURNS } from '../settings.js';
 
@@ -114,6 +114,7 @@ export async function webhooks(bench: Bench, scenarios: readonly Scenario[]): Pr
           WEBHOOK_MAX_CONCURRENT: String(WORKER_SETTINGS.maxConcurrent),
           WEBHOOK_MAX_PER_ENDPOINT: String(WORKER_SETTINGS.maxPerEndpoint),
         }),
+        SERVICE_READY,
       );
       return await measureHalves(bench, paymentScenario, receiver, child, port);
     } finally {
