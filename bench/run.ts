@@ -184,11 +184,11 @@ async function main(): Promise<void> {
   log('smoke run passed: every phase ran and every scenario was answered (nothing written; its figures mean nothing)');
 }
 
-/** 10,000 locks at one instant (scenarios/lock-timeline.ts), the second scheduler on a pool of its own. */
+/** 10,000 locks at one instant (a smoke run's fewer: scenarios/lock-timeline.ts), the second scheduler on a pool of its own. */
 async function lockTimelineOf(database: Database) {
   const second = createDb({ databaseUrl: database.url, dataDir: null, poolMax: 4 });
   try {
-    return await measureLockTimeline(database.db!, second);
+    return await measureLockTimeline(database.db!, second, settings.lockTimelineOrders);
   } finally {
     await second.destroy();
   }

@@ -49,6 +49,16 @@ export interface Settings {
   smoke: boolean;
   /** pgbench's client counts swept before the load (the pool's added); the largest sets its scale. */
   pgbenchSweep: number[];
+  /** Turns a group of scenarios is measured in (TURNS; one in a smoke run), and the webhooks' halves. */
+  turns: number;
+  /** Waits before each turn until the service is idle (settle); a smoke run only until it answers. */
+  settleQuietly: boolean;
+  /** Events written at once for the webhook worker's capacity. */
+  webhookCapacityBacklog: number;
+  /** Orders locking at one instant in the lock timeline's phase. */
+  lockTimelineOrders: number;
+  /** bench/graphql-execution.ts's executions per executor, and its warm-up ones. */
+  graphqlExecution: { runs: number; warmup: number };
   /** The V8 flags of every service process, and of the bare baselines (serviceV8Flags below). */
   serviceV8Flags: string[];
   baselineV8Flags: string[];
@@ -96,6 +106,7 @@ export function readSettings(): Settings {
   // Each option's default, and the smoke's: every phase a few seconds on 2,000 customers.
   const chosen = (name: keyof typeof args, normal: string, short: string) =>
     (args[name] as string | undefined) ?? (smoke ? short : normal);
+  // The smoke's figures mean nothing: no warm-up, one turn, no wait for a quiet service between turns.
   if (args.executor !== 'jit' && args.executor !== 'graphql-js')
     fail(`--executor must be jit or graphql-js, got "${args.executor}"`);
   if (args.scale !== undefined && args.customers !== undefined) fail('give --scale or --customers, not both');
@@ -105,7 +116,7 @@ export function readSettings(): Settings {
   const scale = customersOption === undefined ? positive('scale', args.scale ?? '1') : 0;
   const customers =
     customersOption === undefined ? Math.round(scale * CUSTOMERS_PER_SCALE) : positive('customers', customersOption);
-  const duration = positive('duration', chosen('duration', '10', '2'));
+  const duration = positive('duration', chosen('duration', '10', '1'));
   const lookupConnections = positive('connections', chosen('connections', '32', '8'));
   const serviceV8Flags = v8Flags(args['semi-space']);
   return {
@@ -115,7 +126,7 @@ export function readSettings(): Settings {
     maxSeconds: positive('max-seconds', chosen('max-seconds', '120', '2')),
     pool: positive('pool', args.pool),
     duration,
-    warmup: Number(chosen('warmup', '5', '1')),
+    warmup: Number(chosen('warmup', '5', '0')),
     lookupConnections,
     paymentConnections: lookupConnections,
     out: args.out,
@@ -128,6 +139,11 @@ export function readSettings(): Settings {
     executor: args.executor,
     smoke,
     pgbenchSweep: smoke ? [1, 2] : [1, 2, 4, 8, 16, 32],
+    turns: smoke ? 1 : TURNS,
+    settleQuietly: !smoke,
+    webhookCapacityBacklog: smoke ? 200 : 5000,
+    lockTimelineOrders: smoke ? 500 : 10_000,
+    graphqlExecution: smoke ? { runs: 2, warmup: 1 } : { runs: 30, warmup: 15 },
     serviceV8Flags,
     // The bare baselines run as the service does: the same V8 flags (heap cap and young generation).
     baselineV8Flags: serviceV8Flags,
