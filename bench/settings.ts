@@ -51,8 +51,11 @@ export interface Settings {
   pgbenchSweep: number[];
   /** Turns a group of scenarios is measured in (TURNS; one in a smoke run), and the webhooks' halves. */
   turns: number;
-  /** Waits before each turn until the service is idle (settle); a smoke run only until it answers. */
-  settleQuietly: boolean;
+  /**
+   * Before each measured run, waits until the service is idle (settle), and vacuums and checkpoints
+   * the database; a smoke run only until the service answers.
+   */
+  quietBeforeRuns: boolean;
   /** Events written at once for the webhook worker's capacity. */
   webhookCapacityBacklog: number;
   /** Orders locking at one instant in the lock timeline's phase. */
@@ -140,7 +143,7 @@ export function readSettings(): Settings {
     smoke,
     pgbenchSweep: smoke ? [1, 2] : [1, 2, 4, 8, 16, 32],
     turns: smoke ? 1 : TURNS,
-    settleQuietly: !smoke,
+    quietBeforeRuns: !smoke,
     webhookCapacityBacklog: smoke ? 200 : 5000,
     lockTimelineOrders: smoke ? 500 : 10_000,
     graphqlExecution: smoke ? { runs: 2, warmup: 1 } : { runs: 30, warmup: 15 },

@@ -31,7 +31,7 @@ export async function settle(bench: Bench, port = bench.services.servicePort): P
   const at = Date.now();
   let quiet = 0;
   // A smoke run's figures mean nothing: one answer says the service is there.
-  const needed = bench.settings.settleQuietly ? 3 : 1;
+  const needed = bench.settings.quietBeforeRuns ? 3 : 1;
   while (quiet < needed && Date.now() - at < 180_000) {
     const asked = performance.now();
     const healthy = await fetch(`http://127.0.0.1:${port}/healthz`, {
@@ -40,14 +40,14 @@ export async function settle(bench: Bench, port = bench.services.servicePort): P
       (r) => r.ok,
       () => false,
     );
-    const prompt = healthy && (!bench.settings.settleQuietly || performance.now() - asked < 100);
+    const prompt = healthy && (!bench.settings.quietBeforeRuns || performance.now() - asked < 100);
     const active = (
       await bench.data.raw(
         `select count(*)::int as n from pg_stat_activity where datname = ? and state <> 'idle' and pid <> pg_backend_pid()`,
         [bench.database.name],
       )
     ).rows[0] as { n: number };
-    quiet = prompt && (!bench.settings.settleQuietly || Number(active.n) === 0) ? quiet + 1 : 0;
+    quiet = prompt && (!bench.settings.quietBeforeRuns || Number(active.n) === 0) ? quiet + 1 : 0;
     await new Promise((done) => setTimeout(done, quiet ? 100 : 500));
   }
   return round((Date.now() - at) / 1000);
