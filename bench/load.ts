@@ -108,11 +108,13 @@ export async function measureScenarios(
         if (bench.settings.warmup > 0) await warmUp(bench, scenario);
       }
       await settle(bench);
-      // Every measurement starts on vacuumed tables and a fresh checkpoint: Postgres's background work
+      // Every measurement starts on vacuumed tables and a fresh checkpoint (a smoke run's need not): Postgres's background work
       // (autovacuum after the payments' inserts, a checkpoint's flush and the full pages written after
       // it) otherwise falls in whichever run it happens to, and is charged to that run alone.
-      await bench.data.raw('vacuum');
-      await bench.data.raw('checkpoint');
+      if (bench.settings.quietBeforeRuns) {
+        await bench.data.raw('vacuum');
+        await bench.data.raw('checkpoint');
+      }
       const turns = await measureInTurns(bench, group, tallies, rssSamples);
       for (const scenario of group) {
         const measured = measuredOf(scenario, tallies.get(scenario)!, turns, rowsOf(scenario), load.rates, bench);

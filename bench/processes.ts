@@ -1,8 +1,11 @@
 // The processes the bench starts (the service, the bare baselines, the design's core): how node starts
-// each, waiting for its port, counting the service's error-level log lines, stopping it, reading its
-// memory. Every process started is registered, so that the bench's cleanup stops what a failure left.
+// each, on a port the bench chose, waiting until it answers there (never reading its logs for it: the
+// service in production logs JSON, and at LOG_LEVEL=warn nothing at all when it starts), counting the
+// service's error-level log lines, stopping it, reading its memory. Every process started is
+// registered, so that the bench's cleanup stops what a failure left.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { phase } from './log.js';
 import { BUILD_DIR, ROOT, type Settings } from './settings.js';
@@ -52,48 +55,130 @@ export interface ErrorLog {
   samples: string[];
 }
 
-export function startProcess(
+/** How long a process may take to answer on its port (a compiled start takes seconds; tsx and a busy machine more). */
+const START_WITHIN_MS = 120_000;
+
+/** A TCP port of 127.0.0.1 that nothing listens on now: the bench's choice for a process it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * How the bench knows a process it started is up: `GET <path>` on its port answers 200 (the service's
+ * /readyz: its database answers; the baseline's /healthz), or, with no path, answers at all (the
+ * design's core serves no probe of its own: any HTTP answer means it listens with its doors mounted).
+ */
+export type Readiness = { path: string } | { anyAnswer: true };
+/** The service is up when /readyz answers 200 (its database answers); the bare baseline when /healthz does. */
+export const SERVICE_READY: Readiness = { path: '/readyz' };
+export const BASELINE_READY: Readiness = { path: '/healthz' };
+
+/** Whether the process on `port` is ready, by one request (a refused connection is "not yet"). */
+async function answers(port: number, readiness: Readiness): Promise<boolean> {
+  const path = 'path' in readiness ? readiness.path : '/';
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5000) });
+    await response.arrayBuffer();
+    return 'path' in readiness ? response.status === 200 : true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `entry` with PORT set to a free port the bench chose, and resolves once it is ready there
+ * (`readiness`). A process that exits first rejects with what it wrote; one that found its port
+ * taken meanwhile (another process got it between the choice and the listen) is started again on
+ * another.
+ */
+export async function startProcess(
   settings: Settings,
   name: string,
   entry: string,
   env: Record<string, string>,
+  readiness: Readiness,
   errorLog: ErrorLog = { count: 0, samples: [] },
   nodeFlags: readonly string[] = [],
 ): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolvePort, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, ...nodeArguments(settings, entry)], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on [^\s:]+:(\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stdout?.on('data', errorLineCounter(errorLog));
-        resolvePort({ child, port: Number(match[1]) });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      // Requests autocannon had sent when a scenario ended still arrive while the service drains.
-      const lines = chunk
-        .toString()
-        .split('\n')
-        .filter((line) => line.trim() && !line.includes('during server shutdown'));
-      if (lines.length) process.stderr.write(lines.map((line) => `[${name}] ${line}\n`).join(''));
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited early (${signal ?? code}):\n${output}`));
-    });
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return await startOnPort(
+        settings,
+        name,
+        entry,
+        { ...env, PORT: String(port) },
+        port,
+        readiness,
+        errorLog,
+        nodeFlags,
+      );
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+function startOnPort(
+  settings: Settings,
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  port: number,
+  readiness: Readiness,
+  errorLog: ErrorLog,
+  nodeFlags: readonly string[],
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...nodeFlags, ...nodeArguments(settings, entry)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', errorLineCounter(errorLog));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    // Requests autocannon had sent when a scenario ended still arrive while the service drains.
+    const lines = chunk
+      .toString()
+      .split('\n')
+      .filter((line) => line.trim() && !line.includes('during server shutdown'));
+    if (lines.length) process.stderr.write(lines.map((line) => `[${name}] ${line}\n`).join(''));
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('close', (code, signal) => {
+      const taken = /EADDRINUSE|is in use by another process/.test(output);
+      const message = `${name} exited before it answered on port ${port} (${signal ?? code}):\n${output}`;
+      reject(taken ? new PortTaken(message) : new Error(message));
+    }),
+  );
+  const ready = (async () => {
+    const deadline = performance.now() + START_WITHIN_MS;
+    while (!(await answers(port, readiness))) {
+      if (child.exitCode !== null || child.signalCode !== null) return new Promise<never>(() => {}); // exited says why
+      if (performance.now() > deadline)
+        throw new Error(`${name} did not answer on port ${port} within ${START_WITHIN_MS / 1000} s:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return { child, port };
+  })();
+  exited.catch(() => undefined); // once ready, a later exit is the caller's to notice
+  return Promise.race([ready, exited]);
 }
 
 /** The service logs JSON lines (pino) to stdout: keep count of error-level ones and a few samples. */

@@ -147,6 +147,9 @@ export function writeResults(run: Run): void {
   mkdirSync(settings.outDir, { recursive: true });
   writeFileSync(path, `${JSON.stringify({ scales: ordered }, null, 2)}\n`);
   writeFileSync(join(settings.outDir, 'results.svg'), chartOf(ordered, report));
+  log(
+    `wrote ${join(settings.out, 'results.json')} (scale ${settings.scale}, beside the other scales it holds) and ${join(settings.out, 'results.svg')}`,
+  );
 }
 
 /** Each scale's rows (labelled with their scale when there are several), and a note per scale. */
@@ -235,8 +238,5 @@ export function printSummary(run: Run): void {
     run.record.recordWorthy
       ? `of record: the machine was idle before and during the run (other work at most ${Math.round((run.record.busiestScenario?.othersShare ?? 0) * 100)}% of it)`
       : `NOT of record: ${run.record.reasons.join('; ')}`,
-  );
-  log(
-    `wrote ${join(run.settings.out, 'results.json')} (scale ${run.settings.scale}, beside the other scales it holds) and ${join(run.settings.out, 'results.svg')}`,
   );
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Db } from '../src/db/knex.js';
 import type { Database } from './database.js';
 import { log, mb, phase } from './log.js';
-import { type ErrorLog, procStatus, startProcess } from './processes.js';
+import { BASELINE_READY, type ErrorLog, procStatus, SERVICE_READY, startProcess } from './processes.js';
 import type { Settings } from './settings.js';
 import type { Workload } from './workload.js';
 
@@ -52,7 +52,6 @@ export async function startServices(settings: Settings, database: Database): Pro
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
-    PORT: '0',
     DATA_DIR: join(os.tmpdir(), `${database.name}-${name}`),
     TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
     DEVICE_SIGNING_KEYS: `bench:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
@@ -68,18 +67,24 @@ export async function startServices(settings: Settings, database: Database): Pro
   const baselineEnvironment = {
     DATABASE_URL: database.url,
     NODE_ENV: 'production',
-    PORT: '0',
     DATABASE_POOL_MAX: String(settings.pool),
   };
   const serviceErrors: ErrorLog = { count: 0, samples: [] };
   const { child: service, port: servicePort } = await phase('startService', () =>
-    startProcess(settings, 'service', 'src/main.ts', serviceEnvironment('main'), serviceErrors),
+    startProcess(settings, 'service', 'src/main.ts', serviceEnvironment('main'), SERVICE_READY, serviceErrors),
   );
   const { child: baseline, port: baselinePort } = await phase('startBaseline', () =>
-    startProcess(settings, 'baseline', 'bench/baseline-server.ts', baselineEnvironment),
+    startProcess(settings, 'baseline', 'bench/baseline-server.ts', baselineEnvironment, BASELINE_READY),
   );
   const { child: core, port: corePort } = await phase('startCore', () =>
-    startProcess(settings, 'core', 'bench/core-server.ts', serviceEnvironment('core'), serviceErrors),
+    startProcess(
+      settings,
+      'core',
+      'bench/core-server.ts',
+      serviceEnvironment('core'),
+      { anyAnswer: true },
+      serviceErrors,
+    ),
   );
   // The request limits are counted in Postgres by default (in the key's own statement,
   // src/pipeline/rateLimits/postgresCounts.ts); one more service process counts them in Redis (BENCH_REDIS_URL or
@@ -91,6 +96,7 @@ export async function startServices(settings: Settings, database: Database): Pro
       'service (limits in Redis)',
       'src/main.ts',
       serviceEnvironment('redis', { REDIS_URL: redisUrl }),
+      SERVICE_READY,
     ),
   );
   const servicePid = service.pid as number;

@@ -13,6 +13,8 @@ export const DAY = 86_400;
 export const TURNS = 5;
 /** Customers of the 1x data set: `--scale N` fills 20,000 x N, as `npm run bench:data -- --scale N` does. */
 export const CUSTOMERS_PER_SCALE = 20_000;
+/** Customers of --smoke's data set: enough for every phase (the generator makes 500 store keys at least). */
+export const SMOKE_CUSTOMERS = 2000;
 
 export interface Settings {
   customers: number;
@@ -39,6 +41,27 @@ export interface Settings {
   only: string[];
   onlyOption: string;
   executor: string;
+  /**
+   * --smoke: a short run that proves every phase still runs (CI's bench step): a small data set, a few
+   * seconds a phase, nothing written, and a scenario with a failed or no answer fails the run. Its
+   * figures mean nothing.
+   */
+  smoke: boolean;
+  /** pgbench's client counts swept before the load (the pool's added); the largest sets its scale. */
+  pgbenchSweep: number[];
+  /** Turns a group of scenarios is measured in (TURNS; one in a smoke run), and the webhooks' halves. */
+  turns: number;
+  /**
+   * Before each measured run, waits until the service is idle (settle), and vacuums and checkpoints
+   * the database; a smoke run only until the service answers.
+   */
+  quietBeforeRuns: boolean;
+  /** Events written at once for the webhook worker's capacity. */
+  webhookCapacityBacklog: number;
+  /** Orders locking at one instant in the lock timeline's phase. */
+  lockTimelineOrders: number;
+  /** bench/graphql-execution.ts's executions per executor, and its warm-up ones. */
+  graphqlExecution: { runs: number; warmup: number };
   /** The V8 flags of every service process, and of the bare baselines (serviceV8Flags below). */
   serviceV8Flags: string[];
   baselineV8Flags: string[];
@@ -52,15 +75,15 @@ export function readSettings(): Settings {
       scale: { type: 'string' },
       customers: { type: 'string' },
       // Every scenario's turns go on until it has this many answers (its p99 from them), or --max-seconds.
-      'p99-requests': { type: 'string', default: '2000' },
-      'max-seconds': { type: 'string', default: '120' },
+      'p99-requests': { type: 'string' },
+      'max-seconds': { type: 'string' },
       // The service's DATABASE_POOL_MAX (its default), the bare baseline's pool and pgbench's paired clients.
       pool: { type: 'string', default: '10' },
-      duration: { type: 'string', default: '10' },
+      duration: { type: 'string' },
       // Seconds of load before each measured run, for both processes alike: the service has far more
       // code for V8 to compile than the baseline, and 2 s left it measured half-warm.
-      warmup: { type: 'string', default: '5' },
-      connections: { type: 'string', default: '32' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
       out: { type: 'string', default: 'bench' },
       keep: { type: 'boolean', default: false },
       // Run the service and the baselines from their TypeScript sources through tsx, as npm start does,
@@ -78,25 +101,35 @@ export function readSettings(): Settings {
       // process the bench starts; absent: npm run start:prod's (V8's default); 0: V8's default. The
       // lever's measurement (docs/performance.md#the-levers-one-by-one).
       'semi-space': { type: 'string' },
+      // Every phase once, briefly, on a small data set: does the bench still run? (.ci/run)
+      smoke: { type: 'boolean', default: false },
     },
   });
+  const smoke = args.smoke;
+  // Each option's default, and the smoke's: every phase a few seconds on 2,000 customers.
+  const chosen = (name: keyof typeof args, normal: string, short: string) =>
+    (args[name] as string | undefined) ?? (smoke ? short : normal);
+  // The smoke's figures mean nothing: no warm-up, one turn, no wait for a quiet service between turns.
   if (args.executor !== 'jit' && args.executor !== 'graphql-js')
     fail(`--executor must be jit or graphql-js, got "${args.executor}"`);
   if (args.scale !== undefined && args.customers !== undefined) fail('give --scale or --customers, not both');
-  const scale = args.customers === undefined ? positive('scale', args.scale ?? '1') : 0;
+  if (smoke && (args.scale !== undefined || args.out !== 'bench' || args.profile))
+    fail('--smoke runs its own small data set and writes nothing: not with --scale, --out or --profile');
+  const customersOption = args.customers ?? (smoke ? String(SMOKE_CUSTOMERS) : undefined);
+  const scale = customersOption === undefined ? positive('scale', args.scale ?? '1') : 0;
   const customers =
-    args.customers === undefined ? Math.round(scale * CUSTOMERS_PER_SCALE) : positive('customers', args.customers);
-  const duration = positive('duration', args.duration);
-  const lookupConnections = positive('connections', args.connections);
+    customersOption === undefined ? Math.round(scale * CUSTOMERS_PER_SCALE) : positive('customers', customersOption);
+  const duration = positive('duration', chosen('duration', '10', '1'));
+  const lookupConnections = positive('connections', chosen('connections', '32', '8'));
   const serviceV8Flags = v8Flags(args['semi-space']);
   return {
     customers,
     scale: scale || Math.round((customers / CUSTOMERS_PER_SCALE) * 1000) / 1000,
-    p99Requests: positive('p99-requests', args['p99-requests']),
-    maxSeconds: positive('max-seconds', args['max-seconds']),
+    p99Requests: positive('p99-requests', chosen('p99-requests', '2000', '1')),
+    maxSeconds: positive('max-seconds', chosen('max-seconds', '120', '2')),
     pool: positive('pool', args.pool),
     duration,
-    warmup: Number(args.warmup),
+    warmup: Number(chosen('warmup', '5', '0')),
     lookupConnections,
     paymentConnections: lookupConnections,
     out: args.out,
@@ -107,6 +140,13 @@ export function readSettings(): Settings {
     only: args.only.split(',').filter(Boolean),
     onlyOption: args.only,
     executor: args.executor,
+    smoke,
+    pgbenchSweep: smoke ? [1, 2] : [1, 2, 4, 8, 16, 32],
+    turns: smoke ? 1 : TURNS,
+    quietBeforeRuns: !smoke,
+    webhookCapacityBacklog: smoke ? 200 : 5000,
+    lockTimelineOrders: smoke ? 500 : 10_000,
+    graphqlExecution: smoke ? { runs: 2, warmup: 1 } : { runs: 30, warmup: 15 },
     serviceV8Flags,
     // The bare baselines run as the service does: the same V8 flags (heap cap and young generation).
     baselineV8Flags: serviceV8Flags,

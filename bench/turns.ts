@@ -10,7 +10,6 @@ import { round } from './log.js';
 import { benchPids, procStatus } from './processes.js';
 import type { Scenario, TurnFigures } from './scenario.js';
 import type { Bench } from './services.js';
-import { TURNS } from './settings.js';
 
 /** One autocannon run; `onResponseTime` hears each answer's latency in ms (a scenario's turns pool them). */
 export function run(options: autocannon.Options, onResponseTime?: (ms: number) => void): Promise<autocannon.Result> {
@@ -31,7 +30,9 @@ export function run(options: autocannon.Options, onResponseTime?: (ms: number) =
 export async function settle(bench: Bench, port = bench.services.servicePort): Promise<number> {
   const at = Date.now();
   let quiet = 0;
-  while (quiet < 3 && Date.now() - at < 180_000) {
+  // A smoke run's figures mean nothing: one answer says the service is there.
+  const needed = bench.settings.quietBeforeRuns ? 3 : 1;
+  while (quiet < needed && Date.now() - at < 180_000) {
     const asked = performance.now();
     const healthy = await fetch(`http://127.0.0.1:${port}/healthz`, {
       signal: AbortSignal.timeout(5000),
@@ -39,14 +40,14 @@ export async function settle(bench: Bench, port = bench.services.servicePort): P
       (r) => r.ok,
       () => false,
     );
-    const prompt = healthy && performance.now() - asked < 100;
+    const prompt = healthy && (!bench.settings.quietBeforeRuns || performance.now() - asked < 100);
     const active = (
       await bench.data.raw(
         `select count(*)::int as n from pg_stat_activity where datname = ? and state <> 'idle' and pid <> pg_backend_pid()`,
         [bench.database.name],
       )
     ).rows[0] as { n: number };
-    quiet = prompt && Number(active.n) === 0 ? quiet + 1 : 0;
+    quiet = prompt && (!bench.settings.quietBeforeRuns || Number(active.n) === 0) ? quiet + 1 : 0;
     await new Promise((done) => setTimeout(done, quiet ? 100 : 500));
   }
   return round((Date.now() - at) / 1000);
@@ -90,7 +91,7 @@ export async function warmUp(bench: Bench, scenario: Scenario): Promise<void> {
 }
 
 /**
- * A group's turns: TURNS of them (one for a scenario alone), the order reversed every turn, so that
+ * A group's turns: settings.turns of them (TURNS; one in a smoke run or for a scenario alone), the order reversed every turn, so that
  * each scenario's share of the machine's drift (its speed moves under a run of minutes on this shared
  * VM) is its baseline's; then more, still alternating, while a scenario has fewer answers than
  * --p99-requests and less than --max-seconds of load. How many turns it took.
@@ -102,7 +103,7 @@ export async function measureInTurns(
   rssSamples: number[],
 ): Promise<number> {
   const { duration, p99Requests, maxSeconds } = bench.settings;
-  const planned = group.length > 1 ? TURNS : 1;
+  const planned = group.length > 1 ? bench.settings.turns : 1;
   const turnSeconds = Math.max(duration / planned, ...group.map((scenario) => scenario.minTurnSeconds ?? 0));
   const short = () =>
     group.some((scenario) => {

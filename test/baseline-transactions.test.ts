@@ -62,7 +62,7 @@ beforeAll(async () => {
   baseline = baselineTransactionsApp(watched).listen(0, '127.0.0.1');
   await new Promise((resolve) => baseline.once('listening', resolve));
   baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
-}, 60_000);
+});
 afterAll(async () => {
   await new Promise((resolve) => (baseline ? baseline.close(resolve) : resolve(undefined)));
   await pool?.end();
@@ -173,7 +173,7 @@ describe.skipIf(!onPostgres)('the list-transactions baseline does the service’
       child.kill('SIGTERM');
       await exited;
     }
-  }, 60_000);
+  });
 
   it('over 10,000 rows (three pages, each after the last): the same statements, the same bytes', async () => {
     await addBulkOrders(database.db, 3_334, new Date((BULK_WINDOW.end - DAY) * 1000));

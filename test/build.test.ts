@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_IMEI } from '../src/fixtures/demoIds.js';
+import { holdCheckoutLock } from './support/checkoutLock.js';
 import { type Finished, finish } from './support/childProcess.js';
 import { createPostgresDatabase, onPostgres } from './support/db.js';
 
@@ -88,6 +89,8 @@ describe('npm run build and the compiled service', () => {
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
     const npmEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+    // dist/ is the checkout's: another test run's build waits until this file is done with it.
+    cleanups.push(await holdCheckoutLock('dist'));
     const built = await finish(spawn('npm', ['run', '--silent', 'build'], { cwd: ROOT, env: npmEnv }));
     expect(built.code, built.stdout + built.stderr).toBe(0);
 

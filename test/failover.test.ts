@@ -118,7 +118,7 @@ describe.runIf(onPostgres && pgAutoctl() !== null)('a database that fails over (
 
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  }, 60_000);
+  });
 
   it('promotes the secondary; answers only 2xx or 503 meanwhile; keeps every 2xx payment exactly once; continues', async () => {
     const before = await formation.states();

@@ -87,7 +87,7 @@ describe.skipIf(!onPostgres)('a statement whose client went away', () => {
       Array.from({ length: 4 }, (_, i) => database.db.raw('select ?::int as n, pg_sleep(0.05)', [i])),
     );
     expect(answers.map((answer) => answer.rows[0].n)).toEqual([0, 1, 2, 3]);
-  }, 30_000);
+  });
 
   it('already aborted: is not sent at all', async () => {
     const signal = new AbortController();
@@ -151,7 +151,7 @@ describe.skipIf(!onPostgres)('REST list-transactions whose client leaves', () =>
     } finally {
       await lock.rollback();
     }
-  }, 60_000);
+  });
 
   it('after the first bytes: nothing is left running', async () => {
     const { statements } = await statementsDuring(database.db, async () => {
@@ -167,5 +167,5 @@ describe.skipIf(!onPostgres)('REST list-transactions whose client leaves', () =>
     // At most the three pages and the read ahead past the last, if the leaving came too late to stop any.
     expect(listings.length).toBeLessThanOrEqual(4);
     expect(await running('%from "transactions"%')).toEqual([]);
-  }, 60_000);
+  });
 });

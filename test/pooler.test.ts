@@ -53,7 +53,7 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
   let bouncer: PgBouncer;
   beforeAll(async () => {
     bouncer = await startPgBouncer(process.env.TEST_DATABASE_URL!, { poolSize: 4 });
-  }, 30_000);
+  });
   afterAll(async () => {
     await bouncer?.destroy();
   });
@@ -67,7 +67,7 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
         database = await createTestDatabase({ now: GOLDEN_NOW });
         pooled = pooledDb(bouncer, database, { preparedStatements: false });
         service = await startTestService(pooled, { now: () => GOLDEN_NOW });
-      }, 60_000);
+      });
       afterAll(async () => {
         await service?.close();
         await pooled?.destroy();
@@ -172,7 +172,7 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
         },
         { timeout: 20_000, interval: 50 },
       );
-    }, 30_000);
+    });
 
     it('shows a subscriber the payment made after it subscribed (the event feed listens on the direct URL)', async () => {
       const events: Array<{ data: { payment: { id: number } } }> = [];
@@ -200,7 +200,7 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
         timeout: 10_000,
         interval: 20,
       });
-    }, 30_000);
+    });
 
     it('found the server statement timeout it is configured with, so it warned of nothing', () => {
       expect(service.output()).not.toMatch(/statement timeout/);
@@ -217,7 +217,7 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
         },
       });
       expect(stdout).toContain('ledger is consistent');
-    }, 60_000);
+    });
   });
 
   describe('the statement timeout through the pooler', () => {
@@ -277,7 +277,7 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
     beforeAll(async () => {
       single = await startPgBouncer(process.env.TEST_DATABASE_URL!, { poolSize: 1 });
       database = await createTestDatabase();
-    }, 60_000);
+    });
     afterAll(async () => {
       await database?.destroy();
       await single?.destroy();

@@ -390,7 +390,7 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
       const port = String((taken.address() as AddressInfo).port);
       const { line } = await failedStart({ DATABASE_URL: databaseUrl, PORT: port });
       expect(line).toMatch(new RegExp(`port.*${port}|${port}.*in use`, 'i'));
-    }, 60_000);
+    });
 
     it('stops with one line and a non-zero exit on an unreachable database', async () => {
       // A port nothing listens on: taken, then freed.
@@ -403,7 +403,7 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
         PORT: '0',
       });
       expect(line).toMatch(/unreachable|reach|connect|refused/i);
-    }, 60_000);
+    });
 
     it('stops with one line and a non-zero exit without a secret of the roles: DEVICE_UNLOCK_SEALING_KEYS', async () => {
       const { line } = await failedStart({ DATABASE_URL: databaseUrl, PORT: '0', DEVICE_UNLOCK_SEALING_KEYS: '' });
@@ -416,6 +416,6 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
       const { line } = await failedStart({ DATABASE_URL: url.toString(), PORT: '0' });
       expect(line).toMatch(/dfs_test_missing_database/);
       expect(line).toMatch(/does not exist|missing/i);
-    }, 60_000);
+    });
   });
 });

@@ -37,6 +37,10 @@ export async function graphqlExecution(bench: Bench): Promise<GraphqlExecution> 
             bench.workload.partnerKey,
             '--out',
             out,
+            '--runs',
+            String(bench.settings.graphqlExecution.runs),
+            '--warmup',
+            String(bench.settings.graphqlExecution.warmup),
           ],
           { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } },
           (error, _stdout, stderr) =>

@@ -16,8 +16,6 @@ import type { Measured, TurnFigures } from '../load.js';
 import { log, phase, round } from '../log.js';
 import type { Bench } from '../services.js';
 
-/** The client counts of the sweep (the pool's added): the best is measured in the turns too. */
-const SWEEP = [1, 2, 4, 8, 16, 32];
 const THREADS = 2;
 
 export interface Pgbench {
@@ -82,10 +80,11 @@ export interface PgbenchFloor {
 
 export function pgbenchFloor(bench: Bench): PgbenchFloor {
   const { adminUrl } = bench.database;
-  const { pool } = bench.settings;
+  // The sweep's client counts (the pool's added): the best is measured in the turns too.
+  const { pool, pgbenchSweep } = bench.settings;
   const name = `${bench.database.name}_pgbench`;
   const url = databaseUrl(adminUrl, name);
-  const scale = Math.max(pool, ...SWEEP);
+  const scale = Math.max(pool, ...pgbenchSweep);
   const state = { created: false, version: '', sweep: [] as Array<{ clients: number; tps: number }>, best: pool };
   const once = async (clients: number, seconds: number) => {
     const logs = mkdtempSync(join(os.tmpdir(), 'pgbench-'));
@@ -109,7 +108,7 @@ export function pgbenchFloor(bench: Bench): PgbenchFloor {
         await pgbench(['-i', '-q', '-s', String(scale), '-I', 'dtGvp', url]);
         state.version = (await pgbench(['--version'])).trim();
         const seconds = Math.max(2, bench.settings.duration / 5);
-        for (const clients of [...new Set([...SWEEP, pool])].sort((a, b) => a - b)) {
+        for (const clients of [...new Set([...pgbenchSweep, pool])].sort((a, b) => a - b)) {
           const { tps } = await once(clients, seconds);
           state.sweep.push({ clients, tps });
         }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { run, type Scenario, settle } from '../load.js';
 import { log, phase } from '../log.js';
-import { startProcess, stopProcess } from '../processes.js';
+import { BASELINE_READY, SERVICE_READY, startProcess, stopProcess } from '../processes.js';
 import { type ProfileSummary, summariseProfile } from '../profile.js';
 import type { Bench } from '../services.js';
 
@@ -54,6 +54,7 @@ async function profileDoor(bench: Bench, scenario: Scenario): Promise<ProfileSum
       `${scenario.target} (profile of ${name})`,
       scenario.target === 'baseline' ? 'bench/baseline-server.ts' : 'src/main.ts',
       scenario.target === 'baseline' ? services.baselineEnvironment : services.serviceEnvironment(`profile-${name}`),
+      scenario.target === 'baseline' ? BASELINE_READY : SERVICE_READY,
       undefined,
       ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=500'],
     );

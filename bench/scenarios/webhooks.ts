@@ -22,9 +22,8 @@ import {
 } from '../cpu.js';
 import { postgresPids, run, type Scenario, settle, unionOf } from '../load.js';
 import { log, phase, round } from '../log.js';
-import { procStatus, startProcess, stopProcess } from '../processes.js';
+import { procStatus, SERVICE_READY, startProcess, stopProcess } from '../processes.js';
 import type { Bench } from '../services.js';
-import { TURNS } from '../settings.js';
 
 interface Half {
   requestsPerSecond: number;
@@ -58,8 +57,6 @@ export interface Webhooks {
   workerSettings: { maxConcurrent: number; maxPerEndpoint: number };
 }
 
-/** The backlog written at once for the capacity's measure. */
-const CAPACITY_BACKLOG = 5000;
 /** WEBHOOK_MAX_CONCURRENT and WEBHOOK_MAX_PER_ENDPOINT of the instance measured (defaults: 16 and 4). */
 const WORKER_SETTINGS = { maxConcurrent: 64, maxPerEndpoint: 32 } as const;
 
@@ -114,6 +111,7 @@ export async function webhooks(bench: Bench, scenarios: readonly Scenario[]): Pr
           WEBHOOK_MAX_CONCURRENT: String(WORKER_SETTINGS.maxConcurrent),
           WEBHOOK_MAX_PER_ENDPOINT: String(WORKER_SETTINGS.maxPerEndpoint),
         }),
+        SERVICE_READY,
       );
       return await measureHalves(bench, paymentScenario, receiver, child, port);
     } finally {
@@ -179,7 +177,7 @@ interface HalfTally {
 }
 
 /**
- * In turns, as the payments are (TURNS each, the order reversed every turn): the machine's drift falls
+ * In turns, as the payments are (settings.turns each, the order reversed every turn): the machine's drift falls
  * on both halves alike. The endpoint exists only during the halves that have it. Each half's CPU as the
  * scenarios' (bench/cpu.ts): the service's process (its webhook worker included), Postgres, and the
  * bench's own process, which here runs the receiver beside autocannon.
@@ -230,11 +228,11 @@ async function measureHalves(
     receiver.lags = null;
     await unsubscribe(endpoint);
   };
-  const { warmup, duration } = bench.settings;
+  const { warmup, duration, turns } = bench.settings;
   if (warmup > 0) for (const name of ['without', 'withEndpoint'] as const) await half(name, warmup, false);
-  for (let turn = 0; turn < TURNS; turn++) {
+  for (let turn = 0; turn < turns; turn++) {
     const order = turn % 2 === 0 ? (['without', 'withEndpoint'] as const) : (['withEndpoint', 'without'] as const);
-    for (const name of order) await half(name, duration / TURNS, true);
+    for (const name of order) await half(name, duration / turns, true);
   }
   const rateOf = (name: keyof typeof halves): Half => ({
     requestsPerSecond: halves[name].seconds ? round(halves[name].requests / halves[name].seconds) : 0,
@@ -267,7 +265,7 @@ async function measureHalves(
       ? null
       : Math.max(0, ...backlogs.map((backlog) => backlog.drainedInMs ?? 0)),
     capacityPerSecond,
-    capacityBacklog: CAPACITY_BACKLOG,
+    capacityBacklog: bench.settings.webhookCapacityBacklog,
     workerSettings: { ...WORKER_SETTINGS },
   };
 }
@@ -291,8 +289,9 @@ async function backlogAfterLoad(queued: () => Promise<{ pending: number }>): Pro
 }
 
 /**
- * The worker's deliveries per second with no load: CAPACITY_BACKLOG events of the partner written and
- * notified at once (one transaction), timed from their commit until the receiver has them all.
+ * The worker's deliveries per second with no load: settings.webhookCapacityBacklog events of the partner
+ * (5,000; a smoke run's fewer) written and notified at once (one transaction), timed from their commit
+ * until the receiver has them all.
  */
 async function capacity(
   bench: Bench,
@@ -303,10 +302,11 @@ async function capacity(
   unsubscribe: (id: string) => Promise<unknown>,
 ): Promise<number | null> {
   await settle(bench, port);
+  const backlog = bench.settings.webhookCapacityBacklog;
   const endpoint = await subscribe();
   try {
-    const target = receiver.delivered + CAPACITY_BACKLOG;
-    const events = Array.from({ length: CAPACITY_BACKLOG }, (_, i) => ({
+    const target = receiver.delivered + backlog;
+    const events = Array.from({ length: backlog }, (_, i) => ({
       type: 'payment.recorded' as const,
       occurredAt: new Date(),
       data: { bench: true, n: i },
@@ -318,11 +318,11 @@ async function capacity(
     while (receiver.delivered < target && Date.now() < until) await new Promise((done) => setTimeout(done, 20));
     const seconds = (Date.now() - started) / 1000;
     if (receiver.delivered < target) {
-      log(`webhook capacity: ${target - receiver.delivered} of ${CAPACITY_BACKLOG} still undelivered after 120 s`);
+      log(`webhook capacity: ${target - receiver.delivered} of ${backlog} still undelivered after 120 s`);
       return null;
     }
     await drain(queued);
-    return round(CAPACITY_BACKLOG / seconds);
+    return round(backlog / seconds);
   } finally {
     await unsubscribe(endpoint);
   }

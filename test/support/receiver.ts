@@ -56,6 +56,8 @@ export async function startReceiver(options: { answerAfterMs?: number } = {}): P
       res.end(answer === 'ok' ? 'thanks' : 'x'.repeat(5000));
     };
   });
+  // Never closes an idle connection under the service's webhook client (test/support/service.ts says why).
+  server.keepAliveTimeout = 0;
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const address = server.address();

@@ -126,6 +126,10 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
   const { app, subscriptions, stop, executorStats } = await createApp(deps, layers);
   const background = options.background ? startBackground(deps, options.background.deliveries) : null;
   const server: Server = app.listen(0, '127.0.0.1');
+  // Never closes an idle connection under the test's client (which drops its own after 4 s): Node's
+  // default 5 s raced the client on a busy machine, a request sent as the server closed the
+  // connection read ECONNRESET (decisions.md 38). close() ends them all.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.once('listening', resolve));
   subscriptions.attach(server);
   const address = server.address();
