@@ -226,7 +226,7 @@ export function orderStatusSql(
   const now = `(?::timestamptz + ${offset} * interval '1 millisecond')`;
   return {
     sql: `not (${paidOff}) and ${lockAt} ${comparison} ${now}`,
-    bindings: [moment.realNow, ...offsets.flatMap(([partnerId, ms]) => [partnerId, ms])],
+    bindings: [moment.realNow, ...offsets.flat()],
   };
 }
 
