@@ -367,6 +367,63 @@ describe('at a check-in', () => {
   });
 });
 
+describe('a sandbox clock reset (decisions.md 34)', () => {
+  // A service of its own on the real clock, which moves: a payment made after the reset is later than it.
+  const onRealTime = useSeededService();
+  const operator = (query: string, variables: Record<string, unknown> = {}) =>
+    onRealTime.service.graphql(query, OPERATOR, variables).then(({ body }) => body as Body);
+
+  it('brings the command times written ahead back to the reset: a LOCK_NOW sent then is lifted by a payment after it', async () => {
+    const row = await onRealTime.database.db('devices').where({ tag: 'DTSTBBE' }).first('partner_id', 'id', 'imei');
+    const device = { partnerId: String(row.partner_id), deviceId: String(row.id), tag: 'DTSTBBE', imei: row.imei };
+    const checkInAt = (now: Date) =>
+      onRealTime.database.db.transaction((trx) =>
+        commandsAtCheckin(trx, {
+          device: { partner_id: device.partnerId, id: device.deviceId, tag: device.tag, imei: device.imei },
+          now,
+          acknowledged: [],
+        }),
+      );
+    const ahead = Math.floor(Date.now() / 1000) + 10 * 24 * 3600;
+    const set = await operator(
+      'mutation ($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { now } }',
+      { input: { partnerId: device.partnerId, now: ahead } },
+    );
+    expect(set.errors, JSON.stringify(set.errors)).toBeUndefined();
+    const sent = await operator(SEND, { input: { deviceId: device.deviceId, type: 'LOCK_NOW' } });
+    expect(sent.errors, JSON.stringify(sent.errors)).toBeUndefined();
+    expect(sent.data.sendDeviceCommand.createdAt).toBeGreaterThanOrEqual(ahead);
+    expect(await checkInAt(new Date(ahead * 1000 + HOUR))).toMatchObject({ lockNow: true });
+
+    const reset = await operator('mutation ($p: ID!) { resetSandboxClock(partnerId: $p) { now } }', {
+      p: device.partnerId,
+    });
+    expect(reset.errors, JSON.stringify(reset.errors)).toBeUndefined();
+    const resetAt = reset.data.resetSandboxClock.now as number;
+    const stored = await onRealTime.database.db('device_commands').where({ id: sent.data.sendDeviceCommand.id }).first();
+    // Brought back to the reset (whole seconds shown; the stored instant is the reset's own).
+    expect(Math.floor(new Date(stored.created_at).getTime() / 1000)).toBeLessThanOrEqual(resetAt);
+    expect(Math.floor(new Date(stored.delivered_at).getTime() / 1000)).toBeLessThanOrEqual(resetAt);
+
+    // A payment after the reset is after the command: the order decides again.
+    const paid = await onRealTime.service.graphql(
+      `mutation ($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { fullyPaid } }`,
+      { 'x-api-key': 'other-retail-key' },
+      {
+        input: {
+          merchantId: '2000001',
+          salesClerkId: '6001',
+          financeOrderId: OTHER_ORDER_ID,
+          amount: '1.00',
+          currency: 'MXN',
+        },
+      },
+    );
+    expect((paid.body as Body).errors, JSON.stringify(paid.body)).toBeUndefined();
+    expect(await checkInAt(new Date())).toMatchObject({ lockNow: false });
+  });
+});
+
 describe('the bounds of a command (decisions.md 34)', () => {
   it('SHOW_MESSAGE refuses control characters but the newline, bidirectional overrides and isolates, line and paragraph separators, naming the character', async () => {
     const { deviceId } = await deviceIdOf('DTSTBBC');

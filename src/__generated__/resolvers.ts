@@ -1180,7 +1180,7 @@ export type Mutation = {
    * Limited as sendTestWebhook (null only beside its error). Audited.
    */
   redeliverEvent?: Maybe<WebhookDelivery>;
-  /** Puts a partner back on real time. Its references already expired stay EXPIRED, and its locked orders whose lockAt is ahead of real time are unlocked (DEVICE_UNLOCKED). Operators only, outside production (FORBIDDEN there); audited. */
+  /** Puts a partner back on real time. Its references already expired stay EXPIRED, its locked orders whose lockAt is ahead of real time are unlocked (DEVICE_UNLOCKED), and its device commands keep no time ahead of real time. Operators only, outside production (FORBIDDEN there); audited. */
   resetSandboxClock: SandboxClock;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;

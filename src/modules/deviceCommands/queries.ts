@@ -162,3 +162,27 @@ export async function newestLockCommand(db: DbOrTrx, device: TenantKey): Promise
     .first();
   return row as LockCommand | undefined;
 }
+
+/** `column` brought back to `now` when it lies after it (a null stays null). */
+const notAfter = (db: DbOrTrx, column: string, now: Date) =>
+  db.raw('case when ?? > ?::timestamptz then ?::timestamptz else ?? end', [column, now, now, column]);
+
+/**
+ * A partner's sandbox clock put back to real time (decisions.md 34): the command times its clock wrote
+ * ahead of the time it keeps now are brought back to it, so a payment after the reset lifts a LOCK_NOW
+ * sent before it, an UNLOCK_FOR_HOURS carried before it runs at most its hours from the reset, and a
+ * command's week before it expires counts from the reset at the latest. Order is kept: a time brought
+ * back lands on `now`, after every time that was not.
+ */
+export async function settleCommandTimesAt(db: DbOrTrx, partnerId: string, now: Date): Promise<void> {
+  await db('device_commands')
+    .where({ partner_id: partnerId })
+    .andWhere((ahead) =>
+      ahead.where('created_at', '>', now).orWhere('delivered_at', '>', now).orWhere('acknowledged_at', '>', now),
+    )
+    .update({
+      created_at: notAfter(db, 'created_at', now),
+      delivered_at: notAfter(db, 'delivered_at', now),
+      acknowledged_at: notAfter(db, 'acknowledged_at', now),
+    });
+}

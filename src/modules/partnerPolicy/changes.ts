@@ -13,6 +13,7 @@ import type { EventRow } from '../events/rows.js';
 import { offsetToReach } from '../partners/clock.js';
 import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from '../partners/policies.js';
 import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from '../partners/settings.js';
+import { settleCommandTimesAt } from '../deviceCommands/queries.js';
 import { expireReferencesAt } from '../paymentReferences/queries.js';
 import { reopenOverturnedOrders, reschedulePartner, shiftPartnerTimeline } from '../timeline/schedule.js';
 
@@ -114,8 +115,9 @@ export function setSandboxClock(
 /**
  * Puts the partner back on real time (the one way a sandbox clock goes back), leaving nothing stuck
  * (decisions.md 37): the open references already expired at the partner's time are stored EXPIRED,
- * and the locked orders whose lockAt real time puts ahead again are unlocked (their events told to
- * `observer` once committed). The pending instants move back by the offset.
+ * the locked orders whose lockAt real time puts ahead again are unlocked (their events told to
+ * `observer` once committed), and no device command keeps a time ahead of it (decisions.md 34). The
+ * pending instants move back by the offset.
  */
 export async function resetSandboxClock(
   db: Db,
@@ -133,6 +135,7 @@ export async function resetSandboxClock(
       await trx('sandbox_clocks').where({ partner_id: partnerId }).delete();
       await expireReferencesAt(trx, partnerId, new Date(now.getTime() + (before.offsetMs ?? 0)));
       if (before.offsetMs) await shiftPartnerTimeline(trx, partnerId, -before.offsetMs);
+      await settleCommandTimesAt(trx, partnerId, now);
       const events = await reopenOverturnedOrders(trx, partnerId, before.settings, now);
       return { policy: await commitPolicy(trx, before, { settings: before.settings, offsetMs: null }), events };
     },
