@@ -385,10 +385,9 @@ describe('a sandbox clock reset (decisions.md 34)', () => {
         }),
       );
     const ahead = Math.floor(Date.now() / 1000) + 10 * 24 * 3600;
-    const set = await operator(
-      'mutation ($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { now } }',
-      { input: { partnerId: device.partnerId, now: ahead } },
-    );
+    const set = await operator('mutation ($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { now } }', {
+      input: { partnerId: device.partnerId, now: ahead },
+    });
     expect(set.errors, JSON.stringify(set.errors)).toBeUndefined();
     const sent = await operator(SEND, { input: { deviceId: device.deviceId, type: 'LOCK_NOW' } });
     expect(sent.errors, JSON.stringify(sent.errors)).toBeUndefined();
@@ -400,7 +399,10 @@ describe('a sandbox clock reset (decisions.md 34)', () => {
     });
     expect(reset.errors, JSON.stringify(reset.errors)).toBeUndefined();
     const resetAt = reset.data.resetSandboxClock.now as number;
-    const stored = await onRealTime.database.db('device_commands').where({ id: sent.data.sendDeviceCommand.id }).first();
+    const stored = await onRealTime.database
+      .db('device_commands')
+      .where({ id: sent.data.sendDeviceCommand.id })
+      .first();
     // Brought back to the reset (whole seconds shown; the stored instant is the reset's own).
     expect(Math.floor(new Date(stored.created_at).getTime() / 1000)).toBeLessThanOrEqual(resetAt);
     expect(Math.floor(new Date(stored.delivered_at).getTime() / 1000)).toBeLessThanOrEqual(resetAt);

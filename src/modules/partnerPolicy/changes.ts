@@ -8,12 +8,12 @@ import type { Db, DbOrTrx } from '../../db/knex.js';
 import { notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { settleCommandTimesAt } from '../deviceCommands/queries.js';
 import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import type { EventRow } from '../events/rows.js';
 import { offsetToReach } from '../partners/clock.js';
 import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from '../partners/policies.js';
 import { changedSettings, columnsOfSettings, type PartnerSettingsChange } from '../partners/settings.js';
-import { settleCommandTimesAt } from '../deviceCommands/queries.js';
 import { expireReferencesAt } from '../paymentReferences/queries.js';
 import { reopenOverturnedOrders, reschedulePartner, shiftPartnerTimeline } from '../timeline/schedule.js';
 
