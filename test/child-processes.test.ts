@@ -8,14 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { finish } from './support/childProcess.js';
-import { freePort } from './support/ports.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'dfs-children-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Report {
-  testResults: Array<{ assertionResults: Array<{ title: string; status: string }> }>;
+  testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
 }
 
 it('ends what a failed or timed-out test left running before the next test starts', async () => {
@@ -32,14 +31,14 @@ it('ends what a failed or timed-out test left running before the next test start
       ['node_modules/vitest/vitest.mjs', 'run', '--config', config, '--reporter=json', `--outputFile=${report}`],
       {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: dir, FIXTURE_PORT: String(await freePort()) },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: dir },
       },
     ),
   );
   const results = (JSON.parse(readFileSync(report, 'utf8')) as Report).testResults[0]!.assertionResults;
   expect(
     results.map((result) => [result.title, result.status]),
-    run.stdout + run.stderr,
+    run.stdout + run.stderr + JSON.stringify(results.map((result) => result.failureMessages)),
   ).toEqual([
     ['starts a server holding a port, then fails', 'failed'],
     ['finds the port free again', 'passed'],

@@ -5,32 +5,12 @@
 // the test began (in its beforeEach hooks or its body) is killed with every process below it, and
 // waited for; what a beforeAll started lives until the file's own afterAll hooks have run, then the
 // same. Read from /proc (Linux, where CI and the suites run); elsewhere it does nothing.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeEach } from 'vitest';
-
-/** The processes `pid` started that still run (any of its threads may have started them). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((thread) =>
-      readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-    );
-  } catch {
-    return []; // gone meanwhile, or no /proc
-  }
-}
+import { childrenOf, running } from './procfs.js';
 
 function descendantsOf(pid: number): number[] {
   return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
-}
-
-/** Whether `pid` is still a process that runs (a zombie waiting for its parent to read its exit is not). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 /** SIGKILL to each of `pids` and everything below it, then waits (10 s at most) until none runs. */
