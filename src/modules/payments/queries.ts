@@ -4,6 +4,7 @@ import { prepared, runShaped, runSql } from '../../db/prepared.js';
 import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
 import { appendEventsOf, appendEventsPart, type EventArrays } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
+import { dayRuleColumnsOf, totalBuyingDaysSql } from '../financeOrders/paidThroughSql.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { isUniqueViolation } from '../inputs.js';
@@ -173,7 +174,7 @@ const ORDER_SELECT = sqlText(ORDER.select.join(', '));
  * record of its key, the order's currency, the amount within the order's own check (the schema's
  * total_paid_minor <= monthly_cost_minor * months), and an amount the partner takes (any, with
  * flexible amounts; else the new total is the repayable total, or the one an option of
- * financeOrders/repayment.ts makes: ceil((floor(P * 30 / M) + days) * M / 30)), so a refusal numbers
+ * financeOrders/repayment.ts makes, financeOrders/paidThroughSql.ts totalBuyingDaysSql), so a refusal numbers
  * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
  * carries the id it drew. It reads the device's live credential too (its sealed unlock key and counter),
  * for the receipt's unlock code (decisions.md 21 and 35).
@@ -187,7 +188,7 @@ export function inStoreFactsSql(partnerId: string, asked: InStorePaymentAsked): 
         and (p.flexible_amount_enabled or o.total_paid_minor + ${amount}::int8 in (
           select o.monthly_cost_minor * o.months
           union all
-          select ((o.total_paid_minor * 30 / o.monthly_cost_minor + days) * o.monthly_cost_minor + 29) / 30
+          select ${totalBuyingDaysSql(dayRuleColumnsOf('o'), sqlText('days'))}
           from unnest(p.repayment_days) as days where days > 0))
         and (k.expires_at is null or k.expires_at <= ${asked.now}::timestamptz)
       then nextval('payments_id_seq') end) as payment_id

@@ -3,7 +3,7 @@
 // time (due_at) and in real time (fire_at, what the schedulers claim by): the two differ by the
 // partner's clock offset, the sandbox clock's lead over real time (0 on real clocks).
 import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
-import { DAYS_PER_MONTH } from '../financeOrders/terms.js';
+import { dayRuleColumnsOf, paidThroughSql } from '../financeOrders/paidThroughSql.js';
 import type { PartnerSettings } from '../partners/settings.js';
 
 const DAY_MS = 86_400_000;
@@ -43,13 +43,10 @@ export interface InstantsOf {
   offsetMs: number;
 }
 
-const MONTH_DAYS = sqlText(String(DAYS_PER_MONTH));
-
 /**
  * The instants of every unpaid order of one partner (or of the orders `orderFilter` keeps, on the
- * alias `o`) as one INSERT ... SELECT: terms.ts standingOf's paid-through in SQL (as
- * financeOrders/queries.ts orderStatusSql says it, from the sale's whole second), plus the grace, then
- * the instants of instantsOf.
+ * alias `o`) as one INSERT ... SELECT: the order's paid-through (financeOrders/paidThroughSql.ts, as
+ * orderStatusSql reads it), plus the grace, then the instants of instantsOf.
  * A lock already past is due at once, or with `pastLockFired` recorded fired without an event (a data
  * set loaded with its history: its devices were locked before the log could tell).
  */
@@ -61,8 +58,7 @@ export function orderInstantsSql(of: InstantsOf, orderFilter = sqlText('true'), 
            case when ${fired} then 'fired' else 'pending' end, case when ${fired} then now() end
     from (select ${settings.lockGraceHours}::int as grace_hours, ${[...settings.lockReminderDays]}::int[] as reminder_days, ${of.partnerNow}::timestamptz as partner_now, ${of.offsetMs}::int8 as offset_ms) s
     join finance_orders o on o.partner_id = ${of.partnerId}
-    cross join lateral (select date_trunc('second', o.ordered_at)
-        + (${MONTH_DAYS} + o.total_paid_minor * ${MONTH_DAYS} / o.monthly_cost_minor) * interval '86400 seconds'
+    cross join lateral (select ${paidThroughSql(dayRuleColumnsOf('o'))}
         + s.grace_hours * interval '1 hour' as lock_at) l
     cross join lateral (
       select 'lock' as kind, null::int as days_left, l.lock_at as due_at
