@@ -100,7 +100,7 @@ export function acceptedAmountsOf(order: OrderTerms, repaymentDays: readonly num
 /**
  * Whether a payment of `amountMinor` may be taken under the partner's settings: any amount with
  * flexible amounts; without, only an option's amount or the full payoff. payments/queries.ts
- * IN_STORE_FACTS_SQL says the same in SQL (it draws no payment id for an amount this refuses).
+ * inStoreFactsSql says the same in SQL (it draws no payment id for an amount this refuses).
  */
 export function isAmountAnOption(
   order: OrderTerms,

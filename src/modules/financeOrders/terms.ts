@@ -69,7 +69,7 @@ export function remainingBalanceOf(
 /**
  * The moment an order's days count from: the whole second of its sale, the second its time shows, so
  * its paid-through, lockAt and schedule are whole seconds and what is shown is when it happens
- * (decisions.md 37; queries.ts orderStatusSql and timeline/instants.ts cut it the same way in SQL).
+ * (decisions.md 37; paidThroughSql.ts cuts it the same way in SQL).
  */
 export const saleSecondOf = (order: Pick<OrderTerms, 'ordered_at'>): number =>
   Math.floor(order.ordered_at.getTime() / 1000) * 1000;
