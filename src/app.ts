@@ -88,7 +88,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
 }
 
 /** What createApp builds that a layer may use. */
-export interface AppLayerSetup {
+interface AppLayerSetup {
   /** The request limiter both doors charge (its store's state: /readyz). */
   readonly limiter: RequestLimiter;
   /** Whether startDraining was called (/readyz answers 503 "draining"). */
@@ -112,7 +112,7 @@ export interface AppLayer {
   readonly rateLimitStore?: (watch: StoreWatch) => Promise<RateLimitStore>;
 }
 
-export interface App {
+interface App {
   app: express.Express;
   apollo: ApolloServer<Context>;
   /** GraphQL subscriptions over WebSocket: attach to the HTTP server; close before closing it. */

@@ -99,7 +99,7 @@ export const readMetrics: ReadRoutingObserver & { fellBack: () => void } = {
 };
 
 /** Open GraphQL subscriptions on this instance (the WebSocket door moves it). */
-export const openSubscriptions = new Gauge({
+const openSubscriptions = new Gauge({
   name: 'graphql_subscriptions_open',
   help: 'GraphQL subscriptions open on this instance (WebSocket, graphql-ws).',
   registers: [metricsRegistry],

@@ -74,7 +74,7 @@ const LOADER_MODULES = {
 type LoaderModule = keyof typeof LOADER_MODULES;
 
 /** The request's DataLoaders, by module. */
-export type Loaders = { readonly [Module in LoaderModule]: ReturnType<(typeof LOADER_MODULES)[Module]> };
+type Loaders = { readonly [Module in LoaderModule]: ReturnType<(typeof LOADER_MODULES)[Module]> };
 
 /**
  * The request's DataLoaders, each module's built the first time a resolver reads it. A request reads
@@ -201,7 +201,7 @@ export function pageContext(ctx: Context, signal: AbortSignal, readAhead: ReadAh
   return { ...ctx, reads: ctx.reads.fresh(), signal, readAhead };
 }
 
-export interface RequestInfo {
+interface RequestInfo {
   credential: Credential;
   /** The route reads its credential from the body (POST /payments/v1/token): not an anonymous request. */
   credentialInBody?: boolean;

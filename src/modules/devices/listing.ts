@@ -6,15 +6,15 @@ import type { PartnerPolicies } from '../partners/policies.js';
 import type { DeviceListing } from './rows.js';
 
 /** The most days a silence filter takes: ten years, past any order's term. */
-export const MAX_SILENT_DAYS = 3650;
+const MAX_SILENT_DAYS = 3650;
 const DAY_MS = 86_400_000;
 
-export interface DeviceFilterArguments {
+interface DeviceFilterArguments {
   silentForDays?: number | null;
 }
 
 /** Where a listing takes its time: one partner's clock, or every sandbox clock's offset from real time. */
-export interface ListingTime {
+interface ListingTime {
   policies: Pick<PartnerPolicies, 'nowFor' | 'sandboxOffsets'>;
   realNow: Date;
 }

@@ -35,7 +35,7 @@ async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
 }
 
 /** Where the order stands at its partner's time, under its partner's settings (decisions.md 15). */
-export function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderRow, 'partner_id'>, ctx: Context) {
+function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderRow, 'partner_id'>, ctx: Context) {
   return standingOf(
     order,
     ctx.partnerPolicies.nowFor(order.partner_id),

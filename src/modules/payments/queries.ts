@@ -185,7 +185,7 @@ export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as cle
   left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
 
 /** What the read draws a payment id for: the amount as the request's currency reads it (null: it does not parse). */
-export interface InStorePaymentAsked {
+interface InStorePaymentAsked {
   merchantId: string;
   clerkId: string;
   financeOrderId: string;
@@ -264,7 +264,7 @@ export interface InStoreCredit {
 }
 
 /** A payment the write recorded: its events as written. */
-export interface InStoreCredited {
+interface InStoreCredited {
   events: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>>;
 }
 

@@ -16,7 +16,7 @@ import {
 import { type GuardedCounter, guardedCounter, StoreGuard, type StoreWatch } from './storeGuard.js';
 
 /** A limit as the Postgres store counts it. */
-export const postgresLimit = (options: CounterOptions): PostgresLimit => ({
+const postgresLimit = (options: CounterOptions): PostgresLimit => ({
   name: options.name,
   limit: options.limit.limit,
   windowMs: options.limit.windowSeconds * 1000,

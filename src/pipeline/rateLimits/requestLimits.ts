@@ -30,7 +30,7 @@ export interface KeyQuota {
 }
 
 /** A key's admission: its quota when it was counted, and the 429 when it is refused. */
-export interface KeyAdmissionAnswer {
+interface KeyAdmissionAnswer {
   quota: KeyQuota | null;
   refusal: AppError | null;
 }
@@ -67,7 +67,7 @@ export const keyQuotaExceeded = (quota: WindowLimit, retryAfterSeconds: number) 
     retryAfterSeconds,
   );
 
-export interface RequestLimiterOptions {
+interface RequestLimiterOptions {
   /** Where the counts live (rateLimitStore.ts); this process's memory when absent. */
   store?: RateLimitStore;
   logger?: Pick<Logger, 'warn'>;
