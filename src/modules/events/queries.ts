@@ -89,7 +89,7 @@ export function appendEventsOf(
 /** Where a page of the log stops: a partner's by sequence, every partner's by (time, id). */
 export type EventPosition = { sequence: string } | { timeUs: string; id: string };
 
-export interface EventListing {
+interface EventListing {
   /** One partner's events (by sequence), or every partner's (null: operators, by time). */
   partnerId: string | null;
   types: readonly EventTypeName[] | null;

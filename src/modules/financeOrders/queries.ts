@@ -97,7 +97,7 @@ export interface CustomerOrdersKey extends TenantKey {
 }
 
 /** An order read together with its device (and the device's catalogue model and family). */
-export interface FinanceOrderWithDevice {
+interface FinanceOrderWithDevice {
   order: FinanceOrderRow;
   device: DeviceRow;
 }

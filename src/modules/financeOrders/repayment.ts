@@ -9,7 +9,7 @@ import { DAYS_PER_MONTH, lockAtOf, type OrderTerms, remainingBalanceOf, standing
 /** What the day rule reads of an order: its monthly cost and its total paid. */
 type DayTerms = Pick<OrderTerms, 'monthly_cost_minor' | 'total_paid_minor'>;
 
-export interface RepaymentOptionValue {
+interface RepaymentOptionValue {
   /** What the amount buys by the day rule (never the entry of repaymentDays it was priced for). */
   daysPaid: number;
   amountMinor: bigint;
@@ -17,7 +17,7 @@ export interface RepaymentOptionValue {
   lockAt: Date;
 }
 
-export interface RepaymentValue {
+interface RepaymentValue {
   currency: string;
   minimumPaymentMinor: bigint;
   fullPayoffMinor: bigint;

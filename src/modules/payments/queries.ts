@@ -153,7 +153,7 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
 });
 
 /** What the read draws a payment id for: the amount as the request's currency reads it (null: it does not parse). */
-export interface InStorePaymentAsked {
+interface InStorePaymentAsked {
   merchantId: string;
   clerkId: string;
   financeOrderId: string;
@@ -255,7 +255,7 @@ export interface InStoreCredit {
 }
 
 /** A payment the write recorded: its events as written. */
-export interface InStoreCredited {
+interface InStoreCredited {
   events: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>>;
 }
 

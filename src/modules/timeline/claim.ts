@@ -10,7 +10,7 @@ import { lockedEvent, lockUpcomingEvent, type TimelineOrder } from './eventData.
 import type { InstantKind } from './instants.js';
 
 /** An instant as the claim took it, with its order and device as they stand. */
-export interface ClaimedInstant {
+interface ClaimedInstant {
   partner_id: string;
   id: string;
   kind: InstantKind;

@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 
 export type InstantKind = 'reminder' | 'lock';
 
-export interface Instant {
+interface Instant {
   kind: InstantKind;
   /** A reminder's days before the lock; null for the lock. */
   daysLeft: number | null;

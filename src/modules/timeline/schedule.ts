@@ -24,7 +24,7 @@ export interface TimelineChange {
 }
 
 /** Whether the change moves the order's deadline (else its instants stand as they are). */
-export const movesDeadline = (change: TimelineChange): boolean =>
+const movesDeadline = (change: TimelineChange): boolean =>
   change.after.fullyPaid || change.before.lockAt?.getTime() !== change.after.lockAt?.getTime();
 
 /** Whether the statement's `closed` part lifted the order's fired lock: the device was locked. */
@@ -197,7 +197,7 @@ const LOCKED = `exists (select from lock_timeline f where f.partner_id = o.partn
  * rule; a lock a payment lifted meanwhile is not lifted twice (the update answers what it lifted).
  * Three statements when an order is to unlock, one otherwise. Answers the orders and their events.
  */
-export async function liftOverturnedLocks(
+async function liftOverturnedLocks(
   trx: DbOrTrx,
   partnerId: string,
   settings: PartnerSettings,
