@@ -13,6 +13,7 @@ import {
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { activeDemoKeys } from './fixtures/demo.js';
+import { graphqlCredential } from './http/credentials.js';
 import { createDeviceDoor } from './http/deviceDoor.js';
 import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
 import { introspectionDisabledRule, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
@@ -24,7 +25,7 @@ import { AppError, unreadableBody, withHttpStatus } from './kernel/errors.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
 import { type TrustedDocuments, trustingAlso } from './kernel/trustedDocuments.js';
-import { bearerCredential, principalForLog } from './modules/auth/principal.js';
+import { principalForLog } from './modules/auth/principal.js';
 import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } from './modules/deviceDoor/signing.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
@@ -138,13 +139,6 @@ const assignRequestId: RequestHandler = (req, res, next) => {
   res.set('X-Request-ID', requestId);
   next();
 };
-
-/** The GraphQL door's credential: X-Api-Key, or Authorization: Bearer <key or token> (a malformed one is 401). */
-function graphqlCredential(req: Request): string | undefined {
-  const apiKey = req.get('x-api-key');
-  if (apiKey) return apiKey;
-  return bearerCredential(req.get('authorization'), 'API key or access token');
-}
 
 /** The document and persisted-query flag of a /graphql request, read where Apollo reads them. */
 function keylessRequestOf(req: Request): KeylessRequest {
@@ -336,7 +330,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
         try {
           const context = await createContext(service, {
             credential: {
-              value: graphqlCredential(req),
+              value: graphqlCredential(req.get('x-api-key'), req.get('authorization')),
               expected: 'an API key',
               presentedAs: 'X-Api-Key header (or Authorization: Bearer)',
             },

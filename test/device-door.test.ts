@@ -151,6 +151,23 @@ describe('device credentials', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses an Authorization header that is not Bearer with the one error of every door, writing nothing', async () => {
+    const before = await counts();
+    for (const authorization of [`Basic ${credential}`, 'Bearer', `Bearer ${credential} extra`]) {
+      const answer = await checkin(fixture.service, null, report(), {
+        headers: { 'content-type': 'application/json', authorization },
+      });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toEqual({
+        error: {
+          code: 'INVALID_ACCESS_TOKEN',
+          message: 'the Authorization header must be "Bearer <device credential>"',
+        },
+      });
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it('open the device door only: /graphql refuses one like any unknown key', async () => {
     const { status, body } = await fixture.service.graphql('{ viewer { partner { id } } }', {
       authorization: `Bearer ${credential}`,

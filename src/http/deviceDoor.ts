@@ -10,18 +10,12 @@ import type { DeviceSigner } from '../modules/deviceDoor/signing.js';
 import { observeEvents } from '../modules/events/observe.js';
 import type { PartnerPolicies } from '../modules/partners/policies.js';
 import type { ServiceDeps } from '../pipeline/context.js';
+import { bearerCredential } from './credentials.js';
 import { sendError, sendUnexpectedError } from './errorResponses.js';
 import { readJsonBody } from './jsonBody.js';
 
 export const CHECKIN_PATH = '/devices/v1/checkin';
 export const JWKS_PATH = '/devices/v1/jwks.json';
-
-const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
-
-/** The credential of an Authorization header, or null: a malformed header is no credential here. */
-function presentedCredential(req: Request): string | null {
-  return BEARER.exec(req.get('authorization') ?? '')?.[1] ?? null;
-}
 
 /** The rate limits' name of a device: no API key id has this shape, so no key is charged for it. */
 const deviceQuotaName = (partnerId: string, deviceId: string) => `device:${partnerId}:${deviceId}`;
@@ -46,8 +40,9 @@ export function createDeviceDoor(
   async function checkin(req: Request, res: Response): Promise<void> {
     const address = req.ip ?? null;
     await limiter?.refuseBlockedAddress(address);
-    const credential = presentedCredential(req);
-    // A malformed credential is refused by its checksum, before any read.
+    // A header that is not "Bearer <one word>" is every door's 401 (http/credentials.ts); a malformed
+    // credential is refused by its checksum, before any read.
+    const credential = bearerCredential(req.get('authorization'), 'device credential');
     const device = credential && couldBeDeviceCredential(credential) ? await deviceOfCredential(db, credential) : null;
     if (!device) {
       await limiter?.recordAuthFailure(address);
