@@ -15,7 +15,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { activeDemoKeys } from './fixtures/demo.js';
 import { graphqlCredential } from './http/credentials.js';
 import { createDeviceDoor } from './http/deviceDoor.js';
-import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
+import { allowOnly, doorOf, READ_METHODS, sendDoorError, sendUnexpectedError } from './http/errorResponses.js';
 import { introspectionDisabledRule, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { formatGraphqlError } from './http/graphqlErrors.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
@@ -31,7 +31,6 @@ import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
 import { unlockKeySealer } from './modules/unlockCodes/sealing.js';
-import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
 import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
 import { createPagesRouter } from './pages/router.js';
@@ -279,16 +278,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {
     const handle = createLegacyHandler({ service, apollo, schema, stalledClientMs: deps.requestTimeoutMs }, route);
-    app.all(route.path, (req, res, next) => {
-      if (req.method === route.method) return handle(req, res, next);
-      res.set('Allow', route.method);
-      sendLegacyError(
-        res,
-        route.door,
-        'METHOD_NOT_ALLOWED',
-        `${route.path} accepts ${route.method} only, not ${req.method}`,
-      );
-    });
+    app.all(route.path, allowOnly(route.path, [route.method]), handle);
   }
 
   // The device door: devices' check-ins, and the keys that verify their answers.

@@ -168,6 +168,20 @@ describe('device credentials', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it("answers another method with every door's 405: Allow, in the door's body", async () => {
+    for (const [path, method, allow, takes] of [
+      ['/devices/v1/checkin', 'GET', 'POST', 'POST'],
+      ['/devices/v1/jwks.json', 'POST', 'GET, HEAD', 'GET or HEAD'],
+    ] as const) {
+      const answer = await fixture.service.request(path, { method });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe(allow);
+      expect(await answer.json()).toEqual({
+        error: { code: 'METHOD_NOT_ALLOWED', message: `${path} accepts ${takes} only, not ${method}` },
+      });
+    }
+  });
+
   it('open the device door only: /graphql refuses one like any unknown key', async () => {
     const { status, body } = await fixture.service.graphql('{ viewer { partner { id } } }', {
       authorization: `Bearer ${credential}`,

@@ -4,8 +4,8 @@
 import express, { type Router } from 'express';
 import type { Db } from '../db/knex.js';
 import type { ReadReplica } from '../db/replica.js';
+import { allowOnly, READ_METHODS } from '../http/errorResponses.js';
 import { exactGraphqlPath } from '../http/graphqlEdges.js';
-import { allowOnly, READ_METHODS } from './doorErrors.js';
 import { graphqlCors, securityHeaders } from './headers.js';
 import { serveLiveness, serveReadiness } from './health.js';
 import { refuseLongQueryStrings } from './httpLimits.js';
