@@ -10,34 +10,30 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { activeDemoKeys } from './fixtures/demo.js';
-import { graphqlCredential } from './http/credentials.js';
 import { createDeviceDoor } from './http/deviceDoor.js';
 import { allowOnly, doorOf, READ_METHODS, sendDoorError, sendUnexpectedError } from './http/errorResponses.js';
+import { createGraphqlDoor, GRAPHQL_PATH } from './http/graphqlDoor.js';
 import { introspectionDisabledRule, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { formatGraphqlError } from './http/graphqlErrors.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import type { TrustProxy } from './kernel/clientAddress.js';
 import type { Config, GraphqlExecutorKind } from './kernel/config.js';
-import { AppError, unreadableBody, withHttpStatus } from './kernel/errors.js';
+import { AppError, unreadableBody } from './kernel/errors.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
 import { type TrustedDocuments, trustingAlso } from './kernel/trustedDocuments.js';
-import { principalForLog } from './modules/auth/principal.js';
 import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } from './modules/deviceDoor/signing.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
 import { unlockKeySealer } from './modules/unlockCodes/sealing.js';
-import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
 import { createPagesRouter } from './pages/router.js';
 import { sandboxLandingPage } from './pages/sandbox.js';
-import { type Context, createContext, type ServiceDeps } from './pipeline/context.js';
+import type { Context, ServiceDeps } from './pipeline/context.js';
 import { createOperationShapeRule } from './pipeline/documentLimits/graphqlLimits.js';
-import { type KeylessRequest, refusedWithoutCredential } from './pipeline/documentLimits/keylessRequests.js';
 import { countListItems } from './pipeline/documentLimits/listItemCeiling.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './pipeline/graphqlExecutor.js';
 import { createRequestLimiter, type RequestLimiter } from './pipeline/rateLimits/requestLimits.js';
@@ -136,44 +132,6 @@ const assignRequestId: RequestHandler = (req, res, next) => {
   const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = requestId;
   res.set('X-Request-ID', requestId);
-  next();
-};
-
-/** The document and persisted-query flag of a /graphql request, read where Apollo reads them. */
-function keylessRequestOf(req: Request): KeylessRequest {
-  if (req.method === 'GET') {
-    const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-    const queries = search.getAll('query');
-    let extensions: unknown;
-    try {
-      extensions = JSON.parse(search.get('extensions') ?? 'null');
-    } catch {
-      extensions = null; // Apollo refuses it (400)
-    }
-    return { query: queries.length === 1 ? queries[0] : undefined, persistedQuery: hasPersistedQuery(extensions) };
-  }
-  const body: unknown = req.body;
-  if (typeof body !== 'object' || body === null) return { query: undefined, persistedQuery: false };
-  const { query, extensions } = body as { query?: unknown; extensions?: unknown };
-  return { query, persistedQuery: hasPersistedQuery(extensions) };
-}
-
-const hasPersistedQuery = (extensions: unknown) =>
-  typeof extensions === 'object' &&
-  extensions !== null &&
-  ('persistedQuery' in extensions || 'documentId' in extensions);
-
-/**
- * GraphQL over HTTP's persisted documents name a document by `documentId` beside `query`; Apollo
- * keeps only the extensions of a request, so the id is moved there for the pipeline (decisions.md 33).
- */
-const documentIdIntoExtensions: RequestHandler = (req, _res, next) => {
-  const body: unknown = req.body;
-  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'documentId' in body) {
-    const { documentId, extensions, ...request } = body as { documentId: unknown; extensions?: unknown };
-    const others = typeof extensions === 'object' && extensions !== null ? extensions : {};
-    req.body = { ...request, extensions: { ...others, documentId } };
-  }
   next();
 };
 
@@ -306,44 +264,8 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     }),
   );
 
-  app.use(
-    '/graphql',
-    (_req, res, next) => {
-      res.locals.route = '/graphql';
-      next();
-    },
-    express.json({ limit: GRAPHQL_BODY_LIMIT }),
-    documentIdIntoExtensions,
-    expressMiddleware(apollo, {
-      // An error here refuses the request before it runs, with the error's HTTP status (withHttpStatus).
-      context: async ({ req, res }) => {
-        try {
-          const context = await createContext(service, {
-            credential: {
-              value: graphqlCredential(req.get('x-api-key'), req.get('authorization')),
-              expected: 'an API key',
-              presentedAs: 'X-Api-Key header (or Authorization: Bearer)',
-            },
-            requestId: res.locals.requestId as string,
-            clientAddress: req.ip ?? null,
-            onQuota: (quota) => setRateLimitHeaders(res, quota),
-          });
-          res.locals.principal = principalForLog(context.auth.principal);
-          // A credential presented and not valid is 401 whatever is asked. None at all is 401 once the
-          // document is parsed, before any validation or cost, unless it only buys access tokens.
-          const { auth } = context;
-          if (
-            !auth.principal &&
-            (context.credential.value || refusedWithoutCredential(keylessRequestOf(req), limits.graphql.maxTokens))
-          )
-            throw auth.failure;
-          return context;
-        } catch (error) {
-          throw withHttpStatus(error);
-        }
-      },
-    }),
-  );
+  // GraphQL over HTTP: translate, ask the pipeline, write (src/http/graphqlDoor.ts).
+  app.use(GRAPHQL_PATH, createGraphqlDoor({ service, apollo, limits }));
 
   app.use((req, res) => {
     sendDoorError(req, res, new AppError('RESOURCE_NOT_FOUND', `no endpoint ${req.method} ${req.path}`));
