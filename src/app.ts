@@ -19,7 +19,7 @@ import { introspectionDisabledRule, subscriptionsOverHttpPlugin } from './http/g
 import { formatGraphqlError } from './http/graphqlErrors.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import type { TrustProxy } from './kernel/clientAddress.js';
-import type { Config, GraphqlExecutorKind } from './kernel/config.js';
+import type { Config } from './kernel/config.js';
 import { AppError, unreadableBody } from './kernel/errors.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
@@ -50,8 +50,6 @@ export interface AppDeps extends ServiceDeps {
   limits?: LimitSettings;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives req.ip; false when absent. */
   trustProxy?: TrustProxy;
-  /** What executes the GraphQL operations of both doors (GRAPHQL_EXECUTOR); jit when absent. */
-  graphqlExecutor?: GraphqlExecutorKind;
   /** The keys that sign the device door's answers (DEVICE_SIGNING_KEYS); absent: one generated for this app (config.ts refuses that in production). */
   deviceSigningKeys?: readonly DeviceSigningKey[];
   /** REQUEST_TIMEOUT_MS: also how long a list answer may wait for a client that takes nothing; absent: for ever. */
@@ -72,7 +70,6 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     production: config.production,
     limits: config.limits,
     trustProxy: config.trustProxy,
-    graphqlExecutor: config.graphqlExecutor,
     tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
     unlockKeys: unlockKeySealer(config.unlockSealingKeys),
     webhookAllowedPorts: config.webhookAllowedPorts,
@@ -111,8 +108,8 @@ export interface App {
   subscriptions: SubscriptionDoor;
   /** Each partner's time and settings, as this instance knows them (background tasks read them too). */
   policies: PartnerPolicies;
-  /** With the jit executor: what it compiled and ran (graphql-js runs Apollo's own way: null). */
-  executorStats: ExecutorStats | null;
+  /** What the executor compiled and ran on graphql-jit, and what it left to graphql-js. */
+  executorStats: ExecutorStats;
   /** From now on /readyz answers 503 "draining", so balancers stop sending new requests here. */
   startDraining: () => void;
   /** Stops the GraphQL server and the subscriptions; the caller closes the HTTP server and the database. */
@@ -158,8 +155,8 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   const service: ServiceDeps = { ...deps, limiter, observe, policies };
   // Its SDL files' parses at start make no spans (tracing on): they are no request's work.
   const schema = countListItems(untraced(buildSchema));
-  // jit: Apollo's gateway interface hands every validated operation to the compiled executor.
-  const jit = (deps.graphqlExecutor ?? 'jit') === 'jit' ? createJitExecutor(schema, deps.logger) : null;
+  // Apollo's gateway interface hands every validated operation to graphql-jit (graphql-js behind it).
+  const jit = createJitExecutor(schema, deps.logger);
   // The REST door runs its own operations, in-process: trusted beside the manifest's, for every key.
   const trusted = deps.trustedDocuments
     ? trustingAlso(
@@ -168,7 +165,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       )
     : null;
   const apollo = new ApolloServer<Context>({
-    ...(jit ? { gateway: jitGateway(schema, jit) } : { schema }),
+    gateway: jitGateway(schema, jit),
     // The parser stops at the token limit: an oversized document costs no more than one of the limit.
     parseOptions: { maxTokens: limits.graphql.maxTokens },
     validationRules: [
@@ -286,7 +283,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     app,
     apollo,
     subscriptions,
-    executorStats: jit?.stats ?? null,
+    executorStats: jit.stats,
     policies,
     startDraining: () => {
       draining = true;
