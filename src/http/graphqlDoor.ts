@@ -8,11 +8,11 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { withHttpStatus } from '../kernel/errors.js';
 import { GRAPHQL_BODY_LIMIT, type LimitSettings } from '../kernel/limitSettings.js';
 import { principalForLog } from '../modules/auth/principal.js';
-import { setRateLimitHeaders } from '../ops/headers.js';
 import { type Context, createContext, type ServiceDeps } from '../pipeline/context.js';
 import { type KeylessRequest, refusedWithoutCredential } from '../pipeline/documentLimits/keylessRequests.js';
 import { graphqlCredential } from './credentials.js';
 import { allowOnly } from './errorResponses.js';
+import { setRateLimitHeaders } from './rateLimitHeaders.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
