@@ -1,6 +1,6 @@
 // The /graphql door over HTTP, in the shape of Apollo Server's express5 integration: it translates an
-// Express request into Apollo's HTTPGraphQLRequest, asks the pipeline (executeHTTPGraphQLRequest, the
-// one the REST shim runs in-process too) and writes Apollo's answer. Its own rules stand in front:
+// Express request into Apollo's HTTPGraphQLRequest, asks the pipeline (executeHTTPGraphQLRequest; the
+// REST shim asks the same one in-process, with executeOperation) and writes Apollo's answer. Its own rules stand in front:
 // /graphql exactly, GET and POST only, a JSON body within the limit; the request's context is built
 // by createContext, as at every door (the credential, the limits).
 import { type ApolloServer, HeaderMap, type HTTPGraphQLRequest, type HTTPGraphQLResponse } from '@apollo/server';
