@@ -1,7 +1,7 @@
-// createApp(deps, layers) -> the express app with both doors: the REST shim (legacy route table) and
-// /graphql, and the browser pages beside them (/, /docs, /graphiql), with the layers its caller gives
-// around them (main.ts: serviceLayers; the bench: its own). It never listens itself: main.ts and the
-// tests do.
+// createApp(deps, layers) -> the express app with every door: the REST shim (legacy route table),
+// /graphql (http/graphqlDoor.ts), the device door, and the WebSocket door its caller attaches to the
+// server; the browser pages beside them (/, /docs, /graphiql), with the layers its caller gives around
+// them (main.ts: serviceLayers; the bench: its own). It never listens itself: main.ts and the tests do.
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
