@@ -87,7 +87,6 @@ function reportOf(run: Run) {
       databasePool: settings.pool,
       fill: 'generator',
       runsAs: settings.fromSource ? 'TypeScript through tsx (--from-source)' : 'compiled JavaScript (dist-bench/)',
-      graphqlExecutor: settings.executor,
       serviceV8Flags: settings.serviceV8Flags,
       baselineV8Flags: settings.baselineV8Flags,
       only: settings.only.length ? settings.only : null,

@@ -58,7 +58,6 @@ export async function startServices(settings: Settings, database: Database): Pro
     DEVICE_UNLOCK_SEALING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
     RATE_LIMIT_REQUESTS: '1000000',
     RATE_LIMIT_WINDOW_SECONDS: '60',
-    GRAPHQL_EXECUTOR: settings.executor,
     DATABASE_POOL_MAX: String(settings.pool),
     ...overrides,
   });

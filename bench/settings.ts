@@ -40,7 +40,6 @@ export interface Settings {
   /** --only's words, and the option as given (named in its error). */
   only: string[];
   onlyOption: string;
-  executor: string;
   /**
    * --smoke: a short run that proves every phase still runs (CI's bench step): a small data set, a few
    * seconds a phase, nothing written, and a scenario with a failed or no answer fails the run. Its
@@ -95,8 +94,6 @@ export function readSettings(): Settings {
       // Comma-separated words: only the scenarios whose names contain one (and their baselines), e.g.
       // --only lookup,payment, to measure one lever quickly; the other phases run as always.
       only: { type: 'string', default: '' },
-      // GRAPHQL_EXECUTOR of every service process: jit (the default) or graphql-js, the lever's measurement.
-      executor: { type: 'string', default: 'jit' },
       // V8's young generation (--max-semi-space-size, MB; V8 rounds it up to a power of two) of every
       // process the bench starts; absent: npm run start:prod's (V8's default); 0: V8's default. The
       // lever's measurement (docs/performance.md#the-levers-one-by-one).
@@ -110,8 +107,6 @@ export function readSettings(): Settings {
   const chosen = (name: keyof typeof args, normal: string, short: string) =>
     (args[name] as string | undefined) ?? (smoke ? short : normal);
   // The smoke's figures mean nothing: no warm-up, one turn, no wait for a quiet service between turns.
-  if (args.executor !== 'jit' && args.executor !== 'graphql-js')
-    fail(`--executor must be jit or graphql-js, got "${args.executor}"`);
   if (args.scale !== undefined && args.customers !== undefined) fail('give --scale or --customers, not both');
   if (smoke && (args.scale !== undefined || args.out !== 'bench' || args.profile))
     fail('--smoke runs its own small data set and writes nothing: not with --scale, --out or --profile');
@@ -139,7 +134,6 @@ export function readSettings(): Settings {
     profile: args.profile,
     only: args.only.split(',').filter(Boolean),
     onlyOption: args.only,
-    executor: args.executor,
     smoke,
     pgbenchSweep: smoke ? [1, 2] : [1, 2, 4, 8, 16, 32],
     turns: smoke ? 1 : TURNS,

@@ -1,7 +1,7 @@
-// createApp(deps, layers) -> the express app with both doors: the REST shim (legacy route table) and
-// /graphql, and the browser pages beside them (/, /docs, /graphiql), with the layers its caller gives
-// around them (main.ts: serviceLayers; the bench: its own). It never listens itself: main.ts and the
-// tests do.
+// createApp(deps, layers) -> the express app with every door: the REST shim (legacy route table),
+// /graphql (http/graphqlDoor.ts), the device door, and the WebSocket door its caller attaches to the
+// server; the browser pages beside them (/, /docs, /graphiql), with the layers its caller gives around
+// them (main.ts: serviceLayers; the bench: its own). It never listens itself: main.ts and the tests do.
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,34 +10,30 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { activeDemoKeys } from './fixtures/demo.js';
 import { createDeviceDoor } from './http/deviceDoor.js';
-import { doorOf, sendDoorError, sendLegacyError, sendUnexpectedError } from './http/errorResponses.js';
+import { allowOnly, doorOf, READ_METHODS, sendDoorError, sendUnexpectedError } from './http/errorResponses.js';
+import { createGraphqlDoor, GRAPHQL_PATH } from './http/graphqlDoor.js';
 import { introspectionDisabledRule, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { formatGraphqlError } from './http/graphqlErrors.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import type { TrustProxy } from './kernel/clientAddress.js';
-import type { Config, GraphqlExecutorKind } from './kernel/config.js';
-import { AppError, unreadableBody, withHttpStatus } from './kernel/errors.js';
+import type { Config } from './kernel/config.js';
+import { AppError, unreadableBody } from './kernel/errors.js';
 import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel/limitSettings.js';
 import { untraced } from './kernel/tracing.js';
 import { type TrustedDocuments, trustingAlso } from './kernel/trustedDocuments.js';
-import { bearerCredential, principalForLog } from './modules/auth/principal.js';
 import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } from './modules/deviceDoor/signing.js';
 import type { WrittenEvent } from './modules/events/observe.js';
 import { publishEvents } from './modules/events/publish.js';
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
 import { unlockKeySealer } from './modules/unlockCodes/sealing.js';
-import { allowOnly, READ_METHODS } from './ops/doorErrors.js';
-import { setRateLimitHeaders } from './ops/headers.js';
 import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
 import { createPagesRouter } from './pages/router.js';
 import { sandboxLandingPage } from './pages/sandbox.js';
-import { type Context, createContext, type ServiceDeps } from './pipeline/context.js';
+import type { Context, ServiceDeps } from './pipeline/context.js';
 import { createOperationShapeRule } from './pipeline/documentLimits/graphqlLimits.js';
-import { type KeylessRequest, refusedWithoutCredential } from './pipeline/documentLimits/keylessRequests.js';
 import { countListItems } from './pipeline/documentLimits/listItemCeiling.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './pipeline/graphqlExecutor.js';
 import { memoryRateLimitStore, type RateLimitStore } from './pipeline/rateLimits/rateLimitStore.js';
@@ -55,8 +51,6 @@ export interface AppDeps extends ServiceDeps {
   limits?: LimitSettings;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives req.ip; false when absent. */
   trustProxy?: TrustProxy;
-  /** What executes the GraphQL operations of both doors (GRAPHQL_EXECUTOR); jit when absent. */
-  graphqlExecutor?: GraphqlExecutorKind;
   /** The keys that sign the device door's answers (DEVICE_SIGNING_KEYS); absent: one generated for this app (config.ts refuses that in production). */
   deviceSigningKeys?: readonly DeviceSigningKey[];
   /** REQUEST_TIMEOUT_MS: also how long a list answer may wait for a client that takes nothing; absent: for ever. */
@@ -77,7 +71,6 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     production: config.production,
     limits: config.limits,
     trustProxy: config.trustProxy,
-    graphqlExecutor: config.graphqlExecutor,
     tokens: { signingKeys: config.tokenSigningKeys, ttlSeconds: config.tokenTtlSeconds },
     unlockKeys: unlockKeySealer(config.unlockSealingKeys),
     webhookAllowedPorts: config.webhookAllowedPorts,
@@ -119,8 +112,8 @@ interface App {
   subscriptions: SubscriptionDoor;
   /** Each partner's time and settings, as this instance knows them (background tasks read them too). */
   policies: PartnerPolicies;
-  /** With the jit executor: what it compiled and ran (graphql-js runs Apollo's own way: null). */
-  executorStats: ExecutorStats | null;
+  /** What the executor compiled and ran on graphql-jit, and what it left to graphql-js. */
+  executorStats: ExecutorStats;
   /** From now on /readyz answers 503 "draining", so balancers stop sending new requests here. */
   startDraining: () => void;
   /** Stops the GraphQL server and the subscriptions; the caller closes the HTTP server and the database. */
@@ -140,51 +133,6 @@ const assignRequestId: RequestHandler = (req, res, next) => {
   const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = requestId;
   res.set('X-Request-ID', requestId);
-  next();
-};
-
-/** The GraphQL door's credential: X-Api-Key, or Authorization: Bearer <key or token> (a malformed one is 401). */
-function graphqlCredential(req: Request): string | undefined {
-  const apiKey = req.get('x-api-key');
-  if (apiKey) return apiKey;
-  return bearerCredential(req.get('authorization'), 'API key or access token');
-}
-
-/** The document and persisted-query flag of a /graphql request, read where Apollo reads them. */
-function keylessRequestOf(req: Request): KeylessRequest {
-  if (req.method === 'GET') {
-    const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-    const queries = search.getAll('query');
-    let extensions: unknown;
-    try {
-      extensions = JSON.parse(search.get('extensions') ?? 'null');
-    } catch {
-      extensions = null; // Apollo refuses it (400)
-    }
-    return { query: queries.length === 1 ? queries[0] : undefined, persistedQuery: hasPersistedQuery(extensions) };
-  }
-  const body: unknown = req.body;
-  if (typeof body !== 'object' || body === null) return { query: undefined, persistedQuery: false };
-  const { query, extensions } = body as { query?: unknown; extensions?: unknown };
-  return { query, persistedQuery: hasPersistedQuery(extensions) };
-}
-
-const hasPersistedQuery = (extensions: unknown) =>
-  typeof extensions === 'object' &&
-  extensions !== null &&
-  ('persistedQuery' in extensions || 'documentId' in extensions);
-
-/**
- * GraphQL over HTTP's persisted documents name a document by `documentId` beside `query`; Apollo
- * keeps only the extensions of a request, so the id is moved there for the pipeline (decisions.md 33).
- */
-const documentIdIntoExtensions: RequestHandler = (req, _res, next) => {
-  const body: unknown = req.body;
-  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'documentId' in body) {
-    const { documentId, extensions, ...request } = body as { documentId: unknown; extensions?: unknown };
-    const others = typeof extensions === 'object' && extensions !== null ? extensions : {};
-    req.body = { ...request, extensions: { ...others, documentId } };
-  }
   next();
 };
 
@@ -213,8 +161,8 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   const service: ServiceDeps = { ...deps, limiter, observe, policies };
   // Its SDL files' parses at start make no spans (tracing on): they are no request's work.
   const schema = countListItems(untraced(buildSchema));
-  // jit: Apollo's gateway interface hands every validated operation to the compiled executor.
-  const jit = (deps.graphqlExecutor ?? 'jit') === 'jit' ? createJitExecutor(schema, deps.logger) : null;
+  // Apollo's gateway interface hands every validated operation to graphql-jit (graphql-js behind it).
+  const jit = createJitExecutor(schema, deps.logger);
   // The REST door runs its own operations, in-process: trusted beside the manifest's, for every key.
   const trusted = deps.trustedDocuments
     ? trustingAlso(
@@ -223,7 +171,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       )
     : null;
   const apollo = new ApolloServer<Context>({
-    ...(jit ? { gateway: jitGateway(schema, jit) } : { schema }),
+    gateway: jitGateway(schema, jit),
     // The parser stops at the token limit: an oversized document costs no more than one of the limit.
     parseOptions: { maxTokens: limits.graphql.maxTokens },
     validationRules: [
@@ -291,16 +239,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   // The legacy contract: each path answers its own method, and 405 with Allow for any other.
   for (const route of LEGACY_ROUTES) {
     const handle = createLegacyHandler({ service, apollo, schema, stalledClientMs: deps.requestTimeoutMs }, route);
-    app.all(route.path, (req, res, next) => {
-      if (req.method === route.method) return handle(req, res, next);
-      res.set('Allow', route.method);
-      sendLegacyError(
-        res,
-        route.door,
-        'METHOD_NOT_ALLOWED',
-        `${route.path} accepts ${route.method} only, not ${req.method}`,
-      );
-    });
+    app.all(route.path, allowOnly(route.path, [route.method]), handle);
   }
 
   // The device door: devices' check-ins, and the keys that verify their answers.
@@ -328,44 +267,8 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     }),
   );
 
-  app.use(
-    '/graphql',
-    (_req, res, next) => {
-      res.locals.route = '/graphql';
-      next();
-    },
-    express.json({ limit: GRAPHQL_BODY_LIMIT }),
-    documentIdIntoExtensions,
-    expressMiddleware(apollo, {
-      // An error here refuses the request before it runs, with the error's HTTP status (withHttpStatus).
-      context: async ({ req, res }) => {
-        try {
-          const context = await createContext(service, {
-            credential: {
-              value: graphqlCredential(req),
-              expected: 'an API key',
-              presentedAs: 'X-Api-Key header (or Authorization: Bearer)',
-            },
-            requestId: res.locals.requestId as string,
-            clientAddress: req.ip ?? null,
-            onQuota: (quota) => setRateLimitHeaders(res, quota),
-          });
-          res.locals.principal = principalForLog(context.auth.principal);
-          // A credential presented and not valid is 401 whatever is asked. None at all is 401 once the
-          // document is parsed, before any validation or cost, unless it only buys access tokens.
-          const { auth } = context;
-          if (
-            !auth.principal &&
-            (context.credential.value || refusedWithoutCredential(keylessRequestOf(req), limits.graphql.maxTokens))
-          )
-            throw auth.failure;
-          return context;
-        } catch (error) {
-          throw withHttpStatus(error);
-        }
-      },
-    }),
-  );
+  // GraphQL over HTTP: translate, ask the pipeline, write (src/http/graphqlDoor.ts).
+  app.use(GRAPHQL_PATH, createGraphqlDoor({ service, apollo, limits }));
 
   app.use((req, res) => {
     sendDoorError(req, res, new AppError('RESOURCE_NOT_FOUND', `no endpoint ${req.method} ${req.path}`));
@@ -386,7 +289,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     app,
     apollo,
     subscriptions,
-    executorStats: jit?.stats ?? null,
+    executorStats: jit.stats,
     policies,
     startDraining: () => {
       draining = true;

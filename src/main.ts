@@ -1,6 +1,7 @@
 // Process entry: the command line (--role), configuration, the start of the role (src/process/service.ts),
 // one line and exit 1 when it fails, and a bounded drain on SIGTERM.
 import { loadConfigOrExit, readArgsOrExit } from './cli/run.js';
+import { RETIRED_SETTINGS } from './kernel/config.js';
 import { createLogger } from './kernel/logger.js';
 import { announceListening } from './process/announce.js';
 import { type StartedService, startService } from './process/service.js';
@@ -12,6 +13,9 @@ const USAGE = `usage: npm start -- [--role api|worker|all]
 const { values } = readArgsOrExit(USAGE, { options: { role: { type: 'string' } } });
 const config = loadConfigOrExit({ role: values.role });
 const logger = createLogger(config.logLevel);
+for (const setting of config.retiredSettings) {
+  logger.warn({ setting }, `${setting} is retired and ignored: ${RETIRED_SETTINGS[setting]}`);
+}
 
 let service: StartedService;
 try {

@@ -151,6 +151,37 @@ describe('device credentials', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses an Authorization header that is not Bearer with the one error of every door, writing nothing', async () => {
+    const before = await counts();
+    for (const authorization of [`Basic ${credential}`, 'Bearer', `Bearer ${credential} extra`]) {
+      const answer = await checkin(fixture.service, null, report(), {
+        headers: { 'content-type': 'application/json', authorization },
+      });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toEqual({
+        error: {
+          code: 'INVALID_ACCESS_TOKEN',
+          message: 'the Authorization header must be "Bearer <device credential>"',
+        },
+      });
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it("answers another method with every door's 405: Allow, in the door's body", async () => {
+    for (const [path, method, allow, takes] of [
+      ['/devices/v1/checkin', 'GET', 'POST', 'POST'],
+      ['/devices/v1/jwks.json', 'POST', 'GET, HEAD', 'GET or HEAD'],
+    ] as const) {
+      const answer = await fixture.service.request(path, { method });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe(allow);
+      expect(await answer.json()).toEqual({
+        error: { code: 'METHOD_NOT_ALLOWED', message: `${path} accepts ${takes} only, not ${method}` },
+      });
+    }
+  });
+
   it('open the device door only: /graphql refuses one like any unknown key', async () => {
     const { status, body } = await fixture.service.graphql('{ viewer { partner { id } } }', {
       authorization: `Bearer ${credential}`,

@@ -2,8 +2,9 @@
 // compiling each document once; every legacy golden request and a set of GraphQL requests (lists of
 // an interface with their links, fragments, aliases, directives, variables and their refusals, field
 // errors, masked errors, non-null propagation, mutations) get the same answers, byte for byte, from a
-// service on jit and a service on graphql-js (GRAPHQL_EXECUTOR=graphql-js), each over its own copy of
-// the seeded database; and what jit cannot compile, or would answer otherwise, runs on graphql-js.
+// service on jit and a service whose jit refuses every document, so that its fallback, graphql-js,
+// runs them all (test/support/jitFallback.ts), each over its own copy of the seeded database; and what
+// jit cannot compile, or would answer otherwise, runs on graphql-js.
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import {
   buildClientSchema,
@@ -15,9 +16,8 @@ import {
   type OperationDefinitionNode,
   parse,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import type { GraphqlExecutorKind } from '../src/kernel/config.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { TimestampScalar } from '../src/kernel/scalars.js';
 import { column, columnOf } from '../src/modules/columns.js';
@@ -26,10 +26,16 @@ import { columnsInlined, createJitExecutor, type ExecutorStats } from '../src/pi
 import { buildSchema } from '../src/pipeline/schema.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from './support/golden.js';
+import { onFallback } from './support/jitFallback.js';
 import { startTestService, type TestService } from './support/service.js';
 
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;
 const DAY = 86_400;
+// graphql-jit, refusing to compile while the fallback service is asked.
+vi.mock('graphql-jit', async (original) => (await import('./support/jitFallback.js')).switchable(await original()));
+
+/** The service on jit, and the one running every document on the fallback. */
+type GraphqlExecutorKind = 'jit' | 'graphql-js';
 const EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
 
 interface Side {
@@ -41,7 +47,7 @@ const sides = {} as Record<GraphqlExecutorKind, Side>;
 beforeAll(async () => {
   for (const executor of EXECUTORS) {
     const database = await createTestDatabase({ now: GOLDEN_NOW });
-    const service = await startTestService(database.db, { now: () => GOLDEN_NOW, graphqlExecutor: executor });
+    const service = await startTestService(database.db, { now: () => GOLDEN_NOW });
     sides[executor] = { database, service };
   }
 });
@@ -64,18 +70,20 @@ interface Answer {
 const withoutErrorIds = (text: string) =>
   text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<error id>');
 
-/** The same request to the jit service, then to the graphql-js one: both answers. */
+/** The same request to the jit service, then to the fallback one: both answers. */
 async function onBoth(send: (service: TestService) => Promise<Response>): Promise<Record<GraphqlExecutorKind, Answer>> {
-  const answers = {} as Record<GraphqlExecutorKind, Answer>;
-  for (const executor of EXECUTORS) {
-    const response = await send(sides[executor].service);
-    answers[executor] = {
+  const answer = async (service: TestService): Promise<Answer> => {
+    const response = await send(service);
+    return {
       status: response.status,
       contentType: response.headers.get('content-type'),
       body: withoutErrorIds(await response.text()),
     };
-  }
-  return answers;
+  };
+  return {
+    jit: await answer(sides.jit.service),
+    'graphql-js': await onFallback(() => answer(sides['graphql-js'].service)),
+  };
 }
 
 const postGraphql =
@@ -113,10 +121,6 @@ describe('jit executes', () => {
     expect(jitStats().compiledDocuments - before.compiledDocuments).toBe(2);
     expect(jitStats().jitExecutions - before.jitExecutions).toBe(5);
     expect(jitStats().graphqlJsExecutions).toBe(before.graphqlJsExecutions);
-  });
-
-  it('is off on graphql-js: Apollo executes as it does without a gateway', () => {
-    expect(sides['graphql-js'].service.executorStats).toBeNull();
   });
 });
 
@@ -499,5 +503,15 @@ describe('a field that reads a column of its row is compiled as a property read 
     expect(late.jit.errors?.map((error) => error.message)).toEqual(
       late.graphqlJs.errors?.map((error) => error.message),
     );
+  });
+});
+
+describe('the fallback service', () => {
+  it('ran every document it was sent on graphql-js: the comparisons above compared jit with its fallback', () => {
+    const stats = sides['graphql-js'].service.executorStats;
+    expect(stats.compiledDocuments).toBe(0);
+    expect(stats.jitExecutions).toBe(0);
+    expect(stats.graphqlJsDocuments).toBeGreaterThan(20);
+    expect(stats.graphqlJsExecutions).toBeGreaterThan(50);
   });
 });

@@ -14,7 +14,7 @@ import { createHttpServer, httpServerTimeouts, MAX_QUERY_STRING_LENGTH } from '.
 import { type ServiceLayerSettings, serviceLayers } from '../src/serviceLayers.js';
 import { createTestDatabase, onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
-import { TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
+import { TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;
@@ -32,7 +32,6 @@ async function startApp(
     production: false,
     tokens: TEST_TOKENS,
     unlockKeys: TEST_UNLOCK_KEYS,
-    graphqlExecutor: TEST_EXECUTOR,
     ...options,
   };
   const { app, stop } = await createApp(deps, serviceLayers(deps, { corsOrigins }));

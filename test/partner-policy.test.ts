@@ -11,7 +11,7 @@ import { DEFAULT_PARTNER_SETTINGS, partnerSettingsOf } from '../src/modules/part
 import { serviceLayers } from '../src/serviceLayers.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
-import { startTestService, TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS, type TestService } from './support/service.js';
+import { startTestService, TEST_TOKENS, TEST_UNLOCK_KEYS, type TestService } from './support/service.js';
 
 const fixture = useSeededService();
 const HOUR = 3600;
@@ -344,7 +344,6 @@ describe('in production', () => {
       production: true,
       tokens: TEST_TOKENS,
       unlockKeys: TEST_UNLOCK_KEYS,
-      graphqlExecutor: TEST_EXECUTOR,
     };
     const app = await createApp(deps, serviceLayers(deps));
     stop = app.stop;

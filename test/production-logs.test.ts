@@ -137,7 +137,12 @@ describe.skipIf(!onPostgres)('a production process, on stdout', () => {
 
   it('at info: JSON lines only, from start to exit; probes and the scrape unlogged unless they fail', async () => {
     const startedAt = Date.now();
-    const run = await startProduction(databaseUrl, { LOG_LEVEL: 'info', DRAIN_DELAY_MS: '1500' });
+    // A retired setting still set (decisions.md 43): the start goes on and says so once.
+    const run = await startProduction(databaseUrl, {
+      LOG_LEVEL: 'info',
+      DRAIN_DELAY_MS: '1500',
+      GRAPHQL_EXECUTOR: 'graphql-js',
+    });
     for (const [index, path] of PROBES.entries()) expect(await get(run.baseUrl, path, `probe-${index}`)).toBe(200);
     expect(await get(run.baseUrl, '/v1/list-clerks.php?key=no-such-key', 'a-request')).toBe(401);
     // Draining: /readyz answers 503, and that probe is logged.
@@ -154,6 +159,12 @@ describe.skipIf(!onPostgres)('a production process, on stdout', () => {
     const lines = parsedLines(stdout, startedAt);
     expect(lines.find((line) => line.msg === 'listening')).toMatchObject({ level: 'info', host: '127.0.0.1' });
     expect(lines.some((line) => line.msg === 'stopped')).toBe(true);
+    expect(lines.filter((line) => line.setting === 'GRAPHQL_EXECUTOR')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        msg: expect.stringMatching(/^GRAPHQL_EXECUTOR is retired and ignored: /),
+      }),
+    ]);
     for (const index of PROBES.keys()) expect(requestLine(lines, `probe-${index}`)).toEqual([]);
     expect(requestLine(lines, 'a-request')).toEqual([
       expect.objectContaining({ level: 'info', msg: 'request', route: '/v1/list-clerks.php', status: 401 }),

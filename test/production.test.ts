@@ -9,7 +9,7 @@ import { createLogger } from '../src/kernel/logger.js';
 import { pageAsset } from '../src/pages/assets.js';
 import { serviceLayers } from '../src/serviceLayers.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
+import { TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
 
 let database: TestDatabase;
 let server: Server;
@@ -25,7 +25,6 @@ beforeAll(async () => {
     production: true,
     tokens: TEST_TOKENS,
     unlockKeys: TEST_UNLOCK_KEYS,
-    graphqlExecutor: TEST_EXECUTOR,
   };
   const app = await createApp(deps, serviceLayers(deps));
   stop = app.stop;

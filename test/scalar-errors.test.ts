@@ -4,18 +4,19 @@
 // value ...; `), so the literal's message is the variable's after that prefix. Checked for Timestamp,
 // Decimal and CurrencyCode with a few bad values each: where the pipeline meets them before either
 // executor (validation, for a literal) and in each executor (graphql-jit and graphql-js, for a
-// variable); then through /graphql on a service on each executor, whose answers must be byte for byte
-// alike. JSON refuses no value: a literal and a variable reach the resolver as the same value, so a
+// variable); then through /graphql on a service on jit and one whose jit refuses every document, so
+// that its fallback, graphql-js, runs them (test/support/jitFallback.ts): the answers must be byte for
+// byte alike. JSON refuses no value: a literal and a variable reach the resolver as the same value, so a
 // notification the vendor's schema refuses is refused in the same words either way.
 import { execute, type OperationDefinitionNode, parse, validate } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import type { GraphqlExecutorKind } from '../src/kernel/config.js';
 import { createLogger } from '../src/kernel/logger.js';
 import type { Context } from '../src/pipeline/context.js';
 import { createJitExecutor } from '../src/pipeline/graphqlExecutor.js';
 import { buildSchema } from '../src/pipeline/schema.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { onFallback } from './support/jitFallback.js';
 import { startTestService, type TestService } from './support/service.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -135,14 +136,19 @@ describe('the pipeline and each executor: one message for a literal and a variab
   });
 });
 
-describe('through /graphql, on graphql-jit and on graphql-js', () => {
+// graphql-jit, refusing to compile while the fallback service is asked.
+vi.mock('graphql-jit', async (original) => (await import('./support/jitFallback.js')).switchable(await original()));
+
+type GraphqlExecutorKind = 'jit' | 'graphql-js';
+
+describe('through /graphql, on graphql-jit and on its fallback, graphql-js', () => {
   const EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
   const sides = {} as Record<GraphqlExecutorKind, { database: TestDatabase; service: TestService }>;
 
   beforeAll(async () => {
     for (const executor of EXECUTORS) {
       const database = await createTestDatabase({ now: NOW });
-      const service = await startTestService(database.db, { now: () => NOW, graphqlExecutor: executor });
+      const service = await startTestService(database.db, { now: () => NOW });
       sides[executor] = { database, service };
     }
   });
@@ -160,13 +166,16 @@ describe('through /graphql, on graphql-jit and on graphql-js', () => {
   ) {
     const answers = [];
     for (const executor of EXECUTORS) {
-      const { service } = sides[executor];
-      const response = await service.request('/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(await headers(service)) },
-        body: JSON.stringify(body),
-      });
-      answers.push({ status: response.status, text: await response.text() });
+      const { service } = sides[executor]!;
+      const ask = async () => {
+        const response = await service.request('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(await headers(service)) },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, text: await response.text() };
+      };
+      answers.push(executor === 'jit' ? await ask() : await onFallback(ask));
     }
     expect(answers[0]).toEqual(answers[1]);
     return { status: answers[0]!.status, body: JSON.parse(answers[0]!.text) };
@@ -231,5 +240,11 @@ describe('through /graphql, on graphql-jit and on graphql-js', () => {
       });
       expect(withoutLocations(byLiteral)).toEqual(withoutLocations(byVariable));
     }
+  });
+
+  it('ran nothing on graphql-jit at the fallback service: the answers compared were its fallback', () => {
+    const stats = sides['graphql-js']!.service.executorStats;
+    expect(stats.jitExecutions).toBe(0);
+    expect(stats.graphqlJsExecutions).toBeGreaterThan(0);
   });
 });

@@ -4,8 +4,8 @@
 // bound value (the IMEI, the key); the request's log line names its trace; and the payment's webhook
 // delivery, posted later by the worker to a real receiver, carries a traceparent of the same trace.
 //
-// With the jit executor (the default) the operation's span is the executor's and the resolvers' spans
-// the instrumentation's (src/pipeline/graphqlExecutor.ts): the trees below are the same with either executor.
+// The operation's span is graphql-jit's executor's and the resolvers' spans the instrumentation's
+// (src/pipeline/graphqlExecutor.ts): the trees below are the ones graphql-js's execute would make.
 //
 // The SDK is started as src/telemetry/preload.ts starts it, before the service's modules load: they
 // are imported below, after it. express is required once from CommonJS first: vitest imports the
@@ -40,7 +40,7 @@ const { startDeliveryWorker } = await import('../src/modules/webhooks/worker.js'
 const { tracingStarted } = await import('../src/kernel/tracing.js');
 const { createTestDatabase } = await import('./support/db.js');
 const { startReceiver } = await import('./support/receiver.js');
-const { startTestService, TEST_EXECUTOR } = await import('./support/service.js');
+const { startTestService } = await import('./support/service.js');
 
 const logText: string[] = [];
 const logger = createLogger('info', { write: (line: string) => void logText.push(line) });
@@ -172,8 +172,8 @@ describe('tracing on', () => {
     // own), and the resolvers' spans are still the instrumentation's, under it.
     const operation = spans.find((span) => span.name === 'query LookupCustomer')!;
     expect(operation.attributes).toMatchObject({ 'graphql.operation.name': 'LookupCustomer' });
-    expect(operation.attributes['graphql.executor']).toBe(TEST_EXECUTOR === 'jit' ? 'jit' : undefined);
-    if (TEST_EXECUTOR === 'jit') expect(service.executorStats?.jitExecutions).toBeGreaterThan(0);
+    expect(operation.attributes['graphql.executor']).toBe('jit');
+    expect(service.executorStats.jitExecutions).toBeGreaterThan(0);
 
     // Statements with placeholders, never their values; the query string keeps its names only.
     const statements = spans.filter(isSql).map((span) => String(span.attributes['db.query.text']));

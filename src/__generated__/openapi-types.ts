@@ -1896,7 +1896,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentsError"];
                 };
             };
-            /** @description INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one. */
+            /** @description INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one. An Authorization header that is not "Bearer <credential>" is INVALID_ACCESS_TOKEN, as at every door. */
             401: {
                 headers: {
                     [name: string]: unknown;

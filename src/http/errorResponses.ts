@@ -1,9 +1,10 @@
 // The one renderer of error answers, for every door: GraphQL's { errors } on /graphql, the partner and
 // payments interfaces' legacy bodies elsewhere, each status from the taxonomy's table (HTTP_STATUS).
-// The REST shim, the operations router and the /graphql door's transport failures all answer through it.
-import type { Request, Response } from 'express';
+// The REST shim, the operations router and the /graphql door's transport failures all answer through it,
+// and every door's 405 is written here once (allowOnly).
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { type ErrorCode, HTTP_STATUS, isErrorCode, maskUnexpectedError } from '../kernel/errors.js';
+import { AppError, type ErrorCode, HTTP_STATUS, isErrorCode, maskUnexpectedError } from '../kernel/errors.js';
 
 /** Which legacy interface a route belongs to; each has its own error body. */
 export type LegacyDoor = 'partner' | 'payments';
@@ -67,13 +68,25 @@ export function errorBody(
   return legacyErrorBody(door, code, message);
 }
 
-export function sendLegacyError(res: Response, door: LegacyDoor, code: ErrorCode, message: string): void {
-  sendError(res, door, { message, extensions: { code } });
-}
-
 /** An error raised in front of the doors or at the transport (414, 405, an unreadable body), in its door's body. */
 export function sendDoorError(req: Request, res: Response, error: RenderedError): void {
   sendError(res, doorOf(req, res), error);
+}
+
+/** What a read-only endpoint takes: express answers HEAD with its GET handler. */
+export const READ_METHODS = ['GET', 'HEAD'] as const;
+
+/**
+ * The one 405 of every door: passes the `methods` `path` takes; any other is 405 METHOD_NOT_ALLOWED,
+ * with Allow naming them, in the body of the door the path belongs to.
+ */
+export function allowOnly(path: string, methods: readonly string[]): RequestHandler {
+  return (req, res, next) => {
+    if (methods.includes(req.method)) return next();
+    res.set('Allow', methods.join(', '));
+    const message = `${path} accepts ${methods.join(' or ')} only, not ${req.method}`;
+    sendDoorError(req, res, new AppError('METHOD_NOT_ALLOWED', message));
+  };
 }
 
 /** Masks an unexpected error (500, or 503 when the database is unreachable) and logs its detail. */

@@ -1,9 +1,8 @@
-// The edges of the GraphQL door, where a request that is not GraphQL's to serve gets a clear answer:
-// only /graphql exactly is the door; a subscription sent over HTTP is told where subscriptions are
-// served; introspection in production is refused in the service's own words and code, on both
+// The edges of the GraphQL door, where a request that is not GraphQL's to serve gets a clear answer
+// (its path and methods are the door's own, graphqlDoor.ts): a subscription sent over HTTP is told
+// where subscriptions are served; introspection in production is refused in the service's own words and code, on both
 // transports. (Apollo's own refusal tells clients to "pass introspection: true to ApolloServer".)
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { RequestHandler } from 'express';
 import {
   type ASTVisitor,
   type FragmentDefinitionNode,
@@ -14,20 +13,6 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { AppError, withHttpStatus } from '../kernel/errors.js';
-import { sendDoorError } from './errorResponses.js';
-
-const GRAPHQL_PATH = '/graphql';
-
-/**
- * Mounted under /graphql: lets through the path itself only, answering 404 for what Express would
- * otherwise hand the door too (/graphql/, /graphql/foo, /GRAPHQL: its mounts are prefixes, case-blind).
- */
-export const exactGraphqlPath: RequestHandler = (req, res, next) => {
-  const query = req.originalUrl.indexOf('?');
-  const path = query === -1 ? req.originalUrl : req.originalUrl.slice(0, query);
-  if (path === GRAPHQL_PATH) return next();
-  sendDoorError(req, res, new AppError('RESOURCE_NOT_FOUND', `no endpoint ${req.method} ${req.path}`));
-};
 
 const subscriptionNeedsWebSocket = () =>
   new AppError(

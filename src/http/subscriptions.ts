@@ -25,12 +25,13 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { AppError } from '../kernel/errors.js';
 import type { LimitSettings } from '../kernel/limitSettings.js';
 import type { TrustedDocuments } from '../kernel/trustedDocuments.js';
-import { bearerCredential, type Principal } from '../modules/auth/principal.js';
+import type { Principal } from '../modules/auth/principal.js';
 import { activeApiKeyIds } from '../modules/auth/queries.js';
 import { createEventFeed } from '../modules/events/feed.js';
 import { type Context, createContext, type ServiceDeps } from '../pipeline/context.js';
 import { costRefusal, createOperationShapeRule } from '../pipeline/documentLimits/graphqlLimits.js';
 import { documentToRun } from '../pipeline/trustedDocuments.js';
+import { graphqlCredential } from './credentials.js';
 import { introspectionDisabledRule } from './graphqlEdges.js';
 import { formatSocketError, labelled, requestError } from './graphqlErrors.js';
 import { CLOSE_FORBIDDEN, createKeyConnections, type DoorCloseReason, type KeyConnection } from './keyConnections.js';
@@ -116,9 +117,10 @@ function credentialOf(params: Readonly<Record<string, unknown>> | undefined, hea
       .map(([name, value]) => [name.toLowerCase(), value]),
   );
   const header = (name: string) => (typeof headers[name] === 'string' ? headers[name] : undefined);
-  const apiKey = given.get('x-api-key') ?? header('x-api-key');
-  if (apiKey) return apiKey;
-  return bearerCredential(given.get('authorization') ?? header('authorization'), 'API key or access token');
+  return graphqlCredential(
+    given.get('x-api-key') ?? header('x-api-key'),
+    given.get('authorization') ?? header('authorization'),
+  );
 }
 
 /** Why a principal may not subscribe at all; undefined when it may. */

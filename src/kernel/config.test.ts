@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadCommandConfig, loadConfig } from './config.js';
+import { ConfigError, loadCommandConfig, loadConfig, RETIRED_SETTINGS } from './config.js';
 import { tracingEnabled } from './tracingSettings.js';
 
 const tempDirs: string[] = [];
@@ -61,7 +61,7 @@ describe('loadConfig', () => {
       drainDelayMs: 0,
       databaseStatementTimeoutMs: 15_000,
       eventRetentionDays: 30,
-      graphqlExecutor: 'jit',
+      retiredSettings: [],
       role: 'all',
       shutdownTimeoutMs: 25_000,
     });
@@ -193,7 +193,7 @@ describe('loadConfig', () => {
       webhookDelivery: {},
       webhookAllowedPorts: [443, 8443],
       eventRetentionDays: 45,
-      graphqlExecutor: 'graphql-js',
+      retiredSettings: ['GRAPHQL_EXECUTOR'],
       trustedDocuments: null,
     });
   });
@@ -242,8 +242,6 @@ describe('loadConfig', () => {
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '3600001' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
     [{ SUBSCRIPTIONS_PER_KEY: '0' }, 'SUBSCRIPTIONS_PER_KEY'],
     [{ SUBSCRIPTION_MAX_BUFFERED_BYTES: '100' }, 'SUBSCRIPTION_MAX_BUFFERED_BYTES'],
-    [{ GRAPHQL_EXECUTOR: 'graphql-jit' }, 'GRAPHQL_EXECUTOR'],
-    [{ GRAPHQL_EXECUTOR: 'JIT' }, 'GRAPHQL_EXECUTOR'],
     [{ DATABASE_URL: 'postgres://app@db/f', DATABASE_PREPARED_STATEMENTS: 'false' }, 'DATABASE_PREPARED_STATEMENTS'],
     [{ DATABASE_DIRECT_URL: 'postgres://app@db:5432/f' }, 'DATABASE_DIRECT_URL'],
     [{ DATABASE_URL: 'postgres://app@bouncer/f', DATABASE_DIRECT_URL: 'mysql://app@db/f' }, 'DATABASE_DIRECT_URL'],
@@ -460,5 +458,21 @@ describe('tracingEnabled', () => {
     expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(
       false,
     );
+  });
+});
+
+describe('retired settings (decisions.md 43)', () => {
+  it.each(['jit', 'graphql-js', 'graphql-jit', ''])(
+    'GRAPHQL_EXECUTOR=%j starts, the setting named to be said once and ignored',
+    (value) => {
+      const config = loadConfig({ GRAPHQL_EXECUTOR: value });
+      expect(config.retiredSettings).toEqual(['GRAPHQL_EXECUTOR']);
+      expect(Object.keys(config)).not.toContain('graphqlExecutor');
+      expect(RETIRED_SETTINGS.GRAPHQL_EXECUTOR).toMatch(/graphql-jit executes every query and mutation/);
+    },
+  );
+
+  it('an environment without one names none', () => {
+    expect(loadConfig({}).retiredSettings).toEqual([]);
   });
 });

@@ -17,9 +17,14 @@ export { ConfigError } from './configError.js';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** What executes GraphQL operations: graphql-jit's compiled documents, or graphql-js as it is (src/pipeline/graphqlExecutor.ts). */
-export type GraphqlExecutorKind = 'jit' | 'graphql-js';
-const GRAPHQL_EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
+/**
+ * Settings the service no longer reads, each with what runs instead: a start that still sets one goes
+ * on, and says so once (main.ts), so the line can be removed (decisions.md 43).
+ */
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  GRAPHQL_EXECUTOR:
+    'graphql-jit executes every query and mutation; graphql-js runs only what jit cannot compile or would answer otherwise',
+};
 
 /** What a process runs (decisions.md 27): the doors, the background jobs, or both. */
 type ServiceRole = 'api' | 'worker' | 'all';
@@ -62,8 +67,8 @@ export interface CommandConfig {
   databaseConnectTimeoutMs: number;
   /** Events are kept this many days, then purged (at least 1). */
   eventRetentionDays: number;
-  /** GRAPHQL_EXECUTOR: jit (the default) or graphql-js, the switch back. */
-  graphqlExecutor: GraphqlExecutorKind;
+  /** The RETIRED_SETTINGS this environment still sets: ignored, each said once at start. */
+  retiredSettings: string[];
   /** The webhook worker's timing (WEBHOOK_*); absent fields take its defaults (docs/integrating.md#webhooks). */
   webhookDelivery: WebhookDeliveryTiming;
   /** The ports production deliveries may use (WEBHOOK_ALLOWED_PORTS); 443 by default. */
@@ -264,14 +269,9 @@ function limits(env: Env): LimitSettings {
   };
 }
 
-/** GRAPHQL_EXECUTOR: jit unless set; anything but the two names stops the start. */
-export function graphqlExecutor(env: Env): GraphqlExecutorKind {
-  const raw = env.GRAPHQL_EXECUTOR;
-  if (raw === undefined || raw === '') return 'jit';
-  if (!(GRAPHQL_EXECUTORS as readonly string[]).includes(raw)) {
-    throw new ConfigError('GRAPHQL_EXECUTOR', `must be ${GRAPHQL_EXECUTORS.join(' or ')}, got "${raw}"`);
-  }
-  return raw as GraphqlExecutorKind;
+/** The retired settings `env` sets (to anything, even empty: it was written for a reason). */
+export function retiredSettingsIn(env: Env): string[] {
+  return Object.keys(RETIRED_SETTINGS).filter((name) => env[name] !== undefined);
 }
 
 /**
@@ -446,7 +446,7 @@ export function loadCommandConfig(env: Env = process.env, commandLine: CommandLi
     webhookDelivery: webhookDelivery(env),
     webhookAllowedPorts: webhookAllowedPorts(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
-    graphqlExecutor: graphqlExecutor(env),
+    retiredSettings: retiredSettingsIn(env),
     trustedDocuments: trustedDocuments(env),
     role: serviceRole(env, commandLine, dbUrl === null),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 100, 3_600_000),

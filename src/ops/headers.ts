@@ -1,9 +1,8 @@
-// Response headers every answer carries (helmet's defaults), the RateLimit headers of an
-// authenticated request, and CORS for the dashboards on /graphql.
+// Response headers every answer carries (helmet's defaults), and CORS for the dashboards on /graphql.
+// The RateLimit headers of an authenticated request are the doors' own (http/rateLimitHeaders.ts).
 import cors from 'cors';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-import type { KeyQuota } from '../pipeline/rateLimits/requestLimits.js';
 
 /**
  * helmet's defaults on every response (Content-Security-Policy, Strict-Transport-Security,
@@ -64,17 +63,4 @@ export function graphqlCors(origins: readonly string[]): RequestHandler | undefi
     exposedHeaders: ['X-Request-ID', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
   });
-}
-
-// The one policy the service advertises: requests per API key (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS).
-const RATE_LIMIT_POLICY = '"default"';
-
-/**
- * The API key's quota in the fields of draft-ietf-httpapi-ratelimit-headers (-11): RateLimit-Policy
- * (q: requests per window, w: its seconds) and RateLimit (r: requests left, t: seconds until the
- * window ends). Both doors call it for every request charged to a key, 429 answers included.
- */
-export function setRateLimitHeaders(res: Response, quota: KeyQuota): void {
-  res.set('RateLimit-Policy', `${RATE_LIMIT_POLICY};q=${quota.limit};w=${quota.windowSeconds}`);
-  res.set('RateLimit', `${RATE_LIMIT_POLICY};r=${quota.remaining};t=${quota.resetSeconds}`);
 }

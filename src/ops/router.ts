@@ -1,11 +1,11 @@
 // What operations put in front of both doors, in one router mounted first by createApp: request
-// metrics, security headers, the query-string limit, the health and metrics endpoints, and CORS and
-// the allowed methods on /graphql.
+// metrics, security headers, the query-string limit, the health and metrics endpoints, and CORS on
+// /graphql.
 import express, { type Router } from 'express';
 import type { Db } from '../db/knex.js';
 import type { ReadReplica } from '../db/replica.js';
-import { exactGraphqlPath } from '../http/graphqlEdges.js';
-import { allowOnly, READ_METHODS } from './doorErrors.js';
+import { allowOnly, READ_METHODS } from '../http/errorResponses.js';
+import { GRAPHQL_PATH, isGraphqlPath } from '../http/graphqlDoor.js';
 import { graphqlCors, securityHeaders } from './headers.js';
 import { serveLiveness, serveReadiness } from './health.js';
 import { refuseLongQueryStrings } from './httpLimits.js';
@@ -27,10 +27,11 @@ interface OperationsOptions {
 export function createOperationsRouter(options: OperationsOptions): Router {
   const router = express.Router();
   router.use(countRequests);
-  // Only /graphql itself is the door: Express's mounts would also take /graphql/, /graphql/foo, /GRAPHQL.
-  router.use('/graphql', exactGraphqlPath);
-  // /graphql is a mount, not an express route: name it for the metrics and the headers.
-  router.use('/graphql', labelRoute('/graphql'));
+  // /graphql is a mount, not an express route: name it (the door itself, not what lies under the
+  // mount) for the metrics and the headers.
+  router.use(GRAPHQL_PATH, (req, res, next) =>
+    isGraphqlPath(req) ? labelRoute(GRAPHQL_PATH)(req, res, next) : next(),
+  );
   router.use(securityHeaders({ production: options.production }));
   router.use(refuseLongQueryStrings);
   // No auth: they say nothing about any tenant. Keep /metrics off the public internet all the same.
@@ -48,8 +49,7 @@ export function createOperationsRouter(options: OperationsOptions): Router {
     .all(allowOnly('/readyz', READ_METHODS));
   router.route('/metrics').get(serveMetrics(options.db, options.replica)).all(allowOnly('/metrics', READ_METHODS));
   const cors = graphqlCors(options.corsOrigins);
-  if (cors) router.use('/graphql', cors);
-  // After CORS, which answers a dashboard's preflight (OPTIONS) itself.
-  router.use('/graphql', allowOnly('/graphql', ['GET', 'POST']));
+  // Before the door's 405: CORS answers a dashboard's preflight (OPTIONS) itself.
+  if (cors) router.use(GRAPHQL_PATH, cors);
   return router;
 }

@@ -7,7 +7,7 @@
 // neither show the schema nor complete a query, and the graph is not for browsing there.
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
-import { allowOnly, READ_METHODS } from '../ops/doorErrors.js';
+import { allowOnly, READ_METHODS } from '../http/errorResponses.js';
 import { browserPagePolicy } from '../ops/headers.js';
 import { type Asset, pageAsset } from './assets.js';
 import {

@@ -1,9 +1,9 @@
-// The executor of the Apollo pipeline (GRAPHQL_EXECUTOR): graphql-jit compiles each validated document
-// once into a function that runs its selection without graphql-js's per-field interpretation, and
-// Apollo hands it every query and mutation of both doors through its gateway interface (parse,
-// validation, every plugin hook and formatError stay Apollo's). What jit cannot compile, what it
-// would answer differently (docs/architecture.md#graphql-execution) and subscriptions run on graphql-js's own
-// execute, so every answer is the one graphql-js gives.
+// The executor of the Apollo pipeline, the only one: graphql-jit compiles each validated document once
+// into a function that runs its selection without graphql-js's per-field interpretation, and Apollo
+// hands it every query and mutation of both doors through its gateway interface (parse, validation,
+// every plugin hook and formatError stay Apollo's). graphql-js is its fallback, never a choice: what
+// jit cannot compile, what it would answer differently (docs/architecture.md#graphql-execution) and
+// subscriptions run on graphql-js's own execute, so every answer is the one graphql-js gives.
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import {

@@ -5,17 +5,13 @@ import type { ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { ReadAhead } from '../db/readAhead.js';
+import { bearerCredential } from '../http/credentials.js';
 import { sendError, sendUnexpectedError } from '../http/errorResponses.js';
 import { readJsonBody } from '../http/jsonBody.js';
+import { setRateLimitHeaders } from '../http/rateLimitHeaders.js';
 import { AppError } from '../kernel/errors.js';
 import { listSizeOf } from '../kernel/listSize.js';
-import {
-  bearerCredential,
-  type Credential,
-  principalForLog,
-  requireRoutePrincipal,
-} from '../modules/auth/principal.js';
-import { setRateLimitHeaders } from '../ops/headers.js';
+import { type Credential, principalForLog, requireRoutePrincipal } from '../modules/auth/principal.js';
 import { type Context, createContext, pageContext, type ServiceDeps } from '../pipeline/context.js';
 import type { LegacyListBody } from './mappers.js';
 import {

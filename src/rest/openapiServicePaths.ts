@@ -168,7 +168,7 @@ export const servicePaths = {
           'an imei that is not 15 or 16 digits',
         ),
         '401': devicesError(
-          'INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one.',
+          'INVALID_DEVICE_CREDENTIAL: no credential, a malformed one (refused unread), or an ended one. An Authorization header that is not "Bearer <credential>" is INVALID_ACCESS_TOKEN, as at every door.',
           deviceCredentialRefused,
           'a mistyped credential',
         ),

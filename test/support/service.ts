@@ -5,7 +5,6 @@ import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
 import type { TrustProxy } from '../../src/kernel/clientAddress.js';
-import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/kernel/config.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
@@ -29,8 +28,8 @@ export interface TestService {
   ) => Promise<{ status: number; body: any }>;
   /** Subscribers listening to the event feed (a subscription is live once counted here). */
   listeningSubscribers: () => number;
-  /** What the jit executor compiled and ran; null on graphql-js. */
-  executorStats: ExecutorStats | null;
+  /** What the executor compiled and ran on graphql-jit, and what it left to graphql-js. */
+  executorStats: ExecutorStats;
   close: () => Promise<void>;
 }
 
@@ -71,8 +70,6 @@ export interface TestServiceOptions {
   rateLimitStore?: RateLimitStoreSettings;
   /** A read replica of `db` (test/support/replica.ts); absent: none. */
   replica?: ReadReplica;
-  /** What executes GraphQL; absent: GRAPHQL_EXECUTOR of the test run (`GRAPHQL_EXECUTOR=graphql-js npm test`), else jit. */
-  graphqlExecutor?: GraphqlExecutorKind;
   /** The layers around the doors (the bench's core: bench/core.ts); absent: the service's own (serviceLayers). */
   layers?: readonly AppLayer[];
   /**
@@ -104,9 +101,6 @@ function startBackground(deps: AppDeps, settings: Partial<DeliverySettings> = {}
   };
 }
 
-/** The executor of the whole test run: the service's default unless GRAPHQL_EXECUTOR names the other. */
-export const TEST_EXECUTOR: GraphqlExecutorKind = graphqlExecutor(process.env);
-
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
   const deps: AppDeps = {
     db,
@@ -118,7 +112,6 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
     replica: options.replica,
-    graphqlExecutor: options.graphqlExecutor ?? TEST_EXECUTOR,
     trustedDocuments: options.trustedDocuments,
   };
   const layers =

@@ -46,8 +46,6 @@ export function startServiceProcess(
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         DATA_DIR: dataDir,
-        // The test run's executor (GRAPHQL_EXECUTOR=graphql-js npm test), unless the test sets its own.
-        ...(process.env.GRAPHQL_EXECUTOR ? { GRAPHQL_EXECUTOR: process.env.GRAPHQL_EXECUTOR } : {}),
         ...env,
       },
     });

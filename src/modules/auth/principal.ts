@@ -91,21 +91,6 @@ interface AuthenticationDeps {
   withWrites?: boolean;
 }
 
-// One word after "Bearer" and nothing else (RFC 6750 section 2.1), spaces only.
-const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
-
-/**
- * The credential an Authorization header carries, for both doors: undefined when there is none (or it
- * is blank); any other shape is INVALID_ACCESS_TOKEN, never silently taken for no credential.
- * `what` names what the door takes after "Bearer", for the message.
- */
-export function bearerCredential(header: string | undefined, what: string): string | undefined {
-  if (header === undefined || header.trim() === '') return undefined;
-  const match = BEARER.exec(header);
-  if (!match) throw invalidAccessToken(`the Authorization header must be "Bearer <${what}>"`);
-  return match[1];
-}
-
 /** The earlier of two expiries (null: none). */
 function earlier(first: Date | null, second: Date | null): Date | null {
   if (!first || !second) return first ?? second;
