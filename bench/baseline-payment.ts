@@ -22,7 +22,7 @@
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
 // test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
-import { commissionOn, parsePaymentAmount } from '../src/kernel/money.js';
+import { commissionOn, formatAmount, parsePaymentAmount } from '../src/kernel/money.js';
 import {
   IN_STORE_CREDIT_SQL,
   IN_STORE_CREDIT_WITH_KEY_SQL,
@@ -331,16 +331,17 @@ function paymentEvents(of: {
     [
       'payment.recorded',
       {
+        // The graph's dialect (docs/decisions.md 41), as the service writes it.
         payment: {
-          id: paymentId,
+          id: String(paymentId),
           time,
-          amount: amount(minor),
+          amount: formatAmount(minor, currency),
           currency,
-          channel: 'in_store',
+          channel: 'IN_STORE',
           deviceTag: facts.o__device_tag,
-          financeOrderId: Number(orderId),
+          financeOrderId: orderId,
         },
-        financeOrder: { id: Number(orderId), remainingBalance: amount(remaining), nextPayment, fullyPaid },
+        financeOrder: { id: orderId, remainingBalance: formatAmount(remaining, currency), nextPayment, fullyPaid },
       },
     ],
     ...entries.map((entry): [string, unknown] => [
