@@ -557,7 +557,7 @@ export interface webhooks {
         put?: never;
         /**
          * A partner transaction was written (PAYJOY_V1 endpoint)
-         * @description What a PAYJOY_V1 endpoint (legacy receivers; transaction.created only) is posted: the bare transaction object, no envelope. Dialect: legacy (docs/legacy-contract.md, JSON types): amounts are JSON numbers, ids JSON integers, times Unix seconds, exactly as the legacy contract's bodies.
+         * @description What a PAYJOY_V1 endpoint (legacy receivers; transaction.created only) is posted: the bare transaction object, no envelope, in the legacy dialect; or, for sendTestWebhook, the bare data of webhook.test. Dialect: legacy (docs/legacy-contract.md, JSON types): amounts are JSON numbers, ids JSON integers, times Unix seconds, exactly as the legacy contract's bodies.
          */
         post: operations["payjoyV1TransactionCreatedWebhook"];
         delete?: never;
@@ -3188,7 +3188,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TransactionCreatedData"];
+                "application/json": components["schemas"]["TransactionCreatedData"] | components["schemas"]["WebhookTestData"];
             };
         };
         responses: {

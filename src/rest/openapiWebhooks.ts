@@ -264,7 +264,7 @@ export function buildWebhooks() {
       operationId: 'payjoyV1TransactionCreatedWebhook',
       tags: [WEBHOOKS_TAG],
       summary: 'A partner transaction was written (PAYJOY_V1 endpoint)',
-      description: `What a PAYJOY_V1 endpoint (legacy receivers; transaction.created only) is posted: the bare transaction object, no envelope. ${DIALECTS.legacy}`,
+      description: `What a PAYJOY_V1 endpoint (legacy receivers; transaction.created only) is posted: the bare transaction object, no envelope, in the legacy dialect; or, for sendTestWebhook, the bare data of webhook.test. ${DIALECTS.legacy}`,
       'x-payload-dialect': 'legacy',
       security: [],
       parameters: [
@@ -276,7 +276,7 @@ export function buildWebhooks() {
       ],
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: ref('TransactionCreatedData') } },
+        content: { 'application/json': { schema: { anyOf: [ref('TransactionCreatedData'), ref('WebhookTestData')] } } },
       },
       responses: RESPONSES,
     },

@@ -58,7 +58,12 @@ export async function startReceiver(
         ]),
       );
       const body = Buffer.concat(chunks).toString('utf8');
-      const problems = webhookPostProblems(headers, body, payloads);
+      let problems: string[];
+      try {
+        problems = webhookPostProblems(headers, body, payloads);
+      } catch (error) {
+        problems = [`the check itself failed: ${String(error)}`];
+      }
       if (problems.length > 0) unreported.push(`${path}: ${problems.join('; ')} in ${body.slice(0, 500)}`);
       received.push({ path, headers, body, answer, problems });
       underWay++;

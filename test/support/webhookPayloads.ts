@@ -21,7 +21,7 @@ interface HeaderParameter {
 interface WebhookEntry {
   post: {
     parameters: HeaderParameter[];
-    requestBody: { content: { 'application/json': { schema: { $ref: string } } } };
+    requestBody: { content: { 'application/json': { schema: { $ref?: string } } } };
   };
 }
 const webhooks = (openApiDocument as unknown as { webhooks: Record<string, WebhookEntry> }).webhooks;
@@ -37,8 +37,10 @@ function validatorOf(schema: Record<string, unknown>) {
   return validate;
 }
 
-/** `components/schemas/X` of a local reference, as a reference into openapi.json. */
-const documentRef = (ref: string) => ({ $ref: `openapi.json${ref}` });
+/** The body schema of a webhooks entry, as a reference into openapi.json (a JSON pointer: `/` is `~1`). */
+const bodyOf = (name: string) => ({
+  $ref: `openapi.json#/webhooks/${name.replaceAll('~', '~0').replaceAll('/', '~1')}/post/requestBody/content/application~1json/schema`,
+});
 
 const errorsOf = (validate: ReturnType<typeof ajv.compile>, value: unknown): string[] =>
   validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
@@ -70,11 +72,11 @@ export function webhookPostProblems(headers: Record<string, string>, body: strin
     for (const error of errorsOf(validatorOf(parameter.schema), value))
       problems.push(`header ${parameter.name}: ${error}`);
   }
-  const bodyRef = entry.post.requestBody.content['application/json'].schema.$ref;
   if (kind === 'described') {
-    problems.push(...errorsOf(validatorOf(documentRef(bodyRef)), parsed).map((error) => `${name} body ${error}`));
+    problems.push(...errorsOf(validatorOf(bodyOf(name)), parsed).map((error) => `${name} body ${error}`));
   } else if (!payjoy) {
-    // The envelope around stand-in data: the type's own, its data left unchecked.
+    // The envelope around stand-in data: the type's own (a component), its data left unchecked.
+    const bodyRef = entry.post.requestBody.content['application/json'].schema.$ref ?? '';
     const envelope = openApiDocument.components.schemas[bodyRef.split('/').pop()!] as Record<string, any>;
     const withAnyData = { ...envelope, properties: { ...envelope.properties, data: {} } };
     problems.push(...errorsOf(validatorOf(withAnyData), parsed).map((error) => `${name} envelope ${error}`));
