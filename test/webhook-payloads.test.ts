@@ -4,7 +4,8 @@
 // acknowledged command through the device agent, an adjustment, a financed cart, the payoff that
 // releases, a test message), delivered to a STANDARD endpoint subscribed to everything and a
 // PAYJOY_V1 one, each post held to its entry by the test receiver; then every event of the log, in
-// the envelope the worker signs, held to it too. A payload that drifts from its description fails
+// the envelope the worker signs, held to it too, and the events the bench data writes in bulk
+// (src/fixtures/eventRows.ts). A payload that drifts from its description fails
 // here (the last test shows the check refusing drifted copies). Deliveries are awaited by polling the
 // receiver, never by a timed assertion.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,6 +17,7 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../src/fixtures/demoIds.js';
+import { writeEventsOfRows } from '../src/fixtures/eventRows.js';
 import { EVENT_TYPES, type EventRow } from '../src/modules/events/rows.js';
 import type { WebhookEndpointRow } from '../src/modules/webhooks/rows.js';
 import { messageOfEvent, newWebhookSecret, signedRequest } from '../src/modules/webhooks/signing.js';
@@ -200,5 +202,19 @@ describe('one event of every type, as delivered and as logged, against openapi.j
     expect(check({ ...data, financeOrder: withoutFullyPaid })).toEqual([
       "payment.recorded body /data/financeOrder must have required property 'fullyPaid'",
     ]);
+  });
+
+  it('the events the bench data writes in bulk, for the same rows, match their entries too', async () => {
+    const db = fixture.database.db;
+    const before = (await db('events').max({ n: 'sequence' }).first())!.n as string;
+    // Every payment's and transaction's event written again (this file's last test: nothing reads the log after it).
+    expect(await writeEventsOfRows(db, { since: new Date(0) })).toBeGreaterThan(0);
+    const rows: EventRow[] = await db('events').where('sequence', '>', before).orderBy('sequence');
+    expect(new Set(rows.map((row) => row.type))).toEqual(new Set(['payment.recorded', 'transaction.created']));
+    const endpoint = { format: 'standard', secret: newWebhookSecret(), previous_secret: null } as WebhookEndpointRow;
+    for (const row of rows) {
+      const { headers, body } = signedRequest(endpoint, messageOfEvent(row), new Date());
+      expect(webhookPostProblems(headers, body, 'described'), `${row.type} ${body}`).toEqual([]);
+    }
   });
 });
