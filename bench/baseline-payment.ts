@@ -23,7 +23,7 @@
 // test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
 import type { SqlFragment } from '../src/db/sqlFragment.js';
-import { commissionOn, parsePaymentAmount } from '../src/kernel/money.js';
+import { commissionOn, formatAmount, parsePaymentAmount } from '../src/kernel/money.js';
 import { inStoreCreditSql, inStoreFactsSql, type PaymentTransaction } from '../src/modules/payments/queries.js';
 import type { PaymentReceiptSnapshot } from '../src/modules/payments/rows.js';
 import type { TimelinePlan } from '../src/modules/timeline/schedule.js';
@@ -344,16 +344,17 @@ function paymentEvents(of: {
     [
       'payment.recorded',
       {
+        // The graph's dialect (docs/decisions.md 41), as the service writes it.
         payment: {
-          id: paymentId,
+          id: String(paymentId),
           time,
-          amount: amount(minor),
+          amount: formatAmount(minor, currency),
           currency,
-          channel: 'in_store',
+          channel: 'IN_STORE',
           deviceTag: facts.o__device_tag,
-          financeOrderId: Number(orderId),
+          financeOrderId: orderId,
         },
-        financeOrder: { id: Number(orderId), remainingBalance: amount(remaining), nextPayment, fullyPaid },
+        financeOrder: { id: orderId, remainingBalance: formatAmount(remaining, currency), nextPayment, fullyPaid },
       },
     ],
     ...entries.map((entry): [string, unknown] => [

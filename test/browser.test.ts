@@ -263,7 +263,8 @@ describe('the pages in a real browser (chromium)', () => {
       await expect.poll(() => result.textContent(), { timeout: 10_000 }).toContain('PAYMENT_RECORDED');
       const event = JSON.parse((await resultText(page))!);
       expect(event.data.events.type).toBe('PAYMENT_RECORDED');
-      expect(event.data.events.data.payment.id).toBe(paymentId);
+      // payment.recorded speaks the graph's dialect: its ids are strings (docs/decisions.md 41).
+      expect(event.data.events.data.payment.id).toBe(String(paymentId));
       // Stopping it closes its connection: the service hears no subscriber any more.
       await run.click();
       await vi.waitFor(() => expect(service().listeningSubscribers()).toBe(0), { timeout: 10_000 });

@@ -68,8 +68,9 @@ async function subscribe(target: TestService): Promise<Subscriber> {
   return subscriber;
 }
 
+// payment.recorded's payment.id is a string (the graph's dialect), transaction.created's an integer (legacy): decisions.md 41.
 const paymentEvent = (subscriber: Subscriber, paymentId: number) =>
-  subscriber.events.find((event) => event.type === 'PAYMENT_RECORDED' && event.data.payment.id === paymentId);
+  subscriber.events.find((event) => event.type === 'PAYMENT_RECORDED' && event.data.payment.id === String(paymentId));
 
 describe('a payment recorded over REST', () => {
   it('reaches a subscriber within a second, with its transactions', async () => {
@@ -130,6 +131,7 @@ describe('a payment recorded over REST', () => {
     });
     const paymentId = await payInStore(fixture.service);
     const verifier = new Webhook(secret);
+    // payment.recorded's payment.id is a string, transaction.created's an integer (decisions.md 41).
     const delivered = () =>
       receiver.received
         .filter((request) => request.path === '/ledger' && request.answer === 'ok')
@@ -138,10 +140,13 @@ describe('a payment recorded over REST', () => {
           body: verifier.verify(request.body, request.headers) as any,
         }));
     await vi.waitFor(
-      () => expect(delivered().filter((entry) => entry.body.data.payment?.id === paymentId)).toHaveLength(3),
+      () =>
+        expect(delivered().filter((entry) => String(entry.body.data.payment?.id) === String(paymentId))).toHaveLength(
+          3,
+        ),
       { timeout: 10_000, interval: 20 },
     );
-    const mine = delivered().filter((entry) => entry.body.data.payment?.id === paymentId);
+    const mine = delivered().filter((entry) => String(entry.body.data.payment?.id) === String(paymentId));
     expect(mine.map((entry) => entry.body.type).sort()).toEqual([
       'payment.recorded',
       'transaction.created',

@@ -34,7 +34,7 @@ const sameAsListed = (items: unknown[], data: unknown) =>
 const RECORD = `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&currency=USD`;
 
 describe('the events a change writes', () => {
-  it('an in-store payment: payment.recorded typed as the legacy receipt, its cash and commission as listed', async () => {
+  it("an in-store payment: payment.recorded in the graph's dialect, its cash and commission as listed", async () => {
     const before = await lastSequence();
     const receipt = (await get(`${RECORD}&amount=9.00`)).payment;
     const events = await eventsAfter(before);
@@ -47,19 +47,20 @@ describe('the events a change writes', () => {
     const first = Number(events[0].sequence);
     expect(first).toBeGreaterThan(before);
     expect(events.map((event) => Number(event.sequence))).toEqual([first, first + 1, first + 2]);
+    // Ids and amounts as strings, the channel as the graph's enum (docs/decisions.md 41).
     expect(events[0].data).toEqual({
       payment: {
-        id: receipt.id,
+        id: String(receipt.id),
         time: receipt.time,
-        amount: 9,
+        amount: '9.00',
         currency: 'USD',
-        channel: 'in_store',
+        channel: 'IN_STORE',
         deviceTag: DEMO_DEVICE_TAG,
-        financeOrderId: Number(DEMO_ORDER_ID),
+        financeOrderId: DEMO_ORDER_ID,
       },
       financeOrder: {
-        id: Number(DEMO_ORDER_ID),
-        remainingBalance: 189,
+        id: DEMO_ORDER_ID,
+        remainingBalance: '189.00',
         nextPayment: receipt.nextPayment,
         fullyPaid: false,
       },

@@ -47,7 +47,7 @@ describe('Query.events and Query.event', () => {
     expect(payments.map((node) => node.id)).toEqual(
       rows.filter((row) => row.type === 'payment.recorded').map((row) => row.id),
     );
-    expect(payments[0].data.payment).toMatchObject({ amount: 2, currency: 'USD', channel: 'in_store' });
+    expect(payments[0].data.payment).toMatchObject({ amount: '2.00', currency: 'USD', channel: 'IN_STORE' });
 
     const one = await partner('query($id: ID!) { event(id: $id) { id type data } }', { id: payments[0].id });
     expect(one.data.event).toEqual({ id: payments[0].id, type: 'PAYMENT_RECORDED', data: payments[0].data });

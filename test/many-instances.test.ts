@@ -285,13 +285,14 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     await vi.waitFor(() => expect(acknowledged).toBe(true));
     // The subscription is live once its instance listens; a payment made before that is not in the feed.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const paid: number[] = [];
+    // payment.recorded's ids are the graph's, strings (decisions.md 41).
+    const paid: string[] = [];
     for (const instance of [instances[1]!, instances[2]!]) {
       const answer = await send(instance.baseUrl, inStorePayment('demo-retail-key', DEMO_ORDER), {
         headers: { 'idempotency-key': `proof-feed-${instance.baseUrl}` },
       });
       expect(answer.status).toBe(200);
-      paid.push(answer.body.payment.id);
+      paid.push(String(answer.body.payment.id));
     }
     await vi.waitFor(
       () =>
@@ -315,13 +316,14 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
         headers: { 'idempotency-key': `proof-webhook-${index}` },
       });
       expect(answer.status).toBe(200);
-      return answer.body.payment.id as number;
+      // payment.recorded's ids are the graph's, strings (decisions.md 41).
+      return String(answer.body.payment.id);
     });
     const posts = () => receiver.received.filter((request) => request.path === '/proof');
     const deliveredPayments = () =>
       posts()
         .filter((request) => request.answer === 'ok')
-        .map((request) => JSON.parse(request.body).data.payment.id as number);
+        .map((request) => JSON.parse(request.body).data.payment.id as string);
     await vi.waitFor(() => expect(deliveredPayments().sort()).toEqual([...paid].sort()), {
       timeout: 20_000,
       interval: 50,

@@ -6,7 +6,7 @@
 // that ledger:check finds the ledger clean.
 import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { money, subtractMoney } from '../src/kernel/money.js';
+import { formatAmount, money, subtractMoney } from '../src/kernel/money.js';
 import { checkLedger } from '../src/ledger/check.js';
 import type { Claimed } from '../src/modules/payments/idempotency.js';
 import {
@@ -118,7 +118,9 @@ async function expectEachRecordedOnce(order: typeof ON_4000004, recorded: Claime
     if (claimed.receipt.fullyPaid) expect(device).toEqual(['device.released']);
     for (const event of events.filter((event) => ['payment.recorded', 'transaction.created'].includes(event.type)))
       expect(String(event.data.payment.id)).toBe(id);
-    expect(events[0]!.data.financeOrder.remainingBalance).toBe(Number(claimed.receipt.remainingMinor) / 100);
+    expect(events[0]!.data.financeOrder.remainingBalance).toBe(
+      formatAmount(claimed.receipt.remainingMinor, claimed.receipt.currency),
+    );
   }
 }
 

@@ -168,14 +168,15 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
           const bodies = receiver.received
             .filter((request) => request.path === '/pooler')
             .map((r) => JSON.parse(r.body));
-          expect(bodies.map((body) => body.data?.payment?.id)).toContain(paid.body.payment.id);
+          // payment.recorded's ids are the graph's, strings (decisions.md 41).
+          expect(bodies.map((body) => body.data?.payment?.id)).toContain(String(paid.body.payment.id));
         },
         { timeout: 20_000, interval: 50 },
       );
     });
 
     it('shows a subscriber the payment made after it subscribed (the event feed listens on the direct URL)', async () => {
-      const events: Array<{ data: { payment: { id: number } } }> = [];
+      const events: Array<{ data: { payment: { id: string } } }> = [];
       let acknowledged = false;
       const client = createClient({
         url: `${service.baseUrl.replace(/^http/, 'ws')}/graphql`,
@@ -196,10 +197,13 @@ describe.runIf(onPostgres)('behind PgBouncer in transaction pooling', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const paid = await post(demoPayment(), { 'idempotency-key': 'pooler-feed' });
       expect(paid.status).toBe(200);
-      await vi.waitFor(() => expect(events.map((event) => event.data.payment.id)).toContain(paid.body.payment.id), {
-        timeout: 10_000,
-        interval: 20,
-      });
+      await vi.waitFor(
+        () => expect(events.map((event) => event.data.payment.id)).toContain(String(paid.body.payment.id)),
+        {
+          timeout: 10_000,
+          interval: 20,
+        },
+      );
     });
 
     it('found the server statement timeout it is configured with, so it warned of nothing', () => {

@@ -338,7 +338,8 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
             receiver.received
               .filter((request) => request.path === '/deploy' && request.answer === 'ok')
               .map((request) => JSON.parse(request.body).data.payment.id),
-          ).toEqual([paymentId]),
+            // payment.recorded's ids are the graph's, strings (decisions.md 41).
+          ).toEqual([String(paymentId)]),
         { timeout: 20_000, interval: 100 },
       );
 

@@ -43,7 +43,8 @@ function useToolService(webhookTools = DEFAULT_LIMITS.webhookTools): ToolService
 
 let receiver: Receiver;
 beforeAll(async () => {
-  receiver = await startReceiver();
+  // Stand-in data for the tools' limits (docs/decisions.md 41): the envelopes are checked, not the data.
+  receiver = await startReceiver({ payloads: 'stand-ins' });
 });
 afterAll(async () => receiver?.close());
 

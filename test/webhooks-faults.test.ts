@@ -29,7 +29,7 @@ describe.skipIf(!onPostgres)('webhook deliveries through faults (Postgres)', () 
   it('a service SIGKILLed mid-delivery loses nothing: two new instances deliver every event', async () => {
     const database: TestDatabase = await createTestDatabase();
     cleanups.push(() => database.destroy());
-    const receiver: Receiver = await startReceiver();
+    const receiver: Receiver = await startReceiver({ payloads: 'stand-ins' });
     cleanups.push(() => receiver.close());
     const first = await startServiceProcess(database.url!, cleanups, FAST_RETRIES);
     const created = await fetch(`${first.baseUrl}/graphql`, {

@@ -22,7 +22,7 @@ let receiver: Receiver;
 let worker: DeliveryWorker | undefined;
 
 beforeAll(async () => {
-  receiver = await startReceiver({ answerAfterMs: ANSWER_AFTER_MS });
+  receiver = await startReceiver({ answerAfterMs: ANSWER_AFTER_MS, payloads: 'stand-ins' });
 });
 afterAll(async () => {
   await worker?.stop();

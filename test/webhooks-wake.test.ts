@@ -20,7 +20,7 @@ let receiver: Receiver;
 let worker: DeliveryWorker | undefined;
 
 beforeAll(async () => {
-  receiver = await startReceiver({ answerAfterMs: 40 });
+  receiver = await startReceiver({ answerAfterMs: 40, payloads: 'stand-ins' });
 });
 afterEach(async () => {
   await worker?.stop();

@@ -16,7 +16,8 @@ const fixture = useSeededService();
 let receiver: Receiver;
 let worker: DeliveryWorker | undefined;
 beforeAll(async () => {
-  receiver = await startReceiver();
+  // Stand-in data beside real events (docs/decisions.md 41): the envelopes are checked, not the data.
+  receiver = await startReceiver({ payloads: 'stand-ins' });
 });
 afterAll(async () => {
   await worker?.stop();

@@ -325,7 +325,248 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was recorded
+         * @description In store or through a vendor (a replay of an Idempotency-Key or vendor reference writes none): the payment and its order as they stood right after it, the values of the graph's PaymentReceipt. Written in the graph dialect since docs/decisions.md 41; an event written before holds the legacy types until purged. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["paymentRecordedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner transaction was written
+         * @description Finance (a cart financed), cash and commission (an in-store payment), adjustment: exactly the item list-transactions returns for it, byte for byte. A PAYJOY_V1 endpoint is posted this object bare (see payjoy_v1.transaction.created). Dialect: legacy (docs/legacy-contract.md, JSON types): amounts are JSON numbers, ids JSON integers, times Unix seconds, exactly as the legacy contract's bodies.
+         */
+        post: operations["transactionCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finance_order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cart was financed
+         * @description The new finance order as lookup-customer's financeOrder object, at that moment. Dialect: legacy (docs/legacy-contract.md, JSON types): amounts are JSON numbers, ids JSON integers, times Unix seconds, exactly as the legacy contract's bodies.
+         */
+        post: operations["financeOrderCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finance_order.paid_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment brought an order's balance to 0
+         * @description The order as lookup-customer's financeOrder object, its remainingBalance 0. Dialect: legacy (docs/legacy-contract.md, JSON types): amounts are JSON numbers, ids JSON integers, times Unix seconds, exactly as the legacy contract's bodies.
+         */
+        post: operations["financeOrderPaidOffWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test message
+         * @description Queued by sendTestWebhook for one endpoint and delivered to it alone (in its format), never to subscriptions; an endpoint cannot subscribe to it. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "device.lock_upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device's lock is near
+         * @description Once for each of the partner's lockReminderDays, that many days before the order's lockAt. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["deviceLockUpcomingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "device.locked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device locked
+         * @description Its order reached lockAt unpaid. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["deviceLockedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "device.unlocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device unlocked
+         * @description A payment (or a settings change, or a sandbox clock reset) moved a locked order's lockAt into the future. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["deviceUnlockedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "device.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device was released for good
+         * @description The payment that paid the order off, after its finance_order.paid_off; lockAt is null. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["deviceReleasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "device.command_acknowledged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device acknowledged a command
+         * @description At a check-in, one event per command acknowledged (docs/decisions.md 20). Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["deviceCommandAcknowledgedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "device.checked_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device checked in
+         * @description At the device door, at most one event per device per hour (docs/decisions.md 19): the state it was answered. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["deviceCheckedInWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payjoy_v1.transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner transaction was written (PAYJOY_V1 endpoint)
+         * @description What a PAYJOY_V1 endpoint (legacy receivers; transaction.created only) is posted: the bare transaction object, no envelope, in the legacy dialect; or, for sendTestWebhook, the bare data of webhook.test. Dialect: legacy (docs/legacy-contract.md, JSON types): amounts are JSON numbers, ids JSON integers, times Unix seconds, exactly as the legacy contract's bodies.
+         */
+        post: operations["payjoyV1TransactionCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         PartnerError: {
@@ -673,6 +914,285 @@ export interface components {
             rateLimitStore?: string;
             /** @description The read replica: "ok", "lagging <n> s", "down", or "none". */
             replica: string;
+        };
+        FinanceOrderEventData: {
+            currency: string;
+            /** @description Down payment, in the currency's units (exact decimal printed as a JSON number). */
+            downPayment: number;
+            /** @description Financed amount, in the currency's units (exact decimal printed as a JSON number). */
+            financeAmount: number;
+            id: number;
+            /** @description Monthly cost, in the currency's units (exact decimal printed as a JSON number). */
+            monthlyCost: number;
+            months: number;
+            /** @description Price before tax, in the currency's units (exact decimal printed as a JSON number). */
+            pricePreTax: number;
+            /** @description Purchase amount, in the currency's units (exact decimal printed as a JSON number). */
+            purchaseAmount: number;
+            /** @description Still to pay, in the currency's units (exact decimal printed as a JSON number). */
+            remainingBalance: number;
+            /** @description Unix timestamp of the order. */
+            time: number;
+            /** @description Weekly cost, in the currency's units (exact decimal printed as a JSON number). */
+            weeklyCost: number;
+        };
+        PaymentRecordedData: {
+            payment: {
+                id: string;
+                /** @description When it was recorded, in Unix seconds. */
+                time: number;
+                /** @description The amount paid: a decimal string with the currency's places. */
+                amount: string;
+                currency: string;
+                /** @enum {unknown} */
+                channel: "IN_STORE" | "VENDOR";
+                deviceTag: string;
+                financeOrderId: string;
+            };
+            financeOrder: {
+                id: string;
+                /** @description Still to pay after it: a decimal string with the currency's places. */
+                remainingBalance: string;
+                /** @description When the device locks unless a payment arrives; null once fully paid, in Unix seconds. */
+                nextPayment: number | null;
+                fullyPaid: boolean;
+            };
+        };
+        /** @description The body a STANDARD endpoint is posted for payment.recorded. */
+        PaymentRecordedEvent: {
+            /** @constant */
+            type: "payment.recorded";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentRecordedData"];
+        };
+        TransactionCreatedData: components["schemas"]["FinanceTransaction"] | components["schemas"]["CashTransaction"] | components["schemas"]["CommissionTransaction"] | components["schemas"]["AdjustmentTransaction"];
+        /** @description The body a STANDARD endpoint is posted for transaction.created. */
+        TransactionCreatedEvent: {
+            /** @constant */
+            type: "transaction.created";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["TransactionCreatedData"];
+        };
+        /** @description The body a STANDARD endpoint is posted for finance_order.created. */
+        FinanceOrderCreatedEvent: {
+            /** @constant */
+            type: "finance_order.created";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["FinanceOrderEventData"];
+        };
+        /** @description The body a STANDARD endpoint is posted for finance_order.paid_off. */
+        FinanceOrderPaidOffEvent: {
+            /** @constant */
+            type: "finance_order.paid_off";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["FinanceOrderEventData"];
+        };
+        WebhookTestData: {
+            /** @constant */
+            test: true;
+            /** @description The endpoint tested. */
+            endpointId: string;
+        };
+        /** @description The body a STANDARD endpoint is posted for webhook.test. */
+        WebhookTestEvent: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestData"];
+        };
+        DeviceLockUpcomingData: {
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+            financeOrder: {
+                id: string;
+                /** @description Still to pay: a decimal string with the currency's places. */
+                remainingBalance: string;
+                currency: string;
+                /** @description When the device locks unless a payment arrives; null once paid off, in Unix seconds. */
+                lockAt: number | null;
+            };
+            daysLeft: number;
+            /** @description When the device locks, in Unix seconds. */
+            lockAt: number;
+            /** @description The least amount that moves lockAt by a day, capped at the balance: a decimal string with the currency's places. */
+            minimumPaymentAmount: string;
+        };
+        /** @description The body a STANDARD endpoint is posted for device.lock_upcoming. */
+        DeviceLockUpcomingEvent: {
+            /** @constant */
+            type: "device.lock_upcoming";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["DeviceLockUpcomingData"];
+        };
+        DeviceLockedData: {
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+            financeOrder: {
+                id: string;
+                /** @description Still to pay: a decimal string with the currency's places. */
+                remainingBalance: string;
+                currency: string;
+                /** @description When the device locks unless a payment arrives; null once paid off, in Unix seconds. */
+                lockAt: number | null;
+            };
+            /** @constant */
+            reason: "PAYMENT_OVERDUE";
+        };
+        /** @description The body a STANDARD endpoint is posted for device.locked. */
+        DeviceLockedEvent: {
+            /** @constant */
+            type: "device.locked";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["DeviceLockedData"];
+        };
+        DeviceUnlockedData: {
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+            financeOrder: {
+                id: string;
+                /** @description Still to pay: a decimal string with the currency's places. */
+                remainingBalance: string;
+                currency: string;
+                /** @description When the device locks unless a payment arrives; null once paid off, in Unix seconds. */
+                lockAt: number | null;
+            };
+        };
+        /** @description The body a STANDARD endpoint is posted for device.unlocked. */
+        DeviceUnlockedEvent: {
+            /** @constant */
+            type: "device.unlocked";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["DeviceUnlockedData"];
+        };
+        DeviceReleasedData: {
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+            financeOrder: {
+                id: string;
+                /** @description Still to pay: a decimal string with the currency's places. */
+                remainingBalance: string;
+                currency: string;
+                /** @description When the device locks unless a payment arrives; null once paid off, in Unix seconds. */
+                lockAt: number | null;
+            };
+        };
+        /** @description The body a STANDARD endpoint is posted for device.released. */
+        DeviceReleasedEvent: {
+            /** @constant */
+            type: "device.released";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["DeviceReleasedData"];
+        };
+        DeviceCommandAcknowledgedData: {
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+            command: {
+                id: string;
+                /** @enum {unknown} */
+                type: "LOCK_NOW" | "UNLOCK_FOR_HOURS" | "SHOW_MESSAGE" | "RELEASE";
+                /** @description UNLOCK_FOR_HOURS: the hours. */
+                hours: number | null;
+                /** @description SHOW_MESSAGE: the text. */
+                message: string | null;
+                /** @description When it was sent, in Unix seconds. */
+                createdAt: number;
+                /** @description When a check-in first carried it, in Unix seconds. */
+                deliveredAt: number | null;
+                /** @description When the device acknowledged it, in Unix seconds. */
+                acknowledgedAt: number;
+            };
+        };
+        /** @description The body a STANDARD endpoint is posted for device.command_acknowledged. */
+        DeviceCommandAcknowledgedEvent: {
+            /** @constant */
+            type: "device.command_acknowledged";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["DeviceCommandAcknowledgedData"];
+        };
+        DeviceCheckedInData: {
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+            /** @enum {unknown} */
+            lockState: "UNLOCKED" | "LOCKED" | "RELEASED";
+            /** @enum {unknown} */
+            reason: "PAYMENT_OVERDUE" | "SIM_MISMATCH" | "LOCK_COMMAND" | null;
+            appVersion: string;
+            simMismatch: boolean;
+        };
+        /** @description The body a STANDARD endpoint is posted for device.checked_in. */
+        DeviceCheckedInEvent: {
+            /** @constant */
+            type: "device.checked_in";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["DeviceCheckedInData"];
         };
     };
     responses: never;
@@ -2257,6 +2777,434 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PartnerError"];
                 };
+            };
+        };
+    };
+    paymentRecordedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRecordedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    financeOrderCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinanceOrderCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    financeOrderPaidOffWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinanceOrderPaidOffEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deviceLockUpcomingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceLockUpcomingEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deviceLockedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceLockedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deviceUnlockedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceUnlockedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deviceReleasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceReleasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deviceCommandAcknowledgedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceCommandAcknowledgedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deviceCheckedInWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceCheckedInEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payjoyV1TransactionCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description base64(HMAC-SHA256(raw body)) keyed with the secret string as shown (whsec_..., its UTF-8 bytes); the current secret only. */
+                "X-PayJoy-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCreatedData"] | components["schemas"]["WebhookTestData"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

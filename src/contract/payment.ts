@@ -1,7 +1,6 @@
 // A payment as the legacy contract writes it: record-customer-payment's `payment`
-// (docs/legacy-contract.md#record-customer-payment), the vendor notification's `data` (#notification), and
-// the payment.recorded event, all from the receipt the domain computed (its amounts in minor units of its currency).
-import { formatAmount } from '../kernel/money.js';
+// (docs/legacy-contract.md#record-customer-payment) and the vendor notification's `data` (#notification),
+// from the receipt the domain computed (its amounts in minor units of its currency).
 import { integer, number } from './json.js';
 
 /** What a payment did, as the domain's receipt says it (amounts in minor units of `currency`). */
@@ -57,30 +56,5 @@ export function legacyPaymentNotification(
     currency: receipt.currency,
     fullyPaid: receipt.fullyPaid,
     ...(receipt.unlockCode ? { unlockCode: receipt.unlockCode } : {}),
-  };
-}
-
-/** payment.recorded's data: the payment and its order as they stood right after it, typed as the legacy receipt. */
-export function legacyPaymentRecorded(
-  payment: { id: string; amountMinor: string; currency: string; channel: string; financeOrderId: string },
-  receipt: Omit<LegacyReceiptSource, 'paymentId' | 'amountMinor'>,
-) {
-  const amount = (minor: string) => number(formatAmount(minor, receipt.currency));
-  return {
-    payment: {
-      id: integer(payment.id),
-      time: receipt.time,
-      amount: amount(payment.amountMinor),
-      currency: payment.currency,
-      channel: payment.channel,
-      deviceTag: receipt.deviceTag,
-      financeOrderId: integer(payment.financeOrderId),
-    },
-    financeOrder: {
-      id: integer(payment.financeOrderId),
-      remainingBalance: amount(receipt.remainingMinor),
-      nextPayment: receipt.nextPayment,
-      fullyPaid: receipt.fullyPaid,
-    },
   };
 }

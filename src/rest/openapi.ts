@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document of the service: the legacy contract's eight endpoints (payments and
-// partner query interfaces) and the vendors' repayment options beside them, /graphql and the operations endpoints, each with its operationId, tag,
+// partner query interfaces) and the vendors' repayment options beside them, /graphql and the operations
+// endpoints, and the webhooks the service posts (rest/openapiWebhooks.ts), each with its operationId, tag,
 // security (which key it takes) and every status it answers, every response with real examples.
 // The legacy operations are derived from the route table (rest/routes.ts: path, method, door,
 // credential, parameters, and each route's doc); their schemas are rest/openapiSchemas.ts's. npm run
@@ -21,6 +22,7 @@ import {
   successHeaders,
 } from './openapiSchemas.js';
 import { DEVICES_TAG, GRAPHQL_TAG, OPERATIONS_TAG, servicePaths } from './openapiServicePaths.js';
+import { buildWebhooks, webhookSchemas, webhooksTag } from './openapiWebhooks.js';
 import { LEGACY_ROUTES, type LegacyRoute } from './routes.js';
 
 const PAYMENTS_TAG = 'Payments interface';
@@ -53,6 +55,7 @@ const tags = [
     description:
       'Health, metrics and this document, for orchestrators, monitoring and tooling. No key; errors in the partner body.',
   },
+  webhooksTag,
 ];
 
 const securitySchemes = {
@@ -212,7 +215,7 @@ function buildOpenApiDocument(goldens: readonly GoldenExample[], notification: S
     // Relative: the service that serves this document (npm start: http://localhost:4000).
     servers: [{ url: '/', description: 'The service that serves this document.' }],
     tags,
-    components: { securitySchemes, schemas },
+    components: { securitySchemes, schemas: { ...schemas, ...webhookSchemas } },
     paths: withGoldenExamples(
       {
         ...Object.fromEntries(LEGACY_ROUTES.map((route) => [route.path, legacyPathItem(route, notification)])),
@@ -220,6 +223,8 @@ function buildOpenApiDocument(goldens: readonly GoldenExample[], notification: S
       },
       goldens,
     ),
+    // What the service posts to webhook endpoints, one entry per event type (docs/decisions.md 41).
+    webhooks: buildWebhooks(),
   };
 }
 

@@ -22,14 +22,14 @@ export interface Parameter {
 
 export const str = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
 export const int = (description?: string): Schema => ({ type: 'integer', ...(description ? { description } : {}) });
-const num = (description?: string): Schema => ({ type: 'number', ...(description ? { description } : {}) });
-const bool: Schema = { type: 'boolean' };
-const decimalString = (description: string): Schema => ({
+export const num = (description?: string): Schema => ({ type: 'number', ...(description ? { description } : {}) });
+export const bool: Schema = { type: 'boolean' };
+export const decimalString = (description: string): Schema => ({
   type: 'string',
   pattern: '^-?[0-9]+(\\.[0-9]+)?$',
   description,
 });
-const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type, 'null'] });
+export const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type, 'null'] });
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const arr = (items: Schema): Schema => ({ type: 'array', items });
 
@@ -97,6 +97,21 @@ const idInteger = int('Identifier.');
 const family = obj({ id: int(), name: str() });
 const model = obj({ id: int(), makeModel: str(), name: str() });
 
+/** lookup-customer's financeOrder object, also the data of the finance_order.* events (openapiWebhooks.ts). */
+export const legacyFinanceOrder = obj({
+  currency: str(),
+  downPayment: moneyNumber('Down payment'),
+  financeAmount: moneyNumber('Financed amount'),
+  id: int(),
+  monthlyCost: moneyNumber('Monthly cost'),
+  months: int(),
+  pricePreTax: moneyNumber('Price before tax'),
+  purchaseAmount: moneyNumber('Purchase amount'),
+  remainingBalance: moneyNumber('Still to pay'),
+  time: int('Unix timestamp of the order.'),
+  weeklyCost: moneyNumber('Weekly cost'),
+});
+
 export const schemas: Record<string, Schema> = {
   PartnerError: obj({
     valid: { const: false },
@@ -152,21 +167,7 @@ export const schemas: Record<string, Schema> = {
         ['description'],
       ),
     ),
-    financeOrder: nullable(
-      obj({
-        currency: str(),
-        downPayment: moneyNumber('Down payment'),
-        financeAmount: moneyNumber('Financed amount'),
-        id: int(),
-        monthlyCost: moneyNumber('Monthly cost'),
-        months: int(),
-        pricePreTax: moneyNumber('Price before tax'),
-        purchaseAmount: moneyNumber('Purchase amount'),
-        remainingBalance: moneyNumber('Still to pay'),
-        time: int('Unix timestamp of the order.'),
-        weeklyCost: moneyNumber('Weekly cost'),
-      }),
-    ),
+    financeOrder: nullable(legacyFinanceOrder),
     paymentHistory: arr(
       obj({
         amount: decimalString('Decimal with the currency\'s places, e.g. "18.00".'),

@@ -3,7 +3,12 @@
 // 'drop' (destroys the connection), or 'ok' (200) once the script for that path is used up; with
 // `answerAfterMs`, every answer comes that long after the request was read (a slow receiver).
 // `underWay()` counts the requests read and not yet answered (a hung one stays under way).
+// Every post is held to openapi.json's `webhooks` (support/webhookPayloads.ts): a mismatch fails the
+// test it arrived in (a hook of this module's, in every file that starts a receiver), or else the
+// close. A suite that posts stand-in data to test delivery itself says so (`payloads: 'stand-ins'`).
 import http from 'node:http';
+import { afterEach, expect } from 'vitest';
+import { type PayloadKind, webhookPostProblems } from './webhookPayloads.js';
 
 export type Answer = 'ok' | 'fail' | 'hang' | 'drop';
 
@@ -12,6 +17,8 @@ export interface ReceivedRequest {
   headers: Record<string, string>;
   body: string;
   answer: Answer;
+  /** What is wrong with it by openapi.json's webhooks (nothing: []). */
+  problems: string[];
 }
 
 export interface Receiver {
@@ -24,9 +31,19 @@ export interface Receiver {
   close: () => Promise<void>;
 }
 
-export async function startReceiver(options: { answerAfterMs?: number } = {}): Promise<Receiver> {
+/** The posts that did not match their description, not yet reported, of every receiver open. */
+const unreported: string[] = [];
+afterEach(() => {
+  const mismatches = unreported.splice(0);
+  expect(mismatches, "webhook posts that do not match openapi.json's webhooks").toEqual([]);
+});
+
+export async function startReceiver(
+  options: { answerAfterMs?: number; payloads?: PayloadKind } = {},
+): Promise<Receiver> {
   const scripts = new Map<string, Answer[]>();
   const received: ReceivedRequest[] = [];
+  const payloads = options.payloads ?? 'described';
   let underWay = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,7 +57,15 @@ export async function startReceiver(options: { answerAfterMs?: number } = {}): P
           Array.isArray(value) ? value.join(', ') : (value ?? ''),
         ]),
       );
-      received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), answer });
+      const body = Buffer.concat(chunks).toString('utf8');
+      let problems: string[];
+      try {
+        problems = webhookPostProblems(headers, body, payloads);
+      } catch (error) {
+        problems = [`the check itself failed: ${String(error)}`];
+      }
+      if (problems.length > 0) unreported.push(`${path}: ${problems.join('; ')} in ${body.slice(0, 500)}`);
+      received.push({ path, headers, body, answer, problems });
       underWay++;
       if (options.answerAfterMs) setTimeout(() => respond(answer), options.answerAfterMs);
       else respond(answer);
@@ -67,10 +92,14 @@ export async function startReceiver(options: { answerAfterMs?: number } = {}): P
     received,
     underWay: () => underWay,
     script: (path, answers) => scripts.set(path, [...answers]),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      const late = received.flatMap((request) => request.problems);
+      if (late.length > 0)
+        throw new Error(`webhook posts that do not match openapi.json's webhooks: ${late.join('; ')}`);
+    },
   };
 }

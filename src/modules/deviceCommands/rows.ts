@@ -1,6 +1,6 @@
 import type { ConnectionPage, EdgeParent } from '../pages.js';
 
-const DEVICE_COMMAND_TYPES = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'RELEASE'] as const;
+export const DEVICE_COMMAND_TYPES = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'RELEASE'] as const;
 export type DeviceCommandType = (typeof DEVICE_COMMAND_TYPES)[number];
 
 /** What is stored of a command's state; EXPIRED is computed (commandStatusOf). */

@@ -26,8 +26,8 @@ const MAX_ACKNOWLEDGED = 100;
 /** A request's nonce (decisions.md 34): 16 to 128 base64url characters, fresh for each check-in. */
 const NONCE = /^[A-Za-z0-9_-]{16,128}$/;
 
-type LockState = 'UNLOCKED' | 'LOCKED' | 'RELEASED';
-type LockReason = 'PAYMENT_OVERDUE' | 'SIM_MISMATCH' | 'LOCK_COMMAND';
+export type LockState = 'UNLOCKED' | 'LOCKED' | 'RELEASED';
+export type LockReason = 'PAYMENT_OVERDUE' | 'SIM_MISMATCH' | 'LOCK_COMMAND';
 
 /** What a device reports at check-in. */
 interface CheckinReport {

@@ -1,28 +1,42 @@
-// A payment's events, made from what the payment has in hand (no read), each payload by the legacy
-// contract's own mappers (src/contract/), so an event's data and the matching record-customer-payment,
-// list-transactions or lookup-customer object are the same JSON.
-import { legacyPaymentRecorded } from '../../contract/payment.js';
+// A payment's events, made from what the payment has in hand (no read). payment.recorded speaks the
+// graph's dialect (decisions.md 41: no legacy body has its shape); transaction.created and
+// finance_order.paid_off are the legacy contract's own objects, by its mappers (src/contract/), so their
+// data and the matching list-transactions or lookup-customer object are the same JSON.
 import { legacyTransaction, legacyTransactionSourceOf } from '../../contract/transaction.js';
+import { formatAmount } from '../../kernel/money.js';
 import type { NewEvent } from '../events/rows.js';
 import { financeOrderEvent } from '../financeOrders/events.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
-/** payment.recorded: the payment and its order as they stood right after it, typed as the legacy receipt. */
-function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot): NewEvent {
+/** The graph's PaymentChannel of a payment's channel. */
+const GRAPH_CHANNELS = { in_store: 'IN_STORE', vendor: 'VENDOR' } as const;
+
+/**
+ * payment.recorded: the payment and its order as they stood right after it, in the graph's dialect
+ * (decisions.md 41): the values of its PaymentReceipt, ids and amounts as strings, times Unix seconds.
+ */
+export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot): NewEvent {
   return {
     type: 'payment.recorded',
     occurredAt: payment.received_at,
-    data: legacyPaymentRecorded(
-      {
+    data: {
+      payment: {
         id: payment.id,
-        amountMinor: payment.amount_minor,
+        time: receipt.time,
+        amount: formatAmount(payment.amount_minor, payment.currency),
         currency: payment.currency,
-        channel: payment.channel,
+        channel: GRAPH_CHANNELS[payment.channel],
+        deviceTag: receipt.deviceTag,
         financeOrderId: payment.finance_order_id,
       },
-      receipt,
-    ),
+      financeOrder: {
+        id: payment.finance_order_id,
+        remainingBalance: formatAmount(receipt.remainingMinor, receipt.currency),
+        nextPayment: receipt.nextPayment,
+        fullyPaid: receipt.fullyPaid,
+      },
+    },
   };
 }
 
