@@ -11,6 +11,8 @@ import knex from 'knex';
 import { freePort } from './ports.js';
 
 const run = promisify(execFile);
+/** How long caughtUp waits for the standby to replay what the primary has written. */
+const CATCH_UP_MS = 180_000;
 
 export interface StreamingReplica {
   port: number;
@@ -156,12 +158,15 @@ export async function startStreamingReplica(primaryUrl: string): Promise<Streami
         try {
           const { rows } = await probe.raw('select pg_current_wal_lsn()::text as lsn');
           const target = rows[0].lsn as string;
-          for (let attempt = 0; attempt < 600; attempt++) {
+          // The standby replays the whole cluster's WAL: on a busy machine the other suites' writes
+          // (every test database lives in this one cluster) come first, so a generous wait, by the clock.
+          const deadline = performance.now() + CATCH_UP_MS;
+          while (performance.now() < deadline) {
             const replayed = await session.raw('select pg_last_wal_replay_lsn() >= ?::pg_lsn as done', [target]);
             if (replayed.rows[0].done) return;
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
-          throw new Error(`the replica did not replay ${target} within 30 s`);
+          throw new Error(`the replica did not replay ${target} within ${CATCH_UP_MS / 1000} s`);
         } finally {
           await probe.destroy();
         }
