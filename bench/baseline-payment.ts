@@ -1,7 +1,7 @@
 // The bench's baseline for record-customer-payment: the floor of this stack for an in-store
 // payment. The simplest fast handler on `pg` (no GraphQL, no knex) running the statements the
 // service sends for GET /v1/record-customer-payment.php, in the same order and the same text (the
-// service's own texts, src/modules/payments/queries.ts; test/statements-payment.test.ts pins that the
+// service's own texts, src/modules/payments/queries.ts; test/rest/statements-payment.test.ts pins that the
 // sequence stays equal), each a named prepared statement, each in its own implicit transaction:
 //
 //   the key by its hash (as the service's auth reads it)
@@ -20,7 +20,7 @@
 // not check key kinds or request limits, keep request logs, or trace.
 //
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
-// test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
+// test/rest/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
 import { commissionOn, parsePaymentAmount } from '../src/kernel/money.js';
 import {

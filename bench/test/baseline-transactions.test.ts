@@ -8,16 +8,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBulkOrders } from '../../test/support/bulk.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../../test/support/db.js';
+import { startTestService, type TestService } from '../../test/support/service.js';
+import { statementsDuring, withoutRequestLimits } from '../../test/support/statements.js';
 import {
   BASELINE_TRANSACTIONS_ENTRY,
   baselineTransactionsApp,
   baselineTransactionsPath,
   type Queryable,
-} from '../bench/baseline-transactions.js';
-import { addBulkOrders } from './support/bulk.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
-import { statementsDuring, withoutRequestLimits } from './support/statements.js';
+} from '../baseline-transactions.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;

@@ -1,7 +1,7 @@
 // The bench's chart (bench/chart.ts): legible, with no clipped label, and a
 // ratio only where a scenario has a baseline.
 import { describe, expect, it } from 'vitest';
-import { type ChartRow, renderChart } from '../bench/chart.js';
+import { type ChartRow, renderChart } from '../chart.js';
 
 const rows: ChartRow[] = [
   {

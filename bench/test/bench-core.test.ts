@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORE_LAYERS } from '../bench/core.js';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { startTestService, type TestService } from '../../test/support/service.js';
+import { CORE_LAYERS } from '../core.js';
 
 const T = new Date('2026-03-01T12:00:00Z');
 

@@ -2,7 +2,7 @@
 // /proc follows real work, and the arithmetic charges each process only what it spent in the run.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { addCpu, type CpuReading, cpuBetween, cpuPerRequest, othersShareOf, readCpu } from '../bench/cpu.js';
+import { addCpu, type CpuReading, cpuBetween, cpuPerRequest, othersShareOf, readCpu } from '../cpu.js';
 
 /** Keeps this process busy until it has spent `ms` of CPU (however long a shared machine makes that take). */
 function burn(ms: number): void {

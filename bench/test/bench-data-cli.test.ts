@@ -4,11 +4,11 @@
 import { spawn } from 'node:child_process';
 import knex from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateLatest } from '../src/db/migrate.js';
-import { customersAtScale } from '../src/fixtures/benchData.js';
-import { createPostgresDatabase, onPostgres } from './support/db.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import { customersAtScale } from '../../src/fixtures/benchData.js';
+import { createPostgresDatabase, onPostgres } from '../../test/support/db.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();

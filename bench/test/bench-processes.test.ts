@@ -2,11 +2,11 @@
 // never by a log line (the service at LOG_LEVEL=warn in production writes none when it starts); and
 // what fails the bench's smoke run (bench/smoke.ts).
 import { describe, expect, it } from 'vitest';
-import type { Measured } from '../bench/load.js';
-import { startProcess, stopProcess } from '../bench/processes.js';
-import type { LongWindow } from '../bench/scenarios/long-window.js';
-import type { Settings } from '../bench/settings.js';
-import { smokeProblems } from '../bench/smoke.js';
+import type { Measured } from '../load.js';
+import { startProcess, stopProcess } from '../processes.js';
+import type { LongWindow } from '../scenarios/long-window.js';
+import type { Settings } from '../settings.js';
+import { smokeProblems } from '../smoke.js';
 
 const QUIET = 'test/support/fixtures/quietServer.fixture.ts';
 /** Run from source (tsx), as --from-source does: no build needed. */

@@ -6,13 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { CpuPerRequest } from '../bench/cpu.js';
-import { groupsOf, type Measured, ordinalFromSlowest, type Scenario } from '../bench/load.js';
-import { judgeRecord } from '../bench/record.js';
-import { chartOf, scalesWith } from '../bench/results.js';
-import { parsePgbench, transactionTimes } from '../bench/scenarios/pgbench.js';
-import type { Settings } from '../bench/settings.js';
-import { tillFleet } from '../bench/workload.js';
+import type { CpuPerRequest } from '../cpu.js';
+import { groupsOf, type Measured, ordinalFromSlowest, type Scenario } from '../load.js';
+import { judgeRecord } from '../record.js';
+import { chartOf, scalesWith } from '../results.js';
+import { parsePgbench, transactionTimes } from '../scenarios/pgbench.js';
+import type { Settings } from '../settings.js';
+import { tillFleet } from '../workload.js';
 
 const scenario = (name: string, at: Partial<Scenario> = {}): Scenario => ({
   name,

@@ -16,11 +16,11 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { AnswerRefused, type CheckinData, CheckinRefused, type Command, DeviceAgent } from './support/deviceAgent.js';
-import { useSeededService } from './support/fixtures.js';
-import { OfflineDevice } from './support/offlineDevice.js';
-import { fencedBlocks, readDoc, readmeSection } from './support/readme.js';
+} from '../../src/fixtures/demoIds.js';
+import { AnswerRefused, type CheckinData, CheckinRefused, type Command, DeviceAgent } from '../support/deviceAgent.js';
+import { useSeededService } from '../support/fixtures.js';
+import { OfflineDevice } from '../support/offlineDevice.js';
+import { fencedBlocks, readDoc, readmeSection } from '../support/readme.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
@@ -161,7 +161,7 @@ describe("the guide's agent", () => {
   it('is the code of docs/device-agent.md, as written there', () => {
     const blocks = fencedBlocks(readmeSection('device-agent', readDoc('docs/device-agent.md')));
     expect(blocks.map((block) => block.language)).toEqual(['ts']);
-    const copy = readFileSync(new URL('./support/deviceAgent.ts', import.meta.url), 'utf8');
+    const copy = readFileSync(new URL('../support/deviceAgent.ts', import.meta.url), 'utf8');
     expect(blocks[0]!.body === copy, 'test/support/deviceAgent.ts differs from the block of docs/device-agent.md').toBe(
       true,
     );

@@ -6,12 +6,12 @@
 // carrying, acknowledged only for this device, the acknowledged event, expiry, the lock state;
 // Device.commands newest first, a page at a time.
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { commandsAtCheckin } from '../src/modules/deviceCommands/atCheckin.js';
-import { insertDeviceCommand } from '../src/modules/deviceCommands/queries.js';
-import type { DeviceCommandType } from '../src/modules/deviceCommands/rows.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { commandsAtCheckin } from '../../src/modules/deviceCommands/atCheckin.js';
+import { insertDeviceCommand } from '../../src/modules/deviceCommands/queries.js';
+import type { DeviceCommandType } from '../../src/modules/deviceCommands/rows.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const HOUR = 3_600_000;

@@ -11,18 +11,18 @@
 import { randomBytes } from 'node:crypto';
 import { compactVerify, createRemoteJWKSet, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/knex.js';
+import type { Db } from '../../src/db/knex.js';
 import {
   DEMO_CLERK_ID,
   DEMO_DEVICE_IMEI,
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { couldBeDeviceCredential, deviceOfCredential } from '../src/modules/deviceDoor/credentials.js';
-import { useSeededService } from './support/fixtures.js';
-import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
+} from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { couldBeDeviceCredential, deviceOfCredential } from '../../src/modules/deviceDoor/credentials.js';
+import { useSeededService } from '../support/fixtures.js';
+import { startTestService, TEST_LIMITS, type TestService } from '../support/service.js';
 
 const logText: string[] = [];
 const fixture = useSeededService();

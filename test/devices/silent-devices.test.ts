@@ -5,7 +5,7 @@
 // ahead, for one partner's listing and for an operator's listing of every partner.
 // On PGlite by default, on Postgres with TEST_DATABASE_URL.
 import { describe, expect, it } from 'vitest';
-import { useSeededService } from './support/fixtures.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const NOW_S = NOW.getTime() / 1000;

@@ -7,9 +7,9 @@
 // (they come with the locked row). A logged check-in (one an hour) adds the events' append and notify.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
-import { statementsDuring } from './support/statements.js';
+import { DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
+import { statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });

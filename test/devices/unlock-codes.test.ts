@@ -4,9 +4,9 @@
 // and through a vendor's notification.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
-import { EPOCH, luhnValid, OfflineDevice } from './support/offlineDevice.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
+import { EPOCH, luhnValid, OfflineDevice } from '../support/offlineDevice.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });

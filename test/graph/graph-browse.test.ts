@@ -6,13 +6,13 @@
 // cannot hold, the floor of the days bought, the last minor unit, a daylight-saving change).
 // On PGlite by default, on Postgres with TEST_DATABASE_URL.
 import { describe, expect, it } from 'vitest';
-import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { financeOrdersByKeys, listFinanceOrders } from '../src/modules/financeOrders/queries.js';
-import type { FinanceOrderRow, FinanceOrderStatus } from '../src/modules/financeOrders/rows.js';
-import { orderStatusOf } from '../src/modules/financeOrders/terms.js';
-import { addBulkOrders } from './support/bulk.js';
-import { useSeededService } from './support/fixtures.js';
-import { statementsDuring } from './support/statements.js';
+import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { financeOrdersByKeys, listFinanceOrders } from '../../src/modules/financeOrders/queries.js';
+import type { FinanceOrderRow, FinanceOrderStatus } from '../../src/modules/financeOrders/rows.js';
+import { orderStatusOf } from '../../src/modules/financeOrders/terms.js';
+import { addBulkOrders } from '../support/bulk.js';
+import { useSeededService } from '../support/fixtures.js';
+import { statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;

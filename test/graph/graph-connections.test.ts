@@ -3,8 +3,8 @@
 // false on a first page; after a cursor, true only when the listing, with the request's filters,
 // holds an edge at or before it. The audit trail alone has totalCount (it is cheap there).
 import { describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;

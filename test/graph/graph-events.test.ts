@@ -1,8 +1,8 @@
 // Reading the event log through the graph: newest first, a page at a time, by type; one event by id;
 // partner keys their own partner's log, operators every partner's, retail keys none.
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });

@@ -2,10 +2,10 @@
 // payment and adjustment takes a fixed number of SQL statements, whatever the number of rows: the
 // links the query selects are joined into the listing's one statement (transactions/selection.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addBulkOrders } from './support/bulk.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
-import { statementsDuring } from './support/statements.js';
+import { addBulkOrders } from '../support/bulk.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;

@@ -15,9 +15,9 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
-import { startTestService } from './support/service.js';
+} from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
+import { startTestService } from '../support/service.js';
 
 const fixture = useSeededService();
 

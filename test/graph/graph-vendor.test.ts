@@ -8,11 +8,11 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { hashApiKey } from '../src/modules/auth/keys.js';
-import { issueAccessToken } from '../src/modules/auth/tokens.js';
-import { useSeededService } from './support/fixtures.js';
-import { TEST_TOKENS } from './support/service.js';
+} from '../../src/fixtures/demoIds.js';
+import { hashApiKey } from '../../src/modules/auth/keys.js';
+import { issueAccessToken } from '../../src/modules/auth/tokens.js';
+import { useSeededService } from '../support/fixtures.js';
+import { TEST_TOKENS } from '../support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;

@@ -4,9 +4,9 @@
 // while eight clients send it in a loop, another client's lookups are all answered. Work is counted
 // in analysis steps (every walk's meter steps through AnalysisMeter.step), never in time.
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { DEMO_DEVICE_IMEI } from '../src/fixtures/demoIds.js';
-import { AnalysisMeter, INLINED_REFUSAL } from '../src/pipeline/documentLimits/analysisBudget.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_DEVICE_IMEI } from '../../src/fixtures/demoIds.js';
+import { AnalysisMeter, INLINED_REFUSAL } from '../../src/pipeline/documentLimits/analysisBudget.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;

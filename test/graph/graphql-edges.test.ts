@@ -1,10 +1,10 @@
 // The edges of the GraphQL door: only /graphql itself serves GraphQL, and a subscription sent over
 // HTTP is told to use the WebSocket, with a code of its own, logged as an ordinary request (no error
-// line, no stack). Production's introspection refusal is in test/production.test.ts.
+// line, no stack). Production's introspection refusal is in test/production/production.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/kernel/logger.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 let database: TestDatabase;
 let service: TestService;

@@ -16,17 +16,17 @@ import {
   parse,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import type { GraphqlExecutorKind } from '../src/kernel/config.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { TimestampScalar } from '../src/kernel/scalars.js';
-import { column, columnOf } from '../src/modules/columns.js';
-import type { Context } from '../src/pipeline/context.js';
-import { columnsInlined, createJitExecutor, type ExecutorStats } from '../src/pipeline/graphqlExecutor.js';
-import { buildSchema } from '../src/pipeline/schema.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from './support/golden.js';
-import { startTestService, type TestService } from './support/service.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import type { GraphqlExecutorKind } from '../../src/kernel/config.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { TimestampScalar } from '../../src/kernel/scalars.js';
+import { column, columnOf } from '../../src/modules/columns.js';
+import type { Context } from '../../src/pipeline/context.js';
+import { columnsInlined, createJitExecutor, type ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
+import { buildSchema } from '../../src/pipeline/schema.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from '../support/golden.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;
 const DAY = 86_400;

@@ -3,7 +3,7 @@
 // recommendation, listed by the last test (console.info), never a failure.
 import { type Audit, type AuditRequirement, type AuditResult, serverAudits } from 'graphql-http';
 import { describe, expect, it } from 'vitest';
-import { useSeededService } from './support/fixtures.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const fixture = useSeededService();
 const graphqlUrl = () => `${fixture.service.baseUrl}/graphql`;

@@ -1,6 +1,6 @@
 // The GraphQL door's limits at their defaults (depth, aliases, cost, tokens), the REST shim's
 // operations passing them, and the transport guards: no batching, CSRF prevention, introspection
-// outside production only (test/production.test.ts covers production).
+// outside production only (test/production/production.test.ts covers production).
 import { getIntrospectionQuery } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,10 +9,10 @@ import {
   DEMO_DEVICE_IMEI,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { DEFAULT_LIMITS } from '../src/kernel/limitSettings.js';
-import { useSeededService } from './support/fixtures.js';
-import { startTestService, TEST_LIMITS } from './support/service.js';
+} from '../../src/fixtures/demoIds.js';
+import { DEFAULT_LIMITS } from '../../src/kernel/limitSettings.js';
+import { useSeededService } from '../support/fixtures.js';
+import { startTestService, TEST_LIMITS } from '../support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;
@@ -403,7 +403,7 @@ describe('an order with a long list of payments: no admitted document holds more
 });
 
 describe('errors outside production', () => {
-  it('suggest the names a mistake was close to (production does not: test/production.test.ts)', async () => {
+  it('suggest the names a mistake was close to (production does not: test/production/production.test.ts)', async () => {
     const { status, body } = await asPartner('{ clerkz { id } }');
     expect(status).toBe(400);
     expect(body.errors[0].message).toMatch(/Did you mean "clerk" or "clerks"/);

@@ -13,12 +13,12 @@ import {
   isObjectType,
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { LINK_FIELD_COLUMNS } from '../src/modules/transactions/linkColumns.js';
-import type { TransactionLink } from '../src/modules/transactions/rows.js';
-import { buildSchema } from '../src/pipeline/schema.js';
-import { useSeededService } from './support/fixtures.js';
-import { statementsDuring } from './support/statements.js';
+import { DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { LINK_FIELD_COLUMNS } from '../../src/modules/transactions/linkColumns.js';
+import type { TransactionLink } from '../../src/modules/transactions/rows.js';
+import { buildSchema } from '../../src/pipeline/schema.js';
+import { useSeededService } from '../support/fixtures.js';
+import { statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 /** Demo Retail's last 366 days: every kind of transaction. */

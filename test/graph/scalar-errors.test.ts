@@ -9,14 +9,14 @@
 // notification the vendor's schema refuses is refused in the same words either way.
 import { execute, type OperationDefinitionNode, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import type { GraphqlExecutorKind } from '../src/kernel/config.js';
-import { createLogger } from '../src/kernel/logger.js';
-import type { Context } from '../src/pipeline/context.js';
-import { createJitExecutor } from '../src/pipeline/graphqlExecutor.js';
-import { buildSchema } from '../src/pipeline/schema.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import type { GraphqlExecutorKind } from '../../src/kernel/config.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import type { Context } from '../../src/pipeline/context.js';
+import { createJitExecutor } from '../../src/pipeline/graphqlExecutor.js';
+import { buildSchema } from '../../src/pipeline/schema.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 

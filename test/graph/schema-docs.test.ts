@@ -11,7 +11,7 @@ import {
   isSpecifiedScalarType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildSchema } from '../src/pipeline/schema.js';
+import { buildSchema } from '../../src/pipeline/schema.js';
 
 describe('the SDL', () => {
   it('documents everything', () => {

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { findBreakingChanges, buildSchema as schemaFromSdl } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildSchema, publishedSchemaText } from '../src/pipeline/schema.js';
+import { buildSchema, publishedSchemaText } from '../../src/pipeline/schema.js';
 
-const SNAPSHOT_FILE = new URL('./schema-snapshot.graphql', import.meta.url);
+const SNAPSHOT_FILE = new URL('../schema-snapshot.graphql', import.meta.url);
 const UPDATE = 'npm run schema:snapshot';
 
 describe('the schema against its published snapshot', () => {

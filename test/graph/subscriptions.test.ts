@@ -4,14 +4,14 @@
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import type { Db } from '../src/db/knex.js';
-import { createDb } from '../src/db/knex.js';
-import { publishEvents } from '../src/modules/events/publish.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import type { EventTypeName } from '../src/modules/events/rows.js';
-import { metricsRegistry } from '../src/ops/metrics.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
+import type { Db } from '../../src/db/knex.js';
+import { createDb } from '../../src/db/knex.js';
+import { publishEvents } from '../../src/modules/events/publish.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import type { EventTypeName } from '../../src/modules/events/rows.js';
+import { metricsRegistry } from '../../src/ops/metrics.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { startTestService, TEST_LIMITS, type TestService } from '../support/service.js';
 
 let database: TestDatabase;
 let service: TestService;

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { ConfigError, loadConfig } from '../src/kernel/config.js';
-import { parseTrustedDocuments, type TrustedDocuments } from '../src/kernel/trustedDocuments.js';
-import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from './support/golden.js';
-import { startTestService, type TestService } from './support/service.js';
+import { ConfigError, loadConfig } from '../../src/kernel/config.js';
+import { parseTrustedDocuments, type TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
+import { LEGACY_ROUTES } from '../../src/rest/routes.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { GOLDEN_NOW, goldenFiles, goldenFolders, goldenInit, readGolden } from '../support/golden.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -365,7 +365,7 @@ describe('GRAPHQL_TRUSTED_DOCUMENTS at start', () => {
   it('stops the service at start with that one line on stderr, exit code 1', async () => {
     const manifest = file('bad.json', '{}');
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: new URL('..', import.meta.url).pathname,
+      cwd: new URL('../..', import.meta.url).pathname,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, GRAPHQL_TRUSTED_DOCUMENTS: manifest },
     });
     let stdout = '';

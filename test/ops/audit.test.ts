@@ -1,8 +1,8 @@
 // The audit trail: every operator action and key event is recorded with who, what, when and from
 // where, in the action's own transaction; operators read it through GraphQL; nobody can change it.
 import { describe, expect, it } from 'vitest';
-import { DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const fixture = useSeededService();
 const operator = (query: string, variables?: Record<string, unknown>, requestId = 'audit-test-1') =>

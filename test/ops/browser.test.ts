@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
 // What the functions run inside the page use of it (the project's TypeScript has no DOM library).
 declare const document: { querySelector(selector: string): any };
@@ -34,7 +34,7 @@ beforeAll(async () => {
     // CI must run the browser, never quietly skip it (.ci/run installs chromium when it is missing).
     if (process.env.CI && !['0', 'false'].includes(process.env.CI)) throw new Error(`CI=true and ${INSTALL_HINT}`);
     unavailable = INSTALL_HINT;
-    process.stderr.write(`\n[test/browser.test.ts] skipped: ${INSTALL_HINT}\n`);
+    process.stderr.write(`\n[test/ops/browser.test.ts] skipped: ${INSTALL_HINT}\n`);
     return;
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -1,6 +1,6 @@
 // One JSON for both databases starts here: PGlite and pg return the same JavaScript types.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 // HTTP behaviour shared by every route: request ids, bodies that never leak, the GraphQL door.
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../src/db/knex.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { useSeededService } from './support/fixtures.js';
-import { startTestService } from './support/service.js';
+import { createDb } from '../../src/db/knex.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { useSeededService } from '../support/fixtures.js';
+import { startTestService } from '../support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;

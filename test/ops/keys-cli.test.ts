@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateLatest } from '../src/db/migrate.js';
-import { createPostgresDatabase, onPostgres } from './support/db.js';
-import { listeningPort } from './support/serviceProcess.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import { createPostgresDatabase, onPostgres } from '../support/db.js';
+import { listeningPort } from '../support/serviceProcess.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 /** The service's secrets: the commands need none of them (decisions.md 27), the service all. */
 const SERVICE_SECRETS = {
   TOKEN_SIGNING_SECRET: 'production-signing-secret-for-the-cli-test-0123',

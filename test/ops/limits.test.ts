@@ -2,10 +2,10 @@
 // key) and failed authentications per client address, with 429 RATE_LIMITED and Retry-After.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LIMITS, type LimitSettings } from '../src/kernel/limitSettings.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { inParallel } from './support/parallel.js';
-import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
+import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { inParallel } from '../support/parallel.js';
+import { startTestService, TEST_LIMITS, type TestService } from '../support/service.js';
 
 /**
  * Each window counted here is longer than any test's time limit (decisions.md 38), so none can end

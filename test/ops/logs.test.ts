@@ -7,17 +7,17 @@
 // a key or token the run created or used, the database password or the token signing secret; and
 // every request has exactly one request line with requestId, method, path, route, status, principal
 // and ms; every line has an ISO 8601 time and a level's name. What a production process writes to
-// stdout, start to exit, is test/production-logs.test.ts.
+// stdout, start to exit, is test/production/production-logs.test.ts.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../src/db/knex.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { hashApiKey } from '../src/modules/auth/keys.js';
-import type { LoggedPrincipal } from '../src/modules/auth/principal.js';
-import { LEGACY_ROUTES } from '../src/rest/routes.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { goldenFiles, goldenFolders, goldenInit, readGolden, useGoldenService } from './support/golden.js';
-import { startTestService, TEST_TOKENS, type TestService } from './support/service.js';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { hashApiKey } from '../../src/modules/auth/keys.js';
+import type { LoggedPrincipal } from '../../src/modules/auth/principal.js';
+import { LEGACY_ROUTES } from '../../src/rest/routes.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { goldenFiles, goldenFolders, goldenInit, readGolden, useGoldenService } from '../support/golden.js';
+import { startTestService, TEST_TOKENS, type TestService } from '../support/service.js';
 
 const DEMO_KEYS = [
   'demo-partner-key',
@@ -162,7 +162,7 @@ beforeAll(() => {
 
 describe('a full run, logged at level trace', () => {
   // Every golden request, each folder on its own seeded database with the golden clock (as
-  // test/golden.test.ts runs them), so each answers as its file says.
+  // test/rest/golden.test.ts runs them), so each answers as its file says.
   for (const folder of goldenFolders()) {
     describe(`golden: ${folder}`, () => {
       const fixture = useGoldenService({ logger });

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrateLatest, pendingMigrations, rollback } from '../src/db/migrate.js';
-import { seedDemoData } from '../src/fixtures/demo.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { MIGRATIONS, migrateLatest, pendingMigrations, rollback } from '../../src/db/migrate.js';
+import { seedDemoData } from '../../src/fixtures/demo.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 const DOMAIN_TABLES = [
   'adjustments',
@@ -78,7 +78,7 @@ afterAll(async () => database?.destroy());
 
 describe('migrations', () => {
   it('lists every file of migrations/, in order', () => {
-    const files = readdirSync(new URL('../migrations/', import.meta.url))
+    const files = readdirSync(new URL('../../migrations/', import.meta.url))
       .filter((file) => file.endsWith('.ts'))
       .map((file) => file.replace(/\.ts$/, ''))
       .sort();

@@ -4,17 +4,17 @@ import type { RequestListener, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
-import { type AppDeps, createApp } from '../src/app.js';
-import { createDb, type Db } from '../src/db/knex.js';
-import { MIGRATIONS, migrateLatest } from '../src/db/migrate.js';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { isDatabaseUnavailable } from '../src/kernel/errors.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { createHttpServer, httpServerTimeouts, MAX_QUERY_STRING_LENGTH } from '../src/ops/httpLimits.js';
-import { type ServiceLayerSettings, serviceLayers } from '../src/serviceLayers.js';
-import { createTestDatabase, onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
+import { type AppDeps, createApp } from '../../src/app.js';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { MIGRATIONS, migrateLatest } from '../../src/db/migrate.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { isDatabaseUnavailable } from '../../src/kernel/errors.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { createHttpServer, httpServerTimeouts, MAX_QUERY_STRING_LENGTH } from '../../src/ops/httpLimits.js';
+import { type ServiceLayerSettings, serviceLayers } from '../../src/serviceLayers.js';
+import { createTestDatabase, onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS } from '../support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;
@@ -78,7 +78,7 @@ describe('GET /healthz', () => {
 });
 
 describe('GET /readyz', () => {
-  // Where the request limits are counted (test/shared-limits.test.ts covers the insurance states).
+  // Where the request limits are counted (test/ops/shared-limits.test.ts covers the insurance states).
   const rateLimitStore = onPostgres ? 'shared (postgres)' : 'memory';
 
   it('answers 200 when the database answers and every migration is applied', async () => {

@@ -1,12 +1,12 @@
-// The browser pages over HTTP, no browser needed (test/browser.test.ts runs them in chromium): what /,
+// The browser pages over HTTP, no browser needed (test/ops/browser.test.ts runs them in chromium): what /,
 // /docs and /graphiql load is all the service's own, under the Content-Security-Policy every other route
 // has; the assets are served with long cache lifetimes; the landing page says which demo keys work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageAsset } from '../src/pages/assets.js';
-import { withGraphiqlLink } from '../src/pages/sandbox.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { startTestService, type TestService } from './support/service.js';
+import { pageAsset } from '../../src/pages/assets.js';
+import { withGraphiqlLink } from '../../src/pages/sandbox.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;

@@ -3,11 +3,11 @@
 // the ledger's unique rules across partitions, a window read from its months only, and ledger:check
 // finding a delivery whose event is gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureMonths, ensureMonthsAhead, monthPartitions } from '../src/db/partitions.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import { transactionsInWindowQuery } from '../src/modules/transactions/queries.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { ensureMonths, ensureMonthsAhead, monthPartitions } from '../../src/db/partitions.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import { transactionsInWindowQuery } from '../../src/modules/transactions/queries.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { createDb } from '../src/db/knex.js';
-import { DEMO_DEVICE_TAG } from '../src/fixtures/demoIds.js';
-import { publishEvents } from '../src/modules/events/publish.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import { createPostgresDatabase, onPostgres } from './support/db.js';
-import { readmeShellBlock, runReadmeShell } from './support/readme.js';
+import { createDb } from '../../src/db/knex.js';
+import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
+import { publishEvents } from '../../src/modules/events/publish.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import { createPostgresDatabase, onPostgres } from '../support/db.js';
+import { readmeShellBlock, runReadmeShell } from '../support/readme.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 
 interface Finished {
   code: number | null;

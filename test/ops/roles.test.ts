@@ -3,9 +3,9 @@
 // the webhook deliveries of a payment the api recorded. The refusals of a role (a bad value, a role on the
 // embedded database) are in src/kernel/config.test.ts.
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
-import { type ServiceProcess, startServiceProcess } from './support/serviceProcess.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { type ServiceProcess, startServiceProcess } from '../support/serviceProcess.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {

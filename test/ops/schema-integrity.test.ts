@@ -1,7 +1,7 @@
 // The schema itself refuses what must never be stored, whatever code runs above it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let database: TestDatabase;
 let demo: string;

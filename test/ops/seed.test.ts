@@ -1,9 +1,9 @@
 // The demo data set as shared/spec/demo-data.md describes it, with its figures checked from the rows.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_KEYS, databaseHoldsData, demoEpoch, SeedRefused, seedDemoData } from '../src/fixtures/demo.js';
-import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { DEMO_KEYS, databaseHoldsData, demoEpoch, SeedRefused, seedDemoData } from '../../src/fixtures/demo.js';
+import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 const NOW = new Date('2026-03-15T13:45:12Z');
 const T = Date.parse('2026-03-15T00:00:00Z');

@@ -9,11 +9,11 @@ import { createServer } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LimitSettings } from '../src/kernel/limitSettings.js';
-import type { RateLimitStoreSettings } from '../src/serviceLayers.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { inParallel } from './support/parallel.js';
-import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
+import type { LimitSettings } from '../../src/kernel/limitSettings.js';
+import type { RateLimitStoreSettings } from '../../src/serviceLayers.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { inParallel } from '../support/parallel.js';
+import { startTestService, TEST_LIMITS, type TestService } from '../support/service.js';
 
 // The service's Redis client gives up on a command after 500 ms and counts alone (insurance) until
 // Redis answers again: right in production, but this process answers dozens of requests at once for

@@ -12,13 +12,13 @@ import { createServer, type Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createDb } from '../src/db/knex.js';
-import { MIGRATIONS, migrateLatest } from '../src/db/migrate.js';
-import { seedDemoData } from '../src/fixtures/demo.js';
-import { createPostgresDatabase, onPostgres } from './support/db.js';
-import { listeningPort } from './support/serviceProcess.js';
+import { createDb } from '../../src/db/knex.js';
+import { MIGRATIONS, migrateLatest } from '../../src/db/migrate.js';
+import { seedDemoData } from '../../src/fixtures/demo.js';
+import { createPostgresDatabase, onPostgres } from '../support/db.js';
+import { listeningPort } from '../support/serviceProcess.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();

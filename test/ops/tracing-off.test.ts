@@ -8,15 +8,15 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { activeTraceparent, tracingStarted } from '../src/kernel/tracing.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
-import { useSeededService } from './support/fixtures.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
-import { startTestService, type TestService } from './support/service.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { activeTraceparent, tracingStarted } from '../../src/kernel/tracing.js';
+import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { useSeededService } from '../support/fixtures.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { startTestService, type TestService } from '../support/service.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 /** What the preload left behind in a process started as npm start starts the service. */

@@ -22,11 +22,11 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { startTracing } from '../src/telemetry/sdk.js';
-import type { TestDatabase } from './support/db.js';
-import type { Receiver } from './support/receiver.js';
-import type { TestService } from './support/service.js';
+} from '../../src/fixtures/demoIds.js';
+import { startTracing } from '../../src/telemetry/sdk.js';
+import type { TestDatabase } from '../support/db.js';
+import type { Receiver } from '../support/receiver.js';
+import type { TestService } from '../support/service.js';
 
 const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
 register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
@@ -35,12 +35,12 @@ const tracing = startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter
 await waitForAllMessagesAcknowledged();
 createRequire(import.meta.url)('express');
 
-const { createLogger } = await import('../src/kernel/logger.js');
-const { startDeliveryWorker } = await import('../src/modules/webhooks/worker.js');
-const { tracingStarted } = await import('../src/kernel/tracing.js');
-const { createTestDatabase } = await import('./support/db.js');
-const { startReceiver } = await import('./support/receiver.js');
-const { startTestService, TEST_EXECUTOR } = await import('./support/service.js');
+const { createLogger } = await import('../../src/kernel/logger.js');
+const { startDeliveryWorker } = await import('../../src/modules/webhooks/worker.js');
+const { tracingStarted } = await import('../../src/kernel/tracing.js');
+const { createTestDatabase } = await import('../support/db.js');
+const { startReceiver } = await import('../support/receiver.js');
+const { startTestService, TEST_EXECUTOR } = await import('../support/service.js');
 
 const logText: string[] = [];
 const logger = createLogger('info', { write: (line: string) => void logText.push(line) });

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../src/db/knex.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { createPostgresDatabase, createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { ledgerSnapshot } from './support/ledger.js';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { createPostgresDatabase, createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { ledgerSnapshot } from '../support/ledger.js';
 
 const run = promisify(execFile);
 const cleanups: Array<() => unknown> = [];

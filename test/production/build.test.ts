@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_IMEI } from '../src/fixtures/demoIds.js';
-import { holdCheckoutLock } from './support/checkoutLock.js';
-import { type Finished, finish } from './support/childProcess.js';
-import { createPostgresDatabase, onPostgres } from './support/db.js';
+import { DEMO_DEVICE_IMEI } from '../../src/fixtures/demoIds.js';
+import { holdCheckoutLock } from '../support/checkoutLock.js';
+import { type Finished, finish } from '../support/childProcess.js';
+import { createPostgresDatabase, onPostgres } from '../support/db.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 const { scripts } = manifest;
 

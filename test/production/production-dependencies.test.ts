@@ -4,7 +4,7 @@
 // its preload, the command-line tools) loads is a devDependency, apart from the embedded database, which
 // src/db/knex.ts loads only without DATABASE_URL (and, without it, stops with one line); and tracing,
 // which no longer has a gRPC exporter, refuses that protocol in one line. The real install in a clean folder, started on
-// Postgres, is test/production-install.test.ts (the deployment's).
+// Postgres, is test/production/production-install.test.ts (the deployment's).
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -23,12 +23,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, EMBEDDED_DATABASE_PACKAGES, loadConfig } from '../src/kernel/config.js';
-import { otlpProtocol } from '../src/kernel/tracingSettings.js';
-import { BUILT_PACKAGE_FILES, PACKAGE_FILES } from '../src/pages/assets.js';
-import { assetsOf, DOCS_ASSETS, LANDING_ASSETS } from '../src/pages/html.js';
+import { ConfigError, EMBEDDED_DATABASE_PACKAGES, loadConfig } from '../../src/kernel/config.js';
+import { otlpProtocol } from '../../src/kernel/tracingSettings.js';
+import { BUILT_PACKAGE_FILES, PACKAGE_FILES } from '../../src/pages/assets.js';
+import { assetsOf, DOCS_ASSETS, LANDING_ASSETS } from '../../src/pages/html.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // du counts about 1 MB more than the packages themselves (the scopes' folders, .bin, npm's own lock file).
 const LIMIT_BYTES = 89 * 2 ** 20;
 

@@ -11,11 +11,11 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../src/db/knex.js';
-import { migrateLatest } from '../src/db/migrate.js';
-import { createPostgresDatabase, onPostgres } from './support/db.js';
+import { createDb } from '../../src/db/knex.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import { createPostgresDatabase, onPostgres } from '../support/db.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const LEVEL_NAMES = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PROBES = ['/healthz', '/readyz', '/metrics'];

@@ -4,12 +4,12 @@ import type { Server } from 'node:http';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { type AppDeps, createApp } from '../src/app.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { pageAsset } from '../src/pages/assets.js';
-import { serviceLayers } from '../src/serviceLayers.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS } from './support/service.js';
+import { type AppDeps, createApp } from '../../src/app.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { pageAsset } from '../../src/pages/assets.js';
+import { serviceLayers } from '../../src/serviceLayers.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS } from '../support/service.js';
 
 let database: TestDatabase;
 let server: Server;

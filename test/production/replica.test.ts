@@ -3,13 +3,13 @@
 // replica's replay paused, by what the answer says (the replica still holds the old value).
 // Postgres only; under CI=true a replica that cannot be started fails the suite instead of skipping it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReadReplica, type ReadReplica } from '../src/db/replica.js';
-import { DEMO_CART_TAG, DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { type StreamingReplica, startStreamingReplica } from './support/replica.js';
-import { startTestService, type TestService } from './support/service.js';
-import { startServiceProcess } from './support/serviceProcess.js';
-import { statementsDuring } from './support/statements.js';
+import { openReadReplica, type ReadReplica } from '../../src/db/replica.js';
+import { DEMO_CART_TAG, DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { type StreamingReplica, startStreamingReplica } from '../support/replica.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { startServiceProcess } from '../support/serviceProcess.js';
+import { statementsDuring } from '../support/statements.js';
 
 const PARTNER = { 'x-api-key': 'demo-partner-key' };
 const OPERATOR = { 'x-api-key': 'demo-operator-key' };

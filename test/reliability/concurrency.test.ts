@@ -1,11 +1,11 @@
 // Concurrent payments on real Postgres (PGlite runs one query at a time and cannot show a race):
 // many requests at once on one order lose no update and never take the balance below zero.
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { ledgerSnapshot } from './support/ledger.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { ledgerSnapshot } from '../support/ledger.js';
 
 const fixture = useSeededService();
 

@@ -10,17 +10,17 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDb, type Db } from '../src/db/knex.js';
-import { migrateLatest } from '../src/db/migrate.js';
-import { seedDemoData } from '../src/fixtures/demo.js';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { type AutoFailoverFormation, pgAutoctl, startAutoFailover } from './support/autoFailover.js';
-import { onPostgres } from './support/db.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
-import { type ServiceProcess, startServiceProcess } from './support/serviceProcess.js';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import { seedDemoData } from '../../src/fixtures/demo.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { type AutoFailoverFormation, pgAutoctl, startAutoFailover } from '../support/autoFailover.js';
+import { onPostgres } from '../support/db.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { type ServiceProcess, startServiceProcess } from '../support/serviceProcess.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const DATABASE = 'dfs_failover';
 const REQUEST_TIMEOUT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

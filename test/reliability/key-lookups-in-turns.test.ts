@@ -2,13 +2,13 @@
 // arrive while its statement runs are answered together by the next one. With the request limits
 // counted in the database (src/pipeline/rateLimits/postgresCounts.ts) that statement counts them all, each
 // answered its own place in the count. Run on the embedded database and on Postgres; the races
-// across instances are test/shared-limits.test.ts's, on Postgres.
+// across instances are test/ops/shared-limits.test.ts's, on Postgres.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../src/modules/auth/keys.js';
-import { activeKeyByHash, findActiveApiKeyInTurns } from '../src/modules/auth/queries.js';
-import { PostgresCounts, type PostgresLimit, RATE_LIMIT_TABLE } from '../src/pipeline/rateLimits/postgresCounts.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { statementsDuring } from './support/statements.js';
+import { hashApiKey } from '../../src/modules/auth/keys.js';
+import { activeKeyByHash, findActiveApiKeyInTurns } from '../../src/modules/auth/queries.js';
+import { PostgresCounts, type PostgresLimit, RATE_LIMIT_TABLE } from '../../src/pipeline/rateLimits/postgresCounts.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { statementsDuring } from '../support/statements.js';
 
 const FAILURES: PostgresLimit = { name: 'authfail', limit: 3, windowMs: 300_000, blockMs: 0 };
 const ADDRESS = '203.0.113.9';

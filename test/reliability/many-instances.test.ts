@@ -11,14 +11,14 @@ import { type Client, createClient } from 'graphql-ws';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { type Balancer, startBalancer } from './support/balancer.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { inParallel } from './support/parallel.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
-import { type ServiceProcess, startServiceProcess } from './support/serviceProcess.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { type Balancer, startBalancer } from '../support/balancer.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { inParallel } from '../support/parallel.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { type ServiceProcess, startServiceProcess } from '../support/serviceProcess.js';
 
-const ROOT = new URL('../', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const RATE_LIMIT = 400;
 
 interface Answer {

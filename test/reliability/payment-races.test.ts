@@ -5,21 +5,21 @@
 // every success is exactly one payment with its ledger and events, that refusals wrote nothing, and
 // that ledger:check finds the ledger clean.
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { money, subtractMoney } from '../src/kernel/money.js';
-import { checkLedger } from '../src/ledger/check.js';
-import type { Claimed } from '../src/modules/payments/idempotency.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { money, subtractMoney } from '../../src/kernel/money.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import type { Claimed } from '../../src/modules/payments/idempotency.js';
 import {
   type InStorePaymentRequest,
   OPTIMISTIC_ROUNDS,
   recordInStorePayment,
-} from '../src/modules/payments/inStore.js';
-import { contendedDb } from './support/contention.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { ledgerSnapshot } from './support/ledger.js';
-import { statementsDuring } from './support/statements.js';
-import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
+} from '../../src/modules/payments/inStore.js';
+import { contendedDb } from '../support/contention.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { ledgerSnapshot } from '../support/ledger.js';
+import { statementsDuring } from '../support/statements.js';
+import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });

@@ -4,29 +4,29 @@
 // the service's own query functions, must not read a whole large table (no Seq Scan on it).
 // Postgres only: PGlite's planner and statistics are not the production ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/knex.js';
-import { BENCH_END, generateBenchData } from '../src/fixtures/benchData.js';
-import { hashApiKey } from '../src/modules/auth/keys.js';
-import { activeKeyByHash, findActiveApiKeyById } from '../src/modules/auth/queries.js';
-import { cartByTag, cartsByKeys } from '../src/modules/carts/queries.js';
-import { clerksByKeys } from '../src/modules/clerks/queries.js';
-import { locateCustomer } from '../src/modules/customers/locate.js';
+import type { Db } from '../../src/db/knex.js';
+import { BENCH_END, generateBenchData } from '../../src/fixtures/benchData.js';
+import { hashApiKey } from '../../src/modules/auth/keys.js';
+import { activeKeyByHash, findActiveApiKeyById } from '../../src/modules/auth/queries.js';
+import { cartByTag, cartsByKeys } from '../../src/modules/carts/queries.js';
+import { clerksByKeys } from '../../src/modules/clerks/queries.js';
+import { locateCustomer } from '../../src/modules/customers/locate.js';
 import {
   customersByKeys,
   customersPrecede,
   findCustomersByPhone,
   listCustomers,
-} from '../src/modules/customers/queries.js';
+} from '../../src/modules/customers/queries.js';
 import {
   devicesByKeys,
   devicesOfCustomers,
   devicesPrecede,
   findDevice,
   listDevices,
-} from '../src/modules/devices/queries.js';
-import type { DeviceListing } from '../src/modules/devices/rows.js';
-import { type EventPosition, eventById, eventsPrecede, listEvents } from '../src/modules/events/queries.js';
-import { purgeExpiredEvents } from '../src/modules/events/retention.js';
+} from '../../src/modules/devices/queries.js';
+import type { DeviceListing } from '../../src/modules/devices/rows.js';
+import { type EventPosition, eventById, eventsPrecede, listEvents } from '../../src/modules/events/queries.js';
+import { purgeExpiredEvents } from '../../src/modules/events/retention.js';
 import {
   financeOrderById,
   financeOrdersAroundCustomers,
@@ -38,24 +38,24 @@ import {
   findFinanceOrderOwner,
   listFinanceOrders,
   lockFinanceOrder,
-} from '../src/modules/financeOrders/queries.js';
-import type { ListingWindow, OrderFilters } from '../src/modules/financeOrders/rows.js';
-import { merchantsByKeys } from '../src/modules/merchants/queries.js';
-import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
-import { purgeExpiredIdempotencyKeys } from '../src/modules/payments/keyRetention.js';
+} from '../../src/modules/financeOrders/queries.js';
+import type { ListingWindow, OrderFilters } from '../../src/modules/financeOrders/rows.js';
+import { merchantsByKeys } from '../../src/modules/merchants/queries.js';
+import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
+import { purgeExpiredIdempotencyKeys } from '../../src/modules/payments/keyRetention.js';
 import {
   inStoreCreditStatement,
   inStorePaymentFacts,
   paymentsByKeys,
   paymentsOfOrders,
-} from '../src/modules/payments/queries.js';
-import { CLAIM_SQL } from '../src/modules/timeline/claim.js';
-import { parseFilterTerms } from '../src/modules/transactions/filters.js';
-import { transactionsInWindowQuery, transactionsPrecede } from '../src/modules/transactions/queries.js';
-import type { LinkColumns } from '../src/modules/transactions/rows.js';
-import { claimDueDeliveries, queueDepth } from '../src/modules/webhooks/queue.js';
-import { PostgresCounts } from '../src/pipeline/rateLimits/postgresCounts.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
+} from '../../src/modules/payments/queries.js';
+import { CLAIM_SQL } from '../../src/modules/timeline/claim.js';
+import { parseFilterTerms } from '../../src/modules/transactions/filters.js';
+import { transactionsInWindowQuery, transactionsPrecede } from '../../src/modules/transactions/queries.js';
+import type { LinkColumns } from '../../src/modules/transactions/rows.js';
+import { claimDueDeliveries, queueDepth } from '../../src/modules/webhooks/queue.js';
+import { PostgresCounts } from '../../src/pipeline/rateLimits/postgresCounts.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
 
 const CUSTOMERS = 5000;
 const LARGE_TABLES = new Set([

@@ -3,10 +3,10 @@
 // overdrawing payments. Afterwards every accepted request is in the ledger exactly once, every
 // refused one left no trace, no balance went below zero, and the ledger checker finds nothing.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const fixture = useSeededService();
 

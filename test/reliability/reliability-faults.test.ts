@@ -4,15 +4,15 @@
 // shown by retrying what failed and finding each payment exactly once.
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../src/db/knex.js';
-import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { addBulkOrders } from './support/bulk.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { startProxy } from './support/proxy.js';
-import { startTestService, type TestService } from './support/service.js';
-import { startServiceProcess } from './support/serviceProcess.js';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { addBulkOrders } from '../support/bulk.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { startProxy } from '../support/proxy.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { startServiceProcess } from '../support/serviceProcess.js';
 
 const summary: string[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];

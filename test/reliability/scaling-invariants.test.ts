@@ -12,7 +12,7 @@
 // The checker of (c) is plain text analysis of the SQL, proven below to fail on statements that drop
 // the filter (one union branch, a join, an OR, a nested subquery), so a regression cannot pass.
 import { describe, expect, it } from 'vitest';
-import type { Db, DbOrTrx } from '../src/db/knex.js';
+import type { Db, DbOrTrx } from '../../src/db/knex.js';
 import {
   DEMO_CART_TAG,
   DEMO_CLERK_ID,
@@ -20,9 +20,9 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
-import { statementsDuring } from './support/statements.js';
+} from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
+import { statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });

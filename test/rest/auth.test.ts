@@ -1,9 +1,9 @@
 // Partner and retail key authentication on both doors; revoked and expired keys fail exactly like
 // unknown ones.
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiKey, hashApiKey } from '../src/modules/auth/keys.js';
-import { useSeededService } from './support/fixtures.js';
-import { statementsDuring } from './support/statements.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../../src/modules/auth/keys.js';
+import { useSeededService } from '../support/fixtures.js';
+import { statementsDuring } from '../support/statements.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnvironment, parseRequest } from '@usebruno/filestore';
 import { describe, expect, it } from 'vitest';
-import { COLLECTION_DIR, collectionFiles, committedCollection, OPENAPI_FILE } from '../scripts/collection.js';
-import { DEMO_DEVICE_TAG } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+import { COLLECTION_DIR, collectionFiles, committedCollection, OPENAPI_FILE } from '../../scripts/collection.js';
+import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
 interface BrunoExample {
   name: string;

@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { DEMO_VENDOR_SCHEMA } from '../src/fixtures/vendorSchemas.js';
-import { openApiFileText } from '../src/rest/openapi.js';
-import { LEGACY_ROUTES } from '../src/rest/routes.js';
+import { DEMO_VENDOR_SCHEMA } from '../../src/fixtures/vendorSchemas.js';
+import { openApiFileText } from '../../src/rest/openapi.js';
+import { LEGACY_ROUTES } from '../../src/rest/routes.js';
 import {
   GOLDEN_DIR,
   type GoldenCase,
@@ -20,8 +20,8 @@ import {
   goldenUpdateRequested,
   readGolden,
   useGoldenService,
-} from './support/golden.js';
-import { OPENAPI_FILE, openApiDocument } from './support/openapi.js';
+} from '../support/golden.js';
+import { OPENAPI_FILE, openApiDocument } from '../support/openapi.js';
 
 const UPDATE = goldenUpdateRequested();
 // Headers whose value is part of the contract; X-Request-ID is checked separately (it varies).

@@ -3,11 +3,11 @@
 // and Allow, a token issued in the future is refused, an unknown operationName is not echoed at full
 // length, and every authenticated request carries the RateLimit headers of its key.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashApiKey } from '../src/modules/auth/keys.js';
-import { issueAccessToken } from '../src/modules/auth/tokens.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { startTestService, TEST_LIMITS, TEST_TOKENS, type TestService } from './support/service.js';
+import { hashApiKey } from '../../src/modules/auth/keys.js';
+import { issueAccessToken } from '../../src/modules/auth/tokens.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { startTestService, TEST_LIMITS, TEST_TOKENS, type TestService } from '../support/service.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;

@@ -1,12 +1,12 @@
 // Inputs that once ended in a 500 (each found by review): every one is now a clear 4xx, on both doors,
 // and writes nothing.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_CART_TAG, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { issueAccessToken } from '../src/modules/auth/tokens.js';
-import { useSeededService } from './support/fixtures.js';
-import { ledgerSnapshot } from './support/ledger.js';
-import { TEST_TOKENS } from './support/service.js';
+import { DEMO_CART_TAG, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { issueAccessToken } from '../../src/modules/auth/tokens.js';
+import { useSeededService } from '../support/fixtures.js';
+import { ledgerSnapshot } from '../support/ledger.js';
+import { TEST_TOKENS } from '../support/service.js';
 
 const fixture = useSeededService();
 

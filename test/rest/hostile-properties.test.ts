@@ -15,13 +15,13 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { ERROR_CODES, HTTP_STATUS } from '../src/kernel/errors.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { FILTER_PATHS } from '../src/modules/transactions/filters.js';
-import { useSeededService } from './support/fixtures.js';
-import { ledgerSnapshot } from './support/ledger.js';
-import { openApiDocument } from './support/openapi.js';
+} from '../../src/fixtures/demoIds.js';
+import { ERROR_CODES, HTTP_STATUS } from '../../src/kernel/errors.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { FILTER_PATHS } from '../../src/modules/transactions/filters.js';
+import { useSeededService } from '../support/fixtures.js';
+import { ledgerSnapshot } from '../support/ledger.js';
+import { openApiDocument } from '../support/openapi.js';
 
 const fixture = useSeededService();
 

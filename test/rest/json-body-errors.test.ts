@@ -2,8 +2,8 @@
 // /graphql (Express's parser), the payments interface and the device door (the lossless reader). The
 // answer quotes one character, never the body around it; nothing is recorded.
 import { describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_TAG } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const fixture = useSeededService();
 const service = () => fixture.service;

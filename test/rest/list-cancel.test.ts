@@ -3,15 +3,15 @@
 // server when the signal aborts, and its connection serves the next statement; REST list-transactions
 // ties each page to its client: a client that leaves while the first page is read has that statement
 // cancelled and none after it, and one that leaves after the first bytes leaves no statement running
-// (which pages were asked before its leaving was seen depends on timing: test/list-streaming.test.ts
+// (which pages were asked before its leaving was seen depends on timing: test/rest/list-streaming.test.ts
 // pins the order).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { abandoned, cancellable } from '../src/db/prepared.js';
-import { addBulkOrders } from './support/bulk.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
-import { statementsDuring } from './support/statements.js';
+import { abandoned, cancellable } from '../../src/db/prepared.js';
+import { addBulkOrders } from '../support/bulk.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;

@@ -5,17 +5,17 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
-import type { paths } from '../src/__generated__/openapi-types.js';
+import type { paths } from '../../src/__generated__/openapi-types.js';
 import {
   DEMO_CART_TAG,
   DEMO_CLERK_ID,
   DEMO_DEVICE_IMEI,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+} from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The partner interface's key travels as the key query parameter (security schemes partnerKey, retailKey). */
 const queryKey = (key: string): Middleware => ({

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
-import { goldenFiles, goldenFolders, readGolden } from './support/golden.js';
-import { OPENAPI_FILE, openApiDocument } from './support/openapi.js';
+import { DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
+import { goldenFiles, goldenFolders, readGolden } from '../support/golden.js';
+import { OPENAPI_FILE, openApiDocument } from '../support/openapi.js';
 
 const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 const ajv = new Ajv2020({ strict: false, validateSchema: false, validateFormats: false, allErrors: true });

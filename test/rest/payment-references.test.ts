@@ -5,16 +5,16 @@
 // sandbox clock reset; and on Postgres, 50 notifications racing for one reference record one payment.
 
 import { describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { checkLedger } from '../src/ledger/check.js';
-import type { PartnerClocks } from '../src/modules/partners/clock.js';
-import { newCode } from '../src/modules/paymentReferences/code.js';
-import { insertPaymentReference } from '../src/modules/paymentReferences/queries.js';
-import { acceptNotification } from '../src/modules/payments/notification.js';
-import type { PaymentVendorRow } from '../src/modules/vendors/rows.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
+import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import type { PartnerClocks } from '../../src/modules/partners/clock.js';
+import { newCode } from '../../src/modules/paymentReferences/code.js';
+import { insertPaymentReference } from '../../src/modules/paymentReferences/queries.js';
+import { acceptNotification } from '../../src/modules/payments/notification.js';
+import type { PaymentVendorRow } from '../../src/modules/vendors/rows.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
 /** Every partner at one instant, as acceptNotification reads the time. */
 const clockAt = (now: Date): PartnerClocks => ({ nowFor: () => now });

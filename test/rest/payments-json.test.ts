@@ -3,12 +3,12 @@
 // refused before anything is read from the body.
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { issueAccessToken } from '../src/modules/auth/tokens.js';
-import { useSeededService } from './support/fixtures.js';
-import { ledgerSnapshot } from './support/ledger.js';
-import { TEST_TOKENS } from './support/service.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { issueAccessToken } from '../../src/modules/auth/tokens.js';
+import { useSeededService } from '../support/fixtures.js';
+import { ledgerSnapshot } from '../support/ledger.js';
+import { TEST_TOKENS } from '../support/service.js';
 
 const fixture = useSeededService();
 afterAll(async () => {

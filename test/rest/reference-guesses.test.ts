@@ -5,11 +5,11 @@
 // data), nothing written; paid references and notifications without one count nothing; another key
 // of the same vendor is not held. The window is an hour here, so no count below can straddle one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import type { LimitSettings } from '../src/kernel/limitSettings.js';
-import { newCode } from '../src/modules/paymentReferences/code.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
+import { DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import type { LimitSettings } from '../../src/kernel/limitSettings.js';
+import { newCode } from '../../src/modules/paymentReferences/code.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { startTestService, TEST_LIMITS, type TestService } from '../support/service.js';
 
 const LIMIT = 3;
 const WINDOW_SECONDS = 3600;

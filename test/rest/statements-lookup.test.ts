@@ -7,12 +7,12 @@
 // runs the same, and the last suite here pins that it keeps doing so.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { lookupCustomer } from '../bench/baseline-lookup.js';
-import { DEMO_DEVICE_IMEI, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { insertDevice } from '../src/modules/devices/queries.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { statementsDuring, withoutRequestLimits } from './support/statements.js';
+import { lookupCustomer } from '../../bench/baseline-lookup.js';
+import { DEMO_DEVICE_IMEI, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { insertDevice } from '../../src/modules/devices/queries.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { statementsDuring, withoutRequestLimits } from '../support/statements.js';
 
 const fixture = useSeededService();
 

@@ -16,12 +16,12 @@
 // key's record; the write's every part is gated on the database's guards (payments/queries.ts).
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { type Pool, recordCustomerPayment } from '../bench/baseline-payment.js';
-import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { statementsDuring, withoutRequestLimits } from './support/statements.js';
+import { type Pool, recordCustomerPayment } from '../../bench/baseline-payment.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { statementsDuring, withoutRequestLimits } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });

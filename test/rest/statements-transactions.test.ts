@@ -2,18 +2,18 @@
 // than the graph's page limit (memory holds a page, not the list), and streamed byte for byte as
 // the one-shot body would be.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSizeOf } from '../src/kernel/listSize.js';
-import { buildSchema } from '../src/pipeline/schema.js';
-import { listTransactionsBody } from '../src/rest/mappers.js';
-import { LEGACY_ROUTES } from '../src/rest/routes.js';
+import { listSizeOf } from '../../src/kernel/listSize.js';
+import { buildSchema } from '../../src/pipeline/schema.js';
+import { listTransactionsBody } from '../../src/rest/mappers.js';
+import { LEGACY_ROUTES } from '../../src/rest/routes.js';
 
 /** A page of Query.transactions, as the SDL bounds it. */
 const MAX_PAGE = listSizeOf(buildSchema(), 'Query', 'transactions')!.max;
 
-import { addBulkOrders } from './support/bulk.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
-import { startTestService, type TestService } from './support/service.js';
-import { statementsDuring } from './support/statements.js';
+import { addBulkOrders } from '../support/bulk.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;

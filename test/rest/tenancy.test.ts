@@ -1,8 +1,8 @@
 // A partner sees only its own merchants and clerks, on both doors; another partner's ids are
 // answered as if they did not exist. Operators see every partner.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const fixture = useSeededService();
 let demoId: string;

@@ -33,10 +33,10 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import { buildSchema } from '../src/pipeline/schema.js';
-import { useSeededService } from './support/fixtures.js';
+} from '../../src/fixtures/demoIds.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import { buildSchema } from '../../src/pipeline/schema.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
@@ -420,7 +420,7 @@ const unwalkable = new Set<string>();
  * daysBoughtBy computes on the order already answered, and refuses every amount on a paid-off order.
  */
 const NOT_WALKED: Readonly<Record<string, string>> = {
-  'Repayment.daysBoughtBy': "a figure of the order's own terms (test/repayment.test.ts)",
+  'Repayment.daysBoughtBy': "a figure of the order's own terms (test/timeline/repayment.test.ts)",
 };
 
 /**

@@ -2,8 +2,8 @@
 // pattern that engine cannot run is refused when stored, and the service's own limits hold before the
 // schema sees a notification. Every refusal leaves the ledger as it was.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSeededService } from './support/fixtures.js';
-import { ledgerSnapshot } from './support/ledger.js';
+import { useSeededService } from '../support/fixtures.js';
+import { ledgerSnapshot } from '../support/ledger.js';
 
 const fixture = useSeededService();
 const operator = (query: string, variables?: Record<string, unknown>) =>

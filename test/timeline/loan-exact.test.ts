@@ -8,12 +8,12 @@
 //   JSON number written 4.000, or a string), createPaymentReference and daysBoughtBy; "4.001" is
 //   refused on each.
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
-import { scheduleLoadedOrders } from '../src/modules/timeline/schedule.js';
-import { useSeededService } from './support/fixtures.js';
-import { addTwinOrders, twinDevice } from './support/twinOrders.js';
-import { demoVendorNotifier } from './support/vendorNotifications.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
+import { scheduleLoadedOrders } from '../../src/modules/timeline/schedule.js';
+import { useSeededService } from '../support/fixtures.js';
+import { addTwinOrders, twinDevice } from '../support/twinOrders.js';
+import { demoVendorNotifier } from '../support/vendorNotifications.js';
 
 const NOW = new Date('2026-06-10T15:30:00.900Z');
 const NOW_SECOND = Math.floor(NOW.getTime() / 1000);

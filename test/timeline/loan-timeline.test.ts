@@ -17,9 +17,9 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { type ServiceFixture, useSeededService } from './support/fixtures.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+} from '../../src/fixtures/demoIds.js';
+import { type ServiceFixture, useSeededService } from '../support/fixtures.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const DEMO_PARTNER = '1';
 const OPERATOR = { 'x-api-key': 'demo-operator-key' };

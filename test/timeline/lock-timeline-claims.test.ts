@@ -3,15 +3,15 @@
 // locked); and two schedulers claiming at once (on Postgres, each on its own pool, as two instances
 // would) write each event exactly once. Time moves as the sandbox clock moves it (shiftPartnerTimeline).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDb, type Db } from '../src/db/knex.js';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
-import { recordInStorePayment } from '../src/modules/payments/inStore.js';
-import { reschedulePartner, scheduleLoadedOrders, shiftPartnerTimeline } from '../src/modules/timeline/schedule.js';
-import { startLockScheduler } from '../src/modules/timeline/scheduler.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
+import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
+import { reschedulePartner, scheduleLoadedOrders, shiftPartnerTimeline } from '../../src/modules/timeline/schedule.js';
+import { startLockScheduler } from '../../src/modules/timeline/scheduler.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
 const DAY_MS = 86_400_000;
 const DEMO = '1';

@@ -7,14 +7,14 @@
 // lowering it again locks it; a sandbox reset that puts a locked order's lockAt ahead again unlocks it.
 // The claims are run directly (the scheduler's fireDue), never waited for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
-import { scheduleLoadedOrders } from '../src/modules/timeline/schedule.js';
-import { type LockScheduler, startLockScheduler } from '../src/modules/timeline/scheduler.js';
-import { useSeededService } from './support/fixtures.js';
-import { addTwinOrders, twinDevice } from './support/twinOrders.js';
-import { demoVendorNotifier } from './support/vendorNotifications.js';
+import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
+import { scheduleLoadedOrders } from '../../src/modules/timeline/schedule.js';
+import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
+import { useSeededService } from '../support/fixtures.js';
+import { addTwinOrders, twinDevice } from '../support/twinOrders.js';
+import { demoVendorNotifier } from '../support/vendorNotifications.js';
 
 const DEMO = '1';
 const DAY = 86_400; // seconds

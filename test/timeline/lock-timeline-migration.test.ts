@@ -4,8 +4,8 @@
 // The timeline-exact migration cuts instants held to the millisecond to their second, and allows a
 // stored EXPIRED reference (turned back to OPEN going down).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../src/db/migrate.js';
-import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { MIGRATIONS } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 const NAME = '20261127100300_lock_timeline';
 let database: TestDatabase;

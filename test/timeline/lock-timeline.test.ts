@@ -12,17 +12,17 @@ import {
   DEMO_DEVICE_TAG,
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
-} from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { recordInStorePayment } from '../src/modules/payments/inStore.js';
-import { acceptNotification } from '../src/modules/payments/notification.js';
-import { claimDueInstants } from '../src/modules/timeline/claim.js';
-import { shiftPartnerTimeline } from '../src/modules/timeline/schedule.js';
-import { type LockScheduler, startLockScheduler } from '../src/modules/timeline/scheduler.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
-import { useSeededService } from './support/fixtures.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
-import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
+} from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
+import { acceptNotification } from '../../src/modules/payments/notification.js';
+import { claimDueInstants } from '../../src/modules/timeline/claim.js';
+import { shiftPartnerTimeline } from '../../src/modules/timeline/schedule.js';
+import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
+import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { useSeededService } from '../support/fixtures.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
 const fixture = useSeededService();
 const DAY_MS = 86_400_000;

@@ -4,14 +4,20 @@
 // a second instance over the same database hears a change made on the first.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AppDeps, createApp } from '../src/app.js';
-import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { DEFAULT_PARTNER_SETTINGS, partnerSettingsOf } from '../src/modules/partners/settings.js';
-import { serviceLayers } from '../src/serviceLayers.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { startTestService, TEST_EXECUTOR, TEST_TOKENS, TEST_UNLOCK_KEYS, type TestService } from './support/service.js';
+import { type AppDeps, createApp } from '../../src/app.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { DEFAULT_PARTNER_SETTINGS, partnerSettingsOf } from '../../src/modules/partners/settings.js';
+import { serviceLayers } from '../../src/serviceLayers.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import {
+  startTestService,
+  TEST_EXECUTOR,
+  TEST_TOKENS,
+  TEST_UNLOCK_KEYS,
+  type TestService,
+} from '../support/service.js';
 
 const fixture = useSeededService();
 const HOUR = 3600;

@@ -2,10 +2,10 @@
 // daysBoughtBy, the vendors' GET /payments/v1/repayment-options, and AMOUNT_NOT_AN_OPTION on the four
 // payment doors when a partner takes no flexible amounts, each refusal writing and numbering nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../src/fixtures/demoIds.js';
-import { acceptedAmountsOf, isAmountAnOption } from '../src/modules/financeOrders/repayment.js';
-import { inStorePaymentFacts } from '../src/modules/payments/queries.js';
-import { useSeededService } from './support/fixtures.js';
+import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { acceptedAmountsOf, isAmountAnOption } from '../../src/modules/financeOrders/repayment.js';
+import { inStorePaymentFacts } from '../../src/modules/payments/queries.js';
+import { useSeededService } from '../support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const T = Date.parse('2026-06-10T00:00:00Z') / 1000;

@@ -6,13 +6,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../src/kernel/limitSettings.js';
-import { createLogger } from '../src/kernel/logger.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
-import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
+import { DEFAULT_LIMITS } from '../../src/kernel/limitSettings.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { startTestService, TEST_LIMITS, type TestService } from '../support/service.js';
 
 interface GraphQLBody {
   data?: Record<string, unknown> | null;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/kernel/config.js';
+import { ConfigError, loadConfig } from '../../src/kernel/config.js';
 
 const dirs: string[] = [];
 afterEach(() => {

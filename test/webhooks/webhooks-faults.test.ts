@@ -4,10 +4,10 @@
 // claim from one queue (FOR UPDATE SKIP LOCKED), and every event is delivered, signed.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendEvents } from '../src/modules/events/queries.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
-import { startServiceProcess } from './support/serviceProcess.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
+import { startServiceProcess } from '../support/serviceProcess.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 /** A short retry schedule, poll interval and lease, so a killed instance's deliveries are taken over quickly. */

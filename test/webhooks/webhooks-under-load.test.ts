@@ -5,12 +5,12 @@
 // once nobody waits. Postgres only: the embedded database's pool is a single connection, on which a
 // saturated pool cannot be staged beside a worker that still gets its turns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/kernel/logger.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 if (!onPostgres) console.warn('[webhooks under load] PGlite: needs TEST_DATABASE_URL (a pool of several connections)');
 

@@ -4,14 +4,14 @@
 // and the queue read once it is. Under a backlog its batched claims keep each endpoint to its cap.
 // Real HTTP receiver on loopback, real database (PGlite, or Postgres with TEST_DATABASE_URL).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/kernel/logger.js';
-import { publishEvents } from '../src/modules/events/publish.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import type { NewEvent } from '../src/modules/events/rows.js';
-import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
-import { onPostgres } from './support/db.js';
-import { useSeededService } from './support/fixtures.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { publishEvents } from '../../src/modules/events/publish.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import type { NewEvent } from '../../src/modules/events/rows.js';
+import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { onPostgres } from '../support/db.js';
+import { useSeededService } from '../support/fixtures.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const fixture = useSeededService();
 /** Far beyond any wait below: a delivery that arrives came from a notification, or from listening again. */

@@ -4,13 +4,13 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/kernel/logger.js';
-import { appendEvents } from '../src/modules/events/queries.js';
-import type { NewEvent } from '../src/modules/events/rows.js';
-import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
-import { deliveryMetrics } from '../src/ops/metrics.js';
-import { useSeededService } from './support/fixtures.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { appendEvents } from '../../src/modules/events/queries.js';
+import type { NewEvent } from '../../src/modules/events/rows.js';
+import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { deliveryMetrics } from '../../src/ops/metrics.js';
+import { useSeededService } from '../support/fixtures.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const fixture = useSeededService();
 let receiver: Receiver;

@@ -195,7 +195,7 @@ export async function insertFinanceOrder(
  * cost) days) plus the partner's grace in hours, is after the partner's time, LOCKED from then on. A
  * day is 86,400 seconds, as terms.ts counts it (no time zone or daylight saving moves it), and
  * ordered_at is cut to its whole second, as terms.ts saleSecondOf cuts it (decisions.md 37).
- * test/graph-browse.test.ts holds the two to the same answer at every boundary. For every partner's
+ * test/graph/graph-browse.test.ts holds the two to the same answer at every boundary. For every partner's
  * orders, each order's grace is its partner's row's and its time real time plus its partner's
  * sandbox offset (decisions.md 15).
  */
