@@ -1,8 +1,8 @@
 // The bench's baseline for record-customer-payment: the floor of this stack for an in-store
 // payment. The simplest fast handler on `pg` (no GraphQL, no knex) running the statements the
 // service sends for GET /v1/record-customer-payment.php, in the same order and the same text (the
-// service's own texts, src/modules/payments/queries.ts; test/rest/statements-payment.test.ts pins that the
-// sequence stays equal), each a named prepared statement, each in its own implicit transaction:
+// service's own statements, src/modules/payments/queries.ts inStoreFactsSql and inStoreCreditSql, each
+// value given by name; test/rest/statements-payment.test.ts pins that the sequence stays equal), each a named prepared statement, each in its own implicit transaction:
 //
 //   the key by its hash (as the service's auth reads it)
 //   one read: the merchant's and clerk's names, the order with its partner's commission rate and its
@@ -22,13 +22,11 @@
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
 // test/rest/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
+import type { SqlFragment } from '../src/db/sqlFragment.js';
 import { commissionOn, parsePaymentAmount } from '../src/kernel/money.js';
-import {
-  IN_STORE_CREDIT_SQL,
-  IN_STORE_CREDIT_WITH_KEY_SQL,
-  IN_STORE_FACTS_SQL,
-} from '../src/modules/payments/queries.js';
+import { inStoreCreditSql, inStoreFactsSql, type PaymentTransaction } from '../src/modules/payments/queries.js';
 import type { PaymentReceiptSnapshot } from '../src/modules/payments/rows.js';
+import type { TimelinePlan } from '../src/modules/timeline/schedule.js';
 import { KEY_SQL, named, positioned } from './baselineSql.js';
 
 /** A row as pg returns it: columns of any type, read by name. */
@@ -43,9 +41,16 @@ export interface Pool {
   query(statement: Statement): Promise<{ rows: Row[] }>;
 }
 
-const FACTS_SQL = positioned(IN_STORE_FACTS_SQL);
-const CREDIT_SQL = positioned(IN_STORE_CREDIT_SQL);
-const CREDIT_WITH_KEY_SQL = positioned(IN_STORE_CREDIT_WITH_KEY_SQL);
+/** The service's statement as pg runs it by name: its text with $n placeholders (kept per text), its values. */
+const texts = new Map<string, string>();
+const namedStatement = (statement: SqlFragment) => {
+  let text = texts.get(statement.sql);
+  if (text === undefined) {
+    text = positioned(statement.sql);
+    texts.set(statement.sql, text);
+  }
+  return named(text, [...statement.bindings]);
+};
 const NOTIFY_SQL = `select pg_notify($1, message) from unnest($2::text[]) as message`;
 
 const DAY_MS = 86_400_000;
@@ -89,18 +94,18 @@ const isKeyClaimed = (error: unknown) =>
   (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
 
 /**
- * The lock timeline's part of the write (src/modules/timeline/schedule.ts timelinePartsSql), on the
+ * The lock timeline's part of the write (src/modules/timeline/schedule.ts timelineParts), on the
  * default policy (grace 0, reminders 3 and 1 days): the order's instants closed and those of its new
  * deadline made, when the payment moves it. It writes no unlock or release event (the service's own).
  */
-function timelineValues(facts: Row, paidBefore: bigint, paid: bigint, fullyPaid: boolean, now: Date) {
+function timelinePlan(facts: Row, paidBefore: bigint, paid: bigint, fullyPaid: boolean, now: Date): TimelinePlan {
   const monthly = BigInt(facts.o__monthly_cost_minor as string);
   const lockAtOf = (total: bigint) =>
     new Date((facts.o__ordered_at as Date).getTime() + Number(30n + (total * 30n) / monthly) * DAY_MS);
   const before = lockAtOf(paidBefore);
   const after = fullyPaid ? null : lockAtOf(paid);
   const moving = fullyPaid || after?.getTime() !== before.getTime();
-  const instants: Array<{ kind: string; days_left: number | null; due_at: string; fire_at: string }> = [];
+  const instants: TimelinePlan['instants'] = [];
   const instant = (kind: string, daysLeft: number | null, due: Date) =>
     instants.push({ kind, days_left: daysLeft, due_at: due.toISOString(), fire_at: due.toISOString() });
   if (moving && after) {
@@ -110,7 +115,7 @@ function timelineValues(facts: Row, paidBefore: bigint, paid: bigint, fullyPaid:
     }
     instant('lock', null, after);
   }
-  return [moving, moving ? after : null, JSON.stringify(instants), now];
+  return { moving, lockAt: moving ? after : null, instants, now };
 }
 
 /** The route's parameters, each its text or '' when absent or repeated. */
@@ -142,9 +147,17 @@ async function readFacts(
   },
 ): Promise<Row> {
   const { paymentId, currency, minor, now, partnerId, merchantId, clerkId, orderId, idempotencyKey } = at;
-  const bindings = [paymentId, currency, minor.toString(), minor.toString(), now, partnerId, merchantId];
-  bindings.push(partnerId, clerkId, partnerId, orderId, partnerId, idempotencyKey ?? null);
-  return (await pool.query(named(FACTS_SQL, bindings))).rows[0]!;
+  const read = inStoreFactsSql(partnerId, {
+    merchantId,
+    clerkId,
+    financeOrderId: orderId,
+    idempotencyKey: idempotencyKey ?? null,
+    currency,
+    amountMinor: minor.toString(),
+    now,
+    paymentId,
+  });
+  return (await pool.query(namedStatement(read))).rows[0]!;
 }
 
 /** GET /v1/record-customer-payment.php, from its query parameters and Idempotency-Key header. */
@@ -200,9 +213,11 @@ export async function recordCustomerPayment(
     if (minor > repayable - paidBefore) return refused(400, 'the payment is more than the remaining balance');
 
     const commission = commissionOn(minor, facts.o__commission_rate_bps as number);
-    const entries = [
+    const entries: PaymentTransaction[] = [
       { type: 'cash', amount_minor: (-minor).toString(), clerk_id: clerkId },
-      ...(commission > 0n ? [{ type: 'commission', amount_minor: commission.toString(), clerk_id: null }] : []),
+      ...(commission > 0n
+        ? [{ type: 'commission' as const, amount_minor: commission.toString(), clerk_id: null }]
+        : []),
     ];
     const paid = paidBefore + minor;
     const remaining = repayable - paid;
@@ -244,47 +259,45 @@ export async function recordCustomerPayment(
       fullyPaid,
     };
     const eventIds = data.map(() => eventId(now));
-    const values = [
-      minor.toString(),
-      partnerId,
-      orderId,
-      paidBefore.toString(),
-      paymentId,
-      'in_store',
-      minor.toString(),
-      currency,
-      merchantId,
-      clerkId,
-      now,
-      JSON.stringify(entries),
-      ...timelineValues(facts, paidBefore, paid, fullyPaid, now),
-      null,
-      eventIds,
-      data.map(([type]) => type),
-      data.map(() => now.toISOString()),
-      data.map(([, body]) => JSON.stringify(body)),
-      data.map(() => false),
-      // The unlock code's counter (decisions.md 21), pinned to the partner: the bench's devices have no
-      // credential, so none.
-      partnerId,
-      null,
-      ...(idempotencyKey === undefined
-        ? []
-        : [
-            partnerId,
-            idempotencyKey,
-            now,
-            idempotencyKey,
-            requestHash,
-            JSON.stringify(receipt),
-            now,
-            new Date(now.getTime() + KEY_LIFETIME_MS),
-          ]),
-    ];
+    const write = inStoreCreditSql({
+      payment: {
+        partner_id: partnerId,
+        id: paymentId,
+        finance_order_id: orderId,
+        channel: 'in_store',
+        amount_minor: minor.toString(),
+        currency,
+        merchant_id: merchantId,
+        clerk_id: clerkId,
+        received_at: now,
+      },
+      totalPaidSeen: paidBefore.toString(),
+      transactions: entries,
+      timeline: timelinePlan(facts, paidBefore, paid, fullyPaid, now),
+      events: {
+        traceparent: null,
+        ids: eventIds,
+        types: data.map(([type]) => type),
+        occurredAt: data.map(() => now.toISOString()),
+        data: data.map(([, body]) => JSON.stringify(body)),
+        guarded: data.map(() => false),
+      },
+      // The unlock code's counter (decisions.md 21): the bench's devices have no credential, so none.
+      credentialKeyHash: null,
+      key:
+        idempotencyKey === undefined
+          ? null
+          : {
+              key: idempotencyKey,
+              requestHash,
+              receipt,
+              expiresAt: new Date(now.getTime() + KEY_LIFETIME_MS),
+              expiredBy: now,
+            },
+    });
     let written: Row | undefined;
     try {
-      written = (await pool.query(named(idempotencyKey === undefined ? CREDIT_SQL : CREDIT_WITH_KEY_SQL, values)))
-        .rows[0];
+      written = (await pool.query(namedStatement(write))).rows[0];
     } catch (error) {
       if (isKeyClaimed(error)) continue;
       throw error;

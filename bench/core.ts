@@ -6,5 +6,6 @@
 // tracing plugins). Its one layer says where the request limits are counted: this process's memory,
 // whatever REDIS_URL says, so the measure has no shared store's round trip in it.
 import type { AppLayer } from '../src/app.js';
+import { memoryRateLimitStore } from '../src/pipeline/rateLimits/rateLimitStore.js';
 
-export const CORE_LAYERS: readonly AppLayer[] = [{ rateLimitBackend: async () => ({ kind: 'memory' }) }];
+export const CORE_LAYERS: readonly AppLayer[] = [{ rateLimitStore: async () => memoryRateLimitStore() }];

@@ -1,4 +1,4 @@
-// The request limits' counters shared by every instance on this database (src/pipeline/rateLimits/sharedStore.ts),
+// The request limits' counters shared by every instance on this database (src/pipeline/rateLimits/postgresStore.ts),
 // in the shape rate-limiter-flexible's Postgres store reads and writes: one row per limited key (its
 // prefix names the limit), the points counted in the key's window and when that window ends (epoch ms).
 // The library is told the table exists: it never runs DDL at runtime.

@@ -40,8 +40,9 @@ import { createOperationShapeRule } from './pipeline/documentLimits/graphqlLimit
 import { type KeylessRequest, refusedWithoutCredential } from './pipeline/documentLimits/keylessRequests.js';
 import { countListItems } from './pipeline/documentLimits/listItemCeiling.js';
 import { createJitExecutor, type ExecutorStats, jitGateway } from './pipeline/graphqlExecutor.js';
+import { memoryRateLimitStore, type RateLimitStore } from './pipeline/rateLimits/rateLimitStore.js';
 import { createRequestLimiter, type RequestLimiter } from './pipeline/rateLimits/requestLimits.js';
-import type { RateLimitBackend } from './pipeline/rateLimits/sharedStore.js';
+import type { StoreWatch } from './pipeline/rateLimits/storeGuard.js';
 import { readRoutingPlugin } from './pipeline/readRouting.js';
 import { buildSchema } from './pipeline/schema.js';
 import { trustedDocumentsPlugin } from './pipeline/trustedDocuments.js';
@@ -87,7 +88,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
 }
 
 /** What createApp builds that a layer may use. */
-export interface AppLayerSetup {
+interface AppLayerSetup {
   /** The request limiter both doors charge (its store's state: /readyz). */
   readonly limiter: RequestLimiter;
   /** Whether startDraining was called (/readyz answers 503 "draining"). */
@@ -104,11 +105,14 @@ export interface AppLayer {
   readonly beforeDoors?: (setup: AppLayerSetup) => RequestHandler;
   /** Plugins of the GraphQL pipeline both doors run, in list order. */
   readonly graphqlPlugins?: readonly ApolloServerPlugin<Context>[];
-  /** Where the request limits are counted (the last layer that says); this process's memory when none says. */
-  readonly rateLimitBackend?: () => Promise<RateLimitBackend>;
+  /**
+   * Opens the store the request limits are counted in (the last layer that says), reporting to
+   * `watch`; this process's memory when none says.
+   */
+  readonly rateLimitStore?: (watch: StoreWatch) => Promise<RateLimitStore>;
 }
 
-export interface App {
+interface App {
   app: express.Express;
   apollo: ApolloServer<Context>;
   /** GraphQL subscriptions over WebSocket: attach to the HTTP server; close before closing it. */
@@ -188,9 +192,11 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // One limiter for both doors (each builds its contexts from `service`), its counts where the layers say.
   // Payment outcomes are counted by the metrics, through the context's port (resolvers never import ops/).
-  const chooseBackend = layers.findLast((layer) => layer.rateLimitBackend)?.rateLimitBackend;
-  const backend: RateLimitBackend = chooseBackend ? await chooseBackend() : { kind: 'memory' };
-  const limiter = createRequestLimiter(limits, { backend, logger: deps.logger, observer: rateLimitStoreMetrics });
+  const openStore = layers.findLast((layer) => layer.rateLimitStore)?.rateLimitStore;
+  const store = openStore
+    ? await openStore({ logger: deps.logger, observer: rateLimitStoreMetrics })
+    : memoryRateLimitStore();
+  const limiter = createRequestLimiter(limits, { store, logger: deps.logger });
   // Committed events are counted, and told to every instance's subscription listeners (after commit).
   const observe = deps.observe ?? {
     ...paymentMetrics,
@@ -389,7 +395,7 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       await subscriptions.close();
       await apollo.stop();
       await running?.close();
-      if (backend.kind === 'redis') backend.client.disconnect();
+      store.close();
     },
   };
 }

@@ -12,7 +12,10 @@ import { createOperationsRouter } from './ops/router.js';
 import { graphqlTracingPlugin } from './ops/tracing.js';
 import { graphqlCostPlugin } from './pipeline/documentLimits/graphqlLimits.js';
 import { listItemCeilingPlugin } from './pipeline/documentLimits/listItemCeiling.js';
-import { connectRedis, type RateLimitBackend } from './pipeline/rateLimits/sharedStore.js';
+import { postgresRateLimitStore } from './pipeline/rateLimits/postgresStore.js';
+import { memoryRateLimitStore, type RateLimitStore } from './pipeline/rateLimits/rateLimitStore.js';
+import { openRedisRateLimitStore } from './pipeline/rateLimits/redisStore.js';
+import type { StoreWatch } from './pipeline/rateLimits/storeGuard.js';
 
 export interface RateLimitStoreSettings {
   /** REDIS_URL: counts in Redis, shared by every instance using it. */
@@ -46,7 +49,7 @@ export function serviceLayers(deps: AppDeps, settings: ServiceLayerSettings = {}
           rateLimitStore: () => limiter.storeStatus(),
         }),
     },
-    { rateLimitBackend: () => sharedRateLimitBackend(deps, settings.rateLimitStore) },
+    { rateLimitStore: (watch) => openRateLimitStore(deps, watch, settings.rateLimitStore) },
     { graphqlPlugins: [graphqlCostPlugin(limits), listItemCeilingPlugin(limits.maxListItems)] },
     // The operation's name and type on the span of the request that runs it (tracing on only).
     { graphqlPlugins: [graphqlTracingPlugin()] },
@@ -57,12 +60,13 @@ export function serviceLayers(deps: AppDeps, settings: ServiceLayerSettings = {}
  * Redis when REDIS_URL is set (on either database: it was asked for), else the service's Postgres
  * database, else (the embedded database, one process) this process's memory.
  */
-async function sharedRateLimitBackend(deps: AppDeps, store?: RateLimitStoreSettings): Promise<RateLimitBackend> {
-  if (store?.redisUrl) {
-    const client = await connectRedis(store.redisUrl, deps.logger);
-    return { kind: 'redis', client, keyPrefix: store.redisKeyPrefix ?? 'dfs' };
-  }
-  return isEmbedded(deps.db) ? { kind: 'memory' } : { kind: 'postgres', db: deps.db };
+async function openRateLimitStore(
+  deps: AppDeps,
+  watch: StoreWatch,
+  store?: RateLimitStoreSettings,
+): Promise<RateLimitStore> {
+  if (store?.redisUrl) return openRedisRateLimitStore(store.redisUrl, store.redisKeyPrefix ?? 'dfs', watch);
+  return isEmbedded(deps.db) ? memoryRateLimitStore() : postgresRateLimitStore(deps.db, watch);
 }
 
 /**

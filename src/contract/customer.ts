@@ -7,7 +7,7 @@ import { integer, named, number } from './json.js';
 type LookedUpOrder = NonNullable<NonNullable<LookupCustomerQuery['customer']>['financeOrder']>;
 
 // decisions.md 5: the legacy's words for the graph's secure status; the graph itself has only the enum.
-export const LEGACY_SECURE_STATUS: Readonly<Record<SecureStatus, string>> = {
+const LEGACY_SECURE_STATUS: Readonly<Record<SecureStatus, string>> = {
   ACTIVE_AND_SECURED: 'Device Active And Secured',
   LOCKED: 'Device Locked',
   RELEASED: 'Device Released',

@@ -19,7 +19,7 @@ export interface LegacyReceiptSource {
 }
 
 /** The graph's PaymentReceipt as the operations read it (decimals as text). */
-export interface LegacyReceiptNode {
+interface LegacyReceiptNode {
   payment: { id: string };
   time: number;
   deviceTag: string;

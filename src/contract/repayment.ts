@@ -6,7 +6,7 @@
 import { integer } from './json.js';
 
 /** The graph's DeviceRepayment as the RepaymentOptions operation reads it (decimals as text, times as Unix seconds). */
-export interface RepaymentOptionsSource {
+interface RepaymentOptionsSource {
   deviceTag: string;
   financeOrderId: string;
   currency: string;

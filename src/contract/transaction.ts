@@ -5,12 +5,12 @@ import { formatAmount } from '../kernel/money.js';
 import { integer, type Named, named, number, seconds } from './json.js';
 
 /** The graph's TransactionType names (the source's `type`). */
-export type GraphTransactionType = 'FINANCE' | 'CASH' | 'COMMISSION' | 'ADJUSTMENT';
+type GraphTransactionType = 'FINANCE' | 'CASH' | 'COMMISSION' | 'ADJUSTMENT';
 /** A transaction's type as its row names it. */
-export type RowTransactionType = 'finance' | 'cash' | 'commission' | 'adjustment';
+type RowTransactionType = 'finance' | 'cash' | 'commission' | 'adjustment';
 
 /** The legacy words for a transaction's type, frozen: they are the rows' own values. */
-export const LEGACY_TRANSACTION_TYPES = {
+const LEGACY_TRANSACTION_TYPES = {
   FINANCE: 'finance',
   CASH: 'cash',
   COMMISSION: 'commission',
@@ -52,7 +52,7 @@ export interface LegacyOrderFigures {
 }
 
 /** What the mapper reads: the shape of the ListTransactions operation's node (decimals as text). */
-export type LegacyTransactionSource = Common &
+type LegacyTransactionSource = Common &
   (
     | {
         __typename: 'FinanceTransaction';
@@ -151,7 +151,7 @@ export function legacyTransaction(node: LegacyTransactionSource) {
  * needs its merchant, clerk, order (its figures) and device; cash its merchant, clerk and payment;
  * commission its merchant and payment; an adjustment its merchant and adjustment.
  */
-export interface LegacyTransactionRecord {
+interface LegacyTransactionRecord {
   type: RowTransactionType;
   amount_minor: string;
   currency: string;

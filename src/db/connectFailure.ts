@@ -2,7 +2,7 @@
 // 27): the errors of node's sockets and Postgres's SQLSTATEs read once here, where the driver is known.
 import { parseDatabaseUrl } from '../kernel/databaseUrl.js';
 
-export interface ConnectFailure {
+interface ConnectFailure {
   problem: string;
   fix: string;
 }

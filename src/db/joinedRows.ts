@@ -12,7 +12,7 @@ export function sourcesOf(alias: string, columns: readonly string[]): RowSources
   return Object.fromEntries(columns.map((column) => [column, `${alias}.${column}`]));
 }
 
-export interface JoinedRow<Row> {
+interface JoinedRow<Row> {
   /** The select list: each source as prefix__field. */
   select: string[];
   /** The row out of a result row; null when the join found none (its id is null). */

@@ -16,7 +16,7 @@ export type Db = Knex;
 /** What data-access functions take: the pool, or the transaction a mutation opened. */
 export type DbOrTrx = Knex | Knex.Transaction;
 
-export interface DbOptions {
+interface DbOptions {
   /** postgres:// URL; null for the embedded database. */
   databaseUrl: string | null;
   /** Directory of the embedded database; null keeps it in memory (tests). */
@@ -62,7 +62,7 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
 const embeddedRequire = createRequire(import.meta.url);
 
 /** What the pg pool's knex configuration carries beside knex's own settings (read by prepared.ts and directSessionConnection). */
-export interface PoolerSettings {
+interface PoolerSettings {
   preparedStatements: boolean;
   /** pg's settings for a connection of its own (a session) past the pooler: the direct URL's; absent without one. */
   sessionConnection?: pg.ClientConfig;

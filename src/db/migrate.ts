@@ -90,7 +90,7 @@ export async function pendingMigrations(db: Knex): Promise<string[]> {
 }
 
 /** How the database's schema stands against this build's migrations (decisions.md 27). */
-export interface SchemaDrift {
+interface SchemaDrift {
   /** This build's migrations the database has not applied. */
   behind: string[];
   /** Migrations the database has applied that this build does not know: a newer release migrated it. */

@@ -19,7 +19,7 @@ interface KnexPgInternals {
 type PooledConnection = pg.Client & { __knex__disposed?: unknown };
 
 /** No host of the list took a read-write session now: SQLSTATE 08001, as libpq, which the doors answer 503. */
-export class NoWritableHostError extends Error {
+class NoWritableHostError extends Error {
   readonly code = '08001';
   constructor(failures: string[]) {
     super(`no database host takes writes now (${failures.join('; ')})`);

@@ -12,7 +12,7 @@ export interface ChannelListener {
   close: () => Promise<void>;
 }
 
-export interface ListenOptions {
+interface ListenOptions {
   /** Each notification's payload, in the order the server sent them. */
   onPayload: (payload: string) => void;
   /** The connection was lost: notifications sent meanwhile are not heard. Not called after close(). */

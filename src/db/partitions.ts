@@ -5,18 +5,18 @@
 import type { Knex } from 'knex';
 import type { DbOrTrx } from './knex.js';
 
-export const PARTITIONED_TABLES = ['transactions', 'events'] as const;
-export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
+const PARTITIONED_TABLES = ['transactions', 'events'] as const;
+type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 /** How many months after the current one the service keeps made. */
-export const MONTHS_AHEAD = 3;
+const MONTHS_AHEAD = 3;
 
 /** The first instant of the month `offset` months after `at`'s month (UTC). */
 export function monthStart(at: Date, offset = 0): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
 }
 
-export function partitionName(table: PartitionedTable, month: Date): string {
+function partitionName(table: PartitionedTable, month: Date): string {
   const mm = String(month.getUTCMonth() + 1).padStart(2, '0');
   return `${table}_y${month.getUTCFullYear()}m${mm}`;
 }

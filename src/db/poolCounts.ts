@@ -3,7 +3,7 @@
 // knex's too (one connection).
 import type { Db } from './knex.js';
 
-export interface PoolCounts {
+interface PoolCounts {
   /** Connections lent out. */
   used: number;
   /** Connections idle in the pool. */

@@ -9,9 +9,9 @@ import type { Db } from './knex.js';
 import { PreparingPgClient } from './prepared.js';
 import { pgTypes } from './types.js';
 
-export type ReplicaState = 'ok' | 'lagging' | 'down';
+type ReplicaState = 'ok' | 'lagging' | 'down';
 
-export interface ReplicaStatus {
+interface ReplicaStatus {
   state: ReplicaState;
   /** Seconds the replica is behind (0 when caught up); null when down. */
   lagSeconds: number | null;
@@ -32,7 +32,7 @@ export interface ReadReplica {
   stop(): Promise<void>;
 }
 
-export interface ReadReplicaOptions {
+interface ReadReplicaOptions {
   url: string;
   primary: Db;
   maxLagSeconds: number;

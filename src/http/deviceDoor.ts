@@ -13,8 +13,8 @@ import type { ServiceDeps } from '../pipeline/context.js';
 import { sendError, sendUnexpectedError } from './errorResponses.js';
 import { readJsonBody } from './jsonBody.js';
 
-export const CHECKIN_PATH = '/devices/v1/checkin';
-export const JWKS_PATH = '/devices/v1/jwks.json';
+const CHECKIN_PATH = '/devices/v1/checkin';
+const JWKS_PATH = '/devices/v1/jwks.json';
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 

@@ -12,7 +12,7 @@ export type LegacyDoor = 'partner' | 'payments';
 export type Door = LegacyDoor | 'graphql' | 'devices';
 
 /** What the renderer reads of an error: an AppError, or an error as Apollo formatted it. */
-export interface RenderedError {
+interface RenderedError {
   message: string;
   extensions?: Readonly<Record<string, unknown>>;
 }
@@ -23,13 +23,13 @@ export interface RenderedError {
  * docs/legacy-contract.md#payments-error-body, with the code added beside the message (an addition clients of
  * the contract can ignore).
  */
-export function legacyErrorBody(door: LegacyDoor, code: ErrorCode, message: string): unknown {
+function legacyErrorBody(door: LegacyDoor, code: ErrorCode, message: string): unknown {
   if (door === 'payments') return { error: { code, message } };
   return { valid: false, message, error: { code, message } };
 }
 
 /** The legacy interface a path belongs to (the partner body for /healthz, /metrics and unknown paths). */
-export const legacyDoorOf = (path: string): LegacyDoor => (path.startsWith('/payments/') ? 'payments' : 'partner');
+const legacyDoorOf = (path: string): LegacyDoor => (path.startsWith('/payments/') ? 'payments' : 'partner');
 
 /** /graphql (labelled by the operations router, subpaths too), the device door, else the legacy interface of the path. */
 export function doorOf(req: Request, res: Response): Door {

@@ -16,7 +16,7 @@ import {
 import { AppError, withHttpStatus } from '../kernel/errors.js';
 import { sendDoorError } from './errorResponses.js';
 
-export const GRAPHQL_PATH = '/graphql';
+const GRAPHQL_PATH = '/graphql';
 
 /**
  * Mounted under /graphql: lets through the path itself only, answering 404 for what Express would
@@ -29,7 +29,7 @@ export const exactGraphqlPath: RequestHandler = (req, res, next) => {
   sendDoorError(req, res, new AppError('RESOURCE_NOT_FOUND', `no endpoint ${req.method} ${req.path}`));
 };
 
-export const subscriptionNeedsWebSocket = () =>
+const subscriptionNeedsWebSocket = () =>
   new AppError(
     'SUBSCRIPTION_NEEDS_WEBSOCKET',
     'subscriptions are served over WebSocket at /graphql (the graphql-ws protocol); send queries and mutations over HTTP',
@@ -50,7 +50,7 @@ export function subscriptionsOverHttpPlugin<Context extends object>(): ApolloSer
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
-export const introspectionDisabled = () =>
+const introspectionDisabled = () =>
   new AppError(
     'INTROSPECTION_DISABLED',
     'introspection is turned off in production; the schema is published with the service documentation (schema/*.graphql)',

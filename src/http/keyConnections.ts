@@ -26,7 +26,7 @@ export interface KeyConnection {
   expiryTimer?: NodeJS.Timeout;
 }
 
-export interface KeyConnectionsOptions {
+interface KeyConnectionsOptions {
   connectionsPerKey: number;
   recheckSeconds: number;
   /** The service's clock. */
@@ -39,7 +39,7 @@ export interface KeyConnectionsOptions {
 // RFC 6455 leaves 4000-4999 to applications; graphql-ws uses 4403 for Forbidden, and 4429 reads as 429.
 export const CLOSE_FORBIDDEN = 4403;
 export const CLOSE_TOO_MANY = 4429;
-export const CLOSE_FEED_LOST = 1012;
+const CLOSE_FEED_LOST = 1012;
 
 /** setTimeout's longest delay (about 24.8 days): an expiry further away is armed by a later recheck. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
@@ -156,5 +156,3 @@ export function createKeyConnections(options: KeyConnectionsOptions) {
     },
   };
 }
-
-export type KeyConnections = ReturnType<typeof createKeyConnections>;

@@ -37,7 +37,7 @@ import { CLOSE_FORBIDDEN, createKeyConnections, type DoorCloseReason, type KeyCo
 import { createUpgradeGate, type DoorRefusal, serveSocket } from './websocketSockets.js';
 
 /** Why a connection closed, for the closes' metric: the door's own reasons, or what the close code says. */
-export type WebSocketCloseReason =
+type WebSocketCloseReason =
   | DoorCloseReason
   | 'refused'
   | 'client'
@@ -60,7 +60,7 @@ export interface SubscriptionObserver {
   refused(reason: DoorRefusal): void;
 }
 
-export interface SubscriptionDoorDeps {
+interface SubscriptionDoorDeps {
   service: ServiceDeps;
   schema: GraphQLSchema;
   limits: LimitSettings;

@@ -75,7 +75,7 @@ function upgradeFailure(error: unknown, logger: Pick<Logger, 'warn' | 'error'>):
   return new AppError('INTERNAL_SERVER_ERROR', 'internal server error');
 }
 
-export interface UpgradeGateOptions {
+interface UpgradeGateOptions {
   unauthenticatedPerAddress: number;
   /** How long a socket may wait before connection_init: a refused upgrade's Retry-After. */
   initWaitSeconds: number;
@@ -88,7 +88,7 @@ export interface UpgradeGateOptions {
 }
 
 /** An upgrade let through: its client's address and its slot among the address's unauthenticated sockets. */
-export interface AdmittedUpgrade {
+interface AdmittedUpgrade {
   clientAddress: string | null;
   releaseUnauthenticated: () => void;
 }
@@ -139,14 +139,14 @@ export function createUpgradeGate(options: UpgradeGateOptions) {
 }
 
 /** What closes a socket whose client sends too much, and what hears a refused frame. */
-export interface SocketRules {
+interface SocketRules {
   messages: WindowLimit;
   /** Pings every this many ms; a socket that does not answer within as long is cut (graphql-ws's 12 s). */
   keepAliveMs: number;
   logger: Pick<Logger, 'warn' | 'error'>;
 }
 
-export interface SocketHooks {
+interface SocketHooks {
   /** Closes the socket for a reason of the door's (the closes' metric hears it); nothing is sent after. */
   end: (code: number, reason: string, why: 'message_rate' | 'internal_error') => void;
   /** Who the socket is, for its log lines (the client address, and once authenticated its key). */

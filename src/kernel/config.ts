@@ -22,7 +22,7 @@ export type GraphqlExecutorKind = 'jit' | 'graphql-js';
 const GRAPHQL_EXECUTORS: readonly GraphqlExecutorKind[] = ['jit', 'graphql-js'];
 
 /** What a process runs (decisions.md 27): the doors, the background jobs, or both. */
-export type ServiceRole = 'api' | 'worker' | 'all';
+type ServiceRole = 'api' | 'worker' | 'all';
 const SERVICE_ROLES: readonly ServiceRole[] = ['api', 'worker', 'all'];
 
 /** Every setting but the secrets: what a command line tool reads (the database, the data folder, the log level...). */
@@ -84,7 +84,7 @@ export interface CommandLineSettings {
   role?: string;
 }
 
-export interface WebhookDeliveryTiming {
+interface WebhookDeliveryTiming {
   scheduleMs?: number[];
   pollMs?: number;
   leaseMs?: number;

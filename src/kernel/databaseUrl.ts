@@ -4,7 +4,7 @@
 // A plain single-host URL comes out as itself, one host and no requirement.
 
 /** libpq's target_session_attrs values the service's pool can use: any host that answers, or only one that takes writes. */
-export type TargetSessionAttrs = 'any' | 'read-write';
+type TargetSessionAttrs = 'any' | 'read-write';
 
 export interface DatabaseAddress {
   /** One postgres:// URL per host, user, password, database and parameters kept, target_session_attrs removed. */

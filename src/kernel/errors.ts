@@ -301,7 +301,7 @@ const GRAPHQL_REQUEST_ERROR_CODES = new Set([
 ]);
 
 /** The most of a client's name (an operationName, a field) a request error repeats back. */
-export const MAX_ECHOED_NAME_LENGTH = 64;
+const MAX_ECHOED_NAME_LENGTH = 64;
 
 /**
  * graphql-js and Apollo quote what the client sent in their messages (`Unknown operation named
@@ -339,7 +339,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** What a masked error says: the id that finds its detail in the log. */
 export const internalErrorMessage = (errorId: string) => `internal server error (error id ${errorId})`;
 
-export interface MaskedError {
+interface MaskedError {
   formatted: GraphQLFormattedError;
   /** Set when the error was unexpected: the id in the response that points at the log line. */
   errorId?: string;
@@ -350,7 +350,7 @@ export interface MaskedError {
  * character, a number or date out of range, malformed text) or a row too large for an index (54000).
  * Every SQL statement is the service's own, so such a value can only have come from the request.
  */
-export function isRejectedValue(error: unknown): boolean {
+function isRejectedValue(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' && (code.startsWith('22') || code === '54000');
 }

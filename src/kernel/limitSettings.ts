@@ -26,7 +26,7 @@ export interface GraphQLLimits {
 }
 
 /** What the WebSocket door allows (GraphQL subscriptions). */
-export interface SubscriptionLimits {
+interface SubscriptionLimits {
   /** Open subscriptions per API key, on one instance. */
   perKey: number;
   /** Events waiting for a subscriber's socket before it is disconnected. */
@@ -36,7 +36,7 @@ export interface SubscriptionLimits {
 }
 
 /** What the WebSocket door allows of a connection and a client (decisions.md 12). */
-export interface WebSocketLimits {
+interface WebSocketLimits {
   /** Messages of one connection, of any type, per window; past it the socket is closed 4429. */
   messagesPerConnection: WindowLimit;
   /** Authenticated connections per API key, on one instance; past it connection_init is closed 4429. */
@@ -48,7 +48,7 @@ export interface WebSocketLimits {
 }
 // --- Webhook tools (sendTestWebhook, redeliverEvent): decisions.md section 13. ---
 /** How often the webhook tools may be used: each field execution counts once (aliases count). */
-export interface WebhookToolLimits {
+interface WebhookToolLimits {
   /** Per API key (WEBHOOK_TOOL_LIMIT_PER_KEY per 60 s). */
   perKey: WindowLimit;
   /** Per endpoint, whoever asks (WEBHOOK_TOOL_LIMIT_PER_ENDPOINT per 60 s). */

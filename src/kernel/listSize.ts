@@ -4,7 +4,7 @@
 import { type GraphQLField, type GraphQLResolveInfo, type GraphQLSchema, getDirectiveValues } from 'graphql';
 import { invalidArgument } from './errors.js';
 
-export interface ListSize {
+interface ListSize {
   /** The most items the list returns (the directive's assumedSize). */
   max: number;
   /** The argument that asks for fewer (`first`), when the list takes one. */

@@ -92,7 +92,7 @@ const quotedCharacter = (character: string) =>
  * \n; line and column from 1, columns in characters), or `unexpected end of the body at ...`. Only the
  * one character found is quoted, as a JSON string: nothing more of the text is repeated. Linear.
  */
-export function describeJsonPlace(text: string, offset: number): string {
+function describeJsonPlace(text: string, offset: number): string {
   const lineStart = offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < lineStart; i = text.indexOf('\n', i + 1)) line++;

@@ -33,7 +33,7 @@ export const DecimalScalar = new GraphQLScalarType<string, string>({
 });
 
 /** 9999-12-31T23:59:59Z: the last second Postgres and JavaScript dates both hold. */
-export const MAX_TIMESTAMP = 253_402_300_799;
+const MAX_TIMESTAMP = 253_402_300_799;
 
 function parseTimestamp(value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_TIMESTAMP) {

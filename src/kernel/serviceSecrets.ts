@@ -24,7 +24,7 @@ export interface ServiceSecrets {
 }
 
 /** Where a secret comes from when it is not set: production refuses, elsewhere it is kept under dataDir. */
-export interface SecretSource {
+interface SecretSource {
   production: boolean;
   dataDir: string;
 }

@@ -185,7 +185,7 @@ async function commissionProblems(db: DbOrTrx): Promise<string[]> {
 }
 
 /** Events are kept this long (EVENT_RETENTION_DAYS): only changes since then must still have theirs. */
-export interface EventWindow {
+interface EventWindow {
   now?: Date;
   retentionDays?: number;
 }

@@ -75,7 +75,7 @@ export function whereTenantKeys<Q extends Knex.QueryBuilder>(
 }
 
 /** Tenant keys as whereTenantKeys binds them: a hot statement run by shape (db/prepared.ts runShaped) passes these same arrays as its values. */
-export interface TenantKeyArrays {
+interface TenantKeyArrays {
   partnerIds: string[];
   ids: string[];
   /** The two, in binding order. */

@@ -6,7 +6,7 @@ import { pendingMigrations } from '../db/migrate.js';
 import type { ReadReplica } from '../db/replica.js';
 
 /** A probe must answer before the prober gives up: a database that does not answer in time is unreachable. */
-export const READINESS_TIMEOUT_MS = 2000;
+const READINESS_TIMEOUT_MS = 2000;
 
 export const serveLiveness: RequestHandler = (_req, res) => {
   res.set('Cache-Control', 'no-store').json({ status: 'ok' });
@@ -27,7 +27,7 @@ export interface Readiness {
 }
 
 /** "ok", "lagging 12 s", "down", or "none" without DATABASE_REPLICA_URL. */
-export function describeReplica(replica: ReadReplica | undefined): string {
+function describeReplica(replica: ReadReplica | undefined): string {
   if (!replica) return 'none';
   const status = replica.status();
   if (status.state === 'lagging') return `lagging ${Math.round(status.lagSeconds ?? 0)} s`;
@@ -49,7 +49,7 @@ function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * One statement per probe once the schema was found current: migrations only arrive with new code,
  * which is a new process, so "current" is remembered; "pending" is checked again on every probe.
  */
-export function createReadinessCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): () => Promise<Readiness> {
+function createReadinessCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): () => Promise<Readiness> {
   let migrationsCurrent = false;
   return async () => {
     try {
@@ -71,7 +71,7 @@ export function createReadinessCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): 
   };
 }
 
-export interface ReadinessReporters {
+interface ReadinessReporters {
   /** True once the process was told to stop (main.ts): 503 "draining", so a balancer takes the instance out. */
   draining?: () => boolean;
   /** Where the request limits are counted now (RequestLimiter.storeStatus). */

@@ -20,7 +20,7 @@ export const refuseLongQueryStrings: RequestHandler = (req, res, next) => {
   sendDoorError(req, res, uriTooLong());
 };
 
-export interface HttpServerTimeouts {
+interface HttpServerTimeouts {
   /** The whole request (head and body) must arrive within this; else 408 and the connection closes. */
   requestTimeout: number;
   /** The request head must arrive within this (slow-header clients), always below requestTimeout. */

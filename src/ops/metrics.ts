@@ -11,7 +11,7 @@ import type { EventObserver } from '../modules/events/observe.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 import { queueDepth } from '../modules/webhooks/queue.js';
 import type { DeliveryObserver } from '../modules/webhooks/worker.js';
-import type { RateLimitStoreObserver } from '../pipeline/rateLimits/sharedStore.js';
+import type { RateLimitStoreObserver } from '../pipeline/rateLimits/storeGuard.js';
 import type { ReadRoutingObserver } from '../pipeline/readRouting.js';
 
 export const metricsRegistry = new Registry();
@@ -99,7 +99,7 @@ export const readMetrics: ReadRoutingObserver & { fellBack: () => void } = {
 };
 
 /** Open GraphQL subscriptions on this instance (the WebSocket door moves it). */
-export const openSubscriptions = new Gauge({
+const openSubscriptions = new Gauge({
   name: 'graphql_subscriptions_open',
   help: 'GraphQL subscriptions open on this instance (WebSocket, graphql-ws).',
   registers: [metricsRegistry],

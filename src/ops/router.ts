@@ -11,7 +11,7 @@ import { serveLiveness, serveReadiness } from './health.js';
 import { refuseLongQueryStrings } from './httpLimits.js';
 import { countRequests, labelRoute, serveMetrics } from './metrics.js';
 
-export interface OperationsOptions {
+interface OperationsOptions {
   db: Db;
   /** The read replica, reported by /readyz and /metrics; absent: none. */
   replica?: ReadReplica;

@@ -23,7 +23,7 @@ const KIND_USES: Record<string, string> = {
   operator: 'GraphQL: every partner, and provisioning (partners, keys, payment vendors, webhooks)',
 };
 
-export interface LandingPage {
+interface LandingPage {
   production: boolean;
   /** Whether /graphiql is served (outside production, when GraphiQL is installed: router.ts). */
   graphiql: boolean;

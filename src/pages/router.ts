@@ -21,7 +21,7 @@ import {
 } from './html.js';
 import { type DemoKey, renderLandingPage } from './landing.js';
 
-export interface PagesOptions {
+interface PagesOptions {
   production: boolean;
   /** Outside production: the demo keys active on the database (app.ts reads them from the demo data set). */
   demoKeys?: () => Promise<readonly DemoKey[]>;

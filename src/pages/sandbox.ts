@@ -5,7 +5,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 
 /** What the offline note adds: where the graph can be explored without Apollo's CDN. */
-export const SANDBOX_OFFLINE_LINK =
+const SANDBOX_OFFLINE_LINK =
   '<p>GraphiQL works offline: it is served by this service, at <a href="/graphiql">/graphiql</a>, ' +
   'with the X-Api-Key header prefilled with demo-partner-key.</p>';
 

@@ -16,7 +16,6 @@ import type { EventObserver } from '../modules/events/observe.js';
 import type { LiveConnection } from '../modules/events/stream.js';
 import { createFinanceOrderLoaders } from '../modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from '../modules/merchants/loaders.js';
-import type { PartnerClocks } from '../modules/partners/clock.js';
 import { createPartnerLoaders } from '../modules/partners/loaders.js';
 import { PartnerPolicies } from '../modules/partners/policies.js';
 import { createPaymentLoaders } from '../modules/payments/loaders.js';
@@ -75,7 +74,7 @@ const LOADER_MODULES = {
 type LoaderModule = keyof typeof LOADER_MODULES;
 
 /** The request's DataLoaders, by module. */
-export type Loaders = { readonly [Module in LoaderModule]: ReturnType<(typeof LOADER_MODULES)[Module]> };
+type Loaders = { readonly [Module in LoaderModule]: ReturnType<(typeof LOADER_MODULES)[Module]> };
 
 /**
  * The request's DataLoaders, each module's built the first time a resolver reads it. A request reads
@@ -171,10 +170,11 @@ export interface Context {
   readonly logger: Logger;
   /** Real time: keys, tokens, limits, idempotency lifetimes (decisions.md 15). */
   readonly now: () => Date;
-  /** Each partner's time (its sandbox clock outside production): everything of a partner's data reads it. */
-  readonly clocks: PartnerClocks;
-  /** The partners' settings and sandbox clocks as this instance knows them (no statement). */
-  readonly policies: PartnerPolicies;
+  /**
+   * Each partner's policy as this instance knows it (no statement): its time (nowFor: its sandbox
+   * clock outside production), which everything of a partner's data reads, and its settings.
+   */
+  readonly partnerPolicies: PartnerPolicies;
   readonly tokens: TokenSettings;
   /** Seals a new credential's unlock key and opens one for a payment's unlock code (decisions.md 35). */
   readonly unlockKeys: UnlockKeySealer;
@@ -201,7 +201,7 @@ export function pageContext(ctx: Context, signal: AbortSignal, readAhead: ReadAh
   return { ...ctx, reads: ctx.reads.fresh(), signal, readAhead };
 }
 
-export interface RequestInfo {
+interface RequestInfo {
   credential: Credential;
   /** The route reads its credential from the body (POST /payments/v1/token): not an anonymous request. */
   credentialInBody?: boolean;
@@ -255,7 +255,6 @@ function policiesOf(deps: ServiceDeps): PartnerPolicies {
 }
 
 export async function createContext(deps: ServiceDeps, request: RequestInfo): Promise<Context> {
-  const policies = policiesOf(deps);
   const credentialLimits = credentialLimitsFor(deps.limiter, request.clientAddress ?? null, request.onQuota);
   const auth = await authenticateRequest(deps, request, credentialLimits);
   const writtenLsn = auth.principal ? (auth.writtenLsn ?? null) : null;
@@ -270,8 +269,7 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     credentialLimits,
     logger: deps.logger.child({ requestId: request.requestId }),
     now: deps.now,
-    clocks: policies,
-    policies,
+    partnerPolicies: policiesOf(deps),
     tokens: deps.tokens,
     unlockKeys: deps.unlockKeys,
     observe: deps.observe ?? UNOBSERVED,

@@ -36,7 +36,7 @@ import type { Context } from './context.js';
 type GatewayInterface = ApolloServerOptionsWithGateway<Context>['gateway'];
 
 /** One execution: what Apollo's gateway executor is given, reduced to what executing needs. */
-export interface Execution {
+interface Execution {
   document: DocumentNode;
   /** The operation Apollo resolved from the document and the request's operationName; absent: none matched. */
   operation: OperationDefinitionNode | undefined;
@@ -55,7 +55,7 @@ export interface ExecutorStats {
   graphqlJsExecutions: number;
 }
 
-export interface JitExecutor {
+interface JitExecutor {
   execute(execution: Execution): Promise<ExecutionResult> | ExecutionResult;
   stats: ExecutorStats;
 }
@@ -208,7 +208,7 @@ export function columnsInlined(schema: GraphQLSchema): GraphQLSchema {
  * - a variable inside a literal of a custom scalar (the JSON scalar: `notification: { amount: $a }`):
  *   jit reads the literal once, at compilation, without the variables; graphql-js reads it with them.
  */
-export function answeredDifferentlyByJit(
+function answeredDifferentlyByJit(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,

@@ -9,7 +9,7 @@ import type { Db } from '../db/knex.js';
 import { recordKeyWrite } from '../modules/auth/queries.js';
 import type { Context } from './context.js';
 
-export type ReadTarget = 'replica' | 'primary';
+type ReadTarget = 'replica' | 'primary';
 
 /** Hears where each query operation read (the metrics' port). */
 export interface ReadRoutingObserver {

@@ -30,7 +30,7 @@ import type { Context } from './context.js';
 
 const SCHEMA_DIR = new URL('../../schema/', import.meta.url);
 
-export function loadTypeDefs(): string[] {
+function loadTypeDefs(): string[] {
   return readdirSync(SCHEMA_DIR)
     .filter((file) => file.endsWith('.graphql'))
     .sort()

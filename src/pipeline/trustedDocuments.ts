@@ -11,7 +11,7 @@ import type { Principal } from '../modules/auth/principal.js';
 import type { Context } from './context.js';
 
 /** A request as the rule reads it: its text, and the extensions that may name its document by id. */
-export interface DocumentRequest {
+interface DocumentRequest {
   query?: string;
   extensions?: Record<string, unknown> | null;
 }
@@ -21,7 +21,7 @@ export interface DocumentRequest {
  * GraphQL over HTTP's `documentId` (the HTTP door moves it into the extensions, where Apollo keeps it).
  * A persistedQuery without a string hash names the empty id, which no manifest holds.
  */
-export function documentIdOf(extensions: DocumentRequest['extensions']): string | undefined {
+function documentIdOf(extensions: DocumentRequest['extensions']): string | undefined {
   if (!extensions) return undefined;
   if (typeof extensions.documentId === 'string') return extensions.documentId;
   const persisted = extensions.persistedQuery;

@@ -9,7 +9,7 @@ import { activeDemoKeys } from '../fixtures/demo.js';
 import type { Config } from '../kernel/config.js';
 
 /** The work about to be done on the database: pending migrations, and whether the demo data set follows. */
-export interface Preparation {
+interface Preparation {
   migrations: number;
   demoData: boolean;
 }

@@ -8,13 +8,13 @@ import type { Config } from '../kernel/config.js';
 import { createHttpServer } from '../ops/httpLimits.js';
 
 /** What the listener serves once the service is ready. */
-export interface ReadyFront {
+interface ReadyFront {
   app: RequestListener;
   /** The WebSocket door takes its upgrades from the server. */
   attach?: (server: Server) => void;
 }
 
-export interface EarlyListener {
+interface EarlyListener {
   server: Server;
   port: number;
   /** From now on requests go to the front; those that waited are handed over in their order. */

@@ -10,7 +10,7 @@ export interface ShutdownStep {
 }
 
 /** done: every step finished; failed: a step threw (logged, the next ones still ran); timed out: one hung. */
-export type ShutdownOutcome = 'done' | 'failed' | 'timed out';
+type ShutdownOutcome = 'done' | 'failed' | 'timed out';
 
 export async function runShutdownSteps(
   steps: readonly ShutdownStep[],

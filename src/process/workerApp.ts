@@ -11,7 +11,7 @@ import { AppError } from '../kernel/errors.js';
 import { createOperationsRouter } from '../ops/router.js';
 import { logRequests } from '../serviceLayers.js';
 
-export interface WorkerApp {
+interface WorkerApp {
   app: express.Express;
   /** From now on /readyz answers 503 "draining". */
   startDraining: () => void;

@@ -28,7 +28,7 @@ import {
 } from './params.js';
 import type { LegacyRequest, LegacyRoute, LegacyRouteHead, OperationVariables, TypedLegacyRoute } from './routes.js';
 
-export interface LegacyHandlerDeps {
+interface LegacyHandlerDeps {
   service: ServiceDeps;
   apollo: ApolloServer<Context>;
   /** The graph's schema: a list route's page is its field's @listSize bound. */

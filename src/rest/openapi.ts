@@ -199,7 +199,7 @@ function legacyPathItem(route: LegacyRoute, notification: Schema) {
  * The document with `goldens` as its examples (npm run openapi builds it from fresh goldens), and
  * `notification` (a vendor's stored request schema: the demo vendor's) as the notification body.
  */
-export function buildOpenApiDocument(goldens: readonly GoldenExample[], notification: Schema) {
+function buildOpenApiDocument(goldens: readonly GoldenExample[], notification: Schema) {
   return {
     openapi: '3.1.0',
     info: {

@@ -24,7 +24,7 @@ export const str = (description?: string): Schema => ({ type: 'string', ...(desc
 export const int = (description?: string): Schema => ({ type: 'integer', ...(description ? { description } : {}) });
 const num = (description?: string): Schema => ({ type: 'number', ...(description ? { description } : {}) });
 const bool: Schema = { type: 'boolean' };
-export const decimalString = (description: string): Schema => ({
+const decimalString = (description: string): Schema => ({
   type: 'string',
   pattern: '^-?[0-9]+(\\.[0-9]+)?$',
   description,

@@ -22,13 +22,13 @@ export function readQueryParams(url: string): QueryParams {
  * How a parameter's text becomes the operation variable's value (`parse`, which throws AppError for a
  * bad value), and what that text is, for the OpenAPI document (rest/openapi.ts gives each kind its schema).
  */
-export interface ParamParser<T> {
+interface ParamParser<T> {
   kind: 'text' | 'integer' | 'decimal';
   parse: (raw: string, name: string) => T;
 }
 
 /** A declared parameter of a legacy route; its name is its key in the route's ParamSpecs. */
-export interface ParamSpec<T = unknown, TRequired extends boolean = boolean, TRepeatable extends boolean = boolean> {
+interface ParamSpec<T = unknown, TRequired extends boolean = boolean, TRepeatable extends boolean = boolean> {
   required: TRequired;
   /** May be given more than once (filter): the value is then the list of every value. */
   repeatable: TRepeatable;

@@ -48,7 +48,7 @@ import { RATE_LIMITED } from './openapiSchemas.js';
 import { type ParamSpecs, type ParamValues, param, parseParam } from './params.js';
 
 /** Where a route's credential is presented. */
-export type CredentialSource = { in: 'query'; name: string } | { in: 'bearer' } | { in: 'none' };
+type CredentialSource = { in: 'query'; name: string } | { in: 'bearer' } | { in: 'none' };
 
 /** A legacy request, read: its declared parameters parsed (`TParams`), the JSON body, the headers. */
 export interface LegacyRequest<TParams> {
@@ -58,13 +58,13 @@ export interface LegacyRequest<TParams> {
 }
 
 /** How the legacy request names what the GraphQL operation calls an argument. */
-export type LegacyName = { param: string } | { header: string };
+type LegacyName = { param: string } | { header: string };
 
 /** An operation's variables, as GraphQL takes them. */
 export type OperationVariables = Readonly<Record<string, unknown>>;
 
 /** How a route's answer is written: one body from one run of the operation, or a list read page by page. */
-export type LegacyAnswer<TData, TParams> =
+type LegacyAnswer<TData, TParams> =
   | { toLegacy: (data: TData, request: LegacyRequest<TParams>) => unknown; list?: never }
   | {
       /**
@@ -77,14 +77,14 @@ export type LegacyAnswer<TData, TParams> =
     };
 
 /** The kinds of API key a partner route's `key` parameter may open (decisions.md 1). */
-export type PartnerKeyKind = 'partner' | 'retail';
+type PartnerKeyKind = 'partner' | 'retail';
 
 /**
  * What the OpenAPI document says of a route beyond what the rest of its entry tells (rest/openapi.ts
  * derives the operation's id from the name, its tag from the door, its security from the credential,
  * its parameters from params). Schemas are named as rest/openapiSchemas.ts names them.
  */
-export interface RouteDoc {
+interface RouteDoc {
   summary: string;
   description: string;
   /** Which kinds of key the `key` parameter opens (a valid key of another kind is 403). */
@@ -125,7 +125,7 @@ export interface LegacyRouteHead {
  * route's $first and $after are the handler's), `P` its declared parameters, whose values
  * (ParamValues<P>) the variables and the mapper receive.
  */
-export type LegacyRouteDefinition<TData, TVariables, P extends ParamSpecs> = LegacyRouteHead & {
+type LegacyRouteDefinition<TData, TVariables, P extends ParamSpecs> = LegacyRouteHead & {
   params: P;
   variables: (request: LegacyRequest<ParamValues<P>>) => TVariables;
   /** Whether the answer replays a stored one (sets Idempotent-Replayed: true). */

@@ -23,6 +23,19 @@ const RETAIL = { 'x-api-key': 'demo-retail-key' };
 const OTHER_PARTNER = { 'x-api-key': 'other-partner-key' };
 const OPERATOR = { 'x-api-key': 'demo-operator-key' };
 const OTHER_ORDER_ID = '5000002';
+/** A one-peso in-store payment on the other order, as its retailer ('other-retail-key'). */
+const PAY_OTHER_ORDER = {
+  query: `mutation ($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { fullyPaid } }`,
+  variables: {
+    input: {
+      merchantId: '2000001',
+      salesClerkId: '6001',
+      financeOrderId: OTHER_ORDER_ID,
+      amount: '1.00',
+      currency: 'MXN',
+    },
+  },
+};
 
 const COMMAND_FIELDS = 'id type status hours message createdAt deliveredAt acknowledgedAt';
 const SEND = `mutation ($input: SendDeviceCommandInput!) { sendDeviceCommand(input: $input) { ${COMMAND_FIELDS} } }`;
@@ -314,19 +327,7 @@ describe('at a check-in', () => {
     const lockSentAt = new Date(NOW.getTime() - HOUR);
     await stored(device, 'LOCK_NOW', lockSentAt);
     expect(await checkIn(device, new Date(t0.getTime() + 9 * HOUR))).toMatchObject({ lockNow: true });
-    const paid = await graphql(
-      { 'x-api-key': 'other-retail-key' },
-      `mutation ($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { fullyPaid } }`,
-      {
-        input: {
-          merchantId: '2000001',
-          salesClerkId: '6001',
-          financeOrderId: OTHER_ORDER_ID,
-          amount: '1.00',
-          currency: 'MXN',
-        },
-      },
-    );
+    const paid = await graphql({ 'x-api-key': 'other-retail-key' }, PAY_OTHER_ORDER.query, PAY_OTHER_ORDER.variables);
     expect(paid.errors, JSON.stringify(paid.errors)).toBeUndefined();
     expect(await checkIn(device, new Date(t0.getTime() + 10 * HOUR))).toMatchObject({
       lockNow: false,
@@ -409,17 +410,9 @@ describe('a sandbox clock reset (decisions.md 34)', () => {
 
     // A payment after the reset is after the command: the order decides again.
     const paid = await onRealTime.service.graphql(
-      `mutation ($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { fullyPaid } }`,
+      PAY_OTHER_ORDER.query,
       { 'x-api-key': 'other-retail-key' },
-      {
-        input: {
-          merchantId: '2000001',
-          salesClerkId: '6001',
-          financeOrderId: OTHER_ORDER_ID,
-          amount: '1.00',
-          currency: 'MXN',
-        },
-      },
+      PAY_OTHER_ORDER.variables,
     );
     expect((paid.body as Body).errors, JSON.stringify(paid.body)).toBeUndefined();
     expect(await checkInAt(new Date())).toMatchObject({ lockNow: false });

@@ -49,7 +49,7 @@ import {
   paymentsByKeys,
   paymentsOfOrders,
 } from '../../src/modules/payments/queries.js';
-import { CLAIM_SQL } from '../../src/modules/timeline/claim.js';
+import { claimSql } from '../../src/modules/timeline/claim.js';
 import { parseFilterTerms } from '../../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery, transactionsPrecede } from '../../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../../src/modules/transactions/rows.js';
@@ -414,9 +414,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     captureQueries(db, (d) => purgeExpiredIdempotencyKeys(d, new Date(Date.parse(p.firstExpiry!) - DAY_MS))),
   );
   add('in-store payment: its write, moving the lock timeline', () => credit(false, true));
-  add("lock timeline: the schedulers' claim", async () => [
-    { sql: CLAIM_SQL, bindings: [new Date(), 500, new Date()] },
-  ]);
+  add("lock timeline: the schedulers' claim", async () => [claimSql(new Date(), 500)]);
   // The event log: by id (a partner's, an operator's), the live feed's read of a notified event, the
   // listings (Query.events) and their hasPreviousPage, and the retention's purge.
   add('event by id, a partner', () => captureQueries(db, (d) => eventById(d, p.eventId!, p.partner!)));
@@ -584,7 +582,8 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   // lock_timeline is not among the large tables: on the reduced set it holds a few thousand rows, and
   // the claim's update joins the rows it took to a hash of them; its due rows come along the index.
   it("the schedulers' claim reads its due instants along the partial index of pending ones", async () => {
-    const result = await db.raw(`explain (format json) ${CLAIM_SQL}`, [new Date(), 500, new Date()]);
+    const claim = claimSql(new Date(), 500);
+    const result = await db.raw(`explain (format json) ${claim.sql}`, claim.bindings);
     const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
     expect(indexesOf(plan)).toContain('lock_timeline_due');
   });

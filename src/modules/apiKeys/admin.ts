@@ -13,7 +13,7 @@ import type { ApiKeyKind, ApiKeyRow } from '../auth/rows.js';
 import { publishKeyRevocation } from '../events/publish.js';
 
 /** Two: the key in use and its replacement, during a rotation. */
-export const MAX_ACTIVE_KEYS = 2;
+const MAX_ACTIVE_KEYS = 2;
 
 const OWNER = {
   partner: { column: 'partner_id', table: 'partners', name: 'partner' },
@@ -22,7 +22,7 @@ const OWNER = {
   operator: { column: 'operator_id', table: 'operators', name: 'operator' },
 } as const;
 
-export interface NewApiKey {
+interface NewApiKey {
   kind: ApiKeyKind;
   ownerId: string;
   label?: string | null;

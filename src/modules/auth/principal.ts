@@ -68,7 +68,7 @@ export interface Credential {
  * The request limits' accounting around a credential's lookup (pipeline/rateLimits/requestLimits.ts keeps the
  * counts): the same calls for a header, a query parameter, or createAccessToken's argument.
  */
-export interface CredentialAccounting {
+interface CredentialAccounting {
   /** 429 when this address failed authentication too often lately. */
   refuseBlockedAddress(): Promise<void>;
   /** The credential was not valid: 429 when the address is blocked already, else counted. */
@@ -82,7 +82,7 @@ export interface CredentialAccounting {
   lookUpCounted?<Row extends { id: string }>(db: DbOrTrx, lookup: ShapedStatement): Promise<Row | undefined>;
 }
 
-export interface AuthenticationDeps {
+interface AuthenticationDeps {
   db: DbOrTrx;
   tokens: TokenSettings;
   now: Date;

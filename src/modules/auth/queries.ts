@@ -36,7 +36,7 @@ export function activeKeyByHash(db: DbOrTrx, keyHash: string, now: Date): Shaped
   };
 }
 
-export async function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
+async function findActiveApiKey(db: DbOrTrx, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
   const [key] = await runShaped<ApiKeyRow>(db, activeKeyByHash(db, keyHash, now));
   return key;
 }
@@ -58,7 +58,7 @@ export function findActiveApiKeyInTurns(db: DbOrTrx, keyHash: string, now: Date)
 }
 
 /** An active key, and where it last wrote (api_key_writes): the replica serves its reads once it has replayed that. */
-export type ApiKeyWithWrite = ApiKeyRow & { written_lsn: string | null };
+type ApiKeyWithWrite = ApiKeyRow & { written_lsn: string | null };
 
 /**
  * findActiveApiKey with the key's last write position, in the same statement (no extra round trip):

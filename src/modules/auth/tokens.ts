@@ -11,9 +11,9 @@ const VERSION = 'dfs1';
  * How far ahead of this instance's clock another instance's may run: a token it issued is accepted
  * up to this many seconds "in the future"; beyond that the token is refused (a wrong clock or a forgery).
  */
-export const CLOCK_SKEW_SECONDS = 60;
+const CLOCK_SKEW_SECONDS = 60;
 
-export interface TokenClaims {
+interface TokenClaims {
   /** The API key that bought the token. */
   keyId: string;
   /** Unix seconds. */
@@ -22,7 +22,7 @@ export interface TokenClaims {
   expiresAt: number;
 }
 
-export interface SigningKey {
+interface SigningKey {
   id: string;
   secret: string;
 }
@@ -57,7 +57,7 @@ export function issueAccessToken(
   return { token: `${content}.${sign(signingKey.secret, content).toString('base64url')}`, claims };
 }
 
-export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; problem: string };
+type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; problem: string };
 
 export function verifyAccessToken(settings: TokenSettings, token: string, now: Date): TokenCheck {
   const parts = token.split('.');

@@ -13,7 +13,7 @@ import { merchantsByKeys } from '../merchants/queries.js';
 import { insertCart } from './queries.js';
 import type { CartRow } from './rows.js';
 
-export type NewCart = Omit<CartRow, 'id' | 'created_at'>;
+type NewCart = Omit<CartRow, 'id' | 'created_at'>;
 
 export async function createCart(db: Db, actor: AuditActor, cart: NewCart): Promise<CartRow> {
   const partnerId = cart.partner_id;

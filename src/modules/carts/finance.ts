@@ -19,7 +19,7 @@ import { transactionCreatedEvents } from '../transactions/events.js';
 import { insertTransactions } from '../transactions/queries.js';
 import { lockCartByTag } from './queries.js';
 
-export interface FinanceCartRequest {
+interface FinanceCartRequest {
   partnerId: string;
   cartTag: string;
   deviceId: string;

@@ -63,7 +63,7 @@ export const cartResolvers: Resolvers = {
         ctx.primary,
         operatorActor(ctx),
         { partnerId, cartTag: input.cartTag, deviceId },
-        ctx.clocks.nowFor(partnerId),
+        ctx.partnerPolicies.nowFor(partnerId),
         ctx.observe,
       );
     },

@@ -95,7 +95,7 @@ export async function findCustomersByPhone(db: DbOrTrx, phone: string): Promise<
 export type LocatorRule = 'imei' | 'tag' | 'phone number' | 'id';
 
 /** A customer a locator rule found: `precedence` is the rule's position in the rules asked for. */
-export interface LocatedCustomerRow extends CustomerRow {
+interface LocatedCustomerRow extends CustomerRow {
   precedence: number;
   /** The device an IMEI or tag rule went through; null for the phone and id rules. */
   matched_device_id: string | null;

@@ -33,7 +33,7 @@ export const customerResolvers: Resolvers = {
       const listing =
         partnerId === undefined
           ? null
-          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
+          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.partnerPolicies, ctx.now()));
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
       return pageAfter(
         afterId,
@@ -74,7 +74,10 @@ export const customerResolvers: Resolvers = {
         id: customer.id,
         matchedDeviceId: customer.matched_device_id ?? null,
       });
-      return currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.clocks.nowFor(customer.partner_id)) ?? null;
+      return (
+        currentOrderOf({ ofDevice: ofMatchedDevice, ofCustomer }, ctx.partnerPolicies.nowFor(customer.partner_id)) ??
+        null
+      );
     },
     // A customer's orders and devices are few: each list is read whole by its loader and paged here.
     financeOrders: async (customer, { first, after }, ctx, info) => {

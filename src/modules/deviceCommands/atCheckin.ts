@@ -10,9 +10,9 @@ import { acknowledgeCommands, type CommandDevice, carryCommands, newestLockComma
 import type { DeviceCommandType } from './rows.js';
 
 /** At most this many commands ride one check-in answer; the rest a later one. */
-export const COMMANDS_PER_CHECKIN = 20;
+const COMMANDS_PER_CHECKIN = 20;
 /** At most this many acknowledged ids are read from one check-in. */
-export const ACKNOWLEDGED_PER_CHECKIN = 100;
+const ACKNOWLEDGED_PER_CHECKIN = 100;
 
 const HOUR_MS = 3_600_000;
 
@@ -23,7 +23,7 @@ export interface CommandForDevice {
   message: string | null;
 }
 
-export interface CommandsAtCheckin {
+interface CommandsAtCheckin {
   commands: CommandForDevice[];
   /** A LOCK_NOW not yet superseded: the device is locked whatever its order says. */
   lockNow: boolean;

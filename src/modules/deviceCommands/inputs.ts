@@ -2,8 +2,8 @@
 import { invalidArgument } from '../../kernel/errors.js';
 import type { DeviceCommandType } from './rows.js';
 
-export const MAX_UNLOCK_HOURS = 720;
-export const MAX_MESSAGE_CHARACTERS = 500;
+const MAX_UNLOCK_HOURS = 720;
+const MAX_MESSAGE_CHARACTERS = 500;
 
 /**
  * What a lock screen must not be given (decisions.md 34): characters that would show something other
@@ -22,7 +22,7 @@ function refusedKind(codePoint: number): string | null {
 }
 
 /** The first refused character of a message, as the refusal names it; null when there is none. */
-export function refusedCharacterOf(message: string): string | null {
+function refusedCharacterOf(message: string): string | null {
   let position = 0;
   for (const character of message) {
     position += 1;

@@ -4,7 +4,7 @@ import type { DbOrTrx } from '../../db/knex.js';
 import type { TenantKey } from '../tenancy.js';
 import { type DeviceCommandRow, type DeviceCommandType, expiryCutoff, WAITING_STATUSES } from './rows.js';
 
-export const COLUMNS = [
+const COLUMNS = [
   'partner_id',
   'id',
   'device_id',
@@ -35,7 +35,7 @@ export function commandDeviceById(
   return (partnerId === null ? query : query.where({ partner_id: partnerId })).first();
 }
 
-export type NewDeviceCommand = Pick<
+type NewDeviceCommand = Pick<
   DeviceCommandRow,
   'partner_id' | 'device_id' | 'type' | 'hours' | 'message' | 'created_at'
 >;
@@ -132,10 +132,10 @@ export async function lockedWaitingCount(db: DbOrTrx, device: TenantKey, now: Da
 }
 
 /** The commands that decide a device's lock state (decisions.md 20). */
-export const LOCK_COMMAND_TYPES: readonly DeviceCommandType[] = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'RELEASE'];
+const LOCK_COMMAND_TYPES: readonly DeviceCommandType[] = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'RELEASE'];
 
 /** The newest carried lock command of a device, and whether a payment on its orders was received after it was sent. */
-export interface LockCommand {
+interface LockCommand {
   type: DeviceCommandType;
   hours: number | null;
   delivered_at: Date;

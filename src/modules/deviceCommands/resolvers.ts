@@ -22,11 +22,17 @@ export const deviceCommandResolvers: Resolvers = {
         ? await commandDeviceById(ctx.primary, input.deviceId, partnerId)
         : undefined;
       if (!device) throw notFound('device', input.deviceId);
-      return sendDeviceCommand(ctx.primary, callerActor(ctx), device, input, ctx.clocks.nowFor(device.partner_id));
+      return sendDeviceCommand(
+        ctx.primary,
+        callerActor(ctx),
+        device,
+        input,
+        ctx.partnerPolicies.nowFor(device.partner_id),
+      );
     },
   },
   DeviceCommand: {
-    status: (command, _args, ctx) => commandStatusOf(command, ctx.clocks.nowFor(command.partner_id)),
+    status: (command, _args, ctx) => commandStatusOf(command, ctx.partnerPolicies.nowFor(command.partner_id)),
     createdAt: (command) => command.created_at,
     deliveredAt: (command) => command.delivered_at,
     acknowledgedAt: (command) => command.acknowledged_at,

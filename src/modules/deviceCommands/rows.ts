@@ -1,11 +1,11 @@
 import type { ConnectionPage, EdgeParent } from '../pages.js';
 
-export const DEVICE_COMMAND_TYPES = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'RELEASE'] as const;
+const DEVICE_COMMAND_TYPES = ['LOCK_NOW', 'UNLOCK_FOR_HOURS', 'SHOW_MESSAGE', 'RELEASE'] as const;
 export type DeviceCommandType = (typeof DEVICE_COMMAND_TYPES)[number];
 
 /** What is stored of a command's state; EXPIRED is computed (commandStatusOf). */
-export type StoredCommandStatus = 'PENDING' | 'DELIVERED' | 'ACKNOWLEDGED';
-export type DeviceCommandStatus = StoredCommandStatus | 'EXPIRED';
+type StoredCommandStatus = 'PENDING' | 'DELIVERED' | 'ACKNOWLEDGED';
+type DeviceCommandStatus = StoredCommandStatus | 'EXPIRED';
 
 /** A row of `device_commands`; its times are the partner's (decisions.md 20). */
 export interface DeviceCommandRow {
@@ -25,7 +25,7 @@ export interface DeviceCommandRow {
 export const WAITING_STATUSES: readonly StoredCommandStatus[] = ['PENDING', 'DELIVERED'];
 
 /** A command not acknowledged this long after it was sent is EXPIRED: carried no more (decisions.md 20, 34). */
-export const COMMAND_EXPIRY_MS = 7 * 86_400_000;
+const COMMAND_EXPIRY_MS = 7 * 86_400_000;
 
 /** The moment before which an unacknowledged command, sent then, has expired at `now`. */
 export const expiryCutoff = (now: Date): Date => new Date(now.getTime() - COMMAND_EXPIRY_MS);

@@ -15,7 +15,7 @@ import { type CommandDevice, insertDeviceCommand, lockedWaitingCount } from './q
 import type { DeviceCommandRow } from './rows.js';
 
 /** A device holds at most this many waiting commands: unacknowledged and unexpired (decisions.md 34). */
-export const MAX_WAITING_COMMANDS = 50;
+const MAX_WAITING_COMMANDS = 50;
 
 /** RELEASE_NOT_ALLOWED unless the device's newest order is fully paid. */
 async function assertReleasable(trx: DbOrTrx, device: CommandDevice): Promise<void> {

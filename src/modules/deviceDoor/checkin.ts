@@ -18,19 +18,19 @@ import type { PartnerSettings } from '../partners/settings.js';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** How soon a device checks in again: every 6 hours, every 15 minutes while locked (to hear of a payment soon). */
-export const CHECKIN_INTERVAL_MS = 6 * HOUR_MS;
-export const LOCKED_CHECKIN_INTERVAL_MS = 15 * 60_000;
+const CHECKIN_INTERVAL_MS = 6 * HOUR_MS;
+const LOCKED_CHECKIN_INTERVAL_MS = 15 * 60_000;
 /** The log tells of a device's check-ins at most once per this. */
 const CHECKED_IN_EVENT_INTERVAL_MS = HOUR_MS;
 const MAX_ACKNOWLEDGED = 100;
 /** A request's nonce (decisions.md 34): 16 to 128 base64url characters, fresh for each check-in. */
 const NONCE = /^[A-Za-z0-9_-]{16,128}$/;
 
-export type LockState = 'UNLOCKED' | 'LOCKED' | 'RELEASED';
-export type LockReason = 'PAYMENT_OVERDUE' | 'SIM_MISMATCH' | 'LOCK_COMMAND';
+type LockState = 'UNLOCKED' | 'LOCKED' | 'RELEASED';
+type LockReason = 'PAYMENT_OVERDUE' | 'SIM_MISMATCH' | 'LOCK_COMMAND';
 
 /** What a device reports at check-in. */
-export interface CheckinReport {
+interface CheckinReport {
   imei: string;
   simNumber: string | null;
   appVersion: string;
@@ -40,7 +40,7 @@ export interface CheckinReport {
 }
 
 /** The signed answer's data: times in Unix seconds, in the partner's time. */
-export interface CheckinData {
+interface CheckinData {
   deviceTag: string;
   lockState: LockState;
   reason: LockReason | null;
@@ -151,10 +151,10 @@ interface LockedDevice {
   checkin_sequence: string | number;
 }
 
-export type CheckinOutcome = { refused: AppError } | { data: CheckinData; events: EventRow[] };
+type CheckinOutcome = { refused: AppError } | { data: CheckinData; events: EventRow[] };
 
 /** Where the check-in came from, for the audit trail of a refusal. */
-export interface CheckinOrigin {
+interface CheckinOrigin {
   clientAddress: string | null;
   requestId: string | null;
 }

@@ -17,7 +17,7 @@ const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const SHAPE = /^dvc_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 /** The message of the unlock key's HMAC: a device derives the same key from its credential. */
-export const UNLOCK_KEY_MESSAGE = 'dfs-unlock-key-v1';
+const UNLOCK_KEY_MESSAGE = 'dfs-unlock-key-v1';
 
 function checksumOf(text: string): string {
   return base62(crc32(Buffer.from(text, 'utf8')) >>> 0, CHECKSUM_LENGTH);
@@ -59,7 +59,7 @@ export async function deviceOfCredential(
  * clears the enrolled SIM (the next check-in enrols its SIM). Returns the credential (shown once) and
  * whether a previous one was ended.
  */
-export async function issueCredential(
+async function issueCredential(
   trx: DbOrTrx,
   device: { partnerId: string; deviceId: string },
   now: Date,

@@ -37,7 +37,7 @@ export const deviceDoorResolvers: Resolvers = {
   Mutation: {
     issueDeviceCredential: async (_root, { deviceId }, ctx) => {
       const device = await credentialDevice(ctx, deviceId);
-      const now = ctx.clocks.nowFor(device.partner_id);
+      const now = ctx.partnerPolicies.nowFor(device.partner_id);
       const { credential } = await issueDeviceCredential(
         ctx.primary,
         callerActor(ctx),
@@ -49,7 +49,7 @@ export const deviceDoorResolvers: Resolvers = {
     },
     revokeDeviceCredential: async (_root, { deviceId }, ctx) => {
       const device = await credentialDevice(ctx, deviceId);
-      const now = ctx.clocks.nowFor(device.partner_id);
+      const now = ctx.partnerPolicies.nowFor(device.partner_id);
       const { revoked } = await revokeDeviceCredential(
         ctx.primary,
         callerActor(ctx),

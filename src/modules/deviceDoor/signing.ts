@@ -13,7 +13,7 @@ export interface DeviceSigningKey {
 }
 
 /** A published public key, as RFC 7517 writes it. */
-export interface PublicJwk {
+interface PublicJwk {
   kty: string;
   crv: string;
   x: string;
@@ -29,9 +29,9 @@ export interface DeviceSigner {
   readonly keySet: { keys: PublicJwk[] };
 }
 
-export const DEVICE_SIGNING_ALG = 'EdDSA';
+const DEVICE_SIGNING_ALG = 'EdDSA';
 /** The protected header's `typ` of a check-in answer (RFC 8725 3.11, explicit typing; `application/` left out). */
-export const CHECKIN_ANSWER_TYPE = 'dfs-checkin+jws';
+const CHECKIN_ANSWER_TYPE = 'dfs-checkin+jws';
 
 /** A new Ed25519 key outside production, when none is configured (never in production: config.ts refuses). */
 export function generateDeviceSigningKey(id = 'dev'): DeviceSigningKey {

@@ -54,7 +54,7 @@ export async function createDeviceModel(
 }
 
 /** A new device always has its holder: the customer it is registered to. */
-export type NewDevice = Parameters<typeof insertDevice>[1] & { customer_id: string };
+type NewDevice = Parameters<typeof insertDevice>[1] & { customer_id: string };
 
 /**
  * A device of one of the partner's customers (the caller found the customer), of a model in the

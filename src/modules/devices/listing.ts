@@ -2,22 +2,20 @@
 // listing its queries take: silentForDays becomes the moment a device must have been silent since,
 // in each partner's time (decisions.md 22).
 import { invalidArgument } from '../../kernel/errors.js';
-import type { PartnerClocks } from '../partners/clock.js';
 import type { PartnerPolicies } from '../partners/policies.js';
 import type { DeviceListing } from './rows.js';
 
 /** The most days a silence filter takes: ten years, past any order's term. */
-export const MAX_SILENT_DAYS = 3650;
+const MAX_SILENT_DAYS = 3650;
 const DAY_MS = 86_400_000;
 
-export interface DeviceFilterArguments {
+interface DeviceFilterArguments {
   silentForDays?: number | null;
 }
 
 /** Where a listing takes its time: one partner's clock, or every sandbox clock's offset from real time. */
-export interface ListingTime {
-  clocks: PartnerClocks;
-  policies: Pick<PartnerPolicies, 'sandboxOffsets'>;
+interface ListingTime {
+  policies: Pick<PartnerPolicies, 'nowFor' | 'sandboxOffsets'>;
   realNow: Date;
 }
 
@@ -28,7 +26,7 @@ export interface ListingTime {
 export function deviceListingOf(
   partnerId: string | null,
   filter: DeviceFilterArguments | null | undefined,
-  { clocks, policies, realNow }: ListingTime,
+  { policies, realNow }: ListingTime,
 ): DeviceListing {
   const days = filter?.silentForDays;
   if (days == null) return { partnerId, silence: null };
@@ -36,7 +34,7 @@ export function deviceListingOf(
     throw invalidArgument('filter.silentForDays', `must be a whole number of days from 1 to ${MAX_SILENT_DAYS}`);
   const span = days * DAY_MS;
   if (partnerId !== null)
-    return { partnerId, silence: { partnerId, silentSince: new Date(clocks.nowFor(partnerId).getTime() - span) } };
+    return { partnerId, silence: { partnerId, silentSince: new Date(policies.nowFor(partnerId).getTime() - span) } };
   return {
     partnerId,
     silence: { partnerId, realSilentSince: new Date(realNow.getTime() - span), offsets: policies.sandboxOffsets() },

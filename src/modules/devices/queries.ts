@@ -79,7 +79,7 @@ export async function findDevice(
  * is real time moved by each device's partner's sandbox offset (decisions.md 15). Deliberately
  * unindexed (decisions.md 22): a page reads along the partner's id range.
  */
-export function silentSql(moment: SilenceMoment): { sql: string; bindings: Knex.Value[] } {
+function silentSql(moment: SilenceMoment): { sql: string; bindings: Knex.Value[] } {
   let since = '?::timestamptz';
   let bindings: Knex.Value[];
   if (moment.partnerId !== null) bindings = [moment.silentSince];

@@ -26,8 +26,7 @@ export const deviceResolvers: Resolvers = {
       const afterId = after != null ? parseIdCursor(DEVICE_CURSOR, after) : undefined;
       // The filter is checked whoever asks, so a bad value is refused even where nothing could match.
       const listing = deviceListingOf(partnerId ?? null, filter, {
-        clocks: ctx.clocks,
-        policies: ctx.policies,
+        policies: ctx.partnerPolicies,
         realNow: ctx.now(),
       });
       if (partnerId === undefined) return { rows: [], hasNextPage: false, previousExists: null };

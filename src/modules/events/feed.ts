@@ -17,7 +17,7 @@ export interface EventFilter {
   types: ReadonlySet<EventTypeName> | null;
 }
 
-export interface FeedSubscriber {
+interface FeedSubscriber {
   filter: EventFilter;
   /** An event it matches, in the order this instance heard them. */
   deliver: (event: EventRow) => void;
@@ -37,7 +37,7 @@ export interface EventFeed {
 }
 
 /** What the feed tells beside events (the WebSocket door listens). */
-export interface FeedHooks {
+interface FeedHooks {
   /** Key `keyId` was revoked: called in order among the events, before any notified after it is fanned out. */
   keyRevoked?: (keyId: string) => void;
   /** The listening connection was lost: revocations sent meanwhile are not heard. */

@@ -14,7 +14,7 @@ import type { EventRow } from './rows.js';
 export const EVENTS_CHANNEL = 'dfs_events';
 
 /** The listeners' message for an event: "partner_id:id" (feed.ts reads the row by that key). */
-export const notification = (event: Pick<EventRow, 'partner_id' | 'id'>) => `${event.partner_id}:${event.id}`;
+const notification = (event: Pick<EventRow, 'partner_id' | 'id'>) => `${event.partner_id}:${event.id}`;
 
 /**
  * A revoked key's message on the same channel: the door closes the connections of that key and of

@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
+import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
 import { activeTraceparent } from '../../kernel/tracing.js';
 import { newEventId } from './ids.js';
 import type { EventRow, EventTypeName, NewEvent } from './rows.js';
@@ -32,6 +32,16 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
   return rows.sort((a, b) => Number(BigInt(a.sequence) - BigInt(b.sequence)));
 }
 
+/** Events to append as one part of a statement (appendEventsPart): the arrays it unnests, in order. */
+export interface EventArrays {
+  traceparent: string | null;
+  ids: string[];
+  types: string[];
+  occurredAt: string[];
+  data: string[];
+  guarded: boolean[];
+}
+
 /**
  * appendEvents as one part (a CTE) of a statement that first writes the events' subject, a payment:
  * `subject` names a CTE returning that row's partner_id. The events are written only if the row was,
@@ -39,32 +49,34 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
  * marked `guarded` is written only where `guard`, an SQL condition on the statement's other parts,
  * holds (the lock timeline's unlock: only if the order's lock had fired); the others always.
  */
-export const appendEventsOfSql = (subject: string, guard = 'false') =>
-  `insert into events (partner_id, id, sequence, type, occurred_at, data, traceparent)
-     select ${subject}.partner_id, e.id, nextval('events_sequence'), e.type, e.occurred_at, e.data, ?::text
-     from (select * from unnest(?::text[], ?::text[], ?::timestamptz[], ?::json[], ?::bool[]) with ordinality
-           as u(id, type, occurred_at, data, guarded, ordinal) order by ordinal) as e cross join ${subject}
+export function appendEventsPart(subject: string, events: EventArrays, guard = sqlText('false')): SqlFragment {
+  const row = sqlText(subject);
+  return sql`insert into events (partner_id, id, sequence, type, occurred_at, data, traceparent)
+     select ${row}.partner_id, e.id, nextval('events_sequence'), e.type, e.occurred_at, e.data, ${events.traceparent}::text
+     from (select * from unnest(${events.ids}::text[], ${events.types}::text[], ${events.occurredAt}::timestamptz[], ${events.data}::json[], ${events.guarded}::bool[]) with ordinality
+           as u(id, type, occurred_at, data, guarded, ordinal) order by ordinal) as e cross join ${row}
      where not e.guarded or (${guard})`;
+}
 
-/** The bindings of appendEventsOfSql, and the events as they will stand once written (a guarded one: if its guard held). */
+/** appendEventsPart's arrays for `events`, and the events as they will stand once written (a guarded one: if its guard held). */
 export function appendEventsOf(
   partnerId: string,
   events: readonly NewEvent[],
   guarded: ReadonlySet<NewEvent> = new Set(),
 ): {
-  bindings: Knex.RawBinding[];
+  arrays: EventArrays;
   written: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'> & { guarded: boolean }>;
 } {
   const ids = events.map((event) => newEventId(event.occurredAt));
   return {
-    bindings: [
-      activeTraceparent(),
+    arrays: {
+      traceparent: activeTraceparent(),
       ids,
-      events.map((event) => event.type),
-      events.map((event) => event.occurredAt.toISOString()),
-      events.map((event) => JSON.stringify(event.data)),
-      events.map((event) => guarded.has(event)),
-    ],
+      types: events.map((event) => event.type),
+      occurredAt: events.map((event) => event.occurredAt.toISOString()),
+      data: events.map((event) => JSON.stringify(event.data)),
+      guarded: events.map((event) => guarded.has(event)),
+    },
     written: events.map((event, index) => ({
       partner_id: partnerId,
       id: ids[index]!,
@@ -77,7 +89,7 @@ export function appendEventsOf(
 /** Where a page of the log stops: a partner's by sequence, every partner's by (time, id). */
 export type EventPosition = { sequence: string } | { timeUs: string; id: string };
 
-export interface EventListing {
+interface EventListing {
   /** One partner's events (by sequence), or every partner's (null: operators, by time). */
   partnerId: string | null;
   types: readonly EventTypeName[] | null;

@@ -1,5 +1,5 @@
 /** What the log records; the graph's EventType is the same set in capitals (PAYMENT_RECORDED ...). */
-export const EVENT_TYPES = [
+const EVENT_TYPES = [
   'payment.recorded',
   'transaction.created',
   'finance_order.created',

@@ -5,13 +5,13 @@ import type { EventFeed, EventFilter } from './feed.js';
 import type { EventRow } from './rows.js';
 
 /** What a subscription may do to its WebSocket connection (the door gives it; the domain never sees ws). */
-export interface SubscriberConnection {
+interface SubscriberConnection {
   /** Bytes accepted for sending and not yet written to the network. */
   bufferedAmount: () => number;
   close: (code: number, reason: string) => void;
 }
 
-export interface SubscriberBounds {
+interface SubscriberBounds {
   /** Events waiting for the socket, at most. */
   maxQueuedEvents: number;
   /** Bytes waiting in the socket's send buffer, at most. */
@@ -20,8 +20,8 @@ export interface SubscriberBounds {
 
 // RFC 6455 7.4.1: 1008 policy violation (the subscriber did not keep up), 1012 service restart (the
 // feed was interrupted or the service stops: reconnect, read what was missed with Query.events).
-export const CLOSE_SUBSCRIBER_TOO_SLOW = 1008;
-export const CLOSE_FEED_INTERRUPTED = 1012;
+const CLOSE_SUBSCRIBER_TOO_SLOW = 1008;
+const CLOSE_FEED_INTERRUPTED = 1012;
 
 /** Starts listening for `filter`'s events; the iterator ends when the client completes or the connection closes. */
 export async function eventStream(

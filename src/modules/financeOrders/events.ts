@@ -24,7 +24,7 @@ export function legacyOrderFiguresOf(order: FinanceOrderRow): LegacyOrderFigures
 }
 
 /** An order's row as lookup-customer's financeOrder reads it, its balance as it stands at `now`. */
-export function legacyFinanceOrderSourceOf(order: FinanceOrderRow, now: Date): LegacyFinanceOrderSource {
+function legacyFinanceOrderSourceOf(order: FinanceOrderRow, now: Date): LegacyFinanceOrderSource {
   const terms = financeTermsFields;
   return {
     id: order.id,

@@ -5,7 +5,7 @@ import { isDatabaseId } from '../../kernel/ids.js';
 import type { PartnerPolicies } from '../partners/policies.js';
 import type { FinanceOrderStatus, ListingWindow, OrderFilters, StatusMoment } from './rows.js';
 
-export interface ListingArguments {
+interface ListingArguments {
   status?: FinanceOrderStatus | null;
   merchantId?: string | null;
   createdAfter?: number | null;

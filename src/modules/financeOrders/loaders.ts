@@ -13,7 +13,7 @@ import {
 import type { FinanceOrderRow } from './rows.js';
 
 /** The orders Customer.financeOrder chooses from, each list newest first. */
-export interface CustomerOrders {
+interface CustomerOrders {
   ofCustomer: FinanceOrderRow[];
   /** The orders of the device the customer's lookup went through; empty when it went through none. */
   ofMatchedDevice: FinanceOrderRow[];

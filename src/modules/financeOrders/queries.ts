@@ -2,10 +2,12 @@ import type { Knex } from 'knex';
 import { joinedRow } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped } from '../../db/prepared.js';
+import { joinSql, type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
 import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
+import { dayRuleColumnsOf, paidThroughSql } from './paidThroughSql.js';
 import type {
   FinanceOrderForPayment,
   FinanceOrderRow,
@@ -14,7 +16,6 @@ import type {
   OrderFilters,
   StatusMoment,
 } from './rows.js';
-import { DAYS_PER_MONTH } from './terms.js';
 
 /** The columns of a FinanceOrderRow (a transaction list selects them through its join too). */
 export const COLUMNS = [
@@ -96,7 +97,7 @@ export interface CustomerOrdersKey extends TenantKey {
 }
 
 /** An order read together with its device (and the device's catalogue model and family). */
-export interface FinanceOrderWithDevice {
+interface FinanceOrderWithDevice {
   order: FinanceOrderRow;
   device: DeviceRow;
 }
@@ -191,43 +192,31 @@ export async function insertFinanceOrder(
 /**
  * An order's status at the listing's moment, as a condition on its row (`alias`): the rules of
  * terms.ts standingOf in SQL. PAID_OFF once the total paid reaches monthly cost × months; before that
- * ACTIVE while lockAt, the paid-through time (ordered_at + 30 days + floor(total paid × 30 / monthly
- * cost) days) plus the partner's grace in hours, is after the partner's time, LOCKED from then on. A
- * day is 86,400 seconds, as terms.ts counts it (no time zone or daylight saving moves it), and
- * ordered_at is cut to its whole second, as terms.ts saleSecondOf cuts it (decisions.md 37).
+ * ACTIVE while lockAt, the paid-through time (paidThroughSql.ts, the one SQL of the day rule) plus
+ * the partner's grace in hours, is after the partner's time, LOCKED from then on.
  * test/graph/graph-browse.test.ts holds the two to the same answer at every boundary. For every partner's
  * orders, each order's grace is its partner's row's and its time real time plus its partner's
  * sandbox offset (decisions.md 15).
  */
-export function orderStatusSql(
-  alias: string,
-  status: FinanceOrderStatus,
-  moment: StatusMoment,
-): { sql: string; bindings: Knex.Value[] } {
+export function orderStatusSql(alias: string, status: FinanceOrderStatus, moment: StatusMoment): SqlFragment {
   const o = (column: string) => `${alias}.${column}`;
-  const paidOff = `${o('total_paid_minor')} >= ${o('monthly_cost_minor')} * ${o('months')}`;
-  if (status === 'PAID_OFF') return { sql: paidOff, bindings: [] };
-  // int8 division truncates: the floor, for a total paid that is never negative.
-  const days = `(${DAYS_PER_MONTH} + ${o('total_paid_minor')} * ${DAYS_PER_MONTH} / ${o('monthly_cost_minor')})`;
-  const paidThrough = `date_trunc('second', ${o('ordered_at')}) + ${days} * interval '86400 seconds'`;
-  const comparison = status === 'ACTIVE' ? '>' : '<=';
+  const paidOff = sqlText(`${o('total_paid_minor')} >= ${o('monthly_cost_minor')} * ${o('months')}`);
+  if (status === 'PAID_OFF') return paidOff;
+  const paidThrough = paidThroughSql(dayRuleColumnsOf(alias));
+  const comparison = sqlText(status === 'ACTIVE' ? '>' : '<=');
   if (moment.partnerId !== null) {
     // Grace 0 (every partner's default) keeps the condition as it always was.
-    const lockAt = moment.graceHours === 0 ? paidThrough : `${paidThrough} + ? * interval '1 hour'`;
-    const bindings: Knex.Value[] = moment.graceHours === 0 ? [] : [moment.graceHours];
-    return { sql: `not (${paidOff}) and ${lockAt} ${comparison} ?::timestamptz`, bindings: [...bindings, moment.now] };
+    const lockAt =
+      moment.graceHours === 0 ? paidThrough : sql`${paidThrough} + ${moment.graceHours} * interval '1 hour'`;
+    return sql`not (${paidOff}) and ${lockAt} ${comparison} ${moment.now}::timestamptz`;
   }
-  const grace = `(select g.lock_grace_hours from partners g where g.id = ${o('partner_id')})`;
-  const lockAt = `${paidThrough} + ${grace} * interval '1 hour'`;
+  const grace = sqlText(`(select g.lock_grace_hours from partners g where g.id = ${o('partner_id')})`);
+  const lockAt = sql`${paidThrough} + ${grace} * interval '1 hour'`;
   if (moment.offsets.size === 0)
-    return { sql: `not (${paidOff}) and ${lockAt} ${comparison} ?::timestamptz`, bindings: [moment.realNow] };
-  const offsets = [...moment.offsets];
-  const offset = `case ${o('partner_id')} ${offsets.map(() => 'when ? then ?::int8').join(' ')} else 0 end`;
-  const now = `(?::timestamptz + ${offset} * interval '1 millisecond')`;
-  return {
-    sql: `not (${paidOff}) and ${lockAt} ${comparison} ${now}`,
-    bindings: [moment.realNow, ...offsets.flat()],
-  };
+    return sql`not (${paidOff}) and ${lockAt} ${comparison} ${moment.realNow}::timestamptz`;
+  const offsets = [...moment.offsets].map(([partnerId, ms]) => sql`when ${partnerId} then ${ms}::int8`);
+  const offset = sql`case ${sqlText(o('partner_id'))} ${joinSql(offsets, ' ')} else 0 end`;
+  return sql`not (${paidOff}) and ${lockAt} ${comparison} (${moment.realNow}::timestamptz + ${offset} * interval '1 millisecond')`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { DAYS_PER_MONTH, lockAtOf, type OrderTerms, remainingBalanceOf, standing
 /** What the day rule reads of an order: its monthly cost and its total paid. */
 type DayTerms = Pick<OrderTerms, 'monthly_cost_minor' | 'total_paid_minor'>;
 
-export interface RepaymentOptionValue {
+interface RepaymentOptionValue {
   /** What the amount buys by the day rule (never the entry of repaymentDays it was priced for). */
   daysPaid: number;
   amountMinor: bigint;
@@ -17,7 +17,7 @@ export interface RepaymentOptionValue {
   lockAt: Date;
 }
 
-export interface RepaymentValue {
+interface RepaymentValue {
   currency: string;
   minimumPaymentMinor: bigint;
   fullPayoffMinor: bigint;
@@ -100,7 +100,7 @@ export function acceptedAmountsOf(order: OrderTerms, repaymentDays: readonly num
 /**
  * Whether a payment of `amountMinor` may be taken under the partner's settings: any amount with
  * flexible amounts; without, only an option's amount or the full payoff. payments/queries.ts
- * IN_STORE_FACTS_SQL says the same in SQL (it draws no payment id for an amount this refuses).
+ * inStoreFactsSql says the same in SQL (it draws no payment id for an amount this refuses).
  */
 export function isAmountAnOption(
   order: OrderTerms,

@@ -35,8 +35,12 @@ async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
 }
 
 /** Where the order stands at its partner's time, under its partner's settings (decisions.md 15). */
-export function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderRow, 'partner_id'>, ctx: Context) {
-  return standingOf(order, ctx.clocks.nowFor(order.partner_id), ctx.policies.settingsFor(order.partner_id));
+function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderRow, 'partner_id'>, ctx: Context) {
+  return standingOf(
+    order,
+    ctx.partnerPolicies.nowFor(order.partner_id),
+    ctx.partnerPolicies.settingsFor(order.partner_id),
+  );
 }
 
 async function currentStandingOfDevice(device: DeviceRow, ctx: Context) {
@@ -76,7 +80,7 @@ export const financeOrderResolvers: Resolvers = {
       const listing =
         partnerId === undefined
           ? null
-          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.policies, ctx.now()));
+          : listingOf(partnerId, filters, statusMomentOf(partnerId, ctx.partnerPolicies, ctx.now()));
       if (listing === null) return { rows: [], hasNextPage: false, previousExists: null };
       return pageAfter(
         afterId,
@@ -109,7 +113,11 @@ export const financeOrderResolvers: Resolvers = {
     fullyPaid: (order, _args, ctx) => partnerStandingOf(order, ctx).fullyPaid,
     secureStatus: (order, _args, ctx) => partnerStandingOf(order, ctx).secureStatus,
     status: (order, _args, ctx) =>
-      orderStatusOf(order, ctx.clocks.nowFor(order.partner_id), ctx.policies.settingsFor(order.partner_id)),
+      orderStatusOf(
+        order,
+        ctx.partnerPolicies.nowFor(order.partner_id),
+        ctx.partnerPolicies.settingsFor(order.partner_id),
+      ),
     // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
     payments: async (order, { first, after }, ctx, info) =>
       slicePageByPosition(
@@ -118,12 +126,16 @@ export const financeOrderResolvers: Resolvers = {
       ),
     paymentOptions: (order) => paymentOptionsOf(order).map((option) => ({ ...option, currency: order.currency })),
     schedule: (order, _args, ctx) =>
-      scheduleOf(order, ctx.clocks.nowFor(order.partner_id)).map((installment) => ({
+      scheduleOf(order, ctx.partnerPolicies.nowFor(order.partner_id)).map((installment) => ({
         ...installment,
         currency: order.currency,
       })),
     repayment: (order, _args, ctx) => ({
-      ...repaymentOf(order, ctx.clocks.nowFor(order.partner_id), ctx.policies.settingsFor(order.partner_id)),
+      ...repaymentOf(
+        order,
+        ctx.partnerPolicies.nowFor(order.partner_id),
+        ctx.partnerPolicies.settingsFor(order.partner_id),
+      ),
       order,
     }),
   },
@@ -149,7 +161,7 @@ export const financeOrderResolvers: Resolvers = {
     // The moment the device locks unless a payment arrives: paid-through + grace, kept for a paid-off order too.
     validThrough: async (device, _args, ctx) => {
       const standing = await currentStandingOfDevice(device, ctx);
-      return standing && lockAtOf(standing.paidThrough, ctx.policies.settingsFor(device.partner_id));
+      return standing && lockAtOf(standing.paidThrough, ctx.partnerPolicies.settingsFor(device.partner_id));
     },
     secureStatus: async (device, _args, ctx) => (await currentStandingOfDevice(device, ctx))?.secureStatus ?? null,
   },

@@ -32,7 +32,7 @@ export const ORDER_TERMS_COLUMNS = [
 
 export type OrderTerms = Pick<FinanceOrderRow, (typeof ORDER_TERMS_COLUMNS)[number]>;
 
-export type SecureStatus = 'ACTIVE_AND_SECURED' | 'LOCKED' | 'RELEASED';
+type SecureStatus = 'ACTIVE_AND_SECURED' | 'LOCKED' | 'RELEASED';
 
 export interface Standing {
   repayableMinor: bigint;
@@ -69,9 +69,9 @@ export function remainingBalanceOf(
 /**
  * The moment an order's days count from: the whole second of its sale, the second its time shows, so
  * its paid-through, lockAt and schedule are whole seconds and what is shown is when it happens
- * (decisions.md 37; queries.ts orderStatusSql and timeline/instants.ts cut it the same way in SQL).
+ * (decisions.md 37; paidThroughSql.ts cuts it the same way in SQL).
  */
-export const saleSecondOf = (order: Pick<OrderTerms, 'ordered_at'>): number =>
+const saleSecondOf = (order: Pick<OrderTerms, 'ordered_at'>): number =>
   Math.floor(order.ordered_at.getTime() / 1000) * 1000;
 
 /** The moment a device paid through `paidThrough` locks: paid-through + the partner's grace (decisions.md 15). */
@@ -119,7 +119,7 @@ export function orderStatusOf(
   return ORDER_STATUS[standingOf(order, now, settings).secureStatus];
 }
 
-export type PaymentOptionType = 'FULL' | 'MONTH' | 'WEEK';
+type PaymentOptionType = 'FULL' | 'MONTH' | 'WEEK';
 
 /** full = the balance, month = min(monthly, balance), week = min(weekly, balance); none once paid. */
 export function paymentOptionsOf(order: OrderTerms): Array<{ type: PaymentOptionType; amountMinor: bigint }> {
@@ -132,7 +132,7 @@ export function paymentOptionsOf(order: OrderTerms): Array<{ type: PaymentOption
   ];
 }
 
-export type InstallmentStatus = 'PAID' | 'OVERDUE' | 'UPCOMING';
+type InstallmentStatus = 'PAID' | 'OVERDUE' | 'UPCOMING';
 
 /** Instalment n (1..months) is monthlyCost due at time + 30n days; payments cover them in order. */
 export function scheduleOf(order: OrderTerms, now: Date) {

@@ -10,7 +10,7 @@ import { resetSandboxClock, setSandboxClock, updatePartnerSettings } from './cha
 /** The partner's sandbox clock once its policy is applied here; a reset one shows real time. */
 function sandboxClockAfter(ctx: Context, partnerId: string) {
   const realNow = ctx.now();
-  return ctx.policies.sandboxClockOf(partnerId) ?? { partnerId, now: realNow, realNow };
+  return ctx.partnerPolicies.sandboxClockOf(partnerId) ?? { partnerId, now: realNow, realNow };
 }
 
 export const partnerPolicyResolvers: Resolvers = {
@@ -25,21 +25,23 @@ export const partnerPolicyResolvers: Resolvers = {
         change,
         ctx.observe,
       );
-      ctx.policies.apply(after);
+      ctx.partnerPolicies.apply(after);
       return (await ctx.reads.loaders.partners.byId.load(partnerId))!;
     },
     setSandboxClock: async (_root, { input }, ctx) => {
       const actor = operatorActor(ctx);
       requireSandbox(ctx.production);
       const partnerId = requireId('partner', input.partnerId);
-      ctx.policies.apply(await setSandboxClock(ctx.primary, actor, partnerId, new Date(input.now * 1000), ctx.now));
+      ctx.partnerPolicies.apply(
+        await setSandboxClock(ctx.primary, actor, partnerId, new Date(input.now * 1000), ctx.now),
+      );
       return sandboxClockAfter(ctx, partnerId);
     },
     resetSandboxClock: async (_root, { partnerId }, ctx) => {
       const actor = operatorActor(ctx);
       requireSandbox(ctx.production);
       const id = requireId('partner', partnerId);
-      ctx.policies.apply(await resetSandboxClock(ctx.primary, actor, id, ctx.now, ctx.observe));
+      ctx.partnerPolicies.apply(await resetSandboxClock(ctx.primary, actor, id, ctx.now, ctx.observe));
       return sandboxClockAfter(ctx, id);
     },
   },

@@ -8,8 +8,6 @@ export interface PartnerClocks {
   nowFor(partnerId: string): Date;
 }
 
-export const REAL_CLOCKS: PartnerClocks = { nowFor: () => new Date() };
-
 /** A partner's sandbox clock as the graph shows it. */
 export interface SandboxClockView {
   partnerId: string;
@@ -17,7 +15,7 @@ export interface SandboxClockView {
   realNow: Date;
 }
 
-export const sandboxClockBackwards = (now: Date, partnerNow: Date) =>
+const sandboxClockBackwards = (now: Date, partnerNow: Date) =>
   new AppError(
     'SANDBOX_CLOCK_BACKWARDS',
     `a sandbox clock only moves forward: ${now.toISOString()} is before the partner's time, ${partnerNow.toISOString()}`,

@@ -17,7 +17,7 @@ import {
   settingsOfColumns,
 } from './settings.js';
 
-export const POLICY_CHANNEL = 'dfs_partner_policy';
+const POLICY_CHANNEL = 'dfs_partner_policy';
 
 /** A partner's policy at one revision: its settings, and its sandbox clock's offset (null: real time). */
 export interface PartnerPolicy {
@@ -80,7 +80,7 @@ export class PartnerPolicies implements PartnerClocks, PartnerSettingsSource {
 }
 
 /** The policy's notification: its fields by short names (a payload is at most 8,000 bytes). */
-export function policyMessage(policy: PartnerPolicy): string {
+function policyMessage(policy: PartnerPolicy): string {
   return JSON.stringify({ p: policy.partnerId, r: policy.revision, s: policy.settings, o: policy.offsetMs });
 }
 
@@ -134,7 +134,7 @@ export async function partnerPolicyOf(trx: DbOrTrx, partnerId: string): Promise<
   return row && policyOfRow(row);
 }
 
-export interface RunningPolicies {
+interface RunningPolicies {
   policies: PartnerPolicies;
   /** Stops listening. */
   close: () => Promise<void>;

@@ -44,8 +44,8 @@ export const partnerResolvers: Resolvers = {
     clerks: async (partner, { first, after }, ctx, info) =>
       slicePageById(await ctx.reads.loaders.clerks.byPartner.load(partner.id), pageOf(pageSizeOf(info, first), after)),
     createdAt: column('created_at'),
-    settings: (partner, _args, ctx) => ctx.policies.settingsFor(partner.id),
-    sandboxClock: (partner, _args, ctx) => ctx.policies.sandboxClockOf(partner.id),
+    settings: (partner, _args, ctx) => ctx.partnerPolicies.settingsFor(partner.id),
+    sandboxClock: (partner, _args, ctx) => ctx.partnerPolicies.sandboxClockOf(partner.id),
   },
   PartnerSettings: {
     lockReminderDays: (settings) => [...settings.lockReminderDays],

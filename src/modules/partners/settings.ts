@@ -47,7 +47,7 @@ export const PARTNER_SETTINGS_COLUMNS = [
 ] as const;
 
 /** The bounds of each setting: the mutation's checks, the migration's constraints say the same. */
-export const SETTINGS_BOUNDS = {
+const SETTINGS_BOUNDS = {
   lockGraceHours: { min: 0, max: 720 },
   lockReminderDays: { entries: 10, minEntries: 0, min: 1, max: 30 },
   repaymentDays: { entries: 10, minEntries: 1, min: 1, max: 366 },
@@ -99,9 +99,7 @@ export interface PartnerSettingsSource {
   settingsFor(partnerId: string): PartnerSettings;
 }
 
-export const DEFAULT_SETTINGS_SOURCE: PartnerSettingsSource = { settingsFor: () => DEFAULT_PARTNER_SETTINGS };
-
-export const invalidPartnerSettings = (field: string, problem: string) =>
+const invalidPartnerSettings = (field: string, problem: string) =>
   new AppError('INVALID_PARTNER_SETTINGS', `the ${field} setting ${problem}`, { field });
 
 /** A change of settings as the mutation takes it: a field absent or null keeps its value. */

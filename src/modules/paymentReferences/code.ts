@@ -6,10 +6,10 @@ import { randomInt } from 'node:crypto';
 
 export const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** Random characters in a code; the check character follows them. */
-export const CODE_RANDOM_LENGTH = 8;
+const CODE_RANDOM_LENGTH = 8;
 export const CODE_LENGTH = CODE_RANDOM_LENGTH + 1;
 /** The most of a code the service reads (spaces and hyphens included): what a notification holds it to. */
-export const MAX_CODE_INPUT_LENGTH = 64;
+const MAX_CODE_INPUT_LENGTH = 64;
 
 const BASE = CODE_ALPHABET.length;
 

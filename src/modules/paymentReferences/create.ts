@@ -23,16 +23,16 @@ import {
 } from './queries.js';
 import type { PaymentReferenceRow } from './rows.js';
 
-export const DEFAULT_EXPIRY_HOURS = 72;
-export const MAX_EXPIRY_HOURS = 720;
+const DEFAULT_EXPIRY_HOURS = 72;
+const MAX_EXPIRY_HOURS = 720;
 /** An order has at most 120 months of 30 days. */
-export const MAX_DAYS_PAID = 3600;
+const MAX_DAYS_PAID = 3600;
 /** Codes drawn before giving up: with 2^40 codes, a second collision in a row means something else is wrong. */
 const CODE_DRAWS = 5;
 
 const HOUR_MS = 3_600_000;
 
-export interface PaymentReferenceAsked {
+interface PaymentReferenceAsked {
   amount?: string | null;
   daysPaid?: number | null;
   expiresInHours?: number | null;

@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../../db/knex.js';
 import type { TenantKey } from '../tenancy.js';
 import type { PaymentReferenceRow } from './rows.js';
 
-export const COLUMNS = [
+const COLUMNS = [
   'partner_id',
   'id',
   'code',

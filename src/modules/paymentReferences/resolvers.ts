@@ -14,7 +14,7 @@ import { paymentReferenceByCode, paymentReferencesOfOrder, paymentReferencesPrec
 import { PAYMENT_REFERENCE_CURSOR, type PaymentReferenceRow, referenceStatusOf } from './rows.js';
 
 // A reference's time is its partner's (a sandbox clock outside production, decisions.md 15).
-const partnerNow = (ctx: Context, partnerId: string): Date => ctx.clocks.nowFor(partnerId);
+const partnerNow = (ctx: Context, partnerId: string): Date => ctx.partnerPolicies.nowFor(partnerId);
 
 /**
  * Which partner's references the caller reaches: its own (partner and retail keys), every partner's

@@ -4,8 +4,8 @@ import type { ConnectionPage, EdgeParent } from '../pages.js';
  * What is stored of a reference's state: EXPIRED only by a sandbox clock reset that found it expired
  * (decisions.md 37); otherwise it is computed (referenceStatusOf).
  */
-export type StoredReferenceStatus = 'OPEN' | 'PAID' | 'CANCELLED' | 'EXPIRED';
-export type PaymentReferenceStatus = StoredReferenceStatus;
+type StoredReferenceStatus = 'OPEN' | 'PAID' | 'CANCELLED' | 'EXPIRED';
+type PaymentReferenceStatus = StoredReferenceStatus;
 
 /** A row of `payment_references`. amount_minor is int8 minor units of `currency`, as a string. */
 export interface PaymentReferenceRow {
@@ -25,7 +25,7 @@ export interface PaymentReferenceRow {
 }
 
 /** The instant a reference expires: the whole second its expiresAt shows (decisions.md 37). */
-export const expirySecondOf = (reference: Pick<PaymentReferenceRow, 'expires_at'>): number =>
+const expirySecondOf = (reference: Pick<PaymentReferenceRow, 'expires_at'>): number =>
   Math.floor(reference.expires_at.getTime() / 1000) * 1000;
 
 /** The status at `now` (the partner's time): an open reference whose expiresAt has come is EXPIRED. */

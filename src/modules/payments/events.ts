@@ -9,7 +9,7 @@ import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** payment.recorded: the payment and its order as they stood right after it, typed as the legacy receipt. */
-export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot): NewEvent {
+function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceiptSnapshot): NewEvent {
   return {
     type: 'payment.recorded',
     occurredAt: payment.received_at,
@@ -27,7 +27,7 @@ export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceip
 }
 
 /** A partner transaction a payment writes (its cash, its commission), with its store and clerk. */
-export interface PaymentTransactionSource {
+interface PaymentTransactionSource {
   type: 'cash' | 'commission';
   amount_minor: string;
   merchant: { id: string; name: string };

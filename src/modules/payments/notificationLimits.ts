@@ -5,10 +5,10 @@
 import { isJsonNumber, MAX_JSON_DEPTH } from '../../kernel/losslessJson.js';
 
 /** The REST door refuses deeper bodies already (losslessJson.ts); /graphql's JSON variable meets it here. */
-export const MAX_DEPTH = MAX_JSON_DEPTH;
-export const MAX_VALUES = 1000;
-export const MAX_STRING_LENGTH = 1000;
-export const MAX_REFERENCE_LENGTH = 255;
+const MAX_DEPTH = MAX_JSON_DEPTH;
+const MAX_VALUES = 1000;
+const MAX_STRING_LENGTH = 1000;
+const MAX_REFERENCE_LENGTH = 255;
 export const MAX_LOCATOR_LENGTH = 64;
 
 export const LOCATORS = ['deviceTag', 'imei', 'phoneNumber', 'financeOrderId'] as const;

@@ -3,7 +3,7 @@
 import { AppError, type ErrorCode } from '../../kernel/errors.js';
 import { type EventObserver, observeEvents, type WrittenEvent } from '../events/observe.js';
 
-export type PaymentChannel = 'in_store' | 'vendor';
+type PaymentChannel = 'in_store' | 'vendor';
 
 /** The port: one call per payment request that reached the payment's own checks. */
 export interface PaymentObserver {

@@ -1,15 +1,16 @@
-import type { Knex } from 'knex';
 import { joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped, runSql } from '../../db/prepared.js';
-import { appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
+import { appendEventsOf, appendEventsPart, type EventArrays } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
+import { dayRuleColumnsOf, totalBuyingDaysSql } from '../financeOrders/paidThroughSql.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { isUniqueViolation } from '../inputs.js';
 import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
-import { LIFTED, type TimelineChange, timelinePartsBindings, timelinePartsSql } from '../timeline/schedule.js';
+import { LIFTED, type TimelineChange, type TimelinePlan, timelineParts, timelinePlanOf } from '../timeline/schedule.js';
 import type { IdempotencyRecord, PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
 /** The columns of a PaymentRow (a transaction list selects them through its join too). */
@@ -65,15 +66,12 @@ export interface UnlockCounterTaken {
  * when the order's total moved since the read, and every payment that moves the counter moves that
  * total in the same transaction (a device has one order being repaid).
  */
-const COUNTED_SQL = `update device_credentials set unlock_code_counter = unlock_code_counter + 1
-    where partner_id = ? and key_hash = ? and ended_at is null and exists (select from payment)
+function unlockCounted(partnerId: string, credentialKeyHash: string | null): SqlFragment {
+  // Pinned to the payment's partner as every statement of a partner's request is (sharded by partner).
+  return sql`update device_credentials set unlock_code_counter = unlock_code_counter + 1
+    where partner_id = ${partnerId} and key_hash = ${credentialKeyHash} and ended_at is null and exists (select from payment)
     returning unlock_code_counter`;
-
-/** Pinned to the payment's partner as every statement of a partner's request is (sharded by partner). */
-const unlockCounterBindings = (partnerId: string, credentialKeyHash: string | null): Knex.RawBinding[] => [
-  partnerId,
-  credentialKeyHash,
-];
+}
 
 /**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
@@ -88,6 +86,7 @@ export async function creditPayment(
   transactions: readonly PaymentTransaction[],
   credentialKeyHash: string | null = null,
 ): Promise<{ payment: PaymentRow; totalPaidMinor: string; unlockCodeCounter: number | null }> {
+  const counted = unlockCounted(row.partner_id, credentialKeyHash);
   const [written] = await prepared(trx.queryBuilder())
     .with(
       'credited',
@@ -112,7 +111,7 @@ export async function creditPayment(
         [JSON.stringify(transactions)],
       ),
     )
-    .with('counted', trx.raw(COUNTED_SQL, unlockCounterBindings(row.partner_id, credentialKeyHash)))
+    .with('counted', trx.raw(counted.sql, counted.bindings))
     .select(
       'payment.*',
       'credited.total_paid_minor',
@@ -153,39 +152,8 @@ const ORDER = joinedRow<FinanceOrderForPayment>('o', {
   unlock_code_counter: 'dc.unlock_code_counter',
 });
 
-/**
- * The read's text (bench/baseline-payment.ts sends it too). It draws the payment's id from the
- * payments sequence only when the payment will be written: its store, clerk and order found, no live
- * record of its key, the order's currency, the amount within the order's own check (the schema's
- * total_paid_minor <= monthly_cost_minor * months), and an amount the partner takes (any, with
- * flexible amounts; else the new total is the repayable total, or the one an option of
- * financeOrders/repayment.ts makes: ceil((floor(P * 30 / M) + days) * M / 30)), so a refusal numbers
- * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
- * carries the id it drew. It reads the device's live credential too (its sealed unlock key and counter),
- * for the receipt's unlock code (decisions.md 21 and 35).
- */
-export const IN_STORE_FACTS_SQL = `select m.name as merchant_name, c.name as clerk_name, ${ORDER.select.join(', ')},
-    k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
-    coalesce(?::int8, case when m.name is not null and c.name is not null and o.currency = ?
-        and o.total_paid_minor + ?::int8 <= o.monthly_cost_minor * o.months
-        and (p.flexible_amount_enabled or o.total_paid_minor + ?::int8 in (
-          select o.monthly_cost_minor * o.months
-          union all
-          select ((o.total_paid_minor * 30 / o.monthly_cost_minor + days) * o.monthly_cost_minor + 29) / 30
-          from unnest(p.repayment_days) as days where days > 0))
-        and (k.expires_at is null or k.expires_at <= ?::timestamptz)
-      then nextval('payments_id_seq') end) as payment_id
-  from (select 1) as request
-  left join merchants m on m.partner_id = ? and m.id = ?
-  left join clerks c on c.partner_id = ? and c.id = ?
-  left join finance_orders o on o.partner_id = ? and o.id = ?
-  left join partners p on p.id = o.partner_id
-  left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
-  left join device_credentials dc on dc.partner_id = d.partner_id and dc.device_id = d.id and dc.ended_at is null
-  left join idempotency_keys k on k.partner_id = ? and k.idempotency_key = ?`;
-
 /** What the read draws a payment id for: the amount as the request's currency reads it (null: it does not parse). */
-export interface InStorePaymentAsked {
+interface InStorePaymentAsked {
   merchantId: string;
   clerkId: string;
   financeOrderId: string;
@@ -198,6 +166,42 @@ export interface InStorePaymentAsked {
   paymentId: string | null;
 }
 
+const ORDER_SELECT = sqlText(ORDER.select.join(', '));
+
+/**
+ * The read, its values in their places (bench/baseline-payment.ts sends it too). It draws the payment's id from the
+ * payments sequence only when the payment will be written: its store, clerk and order found, no live
+ * record of its key, the order's currency, the amount within the order's own check (the schema's
+ * total_paid_minor <= monthly_cost_minor * months), and an amount the partner takes (any, with
+ * flexible amounts; else the new total is the repayable total, or the one an option of
+ * financeOrders/repayment.ts makes, financeOrders/paidThroughSql.ts totalBuyingDaysSql), so a refusal numbers
+ * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
+ * carries the id it drew. It reads the device's live credential too (its sealed unlock key and counter),
+ * for the receipt's unlock code (decisions.md 21 and 35).
+ */
+export function inStoreFactsSql(partnerId: string, asked: InStorePaymentAsked): SqlFragment {
+  const amount = asked.amountMinor;
+  return sql`select m.name as merchant_name, c.name as clerk_name, ${ORDER_SELECT},
+    k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
+    coalesce(${asked.paymentId}::int8, case when m.name is not null and c.name is not null and o.currency = ${asked.currency}
+        and o.total_paid_minor + ${amount}::int8 <= o.monthly_cost_minor * o.months
+        and (p.flexible_amount_enabled or o.total_paid_minor + ${amount}::int8 in (
+          select o.monthly_cost_minor * o.months
+          union all
+          select ${totalBuyingDaysSql(dayRuleColumnsOf('o'), sqlText('days'))}
+          from unnest(p.repayment_days) as days where days > 0))
+        and (k.expires_at is null or k.expires_at <= ${asked.now}::timestamptz)
+      then nextval('payments_id_seq') end) as payment_id
+  from (select 1) as request
+  left join merchants m on m.partner_id = ${partnerId} and m.id = ${asked.merchantId}
+  left join clerks c on c.partner_id = ${partnerId} and c.id = ${asked.clerkId}
+  left join finance_orders o on o.partner_id = ${partnerId} and o.id = ${asked.financeOrderId}
+  left join partners p on p.id = o.partner_id
+  left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
+  left join device_credentials dc on dc.partner_id = d.partner_id and dc.device_id = d.id and dc.ended_at is null
+  left join idempotency_keys k on k.partner_id = ${partnerId} and k.idempotency_key = ${asked.idempotencyKey}`;
+}
+
 /**
  * The one read of an in-store payment (it takes no lock): the partner's store, clerk and order (with
  * its partner's rate and its device's tag), the record of its Idempotency-Key if any, and the
@@ -208,21 +212,8 @@ export async function inStorePaymentFacts(
   partnerId: string,
   ids: InStorePaymentAsked,
 ): Promise<InStorePaymentFacts> {
-  const [row] = await runSql<Record<string, unknown>>(db, IN_STORE_FACTS_SQL, [
-    ids.paymentId,
-    ids.currency,
-    ids.amountMinor,
-    ids.amountMinor,
-    ids.now,
-    partnerId,
-    ids.merchantId,
-    partnerId,
-    ids.clerkId,
-    partnerId,
-    ids.financeOrderId,
-    partnerId,
-    ids.idempotencyKey,
-  ]);
+  const read = inStoreFactsSql(partnerId, ids);
+  const [row] = await runSql<Record<string, unknown>>(db, read.sql, read.bindings);
   if (!row) throw new Error('the in-store facts read answered no row'); // it reads from (select 1): always one
   return {
     merchantName: (row.merchant_name as string | null) ?? null,
@@ -264,7 +255,7 @@ export interface InStoreCredit {
 }
 
 /** A payment the write recorded: its events as written. */
-export interface InStoreCredited {
+interface InStoreCredited {
   events: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>>;
 }
 
@@ -280,73 +271,81 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * past the repayable); then the payment, with the id its read drew; its cash and commission
  * transactions; its order's lock timeline (timeline/schedule.ts: its instants closed and made anew,
  * and whether the device was locked); its events, built with that id, the unlock only if it was; its
- * unlock code's counter (COUNTED_SQL). With an Idempotency-Key, the key's own expired record goes
+ * unlock code's counter (unlockCounted). With an Idempotency-Key, the key's own expired record goes
  * first, found by the primary key (no other record is read: the rest are purged by keyRetention.ts,
  * decisions.md 23), then the key's record is inserted: a live record of the key (another request's,
  * committed meanwhile) fails the whole statement on the primary key, so nothing of it stays.
  */
-function creditSql(withKey: boolean): string {
-  const keyParts = withKey
-    ? `,
+export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
+  const { payment, key } = write;
+  const keyParts = key
+    ? sql`,
   replaced as (
     delete from idempotency_keys
-    where partner_id = ? and idempotency_key = ? and expires_at <= ?::timestamptz and exists (select from payment)
+    where partner_id = ${payment.partner_id} and idempotency_key = ${key.key} and expires_at <= ${key.expiredBy}::timestamptz and exists (select from payment)
     returning 1),
   claimed as (
     insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, created_at, expires_at)
-    select payment.partner_id, ?, ?, 200, ?::jsonb, ?::timestamptz, ?::timestamptz
+    select payment.partner_id, ${key.key}, ${key.requestHash}, 200, ${JSON.stringify(key.receipt)}::jsonb, ${payment.received_at}::timestamptz, ${key.expiresAt}::timestamptz
     from payment cross join (select count(*) from replaced) as replacing)`
-    : '';
-  return `with credited as (
-    update finance_orders set total_paid_minor = total_paid_minor + ?::int8
-    where partner_id = ? and id = ? and total_paid_minor = ?::int8
+    : sqlText('');
+  return sql`with credited as (
+    update finance_orders set total_paid_minor = total_paid_minor + ${payment.amount_minor}::int8
+    where partner_id = ${payment.partner_id} and id = ${payment.finance_order_id} and total_paid_minor = ${write.totalPaidSeen}::int8
     returning partner_id, id),
   payment as (
     insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at)
-    select credited.partner_id, ?::int8, credited.id, ?, ?::int8, ?, ?::int8, ?::int8, ?::timestamptz from credited
+    select credited.partner_id, ${payment.id}::int8, credited.id, ${payment.channel}, ${payment.amount_minor}::int8, ${payment.currency}, ${payment.merchant_id}::int8, ${payment.clerk_id}::int8, ${payment.received_at}::timestamptz from credited
     returning partner_id, id, finance_order_id, currency, merchant_id, received_at),
   ledger as (
     insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id, clerk_id)
     select payment.partner_id, entry.type, entry.amount_minor, payment.currency, payment.received_at, payment.merchant_id,
            payment.finance_order_id, payment.id, entry.clerk_id
-    from payment cross join jsonb_to_recordset(?::jsonb) as entry (type text, amount_minor int8, clerk_id int8)),
-  ${timelinePartsSql('credited')},
+    from payment cross join jsonb_to_recordset(${JSON.stringify(write.transactions)}::jsonb) as entry (type text, amount_minor int8, clerk_id int8)),
+  ${timelineParts('credited', write.timeline)},
   logged as (
-    ${appendEventsOfSql('payment', LIFTED)}),
+    ${appendEventsPart('payment', write.events, LIFTED)}),
   counted as (
-    ${COUNTED_SQL})${keyParts}
+    ${unlockCounted(payment.partner_id, write.credentialKeyHash)})${keyParts}
   select id, ${LIFTED} as lifted from payment`;
 }
-/** The write's texts, without and with an Idempotency-Key (bench/baseline-payment.ts sends them too). */
-export const IN_STORE_CREDIT_SQL = creditSql(false);
-export const IN_STORE_CREDIT_WITH_KEY_SQL = creditSql(true);
 
-/** The write for `credit`, not yet run: one of the two texts above, its bindings, and its events as they will be written. */
+/** What the in-store write writes, each value by its name (bench/baseline-payment.ts writes its own too). */
+export interface InStoreWrite {
+  payment: Pick<
+    PaymentRow,
+    | 'partner_id'
+    | 'id'
+    | 'finance_order_id'
+    | 'channel'
+    | 'amount_minor'
+    | 'currency'
+    | 'merchant_id'
+    | 'clerk_id'
+    | 'received_at'
+  >;
+  totalPaidSeen: string;
+  transactions: readonly PaymentTransaction[];
+  timeline: TimelinePlan;
+  events: EventArrays;
+  /** The credential whose unlock code counter moves on (null: none). */
+  credentialKeyHash: string | null;
+  key: InStoreCredit['key'];
+}
+
+/** The write for `credit`, not yet run: its statement, and its events as they will be written. */
 export function inStoreCreditStatement(credit: InStoreCredit) {
-  const { row, key } = credit;
-  const events = appendEventsOf(row.partner_id, credit.events, new Set(credit.timeline?.guarded));
-  const bindings: Knex.RawBinding[] = [
-    row.amount_minor,
-    row.partner_id,
-    row.finance_order_id,
-    credit.totalPaidSeen,
-    row.id,
-    row.channel,
-    row.amount_minor,
-    row.currency,
-    row.merchant_id,
-    row.clerk_id,
-    row.received_at,
-    JSON.stringify(credit.transactions),
-    ...timelinePartsBindings(credit.timeline?.change ?? null),
-    ...events.bindings,
-    ...unlockCounterBindings(row.partner_id, credit.unlockCounter?.credentialKeyHash ?? null),
-  ];
-  if (key) {
-    bindings.push(row.partner_id, key.key, key.expiredBy);
-    bindings.push(key.key, key.requestHash, JSON.stringify(key.receipt), row.received_at, key.expiresAt);
-  }
-  return { sql: key ? IN_STORE_CREDIT_WITH_KEY_SQL : IN_STORE_CREDIT_SQL, bindings, events: events.written };
+  const events = appendEventsOf(credit.row.partner_id, credit.events, new Set(credit.timeline?.guarded));
+  const statement = inStoreCreditSql({
+    payment: credit.row,
+    totalPaidSeen: credit.totalPaidSeen,
+    transactions: credit.transactions,
+    timeline: timelinePlanOf(credit.timeline?.change ?? null),
+    events: events.arrays,
+    credentialKeyHash: credit.unlockCounter?.credentialKeyHash ?? null,
+    key: credit.key,
+  });
+  return { sql: statement.sql, bindings: statement.bindings, events: events.written };
 }
 
 /**

@@ -38,7 +38,7 @@ export type PaymentSource =
   | { channel: 'in_store'; merchantId: string; clerkId: string; merchantName: string; clerkName: string }
   | { channel: 'vendor'; vendorId: string; vendorReference: string };
 
-export interface PaymentRequest {
+interface PaymentRequest {
   order: TenantKey;
   /** Decimal text as the payer gave it. */
   amount: string;
@@ -113,7 +113,7 @@ export function receiptUnlockCode(
 }
 
 /** A payment that passed every refusal: its amount, and the partner transactions it makes. */
-export interface CheckedPayment {
+interface CheckedPayment {
   amount: Money;
   transactions: PaymentTransaction[];
 }
@@ -123,7 +123,7 @@ export interface CheckedPayment {
  * as the order stands when the payment is decided, from the partner's settings the payment's read
  * brought with the order. Every payment door meets it, in checkPayment.
  */
-export function assertAmountIsAnOption(order: FinanceOrderForPayment, amount: Money): void {
+function assertAmountIsAnOption(order: FinanceOrderForPayment, amount: Money): void {
   const settings = settingsOfColumns(order);
   if (isAmountAnOption(order, amount.minor, settings)) return;
   const accepted = acceptedAmountsOf(order, settings.repaymentDays).map((minor) =>
@@ -201,7 +201,7 @@ export function eventsOfPayment(
 }
 
 /** A payment's events on its order's lock timeline: the change of its deadline, and its unlock or release. */
-export interface PaymentTimeline {
+interface PaymentTimeline {
   change: TimelineChange;
   /** device.unlocked or device.released, after the payment's own events; the unlock guarded (only if it was locked). */
   events: NewEvent[];

@@ -24,7 +24,7 @@ export const paymentResolvers: Resolvers = {
       const [vendor] = await paymentVendorsByIds(ctx.primary, [vendorId]);
       if (!vendor) throw forbidden('this access token belongs to no payment vendor');
       if (!vendor.enabled) throw forbidden(`payment vendor "${vendor.name}" is disabled`);
-      return deviceRepaymentOf(ctx.primary, { deviceTag, currency: currency ?? null }, ctx.clocks);
+      return deviceRepaymentOf(ctx.primary, { deviceTag, currency: currency ?? null }, ctx.partnerPolicies);
     },
   },
   Mutation: {
@@ -44,7 +44,7 @@ export const paymentResolvers: Resolvers = {
       const claimed = await observePaymentOutcome(ctx.observe, 'in_store', () =>
         recordInStorePayment(
           ctx.primary,
-          { ...request, receivedAt: ctx.clocks.nowFor(partnerId) },
+          { ...request, receivedAt: ctx.partnerPolicies.nowFor(partnerId) },
           ctx.now(),
           ctx.unlockKeys,
         ),
@@ -59,7 +59,7 @@ export const paymentResolvers: Resolvers = {
       // A reference quoted is under the limit of refused references of the key behind the token.
       const claimed = await observePaymentOutcome(ctx.observe, 'vendor', () =>
         withinReferenceGuesses(ctx.credentialLimits, requirePrincipal(ctx).keyId, notification, () =>
-          acceptNotification(ctx.primary, vendor, notification, ctx.clocks, ctx.unlockKeys),
+          acceptNotification(ctx.primary, vendor, notification, ctx.partnerPolicies, ctx.unlockKeys),
         ),
       );
       const receipt = { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };

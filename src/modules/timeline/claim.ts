@@ -3,13 +3,14 @@
 // skipped) and their events written in the same transaction: each instant's event is written exactly
 // once, and a scheduler that dies mid-claim rolls back and leaves the rows pending for the next.
 import type { DbOrTrx } from '../../db/knex.js';
+import { type SqlFragment, sql } from '../../db/sqlFragment.js';
 import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockedEvent, lockUpcomingEvent, type TimelineOrder } from './eventData.js';
 import type { InstantKind } from './instants.js';
 
 /** An instant as the claim took it, with its order and device as they stand. */
-export interface ClaimedInstant {
+interface ClaimedInstant {
   partner_id: string;
   id: string;
   kind: InstantKind;
@@ -22,19 +23,18 @@ export interface ClaimedInstant {
 }
 
 /**
- * The claim's text: the `limit` earliest pending instants due at `now` (real time), along the due
+ * The claim: the `limit` earliest pending instants due at `now` (real time), along the due
  * index, rows another scheduler holds skipped. A reminder is skipped when a later instant of the same
  * deadline is due as well (catching up: no "3 days left" after the lock, nor twice in a row): later
  * by due_at, the partner's time, within the same lock_at; due by its own fire_at. Never ordered by
  * fire_at: a fired row keeps the fire_at it fired at, which a sandbox clock moved since leaves behind,
  * so comparing the two rows' fire_at would compare how late each was claimed (decisions.md 37).
- * Bindings: now, limit, now.
  */
-export const CLAIM_SQL = `with due as (
+export const claimSql = (now: Date, limit: number): SqlFragment => sql`with due as (
     select partner_id, id from lock_timeline
-    where state = 'pending' and fire_at <= ?::timestamptz
+    where state = 'pending' and fire_at <= ${now}::timestamptz
     order by fire_at, id
-    limit ?
+    limit ${limit}
     for update skip locked),
   claimed as (
     update lock_timeline t
@@ -42,7 +42,7 @@ export const CLAIM_SQL = `with due as (
           select from lock_timeline later
           where later.partner_id = t.partner_id and later.finance_order_id = t.finance_order_id
             and later.lock_at = t.lock_at and later.due_at > t.due_at
-            and later.state in ('pending', 'fired') and later.fire_at <= ?::timestamptz)
+            and later.state in ('pending', 'fired') and later.fire_at <= ${now}::timestamptz)
         then 'skipped' else 'fired' end,
         fired_at = now()
     from due
@@ -57,7 +57,8 @@ export const CLAIM_SQL = `with due as (
 
 /** Claims up to `limit` instants due at `now`, in the caller's transaction (one statement). */
 export async function claimDueInstants(trx: DbOrTrx, now: Date, limit: number): Promise<ClaimedInstant[]> {
-  const { rows } = (await trx.raw(CLAIM_SQL, [now, limit, now])) as { rows: Array<Record<string, unknown>> };
+  const claim = claimSql(now, limit);
+  const { rows } = (await trx.raw(claim.sql, claim.bindings)) as { rows: Array<Record<string, unknown>> };
   return rows.map((row) => ({
     partner_id: String(row.partner_id),
     id: String(row.id),

@@ -18,7 +18,7 @@ const unixSeconds = (at: Date | null) => (at === null ? null : Math.floor(at.get
  * The least amount that moves lockAt by a day under the order's day rule, capped at the balance: the
  * repayment's minimumPaymentAmount while the partner takes flexible amounts (decisions.md 16).
  */
-export function minimumPaymentAmountOf(order: OrderTerms): string {
+function minimumPaymentAmountOf(order: OrderTerms): string {
   const oneDay = amountForDays(BigInt(order.total_paid_minor), BigInt(order.monthly_cost_minor), DAYS_PER_MONTH, 1n);
   return formatAmount(minMinor(oneDay, remainingBalanceOf(order).minor), order.currency);
 }

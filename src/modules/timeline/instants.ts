@@ -2,14 +2,15 @@
 // days for each of the partner's lockReminderDays still ahead. Each instant is kept in the partner's
 // time (due_at) and in real time (fire_at, what the schedulers claim by): the two differ by the
 // partner's clock offset, the sandbox clock's lead over real time (0 on real clocks).
-import { DAYS_PER_MONTH } from '../financeOrders/terms.js';
+import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
+import { dayRuleColumnsOf, paidThroughSql } from '../financeOrders/paidThroughSql.js';
 import type { PartnerSettings } from '../partners/settings.js';
 
 const DAY_MS = 86_400_000;
 
 export type InstantKind = 'reminder' | 'lock';
 
-export interface Instant {
+interface Instant {
   kind: InstantKind;
   /** A reminder's days before the lock; null for the lock. */
   daysLeft: number | null;
@@ -34,24 +35,30 @@ export function instantsOf(lockAt: Date, settings: Pick<PartnerSettings, 'lockRe
  */
 export const clockOffsetMs = (partnerNow: Date): number => partnerNow.getTime() - Date.now();
 
+/** Whose orders orderInstantsSql gives instants: a partner's, under its settings at its time, its clock `offsetMs` ahead of real time. */
+export interface InstantsOf {
+  partnerId: string;
+  settings: PartnerSettings;
+  partnerNow: Date;
+  offsetMs: number;
+}
+
 /**
  * The instants of every unpaid order of one partner (or of the orders `orderFilter` keeps, on the
- * alias `o`) as one INSERT ... SELECT: terms.ts standingOf's paid-through in SQL (as
- * financeOrders/queries.ts orderStatusSql says it, from the sale's whole second), plus the grace, then
- * the instants of instantsOf.
+ * alias `o`) as one INSERT ... SELECT: the order's paid-through (financeOrders/paidThroughSql.ts, as
+ * orderStatusSql reads it), plus the grace, then the instants of instantsOf.
  * A lock already past is due at once, or with `pastLockFired` recorded fired without an event (a data
  * set loaded with its history: its devices were locked before the log could tell).
- * Bindings: grace hours, reminder days, partner now, offset ms, partner id.
  */
-export function orderInstantsSql(orderFilter = 'true', pastLockFired = false): string {
-  const fired = pastLockFired ? `i.kind = 'lock' and i.due_at <= s.partner_now` : 'false';
-  return `insert into lock_timeline (partner_id, finance_order_id, kind, days_left, lock_at, due_at, fire_at, state, fired_at)
+export function orderInstantsSql(of: InstantsOf, orderFilter = sqlText('true'), pastLockFired = false): SqlFragment {
+  const fired = sqlText(pastLockFired ? `i.kind = 'lock' and i.due_at <= s.partner_now` : 'false');
+  const { settings } = of;
+  return sql`insert into lock_timeline (partner_id, finance_order_id, kind, days_left, lock_at, due_at, fire_at, state, fired_at)
     select o.partner_id, o.id, i.kind, i.days_left, l.lock_at, i.due_at, i.due_at - s.offset_ms * interval '1 millisecond',
            case when ${fired} then 'fired' else 'pending' end, case when ${fired} then now() end
-    from (select ?::int as grace_hours, ?::int[] as reminder_days, ?::timestamptz as partner_now, ?::int8 as offset_ms) s
-    join finance_orders o on o.partner_id = ?
-    cross join lateral (select date_trunc('second', o.ordered_at)
-        + (${DAYS_PER_MONTH} + o.total_paid_minor * ${DAYS_PER_MONTH} / o.monthly_cost_minor) * interval '86400 seconds'
+    from (select ${settings.lockGraceHours}::int as grace_hours, ${[...settings.lockReminderDays]}::int[] as reminder_days, ${of.partnerNow}::timestamptz as partner_now, ${of.offsetMs}::int8 as offset_ms) s
+    join finance_orders o on o.partner_id = ${of.partnerId}
+    cross join lateral (select ${paidThroughSql(dayRuleColumnsOf('o'))}
         + s.grace_hours * interval '1 hour' as lock_at) l
     cross join lateral (
       select 'lock' as kind, null::int as days_left, l.lock_at as due_at
@@ -61,14 +68,4 @@ export function orderInstantsSql(orderFilter = 'true', pastLockFired = false): s
       and (i.kind = 'lock' or i.due_at > s.partner_now)
       and (${orderFilter})
     order by o.id, i.due_at`;
-}
-
-/** orderInstantsSql's bindings, for `partnerId` under `settings` at `partnerNow`, its clock `offsetMs` ahead of real time. */
-export function orderInstantsBindings(
-  partnerId: string,
-  settings: PartnerSettings,
-  partnerNow: Date,
-  offsetMs: number,
-) {
-  return [settings.lockGraceHours, [...settings.lockReminderDays], partnerNow, offsetMs, partnerId];
 }

@@ -2,15 +2,15 @@
 // that moves its deadline: a payment (folded into its one write statement: the parts below), the
 // order's creation, a partner's settings, a sandbox clock. A payment's unlock and release are written
 // here too, beside the payment's own events and after them in the log.
-import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
-import { appendEvents, appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
+import { appendEvents, appendEventsOf, appendEventsPart } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { orderStatusSql } from '../financeOrders/queries.js';
 import { standingOf } from '../financeOrders/terms.js';
 import type { PartnerSettings } from '../partners/settings.js';
 import { releasedEvent, type TimelineOrder, unlockedEvent } from './eventData.js';
-import { clockOffsetMs, instantsOf, orderInstantsBindings, orderInstantsSql } from './instants.js';
+import { clockOffsetMs, instantsOf, orderInstantsSql } from './instants.js';
 
 /** A change of an order's lockAt, as the contract between the parts names it. */
 export interface TimelineChange {
@@ -24,49 +24,72 @@ export interface TimelineChange {
 }
 
 /** Whether the change moves the order's deadline (else its instants stand as they are). */
-export const movesDeadline = (change: TimelineChange): boolean =>
+const movesDeadline = (change: TimelineChange): boolean =>
   change.after.fullyPaid || change.before.lockAt?.getTime() !== change.after.lockAt?.getTime();
 
 /** Whether the statement's `closed` part lifted the order's fired lock: the device was locked. */
-export const LIFTED = `exists (select from closed where closed.kind = 'lock' and closed.state = 'lifted')`;
+export const LIFTED = sqlText(`exists (select from closed where closed.kind = 'lock' and closed.state = 'lifted')`);
+
+/** An instant as timelineParts writes it: its time in the partner's time (due_at) and in real time (fire_at). */
+export interface InstantRow {
+  kind: string;
+  days_left: number | null;
+  due_at: string;
+  fire_at: string;
+}
+
+/** What timelineParts writes: nothing unless `moving`; then the instants of `lockAt` (none when paid off), at the partner's `now`. */
+export interface TimelinePlan {
+  moving: boolean;
+  lockAt: Date | null;
+  instants: InstantRow[];
+  now: Date | null;
+}
 
 /**
  * Two parts (CTEs) of a statement whose part `subject` returns the order's (partner_id, id) once
  * written. `closed`: the order's pending instants cancelled, its fired lock lifted (a fired lock is
  * the device locked for the deadline before the change). `scheduled`: the instants of the new
  * deadline; its lock is made already fired when the old lock was lifted and the new lockAt is past
- * too (the device stays locked, and is not locked twice). The first binding gates both: false, and
- * they change nothing. A scheduler claiming the same lock row at once: the update waits for its
- * claim to commit and then lifts it, or the claim skips the row and then finds it cancelled.
+ * too (the device stays locked, and is not locked twice). Not `moving`: they change nothing. A
+ * scheduler claiming the same lock row at once: the update waits for its claim to commit and then
+ * lifts it, or the claim skips the row and then finds it cancelled.
  */
-export const timelinePartsSql = (subject: string) => `closed as (
+export function timelineParts(subject: string, plan: TimelinePlan): SqlFragment {
+  const s = sqlText(subject);
+  return sql`closed as (
     update lock_timeline t set state = case when t.state = 'pending' then 'cancelled' else 'lifted' end
-    from ${subject} s
-    where ?::bool and t.partner_id = s.partner_id and t.finance_order_id = s.id
+    from ${s} s
+    where ${plan.moving}::bool and t.partner_id = s.partner_id and t.finance_order_id = s.id
       and (t.state = 'pending' or (t.kind = 'lock' and t.state = 'fired'))
     returning t.kind, t.state),
   scheduled as (
     insert into lock_timeline (partner_id, finance_order_id, kind, days_left, lock_at, due_at, fire_at, state, fired_at)
-    select s.partner_id, s.id, i.kind, i.days_left, ?::timestamptz, i.due_at, i.fire_at, c.state,
+    select s.partner_id, s.id, i.kind, i.days_left, ${plan.lockAt}::timestamptz, i.due_at, i.fire_at, c.state,
            case when c.state = 'fired' then now() end
-    from ${subject} s
-    cross join jsonb_to_recordset(?::jsonb) as i (kind text, days_left int, due_at timestamptz, fire_at timestamptz)
-    cross join lateral (select case when i.kind = 'lock' and i.due_at <= ?::timestamptz and ${LIFTED}
+    from ${s} s
+    cross join jsonb_to_recordset(${JSON.stringify(plan.instants)}::jsonb) as i (kind text, days_left int, due_at timestamptz, fire_at timestamptz)
+    cross join lateral (select case when i.kind = 'lock' and i.due_at <= ${plan.now}::timestamptz and ${LIFTED}
                                     then 'fired' else 'pending' end as state) c)`;
+}
 
-/** timelinePartsSql's bindings for `change` (null: the gate shut, nothing changes). */
-export function timelinePartsBindings(change: TimelineChange | null): Knex.RawBinding[] {
+/** timelineParts' plan for `change` (null: not moving, nothing changes). */
+export function timelinePlanOf(change: TimelineChange | null): TimelinePlan {
   const moving = change !== null && movesDeadline(change);
   const lockAt = moving && !change.after.fullyPaid ? change.after.lockAt : null;
   const instants = lockAt && change ? instantsOf(lockAt, change.settings, change.now) : [];
   const offset = change ? clockOffsetMs(change.now) : 0;
-  const rows = instants.map((instant) => ({
-    kind: instant.kind,
-    days_left: instant.daysLeft,
-    due_at: instant.dueAt.toISOString(),
-    fire_at: new Date(instant.dueAt.getTime() - offset).toISOString(),
-  }));
-  return [moving, lockAt, JSON.stringify(rows), change?.now ?? null];
+  return {
+    moving,
+    lockAt,
+    instants: instants.map((instant) => ({
+      kind: instant.kind,
+      days_left: instant.daysLeft,
+      due_at: instant.dueAt.toISOString(),
+      fire_at: new Date(instant.dueAt.getTime() - offset).toISOString(),
+    })),
+    now: change?.now ?? null,
+  };
 }
 
 /**
@@ -85,7 +108,7 @@ export function timelineEventsOf(
   return { events: [unlocked], guarded: new Set([unlocked]) };
 }
 
-const EVENT_COLUMNS = 'partner_id, id, sequence, type, occurred_at, data';
+const EVENT_COLUMNS = sqlText('partner_id, id, sequence, type, occurred_at, data');
 
 /**
  * One statement: `events` appended (a guarded one only if the change lifted a fired lock), and the
@@ -99,13 +122,11 @@ export async function appendEventsWithTimeline(
   guarded: ReadonlySet<NewEvent>,
 ): Promise<EventRow[]> {
   const appended = appendEventsOf(change.partnerId, events, new Set(guarded));
-  const { rows } = (await trx.raw(
-    `with subject as (select partner_id, id from finance_orders where partner_id = ? and id = ?),
-     ${timelinePartsSql('subject')},
-     logged as (${appendEventsOfSql('subject', LIFTED)} returning ${EVENT_COLUMNS})
-     select ${EVENT_COLUMNS} from logged order by sequence`,
-    [change.partnerId, change.financeOrderId, ...timelinePartsBindings(change), ...appended.bindings],
-  )) as { rows: EventRow[] };
+  const statement = sql`with subject as (select partner_id, id from finance_orders where partner_id = ${change.partnerId} and id = ${change.financeOrderId}),
+     ${timelineParts('subject', timelinePlanOf(change))},
+     logged as (${appendEventsPart('subject', appended.arrays, LIFTED)} returning ${EVENT_COLUMNS})
+     select ${EVENT_COLUMNS} from logged order by sequence`;
+  const { rows } = (await trx.raw(statement.sql, statement.bindings)) as { rows: EventRow[] };
   return rows;
 }
 
@@ -165,7 +186,7 @@ export async function shiftPartnerTimeline(trx: DbOrTrx, partnerId: string, delt
 }
 
 /** SQL on an order `o`: its lock has fired (the device is locked). */
-const LOCKED_SQL = `exists (select from lock_timeline f where f.partner_id = o.partner_id
+const LOCKED = `exists (select from lock_timeline f where f.partner_id = o.partner_id
     and f.finance_order_id = o.id and f.kind = 'lock' and f.state = 'fired')`;
 
 /**
@@ -176,7 +197,7 @@ const LOCKED_SQL = `exists (select from lock_timeline f where f.partner_id = o.p
  * rule; a lock a payment lifted meanwhile is not lifted twice (the update answers what it lifted).
  * Three statements when an order is to unlock, one otherwise. Answers the orders and their events.
  */
-export async function liftOverturnedLocks(
+async function liftOverturnedLocks(
   trx: DbOrTrx,
   partnerId: string,
   settings: PartnerSettings,
@@ -184,7 +205,7 @@ export async function liftOverturnedLocks(
 ): Promise<{ orderIds: string[]; events: EventRow[] }> {
   const active = orderStatusSql('o', 'ACTIVE', { partnerId, now, graceHours: settings.lockGraceHours });
   const orders = (await timelineOrders(trx, partnerId)
-    .whereRaw(LOCKED_SQL)
+    .whereRaw(LOCKED)
     .whereRaw(active.sql, active.bindings)
     .orderBy('o.id')) as TimelineOrder[];
   if (orders.length === 0) return { orderIds: [], events: [] };
@@ -219,13 +240,14 @@ export async function reschedulePartner(
   now: Date,
 ): Promise<EventRow[]> {
   const { events } = await liftOverturnedLocks(trx, partnerId, settings, now);
-  const notLocked = `not ${LOCKED_SQL}`;
-  await trx.raw(
-    `with cancelled as (
-       update lock_timeline set state = 'cancelled' where partner_id = ? and state = 'pending' returning id)
-     ${orderInstantsSql(notLocked)}`,
-    [partnerId, ...orderInstantsBindings(partnerId, settings, now, clockOffsetMs(now))],
+  const instants = orderInstantsSql(
+    { partnerId, settings, partnerNow: now, offsetMs: clockOffsetMs(now) },
+    sqlText(`not ${LOCKED}`),
   );
+  const statement = sql`with cancelled as (
+       update lock_timeline set state = 'cancelled' where partner_id = ${partnerId} and state = 'pending' returning id)
+     ${instants}`;
+  await trx.raw(statement.sql, statement.bindings);
   return events;
 }
 
@@ -242,11 +264,13 @@ export async function reopenOverturnedOrders(
   now: Date,
 ): Promise<EventRow[]> {
   const { orderIds, events } = await liftOverturnedLocks(trx, partnerId, settings, now);
-  if (orderIds.length > 0)
-    await trx.raw(orderInstantsSql('o.id = any(?::int8[])'), [
-      ...orderInstantsBindings(partnerId, settings, now, 0),
-      orderIds,
-    ]);
+  if (orderIds.length > 0) {
+    const instants = orderInstantsSql(
+      { partnerId, settings, partnerNow: now, offsetMs: 0 },
+      sql`o.id = any(${orderIds}::int8[])`,
+    );
+    await trx.raw(instants.sql, instants.bindings);
+  }
   return events;
 }
 
@@ -263,11 +287,8 @@ export async function scheduleLoadedOrders(
   now: Date,
   orderIds: readonly string[] | null = null,
 ): Promise<number> {
-  const filter = orderIds === null ? 'true' : 'o.id = any(?::int8[])';
-  const bindings = orderInstantsBindings(partnerId, settings, now, 0);
-  const result = (await trx.raw(
-    orderInstantsSql(filter, true),
-    orderIds === null ? bindings : [...bindings, [...orderIds]],
-  )) as { rowCount?: number };
+  const filter = orderIds === null ? sqlText('true') : sql`o.id = any(${[...orderIds]}::int8[])`;
+  const instants = orderInstantsSql({ partnerId, settings, partnerNow: now, offsetMs: 0 }, filter, true);
+  const result = (await trx.raw(instants.sql, instants.bindings)) as { rowCount?: number };
   return result.rowCount ?? 0;
 }

@@ -8,7 +8,7 @@ import type { Db } from '../../db/knex.js';
 import { publishEvents } from '../events/publish.js';
 import { fireDueInstants } from './claim.js';
 
-export interface LockSchedulerDeps {
+interface LockSchedulerDeps {
   db: Db;
   logger: Pick<Logger, 'warn' | 'error'>;
   /** Real time (the instants' fire_at is real time; each partner's clock is in its instants already). */

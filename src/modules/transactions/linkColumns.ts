@@ -19,7 +19,7 @@ import type { PaymentRow } from '../payments/rows.js';
 import type { AdjustmentRow, TransactionLink } from './rows.js';
 
 /** Every field of a type, with the columns of its row that the field's resolver (and what it loads by key) reads. */
-export type FieldColumns<TypeResolvers, Row> = {
+type FieldColumns<TypeResolvers, Row> = {
   readonly [Field in keyof TypeResolvers as Field extends `__${string}` ? never : Field]-?: readonly (keyof Row &
     string)[];
 };

@@ -30,7 +30,7 @@ import {
 /** A transaction with every row it links to, whole. */
 export type TransactionWithLinkRows = Omit<TransactionRow, 'links'> & { links: TransactionLinkRows };
 
-export const COLUMNS = [
+const COLUMNS = [
   'partner_id',
   'id',
   'type',
@@ -43,7 +43,7 @@ export const COLUMNS = [
   'clerk_id',
   'adjustment_id',
 ] as const;
-export const ADJUSTMENT_COLUMNS = [
+const ADJUSTMENT_COLUMNS = [
   'partner_id',
   'id',
   'kind',

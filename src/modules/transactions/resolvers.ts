@@ -136,7 +136,7 @@ export const transactionResolvers: Resolvers = {
           notes,
           operatorId,
         },
-        ctx.clocks.nowFor(partnerId),
+        ctx.partnerPolicies.nowFor(partnerId),
         ctx.observe,
       );
       ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');

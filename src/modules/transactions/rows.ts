@@ -18,14 +18,6 @@ export const ROW_TRANSACTION_TYPES = {
   ADJUSTMENT: 'adjustment',
 } as const satisfies Record<string, TransactionType>;
 
-/** The graph's TransactionType names. */
-export type GraphTransactionType = keyof typeof ROW_TRANSACTION_TYPES;
-
-/** The graph's TransactionType of a row's type (ROW_TRANSACTION_TYPES read the other way). */
-export const GRAPH_TRANSACTION_TYPES = Object.fromEntries(
-  Object.entries(ROW_TRANSACTION_TYPES).map(([graph, row]) => [row, graph]),
-) as Record<TransactionType, GraphTransactionType>;
-
 /** A row of `transactions`: signed amount from the partner's side, int8 minor units as a string. */
 export interface TransactionRow {
   partner_id: string;
@@ -66,7 +58,7 @@ export type JoinedLink<Row extends { id: string }> = Partial<Row> & Pick<Row, 'i
  * The rows a listed transaction points at, read in the listing's own statement when the request
  * selects them; null where the transaction has no such link. A link absent here is loaded as usual.
  */
-export type TransactionLinks = {
+type TransactionLinks = {
   [Link in TransactionLink]?: JoinedLink<NonNullable<TransactionLinkRows[Link]>> | null;
 };
 

@@ -5,11 +5,9 @@
 import { createHmac } from 'node:crypto';
 
 /** The code epoch: deadlines are counted in whole hours from 2026-01-01T00:00:00Z (Unix seconds). */
-export const UNLOCK_CODE_EPOCH_SECONDS = 1_767_225_600;
+const UNLOCK_CODE_EPOCH_SECONDS = 1_767_225_600;
 /** The hours field that means "unlocked for good" (the order is paid off). */
-export const FOR_GOOD_HOURS = 999_999;
-/** The digits of a code, without spaces. */
-export const UNLOCK_CODE_LENGTH = 15;
+const FOR_GOOD_HOURS = 999_999;
 
 const HOUR_SECONDS = 3600;
 const DOMAIN = Buffer.from('dfs-unlock-code-v1', 'ascii');

@@ -29,7 +29,7 @@ interface StoredUnlockKeyRow {
 }
 
 /** What a run changed: keys sealed from clear, and keys sealed again under the first key. */
-export interface SealingRun {
+interface SealingRun {
   sealed: number;
   resealed: number;
 }

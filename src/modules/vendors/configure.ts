@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../inputs.js';
 import { insertPaymentVendor, updatePaymentVendorRow } from './queries.js';
 import type { PaymentVendorRow } from './rows.js';
 
-export type PaymentVendorChanges = Parameters<typeof updatePaymentVendorRow>[2];
+type PaymentVendorChanges = Parameters<typeof updatePaymentVendorRow>[2];
 
 export async function createPaymentVendor(
   db: Db,

@@ -62,7 +62,7 @@ export async function recordDelivered(
   return new Set(rows.map((row) => String(row.id)));
 }
 
-export interface DeliveredRecorder {
+interface DeliveredRecorder {
   /** Whether the delivery was recorded delivered (false: its claim was lost to another worker). */
   record(delivery: WebhookDeliveryRow, outcome: PostOutcome): Promise<boolean>;
 }

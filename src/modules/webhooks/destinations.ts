@@ -87,7 +87,7 @@ export function isInternalAddress(address: string): boolean {
 }
 
 /** The host of a URL as an address or a name: brackets of an IPv6 literal dropped. */
-export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /** The port a URL connects to. */
 const portOf = (url: URL) => (url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));

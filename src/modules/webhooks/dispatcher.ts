@@ -13,7 +13,7 @@ export class DestinationRefusedError extends Error {
   override name = 'DestinationRefusedError';
 }
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: number;
 }
@@ -27,7 +27,7 @@ const systemResolver: Resolver = (hostname) =>
   });
 
 /** net.connect's lookup, answering only when every address the name has is public. */
-export function publicOnlyLookup(resolve: Resolver): LookupFunction {
+function publicOnlyLookup(resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (found) => {

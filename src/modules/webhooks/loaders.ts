@@ -11,7 +11,7 @@ import {
 } from './queries.js';
 
 /** The most deliveries WebhookEndpoint.deliveries answers. */
-export const MAX_ENDPOINT_DELIVERIES = 500;
+const MAX_ENDPOINT_DELIVERIES = 500;
 
 export function createWebhookLoaders(db: Db) {
   return {

@@ -22,7 +22,7 @@ import type { WebhookEndpointRow, WebhookEndpointSecretParent } from './rows.js'
 import { newWebhookSecret } from './signing.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
-export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** What the trail says of an endpoint: everything but its secrets. */
 function described(row: WebhookEndpointRow): Record<string, unknown> {

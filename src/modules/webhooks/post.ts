@@ -8,7 +8,7 @@ import { DestinationRefusedError, deliveryDispatcher } from './dispatcher.js';
 import type { SignedRequest } from './signing.js';
 
 /** How much of a receiver's answer is kept. */
-export const RESPONSE_LIMIT_BYTES = 1024;
+const RESPONSE_LIMIT_BYTES = 1024;
 
 export interface PostOutcome {
   at: Date;

@@ -8,7 +8,7 @@ import type { PostOutcome } from './post.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from './rows.js';
 
 /** Room for claims: how many at most, and per endpoint ("partner:endpoint") what this worker already has under way. */
-export interface ClaimRoom {
+interface ClaimRoom {
   total: number;
   perEndpoint: number;
   underWay: ReadonlyMap<string, number>;
@@ -108,7 +108,7 @@ export async function abandonDelivery(db: DbOrTrx, delivery: WebhookDeliveryRow,
     .update({ status: 'failed', next_attempt_at: null, claimed_until: null, claim_token: null });
 }
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** The wait before the next attempt, in milliseconds. */
   retryInMs: number;
   /** A failed delivery older than this is marked failed. */

@@ -26,7 +26,7 @@ export interface WebhookEndpointSecretParent {
   endpoint: WebhookEndpointRow;
 }
 
-export type WebhookDeliveryStatusName = 'pending' | 'delivered' | 'failed';
+type WebhookDeliveryStatusName = 'pending' | 'delivered' | 'failed';
 
 /** A row of `webhook_deliveries`: one event to one endpoint. */
 export interface WebhookDeliveryRow {

@@ -15,7 +15,7 @@ export function newWebhookSecret(): string {
 }
 
 /** The secrets that sign now: the current one, and the previous one until it expires. */
-export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[] {
+function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[] {
   const secrets = [endpoint.secret];
   const expires = endpoint.previous_secret_expires_at;
   if (endpoint.previous_secret && expires && expires.getTime() > now.getTime()) secrets.push(endpoint.previous_secret);
@@ -23,13 +23,13 @@ export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[
 }
 
 /** Standard Webhooks' v1 signature of one message with one secret. */
-export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
+function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /** The legacy platform's X-PayJoy-Signature: base64(HMAC-SHA256(raw body, secret)). */
-export function payjoySignature(secret: string, body: string): string {
+function payjoySignature(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body).digest('base64');
 }
 
@@ -39,7 +39,7 @@ export interface SignedRequest {
 }
 
 /** A message to deliver: an event of the log, or sendTestWebhook's test message. */
-export interface WebhookMessage {
+interface WebhookMessage {
   id: string;
   type: string;
   occurredAt: Date;

@@ -10,7 +10,7 @@ import { DELIVERIES_DUE_PREFIX, EVENTS_CHANNEL, REVOKED_KEY_PREFIX } from '../ev
 
 const RELISTEN_DELAY_MS = 1000;
 
-export interface EventWaker {
+interface EventWaker {
   close(): Promise<void>;
 }
 

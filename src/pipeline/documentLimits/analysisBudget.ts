@@ -10,7 +10,7 @@
  * (getIntrospectionQuery with every option): about 8,400 steps of cost and 80 of shape on this
  * schema; a REST shim operation takes under 100 of each. 100,000 steps take 15 to 40 ms.
  */
-export const ANALYSIS_STEP_BUDGET = 100_000;
+const ANALYSIS_STEP_BUDGET = 100_000;
 
 /**
  * The most selections a document may hold once its fragment spreads are inlined (each spread counted

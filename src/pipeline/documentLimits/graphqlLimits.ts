@@ -37,7 +37,7 @@ import { fragmentsOf, operationCost } from './operationCost.js';
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
-export interface OperationShape {
+interface OperationShape {
   depth: number;
   aliases: number;
   /** Selections with every fragment spread inlined (a spread counts its fragment's whole): what an executor walks. */

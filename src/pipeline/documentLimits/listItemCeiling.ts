@@ -18,7 +18,7 @@ import {
 import { AppError, HTTP_STATUS } from '../../kernel/errors.js';
 import type { Context } from '../context.js';
 
-export interface HeapReading {
+interface HeapReading {
   used: number;
   limit: number;
 }

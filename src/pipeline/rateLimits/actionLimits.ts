@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { rateLimited } from '../../kernel/errors.js';
 import type { LimitSettings } from '../../kernel/limitSettings.js';
-import type { CounterOptions } from './sharedStore.js';
+import type { CounterOptions } from './rateLimitStore.js';
 import { toSeconds, type WindowCounter } from './windowCounts.js';
 
 export interface ActionLimits {

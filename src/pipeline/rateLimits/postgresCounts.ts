@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import { runText, type ShapedStatement, shapeText } from '../../db/prepared.js';
 import { turnBatchesPerDatabase } from '../../db/turnBatches.js';
+import type { KeyAdmission, LookupAnswer } from './rateLimitStore.js';
 import type { WindowCount, WindowCounter } from './windowCounts.js';
 
 /** The table of migration 20261125000100_rate_limits. */
@@ -91,11 +92,6 @@ interface CountedLookup {
   requests: PostgresLimit;
 }
 
-/** What admitKey decided: the address's block, or the key's count. */
-export type KeyAdmission =
-  | { blocked: true; msBeforeNext: number }
-  | { blocked: false; count: WindowCount & { allowed: boolean } };
-
 const msUntil = (expire: string | number | null, now: number) =>
   expire === null ? 0 : Math.max(0, Number(expire) - now);
 
@@ -103,12 +99,6 @@ interface AdmissionColumns {
   blocked_until: string | null;
   points: number | null;
   expire: string | null;
-}
-
-/** A counted lookup's answer: the key's row (none found: undefined) and its admission. */
-interface LookupAnswer {
-  row: { id: string } | undefined;
-  admission: KeyAdmission | null;
 }
 
 /**
@@ -218,15 +208,12 @@ export class PostgresCounts {
     failures: PostgresLimit,
     address: string | null,
     requests: PostgresLimit,
-  ): Promise<{ row: Row | undefined; admission: KeyAdmission | null }> {
+  ): Promise<LookupAnswer<Row>> {
     // Lookups alike but for the time they are made go together (see lookUpBatch).
     // (Mapped before JSON.stringify, which hands a replacer a Date already as its string.)
     const values = JSON.stringify(lookup.values.map((value) => (value instanceof Date ? 0 : value)));
     const key = `${address ?? ''}\0${failures.name}\0${requests.name}\0${lookup.shape}\0${values}`;
-    return this.batchesOn(db).submit(key, { lookup, failures, address, requests }) as Promise<{
-      row: Row | undefined;
-      admission: KeyAdmission | null;
-    }>;
+    return this.batchesOn(db).submit(key, { lookup, failures, address, requests }) as Promise<LookupAnswer<Row>>;
   }
 
   /** The fused statement's text for `lookup`'s text: built once per shape. */
@@ -246,7 +233,7 @@ export class PostgresCounts {
   }
 
   /** One statement for a batch of alike lookups: run as of its newest member's time (it runs after all arrived). */
-  private async lookUpBatch(db: Knex, members: CountedLookup[]): Promise<LookupAnswer[]> {
+  private async lookUpBatch(db: Knex, members: CountedLookup[]): Promise<LookupAnswer<{ id: string }>[]> {
     const { lookup, failures, address, requests } = members[members.length - 1]!;
     const text = this.fusedText(lookup);
     const now = Date.now();
@@ -282,11 +269,15 @@ export class PostgresCounts {
     return [address === null ? '' : `${failures.name}:${address}`, now, failures.limit];
   }
 
-  /** Deletes, every five minutes, the rows whose window ended an hour ago (as the library's sweep did). */
-  startSweeping(): void {
+  /**
+   * Deletes, every five minutes, the rows whose window ended an hour ago (as the library's sweep did),
+   * until the function it answers is called.
+   */
+  startSweeping(): () => void {
     // Unreferenced: it never keeps the process alive; a failed sweep is retried at the next.
-    setInterval(() => {
+    const sweeping = setInterval(() => {
       this.run('dfs_limit_sweep', SWEEP_SQL, [Date.now() - 3_600_000]).catch(() => undefined);
     }, 300_000).unref();
+    return () => clearInterval(sweeping);
   }
 }

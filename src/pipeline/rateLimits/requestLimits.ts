@@ -1,25 +1,18 @@
 // The request limits both doors share, applied where a credential is looked up (createContext, and
 // createAccessToken, which takes a key as its argument): requests per API key, failed authentications
 // and requests without a credential per client address. Beside them, the limits of actions a resolver
-// applies (the webhook tools, refused payment references). Counted in the store sharedStore.ts picks:
-// Redis or Postgres, shared by every instance, or this process's memory.
+// applies (the webhook tools, refused payment references). Counted in the store the entry chose
+// (rateLimitStore.ts): Redis or Postgres, shared by every instance, or this process's memory.
 
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { runShaped, type ShapedStatement } from '../../db/prepared.js';
+import type { ShapedStatement } from '../../db/prepared.js';
 import { clientAddressKey } from '../../kernel/clientAddress.js';
 import { type AppError, requestRateLimited } from '../../kernel/errors.js';
 import type { LimitSettings, WindowLimit } from '../../kernel/limitSettings.js';
 import { type ActionLimits, createActionLimits } from './actionLimits.js';
-import { type KeyAdmission, PostgresCounts } from './postgresCounts.js';
-import {
-  createWindowCounter,
-  postgresLimit,
-  type RateLimitBackend,
-  type RateLimitStoreObserver,
-  StoreGuard,
-} from './sharedStore.js';
-import { toSeconds, type WindowCount, type WindowCounter } from './windowCounts.js';
+import { type KeyAdmission, memoryRateLimitStore, type RateLimitStore } from './rateLimitStore.js';
+import { toSeconds, type WindowCount } from './windowCounts.js';
 
 /**
  * Where an API key stands in its request quota after a request: what the doors' RateLimit headers
@@ -37,7 +30,7 @@ export interface KeyQuota {
 }
 
 /** A key's admission: its quota when it was counted, and the 429 when it is refused. */
-export interface KeyAdmissionAnswer {
+interface KeyAdmissionAnswer {
   quota: KeyQuota | null;
   refusal: AppError | null;
 }
@@ -50,7 +43,7 @@ export interface RequestLimiter extends ActionLimits {
   /**
    * A request of API key `keyId` from `address`: refused (429) when the address is blocked (nothing
    * counted, no quota), else counted against the key, refused past its limit, with the key's quota.
-   * On Postgres one statement asks both (postgresCounts.ts).
+   * On Postgres one statement asks both (postgresStore.ts).
    */
   admitKey(address: string | null, keyId: string): Promise<KeyAdmissionAnswer>;
   /**
@@ -74,11 +67,10 @@ export const keyQuotaExceeded = (quota: WindowLimit, retryAfterSeconds: number) 
     retryAfterSeconds,
   );
 
-export interface RequestLimiterOptions {
-  /** Where the counts live (sharedStore.ts); this process's memory when absent. */
-  backend?: RateLimitBackend;
-  logger?: Pick<Logger, 'warn' | 'info'>;
-  observer?: RateLimitStoreObserver;
+interface RequestLimiterOptions {
+  /** Where the counts live (rateLimitStore.ts); this process's memory when absent. */
+  store?: RateLimitStore;
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -97,32 +89,15 @@ export function createRequestLimiter(
 ): RequestLimiter {
   const { requestsPerKey, authFailuresPerAddress, anonymousPerAddress, webhookTools, paymentReferenceFailures } =
     settings;
-  const backend = options.backend ?? { kind: 'memory' };
-  const guard =
-    backend.kind === 'memory'
-      ? null
-      : new StoreGuard(
-          backend.kind,
-          options.logger ?? { warn() {}, info() {} },
-          options.observer,
-          backend.kind === 'redis' ? () => backend.client.status === 'ready' : undefined,
-        );
-  const postgres = backend.kind === 'postgres' ? new PostgresCounts(backend.db) : null;
-  postgres?.startSweeping();
+  const store = options.store ?? memoryRateLimitStore();
   const requestsOptions = { name: 'key', limit: requestsPerKey, blockOnRefusal: true };
   const failuresOptions = { name: 'authfail', limit: authFailuresPerAddress, blockOnRefusal: false };
-  const requests = createWindowCounter(backend, guard, requestsOptions, postgres);
-  const anonymous = createWindowCounter(
-    backend,
-    guard,
-    { name: 'anonymous', limit: anonymousPerAddress, blockOnRefusal: true },
-    postgres,
-  );
-  const failures = createWindowCounter(backend, guard, failuresOptions, postgres);
+  const anonymous = store.counter({ name: 'anonymous', limit: anonymousPerAddress, blockOnRefusal: true });
+  const failures = store.counter(failuresOptions);
   // The actions' limits: more named limits in the same store, so every instance shares them.
   const actions = createActionLimits(
     { webhookTools, paymentReferenceFailures },
-    (counter) => createWindowCounter(backend, guard, counter, postgres),
+    (counter) => store.counter(counter),
     options.logger,
   );
 
@@ -143,24 +118,12 @@ export function createRequestLimiter(
     const refusal = count.allowed ? null : keyQuotaExceeded(requestsPerKey, toSeconds(count.msBeforeNext));
     return { quota, refusal };
   };
-  // The address's failures, then the key's count, asked of the given counters in turn.
-  const failuresLimit = postgresLimit(failuresOptions);
-  const requestsLimit = postgresLimit(requestsOptions);
   const addressKeyOf = (address: string | null) => (address === null ? null : clientAddressKey(address));
   const answerOf = (admission: KeyAdmission): KeyAdmissionAnswer =>
     admission.blocked
       ? { quota: null, refusal: addressBlocked(admission.msBeforeNext) }
       : keyAdmission(admission.count);
-  const admitInTurn = async (
-    failuresOf: WindowCounter,
-    requestsOf: WindowCounter,
-    address: string | null,
-    keyId: string,
-  ) => {
-    const blocked = address === null ? null : await failuresOf.peek(clientAddressKey(address));
-    if (isBlocked(blocked)) return { quota: null, refusal: addressBlocked(blocked.msBeforeNext) };
-    return keyAdmission(await requestsOf.consume(keyId));
-  };
+  const lookUpAdmitting = store.lookUpAdmitting?.bind(store);
 
   const refuseBlockedAddress = async (address: string | null) => {
     if (address === null) return;
@@ -187,43 +150,18 @@ export function createRequestLimiter(
         'client address blocked after too many failed authentications',
       );
     },
-    admitKey(address, keyId) {
-      if (!postgres || !guard) return admitInTurn(failures, requests, address, keyId);
-      return guard.run(
-        async () => answerOf(await postgres.admitKey(failuresLimit, addressKeyOf(address), requestsLimit, keyId)),
-        () => admitInTurn(failures.insurance, requests.insurance, address, keyId),
-      );
-    },
-    ...(postgres && guard
-      ? {
-          lookUpAdmitting: async <Row extends { id: string }>(
-            db: Knex,
-            address: string | null,
-            lookup: ShapedStatement,
-          ) => {
-            const started = performance.now();
-            let found: { row: Row | undefined; admission: KeyAdmission | null };
-            try {
-              found = await postgres.lookUpAdmitting<Row>(
-                db,
-                lookup,
-                failuresLimit,
-                addressKeyOf(address),
-                requestsLimit,
-              );
-            } catch (error) {
-              // The lookup alone tells which part failed: if it fails too, the database (or the keys'
-              // table) did, and its error is the request's; if not, the store did: insurance decides.
-              const [row] = await runShaped<Row>(db, lookup);
-              guard.fellBack(error);
-              const admission = row ? await admitInTurn(failures.insurance, requests.insurance, address, row.id) : null;
-              return { row, admission };
-            }
-            guard.answered(started);
-            return { row: found.row, admission: found.admission && answerOf(found.admission) };
-          },
-        }
-      : {}),
+    admitKey: async (address, keyId) =>
+      answerOf(await store.admitKey(failuresOptions, addressKeyOf(address), requestsOptions, keyId)),
+    ...(lookUpAdmitting && {
+      lookUpAdmitting: async <Row extends { id: string }>(
+        db: Knex,
+        address: string | null,
+        lookup: ShapedStatement,
+      ) => {
+        const found = await lookUpAdmitting<Row>(db, lookup, failuresOptions, addressKeyOf(address), requestsOptions);
+        return { row: found.row, admission: found.admission && answerOf(found.admission) };
+      },
+    }),
     async chargeAnonymous(address) {
       if (address === null) return;
       const count = await anonymous.consume(clientAddressKey(address));
@@ -234,7 +172,7 @@ export function createRequestLimiter(
       );
     },
     ...actions,
-    storeStatus: () => guard?.status() ?? 'memory',
+    storeStatus: () => store.status(),
   };
 }
 

@@ -1,4 +1,4 @@
-// What a request limit's counter answers, whichever store keeps its counts (sharedStore.ts).
+// What a request limit's counter answers, whichever store keeps its counts (rateLimitStore.ts).
 
 /** A limiter's answer: the points counted in the key's window, and the ms until it (or its block) ends. */
 export interface WindowCount {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RateLimitStoreObserver, StoreGuard } from './sharedStore.js';
+import { type RateLimitStoreObserver, StoreGuard } from './storeGuard.js';
 
 function recordingGuard(connected?: () => boolean) {
   const lines: Array<{ level: 'warn' | 'info'; msg: string }> = [];
