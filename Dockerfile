@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The service's image: one image for every role (SERVICE_ROLE=api | worker | all), the release step
 # included (npm run db:migrate). Why each line is so: docs/decisions.md, section 32; how to run it:
-# docs/operating.md, Deployment. test/production-install.test.ts runs these steps in a temporary folder.
+# docs/operating.md, Deployment. test/production/production-install.test.ts runs these steps in a temporary folder.
 
 # build: the whole tree (compiler, tsx) and `npm run build` -> dist/.
 FROM node:20-bookworm-slim AS build

@@ -1,6 +1,6 @@
 // The bench's baseline for lookup-customer: the floor of this stack for that door. The simplest fast
 // handler on `pg` (no GraphQL, no knex) running the statements the service sends for GET
-// /v1/lookup-customer.php, in the same order and text (test/statements-lookup.test.ts pins that they
+// /v1/lookup-customer.php, in the same order and text (test/rest/statements-lookup.test.ts pins that they
 // stay equal), each a named prepared statement: the key by its hash; the customer by every locator
 // rule in one statement (IMEI, tag, phone number, id; the first rule that finds one wins); the orders
 // of the customer's devices (and of the device the locator matched), each with its device; the

@@ -2,7 +2,7 @@
 // payment. The simplest fast handler on `pg` (no GraphQL, no knex) running the statements the
 // service sends for GET /v1/record-customer-payment.php, in the same order and the same text (the
 // service's own statements, src/modules/payments/queries.ts inStoreFactsSql and inStoreCreditSql, each
-// value given by name; test/statements-payment.test.ts pins that the sequence stays equal), each a named prepared statement, each in its own implicit transaction:
+// value given by name; test/rest/statements-payment.test.ts pins that the sequence stays equal), each a named prepared statement, each in its own implicit transaction:
 //
 //   the key by its hash (as the service's auth reads it)
 //   one read: the merchant's and clerk's names, the order with its partner's commission rate and its
@@ -20,7 +20,7 @@
 // not check key kinds or request limits, keep request logs, or trace.
 //
 // bench/baseline-server.ts serves it beside the lookup baseline (one baseline process for the bench);
-// test/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
+// test/rest/statements-payment.test.ts runs `recordCustomerPayment` against the service's statements.
 import { createHash, randomBytes } from 'node:crypto';
 import type { SqlFragment } from '../src/db/sqlFragment.js';
 import { commissionOn, formatAmount, parsePaymentAmount } from '../src/kernel/money.js';

@@ -1,7 +1,7 @@
 // The bench's baseline for list-transactions: the floor of this stack for GET /v1/list-transactions.php
 // (unfiltered, as the bench asks it). A minimal Express handler with `pg` (no GraphQL, no knex per
 // request, no middleware) running the same SQL statements, in the same order, as the service (captured
-// with test/support/statements.ts; pinned by test/baseline-transactions.test.ts): the key by its hash,
+// with test/support/statements.ts; pinned by bench/test/baseline-transactions.test.ts): the key by its hash,
 // then the window page by page, each page one statement (the page of transactions by the (partner_id,
 // occurred_at, id) index, each row's merchant, clerk, order, device, payment and adjustment joined
 // laterally by key, only the columns the legacy object shows), pages of 5000 read as 5001 rows,

@@ -1,4 +1,4 @@
-// The bench's "core" list of layers (bench/core-server.ts, and test/bench-core.test.ts which holds it to
+// The bench's "core" list of layers (bench/core-server.ts, and bench/test/bench-core.test.ts which holds it to
 // the service's answers): the service's own doors (the REST shim over the GraphQL pipeline, /graphql,
 // the context and its loaders, the resolvers and domain modules, the same statements) with none of the
 // layers the entry adds for operating it (src/serviceLayers.ts: no request log, request metrics,

@@ -32,6 +32,7 @@ describe('a test file is classified by what it reaches through its imports', () 
   };
   write('src/kernel/sum.ts', 'export const sum = (a: number, b: number) => a + b;\n');
   write('src/kernel/sum.test.ts', imports.named('./sum.js'));
+  write('bench/test/chart.test.ts', imports.named('../../src/kernel/sum.js'));
   write('test/support/db.ts', `export const onPostgres = Boolean(${BACKEND});\n`);
   write('test/support/run.ts', imports.named(CHILD_PROCESS));
   write('test/support/service.ts', imports.typeOnly('./types.js') + imports.reexport('./db.js'));
@@ -47,6 +48,7 @@ describe('a test file is classified by what it reaches through its imports', () 
 
   it('runs once unless it reaches a read of TEST_DATABASE_URL; starts processes when it reaches node:child_process', () => {
     expect(classifyTestFiles(root)).toEqual([
+      { path: 'bench/test/chart.test.ts', perBackend: false, startsProcesses: false },
       { path: 'src/kernel/sum.test.ts', perBackend: false, startsProcesses: false },
       { path: 'test/lazy.test.ts', perBackend: true, startsProcesses: false },
       { path: 'test/loop.test.ts', perBackend: true, startsProcesses: true },
@@ -73,10 +75,29 @@ describe("this repository's rooms", () => {
   it('run a kernel unit test once, the golden files and the process suites on each backend', () => {
     expect(roomOf('src/kernel/money.test.ts')).toEqual(['once']);
     expect(roomOf('test/layers.test.ts')).toEqual(['once']);
-    expect(roomOf('test/golden.test.ts')).toEqual(['per-backend']);
-    expect(roomOf('test/process.test.ts')).toEqual(['per-backend-processes']);
-    expect(roomOf('test/bench-cpu.test.ts')).toEqual(['once-processes']);
+    expect(roomOf('test/rest/golden.test.ts')).toEqual(['per-backend']);
+    expect(roomOf('test/ops/process.test.ts')).toEqual(['per-backend-processes']);
+    expect(roomOf('bench/test/bench-cpu.test.ts')).toEqual(['once-processes']);
     expect(roomOf('test/test-rooms.test.ts')).toEqual(['once']);
+  });
+
+  it('find each suite in the folder of its area (decisions.md 45): at the top of test/ only the tests of the suite and of the text', () => {
+    const files = classifyTestFiles(ROOT).map((file) => file.path);
+    const folderOf = (path: string) => path.split('/').slice(0, -1).join('/');
+    expect(files.filter((path) => folderOf(path) === 'test')).toEqual(
+      ['checkout-lock', 'child-processes', 'layers', 'readme-graphql', 'readme-links', 'test-rooms'].map(
+        (name) => `test/${name}.test.ts`,
+      ),
+    );
+    const areas = ['rest', 'graph', 'webhooks', 'devices', 'timeline', 'ops', 'production', 'reliability'];
+    const elsewhere = files.filter(
+      (path) => folderOf(path) !== 'test' && path.startsWith('test/') && !areas.includes(folderOf(path).slice(5)),
+    );
+    expect(elsewhere).toEqual([]);
+    expect(files.filter((path) => path.startsWith('bench/')).every((path) => folderOf(path) === 'bench/test')).toBe(
+      true,
+    );
+    expect(files.filter((path) => path.startsWith('bench/')).length).toBeGreaterThan(0);
   });
 
   it('give the rooms that start processes longer limits, and the database setup only to the rooms that open one', () => {

@@ -1,5 +1,5 @@
 // npm run schema:snapshot: test/schema-snapshot.graphql, the schema as published, which
-// test/schema-snapshot.test.ts compares with the current one (docs/versioning.md: a change of the
+// test/graph/schema-snapshot.test.ts compares with the current one (docs/versioning.md: a change of the
 // schema updates the snapshot in the same commit; a breaking one also adds a CHANGELOG.md line).
 import { writeFileSync } from 'node:fs';
 import { publishedSchemaText } from '../pipeline/schema.js';

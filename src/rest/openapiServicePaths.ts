@@ -27,7 +27,7 @@ const readiness = (summary: string, value: Readiness): Examples => ({
   [value.status.replace(' ', '-')]: { summary, value },
 });
 
-// A few lines of a real scrape (test/openapi.test.ts checks each HELP line against GET /metrics).
+// A few lines of a real scrape (test/rest/openapi.test.ts checks each HELP line against GET /metrics).
 const METRICS_EXAMPLE = `# HELP http_requests_total HTTP requests answered, by method, route template and status.
 # TYPE http_requests_total counter
 http_requests_total{method="GET",route="/v1/list-clerks.php",status="200"} 3

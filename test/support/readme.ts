@@ -1,5 +1,5 @@
 // The runnable examples of the README and the guides, taken from their text, for the suites that replay
-// them: test/process.test.ts runs the README's curl block of "Try it", test/readme-graphql.test.ts the
+// them: test/ops/process.test.ts runs the README's curl block of "Try it", test/readme-graphql.test.ts the
 // README's GraphQL curl example and the GraphQL walk of docs/integrating.md. An example sits between two
 // marker comments, <!-- NAME:start --> and <!-- NAME:end -->, invisible when the Markdown is rendered.
 import { spawn } from 'node:child_process';

@@ -43,19 +43,19 @@ export const TEST_TOKENS: TokenSettings = {
  * The limits of every test service unless a test passes its own: the GraphQL limits are the
  * defaults (so every suite's documents, and the REST shim's operations, meet them), while the
  * request, failed-authentication, webhook-tool and refused-reference limits are out of reach, since suites send thousands of requests
- * with one key and hundreds of bad credentials from one address. test/limits.test.ts tests those.
+ * with one key and hundreds of bad credentials from one address. test/ops/limits.test.ts tests those.
  */
 export const TEST_LIMITS: LimitSettings = {
   ...DEFAULT_LIMITS,
   requestsPerKey: { limit: 1_000_000, windowSeconds: 60 },
   authFailuresPerAddress: { limit: 1_000_000, windowSeconds: 300 },
   anonymousPerAddress: { limit: 1_000_000, windowSeconds: 60 },
-  // Out of reach too: test/webhook-tools.test.ts tests the webhook tools' limits.
+  // Out of reach too: test/webhooks/webhook-tools.test.ts tests the webhook tools' limits.
   webhookTools: {
     perKey: { limit: 1_000_000, windowSeconds: 60 },
     perEndpoint: { limit: 1_000_000, windowSeconds: 60 },
   },
-  // And here: test/reference-guesses.test.ts tests the refused payment references' limit.
+  // And here: test/rest/reference-guesses.test.ts tests the refused payment references' limit.
   paymentReferenceFailures: { limit: 1_000_000, windowSeconds: 60 },
 };
 
@@ -78,7 +78,7 @@ export interface TestServiceOptions {
    * the suites that need one start their own with the settings they test.
    */
   background?: { deliveries?: Partial<DeliverySettings> };
-  /** GRAPHQL_TRUSTED_DOCUMENTS's manifest (test/trusted-documents.test.ts); absent: the mode is off. */
+  /** GRAPHQL_TRUSTED_DOCUMENTS's manifest (test/graph/trusted-documents.test.ts); absent: the mode is off. */
   trustedDocuments?: TrustedDocuments;
 }
 

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 export interface TestFile {
-  /** From the repository's root, e.g. test/golden.test.ts. */
+  /** From the repository's root, e.g. test/rest/golden.test.ts. */
   path: string;
   /** Reaches TEST_DATABASE_URL: its answer may differ between PGlite and Postgres. */
   perBackend: boolean;
@@ -81,7 +81,7 @@ function testFilesUnder(dir: string): string[] {
 }
 
 /** Every test file under `folders` (from `root`), with its room's two facts, in path order. */
-export function classifyTestFiles(root: string, folders: readonly string[] = ['src', 'test']): TestFile[] {
+export function classifyTestFiles(root: string, folders: readonly string[] = ['src', 'test', 'bench']): TestFile[] {
   const parsed = new Map<string, Parsed>();
   return folders
     .flatMap((folder) => testFilesUnder(join(root, folder)))

@@ -194,7 +194,7 @@ export async function insertFinanceOrder(
  * terms.ts standingOf in SQL. PAID_OFF once the total paid reaches monthly cost × months; before that
  * ACTIVE while lockAt, the paid-through time (paidThroughSql.ts, the one SQL of the day rule) plus
  * the partner's grace in hours, is after the partner's time, LOCKED from then on.
- * test/graph-browse.test.ts holds the two to the same answer at every boundary. For every partner's
+ * test/graph/graph-browse.test.ts holds the two to the same answer at every boundary. For every partner's
  * orders, each order's grace is its partner's row's and its time real time plus its partner's
  * sandbox offset (decisions.md 15).
  */

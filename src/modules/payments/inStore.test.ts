@@ -1,7 +1,7 @@
 // recordInStorePayment: the payment, its cash and commission transactions, the balance change, its
 // events and the idempotency record are written by one statement, or none of them; its guards (the
 // total the read saw, the key's primary key) are shown here one at a time, the races in
-// test/payment-races.test.ts (Postgres).
+// test/reliability/payment-races.test.ts (Postgres).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contendedDb } from '../../../test/support/contention.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';

@@ -1,7 +1,7 @@
 // The columns each field of a linked type reads: what lets a listing select, of each row it joins
 // (selection.ts, queries.ts), only the columns the request's fields read. Each map names every field
 // of its type (its generated resolver map's keys: a field added to the SDL fails typecheck until it
-// is named here), and test/listing-columns.test.ts checks each field's answer against the whole row's.
+// is named here), and test/graph/listing-columns.test.ts checks each field's answer against the whole row's.
 import type {
   AdjustmentResolvers,
   ClerkResolvers,

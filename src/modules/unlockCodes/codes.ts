@@ -1,7 +1,7 @@
 // Offline unlock codes (docs/decisions.md 21): 15 digits a customer types on a device with no network,
 // which the device checks with its own unlock key and which say until when it may be used. Pure: the
 // service makes codes here; the device side is written from the documentation alone
-// (test/unlock-codes.test.ts).
+// (test/devices/unlock-codes.test.ts).
 import { createHmac } from 'node:crypto';
 
 /** The code epoch: deadlines are counted in whole hours from 2026-01-01T00:00:00Z (Unix seconds). */

@@ -1,0 +1,133 @@
+// The schema itself refuses what must never be stored, whatever code runs above it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+
+let database: TestDatabase;
+let demo: string;
+let other: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  demo = (await database.db('partners').where({ name: 'Demo Retail' }).first()).id;
+  other = (await database.db('partners').where({ name: 'Other Retail' }).first()).id;
+});
+afterAll(async () => database?.destroy());
+
+async function refused(work: () => Promise<unknown>): Promise<string> {
+  try {
+    await work();
+  } catch (error) {
+    return (error as { code?: string }).code ?? 'no code';
+  }
+  return 'accepted';
+}
+
+describe('schema integrity', () => {
+  it("refuses a reference to another partner's row (composite foreign keys)", async () => {
+    // Other Retail's order may not name Demo Retail's merchant 851005.
+    const code = await refused(() =>
+      database.db('finance_orders').insert({
+        partner_id: other,
+        customer_id: 5000001,
+        device_id: database.db('devices').where({ tag: 'DTSTBBE' }).select('id'),
+        merchant_id: Number(DEMO_MERCHANT_ID),
+        clerk_id: 6001,
+        currency: 'MXN',
+        purchase_minor: 100,
+        down_payment_minor: 0,
+        price_pre_tax_minor: 100,
+        monthly_cost_minor: 10,
+        weekly_cost_minor: 3,
+        months: 10,
+        ordered_at: new Date(),
+      }),
+    );
+    expect(code).toBe('23503'); // foreign_key_violation
+  });
+
+  it('refuses a balance below zero or a total paid above the repayable total', async () => {
+    const order = database.db('finance_orders').where({ partner_id: demo, id: Number(DEMO_ORDER_ID) });
+    expect(await refused(() => order.clone().update({ total_paid_minor: -1 }))).toBe('23514'); // check_violation
+    expect(await refused(() => order.clone().update({ total_paid_minor: 1800 * 12 + 1 }))).toBe('23514');
+    expect(
+      await order
+        .clone()
+        .first()
+        .then((row) => row.total_paid_minor),
+    ).toBe('1800');
+  });
+
+  it('refuses a non-positive payment and an in-store payment without its merchant', async () => {
+    const base = { partner_id: demo, finance_order_id: 4000012, currency: 'USD', received_at: new Date() };
+    expect(
+      await refused(() =>
+        database
+          .db('payments')
+          .insert({ ...base, channel: 'in_store', amount_minor: 0, merchant_id: 1000201, clerk_id: 5320 }),
+      ),
+    ).toBe('23514');
+    expect(
+      await refused(() =>
+        database.db('payments').insert({ ...base, channel: 'in_store', amount_minor: 100, clerk_id: 5320 }),
+      ),
+    ).toBe('23514');
+  });
+
+  it('keeps IMEI and device tag unique across partners, and vendor references unique per vendor', async () => {
+    expect(
+      await refused(() =>
+        database
+          .db('device_directory')
+          .insert({ imei: DEMO_DEVICE_IMEI, tag: 'NEWTAG', partner_id: other, device_id: 1 }),
+      ),
+    ).toBe('23505');
+    expect(
+      await refused(() => database.db('devices').insert({ partner_id: demo, model_id: 3, tag: 'X1', imei: '12345' })),
+    ).toBe('23514');
+    const vendor = await database.db('payment_vendors').where({ name: 'demo-vendor' }).first();
+    const payment = await database.db('payments').where({ channel: 'vendor' }).first();
+    expect(await refused(() => database.db('payments').insert({ ...payment, id: undefined }))).toBe('23505');
+    expect(vendor).toBeDefined();
+  });
+
+  it('keeps the notification directories with every new customer and finance order, whoever writes them', async () => {
+    const [customer] = await database
+      .db('customers')
+      .insert({ partner_id: other, name: 'Directory Test', phone_number: '5550009999' })
+      .returning('id');
+    expect(
+      await database
+        .db('customer_phone_directory')
+        .where({ phone_number: '5550009999' })
+        .select('partner_id', 'customer_id'),
+    ).toEqual([{ partner_id: other, customer_id: customer.id }]);
+    await database.db('customers').where({ partner_id: other, id: customer.id }).update({ phone_number: '5550008888' });
+    expect(
+      await database
+        .db('customer_phone_directory')
+        .where({ partner_id: other, customer_id: customer.id })
+        .pluck('phone_number'),
+    ).toEqual(['5550008888']);
+    // Every existing finance order has its entry, pointing at its own partner.
+    const orders = await database.db('finance_orders').select('id', 'partner_id').orderBy('id');
+    const directory = await database.db('finance_order_directory').select('id', 'partner_id').orderBy('id');
+    expect(orders.length).toBeGreaterThan(3);
+    expect(directory).toEqual(orders);
+    // An entry naming another partner's order is refused (the composite foreign key).
+    expect(
+      await refused(() =>
+        database
+          .db('finance_order_directory')
+          .insert({ id: orders[0].id, partner_id: orders[0].partner_id === demo ? other : demo }),
+      ),
+    ).toMatch(/^23(505|503)$/);
+  });
+
+  it('ties an API key to exactly one principal of its kind', async () => {
+    const code = await refused(() =>
+      database.db('api_keys').insert({ key_hash: 'h1', display_prefix: 'x', kind: 'vendor', partner_id: demo }),
+    );
+    expect(code).toBe('23514');
+  });
+});
