@@ -11,6 +11,7 @@ import type { ReadReplica } from '../db/replica.js';
 import { databaseHoldsData, seedDemoData } from '../fixtures/demo.js';
 import type { Config } from '../kernel/config.js';
 import { flushTraces } from '../kernel/tracing.js';
+import { listenToCommittedEvents, logPublicationFailures } from '../modules/events/log.js';
 import { scheduleEventRetention } from '../modules/events/retention.js';
 import { scheduleIdempotencyKeyRetention } from '../modules/payments/keyRetention.js';
 import { startLockScheduler } from '../modules/timeline/scheduler.js';
@@ -21,7 +22,7 @@ import {
   sealsUnderUnlistedKeys,
 } from '../modules/unlockCodes/storedKeys.js';
 import { startDeliveryWorker } from '../modules/webhooks/worker.js';
-import { deliveryMetrics, readMetrics } from '../ops/metrics.js';
+import { deliveryMetrics, eventMetrics, readMetrics } from '../ops/metrics.js';
 import { serviceLayers } from '../serviceLayers.js';
 import { announcePreparing } from './announce.js';
 import { listenFirst } from './listener.js';
@@ -193,6 +194,9 @@ export async function startService(config: Config, logger: Logger): Promise<Star
     throw error;
   }
   databaseLogger.level = logger.level;
+  // Every role writes events (the worker: the lock timeline's); the log publishes them, the metrics count them.
+  listenToCommittedEvents(db, eventMetrics);
+  logPublicationFailures(db, logger);
   // DATABASE_REPLICA_URL: queries read a streaming replica while it is up and close enough behind.
   const replica = openConfiguredReplica(config, db, {
     logger,

@@ -23,7 +23,6 @@ export const partnerPolicyResolvers: Resolvers = {
         actor,
         requireId('partner', partnerId),
         change,
-        ctx.observe,
       );
       ctx.policies.apply(after);
       return (await ctx.reads.loaders.partners.byId.load(partnerId))!;
@@ -39,7 +38,7 @@ export const partnerPolicyResolvers: Resolvers = {
       const actor = operatorActor(ctx);
       requireSandbox(ctx.production);
       const id = requireId('partner', partnerId);
-      ctx.policies.apply(await resetSandboxClock(ctx.primary, actor, id, ctx.now, ctx.observe));
+      ctx.policies.apply(await resetSandboxClock(ctx.primary, actor, id, ctx.now));
       return sandboxClockAfter(ctx, id);
     },
   },

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped, runSql } from '../../db/prepared.js';
-import { appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import { appendedBy, appendEventsOf, appendEventsOfSql } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
@@ -358,8 +358,11 @@ export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): 
   const [written] = await runSql<{ id: string; lifted: boolean }>(db, statement.sql, statement.bindings);
   if (!written) return null;
   return {
-    events: statement.events
-      .filter((event) => !event.guarded || written.lifted)
-      .map(({ partner_id, id, type }) => ({ partner_id, id, type })),
+    events: appendedBy(
+      db,
+      statement.events
+        .filter((event) => !event.guarded || written.lifted)
+        .map(({ partner_id, id, type }) => ({ partner_id, id, type })),
+    ),
   };
 }

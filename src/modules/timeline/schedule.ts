@@ -4,7 +4,7 @@
 // here too, beside the payment's own events and after them in the log.
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
-import { appendEvents, appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import { appendEvents, appendedBy, appendEventsOf, appendEventsOfSql } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { orderStatusSql } from '../financeOrders/queries.js';
 import { standingOf } from '../financeOrders/terms.js';
@@ -106,7 +106,7 @@ export async function appendEventsWithTimeline(
      select ${EVENT_COLUMNS} from logged order by sequence`,
     [change.partnerId, change.financeOrderId, ...timelinePartsBindings(change), ...appended.bindings],
   )) as { rows: EventRow[] };
-  return rows;
+  return appendedBy(trx, rows);
 }
 
 /** A partner's orders (alias `o`) as their device events tell of them, with their devices: a query to narrow. */
@@ -137,8 +137,8 @@ async function timelineOrderOf(trx: DbOrTrx, partnerId: string, id: string): Pro
  * In the transaction that changes an order's lockAt (a payment) or creates it: replace the order's
  * pending instants with those of the new lockAt (none when fully paid), and write DEVICE_UNLOCKED /
  * DEVICE_RELEASED events when due. Nothing when the deadline does not move; else one statement, and a
- * read of the order first when an event may be due. Returns nothing: listeners hear of its events
- * with the caller's (the payments fold this into their own statements and publish what they wrote).
+
+
  */
 export async function rescheduleOrder(trx: DbOrTrx, change: TimelineChange): Promise<void> {
   if (!movesDeadline(change)) return;

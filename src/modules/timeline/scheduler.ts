@@ -1,11 +1,10 @@
 // The lock scheduler: one in every instance, started by main.ts beside the webhook worker. It claims
 // due instants from the database (claim.ts) a batch at a time, each batch one transaction, until none
 // is due, then looks again after pollMs (1 s): an instant's event is written within pollMs plus a
-// claim of its instant, whichever instance takes it. Listeners hear of the events once committed.
+// claim of its instant, whichever instance takes it. The log publishes the events once committed.
 // stop() claims nothing more and waits for the batch under way.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
-import { publishEvents } from '../events/publish.js';
 import { fireDueInstants } from './claim.js';
 
 export interface LockSchedulerDeps {
@@ -42,7 +41,6 @@ export function startLockScheduler(deps: LockSchedulerDeps, options: { autoStart
       const at = now();
       const batch = await deps.db.transaction((trx) => fireDueInstants(trx, at, batchSize));
       taken += batch.claimed;
-      await publishEvents(deps.db, batch.events, deps.logger);
       if (batch.claimed < batchSize) break;
     }
     return taken;

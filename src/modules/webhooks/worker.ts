@@ -1,5 +1,6 @@
 // The delivery worker: woken by the event log's notifications (wake.ts), and polling slowly as a
-// safety net (retries come due, a notification missed), it claims due deliveries in batches (bounded
+// safety net (retries come due, a notification missed), it first fans the committed events out to
+// their deliveries (fanOut.ts, one relay at a time across instances), then claims due deliveries in batches (bounded
 // in total and per endpoint in this process, and, if the operator asks, while requests wait for a
 // database connection) on connections of its own, posts each signed, and records the attempt
 // (delivered ones together: delivered.ts). stop() claims nothing more and waits for the posts under
@@ -11,6 +12,7 @@ import { ownConnections } from '../../db/ownConnections.js';
 import { poolCounts } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../kernel/tracing.js';
 import { deliveredRecorder } from './delivered.js';
+import { fanOutCommittedEvents } from './fanOut.js';
 import { DEFAULT_ALLOWED_PORTS, type DestinationRules } from './destinations.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDeliveries, type DeliveryTargets, deliveryTargets, recordAttempt } from './queue.js';
@@ -55,6 +57,8 @@ export interface DeliverySettings {
    * then lagging under a sustained load and catching up once the requests stop waiting (decisions.md 24).
    */
   maxConcurrentUnderLoad: number;
+  /** Events fanned out to their deliveries in one transaction. */
+  fanOutBatch: number;
 }
 
 /** 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, then every 12 h: the last attempt ~82 h after the event. */
@@ -70,6 +74,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   maxPerEndpoint: 4,
   databaseConnections: 2,
   maxConcurrentUnderLoad: Number.POSITIVE_INFINITY,
+  fanOutBatch: 500,
 };
 
 /** Hears each attempt's outcome and each delivery's lag (ops/metrics.ts counts them). */
@@ -218,8 +223,17 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return Math.max(0, limit - running.size);
   };
 
+  /** The committed events' deliveries written, batch after batch, while this worker's relay finds any. */
+  async function fanOut(): Promise<void> {
+    while (!stopped) {
+      const batch = await fanOutCommittedEvents(db, settings.fanOutBatch);
+      if (batch.busy || batch.events < settings.fanOutBatch) return;
+    }
+  }
+
   async function poll(): Promise<void> {
     try {
+      await fanOut();
       for (let total = room(); !stopped && total > 0; total = room()) {
         const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
         if (busy.length > 0 && lookedPastLately(busy)) break;
