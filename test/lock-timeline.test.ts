@@ -19,7 +19,8 @@ import { acceptNotification } from '../src/modules/payments/notification.js';
 import { claimDueInstants } from '../src/modules/timeline/claim.js';
 import { shiftPartnerTimeline } from '../src/modules/timeline/schedule.js';
 import { type LockScheduler, startLockScheduler } from '../src/modules/timeline/scheduler.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 import { TEST_UNLOCK_KEYS } from './support/unlockKeys.js';
@@ -32,7 +33,7 @@ const OTHER_ORDER = '5000002';
 
 let scheduler: LockScheduler;
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
 beforeAll(async () => {
   scheduler = startLockScheduler({ db: fixture.database.db, logger: createLogger('silent') }, { autoStart: false });
   receiver = await startReceiver();
@@ -170,7 +171,7 @@ describe('the lock timeline of demo order 4000004', () => {
     ]);
     expect(events[2]!.data).toMatchObject({ reason: 'PAYMENT_OVERDUE', financeOrder: { lockAt: seconds(lockAt) } });
 
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: fixture.database.db,
       logger: createLogger('silent'),
       now: () => new Date(),

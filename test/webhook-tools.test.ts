@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/kernel/limitSettings.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';
@@ -191,7 +192,7 @@ describe('the webhook tools are counted where the request limits are: Redis, sha
 
 describe('sendTestWebhook queues a test delivery the worker posts', () => {
   const fixture = useToolService(TEST_LIMITS.webhookTools);
-  let worker: DeliveryWorker | undefined;
+  let worker: JobLoop | undefined;
   afterAll(async () => worker?.stop());
 
   const DELIVERY = `mutation($id: ID!) { sendTestWebhook(endpointId: $id) {
@@ -240,7 +241,7 @@ describe('sendTestWebhook queues a test delivery the worker posts', () => {
     expect(await fixture.database.db('webhook_deliveries').where({ event_id: answered.event.id })).toHaveLength(1);
     expect(await fixture.database.db('webhook_deliveries').where({ endpoint_id: bystander.id })).toEqual([]);
 
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: fixture.database.db,
       logger: createLogger('silent'),
       now: () => new Date(),
@@ -300,7 +301,7 @@ describe('sendTestWebhook queues a test delivery the worker posts', () => {
       const endpoint = await createEndpoint(fixture, 'demo-partner-key', { url: slow.url('/slow') });
       const body = await fixture.as('demo-partner-key')(aliasedTests(endpoint.id, 6));
       expect(codes(body)).toEqual([]);
-      worker = startDeliveryWorker({
+      worker = startWebhookJobs({
         db: fixture.database.db,
         logger: createLogger('silent'),
         now: () => new Date(),
@@ -375,7 +376,7 @@ describe('redeliverEvent on a delivery backing off brings its next attempt to no
   const WITHIN_MS = 30_000;
   /** Each test's own limit of time: its waits, each at most WITHIN_MS. */
   const TEST_TIMEOUT_MS = 5 * WITHIN_MS;
-  let worker: DeliveryWorker | undefined;
+  let worker: JobLoop | undefined;
   afterAll(async () => worker?.stop());
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -400,7 +401,7 @@ describe('redeliverEvent on a delivery backing off brings its next attempt to no
         appendEvents(trx, partnerId, [{ type: 'payment.recorded', occurredAt: new Date(), data: { n: 6 } }]),
       );
       const deliveries = () => db('webhook_deliveries').where({ endpoint_id: endpoint.id, event_id: event!.id });
-      worker = startDeliveryWorker({
+      worker = startWebhookJobs({
         db,
         logger: createLogger('silent'),
         now: () => new Date(),

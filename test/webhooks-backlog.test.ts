@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
@@ -14,7 +15,7 @@ const fixture = useSeededService();
 const ANSWER_AFTER_MS = 60;
 const POLL_MS = 300;
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
 
 beforeAll(async () => {
   receiver = await startReceiver({ answerAfterMs: ANSWER_AFTER_MS });
@@ -62,7 +63,7 @@ describe('a backlog for one endpoint', () => {
     };
     fixture.database.db.on('query-response', onResponse);
     const started = Date.now();
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: fixture.database.db,
       logger: createLogger('silent'),
       now: () => new Date(),

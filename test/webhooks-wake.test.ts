@@ -8,7 +8,9 @@ import { createLogger } from '../src/kernel/logger.js';
 import { newEventId } from '../src/modules/events/ids.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
-import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
+import type { DeliverySettings } from '../src/modules/webhooks/worker.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
@@ -17,7 +19,7 @@ const fixture = useSeededService();
 /** Far beyond any wait below: a delivery that arrives came from a notification, or from listening again. */
 const POLL_MS = 60_000;
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
 
 beforeAll(async () => {
   receiver = await startReceiver({ answerAfterMs: 40 });
@@ -71,7 +73,7 @@ async function arrivesWithin(path: string, count: number, withinMs = POLL_MS / 3
   return arrived(path) >= count;
 }
 const start = (settings: Partial<DeliverySettings> = {}) => {
-  worker = startDeliveryWorker({
+  worker = startWebhookJobs({
     db: fixture.database.db,
     logger: createLogger('silent'),
     now: () => new Date(),

@@ -7,14 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
-import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../src/modules/webhooks/worker.js';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
+import type { DeliverySettings } from '../src/modules/webhooks/worker.js';
 import { deliveryMetrics } from '../src/ops/metrics.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
 const fixture = useSeededService();
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
 beforeAll(async () => {
   receiver = await startReceiver();
 });
@@ -41,7 +43,7 @@ const writeEvents = (partner: string, events: NewEvent[]) =>
   fixture.database.db.transaction((trx) => appendEvents(trx, partner, events));
 
 const startWorker = (settings: Partial<DeliverySettings> = {}) => {
-  worker = startDeliveryWorker({
+  worker = startWebhookJobs({
     db: fixture.database.db,
     logger: createLogger('silent'),
     now: () => new Date(),

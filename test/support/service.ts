@@ -11,7 +11,9 @@ import { createLogger } from '../../src/kernel/logger.js';
 import type { TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
 import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
-import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import type { JobLoop } from '../../src/jobs/loop.js';
+import { startWebhookJobs } from '../../src/jobs/tasks.js';
+import type { DeliverySettings } from '../../src/modules/webhooks/worker.js';
 import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
 import { TEST_UNLOCK_KEYS } from './unlockKeys.js';
@@ -87,13 +89,13 @@ export interface TestServiceOptions {
 
 /** The service's background tasks, as src/main.ts starts them. */
 interface Background {
-  deliveries: DeliveryWorker;
+  deliveries: JobLoop;
   lockScheduler: LockScheduler;
 }
 
 function startBackground(deps: AppDeps, settings: Partial<DeliverySettings> = {}): Background {
   return {
-    deliveries: startDeliveryWorker({
+    deliveries: startWebhookJobs({
       db: deps.db,
       logger: deps.logger,
       now: () => new Date(),

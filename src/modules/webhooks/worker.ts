@@ -1,10 +1,9 @@
-// The delivery worker: woken by the event log's notifications (wake.ts), and polling slowly as a
-// safety net (retries come due, a notification missed), it first fans the committed events out to
-// their deliveries (fanOut.ts, one relay at a time across instances), then claims due deliveries in batches (bounded
+// The delivery worker, a task of the job loop (src/jobs/, which wakes it on the fan-out's "deliveries due"
+// and polls it as a safety net: retries come due, a message missed): it claims due deliveries in batches (bounded
 // in total and per endpoint in this process, and, if the operator asks, while requests wait for a
 // database connection) on connections of its own, posts each signed, and records the attempt
-// (delivered ones together: delivered.ts). stop() claims nothing more and waits for the posts under
-// way (each ends within its timeout). Started by main.ts.
+// (delivered ones together: delivered.ts). drain() claims nothing more and waits for the posts under
+// way (each ends within its timeout).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
@@ -12,13 +11,12 @@ import { ownConnections } from '../../db/ownConnections.js';
 import { poolCounts } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../kernel/tracing.js';
 import { deliveredRecorder } from './delivered.js';
-import { fanOutCommittedEvents } from './fanOut.js';
+import { DELIVERIES_DUE_PREFIX } from '../events/publish.js';
 import { DEFAULT_ALLOWED_PORTS, type DestinationRules } from './destinations.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDeliveries, type DeliveryTargets, deliveryTargets, recordAttempt } from './queue.js';
 import type { WebhookDeliveryRow } from './rows.js';
 import { messageOfEvent, signedRequest } from './signing.js';
-import { wakeOnEvents } from './wake.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -94,9 +92,14 @@ export interface DeliveryWorkerDeps {
   observe?: DeliveryObserver;
 }
 
+/** The deliveries' work for the job loop (src/jobs/): it claims and posts; the loop decides when. */
 export interface DeliveryWorker {
+  /** Claims due deliveries as room allows and starts posting them; answers how many it claimed. */
+  claimDue(): Promise<number>;
+  /** A message of the event log's channel that woke it (a partner's deliveries said due). */
+  heard(message: string): void;
   /** Claims nothing more; resolves when the posts under way are recorded. */
-  stop(): Promise<void>;
+  drain(): Promise<void>;
 }
 
 /** The wait after failed attempt `attempt` (1, 2, ...), with jitter. */
@@ -106,7 +109,8 @@ export function retryDelayMs(settings: DeliverySettings, attempt: number): numbe
   return Math.round(base * (1 + settings.jitter * (2 * Math.random() - 1)));
 }
 
-export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+/** `wake` asks the loop to claim again soon: a post was answered, its endpoint's slot free. */
+export function createDeliveryWorker(deps: DeliveryWorkerDeps, wake: () => void): DeliveryWorker {
   const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
   // One token per worker: its claims, and only its, are released by its updates.
   const claimToken = randomUUID();
@@ -121,10 +125,6 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const perEndpoint = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let polling: Promise<void> | undefined;
-  // Woken while a poll was under way: poll again as soon as it ends.
-  let pollAgain = false;
   // A claim that skips the endpoints at their cap reads, in the queue's time order, every due delivery of
   // theirs before it reaches another endpoint's: under one endpoint's backlog that is a scan of the
   // backlog, and it came once per freed slot. Once such a claim found nothing, the worker looks past the
@@ -223,82 +223,45 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return Math.max(0, limit - running.size);
   };
 
-  /** The committed events' deliveries written, batch after batch, while this worker's relay finds any. */
-  async function fanOut(): Promise<void> {
-    while (!stopped) {
-      const batch = await fanOutCommittedEvents(db, settings.fanOutBatch);
-      if (batch.busy || batch.events < settings.fanOutBatch) return;
+  /** Claims and launches as many due deliveries as there is room for; answers how many. */
+  async function claimDue(): Promise<number> {
+    let launched = 0;
+    for (let total = room(); !stopped && total > 0; total = room()) {
+      const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
+      if (busy.length > 0 && lookedPastLately(busy)) break;
+      const batch = await claimDueDeliveries(db, claimToken, settings.leaseMs, {
+        total,
+        perEndpoint: settings.maxPerEndpoint,
+        underWay: perEndpoint,
+      });
+      if (batch.length === 0 && busy.length > 0) nothingElseDue = { past: new Set(busy), until: Date.now() + lookPastMs };
+      if (batch.length === 0) break;
+      launched += batch.length;
+      const targets = deliveryTargets(db, batch);
+      for (const [i, delivery] of batch.entries())
+        launch(
+          delivery,
+          targets.then((found) => found[i]!),
+        );
+      // Fewer than it had room for: nothing more is due now (or only for endpoints at their cap).
+      if (batch.length < total) break;
     }
+    return launched;
   }
 
-  async function poll(): Promise<void> {
-    try {
-      await fanOut();
-      for (let total = room(); !stopped && total > 0; total = room()) {
-        const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
-        if (busy.length > 0 && lookedPastLately(busy)) break;
-        const batch = await claimDueDeliveries(db, claimToken, settings.leaseMs, {
-          total,
-          perEndpoint: settings.maxPerEndpoint,
-          underWay: perEndpoint,
-        });
-        if (batch.length === 0 && busy.length > 0)
-          nothingElseDue = { past: new Set(busy), until: Date.now() + lookPastMs };
-        if (batch.length === 0) break;
-        const targets = deliveryTargets(db, batch);
-        for (const [i, delivery] of batch.entries())
-          launch(
-            delivery,
-            targets.then((found) => found[i]!),
-          );
-        // Fewer than it had room for: nothing more is due now (or only for endpoints at their cap).
-        if (batch.length < total) break;
-      }
-    } catch (error) {
-      deps.logger.warn({ err: error }, 'webhook queue could not be polled');
-    }
-  }
-
-  function run(): void {
-    timer = undefined;
-    polling = poll().finally(() => {
-      polling = undefined;
-      if (stopped) return;
-      if (pollAgain) {
-        pollAgain = false;
-        wake();
-      } else timer ??= setTimeout(run, settings.pollMs);
-    });
-  }
-
-  /** Looks for due deliveries now (a notification, a freed slot); the safety net's poll otherwise. */
-  function wake(): void {
-    if (stopped) return;
-    if (polling) {
-      pollAgain = true;
-      return;
-    }
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, 0);
-  }
-
-  // An event of a partner none of whose endpoints is at its cap may have deliveries the last look past
-  // them did not see: look past them again at once.
-  const waker = wakeOnEvents(deps.db, deps.logger, (partnerId) => {
-    const past = nothingElseDue?.past;
-    if (past && (partnerId === null || ![...past].some((key) => key.startsWith(`${partnerId}:`)))) {
-      nothingElseDue = undefined;
-    }
-    wake();
-  });
-
-  wake();
   return {
-    async stop() {
+    claimDue,
+    heard(message) {
+      // Deliveries of a partner none of whose endpoints is at its cap may be due where the last look
+      // past the capped ones did not see: look past them again at once.
+      const partnerId = message.startsWith(DELIVERIES_DUE_PREFIX) ? message.slice(DELIVERIES_DUE_PREFIX.length) : null;
+      const past = nothingElseDue?.past;
+      if (past && (partnerId === null || ![...past].some((key) => key.startsWith(`${partnerId}:`)))) {
+        nothingElseDue = undefined;
+      }
+    },
+    async drain() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await waker.close();
-      await polling;
       await Promise.all([...running]);
       await queue.close();
     },
