@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMonths, ensureMonthsAhead, monthPartitions } from '../src/db/partitions.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { appendEvents } from '../src/modules/events/queries.js';
-import { fanOutCommittedEvents } from '../src/modules/webhooks/fanOut.js';
 import { transactionsInWindowQuery } from '../src/modules/transactions/queries.js';
+import { fanOutCommittedEvents } from '../src/modules/webhooks/fanOut.js';
 import { createTestDatabase, type TestDatabase } from './support/db.js';
 
 let database: TestDatabase;

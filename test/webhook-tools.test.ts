@@ -6,11 +6,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { DEFAULT_LIMITS } from '../src/kernel/limitSettings.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
-import type { JobLoop } from '../src/jobs/loop.js';
-import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/db.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 import { startTestService, TEST_LIMITS, type TestService } from './support/service.js';

@@ -3,11 +3,11 @@
 // first), while another endpoint's delivery still goes out within about that interval. A real receiver
 // on loopback answers each post after a delay, so the backlog's endpoint stays at its cap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
-import type { JobLoop } from '../src/jobs/loop.js';
-import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 

@@ -47,7 +47,10 @@ describe.skipIf(!onPostgres)('the webhook fan-out through a killed worker (Postg
       format,
       secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=',
     });
-    await db('webhook_endpoints').insert([...PATHS.map((path) => endpoint(path, 'standard')), endpoint('/payjoy', 'payjoy_v1')]);
+    await db('webhook_endpoints').insert([
+      ...PATHS.map((path) => endpoint(path, 'standard')),
+      endpoint('/payjoy', 'payjoy_v1'),
+    ]);
     // Committed before any worker runs, in three transactions.
     const written: string[] = [];
     for (let part = 0; part < 3; part++) {
@@ -107,7 +110,9 @@ describe.skipIf(!onPostgres)('the webhook fan-out through a killed worker (Postg
     );
     expect(await count(db, 'select count(*) as n from events where not fanned_out')).toBe(0);
     for (const path of PATHS) {
-      const ids = receiver.received.filter((request) => request.path === path).map((request) => request.headers['webhook-id']);
+      const ids = receiver.received
+        .filter((request) => request.path === path)
+        .map((request) => request.headers['webhook-id']);
       // Once each (a second post would repeat its webhook-id), in the order the events were written.
       expect(ids).toEqual(written);
     }

@@ -5,10 +5,10 @@
 // once nobody waits. Postgres only: the embedded database's pool is a single connection, on which a
 // saturated pool cannot be staged beside a worker that still gets its turns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/kernel/logger.js';
-import { appendEvents } from '../src/modules/events/queries.js';
 import type { JobLoop } from '../src/jobs/loop.js';
 import { startWebhookJobs } from '../src/jobs/tasks.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { appendEvents } from '../src/modules/events/queries.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
 import { type Receiver, startReceiver } from './support/receiver.js';

@@ -4,12 +4,12 @@
 // and the queue read once it is. Under a backlog its batched claims keep each endpoint to its cap.
 // Real HTTP receiver on loopback, real database (PGlite, or Postgres with TEST_DATABASE_URL).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { newEventId } from '../src/modules/events/ids.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
-import type { JobLoop } from '../src/jobs/loop.js';
-import { startWebhookJobs } from '../src/jobs/tasks.js';
 import type { DeliverySettings } from '../src/modules/webhooks/worker.js';
 import { onPostgres } from './support/db.js';
 import { useSeededService } from './support/fixtures.js';
@@ -140,8 +140,8 @@ describe('the webhook worker, woken by the event log', () => {
     }
     // Never more than its cap at once, though the worker had room for 8; the cap reached.
     expect(Math.max(...underWay)).toBe(3);
-    // The first claim took three, not one; every delivery was claimed once.
-    expect(claims[0]).toBe(3);
+    // The first claim that found the backlog (once fanned out) took three, not one; every delivery was claimed once.
+    expect(claims.find((taken) => taken > 0)).toBe(3);
     expect(claims.reduce((sum, taken) => sum + taken, 0)).toBe(backlog);
   });
 });

@@ -4,11 +4,11 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLoop } from '../src/jobs/loop.js';
+import { startWebhookJobs } from '../src/jobs/tasks.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
 import type { NewEvent } from '../src/modules/events/rows.js';
-import type { JobLoop } from '../src/jobs/loop.js';
-import { startWebhookJobs } from '../src/jobs/tasks.js';
 import type { DeliverySettings } from '../src/modules/webhooks/worker.js';
 import { deliveryMetrics } from '../src/ops/metrics.js';
 import { useSeededService } from './support/fixtures.js';

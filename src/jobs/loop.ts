@@ -72,7 +72,9 @@ export function startJobLoop(
 ): JobLoop {
   const settings = { ...DEFAULT_JOB_LOOP, ...overrides };
   let stopped = false;
-  const runners = deps.tasks.map((task): Runner => ({ task, timer: undefined, running: undefined, again: false, failures: 0 }));
+  const runners = deps.tasks.map(
+    (task): Runner => ({ task, timer: undefined, running: undefined, again: false, failures: 0 }),
+  );
   const requestsWaiting = deps.requestsWaiting ?? (() => (poolCounts(deps.db)?.pending ?? 0) > 0);
 
   const schedule = (runner: Runner, delayMs: number) => {
@@ -85,7 +87,10 @@ export function startJobLoop(
   function run(runner: Runner): void {
     runner.timer = undefined;
     if (stopped || runner.running) return;
-    if (runner.task.yieldsToRequests && requestsWaiting()) return schedule(runner, settings.shedMs);
+    if (runner.task.yieldsToRequests && requestsWaiting()) {
+      schedule(runner, settings.shedMs);
+      return;
+    }
     runner.running = (async () => {
       let full = false;
       try {
@@ -128,7 +133,10 @@ export function startJobLoop(
         onLost: (error) => {
           listener = null;
           if (stopped) return;
-          deps.logger.warn({ err: error }, 'the job loop lost its listening connection: polling until it listens again');
+          deps.logger.warn(
+            { err: error },
+            'the job loop lost its listening connection: polling until it listens again',
+          );
           listenLater();
         },
       });

@@ -5,14 +5,19 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/knex.js';
 import { ensureMonthsAhead } from '../db/partitions.js';
-import { purgeExpiredEvents } from '../modules/events/retention.js';
 import { DELIVERIES_DUE_PREFIX, REVOKED_KEY_PREFIX } from '../modules/events/publish.js';
+import { purgeExpiredEvents } from '../modules/events/retention.js';
 import { purgeExpiredIdempotencyKeys } from '../modules/payments/keyRetention.js';
 import { fireDueInstants } from '../modules/timeline/claim.js';
+import { DEFAULT_LOCK_BATCH } from '../modules/timeline/scheduler.js';
 import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
 import { sealStoredUnlockKeys } from '../modules/unlockCodes/storedKeys.js';
 import { fanOutCommittedEvents } from '../modules/webhooks/fanOut.js';
-import { createDeliveryWorker, DEFAULT_DELIVERY_SETTINGS, type DeliveryWorkerDeps } from '../modules/webhooks/worker.js';
+import {
+  createDeliveryWorker,
+  DEFAULT_DELIVERY_SETTINGS,
+  type DeliveryWorkerDeps,
+} from '../modules/webhooks/worker.js';
 import { type JobLoop, type JobTask, startJobLoop } from './loop.js';
 
 const HOUR = 3_600_000;
@@ -55,7 +60,7 @@ export function deliveriesTask(deps: DeliveryWorkerDeps, wake: () => void): JobT
 
 /** The lock timeline's due instants fired (timeline/claim.ts), a batch per transaction; polled every second. */
 export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?: number } = {}): JobTask {
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? DEFAULT_LOCK_BATCH;
   return {
     name: 'lock instants',
     batchSize,
@@ -97,7 +102,8 @@ export function serviceTasks(deps: ServiceTaskDeps, wake: (name: string) => void
     // Unlock keys still in clear (or sealed under a key but the first) sealed under the first.
     hourly('unlock key sealing', async () => {
       const run = await sealStoredUnlockKeys(db, deps.unlockKeys);
-      if (run.sealed + run.resealed > 0) logger.info({ ...run, sealingKeyId: deps.unlockKeys.sealingKeyId }, 'unlock keys sealed');
+      if (run.sealed + run.resealed > 0)
+        logger.info({ ...run, sealingKeyId: deps.unlockKeys.sealingKeyId }, 'unlock keys sealed');
     }),
     lockInstantsTask(db),
     fanOutTask(db, deps.deliveries.settings),

@@ -4,15 +4,14 @@ import type { Logger } from 'pino';
 import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
+import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
+import { deliveriesTask, fanOutTask, lockInstantsTask } from '../../src/jobs/tasks.js';
 import type { TrustProxy } from '../../src/kernel/clientAddress.js';
 import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/kernel/config.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
-import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
-import type { JobLoop } from '../../src/jobs/loop.js';
-import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import type { DeliverySettings } from '../../src/modules/webhooks/worker.js';
 import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
@@ -89,21 +88,25 @@ export interface TestServiceOptions {
 
 /** The service's background tasks, as src/main.ts starts them. */
 interface Background {
-  deliveries: JobLoop;
-  lockScheduler: LockScheduler;
+  jobs: JobLoop;
 }
 
 function startBackground(deps: AppDeps, settings: Partial<DeliverySettings> = {}): Background {
-  return {
-    deliveries: startWebhookJobs({
+  const background: Background = {
+    jobs: startJobLoop({
       db: deps.db,
       logger: deps.logger,
-      now: () => new Date(),
-      production: deps.production,
-      settings,
+      tasks: [
+        lockInstantsTask(deps.db),
+        fanOutTask(deps.db, settings),
+        deliveriesTask(
+          { db: deps.db, logger: deps.logger, now: () => new Date(), production: deps.production, settings },
+          () => background.jobs.wake('webhook deliveries'),
+        ),
+      ],
     }),
-    lockScheduler: startLockScheduler({ db: deps.db, logger: deps.logger }),
   };
+  return background;
 }
 
 /** The executor of the whole test run: the service's default unless GRAPHQL_EXECUTOR names the other. */
@@ -157,9 +160,9 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await background?.lockScheduler.stop(); // the batch under way commits or rolls back
+      // The batches under way commit or roll back, the posts under way are recorded.
+      await background?.jobs.stop();
       await stop();
-      await background?.deliveries.stop(); // the posts under way are recorded
     },
   };
 }

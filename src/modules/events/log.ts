@@ -21,8 +21,8 @@ const loggerOf = new WeakMap<Db, Pick<Logger, 'warn'>>();
 
 /** Adds `listener` to `db`'s committed events; answers its removal. */
 export function listenToCommittedEvents(db: Db, listener: CommittedEventsListener): () => void {
-  let listeners = listenersOf.get(db);
-  if (!listeners) listenersOf.set(db, (listeners = new Set()));
+  const listeners = listenersOf.get(db) ?? new Set<CommittedEventsListener>();
+  listenersOf.set(db, listeners);
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -55,7 +55,10 @@ export function publishOnCommit(handle: DbOrTrx, events: readonly CommittedEvent
   const db = rootOf(handle);
   if (!db) throw new Error('events appended in a transaction of a database the service did not open (createDb)');
   const commit = commitOf(handle);
-  if (commit === null) return publish(db, events);
+  if (commit === null) {
+    publish(db, events);
+    return;
+  }
   void commit.then((committed) => {
     if (committed) publish(db, events);
   });

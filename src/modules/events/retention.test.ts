@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { ensureMonths } from '../../db/partitions.js';
-import { appendEvents } from './queries.js';
 import { fanOutCommittedEvents } from '../webhooks/fanOut.js';
+import { appendEvents } from './queries.js';
 import { purgeExpiredEvents } from './retention.js';
 
 let database: TestDatabase;

@@ -18,12 +18,7 @@ export const partnerPolicyResolvers: Resolvers = {
     updatePartnerSettings: async (_root, { input }, ctx) => {
       const actor = operatorActor(ctx);
       const { partnerId, ...change } = input;
-      const { after } = await updatePartnerSettings(
-        ctx.primary,
-        actor,
-        requireId('partner', partnerId),
-        change,
-      );
+      const { after } = await updatePartnerSettings(ctx.primary, actor, requireId('partner', partnerId), change);
       ctx.policies.apply(after);
       return (await ctx.reads.loaders.partners.byId.load(partnerId))!;
     },

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped, runSql } from '../../db/prepared.js';
-import { appendedBy, appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import { appendEventsOf, appendEventsOfSql, appendedBy } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';

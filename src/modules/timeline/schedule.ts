@@ -4,7 +4,7 @@
 // here too, beside the payment's own events and after them in the log.
 import type { Knex } from 'knex';
 import type { DbOrTrx } from '../../db/knex.js';
-import { appendEvents, appendedBy, appendEventsOf, appendEventsOfSql } from '../events/queries.js';
+import { appendEvents, appendEventsOf, appendEventsOfSql, appendedBy } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { orderStatusSql } from '../financeOrders/queries.js';
 import { standingOf } from '../financeOrders/terms.js';

@@ -69,11 +69,7 @@ export async function createAdjustment(
         },
       ]);
       const values = [transaction!.id];
-      await appendEvents(
-        trx,
-        partnerId,
-        await transactionCreatedEvents(trx, partnerId, { column: 'id', values }),
-      );
+      await appendEvents(trx, partnerId, await transactionCreatedEvents(trx, partnerId, { column: 'id', values }));
       return adjustment;
     },
     (adjustment) => ({

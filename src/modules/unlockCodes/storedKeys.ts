@@ -124,4 +124,3 @@ export async function listedKeysThatDoNotOpen(db: DbOrTrx, sealer: UnlockKeySeal
     }
   });
 }
-

@@ -32,9 +32,9 @@ export interface FanOutBatch {
  */
 export function fanOutCommittedEvents(db: DbOrTrx, limit: number): Promise<FanOutBatch> {
   return db.transaction(async (trx) => {
-    const { rows: locked } = (await trx.raw('select pg_try_advisory_xact_lock(?::int8) as taken', [
-      FAN_OUT_LOCK,
-    ])) as { rows: Array<{ taken: boolean }> };
+    const { rows: locked } = (await trx.raw('select pg_try_advisory_xact_lock(?::int8) as taken', [FAN_OUT_LOCK])) as {
+      rows: Array<{ taken: boolean }>;
+    };
     if (!locked[0]?.taken) return { events: 0, deliveries: 0, busy: true };
     const { rows } = (await trx.raw(
       `with batch as (

@@ -10,8 +10,8 @@ import type { Db } from '../../db/knex.js';
 import { ownConnections } from '../../db/ownConnections.js';
 import { poolCounts } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../kernel/tracing.js';
-import { deliveredRecorder } from './delivered.js';
 import { DELIVERIES_DUE_PREFIX } from '../events/publish.js';
+import { deliveredRecorder } from './delivered.js';
 import { DEFAULT_ALLOWED_PORTS, type DestinationRules } from './destinations.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDeliveries, type DeliveryTargets, deliveryTargets, recordAttempt } from './queue.js';
@@ -234,7 +234,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, wake: () => void)
         perEndpoint: settings.maxPerEndpoint,
         underWay: perEndpoint,
       });
-      if (batch.length === 0 && busy.length > 0) nothingElseDue = { past: new Set(busy), until: Date.now() + lookPastMs };
+      if (batch.length === 0 && busy.length > 0)
+        nothingElseDue = { past: new Set(busy), until: Date.now() + lookPastMs };
       if (batch.length === 0) break;
       launched += batch.length;
       const targets = deliveryTargets(db, batch);
