@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appendEvents } from '../../src/modules/events/queries.js';
+import { fanOutBacklog } from '../../src/modules/webhooks/fanOut.js';
 import { queueDepth } from '../../src/modules/webhooks/queue.js';
 import {
   addCpu,
@@ -189,8 +190,12 @@ async function measureHalves(
   port: number,
 ): Promise<Webhooks> {
   const { subscribe, unsubscribe } = endpoints(bench, port, receiver.port);
-  // Deliveries pending, and of those the ones due now (the rest wait for a retry after a failed post).
-  const queued = () => queueDepth(bench.data);
+  // Deliveries pending, and of those the ones due now (the rest wait for a retry after a failed post);
+  // the events committed and not yet fanned out to their deliveries count as pending and due too.
+  const queued = async () => {
+    const [depth, unfanned] = await Promise.all([queueDepth(bench.data), fanOutBacklog(bench.data)]);
+    return { pending: depth.pending + unfanned, due: depth.due + unfanned };
+  };
   const halves: Record<'without' | 'withEndpoint', HalfTally> = {
     without: { requests: 0, seconds: 0, non2xx: 0, cpu: null },
     withEndpoint: { requests: 0, seconds: 0, non2xx: 0, cpu: null },

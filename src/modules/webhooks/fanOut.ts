@@ -10,7 +10,9 @@
 //   deliveries in sequence order, so their ids (the queue's order) follow the events';
 // - off the writer's path: no statement in the payment's transaction, none for a partner without endpoints.
 // The rules are those of the trigger it replaces (migrations/20261127000500_webhook_tools.ts): enabled
-// endpoints, subscribed types, payjoy_v1 endpoints hear transaction.created alone, test events none.
+// endpoints, subscribed types, payjoy_v1 endpoints hear transaction.created alone, test events none;
+// and, as the trigger saw only the endpoints there at the insert, only endpoints created by the time
+// the event was recorded (however late the relay comes to it).
 import type { DbOrTrx } from '../../db/knex.js';
 import { DELIVERIES_DUE_PREFIX, EVENTS_CHANNEL } from '../events/publish.js';
 
@@ -38,7 +40,7 @@ export function fanOutCommittedEvents(db: DbOrTrx, limit: number): Promise<FanOu
     if (!locked[0]?.taken) return { events: 0, deliveries: 0, busy: true };
     const { rows } = (await trx.raw(
       `with batch as (
-         select partner_id, id, occurred_at, sequence, type from events
+         select partner_id, id, occurred_at, sequence, type, recorded_at from events
           where not fanned_out order by sequence limit ?
        ), marked as (
          update events e set fanned_out = true from batch b
@@ -49,7 +51,7 @@ export function fanOutCommittedEvents(db: DbOrTrx, limit: number): Promise<FanOu
          select b.partner_id, w.id, b.id, now(), true
            from batch b join webhook_endpoints w on w.partner_id = b.partner_id
           where b.type <> 'webhook.test' and w.enabled and b.type = any(w.event_types)
-            and (w.format = 'standard' or b.type = 'transaction.created')
+            and (w.format = 'standard' or b.type = 'transaction.created') and w.created_at <= b.recorded_at
           order by b.sequence, w.id
          on conflict (partner_id, endpoint_id, event_id) where fanned_out do nothing
          returning partner_id
