@@ -32,7 +32,7 @@ export function fanOutTask(db: Db, settings: { fanOutBatch?: number; pollMs?: nu
   return {
     name: 'webhook fan-out',
     batchSize,
-    pollMs: Math.min(settings.pollMs ?? DEFAULT_DELIVERY_SETTINGS.pollMs, 1000),
+    pollMs: settings.pollMs ?? DEFAULT_DELIVERY_SETTINGS.pollMs,
     wakesOn: isEventMessage,
     // Another instance's relay under way: this one takes nothing (0), and that one tells the workers.
     runBatch: async () => (await fanOutCommittedEvents(db, batchSize)).events,
