@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobLoop } from '../src/jobs/loop.js';
 import { startWebhookJobs } from '../src/jobs/tasks.js';
+import { fanOutCommittedEvents } from '../src/modules/webhooks/fanOut.js';
 import { DEFAULT_LIMITS } from '../src/kernel/limitSettings.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { appendEvents } from '../src/modules/events/queries.js';
@@ -342,7 +343,8 @@ describe('redeliverEvent queues no second pending delivery', () => {
     );
     const deliveries = () =>
       fixture.database.db('webhook_deliveries').where({ endpoint_id: endpoint.id, event_id: event!.id }).orderBy('id');
-    // The event's own delivery (the trigger's) is pending: a redelivery answers it.
+    // The event's own delivery (the relay's, fanned out from the log) is pending: a redelivery answers it.
+    await fanOutCommittedEvents(fixture.database.db, 100);
     const [own] = await deliveries();
     const demo = fixture.as('demo-partner-key');
     const again = await demo(REDELIVER, { e: event!.id, w: endpoint.id });
@@ -410,8 +412,8 @@ describe('redeliverEvent on a delivery backing off brings its next attempt to no
       });
       // The worker's first look (at its start) posts it; the receiver fails it: back off for an hour.
       await until('the first attempt recorded', async () => {
-        const [row] = await deliveries();
-        return row.attempt_count === 1 && row.claimed_until === null;
+        const [row] = await deliveries(); // none until the fan-out has written it
+        return row?.attempt_count === 1 && row.claimed_until === null;
       });
       const [backingOff] = await deliveries();
       expect(backingOff.status).toBe('pending');

@@ -53,7 +53,7 @@ export function fanOutCommittedEvents(db: DbOrTrx, limit: number): Promise<FanOu
           where b.type <> 'webhook.test' and w.enabled and b.type = any(w.event_types)
             and (w.format = 'standard' or b.type = 'transaction.created') and w.created_at <= b.recorded_at
           order by b.sequence, w.id
-         on conflict (partner_id, endpoint_id, event_id) where fanned_out do nothing
+         on conflict do nothing
          returning partner_id
        ), told as (
          select pg_notify(?, ? || partner_id) from (select distinct partner_id from written) as partners
