@@ -26,36 +26,39 @@ const HOUR = 3_600_000;
 const isEventMessage = (message: string) =>
   !message.startsWith(REVOKED_KEY_PREFIX) && !message.startsWith(DELIVERIES_DUE_PREFIX);
 
-/** Committed events to their webhook deliveries (webhooks/fanOut.ts): woken by each event's publication. */
-export function fanOutTask(db: Db, settings: { fanOutBatch?: number; pollMs?: number } = {}): JobTask {
-  const batchSize = settings.fanOutBatch ?? DEFAULT_DELIVERY_SETTINGS.fanOutBatch;
-  return {
-    name: 'webhook fan-out',
-    batchSize,
-    pollMs: settings.pollMs ?? DEFAULT_DELIVERY_SETTINGS.pollMs,
-    wakesOn: isEventMessage,
-    // Another instance's relay under way: this one takes nothing (0), and that one tells the workers.
-    runBatch: async () => (await fanOutCommittedEvents(db, batchSize)).events,
-  };
-}
-
-/** Due deliveries posted (webhooks/worker.ts): woken by the fan-out's and the tools' "deliveries due". */
-export function deliveriesTask(deps: DeliveryWorkerDeps, wake: () => void): JobTask {
-  const worker = createDeliveryWorker(deps, wake);
+/**
+ * The webhook tasks, on the delivery worker's own connections (off the requests' queue): the fan-out of
+ * committed events to their deliveries (webhooks/fanOut.ts), woken by each event's publication, and the
+ * deliveries posted (webhooks/worker.ts), woken by the fan-out's and the tools' "deliveries due".
+ * `wakeDeliveries` asks the loop to claim again: a post was answered, its endpoint's slot free.
+ */
+export function webhookTasks(deps: DeliveryWorkerDeps, wakeDeliveries: () => void): JobTask[] {
+  const worker = createDeliveryWorker(deps, wakeDeliveries);
   const pollMs = deps.settings?.pollMs ?? DEFAULT_DELIVERY_SETTINGS.pollMs;
-  return {
-    name: 'webhook deliveries',
-    // Its claims are bounded by its room; a claim that filled it runs again once a slot frees (wake).
-    batchSize: Number.POSITIVE_INFINITY,
-    pollMs,
-    wakesOn: (message) => {
-      if (!message.startsWith(DELIVERIES_DUE_PREFIX)) return false;
-      worker.heard(message);
-      return true;
+  const fanOutBatch = deps.settings?.fanOutBatch ?? DEFAULT_DELIVERY_SETTINGS.fanOutBatch;
+  return [
+    {
+      name: 'webhook fan-out',
+      batchSize: fanOutBatch,
+      pollMs,
+      wakesOn: isEventMessage,
+      // Another instance's relay under way: this one takes nothing (0), and that one tells the workers.
+      runBatch: async () => (await fanOutCommittedEvents(worker.connections, fanOutBatch)).events,
     },
-    runBatch: () => worker.claimDue(),
-    drain: () => worker.drain(),
-  };
+    {
+      name: 'webhook deliveries',
+      // Its claims are bounded by its room; a claim that filled it runs again once a slot frees (wake).
+      batchSize: Number.POSITIVE_INFINITY,
+      pollMs,
+      wakesOn: (message) => {
+        if (!message.startsWith(DELIVERIES_DUE_PREFIX)) return false;
+        worker.heard(message);
+        return true;
+      },
+      runBatch: () => worker.claimDue(),
+      drain: () => worker.drain(),
+    },
+  ];
 }
 
 /** The lock timeline's due instants fired (timeline/claim.ts), a batch per transaction; polled every second. */
@@ -106,15 +109,14 @@ export function serviceTasks(deps: ServiceTaskDeps, wake: (name: string) => void
         logger.info({ ...run, sealingKeyId: deps.unlockKeys.sealingKeyId }, 'unlock keys sealed');
     }),
     lockInstantsTask(db),
-    fanOutTask(db, deps.deliveries.settings),
-    deliveriesTask({ ...deps.deliveries, db, logger, now }, () => wake('webhook deliveries')),
+    ...webhookTasks({ ...deps.deliveries, db, logger, now }, () => wake('webhook deliveries')),
   ];
 }
 
 /** The webhook tasks alone on a loop of their own: the fan-out and the deliveries (suites, the bench). */
 export function startWebhookJobs(deps: DeliveryWorkerDeps): JobLoop {
   let loop: JobLoop | undefined;
-  const tasks = [fanOutTask(deps.db, deps.settings), deliveriesTask(deps, () => loop?.wake('webhook deliveries'))];
+  const tasks = webhookTasks(deps, () => loop?.wake('webhook deliveries'));
   loop = startJobLoop({ db: deps.db, logger: deps.logger, tasks });
   return loop;
 }

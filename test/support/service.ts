@@ -5,7 +5,7 @@ import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
 import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
-import { deliveriesTask, fanOutTask, lockInstantsTask } from '../../src/jobs/tasks.js';
+import { lockInstantsTask, webhookTasks } from '../../src/jobs/tasks.js';
 import type { TrustProxy } from '../../src/kernel/clientAddress.js';
 import { type GraphqlExecutorKind, graphqlExecutor } from '../../src/kernel/config.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
@@ -98,8 +98,7 @@ function startBackground(deps: AppDeps, settings: Partial<DeliverySettings> = {}
       logger: deps.logger,
       tasks: [
         lockInstantsTask(deps.db),
-        fanOutTask(deps.db, settings),
-        deliveriesTask(
+        ...webhookTasks(
           { db: deps.db, logger: deps.logger, now: () => new Date(), production: deps.production, settings },
           () => background.jobs.wake('webhook deliveries'),
         ),

@@ -94,6 +94,8 @@ export interface DeliveryWorkerDeps {
 
 /** The deliveries' work for the job loop (src/jobs/): it claims and posts; the loop decides when. */
 export interface DeliveryWorker {
+  /** Its own connections (the requests' pool when it has none): the fan-out's too, off the requests' queue. */
+  connections: Db;
   /** Claims due deliveries as room allows and starts posting them; answers how many it claimed. */
   claimDue(): Promise<number>;
   /** A message of the event log's channel that woke it (a partner's deliveries said due). */
@@ -251,6 +253,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, wake: () => void)
   }
 
   return {
+    connections: db,
     claimDue,
     heard(message) {
       // Deliveries of a partner none of whose endpoints is at its cap may be due where the last look
