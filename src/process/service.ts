@@ -27,6 +27,8 @@ import { createWorkerApp } from './workerApp.js';
 /** A background job of the worker role, by the name the logs give it. */
 interface Job {
   name: string;
+  /** The tasks it runs, as the role's line names them. */
+  tasks: string[];
   stop: () => Promise<void>;
 }
 
@@ -149,7 +151,7 @@ function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKey
   );
   loop = startJobLoop({ db, logger, tasks });
   // Claims nothing more; the batches under way commit or roll back, the posts under way are recorded.
-  return [{ name: `the job loop (${tasks.map((task) => task.name).join(', ')})`, stop: loop.stop }];
+  return [{ name: 'the job loop', tasks: tasks.map((task) => task.name), stop: loop.stop }];
 }
 
 export async function startService(config: Config, logger: Logger): Promise<StartedService> {
@@ -187,7 +189,7 @@ export async function startService(config: Config, logger: Logger): Promise<Star
   listener.serve(front);
   // Started once the port is ours: a start that fails to listen has claimed no work.
   const jobs = config.role === 'api' ? [] : startJobs(config, db, logger, unlockKeys);
-  logger.info({ role: config.role, jobs: jobs.map((job) => job.name) }, 'role');
+  logger.info({ role: config.role, jobs: jobs.flatMap((job) => job.tasks) }, 'role');
 
   return {
     db,
