@@ -31,9 +31,15 @@ afterAll(async () => {
 
 const wsUrl = (target: TestService) => `${target.baseUrl.replace(/^http/, 'ws')}/graphql`;
 
-/** Commits one event of the partner's in its own transaction, as a change would (the log publishes it). */
+/**
+ * Commits one event of the partner's in its own transaction, as a change would, and lets the log's
+ * publication (sent in the next turn of the event loop) go out before the next commit: on the embedded
+ * database a loop of commits resolves in microtasks alone and would never give that turn.
+ */
 async function commitEvent(db: Db, partnerId: string, type: EventTypeName, data: unknown) {
-  return db.transaction((trx) => appendEvents(trx, partnerId, [{ type, occurredAt: new Date(), data }]));
+  const rows = await db.transaction((trx) => appendEvents(trx, partnerId, [{ type, occurredAt: new Date(), data }]));
+  await new Promise((resolve) => setImmediate(resolve));
+  return rows;
 }
 
 interface Subscriber {
