@@ -6,9 +6,8 @@
 // the grace of a locked order unlocks it on every reader (graph, lookup-customer, timeline, event),
 // lowering it again locks it; a sandbox reset that puts a locked order's lockAt ahead again unlocks it.
 // The claims are run directly (fireAllDueInstants), never waited for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../src/fixtures/demoIds.js';
-import { createLogger } from '../src/kernel/logger.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../src/modules/partners/settings.js';
 import { scheduleLoadedOrders } from '../src/modules/timeline/schedule.js';
 import { fireAllDueInstants } from '../src/modules/timeline/scheduler.js';

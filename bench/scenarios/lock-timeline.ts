@@ -9,7 +9,6 @@
 // the phase runs after the ledger check, whose payments they would not match.
 // bench/lock-timeline.ts runs this phase alone (npm run bench:locks).
 import type { Db } from '../../src/db/knex.js';
-import { createLogger } from '../../src/kernel/logger.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
 import { scheduleLoadedOrders } from '../../src/modules/timeline/schedule.js';
 import { DEFAULT_LOCK_BATCH, fireAllDueInstants } from '../../src/modules/timeline/scheduler.js';
