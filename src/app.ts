@@ -25,11 +25,10 @@ import { DEFAULT_LIMITS, GRAPHQL_BODY_LIMIT, type LimitSettings } from './kernel
 import { untraced } from './kernel/tracing.js';
 import { type TrustedDocuments, trustingAlso } from './kernel/trustedDocuments.js';
 import { createDeviceSigner, type DeviceSigningKey, generateDeviceSigningKey } from './modules/deviceDoor/signing.js';
-import type { WrittenEvent } from './modules/events/observe.js';
-import { publishEvents } from './modules/events/publish.js';
+import { listenToCommittedEvents, logPublicationFailures } from './modules/events/log.js';
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
 import { unlockKeySealer } from './modules/unlockCodes/sealing.js';
-import { paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
+import { eventMetrics, paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
 import { createPagesRouter } from './pages/router.js';
 import { sandboxLandingPage } from './pages/sandbox.js';
 import type { Context, ServiceDeps } from './pipeline/context.js';
@@ -145,14 +144,10 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
     ? await openStore({ logger: deps.logger, observer: rateLimitStoreMetrics })
     : memoryRateLimitStore();
   const limiter = createRequestLimiter(limits, { store, logger: deps.logger });
-  // Committed events are counted, and told to every instance's subscription listeners (after commit).
-  const observe = deps.observe ?? {
-    ...paymentMetrics,
-    eventsWritten: (events: readonly WrittenEvent[]) => {
-      paymentMetrics.eventsWritten(events);
-      void publishEvents(deps.db, events, deps.logger);
-    },
-  };
+  const observe = deps.observe ?? paymentMetrics;
+  // The event log publishes its committed events itself (modules/events/log.ts); the metrics listen.
+  listenToCommittedEvents(deps.db, eventMetrics);
+  logPublicationFailures(deps.db, deps.logger);
   // The partners' settings and sandbox clocks, in this process's memory, kept current by their notifications.
   const running = deps.policies
     ? null

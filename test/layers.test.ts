@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Top to bottom; an import may point to its own layer or any below it. */
-const LAYERS = ['entry', 'doors', 'pipeline', 'domain', 'data', 'contract', 'kernel'] as const;
+const LAYERS = ['entry', 'jobs', 'doors', 'pipeline', 'domain', 'data', 'contract', 'kernel'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /**
@@ -31,6 +31,9 @@ const PLACES: ReadonlyArray<readonly [string, Layer]> = [
   ['src/fixtures/', 'entry'],
   // Tracing's start: preloaded before the service's modules (node --import), as high as the entry.
   ['src/telemetry/', 'entry'],
+  // Jobs: the one loop of background work and its tasks, started by the worker role (process/service.ts);
+  // below the entry that starts them, above the domain modules whose batches they run.
+  ['src/jobs/', 'jobs'],
   // Doors: the REST shim and the operations endpoints (health, metrics, headers, HTTP limits).
   ['src/rest/', 'doors'],
   ['src/ops/', 'doors'],

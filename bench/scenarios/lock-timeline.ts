@@ -9,10 +9,9 @@
 // the phase runs after the ledger check, whose payments they would not match.
 // bench/lock-timeline.ts runs this phase alone (npm run bench:locks).
 import type { Db } from '../../src/db/knex.js';
-import { createLogger } from '../../src/kernel/logger.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
 import { scheduleLoadedOrders } from '../../src/modules/timeline/schedule.js';
-import { DEFAULT_LOCK_SCHEDULER, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
+import { DEFAULT_LOCK_BATCH, fireAllDueInstants } from '../../src/modules/timeline/scheduler.js';
 import { log, round } from '../log.js';
 
 /** How the schedulers fared with one instant of many locks. */
@@ -90,13 +89,10 @@ async function drain(pools: readonly Db[], ids: readonly string[]): Promise<Lock
   const instant = new Date(Date.now() + 500);
   const due = await locksDueAt(db, ids, instant);
   if (due !== ids.length) throw new Error(`lock timeline: ${due} locks due, not ${ids.length}`);
-  const logger = createLogger('silent');
-  const schedulers = pools.map((pool) => startLockScheduler({ db: pool, logger }, { autoStart: false }));
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, instant.getTime() - Date.now())));
   const started = process.hrtime.bigint();
-  await Promise.all(schedulers.map((scheduler) => scheduler.fireDue()));
+  await Promise.all(pools.map((pool) => fireAllDueInstants(pool)));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
   const lockedEvents = await lockedEventsOf(db);
   return { schedulers: pools.length, seconds, eventsPerSecond: lockedEvents / seconds, lockedEvents };
 }
@@ -113,5 +109,5 @@ export async function measureLockTimeline(db: Db, secondPool: Db, orders = 10_00
     );
     if (run.lockedEvents !== orders) throw new Error(`lock timeline: ${run.lockedEvents} locks written, not ${orders}`);
   }
-  return { orders, batchSize: DEFAULT_LOCK_SCHEDULER.batchSize, runs };
+  return { orders, batchSize: DEFAULT_LOCK_BATCH, runs };
 }

@@ -69,6 +69,10 @@ interface PoolerSettings {
 }
 
 export function createDb(options: DbOptions): Db {
+  return registerRoot(openKnex(options));
+}
+
+function openKnex(options: DbOptions): Db {
   if (options.databaseUrl !== null) {
     // A runaway statement is cancelled (SQLSTATE 57014, answered 503) instead of holding its connection.
     const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
@@ -122,6 +126,37 @@ export function createDb(options: DbOptions): Db {
   // No pg driver here for the pg instrumentation to see: the statements' spans come from knex's events.
   if (tracingStarted()) traceEmbeddedStatements(db);
   return db;
+}
+
+// A transaction's handle does not name the pool it came from; knex hands the pool's userParams object,
+// by reference, to every transaction opened on it (nested ones too), so that object finds the pool.
+const roots = new WeakMap<object, Db>();
+
+/** Makes `db` the root that rootOf answers for its transactions; returns it. */
+export function registerRoot(db: Db): Db {
+  roots.set(db.userParams, db);
+  return db;
+}
+
+/** The pool a handle belongs to (itself when it is one), or undefined for a pool createDb did not open. */
+export function rootOf(handle: DbOrTrx): Db | undefined {
+  return roots.get(handle.userParams) ?? (handle.isTransaction ? undefined : handle);
+}
+
+/**
+ * For a transaction: resolves true once the outermost transaction (and every savepoint between) has
+ * committed, false if any rolled back. For a pool handle (each statement its own commit): null.
+ */
+export function commitOf(handle: DbOrTrx): Promise<boolean> | null {
+  if (!handle.isTransaction) return null;
+  const levels: Promise<unknown>[] = [];
+  for (let level: Knex.Transaction | undefined = handle as Knex.Transaction; level; level = level.parentTransaction) {
+    if (level.executionPromise) levels.push(level.executionPromise);
+  }
+  return Promise.all(levels).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function isEmbedded(db: Db): boolean {

@@ -30,6 +30,7 @@ import * as partitionEvents from '../../migrations/20261128000300_partition_even
 import * as checkinSequence from '../../migrations/20261128210100_checkin_sequence.js';
 import * as sealedUnlockKeys from '../../migrations/20261128210200_sealed_unlock_keys.js';
 import * as timelineExact from '../../migrations/20261128210400_timeline_exact.js';
+import * as webhookFanOut from '../../migrations/20261129000100_webhook_fan_out.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -61,6 +62,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261128210100_checkin_sequence': checkinSequence,
   '20261128210200_sealed_unlock_keys': sealedUnlockKeys,
   '20261128210400_timeline_exact': timelineExact,
+  '20261129000100_webhook_fan_out': webhookFanOut,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -7,7 +7,6 @@ import { AppError, invalidDeviceCredential, rateLimited } from '../kernel/errors
 import { checkIn, parseCheckinReport } from '../modules/deviceDoor/checkin.js';
 import { couldBeDeviceCredential, deviceOfCredential } from '../modules/deviceDoor/credentials.js';
 import type { DeviceSigner } from '../modules/deviceDoor/signing.js';
-import { observeEvents } from '../modules/events/observe.js';
 import type { PartnerPolicies } from '../modules/partners/policies.js';
 import type { ServiceDeps } from '../pipeline/context.js';
 import { bearerCredential } from './credentials.js';
@@ -25,7 +24,6 @@ export function createDeviceDoor(
   signer: DeviceSigner,
 ): express.Router {
   const { db, limiter, policies } = service;
-  const observe = service.observe;
 
   async function checkin(req: Request, res: Response): Promise<void> {
     const address = req.ip ?? null;
@@ -51,7 +49,6 @@ export function createDeviceDoor(
       origin: { clientAddress: address, requestId: (res.locals.requestId as string | undefined) ?? null },
     });
     if ('refused' in outcome) throw outcome.refused;
-    if (observe) observeEvents(observe, outcome.events);
     res.json({ data: outcome.data, signature: await signer.sign(outcome.data) });
   }
 

@@ -97,6 +97,7 @@ interface WebhookDeliveryTiming {
   maxPerEndpoint?: number;
   maxConcurrentUnderLoad?: number;
   databaseConnections?: number;
+  fanOutBatch?: number;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -306,7 +307,8 @@ function trustProxy(env: Env): TrustProxy {
  * WEBHOOK_RETRY_SCHEDULE_MS (comma-separated waits), WEBHOOK_POLL_MS, WEBHOOK_LEASE_MS (tests make them
  * short), the worker's own connections (WEBHOOK_DATABASE_CONNECTIONS) and its concurrency:
  * WEBHOOK_MAX_CONCURRENT, WEBHOOK_MAX_PER_ENDPOINT and WEBHOOK_MAX_CONCURRENT_UNDER_LOAD, neither of the
- * last two above the first (its default, 16, when unset).
+ * last two above the first (its default, 16, when unset); WEBHOOK_FAN_OUT_BATCH, the events the
+ * fan-out takes in one transaction.
  */
 function webhookDelivery(env: Env): WebhookDeliveryTiming {
   const timing: WebhookDeliveryTiming = {};
@@ -320,6 +322,7 @@ function webhookDelivery(env: Env): WebhookDeliveryTiming {
   }
   if (env.WEBHOOK_POLL_MS) timing.pollMs = integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000);
   if (env.WEBHOOK_LEASE_MS) timing.leaseMs = integer(env, 'WEBHOOK_LEASE_MS', 120_000, 1000, 3_600_000);
+  if (env.WEBHOOK_FAN_OUT_BATCH) timing.fanOutBatch = integer(env, 'WEBHOOK_FAN_OUT_BATCH', 500, 1, 10_000);
   if (env.WEBHOOK_DATABASE_CONNECTIONS) {
     timing.databaseConnections = integer(env, 'WEBHOOK_DATABASE_CONNECTIONS', 2, 0, 100);
   }

@@ -7,7 +7,7 @@ import type { Db } from '../db/knex.js';
 import { poolCounts } from '../db/poolCounts.js';
 import type { ReadReplica } from '../db/replica.js';
 import type { SubscriptionObserver } from '../http/subscriptions.js';
-import type { EventObserver } from '../modules/events/observe.js';
+import type { CommittedEventsListener } from '../modules/events/log.js';
 import type { PaymentObserver } from '../modules/payments/observe.js';
 import { queueDepth } from '../modules/webhooks/queue.js';
 import type { DeliveryObserver } from '../modules/webhooks/worker.js';
@@ -195,11 +195,15 @@ export const deliveryMetrics: DeliveryObserver = {
   delivered: (lagSeconds) => webhookLag.observe(lagSeconds),
 };
 
-/** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
-export const paymentMetrics: PaymentObserver & EventObserver = {
-  eventsWritten: (events) => {
+/** Counts the event log's committed events by type: one listener of the log (events/log.ts), installed by the roles. */
+export const eventMetrics: CommittedEventsListener = {
+  eventsCommitted: (events) => {
     for (const event of events) eventsWritten.inc({ type: event.type });
   },
+};
+
+/** Counts what became of each payment request: the context's port (ctx.observe), installed by createApp. */
+export const paymentMetrics: PaymentObserver = {
   paymentRecorded: (channel) => paymentsRecorded.inc({ channel }),
   paymentReplayed: (channel) => paymentsReplayed.inc({ channel }),
   paymentRefused: (code) => paymentsRefused.inc({ code }),

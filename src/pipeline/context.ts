@@ -12,7 +12,6 @@ import { createCartLoaders } from '../modules/carts/loaders.js';
 import { createClerkLoaders } from '../modules/clerks/loaders.js';
 import { createCustomerLoaders } from '../modules/customers/loaders.js';
 import { createDeviceLoaders } from '../modules/devices/loaders.js';
-import type { EventObserver } from '../modules/events/observe.js';
 import type { LiveConnection } from '../modules/events/stream.js';
 import { createFinanceOrderLoaders } from '../modules/financeOrders/loaders.js';
 import { createMerchantLoaders } from '../modules/merchants/loaders.js';
@@ -43,7 +42,7 @@ export interface ServiceDeps {
   /** Requests per key and failed authentications per address, shared or in memory; createApp builds it. Absent: no limits. */
   limiter?: RequestLimiter;
   /** Hears what became of each payment request (createApp installs the metrics); absent: nothing observes. */
-  observe?: PaymentObserver & EventObserver;
+  observe?: PaymentObserver;
   /** Production rules apply (webhook URLs: https only, public addresses only); false when absent. */
   production?: boolean;
   /** The ports production webhook URLs may name (WEBHOOK_ALLOWED_PORTS); 443 alone when absent. */
@@ -179,7 +178,7 @@ export interface Context {
   /** Seals a new credential's unlock key and opens one for a payment's unlock code (decisions.md 35). */
   readonly unlockKeys: UnlockKeySealer;
   /** The port through which the domain reports outcomes (payments recorded, replayed, refused). */
-  readonly observe: PaymentObserver & EventObserver;
+  readonly observe: PaymentObserver;
   /** The WebSocket door's connection, for subscriptions; absent on HTTP. */
   readonly live?: LiveConnection;
   /** Production rules apply (webhook URLs: https only, public addresses only). */

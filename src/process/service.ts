@@ -9,19 +9,14 @@ import { migrateLatest, schemaDrift } from '../db/migrate.js';
 import { openConfiguredReplica, openDatabase } from '../db/open.js';
 import type { ReadReplica } from '../db/replica.js';
 import { databaseHoldsData, seedDemoData } from '../fixtures/demo.js';
+import { type JobLoop, startJobLoop } from '../jobs/loop.js';
+import { serviceTasks } from '../jobs/tasks.js';
 import type { Config } from '../kernel/config.js';
 import { flushTraces } from '../kernel/tracing.js';
-import { scheduleEventRetention } from '../modules/events/retention.js';
-import { scheduleIdempotencyKeyRetention } from '../modules/payments/keyRetention.js';
-import { startLockScheduler } from '../modules/timeline/scheduler.js';
+import { listenToCommittedEvents, logPublicationFailures } from '../modules/events/log.js';
 import { type UnlockKeySealer, unlockKeySealer } from '../modules/unlockCodes/sealing.js';
-import {
-  listedKeysThatDoNotOpen,
-  scheduleUnlockKeySealing,
-  sealsUnderUnlistedKeys,
-} from '../modules/unlockCodes/storedKeys.js';
-import { startDeliveryWorker } from '../modules/webhooks/worker.js';
-import { deliveryMetrics, readMetrics } from '../ops/metrics.js';
+import { listedKeysThatDoNotOpen, sealsUnderUnlistedKeys } from '../modules/unlockCodes/storedKeys.js';
+import { deliveryMetrics, eventMetrics, readMetrics } from '../ops/metrics.js';
 import { serviceLayers } from '../serviceLayers.js';
 import { announcePreparing } from './announce.js';
 import { listenFirst } from './listener.js';
@@ -32,6 +27,8 @@ import { createWorkerApp } from './workerApp.js';
 /** A background job of the worker role, by the name the logs give it. */
 interface Job {
   name: string;
+  /** The tasks it runs, as the role's line names them. */
+  tasks: string[];
   stop: () => Promise<void>;
 }
 
@@ -133,46 +130,28 @@ async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined
   };
 }
 
-/** The worker role's jobs, in the order they stop. */
+/** The worker role's background work: one job loop running the list of tasks (src/jobs/tasks.ts). */
 function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKeySealer): Job[] {
-  const now = () => new Date();
-  // Events older than EVENT_RETENTION_DAYS are purged at start and every hour (and the months ahead made).
-  const retention = scheduleEventRetention(db, {
-    days: config.eventRetentionDays,
-    now,
-    onError: (error) => logger.error({ err: error }, 'purging expired events failed'),
-  });
-  // Idempotency-Key records past their 24 hours are purged at start and every hour, off the payments' path.
-  const keyRetention = scheduleIdempotencyKeyRetention(db, {
-    now,
-    onError: (error) => logger.error({ err: error }, 'purging expired idempotency keys failed'),
-  });
-  // Unlock keys still in clear (or sealed under a key but the first) sealed under the first, now and every hour.
-  const unlockKeySealing = scheduleUnlockKeySealing(db, unlockKeys, {
-    onRun: (run) => logger.info({ ...run, sealingKeyId: unlockKeys.sealingKeyId }, 'unlock keys sealed'),
-    onError: (error) => logger.error({ err: error }, 'sealing unlock keys failed'),
-  });
-  // The lock timeline: due reminders and locks, claimed from the database beside every other instance's scheduler.
-  const lockScheduler = startLockScheduler({ db, logger });
-  // Webhook deliveries, claimed from the database beside every other instance's worker.
-  const deliveries = startDeliveryWorker({
-    db,
-    logger,
-    now,
-    production: config.production,
-    allowedPorts: config.webhookAllowedPorts,
-    settings: config.webhookDelivery,
-    observe: deliveryMetrics,
-  });
-  return [
-    { name: 'event retention', stop: retention.stop },
-    { name: 'idempotency key retention', stop: keyRetention.stop },
-    { name: 'unlock key sealing', stop: unlockKeySealing.stop },
-    // The batch under way commits or rolls back; nothing more is claimed.
-    { name: 'lock scheduler', stop: lockScheduler.stop },
-    // Claims nothing more and records the posts under way (each ends within its timeout).
-    { name: 'webhook deliveries', stop: deliveries.stop },
-  ];
+  let loop: JobLoop | undefined;
+  const tasks = serviceTasks(
+    {
+      db,
+      logger,
+      now: () => new Date(),
+      eventRetentionDays: config.eventRetentionDays,
+      unlockKeys,
+      deliveries: {
+        production: config.production,
+        allowedPorts: config.webhookAllowedPorts,
+        settings: config.webhookDelivery,
+        observe: deliveryMetrics,
+      },
+    },
+    (name) => loop?.wake(name),
+  );
+  loop = startJobLoop({ db, logger, tasks });
+  // Claims nothing more; the batches under way commit or roll back, the posts under way are recorded.
+  return [{ name: 'the job loop', tasks: tasks.map((task) => task.name), stop: loop.stop }];
 }
 
 export async function startService(config: Config, logger: Logger): Promise<StartedService> {
@@ -193,6 +172,9 @@ export async function startService(config: Config, logger: Logger): Promise<Star
     throw error;
   }
   databaseLogger.level = logger.level;
+  // Every role writes events (the worker: the lock timeline's); the log publishes them, the metrics count them.
+  listenToCommittedEvents(db, eventMetrics);
+  logPublicationFailures(db, logger);
   // DATABASE_REPLICA_URL: queries read a streaming replica while it is up and close enough behind.
   const replica = openConfiguredReplica(config, db, {
     logger,
@@ -207,7 +189,7 @@ export async function startService(config: Config, logger: Logger): Promise<Star
   listener.serve(front);
   // Started once the port is ours: a start that fails to listen has claimed no work.
   const jobs = config.role === 'api' ? [] : startJobs(config, db, logger, unlockKeys);
-  logger.info({ role: config.role, jobs: jobs.map((job) => job.name) }, 'role');
+  logger.info({ role: config.role, jobs: jobs.flatMap((job) => job.tasks) }, 'role');
 
   return {
     db,

@@ -11,6 +11,7 @@ import { commandsAtCheckin } from '../../src/modules/deviceCommands/atCheckin.js
 import { insertDeviceCommand } from '../../src/modules/deviceCommands/queries.js';
 import type { DeviceCommandType } from '../../src/modules/deviceCommands/rows.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
+import { fanOutCommittedEvents } from '../../src/modules/webhooks/fanOut.js';
 import { useSeededService } from '../support/fixtures.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -280,6 +281,7 @@ describe('at a check-in', () => {
       },
     });
     expect(Number((await db()('events').count({ n: '*' }))[0]!.n)).toBe(eventsBefore + 2);
+    await fanOutCommittedEvents(db(), 1000); // the workers' relay: each committed event's deliveries
     const deliveries = await db()('webhook_deliveries as d')
       .join('events as e', function () {
         this.on('e.partner_id', 'd.partner_id').andOn('e.id', 'd.event_id');

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { Db } from '../../src/db/knex.js';
 import { createDb } from '../../src/db/knex.js';
-import { publishEvents } from '../../src/modules/events/publish.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
 import type { EventTypeName } from '../../src/modules/events/rows.js';
 import { metricsRegistry } from '../../src/ops/metrics.js';
@@ -32,10 +31,14 @@ afterAll(async () => {
 
 const wsUrl = (target: TestService) => `${target.baseUrl.replace(/^http/, 'ws')}/graphql`;
 
-/** Commits one event of the partner's in its own transaction, as a change would. */
+/**
+ * Commits one event of the partner's in its own transaction, as a change would, and lets the log's
+ * publication (sent in the next turn of the event loop) go out before the next commit: on the embedded
+ * database a loop of commits resolves in microtasks alone and would never give that turn.
+ */
 async function commitEvent(db: Db, partnerId: string, type: EventTypeName, data: unknown) {
   const rows = await db.transaction((trx) => appendEvents(trx, partnerId, [{ type, occurredAt: new Date(), data }]));
-  await publishEvents(db, rows);
+  await new Promise((resolve) => setImmediate(resolve));
   return rows;
 }
 

@@ -15,7 +15,6 @@ import { createLogger } from '../../src/kernel/logger.js';
 import { createApiKeyFor } from '../../src/modules/apiKeys/admin.js';
 import type { AuditActor } from '../../src/modules/audit/rows.js';
 import type { ApiKeyKind } from '../../src/modules/auth/rows.js';
-import { publishEvents } from '../../src/modules/events/publish.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
 import { createPartner } from '../../src/modules/partners/create.js';
 import { metricsRegistry } from '../../src/ops/metrics.js';
@@ -229,12 +228,11 @@ describe('a subscribe is a request of its key; messages per connection are limit
         }),
       ]);
       // The socket stays open: the three subscriptions still hear their partner's events.
-      const [written] = await database.db.transaction((trx) =>
+      await database.db.transaction((trx) =>
         appendEvents(trx, key.ownerId, [
           { type: 'payment.recorded', occurredAt: new Date(), data: { after: 'limit' } },
         ]),
       );
-      await publishEvents(database.db, [written!]);
       await vi.waitFor(() => expect(connection.received).toHaveLength(3));
       expect(connection.closed).toBeNull();
       for (const stop of stops) stop();

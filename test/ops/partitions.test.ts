@@ -7,6 +7,7 @@ import { ensureMonths, ensureMonthsAhead, monthPartitions } from '../../src/db/p
 import { checkLedger } from '../../src/ledger/check.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
 import { transactionsInWindowQuery } from '../../src/modules/transactions/queries.js';
+import { fanOutCommittedEvents } from '../../src/modules/webhooks/fanOut.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let database: TestDatabase;
@@ -61,6 +62,7 @@ describe('monthly partitions', () => {
       { type: 'payment.recorded', occurredAt: at('2033-05-10T00:00:00Z'), data: { stray: true } },
     ]);
     const deliveries = () => database.db('webhook_deliveries').where({ event_id: event!.id }).count({ n: '*' });
+    await fanOutCommittedEvents(database.db, 1000); // the workers' relay
     expect(await deliveries()).toEqual([{ n: '1' }]);
     // A ledger row moved to a time no month covers goes to the default partition too.
     const [moved] = await rows(
@@ -75,6 +77,8 @@ describe('monthly partitions', () => {
     ]);
     expect(await partitionOf('events', 'id = ?', [event!.id])).toEqual(['events_y2033m05']);
     expect(await partitionOf('transactions', 'id = ?', [moved!.id])).toEqual(['transactions_y2033m05']);
+    // Moved with its mark: the relay does not fan it out again.
+    expect((await fanOutCommittedEvents(database.db, 1000)).deliveries).toBe(0);
     expect(await deliveries()).toEqual([{ n: '1' }]);
     expect(await database.db('events').where({ id: event!.id }).pluck('data')).toEqual([{ stray: true }]);
   });

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb } from '../../src/db/knex.js';
 import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
-import { publishEvents } from '../../src/modules/events/publish.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
 import { createPostgresDatabase, onPostgres } from '../support/db.js';
 import { readmeShellBlock, runReadmeShell } from '../support/readme.js';
@@ -303,7 +302,6 @@ describe.skipIf(!onPostgres)('db:migrate, db:seed and npm start on an empty Post
         const rows = await writer.transaction((trx) =>
           appendEvents(trx, partnerId, [{ type: 'payment.recorded', occurredAt: new Date(), data: {} }]),
         );
-        await publishEvents(writer, rows); // as the service does after every commit
         return rows[0]!.id;
       };
       // Nothing says from outside when the subscription is live: commit until one event arrives, then one more.

@@ -9,9 +9,10 @@ import { promisify } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import type { JobLoop } from '../../src/jobs/loop.js';
+import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { activeTraceparent, tracingStarted } from '../../src/kernel/tracing.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
 import { useSeededService } from '../support/fixtures.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -55,7 +56,7 @@ describe('tracing off', () => {
   const logText: string[] = [];
   let service: TestService;
   let receiver: Receiver;
-  let worker: DeliveryWorker | undefined;
+  let worker: JobLoop | undefined;
   beforeAll(async () => {
     service = await startTestService(fixture.database.db, {
       logger: createLogger('info', { write: (line: string) => void logText.push(line) }),
@@ -101,7 +102,7 @@ describe('tracing off', () => {
     const event = await fixture.database.db('events').where({ type: 'payment.recorded' }).first();
     expect(event.traceparent).toBeNull();
 
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: fixture.database.db,
       logger: createLogger('silent'),
       now: () => new Date(),

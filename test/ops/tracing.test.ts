@@ -36,7 +36,7 @@ await waitForAllMessagesAcknowledged();
 createRequire(import.meta.url)('express');
 
 const { createLogger } = await import('../../src/kernel/logger.js');
-const { startDeliveryWorker } = await import('../../src/modules/webhooks/worker.js');
+const { startWebhookJobs } = await import('../../src/jobs/tasks.js');
 const { tracingStarted } = await import('../../src/kernel/tracing.js');
 const { createTestDatabase } = await import('../support/db.js');
 const { startReceiver } = await import('../support/receiver.js');
@@ -229,7 +229,7 @@ describe('tracing on', () => {
     expect(event.traceparent).toBe(`00-${caller.traceId}-${resolver.spanContext().spanId}-01`);
 
     // The worker posts the delivery later, in a span of the same trace, and sends it on.
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: database.db,
       logger: createLogger('silent'),
       now: () => new Date(),

@@ -4,13 +4,14 @@ import type { Logger } from 'pino';
 import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
+import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
+import { lockInstantsTask, webhookTasks } from '../../src/jobs/tasks.js';
 import type { TrustProxy } from '../../src/kernel/clientAddress.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
-import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
-import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import type { DeliverySettings } from '../../src/modules/webhooks/worker.js';
 import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
 import { TEST_UNLOCK_KEYS } from './unlockKeys.js';
@@ -84,21 +85,24 @@ export interface TestServiceOptions {
 
 /** The service's background tasks, as src/main.ts starts them. */
 interface Background {
-  deliveries: DeliveryWorker;
-  lockScheduler: LockScheduler;
+  jobs: JobLoop;
 }
 
 function startBackground(deps: AppDeps, settings: Partial<DeliverySettings> = {}): Background {
-  return {
-    deliveries: startDeliveryWorker({
+  const background: Background = {
+    jobs: startJobLoop({
       db: deps.db,
       logger: deps.logger,
-      now: () => new Date(),
-      production: deps.production,
-      settings,
+      tasks: [
+        lockInstantsTask(deps.db),
+        ...webhookTasks(
+          { db: deps.db, logger: deps.logger, now: () => new Date(), production: deps.production, settings },
+          () => background.jobs.wake('webhook deliveries'),
+        ),
+      ],
     }),
-    lockScheduler: startLockScheduler({ db: deps.db, logger: deps.logger }),
   };
+  return background;
 }
 
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
@@ -148,9 +152,9 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await background?.lockScheduler.stop(); // the batch under way commits or rolls back
+      // The batches under way commit or roll back, the posts under way are recorded.
+      await background?.jobs.stop();
       await stop();
-      await background?.deliveries.stop(); // the posts under way are recorded
     },
   };
 }

@@ -5,11 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
+import { startJobLoop } from '../../src/jobs/loop.js';
+import { lockInstantsTask } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
 import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
 import { reschedulePartner, scheduleLoadedOrders, shiftPartnerTimeline } from '../../src/modules/timeline/schedule.js';
-import { startLockScheduler } from '../../src/modules/timeline/scheduler.js';
+import { fireAllDueInstants } from '../../src/modules/timeline/scheduler.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
 import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
@@ -76,7 +78,6 @@ describe('catching up after downtime', () => {
   it('writes each missed lock once, in the order of the instants, skips stale reminders, and locks no order paid meanwhile', async () => {
     // 20 orders whose locks fall an hour apart, 60 days ahead (the first sold 1 hour ago, the last 20).
     const ids = await addOrders(8000001, 20, 'g - 8000000');
-    const scheduler = startLockScheduler({ db: database.db, logger: createLogger('silent') }, { autoStart: false });
     // The service is down for 70 days: every instant of these orders passes unclaimed.
     await moveClockBy(70 * DAY_MS);
     // Meanwhile, order 8000005's customer pays a month, past its lockAt: its deadline is 30 days later.
@@ -95,7 +96,7 @@ describe('catching up after downtime', () => {
       TEST_UNLOCK_KEYS,
     );
     expect(paid.receipt.nextPayment! * 1000).toBeGreaterThan(partnerNow().getTime());
-    await scheduler.fireDue();
+    await fireAllDueInstants(database.db);
     const events = await deviceEvents(ids);
     const expected = ids.filter((id) => id !== '8000005');
     // One lock per order, no reminder (each was overtaken by its lock), none for the order paid meanwhile.
@@ -108,7 +109,6 @@ describe('catching up after downtime', () => {
     expect(new Set(states.map((row) => `${row.kind}:${row.state}`))).toEqual(
       new Set(['reminder:skipped', 'lock:fired']),
     );
-    await scheduler.stop();
   });
 });
 
@@ -126,11 +126,9 @@ describe('two schedulers at once', () => {
     // 300 orders sold at the same moment: their locks fall at the same instant.
     const ids = await addOrders(8100001, 300, '1');
     await moveClockBy(80 * DAY_MS);
-    const logger = createLogger('silent');
-    const options = { autoStart: false };
-    const first = startLockScheduler({ db: database.db, logger, batchSize: 7 }, options);
-    const other = startLockScheduler({ db: second, logger, batchSize: 7 }, options);
-    const [a, b] = await Promise.all([first.fireDue(), other.fireDue()]);
+    const first = () => fireAllDueInstants(database.db, { batchSize: 7 });
+    const other = () => fireAllDueInstants(second, { batchSize: 7 });
+    const [a, b] = await Promise.all([first(), other()]);
     // Every instant of these orders (a lock and two reminders each) was claimed once between them.
     expect(a + b).toBeGreaterThanOrEqual(900);
     const events = await deviceEvents(ids);
@@ -145,22 +143,24 @@ describe('two schedulers at once', () => {
       .first();
     expect(Number(pending?.n)).toBe(0);
     // Claiming again finds nothing of theirs.
-    await Promise.all([first.fireDue(), other.fireDue()]);
+    await Promise.all([first(), other()]);
     expect(await deviceEvents(ids)).toHaveLength(300);
-    await Promise.all([first.stop(), other.stop()]);
   });
 });
 
-describe('the scheduler loop', () => {
+describe('the lock instants task of the job loop', () => {
   it('claims on its own once started, and stops claiming once stopped', async () => {
     const ids = await addOrders(8200001, 2, '1');
-    const scheduler = startLockScheduler({ db: database.db, logger: createLogger('silent'), pollMs: 20 });
+    const scheduler = startJobLoop({
+      db: database.db,
+      logger: createLogger('silent'),
+      tasks: [lockInstantsTask(database.db, { pollMs: 20 })],
+    });
     await moveClockBy(90 * DAY_MS);
     await vi.waitFor(async () => expect(await deviceEvents(ids)).toHaveLength(2), { timeout: 10_000, interval: 20 });
     await scheduler.stop();
     const later = await addOrders(8200003, 1, '1');
     await moveClockBy(90 * DAY_MS);
-    expect(await scheduler.fireDue()).toBe(0);
     expect(await deviceEvents(later)).toEqual([]);
   });
 });

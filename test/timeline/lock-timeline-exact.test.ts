@@ -5,13 +5,12 @@
 // 70 s late, the lock 1 s late) writes every order's two reminders and its lock; a partner raising
 // the grace of a locked order unlocks it on every reader (graph, lookup-customer, timeline, event),
 // lowering it again locks it; a sandbox reset that puts a locked order's lockAt ahead again unlocks it.
-// The claims are run directly (the scheduler's fireDue), never waited for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The claims are run directly (fireAllDueInstants), never waited for.
+import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
-import { createLogger } from '../../src/kernel/logger.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
 import { scheduleLoadedOrders } from '../../src/modules/timeline/schedule.js';
-import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
+import { fireAllDueInstants } from '../../src/modules/timeline/scheduler.js';
 import { useSeededService } from '../support/fixtures.js';
 import { addTwinOrders, twinDevice } from '../support/twinOrders.js';
 import { demoVendorNotifier } from '../support/vendorNotifications.js';
@@ -24,13 +23,8 @@ const RETAIL = { 'x-api-key': 'demo-retail-key' };
 
 const fixture = useSeededService();
 const db = () => fixture.database.db;
-let scheduler: LockScheduler;
-beforeAll(() => {
-  scheduler = startLockScheduler({ db: db(), logger: createLogger('silent') }, { autoStart: false });
-});
-afterAll(async () => {
-  await scheduler?.stop();
-});
+/** Fires what is due now, as the worker's lock instants task does, batch after batch. */
+const fireDue = () => fireAllDueInstants(db());
 
 async function graphql(headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}) {
   const { body } = await fixture.service.graphql(query, headers, variables);
@@ -132,12 +126,12 @@ describe('an in-store payment and a vendor payment on twin orders, the clock 10 
   it('moving the clock to each instant writes both reminders and the lock of every twin, whatever the claim lags', async () => {
     // The 3-day reminder claimed 60 s after its instant, the 1-day one 70 s after (the issue's case).
     await moveClockTo(newLockAt - 3 * DAY + 60);
-    await scheduler.fireDue();
+    await fireDue();
     await moveClockTo(newLockAt - DAY + 70);
-    await scheduler.fireDue();
+    await fireDue();
     for (const id of ids) expect((await readOrder(id)).secureStatus).toBe('ACTIVE_AND_SECURED');
     await moveClockTo(newLockAt + 1);
-    await scheduler.fireDue();
+    await fireDue();
     for (const id of ids) {
       expect((await deviceEvents(id)).map((event) => [event.type, event.daysLeft])).toEqual([
         ['device.lock_upcoming', 3],
@@ -210,7 +204,7 @@ describe("a partner's grace raised over a locked order", () => {
 
   it('lowering it again puts the lock in the past: due at once, one device.locked', async () => {
     await graceOf(0);
-    await scheduler.fireDue();
+    await fireDue();
     expect((await deviceEvents(id)).map((event) => event.type)).toEqual(['device.unlocked', 'device.locked']);
     expect((await readOrder(id)).secureStatus).toBe('LOCKED');
   });

@@ -13,13 +13,14 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../../src/fixtures/demoIds.js';
+import type { JobLoop } from '../../src/jobs/loop.js';
+import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
 import { acceptNotification } from '../../src/modules/payments/notification.js';
 import { claimDueInstants } from '../../src/modules/timeline/claim.js';
 import { shiftPartnerTimeline } from '../../src/modules/timeline/schedule.js';
-import { type LockScheduler, startLockScheduler } from '../../src/modules/timeline/scheduler.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { fireAllDueInstants } from '../../src/modules/timeline/scheduler.js';
 import { useSeededService } from '../support/fixtures.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
@@ -30,15 +31,14 @@ const DEMO = '1';
 const OTHER = '2';
 const OTHER_ORDER = '5000002';
 
-let scheduler: LockScheduler;
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
+/** Fires what is due now, as the worker's lock instants task does, batch after batch. */
+const fireDue = () => fireAllDueInstants(fixture.database.db);
 beforeAll(async () => {
-  scheduler = startLockScheduler({ db: fixture.database.db, logger: createLogger('silent') }, { autoStart: false });
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  await scheduler?.stop();
   await worker?.stop();
   await receiver?.close();
 });
@@ -128,12 +128,12 @@ describe('the lock timeline of demo order 4000004', () => {
 
   it('writes each reminder once, at its instant, and nothing before it', async () => {
     await moveClockTo(DEMO, new Date(lockAt.getTime() - 3 * DAY_MS - 60_000));
-    await scheduler.fireDue();
+    await fireDue();
     expect(await deviceEventsOf(DEMO, DEMO_ORDER_ID)).toEqual([]);
 
     await moveClockTo(DEMO, new Date(lockAt.getTime() - 3 * DAY_MS));
-    await scheduler.fireDue();
-    await scheduler.fireDue();
+    await fireDue();
+    await fireDue();
     const [upcoming, ...more] = await deviceEventsOf(DEMO, DEMO_ORDER_ID);
     expect(more).toEqual([]);
     expect(upcoming!.type).toBe('device.lock_upcoming');
@@ -148,7 +148,7 @@ describe('the lock timeline of demo order 4000004', () => {
     });
 
     await moveClockTo(DEMO, new Date(lockAt.getTime() - DAY_MS));
-    await scheduler.fireDue();
+    await fireDue();
     expect((await deviceEventsOf(DEMO, DEMO_ORDER_ID)).map((event) => [event.type, event.data.daysLeft])).toEqual([
       ['device.lock_upcoming', 3],
       ['device.lock_upcoming', 1],
@@ -157,11 +157,11 @@ describe('the lock timeline of demo order 4000004', () => {
 
   it('locks once at lockAt, and delivers it to the STANDARD endpoint, verified by standardwebhooks', async () => {
     await moveClockTo(DEMO, new Date(lockAt.getTime() - 60_000));
-    await scheduler.fireDue();
+    await fireDue();
     expect(await deviceEventsOf(DEMO, DEMO_ORDER_ID)).toHaveLength(2);
     await moveClockTo(DEMO, lockAt);
-    await scheduler.fireDue();
-    await scheduler.fireDue();
+    await fireDue();
+    await fireDue();
     const events = await deviceEventsOf(DEMO, DEMO_ORDER_ID);
     expect(events.map((event) => event.type)).toEqual([
       'device.lock_upcoming',
@@ -170,7 +170,7 @@ describe('the lock timeline of demo order 4000004', () => {
     ]);
     expect(events[2]!.data).toMatchObject({ reason: 'PAYMENT_OVERDUE', financeOrder: { lockAt: seconds(lockAt) } });
 
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: fixture.database.db,
       logger: createLogger('silent'),
       now: () => new Date(),
@@ -265,7 +265,7 @@ describe('the lock timeline of demo order 4000004', () => {
     expect((await instantsOf(DEMO, DEMO_ORDER_ID)).filter((row) => row.state === 'pending')).toEqual([]);
     // Far ahead, nothing more of this order is written.
     await moveClockTo(DEMO, new Date(lockAt.getTime() + 400 * DAY_MS));
-    await scheduler.fireDue();
+    await fireDue();
     expect(await deviceEventsOf(DEMO, DEMO_ORDER_ID, since)).toHaveLength(1);
     await vi.waitFor(
       () =>
@@ -301,8 +301,8 @@ describe('an order paid meanwhile, and a claim that dies', () => {
       }),
     ).rejects.toThrow('the instance died');
     expect(await deviceEventsOf(OTHER, OTHER_ORDER)).toEqual([]);
-    await scheduler.fireDue();
-    await scheduler.fireDue();
+    await fireDue();
+    await fireDue();
     expect((await deviceEventsOf(OTHER, OTHER_ORDER)).map((event) => event.type)).toEqual(['device.lock_upcoming']);
   });
 
@@ -328,7 +328,7 @@ describe('an order paid meanwhile, and a claim that dies', () => {
       TEST_UNLOCK_KEYS,
     );
     expect(paid.events!.map((event) => event.type)).not.toContain('device.unlocked');
-    await scheduler.fireDue();
+    await fireDue();
     expect((await deviceEventsOf(OTHER, OTHER_ORDER)).map((event) => event.type)).toEqual(['device.lock_upcoming']);
     const instants = await instantsOf(OTHER, OTHER_ORDER);
     expect(instants.filter((row) => row.kind === 'lock').map((row) => row.state)).toEqual(['cancelled', 'pending']);
@@ -363,7 +363,7 @@ describe('an order paid meanwhile, and a claim that dies', () => {
     const locks = async () =>
       (await instantsOf(DEMO, '4000012')).filter((row) => row.kind === 'lock').map((row) => row.state);
     expect(await locks()).toEqual(['lifted', 'fired']);
-    await scheduler.fireDue();
+    await fireDue();
     expect(await deviceEventsOf(DEMO, '4000012')).toEqual([]);
     // Enough to put lockAt ahead of the partner's time: the device unlocks, once.
     const ahead = await pay4000012('200.00');

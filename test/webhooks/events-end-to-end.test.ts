@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb } from '../../src/db/knex.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import type { JobLoop } from '../../src/jobs/loop.js';
+import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
 import { deliveryMetrics } from '../../src/ops/metrics.js';
 import { onPostgres } from '../support/db.js';
 import { useSeededService } from '../support/fixtures.js';
@@ -18,7 +19,7 @@ import { startTestService, type TestService } from '../support/service.js';
 
 const fixture = useSeededService();
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
 beforeAll(async () => {
   receiver = await startReceiver();
 });
@@ -121,7 +122,7 @@ describe('a payment recorded over REST', () => {
       { input: { url: receiver.url('/ledger'), eventTypes: ['PAYMENT_RECORDED', 'TRANSACTION_CREATED'] } },
     );
     const secret: string = created.body.data.createWebhookEndpoint.secret;
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: fixture.database.db,
       logger: createLogger('silent'),
       now: () => new Date(),

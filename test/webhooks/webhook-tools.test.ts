@@ -6,10 +6,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLoop } from '../../src/jobs/loop.js';
+import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { DEFAULT_LIMITS } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { fanOutCommittedEvents } from '../../src/modules/webhooks/fanOut.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { startTestService, TEST_LIMITS, type TestService } from '../support/service.js';
@@ -192,7 +194,7 @@ describe('the webhook tools are counted where the request limits are: Redis, sha
 
 describe('sendTestWebhook queues a test delivery the worker posts', () => {
   const fixture = useToolService(TEST_LIMITS.webhookTools);
-  let worker: DeliveryWorker | undefined;
+  let worker: JobLoop | undefined;
   afterAll(async () => worker?.stop());
 
   const DELIVERY = `mutation($id: ID!) { sendTestWebhook(endpointId: $id) {
@@ -241,7 +243,7 @@ describe('sendTestWebhook queues a test delivery the worker posts', () => {
     expect(await fixture.database.db('webhook_deliveries').where({ event_id: answered.event.id })).toHaveLength(1);
     expect(await fixture.database.db('webhook_deliveries').where({ endpoint_id: bystander.id })).toEqual([]);
 
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db: fixture.database.db,
       logger: createLogger('silent'),
       now: () => new Date(),
@@ -301,7 +303,7 @@ describe('sendTestWebhook queues a test delivery the worker posts', () => {
       const endpoint = await createEndpoint(fixture, 'demo-partner-key', { url: slow.url('/slow') });
       const body = await fixture.as('demo-partner-key')(aliasedTests(endpoint.id, 6));
       expect(codes(body)).toEqual([]);
-      worker = startDeliveryWorker({
+      worker = startWebhookJobs({
         db: fixture.database.db,
         logger: createLogger('silent'),
         now: () => new Date(),
@@ -342,7 +344,8 @@ describe('redeliverEvent queues no second pending delivery', () => {
     );
     const deliveries = () =>
       fixture.database.db('webhook_deliveries').where({ endpoint_id: endpoint.id, event_id: event!.id }).orderBy('id');
-    // The event's own delivery (the trigger's) is pending: a redelivery answers it.
+    // The event's own delivery (the relay's, fanned out from the log) is pending: a redelivery answers it.
+    await fanOutCommittedEvents(fixture.database.db, 100);
     const [own] = await deliveries();
     const demo = fixture.as('demo-partner-key');
     const again = await demo(REDELIVER, { e: event!.id, w: endpoint.id });
@@ -376,7 +379,7 @@ describe('redeliverEvent on a delivery backing off brings its next attempt to no
   const WITHIN_MS = 30_000;
   /** Each test's own limit of time: its waits, each at most WITHIN_MS. */
   const TEST_TIMEOUT_MS = 5 * WITHIN_MS;
-  let worker: DeliveryWorker | undefined;
+  let worker: JobLoop | undefined;
   afterAll(async () => worker?.stop());
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -401,7 +404,7 @@ describe('redeliverEvent on a delivery backing off brings its next attempt to no
         appendEvents(trx, partnerId, [{ type: 'payment.recorded', occurredAt: new Date(), data: { n: 6 } }]),
       );
       const deliveries = () => db('webhook_deliveries').where({ endpoint_id: endpoint.id, event_id: event!.id });
-      worker = startDeliveryWorker({
+      worker = startWebhookJobs({
         db,
         logger: createLogger('silent'),
         now: () => new Date(),
@@ -410,8 +413,8 @@ describe('redeliverEvent on a delivery backing off brings its next attempt to no
       });
       // The worker's first look (at its start) posts it; the receiver fails it: back off for an hour.
       await until('the first attempt recorded', async () => {
-        const [row] = await deliveries();
-        return row.attempt_count === 1 && row.claimed_until === null;
+        const [row] = await deliveries(); // none until the fan-out has written it
+        return row?.attempt_count === 1 && row.claimed_until === null;
       });
       const [backingOff] = await deliveries();
       expect(backingOff.status).toBe('pending');

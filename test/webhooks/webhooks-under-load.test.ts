@@ -5,9 +5,10 @@
 // once nobody waits. Postgres only: the embedded database's pool is a single connection, on which a
 // saturated pool cannot be staged beside a worker that still gets its turns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLoop } from '../../src/jobs/loop.js';
+import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
-import { type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
 import { onPostgres } from '../support/db.js';
 import { useSeededService } from '../support/fixtures.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
@@ -19,7 +20,7 @@ const ANSWER_AFTER_MS = 80;
 /** The test database's pool (test/support/db.ts): the load keeps twice as many callers busy. */
 const POOL_MAX = 20;
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
 
 beforeAll(async () => {
   receiver = await startReceiver({ answerAfterMs: ANSWER_AFTER_MS, payloads: 'stand-ins' });
@@ -76,7 +77,7 @@ describe.runIf(onPostgres)('the webhook worker under load', () => {
       else if (Date.now() < loadEnds - 200) underLoad.push(receiver.underWay());
     }, 5);
     const load = loadThePool(loadEnds);
-    worker = startDeliveryWorker({
+    worker = startWebhookJobs({
       db,
       logger: createLogger('silent'),
       now: () => new Date(),
@@ -97,7 +98,8 @@ describe.runIf(onPostgres)('the webhook worker under load', () => {
       loaded = false;
       for (;;) {
         const pending = await db('webhook_deliveries').where({ status: 'pending' }).first();
-        if (!pending) break;
+        const unfanned = await db('events').whereRaw('not fanned_out').first();
+        if (!pending && !unfanned) break;
         await sleep(20);
       }
       // Under load the deliveries went on, one at a time; the rest went out together once nobody waited.

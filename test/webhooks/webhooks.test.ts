@@ -4,17 +4,20 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLoop } from '../../src/jobs/loop.js';
+import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
 import type { NewEvent } from '../../src/modules/events/rows.js';
-import { type DeliverySettings, type DeliveryWorker, startDeliveryWorker } from '../../src/modules/webhooks/worker.js';
+import { fanOutCommittedEvents } from '../../src/modules/webhooks/fanOut.js';
+import type { DeliverySettings } from '../../src/modules/webhooks/worker.js';
 import { deliveryMetrics } from '../../src/ops/metrics.js';
 import { useSeededService } from '../support/fixtures.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const fixture = useSeededService();
 let receiver: Receiver;
-let worker: DeliveryWorker | undefined;
+let worker: JobLoop | undefined;
 beforeAll(async () => {
   // Stand-in data beside real events (docs/decisions.md 41): the envelopes are checked, not the data.
   receiver = await startReceiver({ payloads: 'stand-ins' });
@@ -42,7 +45,7 @@ const writeEvents = (partner: string, events: NewEvent[]) =>
   fixture.database.db.transaction((trx) => appendEvents(trx, partner, events));
 
 const startWorker = (settings: Partial<DeliverySettings> = {}) => {
-  worker = startDeliveryWorker({
+  worker = startWebhookJobs({
     db: fixture.database.db,
     logger: createLogger('silent'),
     now: () => new Date(),
@@ -52,7 +55,10 @@ const startWorker = (settings: Partial<DeliverySettings> = {}) => {
   });
 };
 
-/** Waits until no delivery is pending (the worker retries without end inside the 3-day window). */
+/**
+ * Waits until every event is fanned out and no delivery is pending (the worker retries without end
+ * inside the 3-day window).
+ */
 async function settled(): Promise<void> {
   for (;;) {
     const pending = await fixture.database
@@ -60,7 +66,8 @@ async function settled(): Promise<void> {
       .where({ status: 'pending' })
       .count({ n: '*' })
       .first();
-    if (Number(pending?.n) === 0) return;
+    const unfanned = await fixture.database.db('events').whereRaw('not fanned_out').count({ n: '*' }).first();
+    if (Number(pending?.n) === 0 && Number(unfanned?.n) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -108,7 +115,9 @@ describe('webhook deliveries', () => {
       { type: 'payment.recorded', occurredAt: at, data: { payment: { id: 2, amount: 1 } } },
       { type: 'transaction.created', occurredAt: at, data: { transactionId: 78 } },
     ]);
-    // The deliveries were written with the events, in their transaction: 4 + 1 of Demo's, 1 of Other's.
+    // Nothing was written with the events; the relay writes their deliveries: 4 + 1 of Demo's, 1 of Other's.
+    expect(await fixture.database.db('webhook_deliveries').count({ n: '*' })).toEqual([{ n: '0' }]);
+    await fanOutCommittedEvents(fixture.database.db, 100);
     const queued = await fixture.database.db('webhook_deliveries').select('partner_id', 'endpoint_id', 'status');
     expect(queued.map((row) => [String(row.partner_id), String(row.endpoint_id), row.status]).sort()).toEqual(
       [

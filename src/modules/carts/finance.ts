@@ -6,9 +6,7 @@ import { invalidArgument, notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { assignDeviceToCustomer, devicesByKeys } from '../devices/queries.js';
-import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import { appendEvents } from '../events/queries.js';
-import type { EventRow } from '../events/rows.js';
 import { financeOrderEvent } from '../financeOrders/events.js';
 import { financeOrdersOfCarts, financeOrdersOfDevices, insertFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
@@ -30,11 +28,9 @@ export async function financeCart(
   actor: AuditActor,
   request: FinanceCartRequest,
   now: Date,
-  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<FinanceOrderRow> {
   const { partnerId, cartTag, deviceId } = request;
-  let events: EventRow[] = [];
-  const order = await audited(
+  return audited(
     db,
     actor,
     async (trx) => {
@@ -86,7 +82,7 @@ export async function financeCart(
         },
       ]);
       const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] });
-      events = await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
+      await appendEvents(trx, partnerId, [financeOrderEvent('finance_order.created', order, now), ...created]);
       // Its lock timeline: the reminders and the lock of its first deadline.
       const settings = await partnerSettingsOf(trx, partnerId);
       await rescheduleOrder(trx, {
@@ -107,6 +103,4 @@ export async function financeCart(
       details: { cartTag, deviceId },
     }),
   );
-  observeEvents(observer, events);
-  return order;
 }

@@ -64,7 +64,6 @@ export const cartResolvers: Resolvers = {
         operatorActor(ctx),
         { partnerId, cartTag: input.cartTag, deviceId },
         ctx.partnerPolicies.nowFor(partnerId),
-        ctx.observe,
       );
     },
   },

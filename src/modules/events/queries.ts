@@ -2,6 +2,7 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
 import { activeTraceparent } from '../../kernel/tracing.js';
 import { newEventId } from './ids.js';
+import { publishOnCommit } from './log.js';
 import type { EventRow, EventTypeName, NewEvent } from './rows.js';
 
 const COLUMNS = ['partner_id', 'id', 'sequence', 'type', 'occurred_at', 'data'] as const;
@@ -10,7 +11,7 @@ const COLUMNS = ['partner_id', 'id', 'sequence', 'type', 'occurred_at', 'data'] 
  * Appends a partner's events in the caller's transaction, in one statement, numbered from the events
  * sequence in the order given (no lock is taken: payments of one partner do not wait for each other).
  * Each carries the traceparent of the active span (null with tracing off): its webhook deliveries
- * continue the trace of the request that wrote it.
+ * continue the trace of the request that wrote it. The log publishes them once `trx` commits (log.ts).
  */
 export async function appendEvents(trx: DbOrTrx, partnerId: string, events: readonly NewEvent[]): Promise<EventRow[]> {
   if (events.length === 0) return [];
@@ -29,7 +30,9 @@ export async function appendEvents(trx: DbOrTrx, partnerId: string, events: read
       events.map((event) => JSON.stringify(event.data)),
     ],
   )) as { rows: EventRow[] };
-  return rows.sort((a, b) => Number(BigInt(a.sequence) - BigInt(b.sequence)));
+  rows.sort((a, b) => Number(BigInt(a.sequence) - BigInt(b.sequence)));
+  publishOnCommit(trx, rows);
+  return rows;
 }
 
 /** Events to append as one part of a statement (appendEventsPart): the arrays it unnests, in order. */
@@ -47,7 +50,8 @@ export interface EventArrays {
  * `subject` names a CTE returning that row's partner_id. The events are written only if the row was,
  * numbered as appendEvents numbers them, so a statement that writes nothing numbers nothing. An event
  * marked `guarded` is written only where `guard`, an SQL condition on the statement's other parts,
- * holds (the lock timeline's unlock: only if the order's lock had fired); the others always.
+ * holds (the lock timeline's unlock: only if the order's lock had fired); the others always. Whoever
+ * runs the statement hands what it wrote to appendedBy, in the same function.
  */
 export function appendEventsPart(subject: string, events: EventArrays, guard = sqlText('false')): SqlFragment {
   const row = sqlText(subject);
@@ -84,6 +88,12 @@ export function appendEventsOf(
       guarded: guarded.has(event),
     })),
   };
+}
+
+/** What a statement of appendEventsOfSql wrote on `handle`: the log publishes it once committed (log.ts). */
+export function appendedBy<T extends Pick<EventRow, 'partner_id' | 'id' | 'type'>>(handle: DbOrTrx, written: T[]): T[] {
+  publishOnCommit(handle, written);
+  return written;
 }
 
 /** Where a page of the log stops: a partner's by sequence, every partner's by (time, id). */

@@ -6,8 +6,7 @@
 // same transaction (they have no foreign key to the partitioned log to cascade from).
 
 import type { DbOrTrx } from '../../db/knex.js';
-import { ensureMonthsAhead, monthPartitions, monthStart } from '../../db/partitions.js';
-import { runPeriodically } from '../../kernel/periodic.js';
+import { monthPartitions, monthStart } from '../../db/partitions.js';
 
 const BATCH = 10_000;
 const DAY_MS = 86_400_000;
@@ -57,29 +56,4 @@ async function deleteExpiredStrays(db: DbOrTrx, horizon: Date): Promise<number> 
 export async function purgeExpiredEvents(db: DbOrTrx, now: Date, days: number): Promise<number> {
   const horizon = new Date(now.getTime() - days * DAY_MS);
   return (await dropExpiredMonths(db, horizon)) + (await deleteExpiredStrays(db, horizon));
-}
-
-/**
- * Purges at once, then every `everyMs` (an hour by default) until stopped; the timer does not keep the
- * process alive. A failed purge is reported and tried again at the next tick. Each tick first makes
- * sure the months ahead of the ledger and the log exist (ensureMonthsAhead): this hourly tick at
- * start and on every instance is the service's one schedule of database upkeep.
- */
-export function scheduleEventRetention(
-  db: DbOrTrx,
-  options: {
-    days: number;
-    now: () => Date;
-    everyMs?: number;
-    onError: (error: unknown) => void;
-  },
-): { stop: () => Promise<void> } {
-  return runPeriodically(
-    async () => {
-      const now = options.now();
-      await ensureMonthsAhead(db, now);
-      await purgeExpiredEvents(db, now, options.days);
-    },
-    { everyMs: options.everyMs ?? 3_600_000, onError: options.onError },
-  );
 }

@@ -9,7 +9,6 @@ import { notFound } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { settleCommandTimesAt } from '../deviceCommands/queries.js';
-import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import type { EventRow } from '../events/rows.js';
 import { offsetToReach } from '../partners/clock.js';
 import { type PartnerPolicy, partnerPolicyOf, publishPartnerPolicy } from '../partners/policies.js';
@@ -41,14 +40,13 @@ async function commitPolicy(
 
 /**
  * Changes the settings named in `change`; a bad value is INVALID_PARTNER_SETTINGS and nothing changes.
- * The unlocks a raised grace writes (decisions.md 37) are told to `observer` once committed.
+ * The unlocks a raised grace writes (decisions.md 37) are published by the log once committed.
  */
 export async function updatePartnerSettings(
   db: Db,
   actor: AuditActor,
   partnerId: string,
   change: PartnerSettingsChange,
-  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<{ before: PartnerPolicy; after: PartnerPolicy }> {
   const { events, ...changed } = await audited(
     db,
@@ -73,7 +71,6 @@ export async function updatePartnerSettings(
       details: { before: before.settings, after: after.settings },
     }),
   );
-  observeEvents(observer, events);
   return changed;
 }
 
@@ -115,8 +112,8 @@ export function setSandboxClock(
 /**
  * Puts the partner back on real time (the one way a sandbox clock goes back), leaving nothing stuck
  * (decisions.md 37): the open references already expired at the partner's time are stored EXPIRED,
- * the locked orders whose lockAt real time puts ahead again are unlocked (their events told to
- * `observer` once committed), and no device command keeps a time ahead of it (decisions.md 34). The
+ * the locked orders whose lockAt real time puts ahead again are unlocked (their events published
+ * once committed), and no device command keeps a time ahead of it (decisions.md 34). The
  * pending instants move back by the offset.
  */
 export async function resetSandboxClock(
@@ -124,9 +121,8 @@ export async function resetSandboxClock(
   actor: AuditActor,
   partnerId: string,
   realNow: () => Date,
-  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<PartnerPolicy> {
-  const { policy, events } = await audited(
+  const { policy } = await audited(
     db,
     actor,
     async (trx) => {
@@ -147,6 +143,5 @@ export async function resetSandboxClock(
       details: {},
     }),
   );
-  observeEvents(observer, events);
   return policy;
 }

@@ -18,13 +18,7 @@ export const partnerPolicyResolvers: Resolvers = {
     updatePartnerSettings: async (_root, { input }, ctx) => {
       const actor = operatorActor(ctx);
       const { partnerId, ...change } = input;
-      const { after } = await updatePartnerSettings(
-        ctx.primary,
-        actor,
-        requireId('partner', partnerId),
-        change,
-        ctx.observe,
-      );
+      const { after } = await updatePartnerSettings(ctx.primary, actor, requireId('partner', partnerId), change);
       ctx.partnerPolicies.apply(after);
       return (await ctx.reads.loaders.partners.byId.load(partnerId))!;
     },
@@ -41,7 +35,7 @@ export const partnerPolicyResolvers: Resolvers = {
       const actor = operatorActor(ctx);
       requireSandbox(ctx.production);
       const id = requireId('partner', partnerId);
-      ctx.partnerPolicies.apply(await resetSandboxClock(ctx.primary, actor, id, ctx.now, ctx.observe));
+      ctx.partnerPolicies.apply(await resetSandboxClock(ctx.primary, actor, id, ctx.now));
       return sandboxClockAfter(ctx, id);
     },
   },

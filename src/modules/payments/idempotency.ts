@@ -10,7 +10,7 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { idempotencyConflict, invalidArgument } from '../../kernel/errors.js';
 import { canonicalNumber, isJsonNumber, type JsonNumber, numberText, plainJson } from '../../kernel/losslessJson.js';
 import { amountIdentity } from '../../kernel/money.js';
-import type { WrittenEvent } from '../events/observe.js';
+import type { CommittedEvent } from '../events/log.js';
 import type { RecordedPayment } from './record.js';
 import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
 
@@ -93,7 +93,7 @@ export interface Claimed {
   /** The payment's row when this request recorded it; a replay has only the receipt's paymentId. */
   payment?: PaymentRow;
   /** The events written with it (a replay writes none). */
-  events?: readonly WrittenEvent[];
+  events?: readonly CommittedEvent[];
 }
 
 /** The answer to a repeat of a stored request: its receipt again, or IDEMPOTENCY_CONFLICT naming `what` was reused. */

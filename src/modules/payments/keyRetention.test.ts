@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
-import { purgeExpiredIdempotencyKeys, scheduleIdempotencyKeyRetention } from './keyRetention.js';
+import { purgeExpiredIdempotencyKeys } from './keyRetention.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -44,15 +44,5 @@ describe('purgeExpiredIdempotencyKeys', () => {
     expect(await purgeExpiredIdempotencyKeys(database.db, NOW)).toBe(3);
     expect(await keysLeft()).toEqual(['demo-live', 'other-live']);
     expect(await purgeExpiredIdempotencyKeys(database.db, NOW)).toBe(0);
-  });
-
-  it('is run at once by the schedule, which stops on demand', async () => {
-    const demo = await partnerId('Demo Retail');
-    await database.db('idempotency_keys').insert(record(demo, 'scheduled-expired', at(-1000)));
-    const errors: unknown[] = [];
-    const schedule = scheduleIdempotencyKeyRetention(database.db, { now: () => NOW, onError: (e) => errors.push(e) });
-    await schedule.stop();
-    expect(errors).toEqual([]);
-    expect(await keysLeft()).not.toContain('scheduled-expired');
   });
 });

@@ -3,7 +3,6 @@
 // a batch at a time so no one statement holds a day of rows. Every instance runs it: a batch skips
 // the rows another instance is deleting, so instances never wait on each other.
 import type { DbOrTrx } from '../../db/knex.js';
-import { runPeriodically } from '../../kernel/periodic.js';
 
 const BATCH = 10_000;
 
@@ -21,15 +20,4 @@ export async function purgeExpiredIdempotencyKeys(db: DbOrTrx, now: Date): Promi
     purged += deleted;
     if (deleted < BATCH) return purged;
   }
-}
-
-/** Purges at once, then every `everyMs` (an hour by default) until stopped (kernel/periodic.ts). */
-export function scheduleIdempotencyKeyRetention(
-  db: DbOrTrx,
-  options: { now: () => Date; everyMs?: number; onError: (error: unknown) => void },
-): { stop: () => Promise<void> } {
-  return runPeriodically(() => purgeExpiredIdempotencyKeys(db, options.now()), {
-    everyMs: options.everyMs ?? 3_600_000,
-    onError: options.onError,
-  });
 }

@@ -1,7 +1,6 @@
 // What became of each payment request, told through a port in the context: the domain says what
 // happened, whoever observes the service (ops/metrics.ts, installed by app.ts) counts it.
 import { AppError, type ErrorCode } from '../../kernel/errors.js';
-import { type EventObserver, observeEvents, type WrittenEvent } from '../events/observe.js';
 
 type PaymentChannel = 'in_store' | 'vendor';
 
@@ -15,16 +14,15 @@ export interface PaymentObserver {
 }
 
 /** Observes nothing: a context built without an observer (a tool, a test). */
-export const UNOBSERVED: PaymentObserver & EventObserver = {
-  eventsWritten: () => {},
+export const UNOBSERVED: PaymentObserver = {
   paymentRecorded: () => {},
   paymentReplayed: () => {},
   paymentRefused: () => {},
 };
 
 /** Runs one payment attempt and tells `observer` its outcome: recorded, replayed, or refused with a code. */
-export async function observePaymentOutcome<T extends { replayed: boolean; events?: readonly WrittenEvent[] }>(
-  observer: PaymentObserver & EventObserver,
+export async function observePaymentOutcome<T extends { replayed: boolean }>(
+  observer: PaymentObserver,
   channel: PaymentChannel,
   attempt: () => Promise<T>,
 ): Promise<T> {
@@ -38,7 +36,5 @@ export async function observePaymentOutcome<T extends { replayed: boolean; event
   }
   if (outcome.replayed) observer.paymentReplayed(channel);
   else observer.paymentRecorded(channel);
-  // Committed by now: the payment's events count too.
-  observeEvents(observer, outcome.events);
   return outcome;
 }

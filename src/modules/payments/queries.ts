@@ -2,7 +2,7 @@ import { joinedRow, sourcesOf } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
 import { prepared, runShaped, runSql } from '../../db/prepared.js';
 import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
-import { appendEventsOf, appendEventsPart, type EventArrays } from '../events/queries.js';
+import { appendEventsOf, appendEventsPart, appendedBy, type EventArrays } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { dayRuleColumnsOf, totalBuyingDaysSql } from '../financeOrders/paidThroughSql.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
@@ -357,8 +357,11 @@ export async function creditInStorePayment(db: DbOrTrx, credit: InStoreCredit): 
   const [written] = await runSql<{ id: string; lifted: boolean }>(db, statement.sql, statement.bindings);
   if (!written) return null;
   return {
-    events: statement.events
-      .filter((event) => !event.guarded || written.lifted)
-      .map(({ partner_id, id, type }) => ({ partner_id, id, type })),
+    events: appendedBy(
+      db,
+      statement.events
+        .filter((event) => !event.guarded || written.lifted)
+        .map(({ partner_id, id, type }) => ({ partner_id, id, type })),
+    ),
   };
 }

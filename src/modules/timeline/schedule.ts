@@ -4,7 +4,7 @@
 // here too, beside the payment's own events and after them in the log.
 import type { DbOrTrx } from '../../db/knex.js';
 import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
-import { appendEvents, appendEventsOf, appendEventsPart } from '../events/queries.js';
+import { appendEvents, appendEventsOf, appendEventsPart, appendedBy } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { orderStatusSql } from '../financeOrders/queries.js';
 import { standingOf } from '../financeOrders/terms.js';
@@ -127,7 +127,7 @@ export async function appendEventsWithTimeline(
      logged as (${appendEventsPart('subject', appended.arrays, LIFTED)} returning ${EVENT_COLUMNS})
      select ${EVENT_COLUMNS} from logged order by sequence`;
   const { rows } = (await trx.raw(statement.sql, statement.bindings)) as { rows: EventRow[] };
-  return rows;
+  return appendedBy(trx, rows);
 }
 
 /** A partner's orders (alias `o`) as their device events tell of them, with their devices: a query to narrow. */
@@ -158,8 +158,8 @@ async function timelineOrderOf(trx: DbOrTrx, partnerId: string, id: string): Pro
  * In the transaction that changes an order's lockAt (a payment) or creates it: replace the order's
  * pending instants with those of the new lockAt (none when fully paid), and write DEVICE_UNLOCKED /
  * DEVICE_RELEASED events when due. Nothing when the deadline does not move; else one statement, and a
- * read of the order first when an event may be due. Returns nothing: listeners hear of its events
- * with the caller's (the payments fold this into their own statements and publish what they wrote).
+
+
  */
 export async function rescheduleOrder(trx: DbOrTrx, change: TimelineChange): Promise<void> {
   if (!movesDeadline(change)) return;

@@ -6,9 +6,7 @@ import { currencyMismatch, notFound } from '../../kernel/errors.js';
 import type { Money } from '../../kernel/money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
-import { type EventObserver, observeEvents, UNOBSERVED_EVENTS } from '../events/observe.js';
 import { appendEvents } from '../events/queries.js';
-import type { EventRow } from '../events/rows.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { merchantsByKeys } from '../merchants/queries.js';
 import { transactionCreatedEvents } from './events.js';
@@ -33,11 +31,9 @@ export async function createAdjustment(
   actor: AuditActor,
   request: AdjustmentRequest,
   now: Date,
-  observer: EventObserver = UNOBSERVED_EVENTS,
 ): Promise<AdjustmentRow> {
   const { partnerId, merchantId, financeOrderId, amount, notes } = request;
-  let events: EventRow[] = [];
-  const written = await audited(
+  return audited(
     db,
     actor,
     async (trx) => {
@@ -73,11 +69,7 @@ export async function createAdjustment(
         },
       ]);
       const values = [transaction!.id];
-      events = await appendEvents(
-        trx,
-        partnerId,
-        await transactionCreatedEvents(trx, partnerId, { column: 'id', values }),
-      );
+      await appendEvents(trx, partnerId, await transactionCreatedEvents(trx, partnerId, { column: 'id', values }));
       return adjustment;
     },
     (adjustment) => ({
@@ -95,7 +87,4 @@ export async function createAdjustment(
       },
     }),
   );
-  // Committed by now: its events count.
-  observeEvents(observer, events);
-  return written;
 }

@@ -137,7 +137,6 @@ export const transactionResolvers: Resolvers = {
           operatorId,
         },
         ctx.partnerPolicies.nowFor(partnerId),
-        ctx.observe,
       );
       ctx.logger.info({ adjustmentId: adjustment.id, partnerId, operatorId }, 'adjustment recorded');
       return adjustment;

@@ -5,7 +5,6 @@
 // time, each in its own transaction, skipping the rows another worker holds: instances never wait on
 // each other, and a run stopped half-way leaves every row either as it was or done.
 import type { Db, DbOrTrx } from '../../db/knex.js';
-import { runPeriodically } from '../../kernel/periodic.js';
 import { sealingKeyIdOf, type UnlockKeySealer, unlockKeyOfRow } from './sealing.js';
 
 const BATCH = 500;
@@ -124,19 +123,4 @@ export async function listedKeysThatDoNotOpen(db: DbOrTrx, sealer: UnlockKeySeal
       return [sealingKeyIdOf(row.unlock_key_sealed!)!];
     }
   });
-}
-
-/** Seals at once, then every `everyMs` (an hour by default) until stopped; `onRun` hears each run that changed a row. */
-export function scheduleUnlockKeySealing(
-  db: Db,
-  sealer: UnlockKeySealer,
-  options: { everyMs?: number; onRun: (run: SealingRun) => void; onError: (error: unknown) => void },
-): { stop: () => Promise<void> } {
-  return runPeriodically(
-    async () => {
-      const run = await sealStoredUnlockKeys(db, sealer);
-      if (run.sealed + run.resealed > 0) options.onRun(run);
-    },
-    { everyMs: options.everyMs ?? 3_600_000, onError: options.onError },
-  );
 }

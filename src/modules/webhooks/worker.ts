@@ -1,22 +1,22 @@
-// The delivery worker: woken by the event log's notifications (wake.ts), and polling slowly as a
-// safety net (retries come due, a notification missed), it claims due deliveries in batches (bounded
+// The delivery worker, a task of the job loop (src/jobs/, which wakes it on the fan-out's "deliveries due"
+// and polls it as a safety net: retries come due, a message missed): it claims due deliveries in batches (bounded
 // in total and per endpoint in this process, and, if the operator asks, while requests wait for a
 // database connection) on connections of its own, posts each signed, and records the attempt
-// (delivered ones together: delivered.ts). stop() claims nothing more and waits for the posts under
-// way (each ends within its timeout). Started by main.ts.
+// (delivered ones together: delivered.ts). drain() claims nothing more and waits for the posts under
+// way (each ends within its timeout).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
 import { ownConnections } from '../../db/ownConnections.js';
 import { poolCounts } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../kernel/tracing.js';
+import { DELIVERIES_DUE_PREFIX } from '../events/publish.js';
 import { deliveredRecorder } from './delivered.js';
 import { DEFAULT_ALLOWED_PORTS, type DestinationRules } from './destinations.js';
 import { postWebhook } from './post.js';
 import { abandonDelivery, claimDueDeliveries, type DeliveryTargets, deliveryTargets, recordAttempt } from './queue.js';
 import type { WebhookDeliveryRow } from './rows.js';
 import { messageOfEvent, signedRequest } from './signing.js';
-import { wakeOnEvents } from './wake.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -55,6 +55,8 @@ export interface DeliverySettings {
    * then lagging under a sustained load and catching up once the requests stop waiting (decisions.md 24).
    */
   maxConcurrentUnderLoad: number;
+  /** Events fanned out to their deliveries in one transaction. */
+  fanOutBatch: number;
 }
 
 /** 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, then every 12 h: the last attempt ~82 h after the event. */
@@ -70,6 +72,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   maxPerEndpoint: 4,
   databaseConnections: 2,
   maxConcurrentUnderLoad: Number.POSITIVE_INFINITY,
+  fanOutBatch: 500,
 };
 
 /** Hears each attempt's outcome and each delivery's lag (ops/metrics.ts counts them). */
@@ -89,9 +92,16 @@ export interface DeliveryWorkerDeps {
   observe?: DeliveryObserver;
 }
 
+/** The deliveries' work for the job loop (src/jobs/): it claims and posts; the loop decides when. */
 export interface DeliveryWorker {
+  /** Its own connections (the requests' pool when it has none): the fan-out's too, off the requests' queue. */
+  connections: Db;
+  /** Claims due deliveries as room allows and starts posting them; answers how many it claimed. */
+  claimDue(): Promise<number>;
+  /** A message of the event log's channel that woke it (a partner's deliveries said due). */
+  heard(message: string): void;
   /** Claims nothing more; resolves when the posts under way are recorded. */
-  stop(): Promise<void>;
+  drain(): Promise<void>;
 }
 
 /** The wait after failed attempt `attempt` (1, 2, ...), with jitter. */
@@ -101,7 +111,8 @@ export function retryDelayMs(settings: DeliverySettings, attempt: number): numbe
   return Math.round(base * (1 + settings.jitter * (2 * Math.random() - 1)));
 }
 
-export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+/** `wake` asks the loop to claim again soon: a post was answered, its endpoint's slot free. */
+export function createDeliveryWorker(deps: DeliveryWorkerDeps, wake: () => void): DeliveryWorker {
   const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
   // One token per worker: its claims, and only its, are released by its updates.
   const claimToken = randomUUID();
@@ -116,10 +127,6 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const perEndpoint = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let polling: Promise<void> | undefined;
-  // Woken while a poll was under way: poll again as soon as it ends.
-  let pollAgain = false;
   // A claim that skips the endpoints at their cap reads, in the queue's time order, every due delivery of
   // theirs before it reaches another endpoint's: under one endpoint's backlog that is a scan of the
   // backlog, and it came once per freed slot. Once such a claim found nothing, the worker looks past the
@@ -218,73 +225,47 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     return Math.max(0, limit - running.size);
   };
 
-  async function poll(): Promise<void> {
-    try {
-      for (let total = room(); !stopped && total > 0; total = room()) {
-        const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
-        if (busy.length > 0 && lookedPastLately(busy)) break;
-        const batch = await claimDueDeliveries(db, claimToken, settings.leaseMs, {
-          total,
-          perEndpoint: settings.maxPerEndpoint,
-          underWay: perEndpoint,
-        });
-        if (batch.length === 0 && busy.length > 0)
-          nothingElseDue = { past: new Set(busy), until: Date.now() + lookPastMs };
-        if (batch.length === 0) break;
-        const targets = deliveryTargets(db, batch);
-        for (const [i, delivery] of batch.entries())
-          launch(
-            delivery,
-            targets.then((found) => found[i]!),
-          );
-        // Fewer than it had room for: nothing more is due now (or only for endpoints at their cap).
-        if (batch.length < total) break;
-      }
-    } catch (error) {
-      deps.logger.warn({ err: error }, 'webhook queue could not be polled');
+  /** Claims and launches as many due deliveries as there is room for; answers how many. */
+  async function claimDue(): Promise<number> {
+    let launched = 0;
+    for (let total = room(); !stopped && total > 0; total = room()) {
+      const busy = [...perEndpoint].filter(([, count]) => count >= settings.maxPerEndpoint).map(([key]) => key);
+      if (busy.length > 0 && lookedPastLately(busy)) break;
+      const batch = await claimDueDeliveries(db, claimToken, settings.leaseMs, {
+        total,
+        perEndpoint: settings.maxPerEndpoint,
+        underWay: perEndpoint,
+      });
+      if (batch.length === 0 && busy.length > 0)
+        nothingElseDue = { past: new Set(busy), until: Date.now() + lookPastMs };
+      if (batch.length === 0) break;
+      launched += batch.length;
+      const targets = deliveryTargets(db, batch);
+      for (const [i, delivery] of batch.entries())
+        launch(
+          delivery,
+          targets.then((found) => found[i]!),
+        );
+      // Fewer than it had room for: nothing more is due now (or only for endpoints at their cap).
+      if (batch.length < total) break;
     }
+    return launched;
   }
 
-  function run(): void {
-    timer = undefined;
-    polling = poll().finally(() => {
-      polling = undefined;
-      if (stopped) return;
-      if (pollAgain) {
-        pollAgain = false;
-        wake();
-      } else timer ??= setTimeout(run, settings.pollMs);
-    });
-  }
-
-  /** Looks for due deliveries now (a notification, a freed slot); the safety net's poll otherwise. */
-  function wake(): void {
-    if (stopped) return;
-    if (polling) {
-      pollAgain = true;
-      return;
-    }
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, 0);
-  }
-
-  // An event of a partner none of whose endpoints is at its cap may have deliveries the last look past
-  // them did not see: look past them again at once.
-  const waker = wakeOnEvents(deps.db, deps.logger, (partnerId) => {
-    const past = nothingElseDue?.past;
-    if (past && (partnerId === null || ![...past].some((key) => key.startsWith(`${partnerId}:`)))) {
-      nothingElseDue = undefined;
-    }
-    wake();
-  });
-
-  wake();
   return {
-    async stop() {
+    connections: db,
+    claimDue,
+    heard(message) {
+      // Deliveries of a partner none of whose endpoints is at its cap may be due where the last look
+      // past the capped ones did not see: look past them again at once.
+      const partnerId = message.startsWith(DELIVERIES_DUE_PREFIX) ? message.slice(DELIVERIES_DUE_PREFIX.length) : null;
+      const past = nothingElseDue?.past;
+      if (past && (partnerId === null || ![...past].some((key) => key.startsWith(`${partnerId}:`)))) {
+        nothingElseDue = undefined;
+      }
+    },
+    async drain() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await waker.close();
-      await polling;
       await Promise.all([...running]);
       await queue.close();
     },

@@ -1,0 +1,122 @@
+// The tasks of the job loop (loop.ts): each a small adapter from a domain module's batch to the loop's
+// terms (its batch size, what wakes it, how often it is looked at). The work itself, its claim and its
+// lease live in the module: the fan-out's and the deliveries' in webhooks/, the lock instants' in
+// timeline/, the retentions' in events/ and payments/, the months ahead in db/partitions.ts.
+import type { Logger } from 'pino';
+import type { Db } from '../db/knex.js';
+import { ensureMonthsAhead } from '../db/partitions.js';
+import { DELIVERIES_DUE_PREFIX, REVOKED_KEY_PREFIX } from '../modules/events/publish.js';
+import { purgeExpiredEvents } from '../modules/events/retention.js';
+import { purgeExpiredIdempotencyKeys } from '../modules/payments/keyRetention.js';
+import { fireDueInstants } from '../modules/timeline/claim.js';
+import { DEFAULT_LOCK_BATCH } from '../modules/timeline/scheduler.js';
+import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
+import { sealStoredUnlockKeys } from '../modules/unlockCodes/storedKeys.js';
+import { fanOutCommittedEvents } from '../modules/webhooks/fanOut.js';
+import {
+  createDeliveryWorker,
+  DEFAULT_DELIVERY_SETTINGS,
+  type DeliveryWorkerDeps,
+} from '../modules/webhooks/worker.js';
+import { type JobLoop, type JobTask, startJobLoop } from './loop.js';
+
+const HOUR = 3_600_000;
+
+/** An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation nor deliveries due. */
+const isEventMessage = (message: string) =>
+  !message.startsWith(REVOKED_KEY_PREFIX) && !message.startsWith(DELIVERIES_DUE_PREFIX);
+
+/**
+ * The webhook tasks, on the delivery worker's own connections (off the requests' queue): the fan-out of
+ * committed events to their deliveries (webhooks/fanOut.ts), woken by each event's publication, and the
+ * deliveries posted (webhooks/worker.ts), woken by the fan-out's and the tools' "deliveries due".
+ * `wakeDeliveries` asks the loop to claim again: a post was answered, its endpoint's slot free.
+ */
+export function webhookTasks(deps: DeliveryWorkerDeps, wakeDeliveries: () => void): JobTask[] {
+  const worker = createDeliveryWorker(deps, wakeDeliveries);
+  const pollMs = deps.settings?.pollMs ?? DEFAULT_DELIVERY_SETTINGS.pollMs;
+  const fanOutBatch = deps.settings?.fanOutBatch ?? DEFAULT_DELIVERY_SETTINGS.fanOutBatch;
+  return [
+    {
+      name: 'webhook fan-out',
+      batchSize: fanOutBatch,
+      pollMs,
+      wakesOn: isEventMessage,
+      // Another instance's relay under way: this one takes nothing (0), and that one tells the workers.
+      runBatch: async () => (await fanOutCommittedEvents(worker.connections, fanOutBatch)).events,
+    },
+    {
+      name: 'webhook deliveries',
+      // Its claims are bounded by its room; a claim that filled it runs again once a slot frees (wake).
+      batchSize: Number.POSITIVE_INFINITY,
+      pollMs,
+      wakesOn: (message) => {
+        if (!message.startsWith(DELIVERIES_DUE_PREFIX)) return false;
+        worker.heard(message);
+        return true;
+      },
+      runBatch: () => worker.claimDue(),
+      drain: () => worker.drain(),
+    },
+  ];
+}
+
+/** The lock timeline's due instants fired (timeline/claim.ts), a batch per transaction; polled every second. */
+export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?: number } = {}): JobTask {
+  const batchSize = options.batchSize ?? DEFAULT_LOCK_BATCH;
+  return {
+    name: 'lock instants',
+    batchSize,
+    pollMs: options.pollMs ?? 1000,
+    runBatch: async () => (await db.transaction((trx) => fireDueInstants(trx, new Date(), batchSize))).claimed,
+  };
+}
+
+/** An hourly chore (at start, then every hour), yielding to requests: it can come a little later. */
+const hourly = (name: string, run: () => Promise<unknown>): JobTask => ({
+  name,
+  batchSize: Number.POSITIVE_INFINITY,
+  pollMs: HOUR,
+  yieldsToRequests: true,
+  runBatch: async () => {
+    await run();
+    return 0;
+  },
+});
+
+export interface ServiceTaskDeps {
+  db: Db;
+  logger: Logger;
+  now: () => Date;
+  eventRetentionDays: number;
+  unlockKeys: UnlockKeySealer;
+  deliveries: Omit<DeliveryWorkerDeps, 'db' | 'logger' | 'now'>;
+}
+
+/** The worker role's tasks, in the order they stop (service.ts starts them on one loop). */
+export function serviceTasks(deps: ServiceTaskDeps, wake: (name: string) => void): JobTask[] {
+  const { db, logger, now } = deps;
+  return [
+    // The months ahead of the ledger and the log made before anything expires.
+    hourly('partitions upkeep', () => ensureMonthsAhead(db, now())),
+    hourly('event retention', () => purgeExpiredEvents(db, now(), deps.eventRetentionDays)),
+    // Idempotency-Key records past their 24 hours, off the payments' path.
+    hourly('idempotency key retention', () => purgeExpiredIdempotencyKeys(db, now())),
+    // Unlock keys still in clear (or sealed under a key but the first) sealed under the first.
+    hourly('unlock key sealing', async () => {
+      const run = await sealStoredUnlockKeys(db, deps.unlockKeys);
+      if (run.sealed + run.resealed > 0)
+        logger.info({ ...run, sealingKeyId: deps.unlockKeys.sealingKeyId }, 'unlock keys sealed');
+    }),
+    lockInstantsTask(db),
+    ...webhookTasks({ ...deps.deliveries, db, logger, now }, () => wake('webhook deliveries')),
+  ];
+}
+
+/** The webhook tasks alone on a loop of their own: the fan-out and the deliveries (suites, the bench). */
+export function startWebhookJobs(deps: DeliveryWorkerDeps): JobLoop {
+  let loop: JobLoop | undefined;
+  const tasks = webhookTasks(deps, () => loop?.wake('webhook deliveries'));
+  loop = startJobLoop({ db: deps.db, logger: deps.logger, tasks });
+  return loop;
+}
