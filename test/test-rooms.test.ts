@@ -81,7 +81,7 @@ describe("this repository's rooms", () => {
     expect(roomOf('test/test-rooms.test.ts')).toEqual(['once']);
   });
 
-  it('find each suite in the folder of its area (decisions.md 45): at the top of test/ only the tests of the suite and of the text', () => {
+  it('find each suite in the folder of its area (decisions.md 43): at the top of test/ only the tests of the suite and of the text', () => {
     const files = classifyTestFiles(ROOT).map((file) => file.path);
     const folderOf = (path: string) => path.split('/').slice(0, -1).join('/');
     expect(files.filter((path) => folderOf(path) === 'test')).toEqual(

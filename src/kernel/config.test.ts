@@ -461,7 +461,7 @@ describe('tracingEnabled', () => {
   });
 });
 
-describe('retired settings (decisions.md 43)', () => {
+describe('retired settings (decisions.md 42)', () => {
   it.each(['jit', 'graphql-js', 'graphql-jit', ''])(
     'GRAPHQL_EXECUTOR=%j starts, the setting named to be said once and ignored',
     (value) => {

@@ -19,7 +19,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 
 /**
  * Settings the service no longer reads, each with what runs instead: a start that still sets one goes
- * on, and says so once (main.ts), so the line can be removed (decisions.md 43).
+ * on, and says so once (main.ts), so the line can be removed (decisions.md 42).
  */
 export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   GRAPHQL_EXECUTOR:

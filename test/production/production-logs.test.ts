@@ -137,7 +137,7 @@ describe.skipIf(!onPostgres)('a production process, on stdout', () => {
 
   it('at info: JSON lines only, from start to exit; probes and the scrape unlogged unless they fail', async () => {
     const startedAt = Date.now();
-    // A retired setting still set (decisions.md 43): the start goes on and says so once.
+    // A retired setting still set (decisions.md 42): the start goes on and says so once.
     const run = await startProduction(databaseUrl, {
       LOG_LEVEL: 'info',
       DRAIN_DELAY_MS: '1500',

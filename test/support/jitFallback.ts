@@ -1,4 +1,4 @@
-// The fallback side of the executor's comparisons (decisions.md 43). graphql-jit is the one executor
+// The fallback side of the executor's comparisons (decisions.md 42). graphql-jit is the one executor
 // and graphql-js its fallback, for what jit cannot compile: while `onFallback` runs, graphql-jit's
 // compileQuery refuses every document, so a service meeting a document for the first time runs it on
 // graphql-js, and keeps doing so (a document's plan is made once). A test file installs the switch with
