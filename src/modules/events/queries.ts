@@ -90,7 +90,7 @@ export function appendEventsOf(
   };
 }
 
-/** What a statement of appendEventsOfSql wrote on `handle`: the log publishes it once committed (log.ts). */
+/** What a statement of appendEventsPart wrote on `handle`: the log publishes it once committed (log.ts). */
 export function appendedBy<T extends Pick<EventRow, 'partner_id' | 'id' | 'type'>>(handle: DbOrTrx, written: T[]): T[] {
   publishOnCommit(handle, written);
   return written;

@@ -51,8 +51,9 @@ export interface DeliverySettings {
   databaseConnections: number;
   /**
    * Posts under way at once while requests wait for a connection of the requests' pool (at most
-   * maxConcurrent; by default no other limit): an operator may put the requests first, the deliveries
-   * then lagging under a sustained load and catching up once the requests stop waiting (decisions.md 24).
+   * maxConcurrent; 1 by default): the requests first while the pool is short, the deliveries lagging
+   * then and catching up once the requests stop waiting (decisions.md 40; an operator who wants them to
+   * keep pace at the requests' price sets it to maxConcurrent, decisions.md 24).
    */
   maxConcurrentUnderLoad: number;
   /** Events fanned out to their deliveries in one transaction. */
@@ -71,7 +72,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   maxConcurrent: 16,
   maxPerEndpoint: 4,
   databaseConnections: 2,
-  maxConcurrentUnderLoad: Number.POSITIVE_INFINITY,
+  maxConcurrentUnderLoad: 1,
   fanOutBatch: 500,
 };
 
