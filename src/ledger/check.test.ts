@@ -66,8 +66,10 @@ describe('checkLedger', () => {
     const db = database.db;
     const payment = await db('payments').where({ id: 4000008 }).first();
     const kept = await db('events').select('id', 'type', 'data');
+    // The payment's id: a number in the transactions' legacy data, a string in payment.recorded's
+    // (the graph's dialect, decisions.md 41).
     const ofPayment = kept.filter(
-      (event) => JSON.stringify(event.data).includes(`"id":4000008,`) && event.type !== 'finance_order.created',
+      (event) => /"id":"?4000008"?,/.test(JSON.stringify(event.data)) && event.type !== 'finance_order.created',
     );
     expect(ofPayment.map((event) => event.type).sort()).toEqual([
       'payment.recorded',
