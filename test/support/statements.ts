@@ -44,6 +44,7 @@ export async function statementsDuring<T>(
         : ((response as { rows?: unknown[] } | undefined)?.rows?.length ?? 1);
   };
   const onError = (_error: unknown, query: QueryEvent) => pending.delete(query.__knexQueryUid);
+  await settled(db);
   db.on('query', onQuery).on('query-response', onResponse).on('query-error', onError);
   try {
     const result = await work();
@@ -55,6 +56,32 @@ export async function statementsDuring<T>(
     return { result, statements };
   } finally {
     db.off('query', onQuery).off('query-response', onResponse).off('query-error', onError);
+  }
+}
+
+/**
+ * Lets what the set-up left going on its own go out before the count begins: the event log publishes
+ * a commit's events a turn of the event loop after it (src/modules/events/log.ts), so a seed's or a
+ * previous request's NOTIFY could otherwise land in the work's count. A few turns pass, until no
+ * caller waits for a connection of the pool (one waiting would send its statement later) and the
+ * statements sent meanwhile have answered. Not "the pool is idle": a test may hold a connection.
+ */
+async function settled(db: Db): Promise<void> {
+  const pool = (db.client as { pool?: { numPendingAcquires(): number } }).pool;
+  const sent = new Set<string>();
+  const onQuery = (query: QueryEvent) => {
+    if (!TRANSACTION_CONTROL.test(query.sql)) sent.add(query.__knexQueryUid);
+  };
+  const onDone = (_answer: unknown, query: QueryEvent) => sent.delete(query.__knexQueryUid);
+  db.on('query', onQuery).on('query-response', onDone).on('query-error', onDone);
+  try {
+    const started = Date.now();
+    for (let turns = 0; turns < 3 || (pool?.numPendingAcquires() ?? 0) > 0 || sent.size > 0; turns++) {
+      if (Date.now() - started > STRAGGLER_WAIT_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    db.off('query', onQuery).off('query-response', onDone).off('query-error', onDone);
   }
 }
 
