@@ -104,12 +104,14 @@ describe('a backlog for one endpoint', () => {
     // The other endpoint's delivery did not wait for the backlog: it was posted before the backlog's last.
     expect(posted.indexOf('/other')).toBeLessThan(posted.lastIndexOf('/backlog'));
     // Every delivery taken by a claim; the claims that found nothing (looking past the busy endpoint)
-    // at most once per poll interval, with the first looks' (at the start, once listening, and before the
-    // fan-out had written the backlog's deliveries), so fewer than one per delivery: looking past it after
-    // every post would have been a second claim per delivery.
+    // at most once per poll interval, beside six looks of fixed causes: two first looks (at the start and
+    // once listening, before the fan-out had written the backlog's deliveries), up to three the other
+    // partner's event allows at once (its notification, the fan-out's deliveries-due, the look after its
+    // post) and the drain at the stop; so fewer than one per delivery: looking past it after every post
+    // would have been a second claim per delivery (about 30 here). A run on an idle machine: 9 in 2 s.
     expect(claims.reduce((sum, taken) => sum + taken, 0)).toBe(backlog + 1);
     const lookedPast = claims.filter((taken) => taken === 0).length;
-    expect(lookedPast).toBeLessThanOrEqual(Math.ceil(elapsed / POLL_MS) + 3);
+    expect(lookedPast).toBeLessThanOrEqual(Math.ceil(elapsed / POLL_MS) + 6);
     expect(lookedPast).toBeLessThan(backlog);
   });
 });
