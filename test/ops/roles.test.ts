@@ -12,14 +12,23 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 });
 
-/** The jobs a process says it started ("msg":"role"). */
-function startedJobs(service: ServiceProcess): { role: string; jobs: string[] } {
-  const line = service
-    .output()
-    .split('\n')
-    .find((entry) => entry.includes('"msg":"role"'));
-  expect(line, service.output()).toBeDefined();
-  const { role, jobs } = JSON.parse(line!);
+/**
+ * The jobs a process says it started ("msg":"role"). Waited for: the log line is written by pino's
+ * stream, which may reach the output after the banner the start is awaited by.
+ */
+async function startedJobs(service: ServiceProcess): Promise<{ role: string; jobs: string[] }> {
+  const line = await vi.waitFor(
+    () => {
+      const found = service
+        .output()
+        .split('\n')
+        .find((entry) => entry.includes('"msg":"role"'));
+      expect(found, service.output()).toBeDefined();
+      return found!;
+    },
+    { timeout: 30_000, interval: 50 },
+  );
+  const { role, jobs } = JSON.parse(line);
   return { role, jobs };
 }
 
@@ -34,7 +43,7 @@ describe.skipIf(!onPostgres)('roles (Postgres: separate processes)', () => {
 
     // The flag, and the variable: both name a role.
     const api = await startServiceProcess(database.url!, cleanups, { LOG_LEVEL: 'info' }, ['--role', 'api']);
-    expect(startedJobs(api)).toEqual({ role: 'api', jobs: [] });
+    expect(await startedJobs(api)).toEqual({ role: 'api', jobs: [] });
     expect(api.output()).toContain(', role api');
 
     const created = await fetch(`${api.baseUrl}/graphql`, {
@@ -62,7 +71,7 @@ describe.skipIf(!onPostgres)('roles (Postgres: separate processes)', () => {
     expect(await database.db('webhook_deliveries').count({ n: '*' })).toEqual([{ n: '0' }]);
 
     const worker = await startServiceProcess(database.url!, cleanups, { SERVICE_ROLE: 'worker', LOG_LEVEL: 'info' });
-    expect(startedJobs(worker)).toEqual({
+    expect(await startedJobs(worker)).toEqual({
       role: 'worker',
       jobs: [
         'partitions upkeep',
