@@ -25,3 +25,8 @@ export function poolCounts(db: Db): PoolCounts | null {
   if (!pool) return null;
   return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() };
 }
+
+/** Callers waiting for a connection of `db`'s pool now (0 before knex has made it): the requests' queue. */
+export function connectionWaiters(db: Db): number {
+  return poolCounts(db)?.pending ?? 0;
+}

@@ -11,6 +11,7 @@ import { AppError, HTTP_STATUS, isDatabaseUnavailable, rateLimited } from '../ke
 import type { WindowLimit } from '../kernel/limitSettings.js';
 import type { RequestLimiter } from '../pipeline/rateLimits/requestLimits.js';
 import { errorBody } from './errorResponses.js';
+import { GRAPHQL_PATH } from './graphqlDoor.js';
 import { CLOSE_TOO_MANY } from './keyConnections.js';
 
 /** Why an upgrade or a connection_init was refused: the label of the refusals' metric. */
@@ -106,7 +107,7 @@ export function createUpgradeGate(options: UpgradeGateOptions) {
       // The client may reset the connection while it waits here; ws installs its own handler later.
       socket.on('error', () => socket.destroy());
       const path = upgradePath(request);
-      if (path !== '/graphql') {
+      if (path !== GRAPHQL_PATH) {
         refuseUpgrade(socket, new AppError('RESOURCE_NOT_FOUND', `no WebSocket endpoint at ${path}; use /graphql`));
         return null;
       }

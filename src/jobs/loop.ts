@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/knex.js';
 import { type ChannelListener, listenToChannel } from '../db/notifications.js';
-import { poolCounts } from '../db/poolCounts.js';
+import { connectionWaiters } from '../db/poolCounts.js';
 import { EVENTS_CHANNEL } from '../modules/events/publish.js';
 
 export interface JobTask {
@@ -75,7 +75,7 @@ export function startJobLoop(
   const runners = deps.tasks.map(
     (task): Runner => ({ task, timer: undefined, running: undefined, again: false, failures: 0 }),
   );
-  const requestsWaiting = deps.requestsWaiting ?? (() => (poolCounts(deps.db)?.pending ?? 0) > 0);
+  const requestsWaiting = deps.requestsWaiting ?? (() => connectionWaiters(deps.db) > 0);
 
   const schedule = (runner: Runner, delayMs: number) => {
     if (stopped) return;

@@ -8,6 +8,7 @@
 // outside knex's query events: an anonymous request's count, a failed authentication's, and a token's
 // key's count; the same for every route, so the budgets pin each route's own statements.
 import type { Db } from '../../src/db/knex.js';
+import { connectionWaiters } from '../../src/db/poolCounts.js';
 
 export interface SentStatement {
   sql: string;
@@ -67,7 +68,6 @@ export async function statementsDuring<T>(
  * statements sent meanwhile have answered. Not "the pool is idle": a test may hold a connection.
  */
 async function settled(db: Db): Promise<void> {
-  const pool = (db.client as { pool?: { numPendingAcquires(): number } }).pool;
   const sent = new Set<string>();
   const onQuery = (query: QueryEvent) => {
     if (!TRANSACTION_CONTROL.test(query.sql)) sent.add(query.__knexQueryUid);
@@ -76,7 +76,7 @@ async function settled(db: Db): Promise<void> {
   db.on('query', onQuery).on('query-response', onDone).on('query-error', onDone);
   try {
     const started = Date.now();
-    for (let turns = 0; turns < 3 || (pool?.numPendingAcquires() ?? 0) > 0 || sent.size > 0; turns++) {
+    for (let turns = 0; turns < 3 || connectionWaiters(db) > 0 || sent.size > 0; turns++) {
       if (Date.now() - started > STRAGGLER_WAIT_MS) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/knex.js';
 import { ownConnections } from '../../db/ownConnections.js';
-import { poolCounts } from '../../db/poolCounts.js';
+import { connectionWaiters } from '../../db/poolCounts.js';
 import { continuingTrace, markFailed } from '../../kernel/tracing.js';
 import { DELIVERIES_DUE_PREFIX } from '../events/publish.js';
 import { deliveredRecorder } from './delivered.js';
@@ -218,7 +218,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps, wake: () => void)
   // connections; when it shares the pool, more than its own could be (a batch's targets are read on at
   // most two connections at once, a post records on one).
   const sharesPool = db === deps.db;
-  const requestsWaiting = () => (poolCounts(deps.db)?.pending ?? 0) > (sharesPool ? 2 * running.size : 0);
+  const requestsWaiting = () => connectionWaiters(deps.db) > (sharesPool ? 2 * running.size : 0);
   const room = () => {
     const limit = requestsWaiting()
       ? Math.min(settings.maxConcurrentUnderLoad, settings.maxConcurrent)
