@@ -270,6 +270,7 @@ export async function recordCustomerPayment(
         merchant_id: merchantId,
         clerk_id: clerkId,
         received_at: now,
+        reversible_until: new Date(now.getTime() + 72 * 3_600_000),
       },
       totalPaidSeen: paidBefore.toString(),
       transactions: entries,

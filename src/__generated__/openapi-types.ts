@@ -497,9 +497,69 @@ export interface webhooks {
         put?: never;
         /**
          * A device was released for good
-         * @description The payment that paid the order off, after its finance_order.paid_off; lockAt is null. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         * @description The payment that paid the order off, after its finance_order.paid_off, when the partner's reversalWindowHours is 0; else the payoff's reversal window closing, at the order's releaseAt (docs/decisions.md 44). lockAt is null. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
          */
         post: operations["deviceReleasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was reversed
+         * @description Inside its reversal window, by its vendor, its partner (in store) or an operator (docs/decisions.md 44): the reversal, the payment it undid, and the order as it stood right after it (a replay writes none). An in-store payment's reversal also writes its transactions (transaction.created). Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["paymentReversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finance_order.written_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was written off
+         * @description By an operator (closeFinanceOrder, reason WRITE_OFF; docs/decisions.md 44): the balance cleared by an adjustment, the device locked for good. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["financeOrderWrittenOffWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finance_order.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was closed on its device's return
+         * @description By an operator (closeFinanceOrder, reason DEVICE_RETURNED; docs/decisions.md 44): the balance cleared by an adjustment, the device back in stock, its credential ended. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["financeOrderReturnedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -936,6 +996,32 @@ export interface components {
             /** @description Weekly cost, in the currency's units (exact decimal printed as a JSON number). */
             weeklyCost: number;
         };
+        FinanceOrderClosedData: {
+            financeOrder: {
+                id: string;
+                /** @enum {unknown} */
+                status: "WRITTEN_OFF" | "RETURNED";
+                /** @description When it was closed, at the partner's time, in Unix seconds. */
+                closedAt: number;
+                /** @enum {unknown} */
+                closedReason: "WRITE_OFF" | "DEVICE_RETURNED";
+                /** @description The operator's note. */
+                note: string;
+                /** @description The balance the close cleared: a decimal string with the currency's places. */
+                clearedAmount: string;
+                currency: string;
+            };
+            adjustment: {
+                /** @description The adjustment that cleared the balance. */
+                id: string;
+            };
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+        };
         PaymentRecordedData: {
             payment: {
                 id: string;
@@ -1134,6 +1220,78 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["DeviceReleasedData"];
+        };
+        PaymentReversedData: {
+            reversal: {
+                id: string;
+                /** @description When it was reversed, at the partner's time, in Unix seconds. */
+                time: number;
+                /** @description Why, as the caller said it. */
+                reason: string;
+                /** @enum {unknown} */
+                reversedBy: "VENDOR" | "PARTNER" | "OPERATOR";
+            };
+            payment: {
+                id: string;
+                /** @description When it was received, in Unix seconds. */
+                time: number;
+                /** @description The amount paid, now taken back: a decimal string with the currency's places. */
+                amount: string;
+                currency: string;
+                /** @enum {unknown} */
+                channel: "IN_STORE" | "VENDOR";
+                /** @description Through a vendor: the notification's reference. */
+                vendorReference: string | null;
+            };
+            financeOrder: {
+                id: string;
+                /** @enum {unknown} */
+                status: "ACTIVE" | "LOCKED" | "PAID_OFF";
+                /** @description Still to pay after the reversal: a decimal string with the currency's places. */
+                remainingBalance: string;
+                currency: string;
+                /** @description When the device locks unless a payment arrives; null if still paid off, in Unix seconds. */
+                lockAt: number | null;
+            };
+            device: {
+                /** @description The device tag. */
+                tag: string;
+                /** @description Null when not on record. */
+                imei: string | null;
+            };
+        };
+        /** @description The body a STANDARD endpoint is posted for payment.reversed. */
+        PaymentReversedEvent: {
+            /** @constant */
+            type: "payment.reversed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentReversedData"];
+        };
+        /** @description The body a STANDARD endpoint is posted for finance_order.written_off. */
+        FinanceOrderWrittenOffEvent: {
+            /** @constant */
+            type: "finance_order.written_off";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["FinanceOrderClosedData"];
+        };
+        /** @description The body a STANDARD endpoint is posted for finance_order.returned. */
+        FinanceOrderReturnedEvent: {
+            /** @constant */
+            type: "finance_order.returned";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["FinanceOrderClosedData"];
         };
         DeviceCommandAcknowledgedData: {
             device: {
@@ -3085,6 +3243,114 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DeviceReleasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentReversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentReversedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    financeOrderWrittenOffWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinanceOrderWrittenOffEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    financeOrderReturnedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinanceOrderReturnedEvent"];
             };
         };
         responses: {

@@ -317,6 +317,16 @@ export type Clerk = {
   phoneNumber: Scalars['String']['output'];
 };
 
+/** An operator's close of a finance order. */
+export type CloseFinanceOrderInput = {
+  /** The order. */
+  financeOrderId: Scalars['ID']['input'];
+  /** What happened, 1 to 500 characters: kept with the order and in the ledger's note. */
+  note: Scalars['String']['input'];
+  /** Why. */
+  reason: FinanceOrderCloseReason;
+};
+
 /** Commission owed to the partner on an in-store payment. */
 export type CommissionTransaction = Transaction & {
   __typename?: 'CommissionTransaction';
@@ -915,8 +925,14 @@ export type EventType =
   | 'FINANCE_ORDER_CREATED'
   /** The payment that brought an order's balance to 0 was recorded. */
   | 'FINANCE_ORDER_PAID_OFF'
+  /** An operator closed an order whose device was returned: its balance cleared, the device back in stock. */
+  | 'FINANCE_ORDER_RETURNED'
+  /** An operator wrote an order off: its balance cleared, its device locked for good. */
+  | 'FINANCE_ORDER_WRITTEN_OFF'
   /** A payment was recorded, in store or through a vendor (a replay writes no event). */
   | 'PAYMENT_RECORDED'
+  /** A payment was reversed inside its window (data: the reversal, the payment, the order's new balance and lockAt). */
+  | 'PAYMENT_REVERSED'
   /** A partner transaction was written (finance, cash, commission, adjustment). */
   | 'TRANSACTION_CREATED'
   /** A test message sendTestWebhook queued: delivered only to the endpoint tested, never to subscriptions. */
@@ -937,6 +953,12 @@ export type FinanceOrder = {
   __typename?: 'FinanceOrder';
   /** The cart the order was financed from, if any. */
   cart?: Maybe<Cart>;
+  /** When the order was closed (written off or its device returned), at the partner's time; null while open. */
+  closedAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** The operator's note on closing; null while open. */
+  closedNote?: Maybe<Scalars['String']['output']>;
+  /** Why it was closed; null while open. */
+  closedReason?: Maybe<FinanceOrderCloseReason>;
   /** Currency of every amount of the order. */
   currency: Scalars['CurrencyCode']['output'];
   /** The customer repaying the order. */
@@ -973,7 +995,9 @@ export type FinanceOrder = {
   pricePreTax: Scalars['Decimal']['output'];
   /** Price of the device. */
   purchaseAmount: Scalars['Decimal']['output'];
-  /** Still to pay: repayableTotal - totalPaid. */
+  /** Once paid off: when its device is released, the payoff's reversal window closing (decisions.md 44); until then the order is completing and its device stays secured. Null while something remains to pay, and for orders paid off before release waited. */
+  releaseAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** Still to pay: repayableTotal - totalPaid - what a close cleared (0 once closed). */
   remainingBalance: Scalars['Decimal']['output'];
   /** What the customer repays in all: monthlyCost * months (includes the finance charge). */
   repayableTotal: Scalars['Decimal']['output'];
@@ -1009,6 +1033,13 @@ export type FinanceOrderPaymentsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** Why an operator closed a finance order (decisions.md 44). */
+export type FinanceOrderCloseReason =
+  /** The customer handed the device back. */
+  | 'DEVICE_RETURNED'
+  /** The customer will not pay: the balance is a loss. */
+  | 'WRITE_OFF';
+
 /**
  * A page of finance orders in id order: an order keeps its id and a new order gets a higher one, so
  * pages stay in place while orders are added. No totalCount: one partner can hold millions of orders
@@ -1043,8 +1074,12 @@ export type FinanceOrderStatus =
   | 'ACTIVE'
   /** Something remains to pay, and the paid-through moment has come (secureStatus LOCKED). */
   | 'LOCKED'
-  /** Nothing remains to pay (secureStatus RELEASED). */
-  | 'PAID_OFF';
+  /** Nothing remains to pay (secureStatus RELEASED, or ACTIVE_AND_SECURED while completing: until releaseAt). */
+  | 'PAID_OFF'
+  /** Closed by an operator when the customer handed the device back: the balance was cleared, the device went back to stock (secureStatus LOCKED until a new order finances it). */
+  | 'RETURNED'
+  /** Closed by an operator as a loss: the balance was cleared, the device stays locked and is never released (secureStatus LOCKED). */
+  | 'WRITTEN_OFF';
 
 /** A financed sale. */
 export type FinanceTransaction = Transaction & {
@@ -1120,6 +1155,14 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Cancels an open (or expired) payment reference; a cancelled one is answered again. Partner, retail and operator keys. */
   cancelPaymentReference: PaymentReference;
+  /**
+   * Closes a finance order that still owes something: written off, or its device returned. The
+   * remaining balance is cleared by an adjustment transaction naming the order, the lock timeline stops,
+   * and FINANCE_ORDER_WRITTEN_OFF or FINANCE_ORDER_RETURNED is written. A returned device goes back to
+   * stock and its credential ends; a written-off device stays locked. Operators only; audited. Refused:
+   * RESOURCE_NOT_FOUND, FINANCE_ORDER_CLOSED (already closed), FINANCE_ORDER_PAID_OFF (nothing to clear).
+   */
+  closeFinanceOrder: FinanceOrder;
   /** Trades an API key for a bearer access token (vendor and operator keys). Needs no other credential. */
   createAccessToken: AccessToken;
   /** Records an adjustment and its transaction. Operators only. */
@@ -1182,6 +1225,20 @@ export type Mutation = {
   redeliverEvent?: Maybe<WebhookDelivery>;
   /** Puts a partner back on real time. Its references already expired stay EXPIRED, its locked orders whose lockAt is ahead of real time are unlocked (DEVICE_UNLOCKED), and its device commands keep no time ahead of real time. Operators only, outside production (FORBIDDEN there); audited. */
   resetSandboxClock: SandboxClock;
+  /**
+   * Reverses a payment inside its window (decisions.md 44): the balance, the days it bought and its
+   * transactions are answered by new ones; PAYMENT_REVERSED is written. Operators any payment; partner
+   * keys their own partner's in-store payments (a vendor's payment: FORBIDDEN). Refused:
+   * RESOURCE_NOT_FOUND (unknown or another partner's), FINANCE_ORDER_CLOSED, PAYMENT_ALREADY_REVERSED,
+   * REVERSAL_WINDOW_CLOSED.
+   */
+  reversePayment: PaymentReversal;
+  /**
+   * A vendor reverses its own payment by the notification's reference (vendor access tokens only; POST
+   * /payments/v1/reversal). Refused as reversePayment is; another vendor's reference is
+   * RESOURCE_NOT_FOUND.
+   */
+  reverseVendorPayment: PaymentReversal;
   /** Revokes an API key at once; its access tokens stop working too. Operators only. */
   revokeApiKey: ApiKey;
   /**
@@ -1222,6 +1279,12 @@ export type Mutation = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationCancelPaymentReferenceArgs = {
   code: Scalars['String']['input'];
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCloseFinanceOrderArgs = {
+  input: CloseFinanceOrderInput;
 };
 
 
@@ -1353,6 +1416,18 @@ export type MutationResetSandboxClockArgs = {
 
 
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationReversePaymentArgs = {
+  input: ReversePaymentInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationReverseVendorPaymentArgs = {
+  input: VendorPaymentReversalInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1473,6 +1548,8 @@ export type PartnerSettings = {
   offlineLockDays: Scalars['Int']['output'];
   /** The repayment options offered, in days paid, shortest first: 1 to 10 entries of 1 to 366 (default [7, 30]). */
   repaymentDays: Array<Scalars['Int']['output']>;
+  /** Hours after a payment is received during which it may be reversed, and a payoff's release waits: 0 to 720 (default 72; 0: payments cannot be reversed). Each payment keeps the window it was received under (decisions.md 44). */
+  reversalWindowHours: Scalars['Int']['output'];
   /** Whether a device reporting a SIM other than its enrolled one is locked at check-in (default false). */
   simControlEnabled: Scalars['Boolean']['output'];
 };
@@ -1494,6 +1571,10 @@ export type Payment = {
   merchant?: Maybe<Merchant>;
   /** Through a vendor: the vendor. */
   paymentVendor?: Maybe<PaymentVendor>;
+  /** Its reversal, if it was reversed. */
+  reversal?: Maybe<PaymentReversal>;
+  /** Until when it may be reversed: its time + its partner's reversalWindowHours when it was received (decisions.md 44). */
+  reversibleUntil: Scalars['Timestamp']['output'];
   /** In store: the clerk. */
   salesClerk?: Maybe<Clerk>;
   /** When it was received. */
@@ -1618,6 +1699,29 @@ export type PaymentReferenceStatus =
   | 'OPEN'
   /** Paid, once: payment names the payment. */
   | 'PAID';
+
+/** A payment undone inside its window (decisions.md 44): its balance, its days and its transactions are answered, never erased. */
+export type PaymentReversal = {
+  __typename?: 'PaymentReversal';
+  /** The amount taken back: the payment's. */
+  amount: Scalars['Decimal']['output'];
+  /** Its currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** Whether the order is still fully paid after it. */
+  fullyPaid: Scalars['Boolean']['output'];
+  /** The reversal's id. */
+  id: Scalars['ID']['output'];
+  /** The order's lockAt after it; null if the order is still paid off (another payment paid it). */
+  lockAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** The payment reversed. */
+  payment: Payment;
+  /** Why, as the caller said it. */
+  reason: Scalars['String']['output'];
+  /** What the order still owes after it (a snapshot: the first answer again on a replay). */
+  remainingBalance: Scalars['Decimal']['output'];
+  /** When it was reversed, at the partner's time. */
+  time: Scalars['Timestamp']['output'];
+};
 
 /** A payment vendor (convenience store chain, mobile money) integrated with the service. */
 export type PaymentVendor = {
@@ -1955,6 +2059,16 @@ export type RepaymentOption = {
   lockAt: Scalars['Timestamp']['output'];
 };
 
+/** A reversal of a payment by its id. */
+export type ReversePaymentInput = {
+  /** Makes a retry harmless: the same request with the same key answers the first answer (1 to 255 printable ASCII characters). */
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  /** The payment. */
+  paymentId: Scalars['ID']['input'];
+  /** Why it is reversed: 1 to 500 characters. */
+  reason: Scalars['String']['input'];
+};
+
 /** What revokeDeviceCredential did (docs/decisions.md 34). */
 export type RevokedDeviceCredential = {
   __typename?: 'RevokedDeviceCredential';
@@ -2098,6 +2212,8 @@ export type UpdatePartnerSettingsInput = {
   partnerId: Scalars['ID']['input'];
   /** Repayment options in days: 1 to 10 different entries, each 1 to 366. */
   repaymentDays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** Hours during which a payment may be reversed (and a payoff's release waits): 0 to 720. Payments already received keep their window. */
+  reversalWindowHours?: InputMaybe<Scalars['Int']['input']>;
   /** Whether a SIM other than the enrolled one locks the device at check-in. */
   simControlEnabled?: InputMaybe<Scalars['Boolean']['input']>;
 };
@@ -2126,6 +2242,18 @@ export type UpdateWebhookEndpointInput = {
   id: Scalars['ID']['input'];
   /** A new URL. */
   url?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A vendor's reversal of its own payment, by the notification's reference (POST /payments/v1/reversal). */
+export type VendorPaymentReversalInput = {
+  /** Makes a retry harmless: the same request with the same key answers the first answer (1 to 255 printable ASCII characters). */
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  /** The vendor's agreed name: the caller's. */
+  paymentVendor: Scalars['String']['input'];
+  /** Why it is reversed: 1 to 500 characters. */
+  reason: Scalars['String']['input'];
+  /** The reference of the notification that made the payment. */
+  reference: Scalars['String']['input'];
 };
 
 /** The caller of this request. */
@@ -2355,6 +2483,7 @@ export type ResolversTypes = {
   Cart: ResolverTypeWrapper<CartRow>;
   CashTransaction: ResolverTypeWrapper<TransactionRow>;
   Clerk: ResolverTypeWrapper<ClerkRow>;
+  CloseFinanceOrderInput: CloseFinanceOrderInput;
   CommissionTransaction: ResolverTypeWrapper<TransactionRow>;
   CreateAdjustmentInput: CreateAdjustmentInput;
   CreateApiKeyInput: CreateApiKeyInput;
@@ -2396,6 +2525,7 @@ export type ResolversTypes = {
   EventType: EventType;
   FinanceCartInput: FinanceCartInput;
   FinanceOrder: ResolverTypeWrapper<FinanceOrderRow>;
+  FinanceOrderCloseReason: FinanceOrderCloseReason;
   FinanceOrderConnection: ResolverTypeWrapper<FinanceOrderConnectionParent>;
   FinanceOrderEdge: ResolverTypeWrapper<FinanceOrderEdgeParent>;
   FinanceOrderStatus: FinanceOrderStatus;
@@ -2421,12 +2551,14 @@ export type ResolversTypes = {
   PaymentReferenceConnection: ResolverTypeWrapper<PaymentReferenceConnectionParent>;
   PaymentReferenceEdge: ResolverTypeWrapper<PaymentReferenceEdgeParent>;
   PaymentReferenceStatus: PaymentReferenceStatus;
+  PaymentReversal: ResolverTypeWrapper<Omit<PaymentReversal, 'payment'> & { payment: ResolversTypes['Payment'] }>;
   PaymentVendor: ResolverTypeWrapper<PaymentVendorRow>;
   PrincipalKind: PrincipalKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: ResolverTypeWrapper<RepaymentParent>;
   RepaymentOption: ResolverTypeWrapper<RepaymentOptionParent>;
+  ReversePaymentInput: ReversePaymentInput;
   RevokedDeviceCredential: ResolverTypeWrapper<Omit<RevokedDeviceCredential, 'device'> & { device: ResolversTypes['Device'] }>;
   SandboxClock: ResolverTypeWrapper<SandboxClockView>;
   SecureStatus: SecureStatus;
@@ -2442,6 +2574,7 @@ export type ResolversTypes = {
   UpdatePartnerSettingsInput: UpdatePartnerSettingsInput;
   UpdatePaymentVendorInput: UpdatePaymentVendorInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  VendorPaymentReversalInput: VendorPaymentReversalInput;
   Viewer: ResolverTypeWrapper<Principal>;
   WebhookDelivery: ResolverTypeWrapper<WebhookDeliveryRow>;
   WebhookDeliveryConnection: ResolverTypeWrapper<WebhookDeliveryConnectionParent>;
@@ -2469,6 +2602,7 @@ export type ResolversParentTypes = {
   Cart: CartRow;
   CashTransaction: TransactionRow;
   Clerk: ClerkRow;
+  CloseFinanceOrderInput: CloseFinanceOrderInput;
   CommissionTransaction: TransactionRow;
   CreateAdjustmentInput: CreateAdjustmentInput;
   CreateApiKeyInput: CreateApiKeyInput;
@@ -2527,11 +2661,13 @@ export type ResolversParentTypes = {
   PaymentReference: PaymentReferenceRow;
   PaymentReferenceConnection: PaymentReferenceConnectionParent;
   PaymentReferenceEdge: PaymentReferenceEdgeParent;
+  PaymentReversal: Omit<PaymentReversal, 'payment'> & { payment: ResolversParentTypes['Payment'] };
   PaymentVendor: PaymentVendorRow;
   Query: Record<PropertyKey, never>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: RepaymentParent;
   RepaymentOption: RepaymentOptionParent;
+  ReversePaymentInput: ReversePaymentInput;
   RevokedDeviceCredential: Omit<RevokedDeviceCredential, 'device'> & { device: ResolversParentTypes['Device'] };
   SandboxClock: SandboxClockView;
   SendDeviceCommandInput: SendDeviceCommandInput;
@@ -2545,6 +2681,7 @@ export type ResolversParentTypes = {
   UpdatePartnerSettingsInput: UpdatePartnerSettingsInput;
   UpdatePaymentVendorInput: UpdatePaymentVendorInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  VendorPaymentReversalInput: VendorPaymentReversalInput;
   Viewer: Principal;
   WebhookDelivery: WebhookDeliveryRow;
   WebhookDeliveryConnection: WebhookDeliveryConnectionParent;
@@ -2853,6 +2990,9 @@ export type EventEdgeResolvers<ContextType = Context, ParentType extends Resolve
 
 export type FinanceOrderResolvers<ContextType = Context, ParentType extends ResolversParentTypes['FinanceOrder'] = ResolversParentTypes['FinanceOrder']> = {
   cart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType>;
+  closedAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  closedNote?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  closedReason?: Resolver<Maybe<ResolversTypes['FinanceOrderCloseReason']>, ParentType, ContextType>;
   currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
   customer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType>;
   device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
@@ -2871,6 +3011,7 @@ export type FinanceOrderResolvers<ContextType = Context, ParentType extends Reso
   payments?: Resolver<Array<ResolversTypes['Payment']>, ParentType, ContextType, Partial<FinanceOrderPaymentsArgs>>;
   pricePreTax?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   purchaseAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  releaseAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   repayableTotal?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   repayment?: Resolver<ResolversTypes['Repayment'], ParentType, ContextType>;
@@ -2933,6 +3074,7 @@ export type MerchantResolvers<ContextType = Context, ParentType extends Resolver
 
 export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   cancelPaymentReference?: Resolver<ResolversTypes['PaymentReference'], ParentType, ContextType, RequireFields<MutationCancelPaymentReferenceArgs, 'code'>>;
+  closeFinanceOrder?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationCloseFinanceOrderArgs, 'input'>>;
   createAccessToken?: Resolver<ResolversTypes['AccessToken'], ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'apiKey'>>;
   createAdjustment?: Resolver<ResolversTypes['Adjustment'], ParentType, ContextType, RequireFields<MutationCreateAdjustmentArgs, 'input'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'input'>>;
@@ -2954,6 +3096,8 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   recordInStorePayment?: Resolver<ResolversTypes['PaymentReceipt'], ParentType, ContextType, RequireFields<MutationRecordInStorePaymentArgs, 'input'>>;
   redeliverEvent?: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<MutationRedeliverEventArgs, 'endpointId' | 'eventId'>>;
   resetSandboxClock?: Resolver<ResolversTypes['SandboxClock'], ParentType, ContextType, RequireFields<MutationResetSandboxClockArgs, 'partnerId'>>;
+  reversePayment?: Resolver<ResolversTypes['PaymentReversal'], ParentType, ContextType, RequireFields<MutationReversePaymentArgs, 'input'>>;
+  reverseVendorPayment?: Resolver<ResolversTypes['PaymentReversal'], ParentType, ContextType, RequireFields<MutationReverseVendorPaymentArgs, 'input'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeDeviceCredential?: Resolver<ResolversTypes['RevokedDeviceCredential'], ParentType, ContextType, RequireFields<MutationRevokeDeviceCredentialArgs, 'deviceId'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
@@ -2989,6 +3133,7 @@ export type PartnerSettingsResolvers<ContextType = Context, ParentType extends R
   lockReminderDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
   offlineLockDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   repaymentDays?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  reversalWindowHours?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   simControlEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
@@ -3000,6 +3145,8 @@ export type PaymentResolvers<ContextType = Context, ParentType extends Resolvers
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchant?: Resolver<Maybe<ResolversTypes['Merchant']>, ParentType, ContextType>;
   paymentVendor?: Resolver<Maybe<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
+  reversal?: Resolver<Maybe<ResolversTypes['PaymentReversal']>, ParentType, ContextType>;
+  reversibleUntil?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   salesClerk?: Resolver<Maybe<ResolversTypes['Clerk']>, ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
   vendorReference?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3049,6 +3196,18 @@ export type PaymentReferenceConnectionResolvers<ContextType = Context, ParentTyp
 export type PaymentReferenceEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentReferenceEdge'] = ResolversParentTypes['PaymentReferenceEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['PaymentReference'], ParentType, ContextType>;
+};
+
+export type PaymentReversalResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentReversal'] = ResolversParentTypes['PaymentReversal']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  fullyPaid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lockAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  payment?: Resolver<ResolversTypes['Payment'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
 };
 
 export type PaymentVendorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PaymentVendor'] = ResolversParentTypes['PaymentVendor']> = {
@@ -3249,6 +3408,7 @@ export type Resolvers<ContextType = Context> = {
   PaymentReference?: PaymentReferenceResolvers<ContextType>;
   PaymentReferenceConnection?: PaymentReferenceConnectionResolvers<ContextType>;
   PaymentReferenceEdge?: PaymentReferenceEdgeResolvers<ContextType>;
+  PaymentReversal?: PaymentReversalResolvers<ContextType>;
   PaymentVendor?: PaymentVendorResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Repayment?: RepaymentResolvers<ContextType>;

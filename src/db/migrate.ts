@@ -31,6 +31,7 @@ import * as checkinSequence from '../../migrations/20261128210100_checkin_sequen
 import * as sealedUnlockKeys from '../../migrations/20261128210200_sealed_unlock_keys.js';
 import * as timelineExact from '../../migrations/20261128210400_timeline_exact.js';
 import * as webhookFanOut from '../../migrations/20261129000100_webhook_fan_out.js';
+import * as corrections from '../../migrations/20261129100100_corrections.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -63,6 +64,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261128210200_sealed_unlock_keys': sealedUnlockKeys,
   '20261128210400_timeline_exact': timelineExact,
   '20261129000100_webhook_fan_out': webhookFanOut,
+  '20261129100100_corrections': corrections,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

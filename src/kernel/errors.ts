@@ -35,6 +35,10 @@ export const ERROR_CODES = [
   'AMOUNT_MISMATCH',
   'RELEASE_NOT_ALLOWED',
   'TOO_MANY_PENDING_COMMANDS',
+  'PAYMENT_ALREADY_REVERSED',
+  'REVERSAL_WINDOW_CLOSED',
+  'FINANCE_ORDER_CLOSED',
+  'FINANCE_ORDER_PAID_OFF',
   'INVALID_DEVICE_CREDENTIAL',
   'DEVICE_MISMATCH',
   'RESPONSE_TOO_LARGE',
@@ -88,6 +92,12 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   RELEASE_NOT_ALLOWED: 409,
   // 409 too: the device's state (its waiting commands) refuses another (decisions.md 34).
   TOO_MANY_PENDING_COMMANDS: 409,
+  // Corrections (decisions.md 44): the payment's or the order's state refuses the change (409); a window
+  // that has closed is the request's fault, as a refused amount is (400).
+  PAYMENT_ALREADY_REVERSED: 409,
+  REVERSAL_WINDOW_CLOSED: 400,
+  FINANCE_ORDER_CLOSED: 409,
+  FINANCE_ORDER_PAID_OFF: 409,
   // The device door (decisions.md 19): no credential or a bad one, and a device that is not the credential's.
   INVALID_DEVICE_CREDENTIAL: 401,
   DEVICE_MISMATCH: 403,
@@ -272,6 +282,35 @@ export const tooManyPendingCommands = (deviceId: string, bound: number) =>
     'TOO_MANY_PENDING_COMMANDS',
     `device ${deviceId} already has ${bound} commands waiting to be acknowledged: wait for its check-ins to carry them, or for them to expire`,
     { limit: bound },
+  );
+
+/** A second reversal of one payment (decisions.md 44): the first is named. */
+export const paymentAlreadyReversed = (paymentId: string, reversalId: string) =>
+  new AppError('PAYMENT_ALREADY_REVERSED', `payment ${paymentId} was already reversed (reversal ${reversalId})`, {
+    reversalId,
+  });
+
+/** A reversal asked for at or after the payment's reversibleUntil (decisions.md 44). */
+export const reversalWindowClosed = (paymentId: string, reversibleUntil: Date) =>
+  new AppError(
+    'REVERSAL_WINDOW_CLOSED',
+    `payment ${paymentId} can no longer be reversed: its reversal window closed at ${reversibleUntil.toISOString()}`,
+    { reversibleUntil: reversibleUntil.toISOString() },
+  );
+
+/** A payment, a reversal or a close on an order written off or returned (decisions.md 44). */
+export const financeOrderClosed = (financeOrderId: string, reason: 'WRITE_OFF' | 'DEVICE_RETURNED', what: string) =>
+  new AppError(
+    'FINANCE_ORDER_CLOSED',
+    `finance order ${financeOrderId} was ${reason === 'WRITE_OFF' ? 'written off' : 'closed when its device was returned'}; ${what}`,
+    { closedReason: reason },
+  );
+
+/** A close of an order with nothing left to clear (paid off, completing included; decisions.md 44). */
+export const financeOrderPaidOff = (financeOrderId: string) =>
+  new AppError(
+    'FINANCE_ORDER_PAID_OFF',
+    `finance order ${financeOrderId} is paid off: nothing remains to clear (a payoff still inside its reversal window is reversed first)`,
   );
 
 export const paymentReferenceExpired = (code: string, expiresAt: Date) =>

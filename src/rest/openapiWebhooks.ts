@@ -146,8 +146,53 @@ const EVENT_DOCS: Record<EventTypeName, EventDoc> = {
   'device.released': {
     dialect: 'graph',
     summary: 'A device was released for good',
-    description: 'The payment that paid the order off, after its finance_order.paid_off; lockAt is null.',
+    description:
+      "The payment that paid the order off, after its finance_order.paid_off, when the partner's reversalWindowHours is 0; else the payoff's reversal window closing, at the order's releaseAt (docs/decisions.md 44). lockAt is null.",
     data: timelineData(),
+  },
+  'payment.reversed': {
+    dialect: 'graph',
+    summary: 'A payment was reversed',
+    description:
+      "Inside its reversal window, by its vendor, its partner (in store) or an operator (docs/decisions.md 44): the reversal, the payment it undid, and the order as it stood right after it (a replay writes none). An in-store payment's reversal also writes its transactions (transaction.created).",
+    data: obj({
+      reversal: obj({
+        id: idString(),
+        time: seconds("When it was reversed, at the partner's time"),
+        reason: str('Why, as the caller said it.'),
+        reversedBy: { enum: ['VENDOR', 'PARTNER', 'OPERATOR'] },
+      }),
+      payment: obj({
+        id: idString(),
+        time: seconds('When it was received'),
+        amount: amount('The amount paid, now taken back'),
+        currency: str(),
+        channel: { enum: ['IN_STORE', 'VENDOR'] },
+        vendorReference: nullable(str("Through a vendor: the notification's reference.")),
+      }),
+      financeOrder: obj({
+        id: idString(),
+        status: { enum: ['ACTIVE', 'LOCKED', 'PAID_OFF'] },
+        remainingBalance: amount('Still to pay after the reversal'),
+        currency: str(),
+        lockAt: nullable(seconds('When the device locks unless a payment arrives; null if still paid off')),
+      }),
+      device,
+    }),
+  },
+  'finance_order.written_off': {
+    dialect: 'graph',
+    summary: 'An order was written off',
+    description:
+      'By an operator (closeFinanceOrder, reason WRITE_OFF; docs/decisions.md 44): the balance cleared by an adjustment, the device locked for good.',
+    data: ref('FinanceOrderClosedData'),
+  },
+  'finance_order.returned': {
+    dialect: 'graph',
+    summary: "An order was closed on its device's return",
+    description:
+      'By an operator (closeFinanceOrder, reason DEVICE_RETURNED; docs/decisions.md 44): the balance cleared by an adjustment, the device back in stock, its credential ended.',
+    data: ref('FinanceOrderClosedData'),
   },
   'device.command_acknowledged': {
     dialect: 'graph',
@@ -191,6 +236,20 @@ const pascal = (type: string) =>
 /** The components of the types' data (those not referring to a shared component) and envelopes. */
 export const webhookSchemas: Record<string, Schema> = {
   FinanceOrderEventData: legacyFinanceOrder,
+  // finance_order.written_off and finance_order.returned (docs/decisions.md 44).
+  FinanceOrderClosedData: obj({
+    financeOrder: obj({
+      id: idString(),
+      status: { enum: ['WRITTEN_OFF', 'RETURNED'] },
+      closedAt: seconds("When it was closed, at the partner's time"),
+      closedReason: { enum: ['WRITE_OFF', 'DEVICE_RETURNED'] },
+      note: str("The operator's note."),
+      clearedAmount: amount('The balance the close cleared'),
+      currency: str(),
+    }),
+    adjustment: obj({ id: idString('The adjustment that cleared the balance.') }),
+    device,
+  }),
   ...Object.fromEntries(
     Object.entries(EVENT_DOCS).flatMap(([type, doc]) => {
       const name = pascal(type);

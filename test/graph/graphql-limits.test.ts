@@ -298,8 +298,8 @@ describe('an order with a long list of payments: no admitted document holds more
     // 200 in-store payments of 0.01 on Late Payer's order (it owes 240.00), straight into the tables.
     const db = fixture.database.db;
     await db.raw(
-      `insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at)
-       select partner_id, 8800000 + g, id, 'in_store', 1, currency, merchant_id, clerk_id, ordered_at + g * interval '1 hour'
+      `insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at, reversible_until)
+       select partner_id, 8800000 + g, id, 'in_store', 1, currency, merchant_id, clerk_id, ordered_at + g * interval '1 hour', ordered_at + g * interval '1 hour'
        from finance_orders cross join generate_series(1, ${PAYMENTS}) as g where id = ${ORDER}`,
     );
     await db('finance_orders').where({ id: ORDER }).increment('total_paid_minor', PAYMENTS);

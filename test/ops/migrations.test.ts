@@ -28,6 +28,7 @@ const DOMAIN_TABLES = [
   'operators',
   'partners',
   'payment_references',
+  'payment_reversals',
   'payment_vendors',
   'payments',
   'rate_limits',

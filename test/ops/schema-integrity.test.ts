@@ -59,7 +59,13 @@ describe('schema integrity', () => {
   });
 
   it('refuses a non-positive payment and an in-store payment without its merchant', async () => {
-    const base = { partner_id: demo, finance_order_id: 4000012, currency: 'USD', received_at: new Date() };
+    const base = {
+      partner_id: demo,
+      finance_order_id: 4000012,
+      currency: 'USD',
+      received_at: new Date(),
+      reversible_until: new Date(),
+    };
     expect(
       await refused(() =>
         database

@@ -364,6 +364,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
         vendor_id: null,
         vendor_reference: null,
         received_at: received,
+        reversible_until: new Date(received.getTime() + 72 * 3_600_000),
       },
       totalPaidSeen: written.totalPaidSeen,
       transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: p.clerkId! }],

@@ -22,8 +22,8 @@ export async function addBulkOrders(db: Db, orders: number, before: Date): Promi
   await db.raw(`insert into finance_orders (partner_id, id, customer_id, device_id, merchant_id, clerk_id, currency, purchase_minor, down_payment_minor,
       price_pre_tax_minor, monthly_cost_minor, weekly_cost_minor, months, total_paid_minor, ordered_at)
     select ${partner}, 7200000 + g, 7000000 + g, 7100000 + g, ${merchant}, ${clerk}, 'USD', 30000, 10000, 30000, 1800, 400, 12, 1800, ${at('2 * g + 1')} from ${series}`);
-  await db.raw(`insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at)
-    select ${partner}, 7300000 + g, 7200000 + g, 'in_store', 1800, 'USD', ${merchant}, ${clerk}, ${at('2 * g')} from ${series}`);
+  await db.raw(`insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at, reversible_until)
+    select ${partner}, 7300000 + g, 7200000 + g, 'in_store', 1800, 'USD', ${merchant}, ${clerk}, ${at('2 * g')}, ${at('2 * g')} + interval '72 hours' from ${series}`);
   await db.raw(`insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, clerk_id, finance_order_id)
     select ${partner}, 'finance', 20000, 'USD', ${at('2 * g + 1')}, ${merchant}, ${clerk}, 7200000 + g from ${series}`);
   await db.raw(`insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, clerk_id, finance_order_id, payment_id)

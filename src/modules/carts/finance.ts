@@ -65,6 +65,11 @@ export async function financeCart(
         weekly_cost_minor: cart.weekly_cost_minor,
         months: cart.months,
         ordered_at: now,
+        release_at: null,
+        closed_at: null,
+        closed_reason: null,
+        closed_note: null,
+        cleared_minor: '0',
       });
       // The partner's ledger: the financed sale, +financeAmount.
       const [transaction] = await insertTransactions(trx, [

@@ -18,6 +18,9 @@ function standing(lockAtOffsetSeconds: number | null): Standing {
     lockAt,
     nextPayment: lockAt,
     secureStatus: lockAt === null ? 'RELEASED' : lockAt > NOW ? 'ACTIVE_AND_SECURED' : 'LOCKED',
+    validThrough: lockAt ?? NOW,
+    releaseAt: null,
+    closedReason: null,
   };
 }
 

@@ -15,6 +15,10 @@ export const EVENT_TYPES = [
   'device.command_acknowledged',
   // The device door's (docs/decisions.md 19): at most one per device per hour.
   'device.checked_in',
+  // Corrections (docs/decisions.md 44).
+  'payment.reversed',
+  'finance_order.written_off',
+  'finance_order.returned',
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

@@ -15,6 +15,9 @@ const LOG_NAMES: Readonly<Record<EventType, EventTypeName>> = {
   DEVICE_RELEASED: 'device.released',
   DEVICE_COMMAND_ACKNOWLEDGED: 'device.command_acknowledged',
   DEVICE_CHECKED_IN: 'device.checked_in',
+  PAYMENT_REVERSED: 'payment.reversed',
+  FINANCE_ORDER_WRITTEN_OFF: 'finance_order.written_off',
+  FINANCE_ORDER_RETURNED: 'finance_order.returned',
 };
 
 const GRAPH_NAMES = Object.fromEntries(Object.entries(LOG_NAMES).map(([graph, log]) => [log, graph])) as Readonly<

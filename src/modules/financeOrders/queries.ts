@@ -35,6 +35,11 @@ export const COLUMNS = [
   'months',
   'total_paid_minor',
   'ordered_at',
+  'release_at',
+  'closed_at',
+  'closed_reason',
+  'closed_note',
+  'cleared_minor',
 ] as const;
 
 export function financeOrdersByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<FinanceOrderRow[]> {
@@ -200,7 +205,11 @@ export async function insertFinanceOrder(
  */
 export function orderStatusSql(alias: string, status: FinanceOrderStatus, moment: StatusMoment): SqlFragment {
   const o = (column: string) => `${alias}.${column}`;
-  const paidOff = sqlText(`${o('total_paid_minor')} >= ${o('monthly_cost_minor')} * ${o('months')}`);
+  // Closed orders are neither open nor paid off (decisions.md 44): their own two statuses.
+  if (status === 'WRITTEN_OFF' || status === 'RETURNED')
+    return sqlText(`${o('closed_reason')} = '${status === 'WRITTEN_OFF' ? 'WRITE_OFF' : 'DEVICE_RETURNED'}'`);
+  const open = `${o('closed_at')} is null`;
+  const paidOff = sqlText(`${open} and ${o('total_paid_minor')} >= ${o('monthly_cost_minor')} * ${o('months')}`);
   if (status === 'PAID_OFF') return paidOff;
   const paidThrough = paidThroughSql(dayRuleColumnsOf(alias));
   const comparison = sqlText(status === 'ACTIVE' ? '>' : '<=');
@@ -208,15 +217,15 @@ export function orderStatusSql(alias: string, status: FinanceOrderStatus, moment
     // Grace 0 (every partner's default) keeps the condition as it always was.
     const lockAt =
       moment.graceHours === 0 ? paidThrough : sql`${paidThrough} + ${moment.graceHours} * interval '1 hour'`;
-    return sql`not (${paidOff}) and ${lockAt} ${comparison} ${moment.now}::timestamptz`;
+    return sql`${sqlText(open)} and not (${paidOff}) and ${lockAt} ${comparison} ${moment.now}::timestamptz`;
   }
   const grace = sqlText(`(select g.lock_grace_hours from partners g where g.id = ${o('partner_id')})`);
   const lockAt = sql`${paidThrough} + ${grace} * interval '1 hour'`;
   if (moment.offsets.size === 0)
-    return sql`not (${paidOff}) and ${lockAt} ${comparison} ${moment.realNow}::timestamptz`;
+    return sql`${sqlText(open)} and not (${paidOff}) and ${lockAt} ${comparison} ${moment.realNow}::timestamptz`;
   const offsets = [...moment.offsets].map(([partnerId, ms]) => sql`when ${partnerId} then ${ms}::int8`);
   const offset = sql`case ${sqlText(o('partner_id'))} ${joinSql(offsets, ' ')} else 0 end`;
-  return sql`not (${paidOff}) and ${lockAt} ${comparison} (${moment.realNow}::timestamptz + ${offset} * interval '1 millisecond')`;
+  return sql`${sqlText(open)} and not (${paidOff}) and ${lockAt} ${comparison} (${moment.realNow}::timestamptz + ${offset} * interval '1 millisecond')`;
 }
 
 /**

@@ -14,7 +14,6 @@ import { daysBoughtBy, type RepaymentParent, repaymentOf } from './repayment.js'
 import { FINANCE_ORDER_CURSOR, type FinanceOrderRow } from './rows.js';
 import {
   financeTermsFields,
-  lockAtOf,
   type OrderTerms,
   orderStatusOf,
   paymentOptionsOf,
@@ -118,6 +117,10 @@ export const financeOrderResolvers: Resolvers = {
         ctx.partnerPolicies.nowFor(order.partner_id),
         ctx.partnerPolicies.settingsFor(order.partner_id),
       ),
+    releaseAt: (order, _args, ctx) => partnerStandingOf(order, ctx).releaseAt,
+    closedAt: column('closed_at'),
+    closedReason: column('closed_reason'),
+    closedNote: column('closed_note'),
     // Read whole (one statement, batched per request), then paged: the answer never holds more than a page.
     payments: async (order, { first, after }, ctx, info) =>
       slicePageByPosition(
@@ -158,11 +161,8 @@ export const financeOrderResolvers: Resolvers = {
   // A device's fields that are its current order's: the order finances the device, so they live here.
   Device: {
     financeOrder: (device, _args, ctx) => currentOrderOfDevice(device, ctx),
-    // The moment the device locks unless a payment arrives: paid-through + grace, kept for a paid-off order too.
-    validThrough: async (device, _args, ctx) => {
-      const standing = await currentStandingOfDevice(device, ctx);
-      return standing && lockAtOf(standing.paidThrough, ctx.partnerPolicies.settingsFor(device.partner_id));
-    },
+    // The moment the device locks, or locked (terms.ts Standing.validThrough; decisions.md 44).
+    validThrough: async (device, _args, ctx) => (await currentStandingOfDevice(device, ctx))?.validThrough ?? null,
     secureStatus: async (device, _args, ctx) => (await currentStandingOfDevice(device, ctx))?.secureStatus ?? null,
   },
 };

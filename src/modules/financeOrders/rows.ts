@@ -1,8 +1,11 @@
 import type { ConnectionPage, EdgeParent } from '../pages.js';
 import type { PartnerSettingsColumns } from '../partners/settings.js';
 
-/** Where an order stands, named for the order: its device's secureStatus, one for one (terms.ts orderStatusOf). */
-export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF';
+/** Where an order stands, named for the order (terms.ts orderStatusOf): open, paid off, or closed (decisions.md 44). */
+export type FinanceOrderStatus = 'ACTIVE' | 'LOCKED' | 'PAID_OFF' | 'WRITTEN_OFF' | 'RETURNED';
+
+/** Why an operator closed an order (decisions.md 44). */
+export type FinanceOrderCloseReason = 'WRITE_OFF' | 'DEVICE_RETURNED';
 
 /** The terms a cart proposes and a finance order fixes: int8 minor units of `currency`, as strings. */
 export interface FinanceTermsColumns {
@@ -26,6 +29,14 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
   cart_id: string | null;
   total_paid_minor: string;
   ordered_at: Date;
+  /** Paid off: when its device is released, the payoff's reversal window closing (decisions.md 44); null otherwise. */
+  release_at: Date | null;
+  /** Closed by an operator (the partner's time), why and the note; all null while open. */
+  closed_at: Date | null;
+  closed_reason: FinanceOrderCloseReason | null;
+  closed_note: string | null;
+  /** The balance the close cleared (its adjustment's amount, negated); '0' while open. */
+  cleared_minor: string;
 }
 
 /**

@@ -39,6 +39,9 @@ describe('standingOf', () => {
       lockAt: new Date(ORDERED.getTime() + 60 * DAY),
       nextPayment: new Date(ORDERED.getTime() + 60 * DAY),
       secureStatus: 'ACTIVE_AND_SECURED',
+      validThrough: new Date(ORDERED.getTime() + 60 * DAY),
+      releaseAt: null,
+      closedReason: null,
     });
   });
 

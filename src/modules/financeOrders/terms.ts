@@ -20,8 +20,8 @@ const HOUR_MS = 3_600_000;
 /** A month of the contract, in days: instalment n is due at time + 30 * n days. */
 export const DAYS_PER_MONTH = 30;
 
-/** The columns an order's standing, schedule and options are computed from: what a listing selects for them (linkColumns.ts). */
-export const ORDER_TERMS_COLUMNS = [
+/** The columns of the day rule: the terms and the total paid. */
+const DAY_RULE_COLUMNS = [
   'currency',
   'monthly_cost_minor',
   'weekly_cost_minor',
@@ -30,7 +30,18 @@ export const ORDER_TERMS_COLUMNS = [
   'ordered_at',
 ] as const;
 
-export type OrderTerms = Pick<FinanceOrderRow, (typeof ORDER_TERMS_COLUMNS)[number]>;
+/** The columns of the corrections (decisions.md 44): a payoff completing, an order closed and what it cleared. */
+const CORRECTION_COLUMNS = ['release_at', 'closed_at', 'closed_reason', 'cleared_minor'] as const;
+
+/** The columns an order's standing, schedule and options are computed from: what a listing selects for them (linkColumns.ts). */
+export const ORDER_TERMS_COLUMNS = [...DAY_RULE_COLUMNS, ...CORRECTION_COLUMNS] as const;
+
+/**
+ * An order as its standing reads it. The corrections' columns may be absent (an order built in
+ * memory, a payment's figures): absent is open, never closed, released at once when paid off.
+ */
+export type OrderTerms = Pick<FinanceOrderRow, (typeof DAY_RULE_COLUMNS)[number]> &
+  Partial<Pick<FinanceOrderRow, (typeof CORRECTION_COLUMNS)[number]>>;
 
 type SecureStatus = 'ACTIVE_AND_SECURED' | 'LOCKED' | 'RELEASED';
 
@@ -45,6 +56,16 @@ export interface Standing {
   /** The legacy name of lockAt (decisions.md 15). */
   nextPayment: Date | null;
   secureStatus: SecureStatus;
+  /**
+   * When the device locks, or locked (Device.validThrough, the legacy validThrough): lockAt while
+   * something remains to pay; releaseAt while a payoff completes; the lock or the close, whichever came
+   * first, once closed; paid-through + grace, kept, once released (decisions.md 44).
+   */
+  validThrough: Date;
+  /** Paid off, its release waiting for the payoff's reversal window: the moment it comes; null otherwise. */
+  releaseAt: Date | null;
+  /** Why the order was closed; null while open. */
+  closedReason: FinanceOrderRow['closed_reason'];
 }
 
 /** financeAmount = purchaseAmount - downPayment: what a financed sale puts on the partner's ledger. */
@@ -59,11 +80,15 @@ export function repayableTotalOf(order: Pick<OrderTerms, 'currency' | 'monthly_c
   return multiplyMoney(money(order.monthly_cost_minor, order.currency), order.months);
 }
 
-/** remainingBalance = repayableTotal - the total paid (the order's running `total_paid_minor`). */
+/**
+ * remainingBalance = repayableTotal - the total paid (the order's running `total_paid_minor`) - what a
+ * close cleared (0 while open; the whole rest once closed, decisions.md 44).
+ */
 export function remainingBalanceOf(
-  order: Pick<OrderTerms, 'currency' | 'monthly_cost_minor' | 'months' | 'total_paid_minor'>,
+  order: Pick<OrderTerms, 'currency' | 'monthly_cost_minor' | 'months' | 'total_paid_minor' | 'cleared_minor'>,
 ): Money {
-  return subtractMoney(repayableTotalOf(order), money(order.total_paid_minor, order.currency));
+  const owed = subtractMoney(repayableTotalOf(order), money(order.total_paid_minor, order.currency));
+  return subtractMoney(owed, money(order.cleared_minor ?? '0', order.currency));
 }
 
 /**
@@ -88,27 +113,49 @@ export function standingOf(
   const monthly = BigInt(order.monthly_cost_minor);
   const totalPaidMinor = BigInt(order.total_paid_minor);
   const remainingMinor = remainingBalanceOf(order).minor;
-  const fullyPaid = remainingMinor <= 0n;
+  const closedAt = order.closed_at ?? null;
+  const fullyPaid = closedAt === null && remainingMinor <= 0n;
   const days = BigInt(DAYS_PER_MONTH) + daysCovered(totalPaidMinor, monthly, DAYS_PER_MONTH);
   const paidThrough = new Date(saleSecondOf(order) + Number(days) * DAY_MS);
-  const lockAt = fullyPaid ? null : lockAtOf(paidThrough, settings);
-  return {
+  const deadline = lockAtOf(paidThrough, settings);
+  const base = {
     repayableMinor: repayableTotalOf(order).minor,
     totalPaidMinor,
     remainingMinor,
     fullyPaid,
     paidThrough,
-    lockAt,
-    nextPayment: lockAt,
-    secureStatus: lockAt === null ? 'RELEASED' : lockAt.getTime() > now.getTime() ? 'ACTIVE_AND_SECURED' : 'LOCKED',
+  };
+  const closedReason = order.closed_reason ?? null;
+  if (closedAt !== null) {
+    // Closed: locked for good (a returned device until a new order finances it), since the lock or the close.
+    const locked = new Date(Math.min(deadline.getTime(), closedAt.getTime()));
+    const closed = { lockAt: locked, nextPayment: null, validThrough: locked, releaseAt: null, closedReason };
+    return { ...base, ...closed, secureStatus: 'LOCKED' };
+  }
+  if (fullyPaid) {
+    // Completing until the payoff's window closes: still secured, released from releaseAt on.
+    const releaseAt = order.release_at ?? null;
+    const completing = releaseAt !== null && releaseAt.getTime() > now.getTime();
+    return {
+      ...base,
+      lockAt: null,
+      nextPayment: null,
+      validThrough: completing ? releaseAt : deadline,
+      releaseAt,
+      closedReason,
+      secureStatus: completing ? 'ACTIVE_AND_SECURED' : 'RELEASED',
+    };
+  }
+  return {
+    ...base,
+    lockAt: deadline,
+    nextPayment: deadline,
+    validThrough: deadline,
+    releaseAt: null,
+    closedReason,
+    secureStatus: deadline.getTime() > now.getTime() ? 'ACTIVE_AND_SECURED' : 'LOCKED',
   };
 }
-
-const ORDER_STATUS: Record<SecureStatus, FinanceOrderStatus> = {
-  ACTIVE_AND_SECURED: 'ACTIVE',
-  LOCKED: 'LOCKED',
-  RELEASED: 'PAID_OFF',
-};
 
 /** The order's status at `now` (queries.ts orderStatusSql says the same in SQL, for filtering). */
 export function orderStatusOf(
@@ -116,7 +163,10 @@ export function orderStatusOf(
   now: Date,
   settings: Pick<PartnerSettings, 'lockGraceHours'> = DEFAULT_PARTNER_SETTINGS,
 ): FinanceOrderStatus {
-  return ORDER_STATUS[standingOf(order, now, settings).secureStatus];
+  const standing = standingOf(order, now, settings);
+  if (standing.closedReason !== null) return standing.closedReason === 'WRITE_OFF' ? 'WRITTEN_OFF' : 'RETURNED';
+  if (standing.fullyPaid) return 'PAID_OFF';
+  return standing.secureStatus === 'LOCKED' ? 'LOCKED' : 'ACTIVE';
 }
 
 type PaymentOptionType = 'FULL' | 'MONTH' | 'WEEK';

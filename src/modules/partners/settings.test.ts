@@ -10,6 +10,7 @@ describe('changedSettings', () => {
       flexibleAmountEnabled: true,
       offlineLockDays: 7,
       simControlEnabled: false,
+      reversalWindowHours: 72,
     });
     expect(changedSettings(DEFAULT_PARTNER_SETTINGS, { offlineLockDays: 90, simControlEnabled: true })).toEqual({
       ...DEFAULT_PARTNER_SETTINGS,
@@ -63,6 +64,7 @@ describe('settingsOfColumns', () => {
       flexible_amount_enabled: false,
       offline_lock_days: 3,
       sim_control_enabled: true,
+      reversal_window_hours: 24,
     };
     expect(settingsOfColumns({ ...columns, lock_reminder_days: [3, 1] })).toEqual({
       lockGraceHours: 2,
@@ -71,6 +73,7 @@ describe('settingsOfColumns', () => {
       flexibleAmountEnabled: false,
       offlineLockDays: 3,
       simControlEnabled: true,
+      reversalWindowHours: 24,
     });
     expect(settingsOfColumns({ ...columns, lock_reminder_days: '{}' }).lockReminderDays).toEqual([]);
   });

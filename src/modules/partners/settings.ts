@@ -13,6 +13,8 @@ export interface PartnerSettings {
   offlineLockDays: number;
   /** Whether a SIM other than the enrolled one locks the device at check-in. */
   simControlEnabled: boolean;
+  /** Hours a payment may be reversed after it is received, and a payoff's release waits (decisions.md 44). */
+  reversalWindowHours: number;
 }
 
 /** The graph's PartnerSettings object. */
@@ -25,6 +27,7 @@ export const DEFAULT_PARTNER_SETTINGS: PartnerSettings = Object.freeze({
   flexibleAmountEnabled: true,
   offlineLockDays: 7,
   simControlEnabled: false,
+  reversalWindowHours: 72,
 });
 
 /** The columns of `partners` that hold the settings, as the database gives them. */
@@ -35,6 +38,7 @@ export interface PartnerSettingsColumns {
   flexible_amount_enabled: boolean;
   offline_lock_days: number;
   sim_control_enabled: boolean;
+  reversal_window_hours: number;
 }
 
 export const PARTNER_SETTINGS_COLUMNS = [
@@ -44,6 +48,7 @@ export const PARTNER_SETTINGS_COLUMNS = [
   'flexible_amount_enabled',
   'offline_lock_days',
   'sim_control_enabled',
+  'reversal_window_hours',
 ] as const;
 
 /** The bounds of each setting: the mutation's checks, the migration's constraints say the same. */
@@ -52,6 +57,7 @@ const SETTINGS_BOUNDS = {
   lockReminderDays: { entries: 10, minEntries: 0, min: 1, max: 30 },
   repaymentDays: { entries: 10, minEntries: 1, min: 1, max: 366 },
   offlineLockDays: { min: 1, max: 90 },
+  reversalWindowHours: { min: 0, max: 720 },
 } as const;
 
 /** An int[] as either driver gives it: an array (pg, PGlite) or its text form ("{3,1}"). */
@@ -72,6 +78,7 @@ export function settingsOfColumns(row: PartnerSettingsColumns): PartnerSettings 
     flexibleAmountEnabled: Boolean(row.flexible_amount_enabled),
     offlineLockDays: Number(row.offline_lock_days),
     simControlEnabled: Boolean(row.sim_control_enabled),
+    reversalWindowHours: Number(row.reversal_window_hours),
   };
 }
 
@@ -83,6 +90,7 @@ export function columnsOfSettings(settings: PartnerSettings): PartnerSettingsCol
     flexible_amount_enabled: settings.flexibleAmountEnabled,
     offline_lock_days: settings.offlineLockDays,
     sim_control_enabled: settings.simControlEnabled,
+    reversal_window_hours: settings.reversalWindowHours,
   };
 }
 
@@ -110,6 +118,7 @@ export interface PartnerSettingsChange {
   flexibleAmountEnabled?: boolean | null;
   offlineLockDays?: number | null;
   simControlEnabled?: boolean | null;
+  reversalWindowHours?: number | null;
 }
 
 function checkDays(
@@ -149,6 +158,13 @@ export function changedSettings(current: PartnerSettings, change: PartnerSetting
       'offlineLockDays',
       `is ${offlineLockDays}; it must be a whole number of days from ${offline.min} to ${offline.max}`,
     );
+  const reversalWindowHours = change.reversalWindowHours ?? current.reversalWindowHours;
+  const window = SETTINGS_BOUNDS.reversalWindowHours;
+  if (!Number.isInteger(reversalWindowHours) || reversalWindowHours < window.min || reversalWindowHours > window.max)
+    throw invalidPartnerSettings(
+      'reversalWindowHours',
+      `is ${reversalWindowHours}; it must be a whole number of hours from ${window.min} to ${window.max}`,
+    );
   const reminders = change.lockReminderDays ?? current.lockReminderDays;
   checkDays('lockReminderDays', reminders, SETTINGS_BOUNDS.lockReminderDays);
   const repayment = change.repaymentDays ?? current.repaymentDays;
@@ -160,5 +176,6 @@ export function changedSettings(current: PartnerSettings, change: PartnerSetting
     flexibleAmountEnabled: change.flexibleAmountEnabled ?? current.flexibleAmountEnabled,
     offlineLockDays,
     simControlEnabled: change.simControlEnabled ?? current.simControlEnabled,
+    reversalWindowHours,
   };
 }

@@ -170,6 +170,7 @@ describe("creditInStorePayment: the write's guards", () => {
       vendor_id: null,
       vendor_reference: null,
       received_at: NOW,
+      reversible_until: new Date(NOW.getTime() + 72 * 3_600_000),
     },
     totalPaidSeen: seen,
     transactions: [{ type: 'cash', amount_minor: '-100', clerk_id: DEMO_CLERK_ID }],

@@ -26,6 +26,7 @@ export const COLUMNS = [
   'vendor_id',
   'vendor_reference',
   'received_at',
+  'reversible_until',
 ] as const;
 
 export function paymentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<PaymentRow[]> {
@@ -294,8 +295,8 @@ export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
     where partner_id = ${payment.partner_id} and id = ${payment.finance_order_id} and total_paid_minor = ${write.totalPaidSeen}::int8
     returning partner_id, id),
   payment as (
-    insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at)
-    select credited.partner_id, ${payment.id}::int8, credited.id, ${payment.channel}, ${payment.amount_minor}::int8, ${payment.currency}, ${payment.merchant_id}::int8, ${payment.clerk_id}::int8, ${payment.received_at}::timestamptz from credited
+    insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at, reversible_until)
+    select credited.partner_id, ${payment.id}::int8, credited.id, ${payment.channel}, ${payment.amount_minor}::int8, ${payment.currency}, ${payment.merchant_id}::int8, ${payment.clerk_id}::int8, ${payment.received_at}::timestamptz, ${payment.reversible_until}::timestamptz from credited
     returning partner_id, id, finance_order_id, currency, merchant_id, received_at),
   ledger as (
     insert into transactions (partner_id, type, amount_minor, currency, occurred_at, merchant_id, finance_order_id, payment_id, clerk_id)
@@ -323,6 +324,7 @@ export interface InStoreWrite {
     | 'merchant_id'
     | 'clerk_id'
     | 'received_at'
+    | 'reversible_until'
   >;
   totalPaidSeen: string;
   transactions: readonly PaymentTransaction[];

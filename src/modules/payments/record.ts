@@ -159,6 +159,10 @@ export function checkPayment(order: FinanceOrderForPayment, request: PaymentRequ
   return { amount, transactions };
 }
 
+/** A payment's window is fixed when it is received: its time + the partner's window then (decisions.md 44). */
+export const reversibleUntilOf = (receivedAt: Date, settings: Pick<PartnerSettings, 'reversalWindowHours'>): Date =>
+  new Date(receivedAt.getTime() + settings.reversalWindowHours * 3_600_000);
+
 /** The payment's row as it will be written (the database gives its id). */
 export function paymentRowOf(
   order: FinanceOrderForPayment,
@@ -177,6 +181,7 @@ export function paymentRowOf(
     vendor_id: source.channel === 'vendor' ? source.vendorId : null,
     vendor_reference: source.channel === 'vendor' ? source.vendorReference : null,
     received_at: now,
+    reversible_until: reversibleUntilOf(now, settingsOfColumns(order)),
   };
 }
 

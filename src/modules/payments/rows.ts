@@ -13,6 +13,8 @@ export interface PaymentRow {
   vendor_id: string | null;
   vendor_reference: string | null;
   received_at: Date;
+  /** Until when it may be reversed: received_at + its partner's reversal window then (decisions.md 44). */
+  reversible_until: Date;
 }
 
 /**

@@ -68,6 +68,10 @@ const FINANCE_ORDER: FieldColumns<FinanceOrderResolvers, FinanceOrderRow> = {
   fullyPaid: STANDING,
   secureStatus: STANDING,
   status: STANDING,
+  releaseAt: STANDING,
+  closedAt: ['closed_at'],
+  closedReason: ['closed_reason'],
+  closedNote: ['closed_note'],
   payments: ['partner_id', 'id'],
   paymentReferences: ['partner_id', 'id'],
   paymentOptions: ORDER_TERMS_COLUMNS,
@@ -110,6 +114,9 @@ const PAYMENT: FieldColumns<PaymentResolvers, PaymentRow> = {
   salesClerk: ['partner_id', 'clerk_id'],
   paymentVendor: ['vendor_id'],
   vendorReference: ['vendor_reference'],
+  reversibleUntil: ['reversible_until'],
+  // Read by the payment's key (payments/resolvers.ts).
+  reversal: ['partner_id', 'id'],
 };
 
 const ADJUSTMENT: FieldColumns<AdjustmentResolvers, AdjustmentRow> = {
