@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/v1/reversal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a payment
+         * @description A vendor undoes a payment it notified (decisions.md 44), inside the payment's reversal window (its partner's reversalWindowHours, 72 unless set, from when it was received), with the access token of its notifications (accessToken) and the notification's reference. Exactly what the payment did is undone: the order's balance and the days the payment bought (a later payment keeps its own), never erasing it: the payment stays on record, reversed. A payoff's release waits for this window, so reversing a payoff brings the order back and nothing was released. One reversal per payment: a repeat is 409 PAYMENT_ALREADY_REVERSED, unless it carries the Idempotency-Key of the first, which replays the first answer (Idempotent-Replayed: true). Another vendor's reference answers as an unknown one. Every answer carries Cache-Control: no-store.
+         */
+        post: operations["reversePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/v1/repayment-options": {
         parameters: {
             query?: never;
@@ -909,6 +929,20 @@ export interface components {
                 unlockCode?: string;
             };
         };
+        ReversalAccepted: {
+            data: {
+                /** @description payment <paymentId> of <amount with the currency's places> <currency> reversed for device <tag> */
+                message: string;
+                /** @description The payment reversed. */
+                paymentId: number;
+                /** @description The reversal: a payment has at most one. */
+                reversalId: number;
+                /** @description What the order owes after the reversal. */
+                remainingBalance: number;
+                currency: string;
+                fullyPaid: boolean;
+            };
+        };
         RepaymentOptions: {
             data: {
                 deviceTag: string;
@@ -1608,6 +1642,151 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached or did not answer in time, or the vendor's stored schema can no longer be used until an operator replaces it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+        };
+    };
+    reversePayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters: the same key and body replay the first answer. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The vendor's agreed name: the access token's vendor. */
+                    paymentVendor: string;
+                    /** @description The reference of the notification that made the payment (1 to 255 characters). */
+                    reference: string;
+                    /** @description Why it is reversed, 1 to 500 characters: kept with the reversal. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Reversed (or replayed). */
+            200: {
+                headers: {
+                    /** @description The request id (an incoming well-formed one is echoed). */
+                    "X-Request-ID"?: string;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReversalAccepted"];
+                };
+            };
+            /** @description INVALID_REQUEST_BODY: the body is not a JSON object, is malformed, or a member is not a string. INVALID_ARGUMENT: reference is empty or over 255 characters, reason empty or over 500, or the Idempotency-Key header is malformed. REVERSAL_WINDOW_CLOSED: the payment's window has closed (the answer names when). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description FORBIDDEN: paymentVendor is not the token's vendor, the vendor is disabled, or the credential is not a vendor's. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no payment of this vendor has that reference (another vendor's is not told apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: another method than POST (see the Allow header). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description PAYMENT_ALREADY_REVERSED: the payment was reversed already (the answer names the reversal). FINANCE_ORDER_CLOSED: its order was written off or closed on the device's return. IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for another reversal. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description The query string is longer than 8 KiB (8192 bytes). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description RATE_LIMITED: the API key made more requests than its limit in the window (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS), or the client address failed authentication too often (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS; its credentials are then refused unread). Retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be accepted. */
+                    "Retry-After"?: number;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description Internal server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time. */
             503: {
                 headers: {
                     [name: string]: unknown;

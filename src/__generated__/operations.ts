@@ -125,3 +125,13 @@ export type RepaymentOptionsQueryVariables = Exact<{
 
 
 export type RepaymentOptionsQuery = { deviceRepayment: { deviceTag: string, financeOrderId: string, currency: string, lockAt: number, repayment: { minimumPaymentAmount: string, fullPayoffAmount: string, flexibleAmountEnabled: boolean, options: Array<{ daysPaid: number, amount: string }> } } };
+
+export type ReverseVendorPaymentMutationVariables = Exact<{
+  paymentVendor: string;
+  reference: string;
+  reason: string;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type ReverseVendorPaymentMutation = { reverseVendorPayment: { id: string, amount: string, currency: string, remainingBalance: string, fullyPaid: boolean, replayed: boolean, payment: { id: string, financeOrder: { device: { tag: string } } } } };

@@ -1719,6 +1719,8 @@ export type PaymentReversal = {
   reason: Scalars['String']['output'];
   /** What the order still owes after it (a snapshot: the first answer again on a replay). */
   remainingBalance: Scalars['Decimal']['output'];
+  /** True when this answer replays the first one (the same Idempotency-Key and request): nothing was reversed by this request. */
+  replayed: Scalars['Boolean']['output'];
   /** When it was reversed, at the partner's time. */
   time: Scalars['Timestamp']['output'];
 };
@@ -3207,6 +3209,7 @@ export type PaymentReversalResolvers<ContextType = Context, ParentType extends R
   payment?: Resolver<ResolversTypes['Payment'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  replayed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
 };
 

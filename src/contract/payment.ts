@@ -41,6 +41,29 @@ export function legacyPaymentReceipt(receipt: LegacyReceiptNode) {
   };
 }
 
+/** The graph's PaymentReversal as the reversal door's operation reads it (decimals as text). */
+interface LegacyReversalNode {
+  id: string;
+  amount: string;
+  currency: string;
+  remainingBalance: string;
+  fullyPaid: boolean;
+  payment: { id: string; financeOrder: { device: { tag: string } } };
+}
+
+// docs/legacy-contract.md#reversal: the notification's `data`, told of the reversal (decisions.md 44).
+export function legacyPaymentReversal(reversal: LegacyReversalNode) {
+  const { payment } = reversal;
+  return {
+    message: `payment ${payment.id} of ${reversal.amount} ${reversal.currency} reversed for device ${payment.financeOrder.device.tag}`,
+    paymentId: integer(payment.id),
+    reversalId: integer(reversal.id),
+    remainingBalance: number(reversal.remainingBalance),
+    currency: reversal.currency,
+    fullyPaid: reversal.fullyPaid,
+  };
+}
+
 // docs/legacy-contract.md#notification: data.message, and the further fields this service's integrations add.
 // unlockCode only when there is one (decisions.md 21): an answer for a device without a credential stays as it was.
 export function legacyPaymentNotification(

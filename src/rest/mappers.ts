@@ -12,12 +12,13 @@ import type {
   LookupCustomerQuery,
   RecordCustomerPaymentMutation,
   RepaymentOptionsQuery,
+  ReverseVendorPaymentMutation,
 } from '../__generated__/operations.js';
 import { legacyCart, legacyCartCustomer, legacyCartDevice } from '../contract/cart.js';
 import { legacyCustomerDevice, legacyPaymentHistory, legacyPaymentOptions } from '../contract/customer.js';
 import { legacyFinanceOrder } from '../contract/financeOrder.js';
 import { integer } from '../contract/json.js';
-import { legacyPaymentNotification, legacyPaymentReceipt } from '../contract/payment.js';
+import { legacyPaymentNotification, legacyPaymentReceipt, legacyPaymentReversal } from '../contract/payment.js';
 import { repaymentOptionsData } from '../contract/repayment.js';
 import { legacyClerk, legacyMerchant } from '../contract/store.js';
 import { legacyTransaction } from '../contract/transaction.js';
@@ -134,6 +135,11 @@ export function paymentNotificationBody(data: CreatePaymentNotificationMutation)
   const result = acceptedNotification(data);
   // docs/legacy-contract.md#notification.
   return { data: legacyPaymentNotification(result.message, result.receipt) };
+}
+
+export function paymentReversalBody(data: ReverseVendorPaymentMutation) {
+  // docs/legacy-contract.md#reversal: the payments interface's { data } envelope.
+  return { data: legacyPaymentReversal(data.reverseVendorPayment) };
 }
 
 export function repaymentOptionsBody(data: RepaymentOptionsQuery) {

@@ -291,6 +291,16 @@ export const schemas: Record<string, Schema> = {
       ['unlockCode'],
     ),
   }),
+  ReversalAccepted: obj({
+    data: obj({
+      message: str("payment <paymentId> of <amount with the currency's places> <currency> reversed for device <tag>"),
+      paymentId: int('The payment reversed.'),
+      reversalId: int('The reversal: a payment has at most one.'),
+      remainingBalance: num('What the order owes after the reversal.'),
+      currency: str(),
+      fullyPaid: bool,
+    }),
+  }),
   RepaymentOptions: obj({
     data: obj({
       deviceTag: str(),
@@ -372,6 +382,11 @@ function inlineSchemas(notification: Schema): Record<string, Schema> {
   // Without its $schema: the document's dialect is 2020-12 already.
   const { $schema: _dialect, ...vendorBody } = notification;
   return {
+    ReversalRequest: obj({
+      paymentVendor: str("The vendor's agreed name: the access token's vendor."),
+      reference: str('The reference of the notification that made the payment (1 to 255 characters).'),
+      reason: str('Why it is reversed, 1 to 500 characters: kept with the reversal.'),
+    }),
     AccessTokenRequest: obj({ apiKey: str('The private API key: a vendor key (demo: demo-vendor-key).') }),
     /** The notification body: the demo vendor's request schema, as the seed stores it with the vendor. */
     Notification: {

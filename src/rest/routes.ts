@@ -23,6 +23,8 @@ import type {
   RecordCustomerPaymentMutationVariables,
   RepaymentOptionsQuery,
   RepaymentOptionsQueryVariables,
+  ReverseVendorPaymentMutation,
+  ReverseVendorPaymentMutationVariables,
 } from '../__generated__/operations.js';
 import type { LegacyDoor } from '../http/errorResponses.js';
 import { invalidRequestBody } from '../kernel/errors.js';
@@ -41,6 +43,7 @@ import {
   lookupCartBody,
   lookupCustomerBody,
   paymentNotificationBody,
+  paymentReversalBody,
   recordCustomerPaymentBody,
   repaymentOptionsBody,
 } from './mappers.js';
@@ -176,6 +179,16 @@ function bodyObject(request: LegacyRequest<unknown>): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/**
+ * A member of a payments body that must be a string: only its type is the door's (an absent one is '',
+ * so the graph's own rule names what is wrong with it, as it does for an empty argument).
+ */
+function bodyString(body: Record<string, unknown>, member: string): string {
+  const value = body[member] ?? '';
+  if (typeof value !== 'string') throw invalidRequestBody(`field ${member} must be a string`);
+  return value;
+}
+
 export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   route<CreateAccessTokenMutation, CreateAccessTokenMutationVariables>()({
     name: 'create-access-token',
@@ -241,6 +254,50 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     variables: (request) => ({ notification: bodyObject(request) }),
     toLegacy: paymentNotificationBody,
     replayed: (data) => acceptedNotification(data).receipt.replayed,
+  }),
+  route<ReverseVendorPaymentMutation, ReverseVendorPaymentMutationVariables>()({
+    name: 'reverse-payment',
+    method: 'POST',
+    path: '/payments/v1/reversal',
+    door: 'payments',
+    credential: { in: 'bearer' },
+    // Which principal may reverse (the payment's own vendor, by its access token) is the graph's rule.
+    principal: 'any',
+    doc: {
+      summary: 'Reverse a payment',
+      description:
+        "A vendor undoes a payment it notified (decisions.md 44), inside the payment's reversal window (its partner's reversalWindowHours, 72 unless set, from when it was received), with the access token of its notifications (accessToken) and the notification's reference. Exactly what the payment did is undone: the order's balance and the days the payment bought (a later payment keeps its own), never erasing it: the payment stays on record, reversed. A payoff's release waits for this window, so reversing a payoff brings the order back and nothing was released. One reversal per payment: a repeat is 409 PAYMENT_ALREADY_REVERSED, unless it carries the Idempotency-Key of the first, which replays the first answer (Idempotent-Replayed: true). Another vendor's reference answers as an unknown one. Every answer carries Cache-Control: no-store.",
+      headers: { 'Idempotency-Key': `${IDEMPOTENCY_KEY_FORMAT}: the same key and body replay the first answer.` },
+      body: 'ReversalRequest',
+      answer: { description: 'Reversed (or replayed).', schema: 'ReversalAccepted' },
+      errors: {
+        400: "INVALID_REQUEST_BODY: the body is not a JSON object, is malformed, or a member is not a string. INVALID_ARGUMENT: reference is empty or over 255 characters, reason empty or over 500, or the Idempotency-Key header is malformed. REVERSAL_WINDOW_CLOSED: the payment's window has closed (the answer names when).",
+        401: 'INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked.',
+        403: "FORBIDDEN: paymentVendor is not the token's vendor, the vendor is disabled, or the credential is not a vendor's.",
+        404: "RESOURCE_NOT_FOUND: no payment of this vendor has that reference (another vendor's is not told apart).",
+        409: "PAYMENT_ALREADY_REVERSED: the payment was reversed already (the answer names the reversal). FINANCE_ORDER_CLOSED: its order was written off or closed on the device's return. IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for another reversal.",
+      },
+    },
+    params: {},
+    jsonBody: true,
+    noStore: true,
+    operation: operation('reversePayment'),
+    variables: (request) => {
+      const body = bodyObject(request);
+      return {
+        paymentVendor: bodyString(body, 'paymentVendor'),
+        reference: bodyString(body, 'reference'),
+        reason: bodyString(body, 'reason'),
+        idempotencyKey: request.header('idempotency-key') ?? null,
+      };
+    },
+    // The body's members keep the graph's names (input.reason ...): only the header is the door's own.
+    argumentNames: {
+      idempotencyKey: { header: 'Idempotency-Key' },
+      'input.idempotencyKey': { header: 'Idempotency-Key' },
+    },
+    toLegacy: paymentReversalBody,
+    replayed: (data) => data.reverseVendorPayment.replayed,
   }),
   route<RepaymentOptionsQuery, RepaymentOptionsQueryVariables>()({
     name: 'get-repayment-options',
