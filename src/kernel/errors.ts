@@ -256,11 +256,8 @@ export const amountNotAnOption = (amount: string, currency: string, accepted: re
     { acceptedAmounts: accepted },
   );
 
-export const idempotencyConflict = (what: string) =>
-  new AppError(
-    'IDEMPOTENCY_CONFLICT',
-    `${what} was already used for a different request; use a new one for a new payment`,
-  );
+export const idempotencyConflict = (what: string, forNew = 'a new payment') =>
+  new AppError('IDEMPOTENCY_CONFLICT', `${what} was already used for a different request; use a new one for ${forNew}`);
 
 /** A code that names no reference the caller may see: unknown, malformed, cancelled, or another partner's. */
 export const paymentReferenceNotFound = (code: string) =>

@@ -44,7 +44,7 @@ describe('the committed collection', () => {
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [path, content] of fresh) expect(committed.get(path), path).toBe(content);
     // Every operation of the document is a request of the collection, and the environment is there.
-    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(16);
+    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(17);
     expect(fresh.has('environments/local.bru')).toBe(true);
   });
 });
@@ -73,7 +73,7 @@ describe("the collection's examples", () => {
     const withoutKey = examples.filter((example) => /^no (key|credential|Authorization|apiKey)\b/.test(example.name));
     // list-clerks, list-merchants, lookup-customer, list-transactions, the notification, the repayment
     // options, the token, /graphql
-    expect(withoutKey.map((example) => example.name)).toHaveLength(8);
+    expect(withoutKey.map((example) => example.name)).toHaveLength(9);
     for (const example of withoutKey) expect(credentialsSent(example), example.name).toEqual([]);
     const emptyKey = examples.find((example) => example.name === 'an empty key counts as a missing one');
     expect(emptyKey?.request.params).toEqual([expect.objectContaining({ name: 'key', value: '' })]);
@@ -152,7 +152,7 @@ describe('every request of the collection, against the service', () => {
       }
       answered.push(name);
     }
-    expect(answered).toHaveLength(16);
+    expect(answered).toHaveLength(17);
     expect(vars.accessToken).toMatch(/^dfs1\./);
   });
 });

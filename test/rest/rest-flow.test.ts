@@ -138,6 +138,6 @@ describe('GET /openapi.json', () => {
     expect(response.body.openapi).toBe('3.1.0');
     // The eight legacy routes, the vendors' repayment options, /graphql, the four operations endpoints
     // and the device door's two (check-in and its key set).
-    expect(Object.keys(response.body.paths)).toHaveLength(16);
+    expect(Object.keys(response.body.paths)).toHaveLength(17);
   });
 });

@@ -150,7 +150,7 @@ async function reverseIn(
   if (key) {
     const first = await reversalOfKey(trx, key);
     if (first) {
-      if (first.request_hash !== requestHash) throw idempotencyConflict('this Idempotency-Key');
+      if (first.request_hash !== requestHash) throw idempotencyConflict('this Idempotency-Key', 'a new reversal');
       return reversalParentOf(first, true);
     }
   }
