@@ -99,7 +99,9 @@ describe('closeFinanceOrder', () => {
     expect(await pending()).not.toEqual([]);
     const live = () =>
       db('device_credentials').where({ partner_id: device.partner_id, device_id: device.id }).whereNull('ended_at');
-    await db('device_credentials').where({ partner_id: device.partner_id, device_id: device.id }).update({ ended_at: NOW });
+    await db('device_credentials')
+      .where({ partner_id: device.partner_id, device_id: device.id })
+      .update({ ended_at: NOW });
     await db('device_credentials').insert({
       partner_id: device.partner_id,
       device_id: device.id,

@@ -100,7 +100,8 @@ export async function closeFinanceOrder(
     async (trx) => {
       const locked = await lockFinanceOrder(trx, { partnerId, id: financeOrderId });
       if (!locked) throw notFound('finance order', financeOrderId);
-      if (locked.closed_reason !== null) throw financeOrderClosed(locked.id, locked.closed_reason, 'it cannot be closed again');
+      if (locked.closed_reason !== null)
+        throw financeOrderClosed(locked.id, locked.closed_reason, 'it cannot be closed again');
       // Paid off, completing included (release_at set): nothing remains to clear.
       const balance = remainingBalanceOf(locked);
       if (balance.minor <= 0n) throw financeOrderPaidOff(locked.id);

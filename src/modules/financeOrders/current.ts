@@ -4,7 +4,8 @@
 import { type OrderTerms, standingOf } from './terms.js';
 
 /** Still being repaid: neither paid off nor closed (a closed order is passed over as a paid-off one is, decisions.md 44). */
-const isOpen = (order: OrderTerms, now: Date): boolean => (order.closed_at ?? null) === null && !standingOf(order, now).fullyPaid;
+const isOpen = (order: OrderTerms, now: Date): boolean =>
+  (order.closed_at ?? null) === null && !standingOf(order, now).fullyPaid;
 
 /** The current order, from orders listed newest first: the device's (if a lookup went through one), the customer's. */
 export function currentOrderOf<T extends OrderTerms>(

@@ -106,7 +106,10 @@ export const financeOrderResolvers: Resolvers = {
         { partnerId: found.partner_id, financeOrderId: id, reason: input.reason, note, operatorId },
         ctx.partnerPolicies.nowFor(found.partner_id),
       );
-      ctx.logger.info({ financeOrderId: id, partnerId: found.partner_id, operatorId, reason: input.reason }, 'finance order closed');
+      ctx.logger.info(
+        { financeOrderId: id, partnerId: found.partner_id, operatorId, reason: input.reason },
+        'finance order closed',
+      );
       return order;
     },
   },
