@@ -327,6 +327,13 @@ describe('closeFinanceOrder through the doors', () => {
       due_at: new Date(closedAt * 1000),
       fire_at: new Date(Date.now() - 60_000),
     });
+    // New settings make every open order's instants again (reschedulePartner): none for a closed one.
+    await graphql(
+      OPERATOR,
+      `mutation ($input: UpdatePartnerSettingsInput!) { updatePartnerSettings(input: $input) { id } }`,
+      { input: { partnerId: DEMO, lockGraceHours: 720, lockReminderDays: [3, 1] } },
+    );
+    expect(await db('lock_timeline').where({ finance_order_id: DEMO_ORDER_ID, state: 'pending' })).toEqual([]);
     await moveClockTo(closedAt + 365 * DAY);
     await fireAllDueInstants(db);
     expect(await db('lock_timeline').where({ finance_order_id: LATE_ORDER, state: 'pending' })).toEqual([]);
