@@ -1,7 +1,8 @@
 // Closing an order through the service's doors (docs/decisions.md 44), on PGlite and Postgres: demo order
 // 4000012, 200 days past due (its partner's sandbox clock moved), written off: WRITTEN_OFF, balance 0
 // cleared by an adjustment list-transactions shows with its note, no timeline event afterwards with the
-// clock moved a year and the scheduler run, payments refused with nothing written, its device still
+// clock moved a year and the scheduler run, payments refused with nothing written (in store, by vendors,
+// through a payment reference made before the close), its device still
 // answered LOCKED and never financed again. Demo order 4000004 closed on its device's return: the
 // device's old credential refused, the device financed again on a new cart for another customer, and
 // the lookup by IMEI shows the new order. Refusals (a second close, a paid-off order, non-operator keys),
@@ -92,6 +93,8 @@ const lookup = async (locator: string) => {
 describe('closeFinanceOrder through the doors', () => {
   let closedAt: number;
   let afterClose: string;
+  /** A payment reference made on the late order before it was closed. */
+  let referenceCode: string;
 
   it("refuses every key but an operator's, and a note that is empty or longer than 500 characters", async () => {
     for (const key of ['demo-partner-key', 'demo-retail-key', 'demo-vendor-key']) {
@@ -116,6 +119,13 @@ describe('closeFinanceOrder through the doors', () => {
     ).financeOrder;
     expect(before.status).toBe('LOCKED');
     await moveClockTo(before.lockAt + 200 * DAY);
+    referenceCode = (
+      await graphql(
+        OPERATOR,
+        'mutation($input: CreatePaymentReferenceInput!) { createPaymentReference(input: $input) { code } }',
+        { input: { financeOrderId: LATE_ORDER, amount: '20.00' } },
+      )
+    ).createPaymentReference.code;
     const { closeFinanceOrder: order } = await graphql(
       OPERATOR,
       CLOSE,
@@ -209,6 +219,7 @@ describe('closeFinanceOrder through the doors', () => {
     for (const [reference, locator] of [
       ['CLOSED-1', { deviceTag: LATE_DEVICE.tag }],
       ['CLOSED-2', { phoneNumber: '5512345680' }],
+      ['CLOSED-3', { deviceTag: LATE_DEVICE.tag, paymentReference: referenceCode }],
     ] as const) {
       const notified = await fixture.service.request('/payments/v1/notification', {
         method: 'POST',
