@@ -119,6 +119,8 @@ describe('closeFinanceOrder', () => {
     expect((await db('devices').where({ id: device.id }).first()).customer_id).toBeNull();
     expect(await pending()).toEqual([]);
     expect(await live()).toEqual([]);
+    const audit = await db('audit_events').where({ action: 'finance_order.close', subject_id: DEMO_ORDER_ID }).first();
+    expect(audit.details).toMatchObject({ reason: 'DEVICE_RETURNED', credentialEnded: true });
     expect((await db('adjustments').where({ finance_order_id: DEMO_ORDER_ID, kind: 'payment' }).first()).notes).toBe(
       `device returned for financeOrder ${DEMO_ORDER_ID}: handed back in store`,
     );

@@ -30,6 +30,8 @@ export interface CloseRequest {
 interface Closed {
   order: FinanceOrderRow;
   adjustment: AdjustmentRow;
+  /** A returned device's live credential was ended (null: written off, the device untouched). */
+  credentialEnded: boolean | null;
 }
 
 /** The adjustment's note: it names the order, as PayJoy's data does for reversed finances. */
@@ -60,9 +62,9 @@ async function stopTimeline(trx: DbOrTrx, order: Pick<FinanceOrderRow, 'partner_
 }
 
 /** The device back in the partner's stock: no longer the customer's, its live credential ended (an agent answered 401 enrols again). */
-async function returnDevice(trx: DbOrTrx, order: FinanceOrderForPayment, now: Date): Promise<void> {
+async function returnDevice(trx: DbOrTrx, order: FinanceOrderForPayment, now: Date): Promise<boolean> {
   await trx('devices').where({ partner_id: order.partner_id, id: order.device_id }).update({ customer_id: null });
-  await revokeCredential(trx, { partnerId: order.partner_id, deviceId: order.device_id }, now);
+  return revokeCredential(trx, { partnerId: order.partner_id, deviceId: order.device_id }, now);
 }
 
 /** finance_order.written_off or finance_order.returned, in the graph's dialect (openapiWebhooks.ts FinanceOrderClosedData). */
@@ -133,13 +135,13 @@ export async function closeFinanceOrder(
         },
       ]);
       await stopTimeline(trx, order);
-      if (request.reason === 'DEVICE_RETURNED') await returnDevice(trx, locked, now);
+      const credentialEnded = request.reason === 'DEVICE_RETURNED' ? await returnDevice(trx, locked, now) : null;
       const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] });
       const device = { tag: locked.device_tag, imei: locked.device_imei ?? null };
       await appendEvents(trx, partnerId, [closedEvent(order, device, adjustment), ...created]);
-      return { order, adjustment };
+      return { order, adjustment, credentialEnded };
     },
-    ({ order, adjustment }) => ({
+    ({ order, adjustment, credentialEnded }) => ({
       action: 'finance_order.close',
       subjectKind: 'finance_order',
       subjectId: order.id,
@@ -150,6 +152,7 @@ export async function closeFinanceOrder(
         cleared: formatMoney(money(order.cleared_minor, order.currency)),
         currency: order.currency,
         adjustmentId: adjustment.id,
+        ...(credentialEnded === null ? {} : { credentialEnded }),
       },
     }),
   );
