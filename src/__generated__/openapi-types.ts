@@ -1590,7 +1590,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentsError"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: the reference was already used for a different notification. PAYMENT_REFERENCE_ALREADY_PAID: the paymentReference is paid already. PAYMENT_REFERENCE_EXPIRED: its expiresAt has passed. */
+            /** @description IDEMPOTENCY_CONFLICT: the reference was already used for a different notification. PAYMENT_REFERENCE_ALREADY_PAID: the paymentReference is paid already. PAYMENT_REFERENCE_EXPIRED: its expiresAt has passed. FINANCE_ORDER_CLOSED: the order was written off or closed on its device's return, and takes no payment. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1870,6 +1870,15 @@ export interface operations {
             };
             /** @description METHOD_NOT_ALLOWED: another method than GET (see the Allow header). */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description FINANCE_ORDER_CLOSED: the device's order was written off or closed on its return, and takes no payment. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2609,7 +2618,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for different parameters. */
+            /** @description IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for different parameters. FINANCE_ORDER_CLOSED: the order was written off or closed on its device's return, and takes no payment (nothing is written). */
             409: {
                 headers: {
                     [name: string]: unknown;

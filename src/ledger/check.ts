@@ -41,9 +41,28 @@ const CHECKS: Check[] = [
   },
   {
     name: 'no balance below zero',
-    sql: `select id, total_paid_minor, monthly_cost_minor * months as repayable from finance_orders
-          where total_paid_minor < 0 or total_paid_minor > monthly_cost_minor * months`,
-    describe: (r) => `finance order ${r.id}: paid ${r.total_paid_minor} of a repayable ${r.repayable}`,
+    sql: `select id, total_paid_minor, cleared_minor, monthly_cost_minor * months as repayable from finance_orders
+          where total_paid_minor < 0 or cleared_minor < 0 or total_paid_minor + cleared_minor > monthly_cost_minor * months`,
+    describe: (r) =>
+      `finance order ${r.id}: paid ${r.total_paid_minor} and cleared ${r.cleared_minor} of a repayable ${r.repayable}`,
+  },
+  {
+    // decisions.md 44: a close clears the balance by one adjustment naming the order, with its transaction.
+    name: "a closed order's cleared_minor is minus its closing adjustment, its balance 0",
+    sql: `select o.id, o.closed_reason, o.cleared_minor, o.monthly_cost_minor * o.months - o.total_paid_minor - o.cleared_minor as balance,
+                 count(a.id) as closing
+          from finance_orders o
+          left join adjustments a on a.partner_id = o.partner_id and a.finance_order_id = o.id and a.kind = 'payment'
+            and a.amount_minor = -o.cleared_minor
+            and a.notes like (case o.closed_reason when 'WRITE_OFF' then 'write-off of financeOrder ' else 'device returned for financeOrder ' end) || o.id || ': %'
+            and exists (select from transactions t where t.partner_id = a.partner_id and t.adjustment_id = a.id
+                          and t.type = 'adjustment' and t.amount_minor = a.amount_minor)
+          where o.closed_at is not null or o.closed_reason is not null or o.cleared_minor <> 0
+          group by o.partner_id, o.id
+          having o.closed_at is null or o.closed_reason is null or o.cleared_minor <= 0 or count(a.id) <> 1
+              or o.monthly_cost_minor * o.months - o.total_paid_minor - o.cleared_minor <> 0`,
+    describe: (r) =>
+      `finance order ${r.id} (closed ${r.closed_reason ?? 'without a reason'}): cleared ${r.cleared_minor}, balance ${r.balance}, ${r.closing} closing adjustments instead of 1`,
   },
   {
     name: "payments in their order's currency",

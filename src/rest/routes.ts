@@ -242,7 +242,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
         401: 'INVALID_ACCESS_TOKEN: the access token is missing, malformed, tampered, expired, or its key was revoked.',
         403: "FORBIDDEN: paymentVendor is not the token's vendor, the vendor is disabled, or the credential is not a vendor's.",
         404: 'RESOURCE_NOT_FOUND: no device, customer or finance order matches. PAYMENT_REFERENCE_NOT_FOUND: the paymentReference is unknown, cancelled, or not of the order the locator names.',
-        409: 'IDEMPOTENCY_CONFLICT: the reference was already used for a different notification. PAYMENT_REFERENCE_ALREADY_PAID: the paymentReference is paid already. PAYMENT_REFERENCE_EXPIRED: its expiresAt has passed.',
+        409: "IDEMPOTENCY_CONFLICT: the reference was already used for a different notification. PAYMENT_REFERENCE_ALREADY_PAID: the paymentReference is paid already. PAYMENT_REFERENCE_EXPIRED: its expiresAt has passed. FINANCE_ORDER_CLOSED: the order was written off or closed on its device's return, and takes no payment.",
         429: `${RATE_LIMITED} Also RATE_LIMITED: the notification quotes a paymentReference, and the notifications of the API key behind the token had PAYMENT_REFERENCE_FAILURE_LIMIT references refused (unknown, or another amount) in the window of 60 s; nothing is read or written until Retry-After.`,
         500: 'Internal server error while creating the notification.',
         503: "The database cannot be reached or did not answer in time, or the vendor's stored schema can no longer be used until an operator replaces it.",
@@ -318,6 +318,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
         403: "FORBIDDEN: the vendor is disabled, or the credential is not a vendor's access token.",
         404: 'RESOURCE_NOT_FOUND: no device has that tag, or the device has no finance order.',
         405: 'METHOD_NOT_ALLOWED: another method than GET (see the Allow header).',
+        409: "FINANCE_ORDER_CLOSED: the device's order was written off or closed on its return, and takes no payment.",
       },
     },
     params: {
@@ -476,7 +477,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       errors: {
         400: 'MISSING_QUERY_PARAMETER, INVALID_QUERY_PARAMETER, INVALID_PAYMENT_AMOUNT, CURRENCY_MISMATCH, AMOUNT_EXCEEDS_BALANCE, AMOUNT_NOT_AN_OPTION (the partner takes no flexible amounts, and this is neither an option of FinanceOrder.repayment nor the full payoff), or INVALID_ARGUMENT (a malformed Idempotency-Key header). Nothing is recorded.',
         404: "RESOURCE_NOT_FOUND: the merchant, clerk or finance order is not the key's partner's.",
-        409: 'IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for different parameters.',
+        409: "IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for different parameters. FINANCE_ORDER_CLOSED: the order was written off or closed on its device's return, and takes no payment (nothing is written).",
       },
     },
     params: {

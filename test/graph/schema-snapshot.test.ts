@@ -4,7 +4,7 @@
 // changed, a new required argument...) fails until the snapshot is written again in the same commit,
 // with a CHANGELOG.md line; any other difference fails too, so the snapshot is always the schema.
 import { readFileSync } from 'node:fs';
-import { findBreakingChanges, buildSchema as schemaFromSdl } from 'graphql';
+import { findBreakingChanges, findDangerousChanges, buildSchema as schemaFromSdl } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema, publishedSchemaText } from '../../src/pipeline/schema.js';
 
@@ -22,6 +22,16 @@ describe('the schema against its published snapshot', () => {
     ).toEqual([]);
   });
 
+  it('adds no enum value or argument default unseen (a client that switches on an enum breaks: update the snapshot and add a CHANGELOG.md line)', () => {
+    // graphql-js calls these dangerous rather than breaking; a new FinanceOrderStatus (WRITTEN_OFF,
+    // RETURNED: decisions.md 44) is one. They are held to the break's rule (docs/versioning.md).
+    const dangerous = findDangerousChanges(schemaFromSdl(snapshot), buildSchema());
+    expect(
+      dangerous.map((change) => `${change.type}: ${change.description}`),
+      `dangerous changes against test/schema-snapshot.graphql; if deliberate, run ${UPDATE} and list them in CHANGELOG.md under Changed`,
+    ).toEqual([]);
+  });
+
   it('is the current schema exactly (every change of the schema updates the snapshot in the same commit)', () => {
     expect(publishedSchemaText() === snapshot, `test/schema-snapshot.graphql is stale: run ${UPDATE}`).toBe(true);
   });
@@ -33,5 +43,11 @@ describe('the schema against its published snapshot', () => {
       'FIELD_REMOVED',
       'ARG_CHANGED_KIND',
     ]);
+  });
+
+  it('would catch an enum value added', () => {
+    const before = schemaFromSdl('enum Status { ACTIVE LOCKED } type Query { status: Status }');
+    const after = schemaFromSdl('enum Status { ACTIVE LOCKED WRITTEN_OFF } type Query { status: Status }');
+    expect(findDangerousChanges(before, after).map((change) => change.type)).toEqual(['VALUE_ADDED_TO_ENUM']);
   });
 });

@@ -338,6 +338,11 @@ walkBothWays((self, victim) => {
           }),
         ],
         [
+          'mutation($input: CloseFinanceOrderInput!) { closeFinanceOrder(input: $input) { id } }',
+          { orderId: them.orderId },
+          (values) => ({ input: { financeOrderId: values.orderId, reason: 'WRITE_OFF', note: 'x' } }),
+        ],
+        [
           'mutation($input: CreatePaymentVendorInput!) { createPaymentVendor(input: $input) { id } }',
           {},
           () => ({ input: { name: 'iso-vendor', displayName: 'Iso', requestSchema: { type: 'object' } } }),

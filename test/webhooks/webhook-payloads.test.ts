@@ -1,8 +1,8 @@
 // Every event type's payload against its description in openapi.json's `webhooks` (docs/decisions.md
 // 41), on PGlite and on Postgres: one event of every type made through the service's own doors (a
 // reminder and a lock on the sandbox clock, an in-store payment that unlocks, a check-in and an
-// acknowledged command through the device agent, an adjustment, a financed cart, the payoff that
-// releases, a test message), delivered to a STANDARD endpoint subscribed to everything and a
+// acknowledged command through the device agent, an adjustment, a financed cart, two orders closed,
+// the payoff that releases, a test message), delivered to a STANDARD endpoint subscribed to everything and a
 // PAYJOY_V1 one, each post held to its entry by the test receiver; then every event of the log, in
 // the envelope the worker signs, held to it too, and the events the bench data writes in bulk
 // (src/fixtures/eventRows.ts). A payload that drifts from its description fails
@@ -135,11 +135,22 @@ describe('one event of every type, as delivered and as logged, against openapi.j
       OPERATOR,
       'mutation { createDevice(input: { partnerId: "1", customerId: "4000005", modelId: "3", tag: "DTPAYLOAD1", imei: "356938035643817", simNumber: "8901", phoneNumber: "13035550188" }) { id } }',
     );
-    await graphql(
+    const financed = await graphql(
       fixture,
       OPERATOR,
       `mutation { financeCart(input: { partnerId: "1", cartTag: "${DEMO_CART_TAG}", deviceId: "${created.createDevice.id}" }) { id } }`,
     );
+    // Two orders closed (decisions.md 44): the late one written off, the new one's device returned.
+    for (const [id, reason] of [
+      ['4000012', 'WRITE_OFF'],
+      [financed.financeCart.id, 'DEVICE_RETURNED'],
+    ]) {
+      await graphql(
+        fixture,
+        OPERATOR,
+        `mutation { closeFinanceOrder(input: { financeOrderId: "${id}", reason: ${reason}, note: "payload" }) { id } }`,
+      );
+    }
     const order = (await graphql(fixture, PARTNER, `{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance } }`))
       .financeOrder;
     await payInStore(order.remainingBalance);

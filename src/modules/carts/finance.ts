@@ -46,7 +46,10 @@ export async function financeCart(
         throw invalidArgument('input.deviceId', "is held by another customer than the cart's");
       }
       const [current] = await financeOrdersOfDevices(trx, [{ partnerId, id: deviceId }]);
-      if (current && !standingOf(current, now).fullyPaid) {
+      // A written-off device is never sold again; a returned one is back in stock (decisions.md 44).
+      if (current?.closed_reason === 'WRITE_OFF')
+        throw invalidArgument('input.deviceId', `was written off under finance order ${current.id}`);
+      if (current && current.closed_reason === null && !standingOf(current, now).fullyPaid) {
         throw invalidArgument('input.deviceId', `is still being repaid under finance order ${current.id}`);
       }
       if (device.customer_id === null) await assignDeviceToCustomer(trx, { partnerId, id: deviceId }, cart.customer_id);

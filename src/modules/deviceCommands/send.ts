@@ -17,10 +17,16 @@ import type { DeviceCommandRow } from './rows.js';
 /** A device holds at most this many waiting commands: unacknowledged and unexpired (decisions.md 34). */
 const MAX_WAITING_COMMANDS = 50;
 
-/** RELEASE_NOT_ALLOWED unless the device's newest order is fully paid. */
+/** RELEASE_NOT_ALLOWED unless the device's newest order is fully paid (not closed). */
 async function assertReleasable(trx: DbOrTrx, device: CommandDevice): Promise<void> {
   const [order] = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
   if (!order) throw releaseNotAllowed(device.id, 'it has no finance order');
+  // A closed order's balance is 0, but nothing was paid off: a written-off or returned device stays locked (decisions.md 44).
+  if (order.closed_reason !== null)
+    throw releaseNotAllowed(
+      device.id,
+      `its finance order ${order.id} was ${order.closed_reason === 'WRITE_OFF' ? 'written off' : 'closed when the device was returned'}`,
+    );
   const remaining = remainingBalanceOf(order);
   if (remaining.minor > 0n)
     throw releaseNotAllowed(

@@ -6,7 +6,7 @@ import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 
 /** Ends the device's live credential at `now`, in the caller's transaction; whether there was one. */
-async function revokeCredential(
+export async function revokeCredential(
   trx: DbOrTrx,
   device: { partnerId: string; deviceId: string },
   now: Date,

@@ -38,3 +38,25 @@ describe('currentOrderOf (decisions.md 8)', () => {
     expect(currentOrderOf({ ofDevice: [], ofCustomer: [] }, NOW)).toBeUndefined();
   });
 });
+
+describe('currentOrderOf and closed orders (decisions.md 44)', () => {
+  const closed = (id: string, reason: 'WRITE_OFF' | 'DEVICE_RETURNED') => ({
+    ...order(id, '500'),
+    closed_at: new Date('2026-05-01T00:00:00Z'),
+    closed_reason: reason,
+    cleared_minor: '2500',
+  });
+
+  it('passes over a closed order as over a paid-off one', () => {
+    expect(
+      currentOrderOf({ ofCustomer: [closed('13', 'WRITE_OFF'), order('12', '3000'), order('11', '500')] }, NOW)?.id,
+    ).toBe('11');
+    expect(currentOrderOf({ ofCustomer: [closed('13', 'DEVICE_RETURNED'), order('12', '3000')] }, NOW)?.id).toBe('13');
+  });
+
+  it("still answers a device's closed order when the lookup went through the device", () => {
+    expect(currentOrderOf({ ofDevice: [closed('13', 'WRITE_OFF')], ofCustomer: [order('11', '500')] }, NOW)?.id).toBe(
+      '13',
+    );
+  });
+});

@@ -14,6 +14,7 @@ import type { AuditActor } from '../audit/rows.js';
 import { cheapestAmountFor, daysBoughtBy } from '../financeOrders/repayment.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf } from '../financeOrders/terms.js';
+import { assertOpen } from '../payments/record.js';
 import { newCode, normaliseCode } from './code.js';
 import {
   cancelOpenPaymentReference,
@@ -86,6 +87,8 @@ export function createPaymentReference(
   now: Date,
   operator: AuditActor | null,
 ): Promise<PaymentReferenceRow> {
+  // A closed order takes no payment, so no code is made to collect one (decisions.md 44).
+  assertOpen(order);
   const amountMinor = amountAsked(order, asked);
   const hours = expiryHours(asked);
   const row = {

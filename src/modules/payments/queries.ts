@@ -172,7 +172,7 @@ const ORDER_SELECT = sqlText(ORDER.select.join(', '));
 /**
  * The read, its values in their places (bench/baseline-payment.ts sends it too). It draws the payment's id from the
  * payments sequence only when the payment will be written: its store, clerk and order found, no live
- * record of its key, the order's currency, the amount within the order's own check (the schema's
+ * record of its key, the order open (decisions.md 44), the order's currency, the amount within the order's own check (the schema's
  * total_paid_minor <= monthly_cost_minor * months), and an amount the partner takes (any, with
  * flexible amounts; else the new total is the repayable total, or the one an option of
  * financeOrders/repayment.ts makes, financeOrders/paidThroughSql.ts totalBuyingDaysSql), so a refusal numbers
@@ -185,6 +185,7 @@ export function inStoreFactsSql(partnerId: string, asked: InStorePaymentAsked): 
   return sql`select m.name as merchant_name, c.name as clerk_name, ${ORDER_SELECT},
     k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
     coalesce(${asked.paymentId}::int8, case when m.name is not null and c.name is not null and o.currency = ${asked.currency}
+        and o.closed_at is null
         and o.total_paid_minor + ${amount}::int8 <= o.monthly_cost_minor * o.months
         and (p.flexible_amount_enabled or o.total_paid_minor + ${amount}::int8 in (
           select o.monthly_cost_minor * o.months
@@ -293,6 +294,7 @@ export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
   return sql`with credited as (
     update finance_orders set total_paid_minor = total_paid_minor + ${payment.amount_minor}::int8
     where partner_id = ${payment.partner_id} and id = ${payment.finance_order_id} and total_paid_minor = ${write.totalPaidSeen}::int8
+      and closed_at is null
     returning partner_id, id),
   payment as (
     insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at, reversible_until)

@@ -8,6 +8,7 @@ import {
   amountExceedsBalance,
   amountNotAnOption,
   currencyMismatch,
+  financeOrderClosed,
   invalidPaymentAmount,
   notFound,
 } from '../../kernel/errors.js';
@@ -132,13 +133,19 @@ function assertAmountIsAnOption(order: FinanceOrderForPayment, amount: Money): v
   throw amountNotAnOption(formatMoney(amount), order.currency, accepted);
 }
 
+/** FINANCE_ORDER_CLOSED for an order written off or returned: it takes no payment, whoever brings it (decisions.md 44). */
+export function assertOpen(order: Pick<FinanceOrderRow, 'id' | 'closed_reason'>): void {
+  if (order.closed_reason !== null) throw financeOrderClosed(order.id, order.closed_reason, 'it takes no payment');
+}
+
 /**
- * The refusals a payment meets once its order is found, in this order: another currency than the
+ * The refusals a payment meets once its order is found, in this order: the order closed, another currency than the
  * order's, an amount the currency cannot take, more than the balance, not an amount the partner takes
  * (flexible amounts off). Then what it writes besides itself: money taken in a store is the partner's
  * cash and earns its commission; a vendor's is neither.
  */
 export function checkPayment(order: FinanceOrderForPayment, request: PaymentRequest): CheckedPayment {
+  assertOpen(order);
   if (request.currency !== order.currency) throw currencyMismatch(request.currency, order.currency);
   const parsed = parsePaymentAmount(request.amount, order.currency);
   if ('problem' in parsed) throw invalidPaymentAmount(parsed.problem);

@@ -12,6 +12,7 @@ import { type RepaymentParent, repaymentOf } from '../financeOrders/repayment.js
 import { lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { PartnerClocks } from '../partners/clock.js';
 import { partnerSettingsOf } from '../partners/settings.js';
+import { assertOpen } from './record.js';
 
 /** A DeviceRepayment as the graph resolves it. */
 export interface DeviceRepaymentParent {
@@ -38,7 +39,8 @@ export async function deviceRepaymentOf(
   const now = clocks.nowFor(device.partner_id);
   const order = currentOrderOf({ ofDevice, ofCustomer: [] }, now);
   if (!order) throw notFound('finance order for the device', deviceTag, 'deviceTag');
-  // In the notification's order: the currency first, then what the amount meets (here, any amount).
+  // In the notification's order: the order open, the currency, then what the amount meets (here, any amount).
+  assertOpen(order);
   if (currency !== null && currency !== order.currency) throw currencyMismatch(currency, order.currency);
   const remaining = remainingBalanceOf(order);
   if (remaining.minor <= 0n) throw nothingToPay(`finance order ${order.id}`, formatMoney(remaining), order.currency);

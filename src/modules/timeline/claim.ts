@@ -17,8 +17,11 @@ interface ClaimedInstant {
   days_left: number | null;
   lock_at: Date;
   due_at: Date;
-  /** skipped: a reminder overtaken by a later instant of its deadline, also due (no event). */
-  state: 'fired' | 'skipped';
+  /**
+   * skipped: a reminder overtaken by a later instant of its deadline, also due (no event); cancelled:
+   * its order was closed (decisions.md 44: the close cancels them, this holds even if one were left).
+   */
+  state: 'fired' | 'skipped' | 'cancelled';
   order: TimelineOrder;
 }
 
@@ -38,7 +41,11 @@ export const claimSql = (now: Date, limit: number): SqlFragment => sql`with due 
     for update skip locked),
   claimed as (
     update lock_timeline t
-    set state = case when t.kind = 'reminder' and exists (
+    set state = case when exists (
+          select from finance_orders closed
+          where closed.partner_id = t.partner_id and closed.id = t.finance_order_id and closed.closed_at is not null)
+        then 'cancelled'
+        when t.kind = 'reminder' and exists (
           select from lock_timeline later
           where later.partner_id = t.partner_id and later.finance_order_id = t.finance_order_id
             and later.lock_at = t.lock_at and later.due_at > t.due_at
@@ -66,7 +73,7 @@ export async function claimDueInstants(trx: DbOrTrx, now: Date, limit: number): 
     days_left: row.days_left as number | null,
     lock_at: row.lock_at as Date,
     due_at: row.due_at as Date,
-    state: row.state as 'fired' | 'skipped',
+    state: row.state as ClaimedInstant['state'],
     order: {
       id: String(row.finance_order_id),
       currency: row.currency as string,

@@ -44,7 +44,7 @@ export interface InstantsOf {
 }
 
 /**
- * The instants of every unpaid order of one partner (or of the orders `orderFilter` keeps, on the
+ * The instants of every unpaid open order of one partner (a closed one has none: decisions.md 44; or of the orders `orderFilter` keeps, on the
  * alias `o`) as one INSERT ... SELECT: the order's paid-through (financeOrders/paidThroughSql.ts, as
  * orderStatusSql reads it), plus the grace, then the instants of instantsOf.
  * A lock already past is due at once, or with `pastLockFired` recorded fired without an event (a data
@@ -65,6 +65,7 @@ export function orderInstantsSql(of: InstantsOf, orderFilter = sqlText('true'), 
       union all
       select 'reminder', d, l.lock_at - d * interval '1 day' from unnest(s.reminder_days) d) i
     where o.total_paid_minor < o.monthly_cost_minor * o.months
+      and o.closed_at is null
       and (i.kind = 'lock' or i.due_at > s.partner_now)
       and (${orderFilter})
     order by o.id, i.due_at`;

@@ -185,6 +185,7 @@ export const MUTATION_COVERAGE: Record<string, string> = {
   createCart: 'operators only',
   financeCart: 'operators only',
   createAdjustment: 'operators only',
+  closeFinanceOrder: 'operators only',
   createPaymentVendor: 'operators only',
   updatePaymentVendor: 'operators only',
   createApiKey: 'operators only',
