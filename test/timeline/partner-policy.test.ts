@@ -36,7 +36,7 @@ function codeOf(body: Body): string | undefined {
 }
 
 const SETTINGS =
-  'settings { lockGraceHours lockReminderDays repaymentDays flexibleAmountEnabled offlineLockDays simControlEnabled }';
+  'settings { lockGraceHours lockReminderDays repaymentDays flexibleAmountEnabled offlineLockDays simControlEnabled reversalWindowHours }';
 const UPDATE = `mutation($input: UpdatePartnerSettingsInput!) { updatePartnerSettings(input: $input) { id ${SETTINGS} } }`;
 const SET_CLOCK = `mutation($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { partnerId now realNow } }`;
 const RESET_CLOCK = `mutation($id: ID!) { resetSandboxClock(partnerId: $id) { partnerId now realNow } }`;
@@ -97,6 +97,7 @@ describe('partner settings', () => {
         flexibleAmountEnabled: true,
         offlineLockDays: 7,
         simControlEnabled: false,
+        reversalWindowHours: 72,
       },
       sandboxClock: null,
     });
@@ -114,6 +115,8 @@ describe('partner settings', () => {
     ['a repayment day twice', { repaymentDays: [7, 7] }, 'repaymentDays'],
     ['no offline day', { offlineLockDays: 0 }, 'offlineLockDays'],
     ['over 90 offline days', { offlineLockDays: 91 }, 'offlineLockDays'],
+    ['a negative reversal window', { reversalWindowHours: -1 }, 'reversalWindowHours'],
+    ['a reversal window over 720 hours', { reversalWindowHours: 721 }, 'reversalWindowHours'],
   ])('refuse %s with INVALID_PARTNER_SETTINGS and change nothing', async (_name, change, field) => {
     const before = await settingsOf(demoPartner);
     const audited = await auditCount();
@@ -135,7 +138,9 @@ describe('partner settings', () => {
 
   it('change what is given, keep the rest, and are audited with the values before and after', async () => {
     const changed = ok(
-      await operator(UPDATE, { input: { partnerId: demoPartner, lockGraceHours: 48, lockReminderDays: [1, 3] } }),
+      await operator(UPDATE, {
+        input: { partnerId: demoPartner, lockGraceHours: 48, lockReminderDays: [1, 3], reversalWindowHours: 24 },
+      }),
     ).updatePartnerSettings;
     expect(changed.settings).toEqual({
       lockGraceHours: 48,
@@ -144,13 +149,17 @@ describe('partner settings', () => {
       flexibleAmountEnabled: true,
       offlineLockDays: 7,
       simControlEnabled: false,
+      reversalWindowHours: 24,
     });
     const record = await fixture.database
       .db('audit_events')
       .where({ action: 'partner.settings.update', subject_id: demoPartner })
       .orderBy('id', 'desc')
       .first();
-    expect(record.details).toMatchObject({ before: { lockGraceHours: 0 }, after: { lockGraceHours: 48 } });
+    expect(record.details).toMatchObject({
+      before: { lockGraceHours: 0, reversalWindowHours: 72 },
+      after: { lockGraceHours: 48, reversalWindowHours: 24 },
+    });
     // The one statement background code reads them with says the same as the graph.
     expect(await partnerSettingsOf(fixture.database.db, demoPartner)).toEqual(changed.settings);
     expect(await partnerSettingsOf(fixture.database.db, '999999')).toEqual(DEFAULT_PARTNER_SETTINGS);
