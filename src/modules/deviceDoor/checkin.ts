@@ -113,7 +113,8 @@ export function checkinAnswer(input: {
 }): CheckinData {
   const { standing, now } = input;
   const released = standing?.secureStatus === 'RELEASED';
-  let lockAt = standing?.lockAt ?? null;
+  // A payoff completing (decisions.md 44): unlocked until its releaseAt, when it is released or reversed.
+  let lockAt = standing?.lockAt ?? (released ? null : (standing?.releaseAt ?? null));
   let reason: LockReason | null = standing?.secureStatus === 'LOCKED' ? 'PAYMENT_OVERDUE' : null;
   // A temporary unlock lifts a payment's lock (not the order): the device locks again when it ends.
   if (input.unlockedUntil && input.unlockedUntil > now && lockAt && input.unlockedUntil > lockAt) {
