@@ -142,6 +142,12 @@ describe('one event of every type, as delivered and as logged, against openapi.j
     );
     const order = (await graphql(fixture, PARTNER, `{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance } }`))
       .financeOrder;
+    // A window of 0: the payoff releases at once (decisions.md 44), so device.released comes with it.
+    await graphql(
+      fixture,
+      OPERATOR,
+      'mutation { updatePartnerSettings(input: { partnerId: "1", reversalWindowHours: 0 }) { id } }',
+    );
     await payInStore(order.remainingBalance);
     await graphql(fixture, PARTNER, 'mutation ($id: ID!) { sendTestWebhook(endpointId: $id) { id } }', {
       id: endpointId,
