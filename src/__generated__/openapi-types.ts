@@ -477,7 +477,7 @@ export interface webhooks {
         put?: never;
         /**
          * A device unlocked
-         * @description A payment (or a settings change, or a sandbox clock reset) moved a locked order's lockAt into the future. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         * @description A payment (or a settings change, or a sandbox clock reset) moved a locked order's lockAt into the future; or paid a locked order off inside its reversal window, lockAt then its releaseAt (docs/decisions.md 44). Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
          */
         post: operations["deviceUnlockedWebhook"];
         delete?: never;

@@ -9,6 +9,8 @@
 // before. The claims are run directly (fireAllDueInstants), never waited for.
 import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
+import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
+import { scheduleLoadedOrders } from '../../src/modules/timeline/schedule.js';
 import { fireAllDueInstants } from '../../src/modules/timeline/scheduler.js';
 import { type CheckinData, DeviceAgent } from '../support/deviceAgent.js';
 import { useSeededService } from '../support/fixtures.js';
@@ -117,6 +119,8 @@ describe('a payoff inside its reversal window', () => {
   let inStore: { agent: DeviceAgent; codes: OfflineDevice };
   let releaseAt: number;
   let vendorReleaseAt: number;
+  /** An order locked when it was paid off. */
+  let lockedId: string;
 
   it('is PAID_OFF at once with its releaseAt, finance_order.paid_off written, no device.released, one release instant', async () => {
     const real = Math.floor(Date.now() / 1000);
@@ -202,6 +206,26 @@ describe('a payoff inside its reversal window', () => {
     expect((until - EPOCH) % 3600).toBe(0);
   });
 
+  it('a locked device paid off is unlocked until releaseAt (device.unlocked), not released', async () => {
+    const real = Math.floor(Date.now() / 1000);
+    // Sold 100 days ago, paid through 60 days: its lock fired 40 days ago.
+    [lockedId] = (await addTwinOrders(db(), 9400011, 1, new Date((real - 100 * DAY) * 1000))) as [string];
+    await scheduleLoadedOrders(db(), DEMO, DEFAULT_PARTNER_SETTINGS, new Date(), [lockedId]);
+    expect(await readOrder(lockedId)).toMatchObject({ status: 'LOCKED', secureStatus: 'LOCKED' });
+    const payoff = await payInStore(lockedId, '198.00');
+    const events = await deviceEvents(lockedId);
+    expect(events.map((event) => event.type)).toEqual(['device.unlocked']);
+    expect(events[0]!.data.financeOrder).toEqual({
+      id: lockedId,
+      remainingBalance: '0.00',
+      currency: 'USD',
+      lockAt: payoff.time + WINDOW,
+    });
+    expect(await readOrder(lockedId)).toMatchObject({ status: 'PAID_OFF', secureStatus: 'ACTIVE_AND_SECURED' });
+    expect((await instantsOf(lockedId, 'lifted')).map((row) => row.kind)).toEqual(['lock']);
+    expect((await instantsOf(lockedId)).map((row) => row.kind)).toEqual(['release']);
+  });
+
   it('keeps its release through a settings change', async () => {
     const before = await instantsOf(ids[0]!);
     await setGrace(24);
@@ -220,6 +244,7 @@ describe('a payoff inside its reversal window', () => {
     const taken = await Promise.all([fireDue(), fireDue()]);
     expect(taken.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3);
     await fireDue();
+    expect((await deviceEvents(lockedId)).map((event) => event.type)).toEqual(['device.unlocked', 'device.released']);
     for (const id of [ids[0]!, ids[1]!]) {
       const events = await deviceEvents(id);
       expect(events.map((event) => event.type)).toEqual(['device.released']);

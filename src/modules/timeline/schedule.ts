@@ -114,8 +114,9 @@ export function timelinePlanOf(change: TimelineChange | null): TimelinePlan {
 
 /**
  * The change's own events, `order` standing as after it: device.released once paid off, unless its
- * release waits for the payoff's window (then the release instant writes it, claim.ts); else
- * device.unlocked when the new lockAt is ahead, guarded (written only if the change lifted a fired lock).
+ * release waits for the payoff's window (the release instant writes it, claim.ts; meanwhile the
+ * device is unlocked until releaseAt); else device.unlocked when the new lockAt is ahead. An unlock
+ * is guarded: written only if the change lifted a fired lock.
  */
 export function timelineEventsOf(
   change: TimelineChange,
@@ -123,8 +124,11 @@ export function timelineEventsOf(
 ): { events: NewEvent[]; guarded: Set<NewEvent> } {
   if (!movesDeadline(change)) return { events: [], guarded: new Set() };
   if (change.after.fullyPaid) {
-    const events = pendingReleaseOf(change) ? [] : [releasedEvent(order, change.now)];
-    return { events, guarded: new Set() };
+    const releaseAt = pendingReleaseOf(change);
+    if (!releaseAt) return { events: [releasedEvent(order, change.now)], guarded: new Set() };
+    // Completing: a locked device is unlocked until its releaseAt, as the device door answers.
+    const unlocked = unlockedEvent(order, releaseAt, change.now);
+    return { events: [unlocked], guarded: new Set([unlocked]) };
   }
   const lockAt = change.after.lockAt;
   if (!lockAt || lockAt.getTime() <= change.now.getTime()) return { events: [], guarded: new Set() };
