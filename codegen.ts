@@ -56,6 +56,7 @@ const config: CodegenConfig = {
           DeviceRepayment: '../modules/payments/repaymentQuote.js#DeviceRepaymentParent',
           Payment: '../modules/payments/rows.js#PaymentRow',
           PaymentReceipt: '../modules/payments/rows.js#PaymentReceiptParent',
+          PaymentReversal: '../modules/payments/rows.js#PaymentReversalParent',
           PaymentNotificationResult: '../modules/payments/rows.js#PaymentNotificationParent',
           PaymentVendor: '../modules/vendors/rows.js#PaymentVendorRow',
           PaymentReference: '../modules/paymentReferences/rows.js#PaymentReferenceRow',

@@ -2559,6 +2559,8 @@ export interface operations {
                             sequence: number;
                             /** @description The request's nonce: this answer belongs to that request only. */
                             nonce: string;
+                            /** @description The greatest offline unlock-code counter issued under the device's credential when the answer was made: the device raises its last accepted counter (L) to it, voiding every code printed before, a reversed payment's among them (docs/decisions.md, sections 21 and 44). */
+                            unlockCodesThrough: number;
                         };
                         /** @description A compact JWS over data (RFC 7515). */
                         signature: string;

@@ -14,7 +14,7 @@ import type { CartRow } from '../modules/carts/rows.js';
 import type { FinanceOrderRow, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
 import type { RepaymentParent, RepaymentOptionParent } from '../modules/financeOrders/repayment.js';
 import type { DeviceRepaymentParent } from '../modules/payments/repaymentQuote.js';
-import type { PaymentRow, PaymentReceiptParent, PaymentNotificationParent } from '../modules/payments/rows.js';
+import type { PaymentRow, PaymentReceiptParent, PaymentReversalParent, PaymentNotificationParent } from '../modules/payments/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { PaymentReferenceRow, PaymentReferenceEdgeParent, PaymentReferenceConnectionParent } from '../modules/paymentReferences/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
@@ -1719,6 +1719,8 @@ export type PaymentReversal = {
   reason: Scalars['String']['output'];
   /** What the order still owes after it (a snapshot: the first answer again on a replay). */
   remainingBalance: Scalars['Decimal']['output'];
+  /** True when this is the stored answer to a repeated request (the same idempotencyKey): nothing new was reversed. False on a lookup (Payment.reversal). */
+  replayed: Scalars['Boolean']['output'];
   /** When it was reversed, at the partner's time. */
   time: Scalars['Timestamp']['output'];
 };
@@ -2551,7 +2553,7 @@ export type ResolversTypes = {
   PaymentReferenceConnection: ResolverTypeWrapper<PaymentReferenceConnectionParent>;
   PaymentReferenceEdge: ResolverTypeWrapper<PaymentReferenceEdgeParent>;
   PaymentReferenceStatus: PaymentReferenceStatus;
-  PaymentReversal: ResolverTypeWrapper<Omit<PaymentReversal, 'payment'> & { payment: ResolversTypes['Payment'] }>;
+  PaymentReversal: ResolverTypeWrapper<PaymentReversalParent>;
   PaymentVendor: ResolverTypeWrapper<PaymentVendorRow>;
   PrincipalKind: PrincipalKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2661,7 +2663,7 @@ export type ResolversParentTypes = {
   PaymentReference: PaymentReferenceRow;
   PaymentReferenceConnection: PaymentReferenceConnectionParent;
   PaymentReferenceEdge: PaymentReferenceEdgeParent;
-  PaymentReversal: Omit<PaymentReversal, 'payment'> & { payment: ResolversParentTypes['Payment'] };
+  PaymentReversal: PaymentReversalParent;
   PaymentVendor: PaymentVendorRow;
   Query: Record<PropertyKey, never>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
@@ -3207,6 +3209,7 @@ export type PaymentReversalResolvers<ContextType = Context, ParentType extends R
   payment?: Resolver<ResolversTypes['Payment'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   remainingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  replayed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
 };
 

@@ -32,6 +32,7 @@ import * as sealedUnlockKeys from '../../migrations/20261128210200_sealed_unlock
 import * as timelineExact from '../../migrations/20261128210400_timeline_exact.js';
 import * as webhookFanOut from '../../migrations/20261129000100_webhook_fan_out.js';
 import * as corrections from '../../migrations/20261129100100_corrections.js';
+import * as reversalOpposites from '../../migrations/20261129100110_reversal_opposites.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -65,6 +66,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261128210400_timeline_exact': timelineExact,
   '20261129000100_webhook_fan_out': webhookFanOut,
   '20261129100100_corrections': corrections,
+  '20261129100110_reversal_opposites': reversalOpposites,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

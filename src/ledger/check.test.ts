@@ -34,7 +34,7 @@ describe('checkLedger', () => {
     await db('transactions').where({ payment_id: 4000008 }).delete();
     const report = await checkLedger(db);
     expect(report.problems).toEqual([
-      `running total equals the sum of payments: finance order ${DEMO_ORDER_ID}: running total 1900 but payments add up to 1800`,
+      `running total equals the sum of payments less the reversed ones: finance order ${DEMO_ORDER_ID}: running total 1900 but its unreversed payments add up to 1800`,
       'one cash transaction of minus the amount per in-store payment: in-store payment 4000008 has 0 matching cash transactions instead of 1',
       'commission on in-store payments: in-store payment 4000008: commission [] where ["90"] is due',
     ]);
@@ -92,5 +92,34 @@ describe('checkLedger', () => {
     // Older than the retention window, an event may have been purged: not a problem.
     const justAfter = new Date(payment.received_at.getTime() + 86_400_000);
     expect((await checkLedger(db, { now: justAfter, retentionDays: 0.5 })).problems).toEqual([]);
+  });
+
+  it("names a reversal that does not take back its payment: the running total, the amount, the transactions' sum, their events", async () => {
+    const db = database.db;
+    // A reversal of demo payment 4000008 (18.00, commission 0.90) for 10.00, its cash answered, its
+    // commission not, the order's running total left as it was: each is a bug a check must name.
+    const [reversal] = await db('payment_reversals')
+      .insert({
+        partner_id: 1,
+        payment_id: 4000008,
+        finance_order_id: Number(DEMO_ORDER_ID),
+        amount_minor: 1000,
+        currency: 'USD',
+        reason: 'damage',
+        reversed_by: 'operator',
+        reversed_at: new Date(),
+      })
+      .returning('id');
+    const original = await db('transactions').where({ payment_id: 4000008, type: 'cash' }).first();
+    const [opposite] = await db('transactions')
+      .insert({ ...original, id: undefined, amount_minor: 1800, occurred_at: new Date(), reversal_id: reversal.id })
+      .returning('id');
+    const report = await checkLedger(db);
+    expect(report.problems).toEqual([
+      `running total equals the sum of payments less the reversed ones: finance order ${DEMO_ORDER_ID}: running total 1800 but its unreversed payments add up to 0`,
+      `every reversal is its payment's amount, currency and order: reversal ${reversal.id} takes back 1000 of payment 4000008, which paid 1800`,
+      `a reversed in-store payment's transactions sum to zero, its opposites tied to its reversal: reversed in-store payment 4000008: its transactions sum to 90 (reversal ${reversal.id})`,
+      `every transaction has its transaction.created event: cash transaction ${opposite.id} has no transaction.created event`,
+    ]);
   });
 });

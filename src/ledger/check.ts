@@ -28,13 +28,16 @@ interface Check {
 // Each query returns the rows that break its invariant; an empty result is a clean ledger.
 const CHECKS: Check[] = [
   {
-    name: 'running total equals the sum of payments',
+    name: 'running total equals the sum of payments less the reversed ones',
     sql: `select o.partner_id, o.id, o.total_paid_minor, coalesce(p.paid, 0)::int8 as paid
           from finance_orders o
-          left join (select partner_id, finance_order_id, sum(amount_minor) as paid from payments group by partner_id, finance_order_id) p
+          left join (select p.partner_id, p.finance_order_id, sum(p.amount_minor) as paid from payments p
+                     where not exists (select from payment_reversals r where r.partner_id = p.partner_id and r.payment_id = p.id)
+                     group by p.partner_id, p.finance_order_id) p
             on p.partner_id = o.partner_id and p.finance_order_id = o.id
           where o.total_paid_minor <> coalesce(p.paid, 0)`,
-    describe: (r) => `finance order ${r.id}: running total ${r.total_paid_minor} but payments add up to ${r.paid}`,
+    describe: (r) =>
+      `finance order ${r.id}: running total ${r.total_paid_minor} but its unreversed payments add up to ${r.paid}`,
   },
   {
     name: 'no balance below zero',
@@ -120,15 +123,50 @@ const CHECKS: Check[] = [
           where not exists (select 1 from events e where e.partner_id = d.partner_id and e.id = d.event_id)`,
     describe: (r) => `webhook delivery ${r.id} names event ${r.event_id}, which is not in the log`,
   },
+  {
+    // decisions.md 44: a reversal takes back exactly its payment, on its order.
+    name: "every reversal is its payment's amount, currency and order",
+    sql: `select r.id, r.payment_id, r.amount_minor, p.amount_minor as paid from payment_reversals r
+          join payments p on p.partner_id = r.partner_id and p.id = r.payment_id
+          where r.amount_minor <> p.amount_minor or r.currency <> p.currency or r.finance_order_id <> p.finance_order_id`,
+    describe: (r) => `reversal ${r.id} takes back ${r.amount_minor} of payment ${r.payment_id}, which paid ${r.paid}`,
+  },
+  {
+    name: "a reversed in-store payment's transactions sum to zero, its opposites tied to its reversal",
+    sql: `select p.id, r.id as reversal_id, coalesce(sum(t.amount_minor), 0)::int8 as total,
+            count(t.id) filter (where t.reversal_id is not null and t.reversal_id <> r.id) as strays
+          from payments p
+          join payment_reversals r on r.partner_id = p.partner_id and r.payment_id = p.id
+          left join transactions t on t.partner_id = p.partner_id and t.payment_id = p.id
+          where p.channel = 'in_store' group by p.partner_id, p.id, r.id
+          having coalesce(sum(t.amount_minor), 0) <> 0 or count(t.id) filter (where t.reversal_id is not null and t.reversal_id <> r.id) > 0
+            or count(t.id) filter (where t.reversal_id = r.id) <> count(t.id) filter (where t.reversal_id is null)`,
+    describe: (r) =>
+      `reversed in-store payment ${r.id}: its transactions sum to ${r.total} (reversal ${r.reversal_id})`,
+  },
+  {
+    name: 'an unreversed payment has no opposite transactions',
+    sql: `select t.id, t.payment_id from transactions t where t.reversal_id is not null and not exists (
+            select from payment_reversals r where r.partner_id = t.partner_id and r.id = t.reversal_id and r.payment_id = t.payment_id)`,
+    describe: (r) => `transaction ${r.id} answers payment ${r.payment_id} for a reversal of another payment`,
+  },
+  {
+    name: 'no payment reversed twice',
+    sql: `select partner_id, payment_id, count(*) as reversals from payment_reversals
+          group by partner_id, payment_id having count(*) > 1`,
+    describe: (r) => `payment ${r.payment_id} is reversed ${r.reversals} times`,
+  },
 ];
 
 // A transaction's event is found by what its legacy object names (it carries no transaction id): its
 // payment and type (one cash, at most one commission per payment), its order (one finance
 // transaction per order), its adjustment (one transaction each).
+// A reversal's opposites (decisions.md 44) carry the payment's too, and the other sign: 'r' marks them.
 const TRANSACTION_KEY = `case t.type when 'finance' then 'f' || t.finance_order_id when 'adjustment' then 'a' || t.adjustment_id
-  else t.type || t.payment_id end`;
+  else t.type || t.payment_id || case when t.reversal_id is null then '' else 'r' end end`;
 const EVENT_KEY = `case e.data->>'type' when 'finance' then 'f' || (e.data->'financeOrder'->>'id')
-  when 'adjustment' then 'a' || (e.data->'adjustment'->>'id') else (e.data->>'type') || (e.data->'payment'->>'id') end`;
+  when 'adjustment' then 'a' || (e.data->'adjustment'->>'id') else (e.data->>'type') || (e.data->'payment'->>'id')
+  || case when ((e.data->>'type') = 'cash') = ((e.data->>'amount')::numeric > 0) then 'r' else '' end end`;
 
 /** The event log's checks: every change within the retention window (since) has its event. */
 const EVENT_CHECKS: Check[] = [
@@ -163,6 +201,7 @@ async function commissionProblems(db: DbOrTrx): Promise<string[]> {
          from payments p
          join partners pr on pr.id = p.partner_id
          left join transactions t on t.partner_id = p.partner_id and t.payment_id = p.id and t.type = 'commission'
+           and t.reversal_id is null
          where p.channel = 'in_store' and p.id > ?
          group by p.partner_id, p.id, p.amount_minor, pr.commission_rate_bps
          order by p.id limit ?`,

@@ -23,6 +23,7 @@ import { partnerPolicyResolvers } from '../modules/partnerPolicy/resolvers.js';
 import { partnerResolvers } from '../modules/partners/resolvers.js';
 import { paymentReferenceResolvers } from '../modules/paymentReferences/resolvers.js';
 import { paymentResolvers } from '../modules/payments/resolvers.js';
+import { reversalResolvers } from '../modules/payments/reversalResolvers.js';
 import { transactionResolvers, transactionTypeValues } from '../modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from '../modules/vendors/resolvers.js';
 import { webhookResolvers } from '../modules/webhooks/resolvers.js';
@@ -80,6 +81,7 @@ export function buildSchema(): GraphQLSchema {
         cartResolvers,
         financeOrderResolvers,
         paymentResolvers,
+        reversalResolvers,
         paymentReferenceResolvers,
         paymentVendorResolvers,
         transactionResolvers,

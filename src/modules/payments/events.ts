@@ -7,7 +7,7 @@ import { formatAmount } from '../../kernel/money.js';
 import type { NewEvent } from '../events/rows.js';
 import { financeOrderEvent } from '../financeOrders/events.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
-import type { PaymentReceiptSnapshot, PaymentRow } from './rows.js';
+import type { PaymentReceiptSnapshot, PaymentReversalRow, PaymentReversalSnapshot, PaymentRow } from './rows.js';
 
 /** The graph's PaymentChannel of a payment's channel. */
 const GRAPH_CHANNELS = { in_store: 'IN_STORE', vendor: 'VENDOR' } as const;
@@ -77,4 +77,48 @@ export function paymentEvents(
   }
   if (receipt.fullyPaid) events.push(financeOrderEvent('finance_order.paid_off', order, payment.received_at));
   return events;
+}
+
+/** The graph's name of who reversed a payment. */
+const REVERSED_BY = { vendor: 'VENDOR', partner: 'PARTNER', operator: 'OPERATOR' } as const;
+
+/**
+ * payment.reversed (decisions.md 44), in the graph's dialect: the reversal, the payment it undid, and
+ * the order as it stood right after it (`status` the order's then: ACTIVE, LOCKED, or PAID_OFF while
+ * another payment keeps it paid), with its device.
+ */
+export function paymentReversedEvent(
+  reversal: PaymentReversalRow,
+  payment: PaymentRow,
+  snapshot: PaymentReversalSnapshot,
+  order: { status: 'ACTIVE' | 'LOCKED' | 'PAID_OFF'; deviceTag: string; deviceImei: string | null },
+): NewEvent {
+  return {
+    type: 'payment.reversed',
+    occurredAt: reversal.reversed_at,
+    data: {
+      reversal: {
+        id: reversal.id,
+        time: snapshot.time,
+        reason: reversal.reason,
+        reversedBy: REVERSED_BY[reversal.reversed_by],
+      },
+      payment: {
+        id: payment.id,
+        time: Math.floor(payment.received_at.getTime() / 1000),
+        amount: formatAmount(payment.amount_minor, payment.currency),
+        currency: payment.currency,
+        channel: GRAPH_CHANNELS[payment.channel],
+        vendorReference: payment.vendor_reference,
+      },
+      financeOrder: {
+        id: payment.finance_order_id,
+        status: order.status,
+        remainingBalance: formatAmount(snapshot.remainingMinor, snapshot.currency),
+        currency: snapshot.currency,
+        lockAt: snapshot.lockAt,
+      },
+      device: { tag: order.deviceTag, imei: order.deviceImei },
+    },
+  };
 }

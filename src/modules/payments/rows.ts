@@ -41,3 +41,50 @@ export interface IdempotencyRecord {
   response_body: PaymentReceiptSnapshot;
   expires_at: Date;
 }
+
+/** Who reversed a payment (decisions.md 44). */
+export type ReversedBy = 'vendor' | 'partner' | 'operator';
+
+/**
+ * What a reversal answered, as it stood right after it: kept on its row (`response_body`), so a
+ * replay of its Idempotency-Key answers exactly the first answer. The reversal's id is its row's.
+ */
+export interface PaymentReversalSnapshot {
+  partnerId: string;
+  paymentId: string;
+  amountMinor: string;
+  currency: string;
+  reason: string;
+  /** Unix seconds, the partner's time. */
+  time: number;
+  remainingMinor: string;
+  /** Unix seconds; null while the order is still fully paid. */
+  lockAt: number | null;
+  fullyPaid: boolean;
+}
+
+/** A row of `payment_reversals`. amount_minor is int8 minor units of `currency`, as a string. */
+export interface PaymentReversalRow {
+  partner_id: string;
+  id: string;
+  payment_id: string;
+  finance_order_id: string;
+  amount_minor: string;
+  currency: string;
+  reason: string;
+  reversed_by: ReversedBy;
+  vendor_id: string | null;
+  api_key_id: string | null;
+  reversed_at: Date;
+  idempotency_scope: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  response_body: PaymentReversalSnapshot | null;
+}
+
+/** A reversal as the graph answers it; `payment` is the row when this request reversed it (never stored). */
+export type PaymentReversalParent = PaymentReversalSnapshot & {
+  reversalId: string;
+  replayed: boolean;
+  payment?: PaymentRow;
+};
