@@ -6,7 +6,9 @@
 // the lock timeline that a settings change keeps; the clock moved past releaseAt, two claims at once
 // write device.released exactly once and the device reads RELEASED; a release whose order is no longer
 // paid off writes nothing; a clock reset releases nothing early. A window of 0 releases at once, as
-// before. The claims are run directly (fireAllDueInstants), never waited for.
+// before. A payoff reversed inside its window (reversePayment) is ACTIVE or LOCKED again, its release
+// cancelled, and no device.released is ever written, the clock past the old releaseAt. The claims are
+// run directly (fireAllDueInstants), never waited for.
 import { describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
@@ -306,5 +308,71 @@ describe('a payoff with a window of 0', () => {
     });
     expect(await agent.checkIn()).toMatchObject({ lockState: 'RELEASED', lockAt: null });
     await setWindow(72);
+  });
+});
+
+describe('a payoff reversed inside its window', () => {
+  const PAY_WITH_ID = `mutation ($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) {
+    time fullyPaid payment { id } } }`;
+  const REVERSE = `mutation ($input: ReversePaymentInput!) { reversePayment(input: $input) { fullyPaid lockAt } }`;
+  let active: string;
+  let locked: string;
+  let releaseAt: number;
+
+  it('is ACTIVE or LOCKED again by its new lockAt, its release cancelled', async () => {
+    const real = Math.floor(Date.now() / 1000);
+    [active] = (await addTwinOrders(db(), 9400201, 1, new Date((real - 10 * DAY) * 1000))) as [string];
+    [locked] = (await addTwinOrders(db(), 9400202, 1, new Date((real - 100 * DAY) * 1000))) as [string];
+    await scheduleLoadedOrders(db(), DEMO, DEFAULT_PARTNER_SETTINGS, new Date(), [locked]);
+    const before = await readOrder(active);
+    for (const id of [active, locked]) {
+      const paid = (
+        await graphql(RETAIL, PAY_WITH_ID, {
+          input: {
+            merchantId: DEMO_MERCHANT_ID,
+            salesClerkId: DEMO_CLERK_ID,
+            financeOrderId: id,
+            amount: '198.00',
+            currency: 'USD',
+          },
+        })
+      ).recordInStorePayment;
+      expect(paid.fullyPaid).toBe(true);
+      releaseAt = Math.max(releaseAt ?? 0, paid.time + WINDOW);
+      expect(await readOrder(id)).toMatchObject({ status: 'PAID_OFF', secureStatus: 'ACTIVE_AND_SECURED' });
+      const reversed = (
+        await graphql(OPERATOR, REVERSE, { input: { paymentId: paid.payment.id, reason: 'the payoff bounced' } })
+      ).reversePayment;
+      expect(reversed.fullyPaid).toBe(false);
+      expect((await instantsOf(id)).map((row) => row.kind)).not.toContain('release');
+      expect((await instantsOf(id, 'cancelled')).map((row) => row.kind)).toContain('release');
+      const order = await db()('finance_orders').where({ partner_id: DEMO, id }).first('release_at');
+      expect(order.release_at).toBeNull();
+    }
+    expect(await readOrder(active)).toMatchObject({
+      status: 'ACTIVE',
+      secureStatus: 'ACTIVE_AND_SECURED',
+      releaseAt: null,
+      lockAt: before.lockAt,
+    });
+    expect(await readOrder(locked)).toMatchObject({ status: 'LOCKED', secureStatus: 'LOCKED', releaseAt: null });
+    const refused = await sendRelease(active);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('RELEASE_NOT_ALLOWED');
+  });
+
+  it('writes no device.released, even with the clock past the old releaseAt; the locked one locks again', async () => {
+    await moveClockTo(releaseAt + 3600);
+    await Promise.all([fireDue(), fireDue()]);
+    await fireDue();
+    expect(await deviceEvents(active)).toEqual([]);
+    // Unlocked by the payoff until releaseAt, locked again by its reversal's lockAt, long past.
+    expect((await deviceEvents(locked)).map((event) => event.type)).toEqual(['device.unlocked', 'device.locked']);
+    // Its lockAt (paid through 60 days from its sale) is still ahead: secured, not released.
+    expect(await readOrder(active)).toMatchObject({
+      status: 'ACTIVE',
+      secureStatus: 'ACTIVE_AND_SECURED',
+      releaseAt: null,
+    });
+    await resetClock();
   });
 });
