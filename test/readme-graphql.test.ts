@@ -146,9 +146,10 @@ describe('the README and docs/integrating.md', () => {
       }
       answers.push(body.data);
     }
-    // The walk pays the order off with its retail key: its last look at the order says so.
+    // The walk pays the order off with its retail key: its last look at the order says so, the device
+    // still secured while the payoff's reversal window is open (completing, decisions.md 44).
     const order = fromAnswers(answers, 'financeOrder') as { remainingBalance: string; secureStatus: string };
-    expect(order).toMatchObject({ remainingBalance: '0.00', secureStatus: 'RELEASED' });
+    expect(order).toMatchObject({ remainingBalance: '0.00', secureStatus: 'ACTIVE_AND_SECURED' });
     // Then it moves Demo Retail's sandbox clock to an hour before the demo order's lockAt: the order is
     // still secured, its options are what the walk says, and the reset puts the partner on real time.
     const demoOrder = fromAnswers(answers, 'customer.financeOrder') as { lockAt: number; secureStatus: string };

@@ -497,7 +497,7 @@ export interface webhooks {
         put?: never;
         /**
          * A device unlocked
-         * @description A payment (or a settings change, or a sandbox clock reset) moved a locked order's lockAt into the future. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         * @description A payment (or a settings change, or a sandbox clock reset) moved a locked order's lockAt into the future; or paid a locked order off inside its reversal window, lockAt then its releaseAt (docs/decisions.md 44). Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
          */
         post: operations["deviceUnlockedWebhook"];
         delete?: never;
@@ -2747,6 +2747,8 @@ export interface operations {
                             sequence: number;
                             /** @description The request's nonce: this answer belongs to that request only. */
                             nonce: string;
+                            /** @description The greatest offline unlock-code counter issued under the device's credential when the answer was made: the device raises its last accepted counter (L) to it, voiding every code printed before, a reversed payment's among them (docs/decisions.md, sections 21 and 44). */
+                            unlockCodesThrough: number;
                         };
                         /** @description A compact JWS over data (RFC 7515). */
                         signature: string;

@@ -757,7 +757,7 @@ export type DeviceCommandStatus =
 export type DeviceCommandType =
   /** Lock now, whatever the order says, until a later UNLOCK_FOR_HOURS or RELEASE, or a payment received after it. */
   | 'LOCK_NOW'
-  /** Remove the lock for good: only for a device whose order is paid off. */
+  /** Remove the lock for good: only for a device whose order is paid off and released (not while its payoff can be reversed). */
   | 'RELEASE'
   /** Show message (1 to 500 characters, no control character but the newline, no bidirectional override) on the device's screen. */
   | 'SHOW_MESSAGE'
@@ -917,9 +917,9 @@ export type EventType =
   | 'DEVICE_LOCKED'
   /** A device's lock is near: sent once for each of its partner's lockReminderDays before lockAt (data: daysLeft, lockAt, minimumPaymentAmount). */
   | 'DEVICE_LOCK_UPCOMING'
-  /** The payment that paid the order off released its device for good. */
+  /** An order's device released for good: when its payoff's reversal window closed (at releaseAt), or with the payoff under a window of 0 (decisions.md 44). */
   | 'DEVICE_RELEASED'
-  /** A payment moved a locked order's lockAt into the future: its device unlocked. */
+  /** A payment moved a locked order's lockAt into the future (or paid it off, until its releaseAt): its device unlocked. */
   | 'DEVICE_UNLOCKED'
   /** A cart was financed: a finance order was created. */
   | 'FINANCE_ORDER_CREATED'
@@ -1638,7 +1638,7 @@ export type PaymentReceipt = {
   replayed: Scalars['Boolean']['output'];
   /** When it was recorded. */
   time: Scalars['Timestamp']['output'];
-  /** The offline unlock code: 15 digits the customer types on the device, which unlock it until nextPayment (rounded up to the hour), or for good once the order is paid off, without a network (decisions.md 21). Null when the device has no credential. A replay answers the same code; a device accepts each code once. */
+  /** The offline unlock code: 15 digits the customer types on the device, which unlock it until nextPayment (rounded up to the hour), or once the order is paid off until its releaseAt while the payoff can be reversed (decisions.md 44) and for good with a reversal window of 0, without a network (decisions.md 21). Null when the device has no credential. A replay answers the same code; a device accepts each code once. */
   unlockCode?: Maybe<Scalars['String']['output']>;
 };
 

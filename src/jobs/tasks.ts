@@ -61,7 +61,10 @@ export function webhookTasks(deps: DeliveryWorkerDeps, wakeDeliveries: () => voi
   ];
 }
 
-/** The lock timeline's due instants fired (timeline/claim.ts), a batch per transaction; polled every second. */
+/**
+ * The lock timeline's due instants (reminders, locks, payoffs' releases) fired (timeline/claim.ts), a
+ * batch per transaction; polled every second.
+ */
 export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?: number } = {}): JobTask {
   const batchSize = options.batchSize ?? DEFAULT_LOCK_BATCH;
   return {

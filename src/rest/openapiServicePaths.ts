@@ -95,6 +95,9 @@ const checkinData = obj({
     "This device's answer counter, strictly increasing from one answer to the next: what a device orders answers by.",
   ),
   nonce: str("The request's nonce: this answer belongs to that request only."),
+  unlockCodesThrough: int(
+    "The greatest offline unlock-code counter issued under the device's credential when the answer was made: the device raises its last accepted counter (L) to it, voiding every code printed before, a reversed payment's among them (docs/decisions.md, sections 21 and 44).",
+  ),
 });
 
 const checkinExample = {
@@ -109,6 +112,7 @@ const checkinExample = {
   issuedAt: 1_781_105_400,
   sequence: 42,
   nonce: 'q3Vx0b8kZ1nT4mWcE9aLr2HyJ6sPdFgU',
+  unlockCodesThrough: 3,
 };
 
 /** An error of the device door, with its answer as the door renders it. */

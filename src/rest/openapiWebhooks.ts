@@ -140,7 +140,7 @@ const EVENT_DOCS: Record<EventTypeName, EventDoc> = {
     dialect: 'graph',
     summary: 'A device unlocked',
     description:
-      "A payment (or a settings change, or a sandbox clock reset) moved a locked order's lockAt into the future.",
+      "A payment (or a settings change, or a sandbox clock reset) moved a locked order's lockAt into the future; or paid a locked order off inside its reversal window, lockAt then its releaseAt (docs/decisions.md 44).",
     data: timelineData(),
   },
   'device.released': {

@@ -548,6 +548,13 @@ describe('RELEASE', () => {
       id: DEMO_ORDER_ID,
     });
     const balance = order.data.financeOrder.remainingBalance as string;
+    // A window of 0: the payoff releases at once (a completing one refuses RELEASE: test/timeline/release-window.test.ts).
+    const window = await graphql(
+      OPERATOR,
+      'mutation { updatePartnerSettings(input: { partnerId: "1", reversalWindowHours: 0 }) { id } }',
+      {},
+    );
+    expect(window.errors).toBeUndefined();
     const paid = await graphql(
       RETAIL,
       `mutation ($input: RecordInStorePaymentInput!) { recordInStorePayment(input: $input) { fullyPaid } }`,

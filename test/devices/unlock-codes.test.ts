@@ -174,14 +174,15 @@ describe('offline unlock codes', () => {
     expect(device.lastCounter).toBe(4);
     expect(device.type(skipped.unlockCode!)).toBe('REFUSED');
 
-    // Paying the order off: a code for good.
+    // Paying the order off inside its reversal window (72 hours, decisions.md 44): a code until
+    // releaseAt, the payment's time + 72 hours, in whole hours rounded up; not for good.
     const { body } = await fixture.service.graphql(`{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance } }`, {
       'x-api-key': 'demo-partner-key',
     });
     const payoff = await payInStore(body.data.financeOrder.remainingBalance);
     expect(payoff).toMatchObject({ fullyPaid: true, nextPayment: null });
     expect(device.type(payoff.unlockCode!)).toBe('ACCEPTED');
-    expect(device.unlockedUntil).toBe('FOR_GOOD');
+    expect(device.unlockedUntil).toBe(Date.parse('2026-06-13T16:00:00Z') / 1000);
 
     // The service counted one code per payment under the credential, replays none.
     expect((await credentialRow(issued)).unlock_code_counter).toBe(5);

@@ -85,7 +85,7 @@ describe('recordInStorePayment', () => {
     expect(ledger.map((t) => [t.type, t.amount_minor, t.currency.trim()])).toEqual([['cash', '-1650', 'MXN']]);
   });
 
-  it('pays an order off exactly: released, no next payment, nothing more accepted', async () => {
+  it('pays an order off exactly: completing until its window closes, no next payment, nothing more accepted', async () => {
     const before = await fixture.service.graphql('{ financeOrder(id: "4000012") { remainingBalance } }', {
       'x-api-key': 'demo-partner-key',
     });
@@ -103,10 +103,16 @@ describe('recordInStorePayment', () => {
       nextPayment: null,
     });
     const after = await fixture.service.graphql(
-      '{ financeOrder(id: "4000012") { secureStatus paymentOptions { type } } }',
+      '{ financeOrder(id: "4000012") { status secureStatus releaseAt paymentOptions { type } } }',
       { 'x-api-key': 'demo-partner-key' },
     );
-    expect(after.body.data.financeOrder).toEqual({ secureStatus: 'RELEASED', paymentOptions: [] });
+    // Released once the payoff's reversal window (72 hours) closes (decisions.md 44).
+    expect(after.body.data.financeOrder).toEqual({
+      status: 'PAID_OFF',
+      secureStatus: 'ACTIVE_AND_SECURED',
+      releaseAt: NOW.getTime() / 1000 + 72 * 3600,
+      paymentOptions: [],
+    });
     const more = await record({
       merchantId: '1000201',
       salesClerkId: '5320',

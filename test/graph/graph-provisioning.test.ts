@@ -480,6 +480,8 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       // The order as the partner's own partner key reads it afterwards.
       const order = ok(await as(walk.partnerKey)(FINANCE_ORDER, { id: walk.orderId })).financeOrder;
       const remaining = step.remaining;
+      // The payoff completes until its reversal window (72 hours) closes, its device secured (decisions.md 44).
+      const releaseAt = fullyPaid ? receipt.time + 72 * 3600 : null;
       expect(order).toMatchObject({
         totalPaid: step.totalPaid,
         remainingBalance: remaining,
@@ -487,8 +489,8 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
         paidThrough,
         nextPayment: fullyPaid ? null : paidThrough,
         fullyPaid,
-        secureStatus: fullyPaid ? 'RELEASED' : 'ACTIVE_AND_SECURED',
-        device: { validThrough: paidThrough, secureStatus: fullyPaid ? 'RELEASED' : 'ACTIVE_AND_SECURED' },
+        secureStatus: 'ACTIVE_AND_SECURED',
+        device: { validThrough: releaseAt ?? paidThrough, secureStatus: 'ACTIVE_AND_SECURED' },
       });
       const min = (a: string, b: string) => (cents(a) <= cents(b) ? a : b);
       expect(order.paymentOptions).toEqual(
@@ -509,8 +511,8 @@ describe('the acceptance walk: an operator provisions a partner, finances a cart
       fullyPaid: true,
       nextPayment: null,
       paymentOptions: [],
-      secureStatus: 'RELEASED',
-      device: { secureStatus: 'RELEASED' },
+      secureStatus: 'ACTIVE_AND_SECURED',
+      device: { secureStatus: 'ACTIVE_AND_SECURED' },
     });
     expect(
       final.schedule.every(

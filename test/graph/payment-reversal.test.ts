@@ -263,6 +263,12 @@ describe('the reversal window', () => {
         { input: { partnerId: '1', reversalWindowHours: hours } },
       );
     expect((await setWindow(0)).updatePartnerSettings.settings.reversalWindowHours).toBe(0);
+    const audit = await fixture.database
+      .db('audit_events')
+      .where({ action: 'partner.settings.update', partner_id: 1 })
+      .orderBy('id', 'desc')
+      .first();
+    expect([audit.details.before.reversalWindowHours, audit.details.after.reversalWindowHours]).toEqual([72, 0]);
     const closed = await pay('1');
     expect(closed.reversibleUntil).toBe(closed.time);
     const refused = await reverse(PARTNER, { paymentId: closed.id, reason: 'too late' });

@@ -112,6 +112,29 @@ walkBothWays((self, victim) => {
       }
     });
 
+    it("reversePayment naming B's payments: RESOURCE_NOT_FOUND with a partner key, FORBIDDEN with a retail key; reverseVendorPayment: FORBIDDEN; nothing written", async () => {
+      const mutation = 'mutation($id: ID!) { reversePayment(input: { paymentId: $id, reason: "isolation" }) { id } }';
+      expect(v().paymentIds.length).toBeGreaterThan(0);
+      for (const paymentId of v().paymentIds) {
+        for (const [key, code] of [
+          [self().partnerKey, 'RESOURCE_NOT_FOUND'],
+          [self().retailKey, 'FORBIDDEN'],
+        ] as const) {
+          const answer = await asGhost(
+            victim(),
+            { paymentId },
+            (values) => gql(key, mutation, { id: values.paymentId }),
+            'reversePayment',
+          );
+          expect(errorCode(answer)).toBe(code);
+        }
+      }
+      const vendor =
+        'mutation { reverseVendorPayment(input: { paymentVendor: "demo-vendor", reference: "isolation", reason: "isolation" }) { id } }';
+      for (const key of [self().partnerKey, self().retailKey])
+        expect(errorCode(await gql(key, vendor))).toBe('FORBIDDEN');
+    });
+
     it("recordInStorePayment with B's merchant, clerk or order: RESOURCE_NOT_FOUND and nothing written; partner key: FORBIDDEN", async () => {
       const own = self();
       const them = victim();

@@ -532,6 +532,18 @@ describe.runIf(onPostgres)('three instances behind a balancer, one database', ()
     ).financeOrder;
     expect(await pay(a, remainingBalance)).toMatchObject({ fullyPaid: true, nextPayment: null });
     await caughtUp();
+    // Completing (decisions.md 44): paid off, not released until the payoff's window closes.
+    expect(ofDemoOrder(await timelineEvents())).toEqual([
+      ['device.lock_upcoming', 3],
+      ['device.locked', null],
+      ['device.unlocked', null],
+      ['finance_order.paid_off', null],
+    ]);
+    const { releaseAt } = (await ask(b, 'demo-operator-key', `{ financeOrder(id: "${DEMO_ORDER_ID}") { releaseAt } }`))
+      .financeOrder;
+    // The window closed: the instances' schedulers write the release once.
+    await moveClockTo(c, releaseAt + 60);
+    await caughtUp();
     const events = await timelineEvents();
     expect(ofDemoOrder(events)).toEqual([
       ['device.lock_upcoming', 3],

@@ -22,6 +22,7 @@ export interface CheckinData {
   issuedAt: number;
   sequence: number;
   nonce: string;
+  unlockCodesThrough: number;
 }
 
 /** The protected header's typ of a check-in answer: nothing else is taken for one. */
@@ -33,6 +34,8 @@ export interface AgentState {
   last: { data: CheckinData; jws: string } | null;
   /** The ids of commands carried out whose acknowledgement no accepted answer has confirmed yet. */
   carriedOut: string[];
+  /** L of the offline unlock codes (decisions.md 21): the greatest code counter accepted, or voided by an answer. */
+  unlockCounter: number;
 }
 
 export interface AgentConfig {
@@ -70,7 +73,7 @@ export class DeviceAgent {
 
   constructor(
     private readonly config: AgentConfig,
-    public state: AgentState = { last: null, carriedOut: [] },
+    public state: AgentState = { last: null, carriedOut: [], unlockCounter: 0 },
   ) {
     this.keys = createRemoteJWKSet(new URL('devices/v1/jwks.json', config.service));
   }
@@ -95,6 +98,9 @@ export class DeviceAgent {
     // The service recorded this request's acknowledgements before it chose the answer's commands.
     this.state.carriedOut = this.state.carriedOut.filter((id) => !acknowledged.includes(id));
     this.state.last = { data, jws: answer.signature };
+    // Every code printed before this answer is void from now on, a reversed payment's among them:
+    // the answer's lockAt already holds every payment that stands.
+    this.state.unlockCounter = Math.max(this.state.unlockCounter, data.unlockCodesThrough);
     for (const command of data.commands) {
       if (this.state.carriedOut.includes(command.id)) continue; // carried out before: once only
       await this.config.carryOut(command);

@@ -39,13 +39,14 @@ async function graphql(fixture: ServiceFixture, headers: Record<string, string>,
 }
 
 const ORDER = `query ($id: ID!) { financeOrder(id: $id) {
-  paidThrough lockAt nextPayment secureStatus remainingBalance payments { id amount } } }`;
+  paidThrough lockAt nextPayment secureStatus releaseAt remainingBalance payments { id amount } } }`;
 const readOrder = async (fixture: ServiceFixture) =>
   (await graphql(fixture, PARTNER, ORDER, { id: DEMO_ORDER_ID })).financeOrder as {
     paidThrough: number;
     lockAt: number | null;
     nextPayment: number | null;
     secureStatus: string;
+    releaseAt: number | null;
     remainingBalance: string;
     payments: Array<{ id: string; amount: string }>;
   };
@@ -199,7 +200,7 @@ describe('the lock timeline of demo order 4000004, through the doors, delivered 
     });
   });
 
-  it('the full payoff: one device.released and one finance_order.paid_off; the log holds each event once', async () => {
+  it('the full payoff: one finance_order.paid_off, then, its window closed, one device.released; the log holds each event once', async () => {
     const { remainingBalance } = await readOrder(fixture);
     expect(remainingBalance).toBe('180.00');
     expect(await payInStore(remainingBalance)).toMatchObject({
@@ -207,6 +208,12 @@ describe('the lock timeline of demo order 4000004, through the doors, delivered 
       nextPayment: null,
       fullyPaid: true,
     });
+    // Completing: secured until the payoff's reversal window closes (decisions.md 44).
+    const { releaseAt, secureStatus } = await readOrder(fixture);
+    expect(secureStatus).toBe('ACTIVE_AND_SECURED');
+    expect(await lookup()).toMatchObject({ secureStatus: 'Device Active And Secured', validThrough: releaseAt });
+    // The clock past releaseAt: the worker's scheduler writes the release.
+    await moveClockTo(fixture, releaseAt! + 60);
     await deviceEventsBecome(['device.lock_upcoming', 'device.locked', 'device.unlocked', 'device.released']);
     expect(orderDeviceEvents()[3]!.data).toEqual({
       device,
@@ -235,6 +242,7 @@ describe('the lock timeline of demo order 4000004, through the doors, delivered 
       'FINANCE_ORDER_PAID_OFF',
       'DEVICE_RELEASED',
     ]);
+    expect(logged[4]!.data.financeOrder.lockAt).toBeNull();
     const deliveredIds = [...orderDeviceEvents(), ...paidOff()].map((body) => body.id);
     expect(new Set(deliveredIds).size).toBe(5);
     expect(new Set(deliveredIds)).toEqual(new Set(logged.map((event) => event.id)));

@@ -244,29 +244,38 @@ describe('the lock timeline of demo order 4000004', () => {
     ]);
   });
 
-  it('releases with the payoff, after finance_order.paid_off, and leaves nothing pending', async () => {
+  it('pays off, completing: the release waits for the window as an instant, then writes device.released once', async () => {
     const since = await lastSequence();
-    const paid = await payInStore('162.00', new Date(lockAt.getTime() + 3 * 3_600_000));
+    const paidAt = new Date(lockAt.getTime() + 3 * 3_600_000);
+    const paid = await payInStore('162.00', paidAt);
     expect(paid.receipt.fullyPaid).toBe(true);
     const events = await eventsOf(DEMO, DEMO_ORDER_ID, since);
+    // Nothing released yet: the payoff can be reversed for 72 hours (decisions.md 44).
     expect(events.map((event) => event.type)).toEqual([
       'payment.recorded',
       'transaction.created',
       'transaction.created',
       'finance_order.paid_off',
-      'device.released',
     ]);
-    expect(events[4]!.data.financeOrder).toEqual({
+    const releaseAt = paidAt.getTime() + 72 * 3_600_000;
+    expect(
+      (await instantsOf(DEMO, DEMO_ORDER_ID))
+        .filter((row) => row.state === 'pending')
+        .map((row) => [row.kind, row.due_at.getTime()]),
+    ).toEqual([['release', releaseAt]]);
+    // Far ahead, the release is written once, at releaseAt, and nothing more of this order.
+    await moveClockTo(DEMO, new Date(lockAt.getTime() + 400 * DAY_MS));
+    await fireDue();
+    await fireDue();
+    const released = await deviceEventsOf(DEMO, DEMO_ORDER_ID, since);
+    expect(released.map((event) => event.type)).toEqual(['device.released']);
+    expect(released[0]!.data.financeOrder).toEqual({
       id: DEMO_ORDER_ID,
       remainingBalance: '0.00',
       currency: 'USD',
       lockAt: null,
     });
     expect((await instantsOf(DEMO, DEMO_ORDER_ID)).filter((row) => row.state === 'pending')).toEqual([]);
-    // Far ahead, nothing more of this order is written.
-    await moveClockTo(DEMO, new Date(lockAt.getTime() + 400 * DAY_MS));
-    await fireDue();
-    expect(await deviceEventsOf(DEMO, DEMO_ORDER_ID, since)).toHaveLength(1);
     await vi.waitFor(
       () =>
         expect(

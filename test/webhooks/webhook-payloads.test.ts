@@ -98,6 +98,17 @@ describe('one event of every type, as delivered and as logged, against openapi.j
     await moveClockTo(lockAt);
     await vi.waitFor(() => expect(deliveredTypes('/all')).toContain('device.locked'), WAIT);
     await payInStore('18.00');
+    // A payment reversed (decisions.md 44): payment.reversed, and its opposites' transaction.created.
+    await payInStore('1.00');
+    const [{ id: reversed }] = await fixture.database.db('payments').orderBy('id', 'desc').limit(1).select('id');
+    await graphql(
+      fixture,
+      PARTNER,
+      'mutation ($input: ReversePaymentInput!) { reversePayment(input: $input) { id } }',
+      {
+        input: { paymentId: String(reversed), reason: 'entered twice' },
+      },
+    );
     // The device door: a check-in, then a command carried by one check-in and acknowledged by the next.
     const device = (await graphql(fixture, OPERATOR, `{ device(tag: "${DEMO_DEVICE_TAG}") { id } }`)).device;
     const issued = await graphql(
@@ -153,6 +164,12 @@ describe('one event of every type, as delivered and as logged, against openapi.j
     }
     const order = (await graphql(fixture, PARTNER, `{ financeOrder(id: "${DEMO_ORDER_ID}") { remainingBalance } }`))
       .financeOrder;
+    // A window of 0: the payoff releases at once (decisions.md 44), so device.released comes with it.
+    await graphql(
+      fixture,
+      OPERATOR,
+      'mutation { updatePartnerSettings(input: { partnerId: "1", reversalWindowHours: 0 }) { id } }',
+    );
     await payInStore(order.remainingBalance);
     await graphql(fixture, PARTNER, 'mutation ($id: ID!) { sendTestWebhook(endpointId: $id) { id } }', {
       id: endpointId,

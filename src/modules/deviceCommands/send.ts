@@ -17,8 +17,11 @@ import type { DeviceCommandRow } from './rows.js';
 /** A device holds at most this many waiting commands: unacknowledged and unexpired (decisions.md 34). */
 const MAX_WAITING_COMMANDS = 50;
 
-/** RELEASE_NOT_ALLOWED unless the device's newest order is fully paid (not closed). */
-async function assertReleasable(trx: DbOrTrx, device: CommandDevice): Promise<void> {
+/**
+ * RELEASE_NOT_ALLOWED unless the device's newest order is fully paid and released: a payoff completing
+ * at `now` (the partner's time) can still be reversed, so its device is not let go (decisions.md 44).
+ */
+async function assertReleasable(trx: DbOrTrx, device: CommandDevice, now: Date): Promise<void> {
   const [order] = await financeOrdersOfDevices(trx, [{ partnerId: device.partner_id, id: device.id }]);
   if (!order) throw releaseNotAllowed(device.id, 'it has no finance order');
   // A closed order's balance is 0, but nothing was paid off: a written-off or returned device stays locked (decisions.md 44).
@@ -33,6 +36,8 @@ async function assertReleasable(trx: DbOrTrx, device: CommandDevice): Promise<vo
       device.id,
       `its finance order ${order.id} is not paid off (${formatMoney(remaining)} remains)`,
     );
+  if (order.release_at && order.release_at.getTime() > now.getTime())
+    throw releaseNotAllowed(device.id, `its payoff can still be reversed until ${order.release_at.toISOString()}`);
 }
 
 /**
@@ -53,7 +58,7 @@ export function sendDeviceCommand(
     async (trx) => {
       const waiting = await lockedWaitingCount(trx, { partnerId: device.partner_id, id: device.id }, now);
       if (waiting >= MAX_WAITING_COMMANDS) throw tooManyPendingCommands(device.id, MAX_WAITING_COMMANDS);
-      if (command.type === 'RELEASE') await assertReleasable(trx, device);
+      if (command.type === 'RELEASE') await assertReleasable(trx, device, now);
       return insertDeviceCommand(trx, {
         partner_id: device.partner_id,
         device_id: device.id,

@@ -36,6 +36,7 @@ const answer = (input: Partial<Parameters<typeof checkinAnswer>[0]>) =>
     commands: [],
     sequence: 7,
     nonce: 'n0nce-of-the-request_1',
+    unlockCodesThrough: 0,
     ...input,
   });
 
@@ -53,7 +54,9 @@ describe('checkinAnswer', () => {
       issuedAt: S,
       sequence: 7,
       nonce: 'n0nce-of-the-request_1',
+      unlockCodesThrough: 0,
     });
+    expect(answer({ unlockCodesThrough: 12 }).unlockCodesThrough).toBe(12);
     expect(answer({ standing: standing(2 * HOUR) })).toMatchObject({
       offlineLockAt: S + 2 * HOUR,
       nextCheckinAt: S + 2 * HOUR,

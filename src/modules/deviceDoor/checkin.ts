@@ -54,6 +54,12 @@ interface CheckinData {
   sequence: number;
   /** The request's nonce: the answer belongs to that request only. */
   nonce: string;
+  /**
+   * The greatest unlock-code counter issued under the device's credential when the answer was made
+   * (decisions.md 44): the agent raises L (section 21) to it, so no code printed before, a reversed
+   * payment's among them, unlocks after this answer. The answer's lockAt holds every payment that stands.
+   */
+  unlockCodesThrough: number;
 }
 
 function text(body: Record<string, unknown>, field: string, max: number, required: boolean): string | null {
@@ -110,10 +116,12 @@ export function checkinAnswer(input: {
   commands: CommandForDevice[];
   sequence: number;
   nonce: string;
+  unlockCodesThrough: number;
 }): CheckinData {
   const { standing, now } = input;
   const released = standing?.secureStatus === 'RELEASED';
-  let lockAt = standing?.lockAt ?? null;
+  // A payoff completing (decisions.md 44): unlocked until its releaseAt, when it is released or reversed.
+  let lockAt = standing?.lockAt ?? (released ? null : (standing?.releaseAt ?? null));
   let reason: LockReason | null = standing?.secureStatus === 'LOCKED' ? 'PAYMENT_OVERDUE' : null;
   // A temporary unlock lifts a payment's lock (not the order): the device locks again when it ends.
   if (input.unlockedUntil && input.unlockedUntil > now && lockAt && input.unlockedUntil > lockAt) {
@@ -139,6 +147,7 @@ export function checkinAnswer(input: {
     issuedAt: seconds(now),
     sequence: input.sequence,
     nonce: input.nonce,
+    unlockCodesThrough: input.unlockCodesThrough,
   };
 }
 
@@ -150,6 +159,10 @@ interface LockedDevice {
   /** bigint: a string from pg. */
   checkin_sequence: string | number;
 }
+
+/** The live credential's unlock-code counter, as the check-in's update of the device returns it. */
+const UNLOCK_CODES_THROUGH = `(select dc.unlock_code_counter from device_credentials dc
+  where dc.partner_id = devices.partner_id and dc.device_id = devices.id and dc.ended_at is null) as unlock_codes_through`;
 
 type CheckinOutcome = { refused: AppError } | { data: CheckinData; events: EventRow[] };
 
@@ -196,6 +209,24 @@ export async function checkIn(
     });
     // Under the row lock: no other check-in of this device can take the same number.
     const sequence = Number(row.checkin_sequence) + 1;
+    const sinceLogged =
+      row.last_checkin_event_at === null ? null : now.getTime() - new Date(row.last_checkin_event_at).getTime();
+    // A negative time since: the partner's sandbox clock went back (34); waiting out the offset would silence the log.
+    const logIt = sinceLogged === null || sinceLogged < 0 || sinceLogged >= CHECKED_IN_EVENT_INTERVAL_MS;
+    // The codes' counter is read after the order was (decisions.md 44): a payment whose reversal the
+    // order's read saw took its code before, so the answer voids that code. In the update's own statement.
+    const [counted] = (await trx('devices')
+      .where({ partner_id: partnerId, id: deviceId })
+      .update({
+        last_seen_at: now,
+        last_checkin_at: now,
+        last_sim_number: report.simNumber,
+        last_app_version: report.appVersion,
+        checkin_sequence: sequence,
+        ...(enrolling ? { enrolled_sim_number: report.simNumber } : {}),
+        ...(logIt ? { last_checkin_event_at: now } : {}),
+      })
+      .returning(trx.raw(UNLOCK_CODES_THROUGH))) as Array<{ unlock_codes_through: number | null }>;
     const data = checkinAnswer({
       deviceTag: row.tag,
       standing,
@@ -207,22 +238,8 @@ export async function checkIn(
       commands: effect.commands,
       sequence,
       nonce: report.nonce,
+      unlockCodesThrough: Number(counted?.unlock_codes_through ?? 0),
     });
-    const sinceLogged =
-      row.last_checkin_event_at === null ? null : now.getTime() - new Date(row.last_checkin_event_at).getTime();
-    // A negative time since: the partner's sandbox clock went back (34); waiting out the offset would silence the log.
-    const logIt = sinceLogged === null || sinceLogged < 0 || sinceLogged >= CHECKED_IN_EVENT_INTERVAL_MS;
-    await trx('devices')
-      .where({ partner_id: partnerId, id: deviceId })
-      .update({
-        last_seen_at: now,
-        last_checkin_at: now,
-        last_sim_number: report.simNumber,
-        last_app_version: report.appVersion,
-        checkin_sequence: sequence,
-        ...(enrolling ? { enrolled_sim_number: report.simNumber } : {}),
-        ...(logIt ? { last_checkin_event_at: now } : {}),
-      });
     const checkedIn: NewEvent = {
       type: 'device.checked_in',
       occurredAt: now,

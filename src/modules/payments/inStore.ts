@@ -29,6 +29,7 @@ import {
 } from './queries.js';
 import {
   checkPayment,
+  completingUntilOf,
   eventsOfPayment,
   nextUnlockCounter,
   type PaymentSource,
@@ -106,7 +107,12 @@ function decide(
   const figures = receiptOf(order, row, totalPaid, settings);
   const receipt: PaymentReceiptSnapshot = {
     ...figures,
-    unlockCode: receiptUnlockCode(order, unlockCounter, figures, unlockKeys),
+    unlockCode: receiptUnlockCode(
+      order,
+      unlockCounter,
+      { ...figures, completingUntil: completingUntilOf(row, figures.fullyPaid) },
+      unlockKeys,
+    ),
   };
   const events = eventsOfPayment({ ...order, total_paid_minor: totalPaid }, row, receipt, source, transactions);
   // Its lock timeline at the payment's own time (the partner's, not `now`, real time): the write closes

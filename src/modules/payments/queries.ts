@@ -75,8 +75,15 @@ function unlockCounted(partnerId: string, credentialKeyHash: string | null): Sql
 }
 
 /**
+ * An order's release_at as a payment sets it (bindings: its amount, its reversible_until): a payoff's
+ * window closing (decisions.md 44); any other payment leaves it as it is (null: nothing paid off).
+ */
+const PAYOFF_RELEASE_AT =
+  'case when total_paid_minor + ?::int8 >= monthly_cost_minor * months then ?::timestamptz else release_at end';
+
+/**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
- * total, the payment row, its partner transactions (each takes the new payment's id, order,
+ * total (and its releaseAt when it pays the order off), the payment row, its partner transactions (each takes the new payment's id, order,
  * merchant, currency and time), and its unlock code's counter when the receipt carries a code. The
  * schema's check refuses a running total past the repayable total; if any part fails, none of it is
  * written.
@@ -93,7 +100,10 @@ export async function creditPayment(
       'credited',
       trx('finance_orders')
         .where({ partner_id: row.partner_id, id: row.finance_order_id })
-        .update({ total_paid_minor: trx.raw('total_paid_minor + ?::int8', [row.amount_minor]) })
+        .update({
+          total_paid_minor: trx.raw('total_paid_minor + ?::int8', [row.amount_minor]),
+          release_at: trx.raw(PAYOFF_RELEASE_AT, [row.amount_minor, row.reversible_until]),
+        })
         .returning('total_paid_minor'),
     )
     .with(
@@ -270,9 +280,10 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * only if the one before it was: the running total, only from the total the facts saw (a total only
  * grows, every payment being positive, so an equal total is an unchanged one: a concurrent payment on
  * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
- * past the repayable); then the payment, with the id its read drew; its cash and commission
- * transactions; its order's lock timeline (timeline/schedule.ts: its instants closed and made anew,
- * and whether the device was locked); its events, built with that id, the unlock only if it was; its
+ * past the repayable), with its releaseAt when it pays the order off (PAYOFF_RELEASE_AT); then the
+ * payment, with the id its read drew; its cash and commission transactions; its order's lock
+ * timeline (timeline/schedule.ts: its instants closed and made anew, and whether the device was
+ * locked); its events, built with that id, the unlock only if it was; its
  * unlock code's counter (unlockCounted). With an Idempotency-Key, the key's own expired record goes
  * first, found by the primary key (no other record is read: the rest are purged by keyRetention.ts,
  * decisions.md 23), then the key's record is inserted: a live record of the key (another request's,
@@ -292,7 +303,9 @@ export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
     from payment cross join (select count(*) from replaced) as replacing)`
     : sqlText('');
   return sql`with credited as (
-    update finance_orders set total_paid_minor = total_paid_minor + ${payment.amount_minor}::int8
+    update finance_orders set total_paid_minor = total_paid_minor + ${payment.amount_minor}::int8,
+      release_at = case when total_paid_minor + ${payment.amount_minor}::int8 >= monthly_cost_minor * months
+        then ${payment.reversible_until}::timestamptz else release_at end
     where partner_id = ${payment.partner_id} and id = ${payment.finance_order_id} and total_paid_minor = ${write.totalPaidSeen}::int8
       and closed_at is null
     returning partner_id, id),

@@ -91,14 +91,28 @@ export function nextUnlockCounter(order: DeviceUnlockColumns): UnlockCounterTake
 }
 
 /**
- * The receipt's unlock code: until the order's new lockAt, or for good once it is paid off; null without
- * a counter. The device's unlock key is opened here, in memory, from what the payment's read brought
- * (decisions.md 35): no statement more.
+ * A payoff's release (decisions.md 44): its reversibleUntil, the moment its window closes; completing
+ * while that is after the payment's time. Null for a payment that does not pay the order off.
+ */
+export function completingUntilOf(
+  payment: Pick<PaymentRow, 'received_at' | 'reversible_until'>,
+  fullyPaid: boolean,
+): Date | null {
+  return fullyPaid && payment.reversible_until.getTime() > payment.received_at.getTime()
+    ? payment.reversible_until
+    : null;
+}
+
+/**
+ * The receipt's unlock code: until the order's new lockAt, or, once it is paid off, until its
+ * `completingUntil` (a payoff still reversible: decisions.md 44), else for good (a release code); null
+ * without a counter. The device's unlock key is opened here, in memory, from what the payment's read
+ * brought (decisions.md 35): no statement more.
  */
 export function receiptUnlockCode(
   order: DeviceUnlockColumns & Pick<FinanceOrderRow, 'partner_id' | 'device_id'> & { device_tag: string },
   taken: UnlockCounterTaken | null,
-  receipt: Pick<PaymentReceiptSnapshot, 'nextPayment' | 'fullyPaid'>,
+  receipt: Pick<PaymentReceiptSnapshot, 'nextPayment' | 'fullyPaid'> & { completingUntil: Date | null },
   unlockKeys: UnlockKeySealer,
 ): string | null {
   if (taken === null) return null;
@@ -108,6 +122,8 @@ export function receiptUnlockCode(
     credentialKeyHash: taken.credentialKeyHash,
   });
   if (unlockKey === null) return null;
+  if (receipt.completingUntil !== null)
+    return unlockCodeOf(unlockKey, order.device_tag, toUnixSeconds(receipt.completingUntil), taken.counter);
   if (receipt.fullyPaid || receipt.nextPayment === null)
     return releaseCodeOf(unlockKey, order.device_tag, taken.counter);
   return unlockCodeOf(unlockKey, order.device_tag, receipt.nextPayment, taken.counter);
@@ -223,11 +239,12 @@ interface PaymentTimeline {
 /**
  * How a payment moves its order's lockAt (the order as it stood before it, and its total after), at
  * the partner's time the payment is received at, which its row holds: both doors make the same
- * instants from it (decisions.md 37), never from real time.
+ * instants from it (decisions.md 37), never from real time. A payoff inside its reversal window makes
+ * the release instant instead of releasing (decisions.md 44).
  */
 export function paymentTimelineOf(
   order: FinanceOrderForPayment,
-  payment: Pick<PaymentRow, 'received_at'>,
+  payment: Pick<PaymentRow, 'received_at' | 'reversible_until'>,
   totalPaidMinor: string,
   settings: PartnerSettings,
 ): PaymentTimeline {
@@ -239,7 +256,11 @@ export function paymentTimelineOf(
     partnerId: order.partner_id,
     financeOrderId: order.id,
     before: { lockAt: before.fullyPaid ? null : lockAtOf(before.paidThrough, settings) },
-    after: { lockAt: after.fullyPaid ? null : lockAtOf(after.paidThrough, settings), fullyPaid: after.fullyPaid },
+    after: {
+      lockAt: after.fullyPaid ? null : lockAtOf(after.paidThrough, settings),
+      fullyPaid: after.fullyPaid,
+      releaseAt: completingUntilOf(payment, after.fullyPaid),
+    },
     now,
     settings,
   };
@@ -273,7 +294,11 @@ export async function recordPayment(
       ? null
       : { credentialKeyHash: order.credential_key_hash, counter: unlockCodeCounter };
   const figures = receiptOf(order, payment, totalPaidMinor, settingsOfColumns(order));
-  const receipt = { ...figures, unlockCode: receiptUnlockCode(order, unlockCounter, figures, unlockKeys) };
+  const completingUntil = completingUntilOf(payment, figures.fullyPaid);
+  const receipt = {
+    ...figures,
+    unlockCode: receiptUnlockCode(order, unlockCounter, { ...figures, completingUntil }, unlockKeys),
+  };
   // Its events, then its unlock or release, in its transaction and one statement with its lock timeline.
   const events = eventsOfPayment(
     { ...order, total_paid_minor: totalPaidMinor },

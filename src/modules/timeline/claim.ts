@@ -6,7 +6,7 @@ import type { DbOrTrx } from '../../db/knex.js';
 import { type SqlFragment, sql } from '../../db/sqlFragment.js';
 import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
-import { lockedEvent, lockUpcomingEvent, type TimelineOrder } from './eventData.js';
+import { lockedEvent, lockUpcomingEvent, releasedEvent, type TimelineOrder } from './eventData.js';
 import type { InstantKind } from './instants.js';
 
 /** An instant as the claim took it, with its order and device as they stand. */
@@ -18,8 +18,9 @@ interface ClaimedInstant {
   lock_at: Date;
   due_at: Date;
   /**
-   * skipped: a reminder overtaken by a later instant of its deadline, also due (no event); cancelled:
-   * its order was closed (decisions.md 44: the close cancels them, this holds even if one were left).
+   * skipped: a reminder overtaken by a later instant of its deadline, also due, or a release its order
+   * no longer takes (no event); cancelled: its order was closed (decisions.md 44: the close cancels
+   * them, this holds even if one were left).
    */
   state: 'fired' | 'skipped' | 'cancelled';
   order: TimelineOrder;
@@ -32,13 +33,23 @@ interface ClaimedInstant {
  * by due_at, the partner's time, within the same lock_at; due by its own fire_at. Never ordered by
  * fire_at: a fired row keeps the fire_at it fired at, which a sandbox clock moved since leaves behind,
  * so comparing the two rows' fire_at would compare how late each was claimed (decisions.md 37).
+ * A release (decisions.md 44) is decided on its order's row as it stands, shared-locked: skipped when
+ * the order is no longer paid off (its payoff reversed) or is closed; an order another transaction
+ * holds (a payment or a reversal under way) leaves its release pending for the next claim, so a
+ * reversal that locked the order first never meets a release fired under it, and neither waits on
+ * the other.
  */
 export const claimSql = (now: Date, limit: number): SqlFragment => sql`with due as (
-    select partner_id, id from lock_timeline
+    select partner_id, id, finance_order_id, kind from lock_timeline
     where state = 'pending' and fire_at <= ${now}::timestamptz
     order by fire_at, id
     limit ${limit}
     for update skip locked),
+  releasing as (
+    select o.partner_id, o.id, o.closed_at is null and o.total_paid_minor >= o.monthly_cost_minor * o.months as releasable
+    from finance_orders o
+    where (o.partner_id, o.id) in (select partner_id, finance_order_id from due where kind = 'release')
+    for share of o skip locked),
   claimed as (
     update lock_timeline t
     set state = case when exists (
@@ -50,10 +61,15 @@ export const claimSql = (now: Date, limit: number): SqlFragment => sql`with due 
           where later.partner_id = t.partner_id and later.finance_order_id = t.finance_order_id
             and later.lock_at = t.lock_at and later.due_at > t.due_at
             and later.state in ('pending', 'fired') and later.fire_at <= ${now}::timestamptz)
+        then 'skipped'
+        when t.kind = 'release' and not exists (
+          select from releasing r where r.partner_id = t.partner_id and r.id = t.finance_order_id and r.releasable)
         then 'skipped' else 'fired' end,
         fired_at = now()
     from due
     where t.partner_id = due.partner_id and t.id = due.id
+      and (t.kind <> 'release' or exists (
+        select from releasing r where r.partner_id = t.partner_id and r.id = t.finance_order_id))
     returning t.partner_id, t.id, t.finance_order_id, t.kind, t.days_left, t.lock_at, t.due_at, t.fire_at, t.state)
   select c.*, o.currency, o.monthly_cost_minor, o.weekly_cost_minor, o.months, o.total_paid_minor, o.ordered_at,
          d.tag as device_tag, d.imei as device_imei
@@ -88,8 +104,9 @@ export async function claimDueInstants(trx: DbOrTrx, now: Date, limit: number): 
   }));
 }
 
-/** The event of a fired instant. */
+/** The event of a fired instant: a release's at its releaseAt, the payoff's window closed. */
 function eventOf(instant: ClaimedInstant): NewEvent {
+  if (instant.kind === 'release') return releasedEvent(instant.order, instant.due_at);
   return instant.kind === 'lock'
     ? lockedEvent(instant.order, instant.lock_at)
     : lockUpcomingEvent(instant.order, instant.lock_at, instant.days_left ?? 0, instant.due_at);

@@ -64,7 +64,7 @@ export function unlockedEvent(order: TimelineOrder, lockAt: Date, now: Date): Ne
   return { type: 'device.unlocked', occurredAt: now, data: deviceData(order, lockAt) };
 }
 
-/** device.released, by the payment (at `now`) that paid the order off. */
+/** device.released, by the payment (at `now`) that paid the order off, or at its releaseAt once the payoff's window closed. */
 export function releasedEvent(order: TimelineOrder, now: Date): NewEvent {
   return { type: 'device.released', occurredAt: now, data: deviceData(order, null) };
 }

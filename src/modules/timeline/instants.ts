@@ -8,7 +8,8 @@ import type { PartnerSettings } from '../partners/settings.js';
 
 const DAY_MS = 86_400_000;
 
-export type InstantKind = 'reminder' | 'lock';
+/** A release: a payoff's, at its order's releaseAt, once its reversal window closes (decisions.md 44). */
+export type InstantKind = 'reminder' | 'lock' | 'release';
 
 interface Instant {
   kind: InstantKind;

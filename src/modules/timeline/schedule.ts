@@ -17,7 +17,12 @@ export interface TimelineChange {
   partnerId: string;
   financeOrderId: string;
   before: { lockAt: Date | null };
-  after: { lockAt: Date | null; fullyPaid: boolean };
+  /**
+   * `releaseAt`: when paid off, the moment the payoff's reversal window closes (decisions.md 44); a
+   * moment after `now` makes the order completing, its release an instant of the timeline. Absent or
+   * not after `now`: released at once.
+   */
+  after: { lockAt: Date | null; fullyPaid: boolean; releaseAt?: Date | null };
   /** The partner's time. */
   now: Date;
   settings: PartnerSettings;
@@ -26,6 +31,12 @@ export interface TimelineChange {
 /** Whether the change moves the order's deadline (else its instants stand as they are). */
 const movesDeadline = (change: TimelineChange): boolean =>
   change.after.fullyPaid || change.before.lockAt?.getTime() !== change.after.lockAt?.getTime();
+
+/** The moment a paid-off order's release waits for: its releaseAt while after `now`; null: released at once. */
+const pendingReleaseOf = (change: TimelineChange): Date | null => {
+  const releaseAt = change.after.fullyPaid ? (change.after.releaseAt ?? null) : null;
+  return releaseAt && releaseAt.getTime() > change.now.getTime() ? releaseAt : null;
+};
 
 /** Whether the statement's `closed` part lifted the order's fired lock: the device was locked. */
 export const LIFTED = sqlText(`exists (select from closed where closed.kind = 'lock' and closed.state = 'lifted')`);
@@ -38,7 +49,10 @@ export interface InstantRow {
   fire_at: string;
 }
 
-/** What timelineParts writes: nothing unless `moving`; then the instants of `lockAt` (none when paid off), at the partner's `now`. */
+/**
+ * What timelineParts writes: nothing unless `moving`; then the instants of `lockAt` (when paid off:
+ * none, or the release alone while completing, `lockAt` its releaseAt), at the partner's `now`.
+ */
 export interface TimelinePlan {
   moving: boolean;
   lockAt: Date | null;
@@ -76,8 +90,14 @@ export function timelineParts(subject: string, plan: TimelinePlan): SqlFragment 
 /** timelineParts' plan for `change` (null: not moving, nothing changes). */
 export function timelinePlanOf(change: TimelineChange | null): TimelinePlan {
   const moving = change !== null && movesDeadline(change);
-  const lockAt = moving && !change.after.fullyPaid ? change.after.lockAt : null;
-  const instants = lockAt && change ? instantsOf(lockAt, change.settings, change.now) : [];
+  const releaseAt = moving ? pendingReleaseOf(change) : null;
+  const lockAt = moving && !change.after.fullyPaid ? change.after.lockAt : releaseAt;
+  // A completing payoff's one instant: its release (the lock_at column holds the deadline it belongs to).
+  const instants = releaseAt
+    ? [{ kind: 'release' as const, daysLeft: null, dueAt: releaseAt }]
+    : lockAt && change
+      ? instantsOf(lockAt, change.settings, change.now)
+      : [];
   const offset = change ? clockOffsetMs(change.now) : 0;
   return {
     moving,
@@ -93,15 +113,23 @@ export function timelinePlanOf(change: TimelineChange | null): TimelinePlan {
 }
 
 /**
- * The change's own events, `order` standing as after it: device.released once paid off; else
- * device.unlocked when the new lockAt is ahead, guarded (written only if the change lifted a fired lock).
+ * The change's own events, `order` standing as after it: device.released once paid off, unless its
+ * release waits for the payoff's window (the release instant writes it, claim.ts; meanwhile the
+ * device is unlocked until releaseAt); else device.unlocked when the new lockAt is ahead. An unlock
+ * is guarded: written only if the change lifted a fired lock.
  */
 export function timelineEventsOf(
   change: TimelineChange,
   order: TimelineOrder,
 ): { events: NewEvent[]; guarded: Set<NewEvent> } {
   if (!movesDeadline(change)) return { events: [], guarded: new Set() };
-  if (change.after.fullyPaid) return { events: [releasedEvent(order, change.now)], guarded: new Set() };
+  if (change.after.fullyPaid) {
+    const releaseAt = pendingReleaseOf(change);
+    if (!releaseAt) return { events: [releasedEvent(order, change.now)], guarded: new Set() };
+    // Completing: a locked device is unlocked until its releaseAt, as the device door answers.
+    const unlocked = unlockedEvent(order, releaseAt, change.now);
+    return { events: [unlocked], guarded: new Set([unlocked]) };
+  }
   const lockAt = change.after.lockAt;
   if (!lockAt || lockAt.getTime() <= change.now.getTime()) return { events: [], guarded: new Set() };
   const unlocked = unlockedEvent(order, lockAt, change.now);
@@ -228,10 +256,11 @@ async function liftOverturnedLocks(
 
 /**
  * A partner's settings changed (grace, reminders), at `now` in its time: the locked orders the new
- * settings put ahead again are unlocked (liftOverturnedLocks); its pending instants are cancelled and
- * every unpaid order whose device is not locked gets those of its lockAt under the new settings (a
- * lock already past is due at once). A locked order whose lockAt stays past stays locked. Answers the
- * unlocks written.
+ * settings put ahead again are unlocked (liftOverturnedLocks); its pending reminders and locks are
+ * cancelled and every unpaid order whose device is not locked gets those of its lockAt under the new
+ * settings (a lock already past is due at once). A locked order whose lockAt stays past stays locked.
+ * A completing payoff's release stays as it is: its releaseAt is the payoff's window, which no
+ * setting moves (decisions.md 44). Answers the unlocks written.
  */
 export async function reschedulePartner(
   trx: DbOrTrx,
@@ -245,7 +274,8 @@ export async function reschedulePartner(
     sqlText(`not ${LOCKED}`),
   );
   const statement = sql`with cancelled as (
-       update lock_timeline set state = 'cancelled' where partner_id = ${partnerId} and state = 'pending' returning id)
+       update lock_timeline set state = 'cancelled'
+       where partner_id = ${partnerId} and state = 'pending' and kind <> 'release' returning id)
      ${instants}`;
   await trx.raw(statement.sql, statement.bindings);
   return events;

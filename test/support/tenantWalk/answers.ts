@@ -135,6 +135,7 @@ export const WRITTEN_TABLES = [
   'carts',
   'finance_orders',
   'payments',
+  'payment_reversals',
   'transactions',
   'adjustments',
   'api_keys',

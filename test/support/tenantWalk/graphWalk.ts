@@ -172,6 +172,9 @@ export const MUTATION_COVERAGE: Record<string, string> = {
     "retail key with B's merchant, clerk or order: RESOURCE_NOT_FOUND, nothing written; partner key: FORBIDDEN",
   createAccessToken: "with B's partner key: refused, nothing of B's in the answer",
   createPaymentNotification: "vendor tokens only: a partner key naming B's device is refused, nothing written",
+  reversePayment:
+    "B's payment ids: RESOURCE_NOT_FOUND with a partner key, FORBIDDEN with a retail key, nothing written",
+  reverseVendorPayment: 'vendor tokens only: FORBIDDEN with a partner or retail key, nothing written',
   createPartner: 'operators only',
   updatePartnerSettings: 'operators only',
   setSandboxClock: 'operators only',
