@@ -61,7 +61,8 @@ describe('the day rule in SQL', () => {
               ${orderStatusSql('o', 'ACTIVE', { partnerId: '1', now, graceHours })} as active,
               ${totalBuyingDaysSql(o, sql`${days}::int`)} as total_buying
             from (select ${terms.ordered_at}::timestamptz as ordered_at, ${terms.total_paid_minor}::int8 as total_paid_minor,
-                         ${terms.monthly_cost_minor}::int8 as monthly_cost_minor, ${terms.months}::int as months) as o`;
+                         ${terms.monthly_cost_minor}::int8 as monthly_cost_minor, ${terms.months}::int as months,
+                         null::timestamptz as closed_at) as o`;
           const [row] = (await database.db.raw(read.sql, read.bindings)).rows;
           expect(new Date(row.paid_through)).toEqual(standing.paidThrough);
           expect(row.active).toBe(orderStatusOf(terms, now, settings) === 'ACTIVE');
