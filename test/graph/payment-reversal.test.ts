@@ -109,6 +109,12 @@ describe('an in-store payment reversed by its partner', () => {
     expect(transactions[0].payment).toMatchObject({ id: Number(payment.id), amount: 4 });
     expect(transactions.reduce((sum, t) => sum + Math.round(t.amount * 100), 0)).toBe(0);
     expect(transactions[2].time).toBe(reversal.time);
+    // transaction.created for the opposites is the very JSON list-transactions answers.
+    const created = await db()('events')
+      .where({ partner_id: '1', type: 'transaction.created' })
+      .orderBy('sequence', 'desc')
+      .limit(2);
+    expect(created.map((event) => event.data).reverse()).toEqual(transactions.slice(2));
   });
 
   it('tells payment.reversed and transaction.created for the opposites', async () => {

@@ -41,7 +41,7 @@ export function paymentRecordedEvent(payment: PaymentRow, receipt: PaymentReceip
 }
 
 /** A partner transaction a payment writes (its cash, its commission), with its store and clerk. */
-interface PaymentTransactionSource {
+export interface PaymentTransactionSource {
   type: 'cash' | 'commission';
   amount_minor: string;
   merchant: { id: string; name: string };
@@ -121,4 +121,29 @@ export function paymentReversedEvent(
       device: { tag: order.deviceTag, imei: order.deviceImei },
     },
   };
+}
+
+/**
+ * transaction.created for a reversal's opposites of an in-store payment's transactions, at the
+ * reversal's time, each with the reversed payment (decisions.md 44): as list-transactions writes them.
+ */
+export function reversalTransactionEvents(
+  payment: PaymentRow,
+  reversedAt: Date,
+  transactions: readonly PaymentTransactionSource[],
+): NewEvent[] {
+  return transactions.map((transaction) => ({
+    type: 'transaction.created',
+    occurredAt: reversedAt,
+    data: legacyTransaction(
+      legacyTransactionSourceOf({
+        type: transaction.type,
+        amount_minor: transaction.amount_minor,
+        currency: payment.currency,
+        occurred_at: reversedAt,
+        finance_order_id: payment.finance_order_id,
+        links: { merchant: transaction.merchant, clerk: transaction.clerk, payment },
+      }),
+    ),
+  }));
 }

@@ -64,8 +64,8 @@ export interface UnlockCounterTaken {
  * so the vendor's payment, whose read of the counter may predate the lock it waited for (the order's
  * row alone is locked and read again), takes the counter from here. An in-store payment made its code
  * with the counter its read saw plus one, and the same value is written: its write is refused whole
- * when the order's total moved since the read, and every payment that moves the counter moves that
- * total in the same transaction (a device has one order being repaid).
+ * when the order's total or the counter moved since the read (counterUnmoved: a reversal moves the
+ * total back, decisions.md 44).
  */
 function unlockCounted(partnerId: string, credentialKeyHash: string | null): SqlFragment {
   // Pinned to the payment's partner as every statement of a partner's request is (sharded by partner).
@@ -80,6 +80,19 @@ function unlockCounted(partnerId: string, credentialKeyHash: string | null): Sql
  */
 const PAYOFF_RELEASE_AT =
   'case when total_paid_minor + ?::int8 >= monthly_cost_minor * months then ?::timestamptz else release_at end';
+
+/**
+ * The in-store write's guard on its code's counter: the live credential's counter is still the one the
+ * read saw. The order's total alone no longer tells: a reversal lowers it (decisions.md 44), so a
+ * reversal and another payment of the same amount between the read and the write leave the total as
+ * it was while the other payment took the counter the code was made with; the write then writes
+ * nothing, and the payment is decided again from a new read.
+ */
+function counterUnmoved(partnerId: string, credentialKeyHash: string | null, seen: number | null): SqlFragment {
+  if (credentialKeyHash === null || seen === null) return sqlText('true');
+  return sql`exists (select from device_credentials dc where dc.partner_id = ${partnerId}
+    and dc.key_hash = ${credentialKeyHash} and dc.ended_at is null and dc.unlock_code_counter = ${seen}::int)`;
+}
 
 /**
  * Credits a payment to its order, which the caller has locked, in one statement: the order's running
@@ -277,11 +290,12 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
 
 /**
  * The one write of an in-store payment, one statement in one implicit transaction, each part written
- * only if the one before it was: the running total, only from the total the facts saw (a total only
- * grows, every payment being positive, so an equal total is an unchanged one: a concurrent payment on
- * the order makes this write nothing, and no update is lost; the schema's check still refuses a total
- * past the repayable), with its releaseAt when it pays the order off (PAYOFF_RELEASE_AT); then the
- * payment, with the id its read drew; its cash and commission transactions; its order's lock
+ * only if the one before it was: the running total, only from the total the facts saw and while its
+ * code's counter is the one the facts saw (a concurrent payment on the order moves both, a reversal
+ * the total, back: either makes this write nothing, and no update is lost; the schema's check still
+ * refuses a total past the repayable), and only while the order is open (a close between the read and
+ * the write makes it nothing), with its releaseAt when it pays the order off (PAYOFF_RELEASE_AT); then
+ * the payment, with the id its read drew; its cash and commission transactions; its order's lock
  * timeline (timeline/schedule.ts: its instants closed and made anew, and whether the device was
  * locked); its events, built with that id, the unlock only if it was; its
  * unlock code's counter (unlockCounted). With an Idempotency-Key, the key's own expired record goes
@@ -308,6 +322,7 @@ export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
         then ${payment.reversible_until}::timestamptz else release_at end
     where partner_id = ${payment.partner_id} and id = ${payment.finance_order_id} and total_paid_minor = ${write.totalPaidSeen}::int8
       and closed_at is null
+      and ${counterUnmoved(payment.partner_id, write.credentialKeyHash, write.unlockCounterSeen ?? null)}
     returning partner_id, id),
   payment as (
     insert into payments (partner_id, id, finance_order_id, channel, amount_minor, currency, merchant_id, clerk_id, received_at, reversible_until)
@@ -347,6 +362,8 @@ export interface InStoreWrite {
   events: EventArrays;
   /** The credential whose unlock code counter moves on (null: none). */
   credentialKeyHash: string | null;
+  /** Its counter as the read saw it: the code was made with the next one (absent or null: not guarded). */
+  unlockCounterSeen?: number | null;
   key: InStoreCredit['key'];
 }
 
@@ -360,6 +377,7 @@ export function inStoreCreditStatement(credit: InStoreCredit) {
     timeline: timelinePlanOf(credit.timeline?.change ?? null),
     events: events.arrays,
     credentialKeyHash: credit.unlockCounter?.credentialKeyHash ?? null,
+    unlockCounterSeen: credit.unlockCounter ? credit.unlockCounter.counter - 1 : null,
     key: credit.key,
   });
   return { sql: statement.sql, bindings: statement.bindings, events: events.written };

@@ -5,6 +5,7 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { isDatabaseId } from '../../kernel/ids.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
+import type { PaymentTransactionSource } from './events.js';
 import { COLUMNS as PAYMENT_COLUMNS } from './queries.js';
 import type { PaymentReversalRow, PaymentReversalSnapshot, PaymentRow, ReversedBy } from './rows.js';
 
@@ -98,11 +99,11 @@ export interface ReversalWrite {
   snapshot: PaymentReversalSnapshot;
 }
 
-/** What the write wrote: the reversal's row, the order's new running total, the transactions it made. */
+/** What the write wrote: the reversal's row, the order's new running total, the transactions it made (with their store and clerk). */
 export interface ReversalWritten {
   reversal: PaymentReversalRow;
   totalPaidMinor: string;
-  transactionIds: string[];
+  transactions: PaymentTransactionSource[];
 }
 
 /**
@@ -130,9 +131,14 @@ export async function writeReversal(trx: DbOrTrx, write: ReversalWrite): Promise
        select t.partner_id, t.type, -t.amount_minor, t.currency, reversal.reversed_at, t.merchant_id, t.finance_order_id, t.payment_id, t.clerk_id, reversal.id
        from transactions t cross join reversal
        where t.partner_id = reversal.partner_id and t.payment_id = reversal.payment_id and t.reversal_id is null
-       returning id)
+       returning id, partner_id, type, amount_minor, merchant_id, clerk_id)
      select reversal.*, (select total_paid_minor::text from debited) as total_paid_minor,
-       (select coalesce(array_agg(id::text order by id), '{}') from answered) as transaction_ids
+       (select coalesce(json_agg(json_build_object('type', a.type, 'amount_minor', a.amount_minor::text,
+          'merchant', json_build_object('id', m.id::text, 'name', m.name),
+          'clerk', case when a.type = 'cash' then json_build_object('id', c.id::text, 'name', c.name) end) order by a.id), '[]')
+        from answered a
+        join merchants m on m.partner_id = a.partner_id and m.id = a.merchant_id
+        left join clerks c on c.partner_id = a.partner_id and c.id = a.clerk_id) as transactions
      from reversal`,
     [
       payment.partner_id,
@@ -150,9 +156,16 @@ export async function writeReversal(trx: DbOrTrx, write: ReversalWrite): Promise
       key?.requestHash ?? null,
       JSON.stringify(write.snapshot),
     ],
-  )) as { rows: Array<PaymentReversalRow & { total_paid_minor: string; transaction_ids: string[] }> };
+  )) as {
+    rows: Array<PaymentReversalRow & { total_paid_minor: string; transactions: PaymentTransactionSource[] | string }>;
+  };
   const [row] = rows;
   if (!row) throw new Error(`the reversal of payment ${payment.id} wrote no row`);
-  const { total_paid_minor: totalPaidMinor, transaction_ids: transactionIds, ...reversal } = row;
-  return { reversal, totalPaidMinor, transactionIds };
+  const { total_paid_minor: totalPaidMinor, transactions, ...reversal } = row;
+  // json as the driver gives it: parsed (pg), or text (a driver that leaves json alone).
+  return {
+    reversal,
+    totalPaidMinor,
+    transactions: typeof transactions === 'string' ? JSON.parse(transactions) : transactions,
+  };
 }

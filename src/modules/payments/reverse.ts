@@ -24,8 +24,7 @@ import { isUniqueViolation } from '../inputs.js';
 import type { PartnerClocks } from '../partners/clock.js';
 import { settingsOfColumns } from '../partners/settings.js';
 import { appendEventsWithTimeline, type TimelineChange } from '../timeline/schedule.js';
-import { transactionCreatedEvents } from '../transactions/events.js';
-import { paymentReversedEvent } from './events.js';
+import { paymentReversedEvent, reversalTransactionEvents } from './events.js';
 import { type PaymentNamed, paymentNamed, reversalOfKey, reversalOfPayment, writeReversal } from './reversalQueries.js';
 import type { PaymentReversalParent, PaymentReversalRow, PaymentReversalSnapshot, PaymentRow } from './rows.js';
 
@@ -174,10 +173,7 @@ async function reverseIn(
     deviceTag: order.device_tag,
     deviceImei: order.device_imei,
   });
-  const transactions = await transactionCreatedEvents(trx, payment.partner_id, {
-    column: 'id',
-    values: written.transactionIds,
-  });
+  const transactions = reversalTransactionEvents(payment, now, written.transactions);
   // The new deadline on the lock timeline: pending instants closed, the new lockAt's made (a lockAt
   // already past: the lock is due at once, or stays fired). A reversal never unlocks or releases.
   await appendEventsWithTimeline(trx, change, [reversed, ...transactions], new Set());
