@@ -51,7 +51,7 @@ interface LegacyReversalNode {
   payment: { id: string; financeOrder: { device: { tag: string } } };
 }
 
-// docs/legacy-contract.md#reversal: the notification's `data`, told of the reversal (decisions.md 44).
+// docs/integrating.md#the-reversal-door-a-vendor-takes-a-payment-back: the notification's `data`, told of the reversal (decisions.md 44).
 export function legacyPaymentReversal(reversal: LegacyReversalNode) {
   const { payment } = reversal;
   return {

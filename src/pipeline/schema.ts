@@ -18,6 +18,7 @@ import { eventResolvers } from '../modules/events/resolvers.js';
 import { eventSubscriptionResolvers } from '../modules/events/subscriptionResolvers.js';
 import { financeOrderResolvers } from '../modules/financeOrders/resolvers.js';
 import { merchantResolvers } from '../modules/merchants/resolvers.js';
+import { orderClosingResolvers } from '../modules/orderClosing/resolvers.js';
 import { pageInfoResolvers } from '../modules/pages.js';
 import { partnerPolicyResolvers } from '../modules/partnerPolicy/resolvers.js';
 import { partnerResolvers } from '../modules/partners/resolvers.js';
@@ -82,6 +83,7 @@ export function buildSchema(): GraphQLSchema {
         financeOrderResolvers,
         paymentResolvers,
         reversalResolvers,
+        orderClosingResolvers,
         paymentReferenceResolvers,
         paymentVendorResolvers,
         transactionResolvers,

@@ -138,7 +138,7 @@ export function paymentNotificationBody(data: CreatePaymentNotificationMutation)
 }
 
 export function paymentReversalBody(data: ReverseVendorPaymentMutation) {
-  // docs/legacy-contract.md#reversal: the payments interface's { data } envelope.
+  // docs/integrating.md#the-reversal-door-a-vendor-takes-a-payment-back: the payments interface's { data } envelope.
   return { data: legacyPaymentReversal(data.reverseVendorPayment) };
 }
 

@@ -10,6 +10,7 @@ describe('the legacy route table', () => {
     expect(needs).toEqual({
       'create-access-token': 'none',
       'create-payment-notification': 'any',
+      'reverse-payment': 'any',
       'get-repayment-options': 'any',
       'list-clerks': 'partner-tenant',
       'list-merchants': 'partner-tenant',

@@ -1,16 +1,13 @@
 import type { Resolvers } from '../../__generated__/resolvers.js';
-import { amountExceedsBalance, invalidArgument, notFound } from '../../kernel/errors.js';
+import { amountExceedsBalance, invalidArgument } from '../../kernel/errors.js';
 import { isDatabaseId } from '../../kernel/ids.js';
 import { pageSizeOf } from '../../kernel/listSize.js';
 import { formatAmount, parsePaymentAmount } from '../../kernel/money.js';
 import type { Context } from '../../pipeline/context.js';
-import { operatorActor } from '../audit/record.js';
-import { readablePartner, requireOperator } from '../auth/principal.js';
+import { readablePartner } from '../auth/principal.js';
 import { column } from '../columns.js';
 import type { DeviceRow } from '../devices/rows.js';
-import { requireId, requireText } from '../inputs.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
-import { closeFinanceOrder } from './close.js';
 import { listingOf, statusMomentOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
 import { daysBoughtBy, type RepaymentParent, repaymentOf } from './repayment.js';
@@ -90,27 +87,6 @@ export const financeOrderResolvers: Resolvers = {
         (after, count) => listFinanceOrders(ctx.reads.db, listing, { after, limit: count }),
         (after) => financeOrdersPrecede(ctx.reads.db, listing, after),
       );
-    },
-  },
-  Mutation: {
-    // Operators only (retail, partner and vendor keys FORBIDDEN); the operation refuses and writes (close.ts).
-    closeFinanceOrder: async (_root, { input }, ctx) => {
-      const operatorId = requireOperator(ctx);
-      const id = requireId('finance order', input.financeOrderId);
-      const note = requireText('input.note', input.note, 500);
-      const found = await financeOrderById(ctx.primary, id, null);
-      if (!found) throw notFound('finance order', id);
-      const order = await closeFinanceOrder(
-        ctx.primary,
-        operatorActor(ctx),
-        { partnerId: found.partner_id, financeOrderId: id, reason: input.reason, note, operatorId },
-        ctx.partnerPolicies.nowFor(found.partner_id),
-      );
-      ctx.logger.info(
-        { financeOrderId: id, partnerId: found.partner_id, operatorId, reason: input.reason },
-        'finance order closed',
-      );
-      return order;
     },
   },
   FinanceOrderConnection: connectionResolvers(cursorOf),

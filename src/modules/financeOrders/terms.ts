@@ -1,6 +1,7 @@
 // The rules of a finance order (decisions.md 5): balance, paid-through time, secure status, payment
 // options and the instalment schedule, computed from the order's terms and its total paid. All
 // arithmetic goes through money.ts; each figure has one function here, used wherever it is needed.
+import { financeOrderClosed } from '../../kernel/errors.js';
 import {
   daysCovered,
   formatAmount,
@@ -197,6 +198,11 @@ export function scheduleOf(order: OrderTerms, now: Date) {
       paidMinor === monthly ? 'PAID' : dueAt.getTime() <= now.getTime() ? 'OVERDUE' : 'UPCOMING';
     return { number, dueAt, amountMinor: monthly, paidMinor, status };
   });
+}
+
+/** FINANCE_ORDER_CLOSED for an order written off or returned: it takes no payment, whoever brings it (decisions.md 44). */
+export function assertOpen(order: Pick<FinanceOrderRow, 'id' | 'closed_reason'>): void {
+  if (order.closed_reason !== null) throw financeOrderClosed(order.id, order.closed_reason, 'it takes no payment');
 }
 
 /** The Decimal fields of the terms, shared by Cart and FinanceOrder. */

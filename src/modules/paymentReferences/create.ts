@@ -13,8 +13,7 @@ import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { cheapestAmountFor, daysBoughtBy } from '../financeOrders/repayment.js';
 import type { FinanceOrderRow } from '../financeOrders/rows.js';
-import { remainingBalanceOf } from '../financeOrders/terms.js';
-import { assertOpen } from '../payments/record.js';
+import { assertOpen, remainingBalanceOf } from '../financeOrders/terms.js';
 import { newCode, normaliseCode } from './code.js';
 import {
   cancelOpenPaymentReference,

@@ -8,7 +8,6 @@ import {
   amountExceedsBalance,
   amountNotAnOption,
   currencyMismatch,
-  financeOrderClosed,
   invalidPaymentAmount,
   notFound,
 } from '../../kernel/errors.js';
@@ -25,7 +24,7 @@ import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { acceptedAmountsOf, isAmountAnOption } from '../financeOrders/repayment.js';
 import type { DeviceUnlockColumns, FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
-import { lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
+import { assertOpen, lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings, settingsOfColumns } from '../partners/settings.js';
 import type { TenantKey } from '../tenancy.js';
 import { appendEventsWithTimeline, type TimelineChange, timelineEventsOf } from '../timeline/schedule.js';
@@ -147,11 +146,6 @@ function assertAmountIsAnOption(order: FinanceOrderForPayment, amount: Money): v
     formatMoney(money(minor, order.currency)),
   );
   throw amountNotAnOption(formatMoney(amount), order.currency, accepted);
-}
-
-/** FINANCE_ORDER_CLOSED for an order written off or returned: it takes no payment, whoever brings it (decisions.md 44). */
-export function assertOpen(order: Pick<FinanceOrderRow, 'id' | 'closed_reason'>): void {
-  if (order.closed_reason !== null) throw financeOrderClosed(order.id, order.closed_reason, 'it takes no payment');
 }
 
 /**

@@ -9,10 +9,9 @@ import { findDevice } from '../devices/queries.js';
 import { currentOrderOf } from '../financeOrders/current.js';
 import { financeOrdersOfDevices } from '../financeOrders/queries.js';
 import { type RepaymentParent, repaymentOf } from '../financeOrders/repayment.js';
-import { lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
+import { assertOpen, lockAtOf, remainingBalanceOf, standingOf } from '../financeOrders/terms.js';
 import type { PartnerClocks } from '../partners/clock.js';
 import { partnerSettingsOf } from '../partners/settings.js';
-import { assertOpen } from './record.js';
 
 /** A DeviceRepayment as the graph resolves it. */
 export interface DeviceRepaymentParent {

@@ -11,12 +11,12 @@ import type { AuditActor } from '../audit/rows.js';
 import { revokeCredential } from '../deviceDoor/revocation.js';
 import { appendEvents } from '../events/queries.js';
 import type { NewEvent } from '../events/rows.js';
+import { COLUMNS, lockFinanceOrder } from '../financeOrders/queries.js';
+import type { FinanceOrderCloseReason, FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
+import { remainingBalanceOf } from '../financeOrders/terms.js';
 import { transactionCreatedEvents } from '../transactions/events.js';
 import { insertAdjustment, insertTransactions } from '../transactions/queries.js';
 import type { AdjustmentRow } from '../transactions/rows.js';
-import { COLUMNS, lockFinanceOrder } from './queries.js';
-import type { FinanceOrderCloseReason, FinanceOrderForPayment, FinanceOrderRow } from './rows.js';
-import { remainingBalanceOf } from './terms.js';
 
 export interface CloseRequest {
   partnerId: string;
