@@ -45,7 +45,8 @@ export async function up(knex: Knex): Promise<void> {
     // The partner's time of the reversal (a sandbox clock may run ahead).
     t.timestamp('reversed_at', { useTz: true }).notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    // The caller's Idempotency-Key (scoped to the caller: vendor:<id>, partner:<id>, operator:<id>),
+    // The caller's Idempotency-Key (scoped to the caller within the payment's partner: vendor:<id>,
+    // partner:<id>, operator:<id>; the partner leads the key, as every tenant table's unique rules),
     // what the request was, and the first answer, replayed to a repeat.
     t.text('idempotency_scope').nullable();
     t.text('idempotency_key').nullable();
@@ -65,7 +66,7 @@ export async function up(knex: Knex): Promise<void> {
     );
   });
   await knex.raw(
-    `create unique index payment_reversals_idempotency on payment_reversals (idempotency_scope, idempotency_key)
+    `create unique index payment_reversals_idempotency on payment_reversals (partner_id, idempotency_scope, idempotency_key)
      where idempotency_key is not null`,
   );
 

@@ -49,6 +49,7 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
       'lock_timeline',
       'merchants',
       'payment_references',
+      'payment_reversals',
       'payments',
       'sandbox_clocks',
       'transactions',

@@ -76,12 +76,14 @@ export function reversalsOfPayments(db: DbOrTrx, payments: readonly TenantKey[])
  */
 export async function reversalOfKey(
   trx: DbOrTrx,
-  key: { scope: string; key: string },
+  key: { partnerId: string; scope: string; key: string },
 ): Promise<PaymentReversalRow | undefined> {
-  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`reversal-key:${key.scope}:${key.key}`]);
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+    `reversal-key:${key.partnerId}:${key.scope}:${key.key}`,
+  ]);
   return trx<PaymentReversalRow>('payment_reversals')
     .select(...REVERSAL_COLUMNS)
-    .where({ idempotency_scope: key.scope, idempotency_key: key.key })
+    .where({ partner_id: key.partnerId, idempotency_scope: key.scope, idempotency_key: key.key })
     .first();
 }
 

@@ -145,7 +145,12 @@ async function reverseIn(
   const key =
     request.idempotencyKey === null
       ? null
-      : { scope: idempotencyScopeOf(reverser), key: request.idempotencyKey, requestHash };
+      : {
+          partnerId: payment.partner_id,
+          scope: idempotencyScopeOf(reverser),
+          key: request.idempotencyKey,
+          requestHash,
+        };
   if (key) {
     const first = await reversalOfKey(trx, key);
     if (first) {
