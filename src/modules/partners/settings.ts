@@ -139,32 +139,30 @@ function checkDays(
   if (new Set(days).size !== days.length) throw invalidPartnerSettings(field, 'holds an entry twice');
 }
 
+/** A setting that is a whole number within its bounds, or INVALID_PARTNER_SETTINGS naming it. */
+function checkWhole(
+  field: 'lockGraceHours' | 'offlineLockDays' | 'reversalWindowHours',
+  value: number,
+  unit: 'hours' | 'days',
+): number {
+  const { min, max } = SETTINGS_BOUNDS[field];
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw invalidPartnerSettings(field, `is ${value}; it must be a whole number of ${unit} from ${min} to ${max}`);
+  return value;
+}
+
 /**
  * The settings after `change`, or INVALID_PARTNER_SETTINGS naming the first bad field (nothing is
  * changed then). Reminders are kept furthest first, repayment days shortest first.
  */
 export function changedSettings(current: PartnerSettings, change: PartnerSettingsChange): PartnerSettings {
-  const grace = change.lockGraceHours ?? current.lockGraceHours;
-  const { min, max } = SETTINGS_BOUNDS.lockGraceHours;
-  if (!Number.isInteger(grace) || grace < min || grace > max)
-    throw invalidPartnerSettings(
-      'lockGraceHours',
-      `is ${grace}; it must be a whole number of hours from ${min} to ${max}`,
-    );
-  const offlineLockDays = change.offlineLockDays ?? current.offlineLockDays;
-  const offline = SETTINGS_BOUNDS.offlineLockDays;
-  if (!Number.isInteger(offlineLockDays) || offlineLockDays < offline.min || offlineLockDays > offline.max)
-    throw invalidPartnerSettings(
-      'offlineLockDays',
-      `is ${offlineLockDays}; it must be a whole number of days from ${offline.min} to ${offline.max}`,
-    );
-  const reversalWindowHours = change.reversalWindowHours ?? current.reversalWindowHours;
-  const window = SETTINGS_BOUNDS.reversalWindowHours;
-  if (!Number.isInteger(reversalWindowHours) || reversalWindowHours < window.min || reversalWindowHours > window.max)
-    throw invalidPartnerSettings(
-      'reversalWindowHours',
-      `is ${reversalWindowHours}; it must be a whole number of hours from ${window.min} to ${window.max}`,
-    );
+  const grace = checkWhole('lockGraceHours', change.lockGraceHours ?? current.lockGraceHours, 'hours');
+  const offlineLockDays = checkWhole('offlineLockDays', change.offlineLockDays ?? current.offlineLockDays, 'days');
+  const reversalWindowHours = checkWhole(
+    'reversalWindowHours',
+    change.reversalWindowHours ?? current.reversalWindowHours,
+    'hours',
+  );
   const reminders = change.lockReminderDays ?? current.lockReminderDays;
   checkDays('lockReminderDays', reminders, SETTINGS_BOUNDS.lockReminderDays);
   const repayment = change.repaymentDays ?? current.repaymentDays;
