@@ -14,8 +14,7 @@ import type { NewEvent } from '../events/rows.js';
 import { COLUMNS, lockFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderCloseReason, FinanceOrderForPayment, FinanceOrderRow } from '../financeOrders/rows.js';
 import { remainingBalanceOf } from '../financeOrders/terms.js';
-import { transactionCreatedEvents } from '../transactions/events.js';
-import { insertAdjustment, insertTransactions } from '../transactions/queries.js';
+import { writeAdjustment } from '../transactions/adjust.js';
 import type { AdjustmentRow } from '../transactions/rows.js';
 
 export interface CloseRequest {
@@ -109,7 +108,7 @@ export async function closeFinanceOrder(
       if (balance.minor <= 0n) throw financeOrderPaidOff(locked.id);
       const order = await markClosed(trx, request, balance.minor, now);
       // The balance cleared in the ledger: minus it, the sign a payment's cash has, on the order's store.
-      const adjustment = await insertAdjustment(trx, {
+      const { adjustment, events: created } = await writeAdjustment(trx, {
         partner_id: partnerId,
         kind: 'payment',
         amount_minor: (-balance.minor).toString(),
@@ -120,23 +119,8 @@ export async function closeFinanceOrder(
         operator_id: request.operatorId,
         created_at: now,
       });
-      const [transaction] = await insertTransactions(trx, [
-        {
-          partner_id: partnerId,
-          type: 'adjustment',
-          amount_minor: adjustment.amount_minor,
-          currency: order.currency,
-          occurred_at: now,
-          merchant_id: order.merchant_id,
-          finance_order_id: order.id,
-          payment_id: null,
-          clerk_id: null,
-          adjustment_id: adjustment.id,
-        },
-      ]);
       await stopTimeline(trx, order);
       const credentialEnded = request.reason === 'DEVICE_RETURNED' ? await returnDevice(trx, locked, now) : null;
-      const created = await transactionCreatedEvents(trx, partnerId, { column: 'id', values: [transaction!.id] });
       const device = { tag: locked.device_tag, imei: locked.device_imei ?? null };
       await appendEvents(trx, partnerId, [closedEvent(order, device, adjustment), ...created]);
       return { order, adjustment, credentialEnded };

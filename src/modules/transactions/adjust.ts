@@ -1,12 +1,13 @@
 // An operator's correction of a partner's ledger: in one transaction the adjustment, its signed
 // `adjustment` transaction and the audit record. The store (and the order, when one is named) must be
 // the partner's own, and the order's currency the adjustment's; every refusal comes before a write.
-import type { Db } from '../../db/knex.js';
+import type { Db, DbOrTrx } from '../../db/knex.js';
 import { currencyMismatch, notFound } from '../../kernel/errors.js';
 import type { Money } from '../../kernel/money.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { appendEvents } from '../events/queries.js';
+import type { NewEvent } from '../events/rows.js';
 import { financeOrdersByKeys } from '../financeOrders/queries.js';
 import { merchantsByKeys } from '../merchants/queries.js';
 import { transactionCreatedEvents } from './events.js';
@@ -26,6 +27,34 @@ export interface AdjustmentRequest {
   operatorId: string;
 }
 
+/**
+ * An adjustment and its signed `adjustment` transaction at the adjustment's time, in the caller's
+ * transaction; answers the transaction's transaction.created events for the caller to append (an
+ * operator's correction alone, or a close beside its own event: orderClosing/close.ts).
+ */
+export async function writeAdjustment(
+  trx: DbOrTrx,
+  row: Omit<AdjustmentRow, 'id'>,
+): Promise<{ adjustment: AdjustmentRow; events: NewEvent[] }> {
+  const adjustment = await insertAdjustment(trx, row);
+  const [transaction] = await insertTransactions(trx, [
+    {
+      partner_id: row.partner_id,
+      type: 'adjustment',
+      amount_minor: row.amount_minor,
+      currency: row.currency,
+      occurred_at: row.created_at,
+      merchant_id: row.merchant_id,
+      finance_order_id: row.finance_order_id,
+      payment_id: null,
+      clerk_id: null,
+      adjustment_id: adjustment.id,
+    },
+  ]);
+  const events = await transactionCreatedEvents(trx, row.partner_id, { column: 'id', values: [transaction!.id] });
+  return { adjustment, events };
+}
+
 export async function createAdjustment(
   db: Db,
   actor: AuditActor,
@@ -43,7 +72,7 @@ export async function createAdjustment(
         if (!order) throw notFound('finance order', financeOrderId);
         if (order.currency !== amount.currency) throw currencyMismatch(amount.currency, order.currency);
       }
-      const adjustment = await insertAdjustment(trx, {
+      const { adjustment, events } = await writeAdjustment(trx, {
         partner_id: partnerId,
         kind: request.kind,
         amount_minor: amount.minor.toString(),
@@ -54,22 +83,7 @@ export async function createAdjustment(
         operator_id: request.operatorId,
         created_at: now,
       });
-      const [transaction] = await insertTransactions(trx, [
-        {
-          partner_id: partnerId,
-          type: 'adjustment',
-          amount_minor: amount.minor.toString(),
-          currency: amount.currency,
-          occurred_at: now,
-          merchant_id: merchantId,
-          finance_order_id: financeOrderId,
-          payment_id: null,
-          clerk_id: null,
-          adjustment_id: adjustment.id,
-        },
-      ]);
-      const values = [transaction!.id];
-      await appendEvents(trx, partnerId, await transactionCreatedEvents(trx, partnerId, { column: 'id', values }));
+      await appendEvents(trx, partnerId, events);
       return adjustment;
     },
     (adjustment) => ({
