@@ -75,11 +75,11 @@ function unlockCounted(partnerId: string, credentialKeyHash: string | null): Sql
 }
 
 /**
- * An order's release_at as a payment sets it (bindings: its amount, its reversible_until): a payoff's
- * window closing (decisions.md 44); any other payment leaves it as it is (null: nothing paid off).
+ * An order's release_at as a payment of `amountMinor` sets it, in the order's update: a payoff's window
+ * closing, `reversibleUntil` (decisions.md 44); any other payment leaves it as it is. Both doors' writes.
  */
-const PAYOFF_RELEASE_AT =
-  'case when total_paid_minor + ?::int8 >= monthly_cost_minor * months then ?::timestamptz else release_at end';
+const payoffReleaseAtSql = (amountMinor: string, reversibleUntil: Date): SqlFragment =>
+  sql`case when total_paid_minor + ${amountMinor}::int8 >= monthly_cost_minor * months then ${reversibleUntil}::timestamptz else release_at end`;
 
 /**
  * The in-store write's guard on its code's counter: the live credential's counter is still the one the
@@ -108,6 +108,7 @@ export async function creditPayment(
   credentialKeyHash: string | null = null,
 ): Promise<{ payment: PaymentRow; totalPaidMinor: string; unlockCodeCounter: number | null }> {
   const counted = unlockCounted(row.partner_id, credentialKeyHash);
+  const releaseAt = payoffReleaseAtSql(row.amount_minor, row.reversible_until);
   const [written] = await prepared(trx.queryBuilder())
     .with(
       'credited',
@@ -115,7 +116,7 @@ export async function creditPayment(
         .where({ partner_id: row.partner_id, id: row.finance_order_id })
         .update({
           total_paid_minor: trx.raw('total_paid_minor + ?::int8', [row.amount_minor]),
-          release_at: trx.raw(PAYOFF_RELEASE_AT, [row.amount_minor, row.reversible_until]),
+          release_at: trx.raw(releaseAt.sql, [...releaseAt.bindings]),
         })
         .returning('total_paid_minor'),
     )
@@ -294,7 +295,7 @@ export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
  * code's counter is the one the facts saw (a concurrent payment on the order moves both, a reversal
  * the total, back: either makes this write nothing, and no update is lost; the schema's check still
  * refuses a total past the repayable), and only while the order is open (a close between the read and
- * the write makes it nothing), with its releaseAt when it pays the order off (PAYOFF_RELEASE_AT); then
+ * the write makes it nothing), with its releaseAt when it pays the order off (payoffReleaseAtSql); then
  * the payment, with the id its read drew; its cash and commission transactions; its order's lock
  * timeline (timeline/schedule.ts: its instants closed and made anew, and whether the device was
  * locked); its events, built with that id, the unlock only if it was; its
@@ -318,8 +319,7 @@ export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
     : sqlText('');
   return sql`with credited as (
     update finance_orders set total_paid_minor = total_paid_minor + ${payment.amount_minor}::int8,
-      release_at = case when total_paid_minor + ${payment.amount_minor}::int8 >= monthly_cost_minor * months
-        then ${payment.reversible_until}::timestamptz else release_at end
+      release_at = ${payoffReleaseAtSql(payment.amount_minor, payment.reversible_until)}
     where partner_id = ${payment.partner_id} and id = ${payment.finance_order_id} and total_paid_minor = ${write.totalPaidSeen}::int8
       and closed_at is null
       and ${counterUnmoved(payment.partner_id, write.credentialKeyHash, write.unlockCounterSeen ?? null)}
