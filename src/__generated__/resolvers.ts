@@ -15,6 +15,8 @@ import type { FinanceOrderRow, FinanceOrderEdgeParent, FinanceOrderConnectionPar
 import type { RepaymentParent, RepaymentOptionParent } from '../modules/financeOrders/repayment.js';
 import type { DeviceRepaymentParent } from '../modules/payments/repaymentQuote.js';
 import type { PaymentRow, PaymentReceiptParent, PaymentReversalParent, PaymentNotificationParent } from '../modules/payments/rows.js';
+import type { PortfolioSums, PortfolioAgeingParent, AgeingBucketParent, PortfolioHistoryPointParent } from '../modules/book/rows.js';
+import type { ReportRunRow, ReportRunEdgeParent, ReportRunConnectionParent } from '../modules/reports/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { PaymentReferenceRow, PaymentReferenceEdgeParent, PaymentReferenceConnectionParent } from '../modules/paymentReferences/rows.js';
 import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
@@ -135,6 +137,21 @@ export type AdjustmentTransaction = Transaction & {
   /** Always ADJUSTMENT. */
   type: TransactionType;
 };
+
+/** An ageing bucket: open orders by days past due. */
+export type AgeingBucket =
+  /** Paid through: 0 days past due. */
+  | 'CURRENT'
+  /** 1 to 30 days past due. */
+  | 'DPD_1_30'
+  /** 31 to 60 days past due. */
+  | 'DPD_31_60'
+  /** 61 to 90 days past due. */
+  | 'DPD_61_90'
+  /** 91 to 180 days past due. */
+  | 'DPD_91_180'
+  /** More than 180 days past due. */
+  | 'DPD_OVER_180';
 
 /** An API key's metadata. The key itself is shown once, when it is created, and never stored. */
 export type ApiKey = {
@@ -516,6 +533,20 @@ export type CreatePaymentVendorInput = {
   name: Scalars['String']['input'];
   /** JSON Schema (draft 2020-12) of the vendor's notification body. */
   requestSchema: Scalars['JSON']['input'];
+};
+
+/** What createReportRun makes, and of which window. */
+export type CreateReportRunInput = {
+  /** AGEING: the moment, up to the partner's now (the default). */
+  asOf?: InputMaybe<Scalars['Timestamp']['input']>;
+  /** TRANSACTIONS and PORTFOLIO_HISTORY: the window's end, exclusive; at most 366 days after start. */
+  end?: InputMaybe<Scalars['Timestamp']['input']>;
+  /** The partner whose book it reads (a partner key: its own). */
+  partnerId: Scalars['ID']['input'];
+  /** TRANSACTIONS and PORTFOLIO_HISTORY: the window's start, inclusive (the partner's time). */
+  start?: InputMaybe<Scalars['Timestamp']['input']>;
+  /** What to make. */
+  type: ReportType;
 };
 
 /** A new webhook endpoint. */
@@ -933,6 +964,10 @@ export type EventType =
   | 'PAYMENT_RECORDED'
   /** A payment was reversed inside its window (data: the reversal, the payment, the order's new balance and lockAt). */
   | 'PAYMENT_REVERSED'
+  /** A report run failed (data: the run and the reason). */
+  | 'REPORT_RUN_FAILED'
+  /** A report run's file is ready (data: the run; ReportRun.downloadUrl gives its link). */
+  | 'REPORT_RUN_SUCCEEDED'
   /** A partner transaction was written (finance, cash, commission, adjustment). */
   | 'TRANSACTION_CREATED'
   /** A test message sendTestWebhook queued: delivered only to the endpoint tested, never to subscriptions. */
@@ -1200,6 +1235,12 @@ export type Mutation = {
   createPaymentReference: PaymentReference;
   /** Sets up a payment vendor. Operators only. */
   createPaymentVendor: PaymentVendor;
+  /**
+   * Asks for a report file: answers the run PENDING; the worker runs it, then REPORT_RUN_SUCCEEDED or
+   * REPORT_RUN_FAILED is written. Partner keys (their own partner) and operators; retail and vendor keys:
+   * FORBIDDEN. Refused: INVALID_ARGUMENT (the window), TOO_MANY_REPORT_RUNS (20 waiting).
+   */
+  createReportRun: ReportRun;
   /** Creates an endpoint (at most 20 per partner); the answer holds its signing secret, shown once. Audited. */
   createWebhookEndpoint: WebhookEndpointSecret;
   /** Deletes an endpoint and its deliveries; answers the endpoint as it was. Audited. */
@@ -1369,6 +1410,12 @@ export type MutationCreatePaymentReferenceArgs = {
 /** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
 export type MutationCreatePaymentVendorArgs = {
   input: CreatePaymentVendorInput;
+};
+
+
+/** Root of every write. Each mutation runs in one database transaction: all of it is recorded, or none. */
+export type MutationCreateReportRunArgs = {
+  input: CreateReportRunInput;
 };
 
 
@@ -1742,6 +1789,96 @@ export type PaymentVendor = {
   requestSchema?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** A partner's open orders by days past due as of a moment, in one currency: the buckets sum to the totals. */
+export type PortfolioAgeing = {
+  __typename?: 'PortfolioAgeing';
+  /** The moment (the partner's time). */
+  asOf: Scalars['Timestamp']['output'];
+  /** Every bucket, CURRENT first, empty ones included. */
+  buckets: Array<PortfolioAgeingBucket>;
+  /** The currency of the money. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** Open orders in all (portfolioMetrics' openOrders). */
+  orders: Scalars['Int']['output'];
+  /** What they owe in all (portfolioMetrics' outstanding). */
+  outstanding: Scalars['Decimal']['output'];
+};
+
+/** The open orders of one bucket, in one currency. */
+export type PortfolioAgeingBucket = {
+  __typename?: 'PortfolioAgeingBucket';
+  /** Which bucket. */
+  bucket: AgeingBucket;
+  /** How many open orders are in it. */
+  orders: Scalars['Int']['output'];
+  /** What they owe. */
+  outstanding: Scalars['Decimal']['output'];
+};
+
+/** How portfolioMetrics groups its rows: every row of a grouping sums exactly (counts and money) to the NONE row. */
+export type PortfolioGroupBy =
+  /** A row per month of sale (UTC): group is "YYYY-MM". */
+  | 'COHORT_MONTH'
+  /** A row per device model: group is the model's name. */
+  | 'DEVICE_MODEL'
+  /** A row per store: group is the merchant's id. */
+  | 'MERCHANT'
+  /** One row per currency, group "all". */
+  | 'NONE';
+
+/** One point of a history: the NONE figures as of a day's 00:00:00 UTC by the partner's clock. */
+export type PortfolioHistoryPoint = {
+  __typename?: 'PortfolioHistoryPoint';
+  /** The day (YYYY-MM-DD). */
+  day: Scalars['String']['output'];
+  /** The figures then, as portfolioMetrics(groupBy: NONE) answered them. */
+  metrics: PortfolioMetrics;
+};
+
+/** The spacing of a history's points. */
+export type PortfolioInterval =
+  /** Every day's snapshot. */
+  | 'DAY'
+  /** Each first of the month's snapshot: the month-end figures. */
+  | 'MONTH'
+  /** Each Monday's snapshot: the state at the end of the week before. */
+  | 'WEEK';
+
+/**
+ * A partner's book as of a moment, for one group and currency (decisions.md 45 defines every figure).
+ * Money is in the row's currency; ratios are decimal strings to 4 places, null when nothing is there to
+ * divide by.
+ */
+export type PortfolioMetrics = {
+  __typename?: 'PortfolioMetrics';
+  /** The moment the figures are as of (the partner's time). */
+  asOf: Scalars['Timestamp']['output'];
+  /** Paid (capped per order at what was due) over the instalments due by asOf, orders not closed by then. */
+  collectionRate?: Maybe<Scalars['Decimal']['output']>;
+  /** The currency of the row's money. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** Of the orders whose first instalment fell due at least 30 days before asOf, the share that had not paid it. */
+  firstPaymentDefaultRate?: Maybe<Scalars['Decimal']['output']>;
+  /** The group (see PortfolioGroupBy). */
+  group: Scalars['String']['output'];
+  /** Open orders whose device was locked at asOf, over open orders. */
+  lockedShare?: Maybe<Scalars['Decimal']['output']>;
+  /** Orders sold by asOf, neither closed nor paid off then. */
+  openOrders: Scalars['Int']['output'];
+  /** What the open orders still owed at asOf. */
+  outstanding: Scalars['Decimal']['output'];
+  /** Outstanding of open orders more than 30 days past due, over outstanding. */
+  par30?: Maybe<Scalars['Decimal']['output']>;
+  /** Outstanding of open orders more than 60 days past due, over outstanding. */
+  par60?: Maybe<Scalars['Decimal']['output']>;
+  /** Outstanding of open orders more than 90 days past due, over outstanding. */
+  par90?: Maybe<Scalars['Decimal']['output']>;
+  /** writtenOff over the mean of the outstanding 30 days before asOf and at asOf. */
+  writeOffRatio?: Maybe<Scalars['Decimal']['output']>;
+  /** Balances written off (WRITE_OFF closes) in the 30 days to asOf. */
+  writtenOff: Scalars['Decimal']['output'];
+};
+
 /** What kind of principal a credential belongs to. */
 export type PrincipalKind =
   /** Internal staff: sees every partner. */
@@ -1821,6 +1958,22 @@ export type Query = {
   paymentReference?: Maybe<PaymentReference>;
   /** Every payment vendor, ordered by id. Operators only. */
   paymentVendors: Array<PaymentVendor>;
+  /** The partner's open orders by days past due as of asOf, one entry per currency. Who may: as portfolioMetrics. */
+  portfolioAgeing: Array<PortfolioAgeing>;
+  /**
+   * The partner's daily snapshots from `from` to `to` (days, YYYY-MM-DD, inclusive), at most 1,000 points,
+   * oldest first, one per currency a day. Who may: as portfolioMetrics.
+   */
+  portfolioHistory: Array<PortfolioHistoryPoint>;
+  /**
+   * The partner's book as of asOf (default now; not after the partner's now), a row per group and
+   * currency. Partner keys: their own partner; operators: any; retail and vendor keys: FORBIDDEN.
+   */
+  portfolioMetrics: Array<PortfolioMetrics>;
+  /** One of the caller's report runs; null for an unknown id or another partner's run. */
+  reportRun?: Maybe<ReportRun>;
+  /** The caller's report runs, newest first (operators: one partner's with partnerId, or all). */
+  reportRuns: ReportRunConnection;
   /**
    * The caller's transactions from start (inclusive) to end (exclusive), sorted by time, then id. The
    * window is at most 366 days. filter takes "path:value" terms that must all match, e.g.
@@ -1990,6 +2143,44 @@ export type QueryPaymentReferenceArgs = {
 
 
 /** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryPortfolioAgeingArgs = {
+  asOf?: InputMaybe<Scalars['Timestamp']['input']>;
+  partnerId: Scalars['ID']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryPortfolioHistoryArgs = {
+  from: Scalars['String']['input'];
+  interval?: InputMaybe<PortfolioInterval>;
+  partnerId: Scalars['ID']['input'];
+  to: Scalars['String']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryPortfolioMetricsArgs = {
+  asOf?: InputMaybe<Scalars['Timestamp']['input']>;
+  groupBy?: InputMaybe<PortfolioGroupBy>;
+  partnerId: Scalars['ID']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryReportRunArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
+export type QueryReportRunsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  partnerId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Root of every read. Fields are added by the domain files beside this one. */
 export type QueryTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   end: Scalars['Timestamp']['input'];
@@ -2060,6 +2251,84 @@ export type RepaymentOption = {
   /** When the device locks once this amount is paid (the new paid-through plus the partner's grace). For an option that pays the order off, the instant the day rule gives, though a paid-off order never locks. */
   lockAt: Scalars['Timestamp']['output'];
 };
+
+/** A file the worker makes in the background (decisions.md 45): CSV, kept REPORT_RETENTION_DAYS. */
+export type ReportRun = {
+  __typename?: 'ReportRun';
+  /** The moment an AGEING run is as of; null otherwise. */
+  asOf?: Maybe<Scalars['Timestamp']['output']>;
+  /** The file's size in bytes, once succeeded. */
+  byteSize?: Maybe<Scalars['Int']['output']>;
+  /** When it was asked for (real time). */
+  createdAt: Scalars['Timestamp']['output'];
+  /**
+   * A link to the file on the service's origin (path and query), signed, valid 15 minutes from this
+   * read; null unless succeeded and kept.
+   */
+  downloadUrl?: Maybe<Scalars['String']['output']>;
+  /** The window's end (TRANSACTIONS, PORTFOLIO_HISTORY), exclusive; null otherwise. */
+  end?: Maybe<Scalars['Timestamp']['output']>;
+  /** When the file is deleted (REPORT_RETENTION_DAYS after it succeeded). */
+  expiresAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** Why it failed: the error's code and message. */
+  failureReason?: Maybe<Scalars['String']['output']>;
+  /** When it succeeded or failed. */
+  finishedAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** The run's id. */
+  id: Scalars['ID']['output'];
+  /** The partner whose book it reads. */
+  partnerId: Scalars['ID']['output'];
+  /** The file's data rows (the header not counted), once succeeded. */
+  rowCount?: Maybe<Scalars['Int']['output']>;
+  /** The window's start (TRANSACTIONS, PORTFOLIO_HISTORY), inclusive; null otherwise. */
+  start?: Maybe<Scalars['Timestamp']['output']>;
+  /** When a worker began it (its last attempt). */
+  startedAt?: Maybe<Scalars['Timestamp']['output']>;
+  /** Where it stands. */
+  state: ReportRunState;
+  /** What it makes. */
+  type: ReportType;
+};
+
+/** A page of report runs, newest first. */
+export type ReportRunConnection = {
+  __typename?: 'ReportRunConnection';
+  /** The runs of this page with their cursors. */
+  edges: Array<ReportRunEdge>;
+  /** The runs of this page. */
+  nodes: Array<ReportRun>;
+  /** Where the page ends, and whether more follow. */
+  pageInfo: PageInfo;
+};
+
+/** A report run and its cursor. */
+export type ReportRunEdge = {
+  __typename?: 'ReportRunEdge';
+  /** Pass as after to continue after this run. */
+  cursor: Scalars['String']['output'];
+  /** The run. */
+  node: ReportRun;
+};
+
+/** Where a report run stands. */
+export type ReportRunState =
+  /** It failed: failureReason. */
+  | 'FAILED'
+  /** Waiting for a worker. */
+  | 'PENDING'
+  /** A worker is writing its file. */
+  | 'RUNNING'
+  /** Its file is ready: downloadUrl. */
+  | 'SUCCEEDED';
+
+/** What a report run makes. */
+export type ReportType =
+  /** Every open order as of asOf with its days past due and bucket. */
+  | 'AGEING'
+  /** The daily snapshots from the day of start to the day of end. */
+  | 'PORTFOLIO_HISTORY'
+  /** The partner's transactions in [start, end), as list-transactions answers them. */
+  | 'TRANSACTIONS';
 
 /** A reversal of a payment by its id. */
 export type ReversePaymentInput = {
@@ -2475,6 +2744,7 @@ export type ResolversTypes = {
   Adjustment: ResolverTypeWrapper<AdjustmentRow>;
   AdjustmentKind: AdjustmentKind;
   AdjustmentTransaction: ResolverTypeWrapper<TransactionRow>;
+  AgeingBucket: AgeingBucket;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   ApiKeyKind: ApiKeyKind;
   AuditActorKind: AuditActorKind;
@@ -2498,6 +2768,7 @@ export type ResolversTypes = {
   CreatePartnerInput: CreatePartnerInput;
   CreatePaymentReferenceInput: CreatePaymentReferenceInput;
   CreatePaymentVendorInput: CreatePaymentVendorInput;
+  CreateReportRunInput: CreateReportRunInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKeyParent>;
   CurrencyCode: ResolverTypeWrapper<Scalars['CurrencyCode']['output']>;
@@ -2555,11 +2826,22 @@ export type ResolversTypes = {
   PaymentReferenceStatus: PaymentReferenceStatus;
   PaymentReversal: ResolverTypeWrapper<PaymentReversalParent>;
   PaymentVendor: ResolverTypeWrapper<PaymentVendorRow>;
+  PortfolioAgeing: ResolverTypeWrapper<PortfolioAgeingParent>;
+  PortfolioAgeingBucket: ResolverTypeWrapper<AgeingBucketParent>;
+  PortfolioGroupBy: PortfolioGroupBy;
+  PortfolioHistoryPoint: ResolverTypeWrapper<PortfolioHistoryPointParent>;
+  PortfolioInterval: PortfolioInterval;
+  PortfolioMetrics: ResolverTypeWrapper<PortfolioSums>;
   PrincipalKind: PrincipalKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: ResolverTypeWrapper<RepaymentParent>;
   RepaymentOption: ResolverTypeWrapper<RepaymentOptionParent>;
+  ReportRun: ResolverTypeWrapper<ReportRunRow>;
+  ReportRunConnection: ResolverTypeWrapper<ReportRunConnectionParent>;
+  ReportRunEdge: ResolverTypeWrapper<ReportRunEdgeParent>;
+  ReportRunState: ReportRunState;
+  ReportType: ReportType;
   ReversePaymentInput: ReversePaymentInput;
   RevokedDeviceCredential: ResolverTypeWrapper<Omit<RevokedDeviceCredential, 'device'> & { device: ResolversTypes['Device'] }>;
   SandboxClock: ResolverTypeWrapper<SandboxClockView>;
@@ -2617,6 +2899,7 @@ export type ResolversParentTypes = {
   CreatePartnerInput: CreatePartnerInput;
   CreatePaymentReferenceInput: CreatePaymentReferenceInput;
   CreatePaymentVendorInput: CreatePaymentVendorInput;
+  CreateReportRunInput: CreateReportRunInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreatedApiKey: CreatedApiKeyParent;
   CurrencyCode: Scalars['CurrencyCode']['output'];
@@ -2665,10 +2948,17 @@ export type ResolversParentTypes = {
   PaymentReferenceEdge: PaymentReferenceEdgeParent;
   PaymentReversal: PaymentReversalParent;
   PaymentVendor: PaymentVendorRow;
+  PortfolioAgeing: PortfolioAgeingParent;
+  PortfolioAgeingBucket: AgeingBucketParent;
+  PortfolioHistoryPoint: PortfolioHistoryPointParent;
+  PortfolioMetrics: PortfolioSums;
   Query: Record<PropertyKey, never>;
   RecordInStorePaymentInput: RecordInStorePaymentInput;
   Repayment: RepaymentParent;
   RepaymentOption: RepaymentOptionParent;
+  ReportRun: ReportRunRow;
+  ReportRunConnection: ReportRunConnectionParent;
+  ReportRunEdge: ReportRunEdgeParent;
   ReversePaymentInput: ReversePaymentInput;
   RevokedDeviceCredential: Omit<RevokedDeviceCredential, 'device'> & { device: ResolversParentTypes['Device'] };
   SandboxClock: SandboxClockView;
@@ -3091,6 +3381,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createPaymentNotification?: Resolver<Maybe<ResolversTypes['PaymentNotificationResult']>, ParentType, ContextType, RequireFields<MutationCreatePaymentNotificationArgs, 'notification'>>;
   createPaymentReference?: Resolver<ResolversTypes['PaymentReference'], ParentType, ContextType, RequireFields<MutationCreatePaymentReferenceArgs, 'input'>>;
   createPaymentVendor?: Resolver<ResolversTypes['PaymentVendor'], ParentType, ContextType, RequireFields<MutationCreatePaymentVendorArgs, 'input'>>;
+  createReportRun?: Resolver<ResolversTypes['ReportRun'], ParentType, ContextType, RequireFields<MutationCreateReportRunArgs, 'input'>>;
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
   financeCart?: Resolver<ResolversTypes['FinanceOrder'], ParentType, ContextType, RequireFields<MutationFinanceCartArgs, 'input'>>;
@@ -3222,6 +3513,41 @@ export type PaymentVendorResolvers<ContextType = Context, ParentType extends Res
   requestSchema?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
+export type PortfolioAgeingResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PortfolioAgeing'] = ResolversParentTypes['PortfolioAgeing']> = {
+  asOf?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  buckets?: Resolver<Array<ResolversTypes['PortfolioAgeingBucket']>, ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  orders?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  outstanding?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type PortfolioAgeingBucketResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PortfolioAgeingBucket'] = ResolversParentTypes['PortfolioAgeingBucket']> = {
+  bucket?: Resolver<ResolversTypes['AgeingBucket'], ParentType, ContextType>;
+  orders?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  outstanding?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type PortfolioHistoryPointResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PortfolioHistoryPoint'] = ResolversParentTypes['PortfolioHistoryPoint']> = {
+  day?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metrics?: Resolver<ResolversTypes['PortfolioMetrics'], ParentType, ContextType>;
+};
+
+export type PortfolioMetricsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PortfolioMetrics'] = ResolversParentTypes['PortfolioMetrics']> = {
+  asOf?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  collectionRate?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  firstPaymentDefaultRate?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  group?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lockedShare?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  openOrders?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  outstanding?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  par30?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  par60?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  par90?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  writeOffRatio?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  writtenOff?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   auditEvents?: Resolver<ResolversTypes['AuditEventConnection'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'first'>>;
@@ -3244,6 +3570,11 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   partners?: Resolver<Array<ResolversTypes['Partner']>, ParentType, ContextType, Partial<QueryPartnersArgs>>;
   paymentReference?: Resolver<Maybe<ResolversTypes['PaymentReference']>, ParentType, ContextType, RequireFields<QueryPaymentReferenceArgs, 'code'>>;
   paymentVendors?: Resolver<Array<ResolversTypes['PaymentVendor']>, ParentType, ContextType>;
+  portfolioAgeing?: Resolver<Array<ResolversTypes['PortfolioAgeing']>, ParentType, ContextType, RequireFields<QueryPortfolioAgeingArgs, 'partnerId'>>;
+  portfolioHistory?: Resolver<Array<ResolversTypes['PortfolioHistoryPoint']>, ParentType, ContextType, RequireFields<QueryPortfolioHistoryArgs, 'from' | 'interval' | 'partnerId' | 'to'>>;
+  portfolioMetrics?: Resolver<Array<ResolversTypes['PortfolioMetrics']>, ParentType, ContextType, RequireFields<QueryPortfolioMetricsArgs, 'groupBy' | 'partnerId'>>;
+  reportRun?: Resolver<Maybe<ResolversTypes['ReportRun']>, ParentType, ContextType, RequireFields<QueryReportRunArgs, 'id'>>;
+  reportRuns?: Resolver<ResolversTypes['ReportRunConnection'], ParentType, ContextType, RequireFields<QueryReportRunsArgs, 'first'>>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'end' | 'start'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
   webhookEndpoints?: Resolver<ResolversTypes['WebhookEndpointConnection'], ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'first'>>;
@@ -3261,6 +3592,35 @@ export type RepaymentOptionResolvers<ContextType = Context, ParentType extends R
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   daysPaid?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lockAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+};
+
+export type ReportRunResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ReportRun'] = ResolversParentTypes['ReportRun']> = {
+  asOf?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  byteSize?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Timestamp'], ParentType, ContextType>;
+  downloadUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  end?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  failureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  partnerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  rowCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  start?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['ReportRunState'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['ReportType'], ParentType, ContextType>;
+};
+
+export type ReportRunConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ReportRunConnection'] = ResolversParentTypes['ReportRunConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['ReportRunEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['ReportRun']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type ReportRunEdgeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ReportRunEdge'] = ResolversParentTypes['ReportRunEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['ReportRun'], ParentType, ContextType>;
 };
 
 export type RevokedDeviceCredentialResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RevokedDeviceCredential'] = ResolversParentTypes['RevokedDeviceCredential']> = {
@@ -3413,9 +3773,16 @@ export type Resolvers<ContextType = Context> = {
   PaymentReferenceEdge?: PaymentReferenceEdgeResolvers<ContextType>;
   PaymentReversal?: PaymentReversalResolvers<ContextType>;
   PaymentVendor?: PaymentVendorResolvers<ContextType>;
+  PortfolioAgeing?: PortfolioAgeingResolvers<ContextType>;
+  PortfolioAgeingBucket?: PortfolioAgeingBucketResolvers<ContextType>;
+  PortfolioHistoryPoint?: PortfolioHistoryPointResolvers<ContextType>;
+  PortfolioMetrics?: PortfolioMetricsResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Repayment?: RepaymentResolvers<ContextType>;
   RepaymentOption?: RepaymentOptionResolvers<ContextType>;
+  ReportRun?: ReportRunResolvers<ContextType>;
+  ReportRunConnection?: ReportRunConnectionResolvers<ContextType>;
+  ReportRunEdge?: ReportRunEdgeResolvers<ContextType>;
   RevokedDeviceCredential?: RevokedDeviceCredentialResolvers<ContextType>;
   SandboxClock?: SandboxClockResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

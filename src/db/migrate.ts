@@ -33,6 +33,7 @@ import * as timelineExact from '../../migrations/20261128210400_timeline_exact.j
 import * as webhookFanOut from '../../migrations/20261129000100_webhook_fan_out.js';
 import * as corrections from '../../migrations/20261129100100_corrections.js';
 import * as reversalOpposites from '../../migrations/20261129100110_reversal_opposites.js';
+import * as book from '../../migrations/20261130000100_book.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -67,6 +68,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261129000100_webhook_fan_out': webhookFanOut,
   '20261129100100_corrections': corrections,
   '20261129100110_reversal_opposites': reversalOpposites,
+  '20261130000100_book': book,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

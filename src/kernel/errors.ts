@@ -39,6 +39,10 @@ export const ERROR_CODES = [
   'REVERSAL_WINDOW_CLOSED',
   'FINANCE_ORDER_CLOSED',
   'FINANCE_ORDER_PAID_OFF',
+  'TOO_MANY_REPORT_RUNS',
+  'REPORT_FILE_EXPIRED',
+  'REPORT_LINK_EXPIRED',
+  'REPORT_LINK_INVALID',
   'INVALID_DEVICE_CREDENTIAL',
   'DEVICE_MISMATCH',
   'RESPONSE_TOO_LARGE',
@@ -98,6 +102,10 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   REVERSAL_WINDOW_CLOSED: 400,
   FINANCE_ORDER_CLOSED: 409,
   FINANCE_ORDER_PAID_OFF: 409,
+  TOO_MANY_REPORT_RUNS: 409,
+  REPORT_FILE_EXPIRED: 410,
+  REPORT_LINK_EXPIRED: 403,
+  REPORT_LINK_INVALID: 403,
   // The device door (decisions.md 19): no credential or a bad one, and a device that is not the credential's.
   INVALID_DEVICE_CREDENTIAL: 401,
   DEVICE_MISMATCH: 403,
@@ -309,6 +317,28 @@ export const financeOrderPaidOff = (financeOrderId: string) =>
     'FINANCE_ORDER_PAID_OFF',
     `finance order ${financeOrderId} is paid off: nothing remains to clear (a payoff still inside its reversal window is reversed first)`,
   );
+
+/** A report run asked for while the partner already has `bound` waiting (decisions.md 45). */
+export const tooManyReportRuns = (bound: number) =>
+  new AppError(
+    'TOO_MANY_REPORT_RUNS',
+    `this partner already has ${bound} report runs waiting: ask again once some have run`,
+    { limit: bound },
+  );
+
+/** A report's file past REPORT_RETENTION_DAYS: deleted (decisions.md 45). */
+export const reportFileExpired = (runId: string, expiredAt: Date) =>
+  new AppError('REPORT_FILE_EXPIRED', `report run ${runId}'s file was deleted at ${expiredAt.toISOString()}`, {
+    expiredAt: expiredAt.toISOString(),
+  });
+
+/** A signed report link past its 15 minutes (real time; decisions.md 45). */
+export const reportLinkExpired = () =>
+  new AppError('REPORT_LINK_EXPIRED', 'this report link has expired: read the run\'s downloadUrl again for a new one');
+
+/** A report link whose signature does not match its run and expiry: altered, or not made here. */
+export const reportLinkInvalid = () =>
+  new AppError('REPORT_LINK_INVALID', 'this report link is not valid: its signature does not match');
 
 export const paymentReferenceExpired = (code: string, expiresAt: Date) =>
   new AppError('PAYMENT_REFERENCE_EXPIRED', `the payment reference ${code} expired at ${expiresAt.toISOString()}`, {

@@ -194,6 +194,19 @@ const EVENT_DOCS: Record<EventTypeName, EventDoc> = {
       'By an operator (closeFinanceOrder, reason DEVICE_RETURNED; docs/decisions.md 44): the balance cleared by an adjustment, the device back in stock, its credential ended.',
     data: ref('FinanceOrderClosedData'),
   },
+  'report_run.succeeded': {
+    dialect: 'graph',
+    summary: "A report run's file is ready",
+    description:
+      'Written by the worker that ran it (docs/decisions.md 45): the run as the graph shows it; its file is fetched from ReportRun.downloadUrl or with the partner key.',
+    data: ref('ReportRunEventData'),
+  },
+  'report_run.failed': {
+    dialect: 'graph',
+    summary: 'A report run failed',
+    description: 'Written by the worker that ran it (docs/decisions.md 45): the run and failureReason; it made no file.',
+    data: ref('ReportRunEventData'),
+  },
   'device.command_acknowledged': {
     dialect: 'graph',
     summary: 'A device acknowledged a command',
@@ -249,6 +262,20 @@ export const webhookSchemas: Record<string, Schema> = {
     }),
     adjustment: obj({ id: idString('The adjustment that cleared the balance.') }),
     device,
+  }),
+  // report_run.succeeded and report_run.failed (docs/decisions.md 45).
+  ReportRunEventData: obj({
+    reportRun: obj({
+      id: idString(),
+      type: { enum: ['TRANSACTIONS', 'AGEING', 'PORTFOLIO_HISTORY'] },
+      state: { enum: ['SUCCEEDED', 'FAILED'] },
+      start: nullable(seconds("The window's start, inclusive")),
+      end: nullable(seconds("The window's end, exclusive")),
+      asOf: nullable(seconds('The moment an AGEING run is as of')),
+      rowCount: nullable(int('The data rows of the file; null when it failed.')),
+      byteSize: nullable(int("The file's bytes; null when it failed.")),
+      failureReason: nullable(str("Why it failed: the error's code and message; null when it succeeded.")),
+    }),
   }),
   ...Object.fromEntries(
     Object.entries(EVENT_DOCS).flatMap(([type, doc]) => {

@@ -19,6 +19,9 @@ export const EVENT_TYPES = [
   'payment.reversed',
   'finance_order.written_off',
   'finance_order.returned',
+  // A report run that ended (docs/decisions.md 45).
+  'report_run.succeeded',
+  'report_run.failed',
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

@@ -18,6 +18,8 @@ const LOG_NAMES: Readonly<Record<EventType, EventTypeName>> = {
   PAYMENT_REVERSED: 'payment.reversed',
   FINANCE_ORDER_WRITTEN_OFF: 'finance_order.written_off',
   FINANCE_ORDER_RETURNED: 'finance_order.returned',
+  REPORT_RUN_SUCCEEDED: 'report_run.succeeded',
+  REPORT_RUN_FAILED: 'report_run.failed',
 };
 
 const GRAPH_NAMES = Object.fromEntries(Object.entries(LOG_NAMES).map(([graph, log]) => [log, graph])) as Readonly<
