@@ -1,0 +1,17 @@
+// The book's ratios (decisions.md 45): a fraction of two exact sums written to 4 places, rounded half
+// up in bigint arithmetic (never a float: 0.79545 must not become 0.7954), null when there is nothing
+// to divide by. Every ratio of portfolioMetrics, of the history and of the files goes through here.
+
+const PLACES = 4;
+const SCALE = 10n ** BigInt(PLACES);
+
+/** numerator ÷ denominator to 4 places, half up ("0.7955"); null when the denominator is 0. Both are counts or minor units, never negative. */
+export function formatRatio(numerator: bigint | number, denominator: bigint | number): string | null {
+  const top = BigInt(numerator);
+  const bottom = BigInt(denominator);
+  if (bottom === 0n) return null;
+  const scaled = (top * SCALE * 2n + bottom) / (bottom * 2n);
+  const whole = scaled / SCALE;
+  const fraction = (scaled % SCALE).toString().padStart(PLACES, '0');
+  return `${whole}.${fraction}`;
+}
