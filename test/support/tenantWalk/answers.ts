@@ -147,6 +147,9 @@ export const WRITTEN_TABLES = [
   'events',
   'webhook_endpoints',
   'webhook_deliveries',
+  'report_runs',
+  'report_file_chunks',
+  'portfolio_snapshots',
 ];
 export async function snapshot(): Promise<Record<string, unknown>> {
   const counts: Record<string, unknown> = {};
