@@ -272,6 +272,9 @@ describe('the book of a new partner: the acceptance case, as of moments, and who
     const asOf = book.at50.metrics[0]!.asOf;
     expect(await metrics({ asOf })).toEqual(book.at50.metrics);
     expect(await ageing({ asOf })).toEqual(book.at50.ageing);
+    // As of T0+50d itself, the seconds before that answer: nothing happened in between.
+    const [exact] = await metrics({ asOf: T0 + 50 * DAY });
+    expect(exact).toEqual({ ...book.at50.metrics[0], asOf: T0 + 50 * DAY });
     expect(bucketsOf(book.at50.ageing[0])).toEqual({
       CURRENT: [2, '200.00'],
       DPD_1_30: [1, '120.00'],
