@@ -53,6 +53,24 @@ walkBothWays((self, victim) => {
       }
     });
 
+    it("portfolioMetrics and portfolioAgeing of B's partner are FORBIDDEN, as of a partner that does not exist", async () => {
+      const books = [
+        ['portfolioMetrics', 'query($id: ID!) { portfolioMetrics(partnerId: $id) { group outstanding par30 } }'],
+        ['portfolioAgeing', 'query($id: ID!) { portfolioAgeing(partnerId: $id) { currency orders outstanding } }'],
+      ] as const;
+      for (const key of keys()) {
+        for (const [field, query] of books) {
+          const answer = await asGhost(
+            victim(),
+            { partnerId: v().partnerId },
+            (values) => gql(key, query, { id: values.partnerId }),
+            field,
+          );
+          expect(errorCode(answer), field).toBe('FORBIDDEN');
+        }
+      }
+    });
+
     it("merchant(id), clerk(id) and financeOrder(id) with B's ids are null", async () => {
       for (const key of keys()) {
         for (const [field, name, type] of [

@@ -166,6 +166,8 @@ export const QUERY_COVERAGE: Record<string, string> = {
   devices:
     "B's partnerId: empty; every silence: A's own only; a cursor from B's listing: A's rows only; retail key: FORBIDDEN",
   device: "B's device id or tag: null (partner and retail keys)",
+  portfolioMetrics: "B's partnerId: FORBIDDEN, as for a partner that does not exist (partner and retail keys)",
+  portfolioAgeing: "B's partnerId: FORBIDDEN, as for a partner that does not exist (partner and retail keys)",
 };
 export const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
