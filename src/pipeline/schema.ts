@@ -9,6 +9,7 @@ import { apiKeyResolvers } from '../modules/apiKeys/resolvers.js';
 import { auditResolvers } from '../modules/audit/resolvers.js';
 import { authResolvers } from '../modules/auth/resolvers.js';
 import { portfolioHistoryResolvers } from '../modules/book/historyResolvers.js';
+import { bookResolvers } from '../modules/book/resolvers.js';
 import { cartResolvers } from '../modules/carts/resolvers.js';
 import { clerkResolvers } from '../modules/clerks/resolvers.js';
 import { customerResolvers } from '../modules/customers/resolvers.js';
@@ -88,6 +89,7 @@ export function buildSchema(): GraphQLSchema {
         paymentReferenceResolvers,
         paymentVendorResolvers,
         transactionResolvers,
+        bookResolvers,
         auditResolvers,
         eventSubscriptionResolvers,
         webhookResolvers,

@@ -8,6 +8,7 @@ import type { Db } from '../../src/db/knex.js';
 import { BENCH_END, generateBenchData } from '../../src/fixtures/benchData.js';
 import { hashApiKey } from '../../src/modules/auth/keys.js';
 import { activeKeyByHash, findActiveApiKeyById } from '../../src/modules/auth/queries.js';
+import { portfolioSums } from '../../src/modules/book/figures.js';
 import { cartByTag, cartsByKeys } from '../../src/modules/carts/queries.js';
 import { clerksByKeys } from '../../src/modules/clerks/queries.js';
 import { locateCustomer } from '../../src/modules/customers/locate.js';
@@ -675,6 +676,47 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     }
     expect(explained).toBeGreaterThanOrEqual(hot.length);
     expect(scans).toEqual([]);
+  });
+
+  // The book's figures (decisions.md 45): the partner's orders whole (its book), and of the ledger only
+  // the rows from the period's start (30 days before asOf) on, each along its index by the partner's time. A tenth of the
+  // payments reversed an hour after they were received (in a transaction rolled back, with its
+  // statistics), so the reversals' table is not an empty one the planner scans for nothing.
+  it("the book's figures read the ledger after asOf along payments_partner_received and payment_reversals_partner_reversed", async () => {
+    const trx = await db.transaction();
+    try {
+      await trx.raw(
+        `insert into payment_reversals (partner_id, payment_id, finance_order_id, amount_minor, currency, reason, reversed_by, reversed_at)
+         select partner_id, id, finance_order_id, amount_minor, currency, 'query plans', 'operator', received_at + interval '1 hour'
+         from payments where id % 10 = 0`,
+      );
+      await trx.raw('analyze payment_reversals');
+      // Now (a dashboard) and a day back (the daily snapshot): a month and a day of the ledger. Far
+      // back, a scan of the whole table is the planner's right choice, and the figures' cost then.
+      for (const daysBack of [0, 1]) {
+        const asOf = new Date(BENCH_END.getTime() - daysBack * DAY_MS);
+        const [statement] = await captureQueries(trx as unknown as Db, (d) =>
+          portfolioSums(d, { partnerId: p.partner!, asOf, graceHours: 0 }, 'NONE'),
+        );
+        const result = await trx.raw(`explain (format json) ${statement!.sql}`, statement!.bindings as never);
+        const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+        const summary = `${daysBack} days back: ${JSON.stringify(plan)}`;
+        expect(indexesOf(plan), summary).toEqual(
+          expect.arrayContaining(['payments_partner_received', 'payment_reversals_partner_reversed']),
+        );
+        const scanned = (node: PlanNode, found: string[] = []): string[] => {
+          if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) found.push(node['Relation Name']);
+          for (const child of node.Plans ?? []) scanned(child, found);
+          return found;
+        };
+        expect(
+          scanned(plan).filter((table) => table === 'payments' || table === 'payment_reversals'),
+          summary,
+        ).toEqual([]);
+      }
+    } finally {
+      await trx.rollback();
+    }
   });
 
   // Last: it writes check-ins. The partner's devices checked in a day ago but 50 of them, a month ago:

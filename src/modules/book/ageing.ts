@@ -2,7 +2,7 @@
 // as the figures (figures.ts perOrderSql), so its buckets sum to their openOrders and outstanding.
 import type { DbOrTrx } from '../../db/knex.js';
 import { sql, sqlText } from '../../db/sqlFragment.js';
-import { type BookMoment, perOrderSql } from './figures.js';
+import { asOfSecondOf, type BookMoment, perOrderSql } from './figures.js';
 import type { AgeingBucketName, PortfolioAgeingParent } from './rows.js';
 
 /** The buckets, CURRENT first: each its upper bound of days past due (null: none). */
@@ -40,7 +40,7 @@ export async function portfolioAgeing(db: DbOrTrx, moment: BookMoment): Promise<
     });
     return {
       currency,
-      asOf: moment.asOf,
+      asOf: asOfSecondOf(moment.asOf),
       buckets,
       orders: buckets.reduce((sum, b) => sum + b.orders, 0),
       outstandingMinor: buckets.reduce((sum, b) => sum + b.outstandingMinor, 0n),
@@ -61,7 +61,11 @@ export interface AgeingOrderRow {
   currency: string;
 }
 
-/** A page of the open orders as of the moment, in id order after `after` (an order id; null: from the first). */
+/**
+ * A page of the open orders as of the moment, in id order after `after` (an order id; null: from the
+ * first). The orders and the ledger are read from `after` on, so a file's pages together read the
+ * partner's orders once, not once a page.
+ */
 export async function ageingOrdersPage(
   db: DbOrTrx,
   partnerId: string,
@@ -70,10 +74,10 @@ export async function ageingOrdersPage(
   after: string | null,
   limit: number,
 ): Promise<AgeingOrderRow[]> {
-  const statement = sql`${perOrderSql({ partnerId, asOf, graceHours }, 'DEVICE_MODEL')}
+  const statement = sql`${perOrderSql({ partnerId, asOf, graceHours }, 'DEVICE_MODEL', after)}
     select id::text, merchant_id::text, device_model, ordered_at, paid_through, dpd, ${BUCKET_SQL} as bucket,
       (repayable - paid)::text as outstanding, currency
-    from per_order where open and id > ${after ?? '0'}::int8 order by id limit ${limit}`;
+    from per_order where open order by id limit ${limit}`;
   const result = await db.raw<{
     rows: Array<{
       id: string;
