@@ -3,7 +3,8 @@
 // at most PORTFOLIO_BACKFILL_DAYS back, in batches, oldest first; Demo Retail's sandbox clock moved
 // forward makes exactly the days passed (each as of 00:00 UTC by its clock), a payment made between them
 // shows from the next day on, a run again makes nothing; 10 days missed while no task ran are made by
-// the next runs, oldest first. Each snapshot equals portfolioSums at its moment. portfolioHistory
+// the next runs, oldest first. Each snapshot equals portfolioSums at its moment, and its point in the
+// graph equals portfolioMetrics asked as of that moment, every field. portfolioHistory
 // answers the stored days (DAY, WEEK's Mondays, MONTH's firsts), refuses bad days and windows naming the
 // argument, and answers partner keys their own partner only. On Postgres, two instances' runs at once
 // make each day once.
@@ -69,8 +70,7 @@ async function refusal(headers: Record<string, string>, query: string, variables
   return errors![0]!;
 }
 
-// The metrics' fields every PortfolioSums parent answers by itself (the money and ratios are the
-// PortfolioMetrics resolvers', tested with portfolioMetrics).
+// A few of the metrics' fields (every field is compared with portfolioMetrics' below).
 const HISTORY = `query($p: ID!, $from: String!, $to: String!, $interval: PortfolioInterval) {
   portfolioHistory(partnerId: $p, from: $from, to: $to, interval: $interval) {
     day metrics { group currency asOf openOrders } } }`;
@@ -149,6 +149,33 @@ describe('the daily snapshots and portfolioHistory', () => {
     ])
       await expectSnapshotEqualsFigures(DEMO, day);
     for (const day of [dayOf(TODAY, -19), TODAY]) await expectSnapshotEqualsFigures(OTHER, day);
+  });
+
+  it("answers each day's point as portfolioMetrics answers as of its 00:00 UTC, every field", async () => {
+    const fields = `group currency asOf openOrders outstanding par30 par60 par90 collectionRate
+      firstPaymentDefaultRate lockedShare writtenOff writeOffRatio`;
+    for (const [partnerId, key, days] of [
+      [DEMO, 'demo-partner-key', [dayOf(TODAY, -119), dayOf(TODAY, -30), TODAY, dayOf(TODAY, 1), dayOf(TODAY, 2)]],
+      [OTHER, 'other-partner-key', [dayOf(TODAY, -19), TODAY]],
+    ] as const) {
+      const points = await graphql(
+        { 'x-api-key': key },
+        `query($p: ID!, $from: String!, $to: String!) { portfolioHistory(partnerId: $p, from: $from, to: $to) {
+          day metrics { ${fields} } } }`,
+        { p: partnerId, from: days[0], to: days.at(-1) },
+      );
+      for (const day of days) {
+        const asOf = Date.parse(`${day}T00:00:00Z`) / 1000;
+        const { portfolioMetrics } = await graphql(
+          { 'x-api-key': key },
+          `query($p: ID!, $asOf: Timestamp!) { portfolioMetrics(partnerId: $p, asOf: $asOf) { ${fields} } }`,
+          { p: partnerId, asOf },
+        );
+        const point = points.portfolioHistory.find((candidate: { day: string }) => candidate.day === day);
+        expect(point, day).toBeDefined();
+        expect([point.metrics], `${partnerId} ${day}`).toEqual(portfolioMetrics);
+      }
+    }
   });
 
   it('catches up 10 days missed while no task ran, oldest first', async () => {
