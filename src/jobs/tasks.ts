@@ -1,10 +1,12 @@
 // The tasks of the job loop (loop.ts): each a small adapter from a domain module's batch to the loop's
 // terms (its batch size, what wakes it, how often it is looked at). The work itself, its claim and its
 // lease live in the module: the fan-out's and the deliveries' in webhooks/, the lock instants' in
-// timeline/, the retentions' in events/ and payments/, the months ahead in db/partitions.ts.
+// timeline/, the retentions' in events/ and payments/, the months ahead in db/partitions.ts, the
+// book's daily snapshots in book/snapshots.ts.
 import type { Logger } from 'pino';
 import type { Db } from '../db/knex.js';
 import { ensureMonthsAhead } from '../db/partitions.js';
+import { writeDueSnapshots } from '../modules/book/snapshots.js';
 import { DELIVERIES_DUE_PREFIX, REVOKED_KEY_PREFIX } from '../modules/events/publish.js';
 import { purgeExpiredEvents } from '../modules/events/retention.js';
 import { purgeExpiredIdempotencyKeys } from '../modules/payments/keyRetention.js';
@@ -21,6 +23,9 @@ import {
 import { type JobLoop, type JobTask, startJobLoop } from './loop.js';
 
 const HOUR = 3_600_000;
+const MINUTE = 60_000;
+/** The days of snapshots one batch writes: catching up, the loop runs it again at once. */
+export const SNAPSHOT_BATCH_DAYS = 50;
 
 /** An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation nor deliveries due. */
 const isEventMessage = (message: string) =>
@@ -87,11 +92,42 @@ const hourly = (name: string, run: () => Promise<unknown>): JobTask => ({
   },
 });
 
+/**
+ * The book's daily snapshots (book/snapshots.ts): each partner's days whose 00:00 UTC has passed by its
+ * clock, made once across instances; looked at every minute (a day is due at most a minute late, a
+ * sandbox clock moved too), yielding to requests. Each partner's days written are logged, one line.
+ */
+export function portfolioSnapshotsTask(
+  db: Db,
+  logger: Pick<Logger, 'info'>,
+  options: { now: () => Date; production: boolean; backfillDays: number; batchDays?: number },
+): JobTask {
+  const batchDays = options.batchDays ?? SNAPSHOT_BATCH_DAYS;
+  return {
+    name: 'portfolio snapshots',
+    batchSize: batchDays,
+    pollMs: MINUTE,
+    yieldsToRequests: true,
+    runBatch: async () => {
+      const written = await writeDueSnapshots(db, {
+        now: options.now(),
+        production: options.production,
+        backfillDays: options.backfillDays,
+        maxDays: batchDays,
+      });
+      for (const partner of written) logger.info(partner, 'portfolio snapshots written');
+      return written.reduce((days, partner) => days + partner.days, 0);
+    },
+  };
+}
+
 export interface ServiceTaskDeps {
   db: Db;
   logger: Logger;
   now: () => Date;
+  production: boolean;
   eventRetentionDays: number;
+  portfolioBackfillDays: number;
   unlockKeys: UnlockKeySealer;
   deliveries: Omit<DeliveryWorkerDeps, 'db' | 'logger' | 'now'>;
 }
@@ -112,6 +148,7 @@ export function serviceTasks(deps: ServiceTaskDeps, wake: (name: string) => void
         logger.info({ ...run, sealingKeyId: deps.unlockKeys.sealingKeyId }, 'unlock keys sealed');
     }),
     lockInstantsTask(db),
+    portfolioSnapshotsTask(db, logger, { now, production: deps.production, backfillDays: deps.portfolioBackfillDays }),
     ...webhookTasks({ ...deps.deliveries, db, logger, now }, () => wake('webhook deliveries')),
   ];
 }

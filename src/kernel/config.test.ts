@@ -61,6 +61,7 @@ describe('loadConfig', () => {
       drainDelayMs: 0,
       databaseStatementTimeoutMs: 15_000,
       eventRetentionDays: 30,
+      portfolioBackfillDays: 400,
       retiredSettings: [],
       role: 'all',
       shutdownTimeoutMs: 25_000,
@@ -140,6 +141,7 @@ describe('loadConfig', () => {
       WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS: '2',
       WEBSOCKET_RECHECK_SECONDS: '30',
       EVENT_RETENTION_DAYS: '45',
+      PORTFOLIO_BACKFILL_DAYS: '90',
       GRAPHQL_EXECUTOR: 'graphql-js',
       // Webhook tools and destinations.
       WEBHOOK_TOOL_LIMIT_PER_KEY: '20',
@@ -193,6 +195,7 @@ describe('loadConfig', () => {
       webhookDelivery: {},
       webhookAllowedPorts: [443, 8443],
       eventRetentionDays: 45,
+      portfolioBackfillDays: 90,
       retiredSettings: ['GRAPHQL_EXECUTOR'],
       trustedDocuments: null,
     });
@@ -209,6 +212,7 @@ describe('loadConfig', () => {
     [{ WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS: 'five' }, 'WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS'],
     [{ WEBSOCKET_RECHECK_SECONDS: '0' }, 'WEBSOCKET_RECHECK_SECONDS'],
     [{ EVENT_RETENTION_DAYS: '0' }, 'EVENT_RETENTION_DAYS'],
+    [{ PORTFOLIO_BACKFILL_DAYS: '0' }, 'PORTFOLIO_BACKFILL_DAYS'],
     [{ TOKEN_TTL_SECONDS: '1.5' }, 'TOKEN_TTL_SECONDS'],
     [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],

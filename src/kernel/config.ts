@@ -67,6 +67,8 @@ export interface CommandConfig {
   databaseConnectTimeoutMs: number;
   /** Events are kept this many days, then purged (at least 1). */
   eventRetentionDays: number;
+  /** The most days back the worker makes a partner's missing daily snapshots (decisions.md 45). */
+  portfolioBackfillDays: number;
   /** The RETIRED_SETTINGS this environment still sets: ignored, each said once at start. */
   retiredSettings: string[];
   /** The webhook worker's timing (WEBHOOK_*); absent fields take its defaults (docs/integrating.md#webhooks). */
@@ -449,6 +451,7 @@ export function loadCommandConfig(env: Env = process.env, commandLine: CommandLi
     webhookDelivery: webhookDelivery(env),
     webhookAllowedPorts: webhookAllowedPorts(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    portfolioBackfillDays: integer(env, 'PORTFOLIO_BACKFILL_DAYS', 400, 1, 3650),
     retiredSettings: retiredSettingsIn(env),
     trustedDocuments: trustedDocuments(env),
     role: serviceRole(env, commandLine, dbUrl === null),

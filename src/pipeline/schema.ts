@@ -8,6 +8,7 @@ import { scalarResolvers } from '../kernel/scalars.js';
 import { apiKeyResolvers } from '../modules/apiKeys/resolvers.js';
 import { auditResolvers } from '../modules/audit/resolvers.js';
 import { authResolvers } from '../modules/auth/resolvers.js';
+import { portfolioHistoryResolvers } from '../modules/book/historyResolvers.js';
 import { bookResolvers } from '../modules/book/resolvers.js';
 import { cartResolvers } from '../modules/carts/resolvers.js';
 import { clerkResolvers } from '../modules/clerks/resolvers.js';
@@ -93,6 +94,7 @@ export function buildSchema(): GraphQLSchema {
         eventSubscriptionResolvers,
         webhookResolvers,
         eventResolvers,
+        portfolioHistoryResolvers,
       ]),
     ],
     // Every field declared in the SDL must be backed by data: fail at start, not at request time.

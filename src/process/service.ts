@@ -138,7 +138,9 @@ function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKey
       db,
       logger,
       now: () => new Date(),
+      production: config.production,
       eventRetentionDays: config.eventRetentionDays,
+      portfolioBackfillDays: config.portfolioBackfillDays,
       unlockKeys,
       deliveries: {
         production: config.production,

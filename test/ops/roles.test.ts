@@ -79,6 +79,7 @@ describe.skipIf(!onPostgres)('roles (Postgres: separate processes)', () => {
         'idempotency key retention',
         'unlock key sealing',
         'lock instants',
+        'portfolio snapshots',
         'webhook fan-out',
         'webhook deliveries',
       ],

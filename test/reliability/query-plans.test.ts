@@ -9,6 +9,7 @@ import { BENCH_END, generateBenchData } from '../../src/fixtures/benchData.js';
 import { hashApiKey } from '../../src/modules/auth/keys.js';
 import { activeKeyByHash, findActiveApiKeyById } from '../../src/modules/auth/queries.js';
 import { portfolioSums } from '../../src/modules/book/figures.js';
+import { snapshotsBetween, writeDueSnapshots } from '../../src/modules/book/snapshots.js';
 import { cartByTag, cartsByKeys } from '../../src/modules/carts/queries.js';
 import { clerksByKeys } from '../../src/modules/clerks/queries.js';
 import { locateCustomer } from '../../src/modules/customers/locate.js';
@@ -574,6 +575,17 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('devices listing: silent for 7 days, every partner on sandbox clocks', () => devicesPage(silentListing(null, 7)));
   add('devices listing: hasPreviousPage, silent for 7 days', () =>
     captureQueries(db, (d) => devicesPrecede(d, silentListing(p.partner!, 7), p.deviceId!)),
+  );
+
+  // The book's history (decisions.md 45): the snapshot task's look at every partner (its latest day and
+  // first sale, a probe each; a batch of no day writes nothing), and a year of a partner's snapshots.
+  add('portfolio snapshots: the partners and their days due', () =>
+    captureQueries(db, (d) =>
+      writeDueSnapshots(d, { now: BENCH_END, production: false, backfillDays: 400, maxDays: 0 }),
+    ),
+  );
+  add('portfolioHistory: 365 days', () =>
+    sqlOf(snapshotsBetween(db, p.partner!, { from: '2025-12-01', to: '2026-11-30' })),
   );
 
   it('generated the reduced data set', async () => {
