@@ -53,10 +53,14 @@ walkBothWays((self, victim) => {
       }
     });
 
-    it("portfolioMetrics and portfolioAgeing of B's partner are FORBIDDEN, as of a partner that does not exist", async () => {
+    it("portfolioMetrics, portfolioAgeing and portfolioHistory of B's partner are FORBIDDEN, as of a partner that does not exist", async () => {
       const books = [
         ['portfolioMetrics', 'query($id: ID!) { portfolioMetrics(partnerId: $id) { group outstanding par30 } }'],
         ['portfolioAgeing', 'query($id: ID!) { portfolioAgeing(partnerId: $id) { currency orders outstanding } }'],
+        [
+          'portfolioHistory',
+          'query($id: ID!) { portfolioHistory(partnerId: $id, from: "2026-01-01", to: "2026-01-31") { day } }',
+        ],
       ] as const;
       for (const key of keys()) {
         for (const [field, query] of books) {

@@ -168,6 +168,7 @@ export const QUERY_COVERAGE: Record<string, string> = {
   device: "B's device id or tag: null (partner and retail keys)",
   portfolioMetrics: "B's partnerId: FORBIDDEN, as for a partner that does not exist (partner and retail keys)",
   portfolioAgeing: "B's partnerId: FORBIDDEN, as for a partner that does not exist (partner and retail keys)",
+  portfolioHistory: "B's partnerId: FORBIDDEN, as for a partner that does not exist (partner and retail keys)",
 };
 export const MUTATION_COVERAGE: Record<string, string> = {
   recordInStorePayment:
