@@ -29,6 +29,7 @@ const CREDENTIAL_OF_SCHEME: Record<string, string> = {
   graphqlApiKey: 'operatorKey',
   graphqlBearer: 'operatorKey',
   deviceCredential: 'deviceCredential',
+  reportPartnerKey: 'partnerKey',
 };
 
 /** The importer names one variable for every API key scheme, and one for every bearer token. */
@@ -46,6 +47,8 @@ const ENVIRONMENT = {
     accessToken: '',
     // A device's credential from issueDeviceCredential (shown once), sent by "A device's check-in".
     deviceCredential: '',
+    // A report run's id from createReportRun on /graphql, its file fetched by "A report run's file".
+    reportRunId: '',
   }).map(([name, value]) => ({ name, value, enabled: true, secret: false, type: 'text' })),
 };
 
@@ -133,7 +136,8 @@ const fileName = (name: string) =>
 /** One request as the importer made it, with what the document says and the importer cannot. */
 function completeRequest(item: BrunoItem, spec: Spec, goldens: Map<string, GoldenRequest>): BrunoItem {
   const request = item.request!;
-  const path = request.url.replace('{{baseUrl}}', '');
+  // The importer writes a path parameter as Bruno's :name; the document as {name}.
+  const path = request.url.replace('{{baseUrl}}', '').replace(/:(\w+)/g, '{$1}');
   const operation = spec.paths[path]?.[request.method.toLowerCase()];
   if (!operation) throw new Error(`no operation ${request.method} ${path} in openapi.json`);
   const scheme = Object.keys(operation.security?.[0] ?? {})[0];
@@ -157,6 +161,9 @@ function completeRequest(item: BrunoItem, spec: Spec, goldens: Map<string, Golde
       if (param.name === 'starttime' || param.name === 'endtime') param.value = `{{${param.name}}}`;
     }
     completedRequest.script = { ...completedRequest.script, req: LAST_30_DAYS };
+  }
+  if (path === '/reports/v1/files/{id}') {
+    for (const param of completedRequest.params) if (param.type === 'path') param.value = '{{reportRunId}}';
   }
   // Bruno sends the query string of the URL, not the params block, and the importer writes the path
   // only (usebruno/bruno#8787): the enabled query parameters go into the URL, as Bruno saves a request.

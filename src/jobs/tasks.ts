@@ -8,6 +8,9 @@ import { ensureMonthsAhead } from '../db/partitions.js';
 import { DELIVERIES_DUE_PREFIX, REVOKED_KEY_PREFIX } from '../modules/events/publish.js';
 import { purgeExpiredEvents } from '../modules/events/retention.js';
 import { purgeExpiredIdempotencyKeys } from '../modules/payments/keyRetention.js';
+import { REPORT_RUN_WAITING_PREFIX } from '../modules/reports/create.js';
+import { deleteExpiredFiles } from '../modules/reports/queries.js';
+import { type ReportWorkerDeps, runNextReport } from '../modules/reports/run.js';
 import { fireDueInstants } from '../modules/timeline/claim.js';
 import { DEFAULT_LOCK_BATCH } from '../modules/timeline/scheduler.js';
 import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
@@ -22,9 +25,11 @@ import { type JobLoop, type JobTask, startJobLoop } from './loop.js';
 
 const HOUR = 3_600_000;
 
-/** An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation nor deliveries due. */
+/** An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation, deliveries due nor a report run waiting. */
 const isEventMessage = (message: string) =>
-  !message.startsWith(REVOKED_KEY_PREFIX) && !message.startsWith(DELIVERIES_DUE_PREFIX);
+  !message.startsWith(REVOKED_KEY_PREFIX) &&
+  !message.startsWith(DELIVERIES_DUE_PREFIX) &&
+  !message.startsWith(REPORT_RUN_WAITING_PREFIX);
 
 /**
  * The webhook tasks, on the delivery worker's own connections (off the requests' queue): the fan-out of
@@ -75,6 +80,21 @@ export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?:
   };
 }
 
+/**
+ * Report runs (reports/run.ts): one run claimed and written to its end per batch, the next claimed at
+ * once; woken when a run is asked for (create.ts), polled every second for runs left waiting behind a
+ * partner's bound or a lapsed lease.
+ */
+export function reportRunsTask(deps: ReportWorkerDeps, options: { pollMs?: number } = {}): JobTask {
+  return {
+    name: 'report runs',
+    batchSize: 1,
+    pollMs: options.pollMs ?? 1000,
+    wakesOn: (message) => message.startsWith(REPORT_RUN_WAITING_PREFIX),
+    runBatch: () => runNextReport(deps),
+  };
+}
+
 /** An hourly chore (at start, then every hour), yielding to requests: it can come a little later. */
 const hourly = (name: string, run: () => Promise<unknown>): JobTask => ({
   name,
@@ -92,6 +112,8 @@ export interface ServiceTaskDeps {
   logger: Logger;
   now: () => Date;
   eventRetentionDays: number;
+  /** The report runs' worker (its db, logger and real clock are the service's). */
+  reports: Omit<ReportWorkerDeps, 'db' | 'logger' | 'now'>;
   unlockKeys: UnlockKeySealer;
   deliveries: Omit<DeliveryWorkerDeps, 'db' | 'logger' | 'now'>;
 }
@@ -111,7 +133,10 @@ export function serviceTasks(deps: ServiceTaskDeps, wake: (name: string) => void
       if (run.sealed + run.resealed > 0)
         logger.info({ ...run, sealingKeyId: deps.unlockKeys.sealingKeyId }, 'unlock keys sealed');
     }),
+    // The files of report runs past REPORT_RETENTION_DAYS deleted; the runs stay (decisions.md 45).
+    hourly('report file retention', () => deleteExpiredFiles(db, now())),
     lockInstantsTask(db),
+    reportRunsTask({ ...deps.reports, db, logger, now }),
     ...webhookTasks({ ...deps.deliveries, db, logger, now }, () => wake('webhook deliveries')),
   ];
 }

@@ -61,6 +61,8 @@ describe('loadConfig', () => {
       drainDelayMs: 0,
       databaseStatementTimeoutMs: 15_000,
       eventRetentionDays: 30,
+      reportRetentionDays: 30,
+      reportRunsPerPartner: 2,
       retiredSettings: [],
       role: 'all',
       shutdownTimeoutMs: 25_000,
@@ -140,6 +142,8 @@ describe('loadConfig', () => {
       WEBSOCKET_UNAUTHENTICATED_PER_ADDRESS: '2',
       WEBSOCKET_RECHECK_SECONDS: '30',
       EVENT_RETENTION_DAYS: '45',
+      REPORT_RETENTION_DAYS: '7',
+      REPORT_RUNS_PER_PARTNER: '3',
       GRAPHQL_EXECUTOR: 'graphql-js',
       // Webhook tools and destinations.
       WEBHOOK_TOOL_LIMIT_PER_KEY: '20',
@@ -193,6 +197,8 @@ describe('loadConfig', () => {
       webhookDelivery: {},
       webhookAllowedPorts: [443, 8443],
       eventRetentionDays: 45,
+      reportRetentionDays: 7,
+      reportRunsPerPartner: 3,
       retiredSettings: ['GRAPHQL_EXECUTOR'],
       trustedDocuments: null,
     });

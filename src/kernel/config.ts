@@ -67,6 +67,10 @@ export interface CommandConfig {
   databaseConnectTimeoutMs: number;
   /** Events are kept this many days, then purged (at least 1). */
   eventRetentionDays: number;
+  /** A report run's file is kept this many days after it succeeded (REPORT_RETENTION_DAYS; decisions.md 45). */
+  reportRetentionDays: number;
+  /** RUNNING report runs a partner may have at once; more wait (REPORT_RUNS_PER_PARTNER). */
+  reportRunsPerPartner: number;
   /** The RETIRED_SETTINGS this environment still sets: ignored, each said once at start. */
   retiredSettings: string[];
   /** The webhook worker's timing (WEBHOOK_*); absent fields take its defaults (docs/integrating.md#webhooks). */
@@ -449,6 +453,8 @@ export function loadCommandConfig(env: Env = process.env, commandLine: CommandLi
     webhookDelivery: webhookDelivery(env),
     webhookAllowedPorts: webhookAllowedPorts(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    reportRetentionDays: integer(env, 'REPORT_RETENTION_DAYS', 30, 1, 3650),
+    reportRunsPerPartner: integer(env, 'REPORT_RUNS_PER_PARTNER', 2, 1, 100),
     retiredSettings: retiredSettingsIn(env),
     trustedDocuments: trustedDocuments(env),
     role: serviceRole(env, commandLine, dbUrl === null),

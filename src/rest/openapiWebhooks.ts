@@ -204,7 +204,8 @@ const EVENT_DOCS: Record<EventTypeName, EventDoc> = {
   'report_run.failed': {
     dialect: 'graph',
     summary: 'A report run failed',
-    description: 'Written by the worker that ran it (docs/decisions.md 45): the run and failureReason; it made no file.',
+    description:
+      'Written by the worker that ran it (docs/decisions.md 45): the run and failureReason; it made no file.',
     data: ref('ReportRunEventData'),
   },
   'device.command_acknowledged': {
