@@ -334,7 +334,7 @@ export const reportFileExpired = (runId: string, expiredAt: Date) =>
 
 /** A signed report link past its 15 minutes (real time; decisions.md 45). */
 export const reportLinkExpired = () =>
-  new AppError('REPORT_LINK_EXPIRED', 'this report link has expired: read the run\'s downloadUrl again for a new one');
+  new AppError('REPORT_LINK_EXPIRED', "this report link has expired: read the run's downloadUrl again for a new one");
 
 /** A report link whose signature does not match its run and expiry: altered, or not made here. */
 export const reportLinkInvalid = () =>
