@@ -2,6 +2,7 @@
 // CSV by its signed link (ReportRun.downloadUrl) or with the partner's API key.
 import {
   AppError,
+  missingApiKey,
   notFound,
   rateLimited,
   reportFileExpired,
@@ -77,9 +78,13 @@ export const reportPaths = {
           },
           content: { 'text/csv; charset=utf-8': { schema: { type: 'string' }, example: EXAMPLE_CSV } },
         },
-        '401': errorResponse(
-          'reports',
+        '401': reportsError(
           'MISSING_API_KEY (no link and no key), INVALID_API_KEY or INVALID_ACCESS_TOKEN (a key that is not valid, or an Authorization header that is not "Bearer <key>").',
+          missingApiKey(
+            "a signed link (expires and signature) or the partner's API key",
+            'Authorization header (Bearer)',
+          ),
+          'neither a link nor a key',
         ),
         '403': errorResponse(
           'reports',
