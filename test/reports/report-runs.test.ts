@@ -2,20 +2,14 @@
 // and read; the window's refusals; a TRANSACTIONS file equal row for row to list-transactions of the
 // same window (3,000 bulk transactions and the demo's: several 256 KiB chunks, streamed); its download by
 // the signed link (altered or expired refused; a sandbox clock far ahead does not expire it) and by the
-// partner key (another partner's run 404, and null in reportRun); report_run.succeeded delivered to a
-// STANDARD endpoint; AGEING and PORTFOLIO_HISTORY files; a failure; the per-partner bound; retention.
+// partner key (another partner's run 404, and null in reportRun). The rest of a run's life:
+// report-lifecycle.test.ts; the workers' claims: report-workers.test.ts.
 import { createHash } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { JobLoop } from '../../src/jobs/loop.js';
-import { startWebhookJobs } from '../../src/jobs/tasks.js';
-import { createLogger } from '../../src/kernel/logger.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_BYTES } from '../../src/modules/reports/chunkedFile.js';
 import { TRANSACTION_COLUMNS } from '../../src/modules/reports/transactionsFile.js';
-import { deliveryMetrics } from '../../src/ops/metrics.js';
 import { addBulkOrders } from '../support/bulk.js';
 import { useSeededService } from '../support/fixtures.js';
-import { type Receiver, startReceiver } from '../support/receiver.js';
 import {
   CREATE_REPORT_RUN,
   graphqlData,
@@ -32,17 +26,12 @@ const db = () => fixture.database.db;
 const DAY = 86_400;
 const now = () => Math.floor(Date.now() / 1000);
 
-let receiver: Receiver;
-let webhooks: JobLoop | undefined;
 let worker: Awaited<ReturnType<typeof reportWorker>>;
 beforeAll(async () => {
-  receiver = await startReceiver();
   worker = await reportWorker(db());
 });
 afterAll(async () => {
-  await webhooks?.stop();
   await worker?.close();
-  await receiver?.close();
 });
 
 const create = (headers: Record<string, string>, input: Record<string, unknown>) =>
@@ -58,18 +47,26 @@ function parseCsv(text: string): string[][] {
   let field = '';
   let record: string[] = [];
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  while (i < text.length) {
     const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
+    const next = text[i + 1];
+    i += 1;
+    if (quoted && c === '"' && next === '"') {
+      field += '"';
+      i += 1;
+    } else if (quoted && c === '"') quoted = false;
+    else if (quoted) field += c;
+    else if (c === '"') quoted = true;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\r' && next === '\n') {
       record.push(field);
       records.push(record);
-      (record = []), (field = ''), i++;
+      record = [];
+      field = '';
+      i += 1;
     } else field += c;
   }
   expect(field, 'the file ends with CRLF').toBe('');
