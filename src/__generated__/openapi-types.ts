@@ -3251,6 +3251,12 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    /** @description The request id (an incoming well-formed one is echoed). */
+                    "X-Request-ID"?: string;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
                     /** @description attachment; filename="<type>-<id>.csv" */
                     "Content-Disposition"?: string;
                     /** @description The file's SHA-256 (hex), quoted. */

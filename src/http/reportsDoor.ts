@@ -13,6 +13,7 @@ import type { ReportRunRow } from '../modules/reports/rows.js';
 import { createContext, type ServiceDeps } from '../pipeline/context.js';
 import { bearerCredential } from './credentials.js';
 import { allowOnly, READ_METHODS, sendError, sendUnexpectedError } from './errorResponses.js';
+import { setRateLimitHeaders } from './rateLimitHeaders.js';
 
 const ROUTE = `${REPORT_FILES_PATH}/:id`;
 /** Chunks read per statement while streaming: 1 MiB at most held at once. */
@@ -55,6 +56,7 @@ async function runOfRequest(service: ServiceDeps, req: Request, res: Response): 
     },
     requestId: (res.locals.requestId as string | undefined) ?? '',
     clientAddress: req.ip ?? null,
+    onQuota: (quota) => setRateLimitHeaders(res, quota),
   });
   if (expires !== undefined || signature !== undefined) {
     const run = isDatabaseId(id) ? await reportRunOf(service.db, null, id) : undefined;

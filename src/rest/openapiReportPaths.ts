@@ -10,7 +10,7 @@ import {
   reportLinkInvalid,
 } from '../kernel/errors.js';
 import { errorAnswer, rendered } from './openapiExamples.js';
-import { errorResponse, type Parameter, rateLimitedResponse, str } from './openapiSchemas.js';
+import { errorResponse, type Parameter, rateLimitedResponse, str, successHeaders } from './openapiSchemas.js';
 
 export const REPORTS_TAG = 'Report files';
 
@@ -73,6 +73,7 @@ export const reportPaths = {
         '200': {
           description: 'The file.',
           headers: {
+            ...successHeaders,
             'Content-Disposition': { description: 'attachment; filename="<type>-<id>.csv"', schema: str() },
             ETag: { description: "The file's SHA-256 (hex), quoted.", schema: str() },
           },

@@ -1,10 +1,12 @@
 // A report run's life through the service (docs/decisions.md 45), on PGlite and Postgres: an AGEING run
-// ends in report_run.succeeded, delivered signed to a STANDARD endpoint; a PORTFOLIO_HISTORY file from
+// ends in report_run.succeeded, heard by a subscriber and delivered signed to a STANDARD endpoint; a PORTFOLIO_HISTORY file from
 // stored snapshots with their ratios; a run that fails ends FAILED with a reason, its event and no file;
 // the runs newest first, a partner's own only; files past retention deleted (410), the run kept; the
 // per-partner bound of runs under way and of runs waiting.
+import { createClient } from 'graphql-ws';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import type { JobLoop } from '../../src/jobs/loop.js';
 import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
@@ -75,8 +77,31 @@ describe('an AGEING run', () => {
       observe: deliveryMetrics,
       settings: { scheduleMs: [30], jitter: 0, pollMs: 20, timeoutMs: 2000 },
     });
+    // A subscriber to the run's events, listening before it is asked for.
+    const heard: any[] = [];
+    const before = fixture.service.listeningSubscribers();
+    const subscriber = createClient({
+      url: `${fixture.service.baseUrl.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { 'X-Api-Key': 'demo-partner-key' },
+      retryAttempts: 0,
+    });
+    subscriber.subscribe(
+      { query: 'subscription { events(types: [REPORT_RUN_SUCCEEDED]) { type data } }' },
+      { next: ({ data }) => heard.push((data as any).events), error: () => undefined, complete: () => undefined },
+    );
+    await vi.waitFor(() => expect(fixture.service.listeningSubscribers()).toBeGreaterThan(before));
     const run = await create(PARTNER, { partnerId: DEMO_PARTNER, type: 'AGEING' });
     await worker.drain();
+    try {
+      await vi.waitFor(() => expect(heard.map((event) => event.data.reportRun.id)).toEqual([run.id]), {
+        timeout: 10_000,
+        interval: 20,
+      });
+      expect(heard[0].type).toBe('REPORT_RUN_SUCCEEDED');
+    } finally {
+      await subscriber.dispose();
+    }
     const ended = await readRun(PARTNER, run.id);
     expect(ended).toMatchObject({ state: 'SUCCEEDED', failureReason: null });
     const file = await fileOf(run.id);

@@ -194,6 +194,17 @@ describe('a TRANSACTIONS file', () => {
     const own = await download(`/reports/v1/files/${run.id}`, { authorization: 'Bearer demo-partner-key' });
     expect(own.status).toBe(200);
     expect(own.bytes.length).toBe(run.byteSize);
+    expect(own.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+    const head = await fixture.service.request(`/reports/v1/files/${run.id}`, {
+      method: 'HEAD',
+      headers: { authorization: 'Bearer demo-partner-key' },
+    });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(run.byteSize);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const post = await fixture.service.request(`/reports/v1/files/${run.id}`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
     const other = await download(`/reports/v1/files/${run.id}`, { authorization: 'Bearer other-partner-key' });
     expect(other.status).toBe(404);
     expect(JSON.parse(other.text)).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
