@@ -29,7 +29,7 @@ const CREDENTIAL_OF_SCHEME: Record<string, string> = {
   graphqlApiKey: 'operatorKey',
   graphqlBearer: 'operatorKey',
   deviceCredential: 'deviceCredential',
-  reportPartnerKey: 'partnerKey',
+  reportsBearer: 'partnerKey',
 };
 
 /** The importer names one variable for every API key scheme, and one for every bearer token. */

@@ -21,7 +21,7 @@ export const reportsTag = {
 };
 
 export const reportsSecuritySchemes = {
-  reportPartnerKey: {
+  reportsBearer: {
     type: 'http',
     scheme: 'bearer',
     description:
@@ -67,7 +67,7 @@ export const reportPaths = {
       summary: "A report run's file",
       description:
         "The CSV file of a SUCCEEDED report run (RFC 4180, UTF-8, CRLF, a fixed header row per type: docs/integrating.md#report-files), streamed, with its length and its SHA-256 as the ETag. Either the signed link of ReportRun.downloadUrl (expires and signature, valid 15 minutes of real time; no credential), or the partner's API key as Authorization: Bearer for one of its own runs. Another partner's run, or an unknown one, is 404 with the key; a link names one run and cannot be altered. The file is kept REPORT_RETENTION_DAYS (30) after the run succeeded, then 410.",
-      security: [{ reportPartnerKey: [] }, {}],
+      security: [{ reportsBearer: [] }, {}],
       parameters: FILE_PARAMETERS,
       responses: {
         '200': {
