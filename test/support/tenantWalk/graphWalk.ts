@@ -197,7 +197,7 @@ export const MUTATION_COVERAGE: Record<string, string> = {
   revokeApiKey: "operators only (B's key id)",
   createWebhookEndpoint: "partner key naming B's partnerId: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   createReportRun:
-    "partner key naming B's partnerId: FORBIDDEN (as for no partner), nothing written; retail: FORBIDDEN",
+    "test/reports/report-isolation.test.ts: naming B's partnerId FORBIDDEN as for no partner, nothing written",
   updateWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   rotateWebhookSecret: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   deleteWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
