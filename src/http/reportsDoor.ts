@@ -6,7 +6,7 @@
 import express, { type Request, type Response } from 'express';
 import { AppError, notFound, reportFileExpired, reportLinkInvalid } from '../kernel/errors.js';
 import { isDatabaseId } from '../kernel/ids.js';
-import { requirePartnerTenant } from '../modules/auth/principal.js';
+import { principalForLog, requirePartnerTenant } from '../modules/auth/principal.js';
 import { checkSignedLink, REPORT_FILES_PATH } from '../modules/reports/links.js';
 import { fileChunks, reportRunOf } from '../modules/reports/queries.js';
 import type { ReportRunRow } from '../modules/reports/rows.js';
@@ -58,6 +58,7 @@ async function runOfRequest(service: ServiceDeps, req: Request, res: Response): 
     clientAddress: req.ip ?? null,
     onQuota: (quota) => setRateLimitHeaders(res, quota),
   });
+  res.locals.principal = principalForLog(ctx.auth.principal);
   if (expires !== undefined || signature !== undefined) {
     const run = isDatabaseId(id) ? await reportRunOf(service.db, null, id) : undefined;
     checkSignedLink(run, expires ?? '', signature ?? '', service.now());
