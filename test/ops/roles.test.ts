@@ -109,6 +109,7 @@ describe.skipIf(!onPostgres)('roles (Postgres: separate processes)', () => {
       ['GET', '/'],
       ['GET', '/openapi.json'],
       ['GET', '/devices/v1/jwks.json'],
+      ['GET', '/reports/v1/files/1'],
     ] as const) {
       const answer = await fetch(`${worker.baseUrl}${path}`, { method });
       expect(answer.status, `${method} ${path}`).toBe(404);
