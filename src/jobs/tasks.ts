@@ -86,12 +86,15 @@ export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?:
  * partner's bound or a lapsed lease.
  */
 export function reportRunsTask(deps: ReportWorkerDeps, options: { pollMs?: number } = {}): JobTask {
+  // At stop the run under way is put back for another worker, not written to its end (run.ts).
+  const stopping = new AbortController();
   return {
     name: 'report runs',
     batchSize: 1,
     pollMs: options.pollMs ?? 1000,
     wakesOn: (message) => message.startsWith(REPORT_RUN_WAITING_PREFIX),
-    runBatch: () => runNextReport(deps),
+    runBatch: () => runNextReport({ ...deps, signal: stopping.signal }),
+    abort: () => stopping.abort(),
   };
 }
 

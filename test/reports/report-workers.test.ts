@@ -1,7 +1,8 @@
 // The report workers' claim (docs/decisions.md 45): on Postgres, two job loops on pools of their own,
 // woken by the runs' notifications, run each of a dozen runs exactly once (one attempt, one event); on
 // both backends, a run whose lease lapsed is taken again from the start (the dead attempt's chunk
-// dropped, nothing it writes afterwards kept) and, after 3 attempts, FAILED.
+// dropped, nothing it writes afterwards kept) and, after 3 attempts, FAILED; a worker that stops puts
+// its run back to wait.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
@@ -9,6 +10,7 @@ import { reportRunsTask } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { claimReportRun, lockOwnedRun, writeChunk } from '../../src/modules/reports/claim.js';
 import type { ReportRunRow } from '../../src/modules/reports/rows.js';
+import { runNextReport } from '../../src/modules/reports/run.js';
 import { onPostgres } from '../support/db.js';
 import { useSeededService } from '../support/fixtures.js';
 import { CREATE_REPORT_RUN, graphqlData, OPERATOR, PARTNER, REPORT_RUN, reportWorker } from '../support/reports.js';
@@ -77,6 +79,23 @@ describe('two workers', () => {
       for (const own of workers) await own.close();
       for (const pool of pools) await pool.destroy();
     }
+  });
+});
+
+describe('a worker that stops', () => {
+  it('puts the run under way back to wait, its attempt not counted and nothing of its file kept', async () => {
+    const { id } = await transactionsRun('1');
+    const stopped = await reportWorker(db(), { signal: AbortSignal.abort() });
+    try {
+      expect(await runNextReport(stopped.deps)).toBe(1);
+    } finally {
+      await stopped.close();
+    }
+    const run = await db()('report_runs').where({ id }).first();
+    expect(run).toMatchObject({ state: 'PENDING', attempts: 0, started_at: null, claimed_until: null });
+    expect(await db()('report_file_chunks').where({ run_id: id })).toHaveLength(0);
+    await worker.drain();
+    expect((await db()('report_runs').where({ id }).first()).state).toBe('SUCCEEDED');
   });
 });
 

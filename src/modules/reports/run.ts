@@ -29,6 +29,8 @@ export interface ReportWorkerDeps {
   retentionDays: number;
   /** How long a claim or renewal holds a run; 60 s when absent. */
   leaseMs?: number;
+  /** Aborted when the worker stops: the run under way is put back PENDING between two pages. */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -36,6 +38,8 @@ const DAY_MS = 86_400_000;
 
 /** The run is no longer this attempt's: another worker took it after its lease lapsed. */
 class LeaseLost extends Error {}
+/** The worker is stopping: the run goes back to wait for another. */
+class Stopping extends Error {}
 
 const seconds = (at: Date | null) => (at === null ? null : Math.floor(at.getTime() / 1000));
 
@@ -90,7 +94,9 @@ async function writeFile(deps: ReportWorkerDeps, run: ReportRunRow, leaseMs: num
   await file.append(csvLine(headerRecord(source)));
   let rowCount = 0;
   let renewedAt = Date.now();
+  if (deps.signal?.aborted) throw new Stopping();
   for await (const page of source.pages()) {
+    if (deps.signal?.aborted) throw new Stopping();
     let text = '';
     for (const record of page) text += csvLine(record);
     rowCount += page.length;
@@ -144,6 +150,20 @@ async function fail(deps: ReportWorkerDeps, run: ReportRunRow, error: unknown): 
 }
 
 /**
+ * Puts the attempt's run back PENDING, its partial file deleted and the attempt not counted (a stop is
+ * no failure), if still its own: another worker takes it at its next claim instead of after the lease.
+ */
+async function putBack(deps: ReportWorkerDeps, run: ReportRunRow): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    if (!(await lockOwnedRun(trx, run))) return;
+    await trx('report_file_chunks').where({ partner_id: run.partner_id, run_id: run.id }).delete();
+    await trx('report_runs')
+      .where({ partner_id: run.partner_id, id: run.id })
+      .update({ state: 'PENDING', attempts: run.attempts - 1, started_at: null, claimed_until: null });
+  });
+}
+
+/**
  * Claims one run and runs it to its end; answers 1 when a run was claimed (the loop asks again at
  * once), 0 when none may start.
  */
@@ -165,6 +185,11 @@ export async function runNextReport(deps: ReportWorkerDeps): Promise<number> {
       'a report run succeeded',
     );
   } catch (error) {
+    if (error instanceof Stopping) {
+      await putBack(deps, run);
+      deps.logger.info({ reportRunId: run.id, partnerId: run.partner_id }, 'a report run put back: the worker stops');
+      return 1;
+    }
     if (error instanceof LeaseLost) {
       deps.logger.warn({ reportRunId: run.id, partnerId: run.partner_id }, 'a report run was taken by another worker');
       return 1;
