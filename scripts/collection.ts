@@ -29,6 +29,7 @@ const CREDENTIAL_OF_SCHEME: Record<string, string> = {
   graphqlApiKey: 'operatorKey',
   graphqlBearer: 'operatorKey',
   deviceCredential: 'deviceCredential',
+  reportsBearer: 'partnerKey',
 };
 
 /** The importer names one variable for every API key scheme, and one for every bearer token. */
@@ -46,6 +47,8 @@ const ENVIRONMENT = {
     accessToken: '',
     // A device's credential from issueDeviceCredential (shown once), sent by "A device's check-in".
     deviceCredential: '',
+    // A report run's id from createReportRun on /graphql, its file fetched by "A report run's file".
+    reportRunId: '',
   }).map(([name, value]) => ({ name, value, enabled: true, secret: false, type: 'text' })),
 };
 
@@ -133,7 +136,8 @@ const fileName = (name: string) =>
 /** One request as the importer made it, with what the document says and the importer cannot. */
 function completeRequest(item: BrunoItem, spec: Spec, goldens: Map<string, GoldenRequest>): BrunoItem {
   const request = item.request!;
-  const path = request.url.replace('{{baseUrl}}', '');
+  // The importer writes a path parameter as Bruno's :name; the document as {name}.
+  const path = request.url.replace('{{baseUrl}}', '').replace(/:(\w+)/g, '{$1}');
   const operation = spec.paths[path]?.[request.method.toLowerCase()];
   if (!operation) throw new Error(`no operation ${request.method} ${path} in openapi.json`);
   const scheme = Object.keys(operation.security?.[0] ?? {})[0];
@@ -157,6 +161,12 @@ function completeRequest(item: BrunoItem, spec: Spec, goldens: Map<string, Golde
       if (param.name === 'starttime' || param.name === 'endtime') param.value = `{{${param.name}}}`;
     }
     completedRequest.script = { ...completedRequest.script, req: LAST_30_DAYS };
+  }
+  // The report flow: createReportRun on /graphql, its id kept as reportRunId, the file fetched with the
+  // partner key (the importer's path parameter written into the URL, as the other variables are).
+  if (path === '/reports/v1/files/{id}') {
+    completedRequest.url = completedRequest.url.replace(':id', '{{reportRunId}}');
+    completedRequest.params = completedRequest.params.filter((param) => param.type !== 'path');
   }
   // Bruno sends the query string of the URL, not the params block, and the importer writes the path
   // only (usebruno/bruno#8787): the enabled query parameters go into the URL, as Bruno saves a request.
@@ -203,6 +213,34 @@ function requestFile(item: BrunoItem): string {
   );
 }
 
+// The report flow's first step (docs/decisions.md 45), which openapi.json describes as /graphql only:
+// createReportRun for the last 30 days with the partner key, its id kept for "A report run's file".
+const ASK_FOR_A_REPORT: BrunoItem = {
+  type: 'http-request',
+  name: 'Ask for a report run',
+  seq: 0,
+  request: {
+    method: 'POST',
+    url: '{{baseUrl}}/graphql',
+    headers: [],
+    params: [],
+    auth: { mode: 'bearer', bearer: { token: '{{partnerKey}}' } },
+    body: {
+      mode: 'json',
+      json: `{
+  "query": "mutation($input: CreateReportRunInput!) { createReportRun(input: $input) { id state } }",
+  "variables": { "input": { "partnerId": "1", "type": "TRANSACTIONS", "start": {{starttime}}, "end": {{endtime}} } }
+}`,
+    },
+    script: { req: LAST_30_DAYS },
+    vars: {
+      req: [],
+      res: [{ name: 'reportRunId', value: 'res.body.data.createReportRun.id', enabled: true, local: false }],
+    },
+    docs: 'A TRANSACTIONS report of the last 30 days (the worker role runs it: reportRun(id) { state downloadUrl }), its id kept as reportRunId for "A report run\'s file". Formats: docs/integrating.md#report-files.',
+  },
+} as unknown as BrunoItem;
+
 /** The collection's files from the document: path under collection/ -> content. */
 export function collectionFiles(spec: Spec, goldens = goldenRequests()): Map<string, string> {
   const collection = openApiToBruno(spec, { groupBy: 'tags' });
@@ -229,6 +267,7 @@ export function collectionFiles(spec: Spec, goldens = goldenRequests()): Map<str
     }
   };
   add(collection.items, '');
+  files.set(join('Report_files', `${ASK_FOR_A_REPORT.name}.bru`), requestFile(ASK_FOR_A_REPORT));
   return files;
 }
 

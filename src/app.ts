@@ -17,6 +17,7 @@ import { allowOnly, doorOf, READ_METHODS, sendDoorError, sendUnexpectedError } f
 import { createGraphqlDoor, GRAPHQL_PATH } from './http/graphqlDoor.js';
 import { introspectionDisabledRule, subscriptionsOverHttpPlugin } from './http/graphqlEdges.js';
 import { formatGraphqlError } from './http/graphqlErrors.js';
+import { createReportsDoor } from './http/reportsDoor.js';
 import { createSubscriptionDoor, type SubscriptionDoor } from './http/subscriptions.js';
 import type { TrustProxy } from './kernel/clientAddress.js';
 import type { Config } from './kernel/config.js';
@@ -244,6 +245,9 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       createDeviceSigner(deps.deviceSigningKeys ?? [generateDeviceSigningKey()]),
     ),
   );
+
+  // The report runs' files: by a signed link or the partner's key (src/http/reportsDoor.ts).
+  app.use(createReportsDoor(service));
 
   app
     .route('/openapi.json')

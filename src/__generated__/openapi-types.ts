@@ -344,6 +344,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/v1/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A report run's file
+         * @description The CSV file of a SUCCEEDED report run (RFC 4180, UTF-8, CRLF, a fixed header row per type: docs/integrating.md#report-files), streamed, with its length and its SHA-256 as the ETag. Either the signed link of ReportRun.downloadUrl (expires and signature, valid 15 minutes of real time; no credential), or the partner's API key as Authorization: Bearer for one of its own runs. Another partner's run, or an unknown one, is 404 with the key; a link names one run and cannot be altered. The file is kept REPORT_RETENTION_DAYS (30) after the run succeeded, then 410.
+         */
+        get: operations["downloadReportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.recorded": {
@@ -580,6 +600,46 @@ export interface webhooks {
          * @description By an operator (closeFinanceOrder, reason DEVICE_RETURNED; docs/decisions.md 44): the balance cleared by an adjustment, the device back in stock, its credential ended. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
          */
         post: operations["financeOrderReturnedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report_run.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report run's file is ready
+         * @description Written by the worker that ran it (docs/decisions.md 45): the run as the graph shows it; its file is fetched from ReportRun.downloadUrl or with the partner key. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["reportRunSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report_run.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report run failed
+         * @description Written by the worker that ran it (docs/decisions.md 45): the run and failureReason; it made no file. Dialect: graph (docs/versioning.md, Decimal, Timestamp): amounts are decimal strings with the currency's places, ids strings, times Unix seconds, enum values as the graph spells them.
+         */
+        post: operations["reportRunFailedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1056,6 +1116,27 @@ export interface components {
                 imei: string | null;
             };
         };
+        ReportRunEventData: {
+            reportRun: {
+                id: string;
+                /** @enum {unknown} */
+                type: "TRANSACTIONS" | "AGEING" | "PORTFOLIO_HISTORY";
+                /** @enum {unknown} */
+                state: "SUCCEEDED" | "FAILED";
+                /** @description The window's start, inclusive, in Unix seconds. */
+                start: number | null;
+                /** @description The window's end, exclusive, in Unix seconds. */
+                end: number | null;
+                /** @description The moment an AGEING run is as of, in Unix seconds. */
+                asOf: number | null;
+                /** @description The data rows of the file; null when it failed. */
+                rowCount: number | null;
+                /** @description The file's bytes; null when it failed. */
+                byteSize: number | null;
+                /** @description Why it failed: the error's code and message; null when it succeeded. */
+                failureReason: string | null;
+            };
+        };
         PaymentRecordedData: {
             payment: {
                 id: string;
@@ -1326,6 +1407,28 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["FinanceOrderClosedData"];
+        };
+        /** @description The body a STANDARD endpoint is posted for report_run.succeeded. */
+        ReportRunSucceededEvent: {
+            /** @constant */
+            type: "report_run.succeeded";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["ReportRunEventData"];
+        };
+        /** @description The body a STANDARD endpoint is posted for report_run.failed. */
+        ReportRunFailedEvent: {
+            /** @constant */
+            type: "report_run.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["ReportRunEventData"];
         };
         DeviceCommandAcknowledgedData: {
             device: {
@@ -3128,6 +3231,117 @@ export interface operations {
             };
         };
     };
+    downloadReportFile: {
+        parameters: {
+            query?: {
+                /** @description A signed link's expiry, Unix seconds (real time), as downloadUrl gives it. */
+                expires?: string;
+                /** @description A signed link's signature (base64url HMAC-SHA256), as downloadUrl gives it. */
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description The request id (an incoming well-formed one is echoed). */
+                    "X-Request-ID"?: string;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    /** @description attachment; filename="<type>-<id>.csv" */
+                    "Content-Disposition"?: string;
+                    /** @description The file's SHA-256 (hex), quoted. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example type,time,amount,currency,merchant.id,merchant.name,...
+                     *     cash,2026-06-10T15:30:00.000Z,18,USD,2000001,DEMO STORE,...
+                     */
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description MISSING_API_KEY (no link and no key), INVALID_API_KEY or INVALID_ACCESS_TOKEN (a key that is not valid, or an Authorization header that is not "Bearer <key>"). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description REPORT_LINK_INVALID (a signature that does not match the run and expiry: altered, or not made here), REPORT_LINK_EXPIRED (the link is past its 15 minutes: read downloadUrl again), or FORBIDDEN (a retail, vendor or operator key: operators use downloadUrl). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: with a key, no run of the key's partner has this id; or the run has no file (PENDING, RUNNING or FAILED). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: this path takes GET and HEAD only (see the Allow header). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description REPORT_FILE_EXPIRED: the file was deleted REPORT_RETENTION_DAYS after the run succeeded (the run stays). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description RATE_LIMITED: the key made more requests than its limit, or (a link, without a credential) the address made too many requests without one. Retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds until a request will be accepted. */
+                    "Retry-After"?: number;
+                    /** @description The API key's quota: "default";q=<RATE_LIMIT_REQUESTS>;w=<RATE_LIMIT_WINDOW_SECONDS>. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: "default";r=<requests left>;t=<seconds until the window ends>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+        };
+    };
     paymentRecordedWebhook: {
         parameters: {
             query?: never;
@@ -3541,6 +3755,78 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FinanceOrderReturnedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reportRunSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportRunSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 s (the first 1 kB of it is kept with the attempt). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered, as any answer other than 2xx, a redirect, or none within 10 s: retried for 3 days (docs/integrating.md, Webhooks). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reportRunFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry and redelivery; deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the base64-decoded secret after whsec_>; during 24 h after a rotation, the old secret's too, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportRunFailedEvent"];
             };
         };
         responses: {

@@ -9,8 +9,11 @@ import { AppError, type ErrorCode, HTTP_STATUS, isErrorCode, maskUnexpectedError
 /** Which legacy interface a route belongs to; each has its own error body. */
 export type LegacyDoor = 'partner' | 'payments';
 
-/** Where a request came in: each door has its own error body (the device door's is the payments interface's shape). */
-export type Door = LegacyDoor | 'graphql' | 'devices';
+/**
+ * Where a request came in: each door has its own error body (the device door's and the report files'
+ * take the payments interface's shape).
+ */
+export type Door = LegacyDoor | 'graphql' | 'devices' | 'reports';
 
 /** What the renderer reads of an error: an AppError, or an error as Apollo formatted it. */
 interface RenderedError {
@@ -32,10 +35,11 @@ function legacyErrorBody(door: LegacyDoor, code: ErrorCode, message: string): un
 /** The legacy interface a path belongs to (the partner body for /healthz, /metrics and unknown paths). */
 const legacyDoorOf = (path: string): LegacyDoor => (path.startsWith('/payments/') ? 'payments' : 'partner');
 
-/** /graphql (labelled by the operations router, subpaths too), the device door, else the legacy interface of the path. */
+/** /graphql (labelled by the operations router, subpaths too), the device door, the report files, else the legacy interface of the path. */
 export function doorOf(req: Request, res: Response): Door {
   if (res.locals.route === '/graphql') return 'graphql';
-  return req.originalUrl.startsWith('/devices/') ? 'devices' : legacyDoorOf(req.originalUrl);
+  if (req.originalUrl.startsWith('/devices/')) return 'devices';
+  return req.originalUrl.startsWith('/reports/') ? 'reports' : legacyDoorOf(req.originalUrl);
 }
 
 /**
@@ -63,8 +67,8 @@ export function errorBody(
   details: Readonly<Record<string, unknown>> = {},
 ): unknown {
   if (door === 'graphql') return { errors: [{ message, extensions: { code, ...details } }] };
-  // The device door is no legacy interface; its body takes the payments interface's shape.
-  if (door === 'devices') return { error: { code, message } };
+  // The device door and the report files are no legacy interface; their body takes the payments interface's shape.
+  if (door === 'devices' || door === 'reports') return { error: { code, message } };
   return legacyErrorBody(door, code, message);
 }
 

@@ -1,6 +1,7 @@
 // The job loop's own rules, on fake timers (no database: its tasks here are counters): a full batch
 // runs again at once, a short one waits for the poll; a failure backs off, doubling; a task that yields
-// to requests waits while they wait; stop lets the batch under way end and drains every task.
+// to requests waits while they wait; stop asks the batch under way to end early, lets it end and drains
+// every task.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/knex.js';
 import { backoffMs, type JobTask, startJobLoop } from './loop.js';
@@ -140,16 +141,18 @@ describe('the job loop', () => {
       drain: async () => {
         order.push('drained');
       },
+      // Asked first: a long batch may end early (a report run put back).
+      abort: () => order.push('aborted'),
     };
     const loop = startJobLoop({ db: noDatabase, logger: silent, tasks: [task] });
     await vi.advanceTimersByTimeAsync(0);
     const stopped = loop.stop().then(() => order.push('stopped'));
     await vi.advanceTimersByTimeAsync(100);
-    expect(order).toEqual(['batch']);
+    expect(order).toEqual(['batch', 'aborted']);
     release();
     await stopped;
     await vi.advanceTimersByTimeAsync(1000);
     // A full batch would have run again at once: after stop, nothing more.
-    expect(order).toEqual(['batch', 'batch ended', 'drained', 'stopped']);
+    expect(order).toEqual(['batch', 'aborted', 'batch ended', 'drained', 'stopped']);
   });
 });

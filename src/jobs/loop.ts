@@ -28,6 +28,8 @@ export interface JobTask {
   yieldsToRequests?: boolean;
   /** After the last batch at stop: what it still has under way (posts in flight). */
   drain?: () => Promise<void>;
+  /** At stop, before the batch under way is awaited: asks a long batch to end early (a report run put back). */
+  abort?: () => void;
 }
 
 export interface JobLoopSettings {
@@ -164,6 +166,7 @@ export function startJobLoop(
       stopped = true;
       if (relisten) clearTimeout(relisten);
       for (const runner of runners) if (runner.timer) clearTimeout(runner.timer);
+      for (const runner of runners) runner.task.abort?.();
       await listener?.close().catch(() => undefined);
       await Promise.all(runners.map((runner) => runner.running));
       await Promise.all(runners.map((runner) => runner.task.drain?.()));

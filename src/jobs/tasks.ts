@@ -10,6 +10,9 @@ import { writeDueSnapshots } from '../modules/book/snapshots.js';
 import { DELIVERIES_DUE_PREFIX, REVOKED_KEY_PREFIX } from '../modules/events/publish.js';
 import { purgeExpiredEvents } from '../modules/events/retention.js';
 import { purgeExpiredIdempotencyKeys } from '../modules/payments/keyRetention.js';
+import { REPORT_RUN_WAITING_PREFIX } from '../modules/reports/create.js';
+import { deleteExpiredFiles } from '../modules/reports/queries.js';
+import { type ReportWorkerDeps, runNextReport } from '../modules/reports/run.js';
 import { fireDueInstants } from '../modules/timeline/claim.js';
 import { DEFAULT_LOCK_BATCH } from '../modules/timeline/scheduler.js';
 import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
@@ -27,9 +30,11 @@ const MINUTE = 60_000;
 /** The days of snapshots one batch writes: catching up, the loop runs it again at once. */
 export const SNAPSHOT_BATCH_DAYS = 50;
 
-/** An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation nor deliveries due. */
+/** An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation, deliveries due nor a report run waiting. */
 const isEventMessage = (message: string) =>
-  !message.startsWith(REVOKED_KEY_PREFIX) && !message.startsWith(DELIVERIES_DUE_PREFIX);
+  !message.startsWith(REVOKED_KEY_PREFIX) &&
+  !message.startsWith(DELIVERIES_DUE_PREFIX) &&
+  !message.startsWith(REPORT_RUN_WAITING_PREFIX);
 
 /**
  * The webhook tasks, on the delivery worker's own connections (off the requests' queue): the fan-out of
@@ -77,6 +82,24 @@ export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?:
     batchSize,
     pollMs: options.pollMs ?? 1000,
     runBatch: async () => (await db.transaction((trx) => fireDueInstants(trx, new Date(), batchSize))).claimed,
+  };
+}
+
+/**
+ * Report runs (reports/run.ts): one run claimed and written to its end per batch, the next claimed at
+ * once; woken when a run is asked for (create.ts), polled every second for runs left waiting behind a
+ * partner's bound or a lapsed lease.
+ */
+export function reportRunsTask(deps: ReportWorkerDeps, options: { pollMs?: number } = {}): JobTask {
+  // At stop the run under way is put back for another worker, not written to its end (run.ts).
+  const stopping = new AbortController();
+  return {
+    name: 'report runs',
+    batchSize: 1,
+    pollMs: options.pollMs ?? 1000,
+    wakesOn: (message) => message.startsWith(REPORT_RUN_WAITING_PREFIX),
+    runBatch: () => runNextReport({ ...deps, signal: stopping.signal }),
+    abort: () => stopping.abort(),
   };
 }
 
@@ -128,6 +151,8 @@ export interface ServiceTaskDeps {
   production: boolean;
   eventRetentionDays: number;
   portfolioBackfillDays: number;
+  /** The report runs' worker (its db, logger and real clock are the service's). */
+  reports: Omit<ReportWorkerDeps, 'db' | 'logger' | 'now'>;
   unlockKeys: UnlockKeySealer;
   deliveries: Omit<DeliveryWorkerDeps, 'db' | 'logger' | 'now'>;
 }
@@ -147,8 +172,11 @@ export function serviceTasks(deps: ServiceTaskDeps, wake: (name: string) => void
       if (run.sealed + run.resealed > 0)
         logger.info({ ...run, sealingKeyId: deps.unlockKeys.sealingKeyId }, 'unlock keys sealed');
     }),
+    // The files of report runs past REPORT_RETENTION_DAYS deleted; the runs stay (decisions.md 45).
+    hourly('report file retention', () => deleteExpiredFiles(db, now())),
     lockInstantsTask(db),
     portfolioSnapshotsTask(db, logger, { now, production: deps.production, backfillDays: deps.portfolioBackfillDays }),
+    reportRunsTask({ ...deps.reports, db, logger, now }),
     ...webhookTasks({ ...deps.deliveries, db, logger, now }, () => wake('webhook deliveries')),
   ];
 }

@@ -62,6 +62,8 @@ describe('loadConfig', () => {
       databaseStatementTimeoutMs: 15_000,
       eventRetentionDays: 30,
       portfolioBackfillDays: 400,
+      reportRetentionDays: 30,
+      reportRunsPerPartner: 2,
       retiredSettings: [],
       role: 'all',
       shutdownTimeoutMs: 25_000,
@@ -142,6 +144,8 @@ describe('loadConfig', () => {
       WEBSOCKET_RECHECK_SECONDS: '30',
       EVENT_RETENTION_DAYS: '45',
       PORTFOLIO_BACKFILL_DAYS: '90',
+      REPORT_RETENTION_DAYS: '7',
+      REPORT_RUNS_PER_PARTNER: '3',
       GRAPHQL_EXECUTOR: 'graphql-js',
       // Webhook tools and destinations.
       WEBHOOK_TOOL_LIMIT_PER_KEY: '20',
@@ -196,6 +200,8 @@ describe('loadConfig', () => {
       webhookAllowedPorts: [443, 8443],
       eventRetentionDays: 45,
       portfolioBackfillDays: 90,
+      reportRetentionDays: 7,
+      reportRunsPerPartner: 3,
       retiredSettings: ['GRAPHQL_EXECUTOR'],
       trustedDocuments: null,
     });

@@ -69,6 +69,10 @@ export interface CommandConfig {
   eventRetentionDays: number;
   /** The most days back the worker makes a partner's missing daily snapshots (decisions.md 45). */
   portfolioBackfillDays: number;
+  /** A report run's file is kept this many days after it succeeded (REPORT_RETENTION_DAYS; decisions.md 45). */
+  reportRetentionDays: number;
+  /** RUNNING report runs a partner may have at once; more wait (REPORT_RUNS_PER_PARTNER). */
+  reportRunsPerPartner: number;
   /** The RETIRED_SETTINGS this environment still sets: ignored, each said once at start. */
   retiredSettings: string[];
   /** The webhook worker's timing (WEBHOOK_*); absent fields take its defaults (docs/integrating.md#webhooks). */
@@ -452,6 +456,8 @@ export function loadCommandConfig(env: Env = process.env, commandLine: CommandLi
     webhookAllowedPorts: webhookAllowedPorts(env),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     portfolioBackfillDays: integer(env, 'PORTFOLIO_BACKFILL_DAYS', 400, 1, 3650),
+    reportRetentionDays: integer(env, 'REPORT_RETENTION_DAYS', 30, 1, 3650),
+    reportRunsPerPartner: integer(env, 'REPORT_RUNS_PER_PARTNER', 2, 1, 100),
     retiredSettings: retiredSettingsIn(env),
     trustedDocuments: trustedDocuments(env),
     role: serviceRole(env, commandLine, dbUrl === null),

@@ -27,6 +27,7 @@ import { partnerResolvers } from '../modules/partners/resolvers.js';
 import { paymentReferenceResolvers } from '../modules/paymentReferences/resolvers.js';
 import { paymentResolvers } from '../modules/payments/resolvers.js';
 import { reversalResolvers } from '../modules/payments/reversalResolvers.js';
+import { reportResolvers } from '../modules/reports/resolvers.js';
 import { transactionResolvers, transactionTypeValues } from '../modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from '../modules/vendors/resolvers.js';
 import { webhookResolvers } from '../modules/webhooks/resolvers.js';
@@ -91,6 +92,7 @@ export function buildSchema(): GraphQLSchema {
         transactionResolvers,
         bookResolvers,
         auditResolvers,
+        reportResolvers,
         eventSubscriptionResolvers,
         webhookResolvers,
         eventResolvers,

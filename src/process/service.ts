@@ -14,6 +14,7 @@ import { serviceTasks } from '../jobs/tasks.js';
 import type { Config } from '../kernel/config.js';
 import { flushTraces } from '../kernel/tracing.js';
 import { listenToCommittedEvents, logPublicationFailures } from '../modules/events/log.js';
+import { startPartnerPolicies } from '../modules/partners/policies.js';
 import { type UnlockKeySealer, unlockKeySealer } from '../modules/unlockCodes/sealing.js';
 import { listedKeysThatDoNotOpen, sealsUnderUnlistedKeys } from '../modules/unlockCodes/storedKeys.js';
 import { deliveryMetrics, eventMetrics, readMetrics } from '../ops/metrics.js';
@@ -130,8 +131,12 @@ async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined
   };
 }
 
-/** The worker role's background work: one job loop running the list of tasks (src/jobs/tasks.ts). */
-function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKeySealer): Job[] {
+/**
+ * The worker role's background work: one job loop running the list of tasks (src/jobs/tasks.ts), and
+ * the partners' clocks and settings it reads (report runs' events are at the partner's time).
+ */
+async function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKeySealer): Promise<Job[]> {
+  const policies = await startPartnerPolicies(db, { realNow: () => new Date(), production: config.production, logger });
   let loop: JobLoop | undefined;
   const tasks = serviceTasks(
     {
@@ -141,6 +146,11 @@ function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKey
       production: config.production,
       eventRetentionDays: config.eventRetentionDays,
       portfolioBackfillDays: config.portfolioBackfillDays,
+      reports: {
+        policies: policies.policies,
+        perPartner: config.reportRunsPerPartner,
+        retentionDays: config.reportRetentionDays,
+      },
       unlockKeys,
       deliveries: {
         production: config.production,
@@ -153,7 +163,11 @@ function startJobs(config: Config, db: Db, logger: Logger, unlockKeys: UnlockKey
   );
   loop = startJobLoop({ db, logger, tasks });
   // Claims nothing more; the batches under way commit or roll back, the posts under way are recorded.
-  return [{ name: 'the job loop', tasks: tasks.map((task) => task.name), stop: loop.stop }];
+  const stop = async () => {
+    await loop.stop();
+    await policies.close();
+  };
+  return [{ name: 'the job loop', tasks: tasks.map((task) => task.name), stop }];
 }
 
 export async function startService(config: Config, logger: Logger): Promise<StartedService> {
@@ -190,7 +204,7 @@ export async function startService(config: Config, logger: Logger): Promise<Star
   const { server } = listener;
   listener.serve(front);
   // Started once the port is ours: a start that fails to listen has claimed no work.
-  const jobs = config.role === 'api' ? [] : startJobs(config, db, logger, unlockKeys);
+  const jobs = config.role === 'api' ? [] : await startJobs(config, db, logger, unlockKeys);
   logger.info({ role: config.role, jobs: jobs.flatMap((job) => job.tasks) }, 'role');
 
   return {

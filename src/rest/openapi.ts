@@ -9,6 +9,7 @@
 // it, so it cannot drift from the code; `npm run lint:openapi` holds it to Redocly's recommended rules.
 import type { LegacyDoor } from '../http/errorResponses.js';
 import { errorAnswer, type GoldenExample, readGoldenExamples, withGoldenExamples } from './openapiExamples.js';
+import { reportPaths, reportsSecuritySchemes, reportsTag } from './openapiReportPaths.js';
 import {
   arr,
   jsonContent,
@@ -50,6 +51,7 @@ const tags = [
     description:
       "/devices/v1: the device door (docs/decisions.md 19). A device's lock agent checks in with its device credential (issueDeviceCredential) and is answered its lock state, signed with a key of the published JWK set. Errors: { error: { code, message } }.",
   },
+  reportsTag,
   {
     name: OPERATIONS_TAG,
     description:
@@ -97,6 +99,7 @@ const securitySchemes = {
     description:
       "On /devices/v1/checkin, Authorization: Bearer with the device's credential (dvc_..., from issueDeviceCredential); it opens this door only.",
   },
+  ...reportsSecuritySchemes,
 };
 
 /**
@@ -220,6 +223,7 @@ function buildOpenApiDocument(goldens: readonly GoldenExample[], notification: S
       {
         ...Object.fromEntries(LEGACY_ROUTES.map((route) => [route.path, legacyPathItem(route, notification)])),
         ...servicePaths,
+        ...reportPaths,
       },
       goldens,
     ),

@@ -11,7 +11,7 @@ export type Examples = Record<string, { summary: string; description?: string; v
 /** An OpenAPI Parameter Object (query parameters and headers; the example is a golden's). */
 export interface Parameter {
   name: string;
-  in: 'query' | 'header';
+  in: 'query' | 'header' | 'path';
   required: boolean;
   description: string;
   schema: Schema;
@@ -78,6 +78,8 @@ const ERROR_BODY: Record<Door, string> = {
   graphql: 'GraphQLResponse',
   // The device door answers errors in the payments interface's shape (decisions.md 19).
   devices: 'PaymentsError',
+  // And the report files' (decisions.md 45).
+  reports: 'PaymentsError',
 };
 
 /** An error response in the body of `door`; examples are the goldens' (openapiExamples.ts) plus `examples`. */

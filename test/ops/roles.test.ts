@@ -78,8 +78,10 @@ describe.skipIf(!onPostgres)('roles (Postgres: separate processes)', () => {
         'event retention',
         'idempotency key retention',
         'unlock key sealing',
+        'report file retention',
         'lock instants',
         'portfolio snapshots',
+        'report runs',
         'webhook fan-out',
         'webhook deliveries',
       ],
@@ -108,6 +110,7 @@ describe.skipIf(!onPostgres)('roles (Postgres: separate processes)', () => {
       ['GET', '/'],
       ['GET', '/openapi.json'],
       ['GET', '/devices/v1/jwks.json'],
+      ['GET', '/reports/v1/files/1'],
     ] as const) {
       const answer = await fetch(`${worker.baseUrl}${path}`, { method });
       expect(answer.status, `${method} ${path}`).toBe(404);

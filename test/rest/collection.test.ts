@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { COLLECTION_DIR, collectionFiles, committedCollection, OPENAPI_FILE } from '../../scripts/collection.js';
 import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
 import { useSeededService } from '../support/fixtures.js';
+import { reportWorker } from '../support/reports.js';
 
 interface BrunoExample {
   name: string;
@@ -43,8 +44,8 @@ describe('the committed collection', () => {
     const committed = committedCollection();
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [path, content] of fresh) expect(committed.get(path), path).toBe(content);
-    // Every operation of the document is a request of the collection, and the environment is there.
-    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(17);
+    // Every operation of the document is a request of the collection (and the report flow's createReportRun), and the environment is there.
+    expect([...fresh.keys()].filter(isRequestFile)).toHaveLength(19);
     expect(fresh.has('environments/local.bru')).toBe(true);
   });
 });
@@ -113,6 +114,16 @@ describe('every request of the collection, against the service', () => {
       { id: issued.body.data.device.id },
     );
     vars.deviceCredential = credential.body.data.issueDeviceCredential.credential;
+    // A report run's file: one asked for and run now (the flow's own request asks for another after it).
+    const report = await fixture.service.graphql(
+      'mutation($input: CreateReportRunInput!) { createReportRun(input: $input) { id } }',
+      { 'x-api-key': 'demo-partner-key' },
+      { input: { partnerId: '1', type: 'AGEING' } },
+    );
+    vars.reportRunId = report.body.data.createReportRun.id;
+    const worker = await reportWorker(fixture.database.db);
+    await worker.drain();
+    await worker.close();
     const interpolate = (text: string) =>
       text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
         if (!(name in vars)) throw new Error(`{{${name}}} is not set`);
@@ -152,7 +163,7 @@ describe('every request of the collection, against the service', () => {
       }
       answered.push(name);
     }
-    expect(answered).toHaveLength(17);
+    expect(answered).toHaveLength(19);
     expect(vars.accessToken).toMatch(/^dfs1\./);
   });
 });

@@ -120,8 +120,9 @@ describe('golden coverage', () => {
     expect(committed).toBe(fresh);
   });
 
-  it('documents exactly the routes of the route table, /graphql, the device door and the operations endpoints', () => {
+  it('documents exactly the routes of the route table, /graphql, the device door, the report files and the operations endpoints', () => {
     const servicePaths = [
+      '/reports/v1/files/{id}',
       '/devices/v1/checkin',
       '/devices/v1/jwks.json',
       '/graphql',

@@ -5,12 +5,13 @@ import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
 import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
-import { lockInstantsTask, webhookTasks } from '../../src/jobs/tasks.js';
+import { lockInstantsTask, reportRunsTask, webhookTasks } from '../../src/jobs/tasks.js';
 import type { TrustProxy } from '../../src/kernel/clientAddress.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
 import type { TokenSettings } from '../../src/modules/auth/tokens.js';
+import type { PartnerPolicies } from '../../src/modules/partners/policies.js';
 import type { DeliverySettings } from '../../src/modules/webhooks/worker.js';
 import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
@@ -75,7 +76,7 @@ export interface TestServiceOptions {
   layers?: readonly AppLayer[];
   /**
    * Run what src/main.ts runs beside the doors: the webhook delivery worker (with these settings over
-   * its defaults) and the lock scheduler, stopped by close() in main.ts's order. Absent: neither, and
+   * its defaults), the lock scheduler and the report runs, stopped by close() in main.ts's order. Absent: neither, and
    * the suites that need one start their own with the settings they test.
    */
   background?: { deliveries?: Partial<DeliverySettings> };
@@ -88,13 +89,25 @@ interface Background {
   jobs: JobLoop;
 }
 
-function startBackground(deps: AppDeps, settings: Partial<DeliverySettings> = {}): Background {
+function startBackground(
+  deps: AppDeps,
+  policies: PartnerPolicies,
+  settings: Partial<DeliverySettings> = {},
+): Background {
   const background: Background = {
     jobs: startJobLoop({
       db: deps.db,
       logger: deps.logger,
       tasks: [
         lockInstantsTask(deps.db),
+        reportRunsTask({
+          db: deps.db,
+          logger: deps.logger,
+          now: () => new Date(),
+          policies,
+          perPartner: 2,
+          retentionDays: 30,
+        }),
         ...webhookTasks(
           { db: deps.db, logger: deps.logger, now: () => new Date(), production: deps.production, settings },
           () => background.jobs.wake('webhook deliveries'),
@@ -120,8 +133,8 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
   };
   const layers =
     options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });
-  const { app, subscriptions, stop, executorStats } = await createApp(deps, layers);
-  const background = options.background ? startBackground(deps, options.background.deliveries) : null;
+  const { app, subscriptions, stop, executorStats, policies } = await createApp(deps, layers);
+  const background = options.background ? startBackground(deps, policies, options.background.deliveries) : null;
   const server: Server = app.listen(0, '127.0.0.1');
   // Never closes an idle connection under the test's client (which drops its own after 4 s): Node's
   // default 5 s raced the client on a busy machine, a request sent as the server closed the

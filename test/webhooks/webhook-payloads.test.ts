@@ -2,7 +2,7 @@
 // 41), on PGlite and on Postgres: one event of every type made through the service's own doors (a
 // reminder and a lock on the sandbox clock, an in-store payment that unlocks, a check-in and an
 // acknowledged command through the device agent, an adjustment, a financed cart, two orders closed,
-// the payoff that releases, a test message), delivered to a STANDARD endpoint subscribed to everything and a
+// the payoff that releases, two report runs, a test message), delivered to a STANDARD endpoint subscribed to everything and a
 // PAYJOY_V1 one, each post held to its entry by the test receiver; then every event of the log, in
 // the envelope the worker signs, held to it too, and the events the bench data writes in bulk
 // (src/fixtures/eventRows.ts). A payload that drifts from its description fails
@@ -171,6 +171,20 @@ describe('one event of every type, as delivered and as logged, against openapi.j
       'mutation { updatePartnerSettings(input: { partnerId: "1", reversalWindowHours: 0 }) { id } }',
     );
     await payInStore(order.remainingBalance);
+    // Report runs (decisions.md 45), run by the background's worker: one that succeeds, and one that fails
+    // on a stored day the service cannot write (a currency it does not know).
+    const REPORT = 'mutation ($input: CreateReportRunInput!) { createReportRun(input: $input) { id } }';
+    await graphql(fixture, PARTNER, REPORT, { input: { partnerId: DEMO_PARTNER, type: 'AGEING' } });
+    await fixture.database.db('portfolio_snapshots').insert({
+      ...{ partner_id: DEMO_PARTNER, day: '2026-02-01', currency: 'XXX', as_of: '2026-02-01T00:00:00Z' },
+      ...{ open_orders: 0, outstanding_minor: 1, par30_minor: 0, par60_minor: 0, par90_minor: 0, locked_orders: 0 },
+      ...{ collected_minor: 0, due_minor: 0, first_payment_defaulted: 0, first_payment_eligible: 0 },
+      ...{ written_off_minor: 0, period_start_outstanding_minor: 0 },
+    });
+    const day = Date.parse('2026-02-01T00:00:00Z') / 1000;
+    await graphql(fixture, PARTNER, REPORT, {
+      input: { partnerId: DEMO_PARTNER, type: 'PORTFOLIO_HISTORY', start: day, end: day + 60 },
+    });
     await graphql(fixture, PARTNER, 'mutation ($id: ID!) { sendTestWebhook(endpointId: $id) { id } }', {
       id: endpointId,
     });

@@ -7,7 +7,7 @@ import { legacyOrderFiguresOf } from '../financeOrders/events.js';
 import { type TransactionWithLinkRows, transactionsWithLinks } from './queries.js';
 
 /** A transaction read with its links, as the contract's record of it (its order's figures computed here). */
-function legacyRecordOf(row: TransactionWithLinkRows) {
+export function legacyRecordOf(row: TransactionWithLinkRows) {
   const { order, merchant, ...links } = row.links;
   return { ...row, links: { ...links, merchant: merchant!, order: order && legacyOrderFiguresOf(order) } };
 }

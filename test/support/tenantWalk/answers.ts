@@ -86,6 +86,7 @@ export const TYPE_TABLES: Record<string, string> = {
   WebhookDelivery: 'webhook_deliveries',
   Event: 'events',
   DeviceCommand: 'device_commands',
+  ReportRun: 'report_runs',
 };
 // The legacy bodies carry no __typename: the key an object sits under says what it is.
 export const LEGACY_KEY_TABLES: Record<string, string> = {
@@ -124,6 +125,7 @@ export function expectNothingOf(victim: Tenant, answer: Answer, what: string): v
 /** Everything a tenant-scoped read or write could leave behind. */
 export const WRITTEN_TABLES = [
   'partners',
+  'report_runs',
   'merchants',
   'clerks',
   'customers',

@@ -159,6 +159,8 @@ export const QUERY_COVERAGE: Record<string, string> = {
   apiKeys: "operators only: FORBIDDEN, also with B's partnerId",
   auditEvents: "operators only: FORBIDDEN, also with B's partnerId",
   webhookEndpoints: "B's partnerId: empty; A's own list holds nothing of B's; retail keys: FORBIDDEN",
+  reportRun: "test/reports/report-isolation.test.ts: B's run id null; retail keys FORBIDDEN",
+  reportRuns: "test/reports/report-isolation.test.ts: B's partnerId gives A's own runs only",
   events: "B's partnerId: empty; a cursor from B's log: A's events only; A's own walked; retail key: FORBIDDEN",
   event: "B's event id: null; retail key: FORBIDDEN",
   deviceRepayment: "vendor tokens only: a partner or retail key naming B's device tag is FORBIDDEN",
@@ -197,6 +199,8 @@ export const MUTATION_COVERAGE: Record<string, string> = {
   createApiKey: 'operators only',
   revokeApiKey: "operators only (B's key id)",
   createWebhookEndpoint: "partner key naming B's partnerId: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
+  createReportRun:
+    "test/reports/report-isolation.test.ts: naming B's partnerId FORBIDDEN as for no partner, nothing written",
   updateWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   rotateWebhookSecret: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",
   deleteWebhookEndpoint: "B's endpoint id: RESOURCE_NOT_FOUND, nothing written; retail: FORBIDDEN",

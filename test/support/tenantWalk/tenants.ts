@@ -54,6 +54,8 @@ export interface Known {
   referenceCode: string;
   /** The tenant's device (its deviceTag's), which its partner key sent a command. */
   deviceId: string;
+  /** A report run its partner key asked for (decisions.md 45). */
+  reportRunId: string;
   /** Every customer's phone number and every device's tag: the tenant's own lookups. */
   locators: string[];
   /** Identifying text values (4 characters or more), found anywhere in a response. */
@@ -117,6 +119,7 @@ export const GHOST = {
   eventId: 'evt_0000000000GHOSTGHOSTGHOST1',
   // A code of the right form, its check character right, that no reference has.
   referenceCode: 'GH0STC0DE',
+  reportRunId: '987653',
 };
 export type Values = Partial<Record<keyof typeof GHOST, string>>;
 
@@ -137,6 +140,7 @@ export const IDENTIFYING_COLUMNS: Record<string, string[]> = {
   events: ['id'],
   payment_references: ['id', 'code'],
   device_commands: ['id', 'message'],
+  report_runs: ['id'],
 };
 
 export async function valuesOf(partnerId: string): Promise<{ texts: Set<string>; ids: Record<string, Set<string>> }> {
@@ -249,6 +253,12 @@ export async function seedTenants(): Promise<void> {
       },
     );
     expect(command.json.errors).toBeUndefined();
+    const report = await gql(
+      tenant.partnerKey,
+      'mutation($input: CreateReportRunInput!) { createReportRun(input: $input) { id } }',
+      { input: { partnerId, type: 'AGEING' } },
+    );
+    expect(report.json.errors).toBeUndefined();
     const { texts, ids } = await valuesOf(partnerId);
     const adjustment = await db()('adjustments').where({ id: adjusted.json.data.createAdjustment.id }).first();
     const device = await db()('devices').where({ tag: tenant.deviceTag }).first();
@@ -270,6 +280,7 @@ export async function seedTenants(): Promise<void> {
       eventId: event!.id,
       referenceCode: String(reference.json.data.createPaymentReference.code),
       deviceId: String(ownDevice.id),
+      reportRunId: String(report.json.data.createReportRun.id),
       adjustmentNotes: adjustment.notes,
       deviceSim: device.sim_number,
       devicePhone: device.phone_number,
