@@ -3,7 +3,8 @@
 // making the demo partners' missed days at once; then Demo Retail's sandbox clock is moved five days
 // ahead through one api instance and the workers make those days. Every day of each partner exists
 // once, none is missing, and each was made by one worker only: the days the two workers logged as
-// written add up to the rows. Postgres only: the embedded database is one process's.
+// written add up to the rows. Report runs asked for through the three api instances are each run once by
+// one of the workers: one attempt, one event. Postgres only: the embedded database is one process's.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoEpoch } from '../../src/fixtures/demo.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
@@ -83,7 +84,7 @@ describe.runIf(onPostgres)('the book across three api instances and two workers'
     );
 
     // Demo Retail's clock five days ahead, through one api instance: the workers make its five days
-    // within their next look (a minute at most).
+    // within their next look (10 s at most).
     const ahead = Date.now() + 5 * DAY_MS;
     const moved = await fetch(`${apis[1]!.baseUrl}/graphql`, {
       method: 'POST',
@@ -117,5 +118,43 @@ describe.runIf(onPostgres)('the book across three api instances and two workers'
       async () => expect(loggedDays()).toBe((await storedDays(DEMO)).rows + (await storedDays(OTHER)).rows),
       { timeout: 30_000, interval: 200 },
     );
+  });
+
+  it('runs each report run asked for through the three api instances once, on one of the two workers', async () => {
+    const ask = async (api: ServiceProcess, input: Record<string, unknown>) => {
+      const answer = await fetch(`${api.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'demo-operator-key' },
+        body: JSON.stringify({
+          query: 'mutation($input: CreateReportRunInput!) { createReportRun(input: $input) { id state } }',
+          variables: { input },
+        }),
+      });
+      const body = (await answer.json()) as {
+        data?: { createReportRun: { id: string; state: string } };
+        errors?: unknown;
+      };
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+      expect(body.data!.createReportRun.state).toBe('PENDING');
+      return body.data!.createReportRun.id;
+    };
+    // The other partner's clock is real time: a window that ended an hour ago.
+    const end = Math.floor(Date.now() / 1000) - 3600;
+    const ids: string[] = [];
+    for (const api of apis) {
+      ids.push(await ask(api, { partnerId: OTHER, type: 'AGEING' }));
+      ids.push(await ask(api, { partnerId: OTHER, type: 'TRANSACTIONS', start: end - 40 * 86_400, end }));
+    }
+    await vi.waitFor(
+      async () =>
+        expect(await database.db('report_runs').whereIn('id', ids).pluck('state')).toEqual(ids.map(() => 'SUCCEEDED')),
+      { timeout: 300_000, interval: 500 },
+    );
+    // Once each: one attempt, one event, whichever worker took it.
+    const runs = await database.db('report_runs').whereIn('id', ids).select('id', 'attempts');
+    expect(runs.map((run) => run.attempts)).toEqual(ids.map(() => 1));
+    const events = await database.db('events').where({ type: 'report_run.succeeded' }).select('data');
+    const told = events.map((event) => (event.data as { reportRun: { id: string } }).reportRun.id);
+    expect(told.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
   });
 });
