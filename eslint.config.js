@@ -18,6 +18,11 @@ const VALUE_TYPES = [
   'PaymentOption',
   'PartnerSettings',
   'PaymentReceipt',
+  // The book's figures: values as of a moment (decisions.md 45).
+  'PortfolioAgeing',
+  'PortfolioAgeingBucket',
+  'PortfolioHistoryPoint',
+  'PortfolioMetrics',
   'SandboxClock',
   'Repayment',
   'RepaymentOption',
