@@ -167,7 +167,7 @@ async function timed(
   bench: Bench,
   name: string,
   request: () => Promise<number>,
-  { runs, warmup } = bench.settings.book,
+  { runs, warmup }: { runs: number; warmup: number } = bench.settings.book,
 ): Promise<BookRead> {
   const read: BookRead = { name, requests: 0, failed: 0, rows: 0, p50Ms: null, p99Ms: null, maxMs: null, error: null };
   const times: number[] = [];
