@@ -3,6 +3,9 @@
 // run by the worker-role process, whose resident memory is sampled while it runs (VmRSS every 100 ms)
 // and read at its peak after (VmHWM: the process's whole life, its start included). Then its file is
 // downloaded once through the api process by its signed link, counting bytes, never holding them.
+import os from 'node:os';
+import { cpuBetween, cpuReadable, readCpu } from '../cpu.js';
+import { postgresPids, unionOf } from '../load.js';
 import { log, round } from '../log.js';
 import { procStatus } from '../processes.js';
 import type { Bench } from '../services.js';
@@ -28,6 +31,11 @@ export interface BookReport {
   workerRssBeforeBytes: number | null;
   workerRssPeakSampledBytes: number | null;
   workerVmHwmBytes: number | null;
+  /**
+   * CPU from the request to its end, in ms: the worker's process, the database's Postgres backends,
+   * and the machine's cores busy (all of them: other work included), with their count.
+   */
+  cpu: { workerMs: number | null; postgresMs: number | null; machineBusyMs: number; cores: number } | null;
   download: { status: number; bytes: number; ms: number } | null;
   error: string | null;
 }
@@ -65,12 +73,14 @@ export async function reportRun(bench: Bench, ask: Ask, apiPort: number, workerP
     ...{ days, start, end, rowsInWindow: Number(counted.n), state: null, msToSucceeded: null, runMs: null },
     ...{ rowCount: null, byteSize: null, rowsPerSecond: null, complete: false },
     workerRssBeforeBytes: procStatus(workerPid, 'VmRSS'),
-    ...{ workerRssPeakSampledBytes: null, workerVmHwmBytes: null, download: null, error: null },
+    ...{ workerRssPeakSampledBytes: null, workerVmHwmBytes: null, cpu: null, download: null, error: null },
   };
   let peak = 0;
   const sampler = setInterval(() => {
     peak = Math.max(peak, procStatus(workerPid, 'VmRSS') ?? 0);
   }, 100);
+  const pids = cpuReadable ? await postgresPids(bench) : null;
+  const cpuBefore = cpuReadable ? readCpu(workerPid, pids) : null;
   try {
     const at = performance.now();
     const created = (await ask(CREATE, { input: { partnerId: partner, type: 'TRANSACTIONS', start, end } }))
@@ -83,6 +93,15 @@ export async function reportRun(bench: Bench, ask: Ask, apiPort: number, workerP
         throw new Error(`the run was still ${run.state} after ${RUN_WITHIN_MS / 1000} s`);
     } while (run.state === 'PENDING' || run.state === 'RUNNING');
     report.msToSucceeded = round(performance.now() - at);
+    if (cpuBefore) {
+      const spent = cpuBetween(cpuBefore, readCpu(workerPid, unionOf(pids, await postgresPids(bench))));
+      report.cpu = {
+        workerMs: spent.process,
+        postgresMs: spent.postgres,
+        machineBusyMs: Math.round(spent.machineBusy),
+        cores: os.cpus().length,
+      };
+    }
     report.state = run.state;
     report.rowCount = run.rowCount;
     report.byteSize = run.byteSize;

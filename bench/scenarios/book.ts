@@ -11,6 +11,8 @@
 
 import type { Db } from '../../src/db/knex.js';
 import { portfolioSums } from '../../src/modules/book/figures.js';
+import { cpuBetween, cpuReadable, readCpu } from '../cpu.js';
+import { postgresPids, unionOf } from '../load.js';
 import { log, mb, phase, round } from '../log.js';
 import { procStatus, SERVICE_READY, startProcess, stopProcess } from '../processes.js';
 import type { Bench } from '../services.js';
@@ -29,6 +31,13 @@ export interface BookRead {
   maxMs: number | null;
   /** The figures' statement alone on the bench's connection (portfolioMetrics only): its p50. */
   sqlP50Ms?: number | null;
+  /** …and the CPU it costs its Postgres backend, a run. */
+  sqlPostgresCpuMs?: number | null;
+  /**
+   * CPU per measured request, in ms: the answering process's, and the bench database's Postgres
+   * backends' (null: not readable here). On a busy machine the wall times stretch; these less so.
+   */
+  cpuMsPerRequest: { process: number | null; postgres: number | null } | null;
   error: string | null;
 }
 
@@ -100,7 +109,7 @@ export async function book(bench: Bench): Promise<Book> {
     );
     try {
       const ask = asker(api.port, partnerKey);
-      const reads = await measureReads(bench, ask);
+      const reads = await measureReads(bench, ask, api.child.pid as number);
       const report = await reportRun(bench, ask, api.port, worker.child.pid as number);
       const apiVmHwmBytes = procStatus(api.child.pid as number, 'VmHWM');
       return { partnerId: partner, ...(await sizeOf(bench.data, partner)), reads, report, apiVmHwmBytes };
@@ -111,17 +120,17 @@ export async function book(bench: Bench): Promise<Book> {
   });
   for (const read of figures.reads)
     log(
-      `book: ${read.name}: p50 ${read.p50Ms ?? '?'} ms, p99 ${read.p99Ms ?? '?'} ms of ${read.requests} (${read.rows} rows${read.sqlP50Ms != null ? `; its statement alone p50 ${read.sqlP50Ms} ms` : ''})${read.failed ? `, ${read.failed} FAILED: ${read.error}` : ''}`,
+      `book: ${read.name}: p50 ${read.p50Ms ?? '?'} ms, p99 ${read.p99Ms ?? '?'} ms of ${read.requests} (${read.rows} rows${read.sqlP50Ms != null ? `; its statement alone p50 ${read.sqlP50Ms} ms, Postgres CPU ${read.sqlPostgresCpuMs ?? '?'} ms` : ''}${read.cpuMsPerRequest ? `; CPU a request: the process ${read.cpuMsPerRequest.process ?? '?'} ms, Postgres ${read.cpuMsPerRequest.postgres ?? '?'} ms` : ''})${read.failed ? `, ${read.failed} FAILED: ${read.error}` : ''}`,
     );
   const { report } = figures;
   log(
-    `book: TRANSACTIONS report of ${report.days} days (${report.rowsInWindow.toLocaleString('en-US')} rows in the window): ${report.state ?? 'not created'} in ${report.msToSucceeded ?? '?'} ms (the worker's run ${report.runMs ?? '?'} ms), ${report.rowCount?.toLocaleString('en-US') ?? '?'} rows, ${report.rowsPerSecond ?? '?'} rows/s, ${mb(report.byteSize)} MB; the worker's RSS ${mb(report.workerRssBeforeBytes)} MB before, ${mb(report.workerRssPeakSampledBytes)} MB at most sampled, VmHWM ${mb(report.workerVmHwmBytes)} MB${report.error ? `; ${report.error}` : ''}`,
+    `book: TRANSACTIONS report of ${report.days} days (${report.rowsInWindow.toLocaleString('en-US')} rows in the window): ${report.state ?? 'not created'} in ${report.msToSucceeded ?? '?'} ms (the worker's run ${report.runMs ?? '?'} ms), ${report.rowCount?.toLocaleString('en-US') ?? '?'} rows, ${report.rowsPerSecond ?? '?'} rows/s, ${mb(report.byteSize)} MB; the worker's RSS ${mb(report.workerRssBeforeBytes)} MB before, ${mb(report.workerRssPeakSampledBytes)} MB at most sampled, VmHWM ${mb(report.workerVmHwmBytes)} MB${report.cpu ? `; CPU meanwhile: the worker ${report.cpu.workerMs ?? '?'} ms, Postgres ${report.cpu.postgresMs ?? '?'} ms, the machine's ${report.cpu.cores} cores ${report.cpu.machineBusyMs} ms busy` : ''}${report.error ? `; ${report.error}` : ''}`,
   );
   return figures;
 }
 
 /** The reads, each in turn: the figures four ways, the ageing, the history. */
-async function measureReads(bench: Bench, ask: Ask): Promise<BookRead[]> {
+async function measureReads(bench: Bench, ask: Ask, apiPid: number): Promise<BookRead[]> {
   const { partner } = bench.workload;
   const now = Math.floor(Date.now() / 1000);
   const monthAgo = now - 30 * DAY;
@@ -134,19 +143,26 @@ async function measureReads(bench: Bench, ask: Ask): Promise<BookRead[]> {
         bench,
         `portfolioMetrics ${groupBy} as of ${asOf === null ? 'now' : '30 days ago'}`,
         () => ask(METRICS, variables).then((data) => (data.portfolioMetrics as unknown[]).length),
+        apiPid,
       );
       // The statement alone, as of the same moment (now: this instant, a few ms after the requests' own),
       // a few times: what the service adds is the difference.
       const moment = { partnerId: partner, asOf: new Date((asOf ?? Math.floor(Date.now() / 1000)) * 1000), graceHours };
       const statement = () => portfolioSums(bench.data, moment, groupBy).then((rows) => rows.length);
-      read.sqlP50Ms = (
-        await timed(bench, 'sql', statement, { runs: Math.min(5, bench.settings.book.runs), warmup: 1 })
-      ).p50Ms;
+      const alone = await timed(bench, 'sql', statement, process.pid, {
+        runs: Math.min(5, bench.settings.book.runs),
+        warmup: 1,
+      });
+      read.sqlP50Ms = alone.p50Ms;
+      read.sqlPostgresCpuMs = alone.cpuMsPerRequest?.postgres ?? null;
       reads.push(read);
     }
   reads.push(
-    await timed(bench, 'portfolioAgeing as of now', () =>
-      ask(AGEING, { partnerId: partner }).then((data) => (data.portfolioAgeing as unknown[]).length),
+    await timed(
+      bench,
+      'portfolioAgeing as of now',
+      () => ask(AGEING, { partnerId: partner }).then((data) => (data.portfolioAgeing as unknown[]).length),
+      apiPid,
     ),
   );
   const to = new Date(now * 1000).toISOString().slice(0, 10);
@@ -156,32 +172,47 @@ async function measureReads(bench: Bench, ask: Ask): Promise<BookRead[]> {
       bench,
       `portfolioHistory of ${HISTORY_DAYS} days (DAY)`,
       () => ask(HISTORY, { partnerId: partner, from, to }).then((data) => (data.portfolioHistory as unknown[]).length),
+      apiPid,
       { runs: bench.settings.book.historyRuns, warmup: bench.settings.book.warmup },
     ),
   );
   return reads;
 }
 
-/** `request` asked one at a time, after the warm-up; a failure is counted and named, the others measured. */
+/**
+ * `request` asked one at a time, after the warm-up; a failure is counted and named, the others
+ * measured, with the CPU they cost process `pid` and the database's backends.
+ */
 async function timed(
   bench: Bench,
   name: string,
   request: () => Promise<number>,
+  pid: number,
   { runs, warmup }: { runs: number; warmup: number } = bench.settings.book,
 ): Promise<BookRead> {
-  const read: BookRead = { name, requests: 0, failed: 0, rows: 0, p50Ms: null, p99Ms: null, maxMs: null, error: null };
+  const read: BookRead = {
+    ...{ name, requests: 0, failed: 0, rows: 0, p50Ms: null, p99Ms: null, maxMs: null },
+    ...{ cpuMsPerRequest: null, error: null },
+  };
   const times: number[] = [];
-  for (let i = 0; i < warmup + runs; i++) {
+  const once = async (measured: boolean) => {
     const at = performance.now();
     try {
       read.rows = await request();
-      if (i >= warmup) times.push(performance.now() - at);
+      if (measured) times.push(performance.now() - at);
     } catch (error) {
       read.failed += 1;
       read.error ??= error instanceof Error ? error.message : String(error);
     }
-  }
+  };
+  for (let i = 0; i < warmup; i++) await once(false);
+  const pids = cpuReadable ? await postgresPids(bench) : null;
+  const before = cpuReadable ? readCpu(pid, pids) : null;
+  for (let i = 0; i < runs; i++) await once(true);
+  const spent = before && cpuBetween(before, readCpu(pid, unionOf(pids, await postgresPids(bench))));
   read.requests = times.length;
+  const perRequest = (ms: number | null) => (ms === null || !times.length ? null : round(ms / times.length));
+  read.cpuMsPerRequest = spent ? { process: perRequest(spent.process), postgres: perRequest(spent.postgres) } : null;
   const sorted = times.sort((a, b) => a - b);
   const at = (p: number) =>
     sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!) : null;
