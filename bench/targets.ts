@@ -132,7 +132,7 @@ function bookTargets(book: Book | null, scale: number): Target[] {
         ? measured.every((read) => read.failed === 0 && read.p50Ms !== null && read.p50Ms < limitMs)
         : null,
       bound: measured.length
-        ? `p99 ${measured.map((read) => read.p99Ms ?? '?').join(', ')} ms; the statement alone p50 ${measured.map((read) => read.sqlP50Ms ?? '-').join(', ')} ms; ${book!.orders.toLocaleString('en-US')} orders`
+        ? `p99 ${measured.map((read) => read.p99Ms ?? '?').join(', ')} ms${measured.some((read) => read.sqlP50Ms != null) ? `; the statement alone p50 ${measured.map((read) => read.sqlP50Ms ?? '?').join(', ')} ms` : ''}; the partner's ${book!.orders.toLocaleString('en-US')} orders`
         : undefined,
     };
   };
