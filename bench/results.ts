@@ -43,7 +43,8 @@ export interface Run {
   webhooks: Webhooks | null;
   limitsInRedis: LimitsInRedis | null;
   book: Book;
-  lockTimeline: LockTimelineFigures;
+  /** Null on a reused database (--database): its orders stay behind. */
+  lockTimeline: LockTimelineFigures | null;
   serviceErrors: ErrorLog;
   load: Load;
   serviceRssAtStart: number | null;

@@ -38,7 +38,8 @@ export interface Settings {
   /**
    * --database NAME: a database of the server that a run kept (--keep) or `npm run bench:data` filled,
    * migrated to the latest and used as it is (neither filled nor dropped): a 10x run without its
-   * minutes of fill. Its data then carries what earlier runs wrote (payments, keys, the lock timeline's orders).
+   * minutes of fill. Its data then carries what earlier runs wrote (payments, keys); the lock timeline,
+   * whose orders stay, does not run on it.
    */
   reuse: string | null;
   fromSource: boolean;
