@@ -1,6 +1,7 @@
 // The bench's database: a fresh dfs_bench_<random> on the Postgres server named by BENCH_DATABASE_URL
 // (an admin URL that may CREATE DATABASE; default the local server), migrated and filled by the data
-// set's generator (npm run bench:data), and dropped at the end unless --keep.
+// set's generator (npm run bench:data), and dropped at the end unless --keep; or, with --database, one
+// that exists already, migrated to the latest and used as it is.
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import { createDb, type Db } from '../src/db/knex.js';
@@ -17,18 +18,22 @@ export interface Database {
   url: string;
   /** Whether it was created (and so is to be dropped), and the bench's own connection to it. */
   created: boolean;
+  /** --database: an existing database, neither filled nor dropped. */
+  reused: boolean;
   db: Db | null;
 }
 
-export function benchDatabase(): Database {
+/** A fresh database's name, or `reuse`'s (--database). */
+export function benchDatabase(reuse: string | null = null): Database {
   const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `dfs_bench_${randomBytes(4).toString('hex')}`;
+  const name = reuse ?? `dfs_bench_${randomBytes(4).toString('hex')}`;
   return {
     adminUrl,
     postgresLocal: ['127.0.0.1', 'localhost', '[::1]', ''].includes(new URL(adminUrl).hostname),
     name,
     url: databaseUrl(adminUrl, name),
     created: false,
+    reused: reuse !== null,
     db: null,
   };
 }
@@ -51,6 +56,14 @@ export async function withAdmin<T>(adminUrl: string, work: (admin: knex.Knex) =>
 
 /** Creates, migrates and fills the database (phases createAndMigrate and fill); the bench's connection to it. */
 export async function createAndFill(database: Database, customers: number): Promise<Db> {
+  if (database.reused) {
+    await phase('createAndMigrate', async () => {
+      database.db = createDb({ databaseUrl: database.url, dataDir: null, poolMax: 4 });
+      await migrateLatest(database.db);
+    });
+    log(`database ${database.name}: reused as it is (--database), not filled`);
+    return database.db!;
+  }
   await phase('createAndMigrate', async () => {
     await withAdmin(database.adminUrl, (admin) => admin.raw('create database ??', [database.name]));
     database.created = true;

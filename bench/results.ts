@@ -13,6 +13,7 @@ import { log, mb, phases } from './log.js';
 import type { ErrorLog } from './processes.js';
 import type { ProfileSummary } from './profile.js';
 import type { RecordJudgement } from './record.js';
+import type { Book } from './scenarios/book.js';
 import type { GraphqlExecution } from './scenarios/graphql-execution.js';
 import type { LimitsInRedis } from './scenarios/limits-in-redis.js';
 import type { WindowRows } from './scenarios/lists.js';
@@ -41,7 +42,9 @@ export interface Run {
   graphqlExecution: GraphqlExecution;
   webhooks: Webhooks | null;
   limitsInRedis: LimitsInRedis | null;
-  lockTimeline: LockTimelineFigures;
+  book: Book;
+  /** Null on a reused database (--database): its orders stay behind. */
+  lockTimeline: LockTimelineFigures | null;
   serviceErrors: ErrorLog;
   load: Load;
   serviceRssAtStart: number | null;
@@ -74,6 +77,7 @@ function reportOf(run: Run) {
     graphqlExecution: run.graphqlExecution.figures,
     webhooks: run.webhooks,
     limitsInRedis: run.limitsInRedis,
+    book: run.book,
     lockTimeline: run.lockTimeline,
     settings: {
       scale: settings.scale,
@@ -85,7 +89,7 @@ function reportOf(run: Run) {
       lookupConnections: settings.lookupConnections,
       paymentConnections: settings.paymentConnections,
       databasePool: settings.pool,
-      fill: 'generator',
+      fill: settings.reuse ? `reused database ${settings.reuse} (--database)` : 'generator',
       runsAs: settings.fromSource ? 'TypeScript through tsx (--from-source)' : 'compiled JavaScript (dist-bench/)',
       serviceV8Flags: settings.serviceV8Flags,
       baselineV8Flags: settings.baselineV8Flags,

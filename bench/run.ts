@@ -1,5 +1,6 @@
-// npm run bench [-- --scale 1 --duration 10 --warmup 5 --connections 32 --pool 10 --keep]
+// npm run bench [-- --scale 1 --duration 10 --warmup 5 --connections 32 --pool 10 --keep | --database NAME]
 // npm run bench -- --smoke (every phase briefly on a small data set, nothing written: CI's bench step)
+// npm run bench -- --scale 10 --only book --database NAME (the book's phase on a kept 10x database)
 //
 // The benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL that may CREATE
 // DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh database
@@ -14,8 +15,9 @@
 // It reports requests per second and p50/p99 latency (and how many answers each p99 comes from), each
 // service figure with its ratio to its own baseline in the same run, where each run's CPU went (the
 // answering process, its Postgres backends, the load generator: bench/cpu.ts), the service's peak
-// resident memory, a whole year's list answered once, the webhooks' pace, and whether the ledger is
-// clean after the payments; and whether the run is of record (bench/record.ts: an idle machine).
+// resident memory, a whole year's list answered once, the webhooks' pace, the book (its figures, a
+// year's history and a year's report run, on an api and a worker process of their own:
+// scenarios/book.ts), and whether the ledger is clean after the payments; and whether the run is of record (bench/record.ts: an idle machine).
 // Writes bench/results.json (its scales map: this run beside the other scales' runs) and
 // bench/results.svg; drops the databases.
 //
@@ -24,7 +26,7 @@
 // workload.ts (what to ask for), load.ts (the groups and the figures of a run), turns.ts (a turn of
 // autocannon or pgbench, and a group's turns), cpu.ts (CPU
 // accounting), record.ts (of record or not), scenarios/ (lookups, payments, lists, the long window,
-// pgbench, limits in Redis, webhooks, profiles, GraphQL execution), targets.ts, results.ts
+// pgbench, limits in Redis, webhooks, the book, profiles, GraphQL execution), targets.ts, results.ts
 // (results.json, results.svg, the printed table).
 
 import { createDb } from '../src/db/knex.js';
@@ -35,6 +37,7 @@ import { endPhases, log, phase } from './log.js';
 import { compileForBench, procStatus, stopAll, stopProcess } from './processes.js';
 import { idlenessBefore, judgeRecord } from './record.js';
 import { printSummary, writeResults } from './results.js';
+import { book, fillSnapshots } from './scenarios/book.js';
 import { graphqlExecution } from './scenarios/graphql-execution.js';
 import { limitsInRedis } from './scenarios/limits-in-redis.js';
 import { listScenarios, probeWindows, rowsPerResponse } from './scenarios/lists.js';
@@ -52,7 +55,7 @@ import { fractionOfPgbench, targetsOf } from './targets.js';
 import { readWorkload } from './workload.js';
 
 const settings = readSettings();
-const database = benchDatabase();
+const database = benchDatabase(settings.reuse);
 
 /** More to undo at the end (pgbench's database). */
 const cleanups: Array<() => Promise<void>> = [];
@@ -87,6 +90,8 @@ async function main(): Promise<void> {
   // 1. A fresh database, migrated and filled.
   const data = await createAndFill(database, settings.customers);
   const counts = await countRows(data);
+  // The book's history: a year of daily snapshots, so no worker makes them during the load (scenarios/book.ts).
+  await fillSnapshots(data);
   // 2. What to ask for: the busiest partner, keys of its own, locators, orders, windows.
   const workload = await readWorkload(data);
   // 3. The processes.
@@ -115,6 +120,8 @@ async function main(): Promise<void> {
   await phase('stopCore', () => stopProcess(services.core));
   const inRedis = await limitsInRedis(bench, load.results);
   const withWebhooks = await webhooks(bench, scenarios);
+  // Once no other service process runs (each has a worker, which would take the report run).
+  const theBook = await book(bench);
   const profiles = settings.profile ? await profileDoors(bench, scenarios) : null;
   const execution = await graphqlExecution(bench);
   const ledger = await phase('ledgerCheck', () => checkLedger(data));
@@ -122,11 +129,17 @@ async function main(): Promise<void> {
     `ledger: ${ledger.problems.length === 0 ? 'clean' : `${ledger.problems.length} problems`} (checked ${JSON.stringify(ledger.checked)})`,
   );
   for (const problem of ledger.problems.slice(0, 10)) log(`  ${problem}`);
-  // After the ledger check: its orders have no payments behind their totals.
-  const lockTimeline = await phase('lockTimeline', () => lockTimelineOf(database));
+  // After the ledger check: its orders have no payments behind their totals. They stay, so not on a
+  // reused database (--database), which a later run would find them in (and its ledger check fail).
+  const lockTimeline = database.reused ? null : await phase('lockTimeline', () => lockTimelineOf(database));
+  if (database.reused) log('lock timeline: not run on a reused database (--database): its orders would stay there');
 
   // 6. The targets.
-  const peakHwm = Math.max(...[serviceHwm, withWebhooks?.vmHwmBytes, inRedis?.vmHwmBytes].map((bytes) => bytes ?? 0));
+  const peakHwm = Math.max(
+    ...[serviceHwm, withWebhooks?.vmHwmBytes, inRedis?.vmHwmBytes, theBook.report.workerVmHwmBytes].map(
+      (bytes) => bytes ?? 0,
+    ),
+  );
   const targets = targetsOf({
     results: load.results,
     pgbench,
@@ -137,6 +150,8 @@ async function main(): Promise<void> {
     serviceRssAtStart: services.serviceRssAtStart,
     webhooks: withWebhooks,
     longWindow: year,
+    book: theBook,
+    scale: settings.scale,
   });
   const record = judgeRecord(settings, idle, load.results);
   endPhases();
@@ -160,6 +175,7 @@ async function main(): Promise<void> {
     graphqlExecution: execution,
     webhooks: withWebhooks,
     limitsInRedis: inRedis,
+    book: theBook,
     lockTimeline,
     serviceErrors: services.serviceErrors,
     load,
@@ -176,6 +192,7 @@ async function main(): Promise<void> {
   const problems = smokeProblems({
     results: load.results,
     longWindow: year,
+    book: theBook,
     ledgerProblems: ledger.problems.length,
     serviceErrors: services.serviceErrors,
   });
@@ -203,6 +220,8 @@ function chosen(settings: Settings, scenarios: Scenario[]): Scenario[] {
   const kept = scenarios.filter(
     (scenario) => needed.has(scenario.name) || (scenario.turnsWith !== undefined && needed.has(scenario.turnsWith)),
   );
+  // --only book: the book's phase (which always runs), no scenario of the load.
+  if (!kept.length && settings.only.includes('book')) return [];
   // Thrown, not an exit: the processes are up by now, and the cleanup after main stops them and drops the database.
   if (!kept.length) throw new Error(`--only ${settings.onlyOption}: no scenario's name contains any of its words`);
   return kept;

@@ -35,6 +35,13 @@ export interface Settings {
   out: string;
   outDir: string;
   keep: boolean;
+  /**
+   * --database NAME: a database of the server that a run kept (--keep) or `npm run bench:data` filled,
+   * migrated to the latest and used as it is (neither filled nor dropped): a 10x run without its
+   * minutes of fill. Its data then carries what earlier runs wrote (payments, keys); the lock timeline,
+   * whose orders stay, does not run on it.
+   */
+  reuse: string | null;
   fromSource: boolean;
   profile: boolean;
   /** --only's words, and the option as given (named in its error). */
@@ -61,6 +68,8 @@ export interface Settings {
   lockTimelineOrders: number;
   /** bench/graphql-execution.ts's executions per executor, and its warm-up ones. */
   graphqlExecution: { runs: number; warmup: number };
+  /** The book phase's requests per read, one at a time (the history's more: each is short), and its warm-up ones. */
+  book: { runs: number; warmup: number; historyRuns: number };
   /** The V8 flags of every service process, and of the bare baselines (serviceV8Flags below). */
   serviceV8Flags: string[];
   baselineV8Flags: string[];
@@ -85,6 +94,8 @@ export function readSettings(): Settings {
       connections: { type: 'string' },
       out: { type: 'string', default: 'bench' },
       keep: { type: 'boolean', default: false },
+      // An existing database to run on (migrated, not filled, never dropped): see Settings.reuse.
+      database: { type: 'string' },
       // Run the service and the baselines from their TypeScript sources through tsx, as npm start does,
       // instead of compiled (npm run build) as production runs them: the lever's own measurement.
       'from-source': { type: 'boolean', default: false },
@@ -92,7 +103,8 @@ export function readSettings(): Settings {
       // time goes (bench/profile.ts), in results.json and printed.
       profile: { type: 'boolean', default: false },
       // Comma-separated words: only the scenarios whose names contain one (and their baselines), e.g.
-      // --only lookup,payment, to measure one lever quickly; the other phases run as always.
+      // --only lookup,payment, to measure one lever quickly; the other phases run as always. `book`
+      // names the book's phase (scenarios/book.ts), which always runs: --only book loads no scenario.
       only: { type: 'string', default: '' },
       // V8's young generation (--max-semi-space-size, MB; V8 rounds it up to a power of two) of every
       // process the bench starts; absent: npm run start:prod's (V8's default); 0: V8's default. The
@@ -108,8 +120,10 @@ export function readSettings(): Settings {
     (args[name] as string | undefined) ?? (smoke ? short : normal);
   // The smoke's figures mean nothing: no warm-up, one turn, no wait for a quiet service between turns.
   if (args.scale !== undefined && args.customers !== undefined) fail('give --scale or --customers, not both');
-  if (smoke && (args.scale !== undefined || args.out !== 'bench' || args.profile))
-    fail('--smoke runs its own small data set and writes nothing: not with --scale, --out or --profile');
+  if (smoke && (args.scale !== undefined || args.out !== 'bench' || args.profile || args.database !== undefined))
+    fail('--smoke runs its own small data set and writes nothing: not with --scale, --out, --profile or --database');
+  if (args.database !== undefined && !/^[a-z_][a-z0-9_]*$/.test(args.database))
+    fail(`--database names a database of BENCH_DATABASE_URL's server (lower case, digits, _), got "${args.database}"`);
   const customersOption = args.customers ?? (smoke ? String(SMOKE_CUSTOMERS) : undefined);
   const scale = customersOption === undefined ? positive('scale', args.scale ?? '1') : 0;
   const customers =
@@ -130,6 +144,7 @@ export function readSettings(): Settings {
     out: args.out,
     outDir: resolve(ROOT, args.out),
     keep: args.keep,
+    reuse: args.database ?? null,
     fromSource: args['from-source'],
     profile: args.profile,
     only: args.only.split(',').filter(Boolean),
@@ -141,6 +156,7 @@ export function readSettings(): Settings {
     webhookCapacityBacklog: smoke ? 200 : 5000,
     lockTimelineOrders: smoke ? 500 : 10_000,
     graphqlExecution: smoke ? { runs: 2, warmup: 1 } : { runs: 30, warmup: 15 },
+    book: smoke ? { runs: 2, warmup: 1, historyRuns: 2 } : { runs: 20, warmup: 3, historyRuns: 50 },
     serviceV8Flags,
     // The bare baselines run as the service does: the same V8 flags (heap cap and young generation).
     baselineV8Flags: serviceV8Flags,

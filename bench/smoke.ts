@@ -4,11 +4,13 @@
 // the bench can no longer drive, fails CI here instead of on the next run of record.
 import { failuresOf, type Measured } from './load.js';
 import type { ErrorLog } from './processes.js';
+import type { Book } from './scenarios/book.js';
 import type { LongWindow } from './scenarios/long-window.js';
 
 export interface SmokeRun {
   results: readonly Measured[];
   longWindow: LongWindow;
+  book: Book;
   ledgerProblems: number;
   serviceErrors: ErrorLog;
 }
@@ -27,6 +29,15 @@ export function smokeProblems(run: SmokeRun): string[] {
   if (!run.longWindow.complete)
     problems.push(
       `the ${run.longWindow.days}-day list: not answered completely (${run.longWindow.error ?? `status ${run.longWindow.status}`})`,
+    );
+  for (const read of run.book.reads)
+    if (read.failed > 0 || read.requests === 0)
+      problems.push(
+        `the book's ${read.name}: ${read.failed} failed of ${read.failed + read.requests} (${read.error ?? 'none answered'})`,
+      );
+  if (!run.book.report.complete)
+    problems.push(
+      `the book's TRANSACTIONS report: not complete (${run.book.report.error ?? `${run.book.report.state}, ${run.book.report.rowCount} of ${run.book.report.rowsInWindow} rows`})`,
     );
   if (run.ledgerProblems > 0) problems.push(`the ledger check: ${run.ledgerProblems} problems`);
   if (run.serviceErrors.count > 0)

@@ -5,6 +5,7 @@
 import { cpuAgainst, cpuMs } from './cpu.js';
 import { failuresOf, type Measured } from './load.js';
 import { mb, round } from './log.js';
+import type { Book } from './scenarios/book.js';
 import type { GraphqlExecution } from './scenarios/graphql-execution.js';
 import type { Probe } from './scenarios/lists.js';
 import type { LongWindow } from './scenarios/long-window.js';
@@ -29,6 +30,9 @@ export interface Judged {
   serviceRssAtStart: number | null;
   webhooks: Webhooks | null;
   longWindow: LongWindow | null;
+  book: Book | null;
+  /** The data set's scale: the book's targets are set at 10x. */
+  scale: number;
 }
 
 /** The webhooks' pace, each field absent when the phase did not run (a null `webhooks`). */
@@ -105,6 +109,49 @@ export function targetsOf(judged: Judged): Target[] {
       bound: `${mb(judged.serviceRssAtStart)} MB resident at start; ${judged.longWindow ? `${mb(judged.longWindow.serviceRssPeakBytes)} MB at most while answering a ${judged.longWindow.days}-day window` : ''}`,
     },
     ...webhookTargets(judged.webhooks),
+    ...bookTargets(judged.book, judged.scale),
+  ];
+}
+
+/**
+ * The book (decisions.md 45), set at 10x data and judged at any scale against the same figures: the
+ * figures of the busiest partner p50 < 500 ms (NONE and MERCHANT, as of now and 30 days ago), a year's
+ * history p50 < 50 ms, and a year's TRANSACTIONS report completed with the worker's peak RSS < 250 MB.
+ */
+function bookTargets(book: Book | null, scale: number): Target[] {
+  const at = scale === 10 ? '' : ` (set at 10x; this run ${scale}x)`;
+  const reads = (prefix: string) => book?.reads.filter((read) => read.name.startsWith(prefix)) ?? [];
+  const readTarget = (prefix: string, label: string, limitMs: number): Target => {
+    const measured = reads(prefix);
+    return {
+      target: `${label} p50 < ${limitMs} ms${at}`,
+      measured: measured.length
+        ? measured.map((read) => `${read.name.slice(prefix.length).trim()} ${read.p50Ms ?? '?'} ms`).join(', ')
+        : null,
+      met: measured.length
+        ? measured.every((read) => read.failed === 0 && read.p50Ms !== null && read.p50Ms < limitMs)
+        : null,
+      bound: measured.length
+        ? `p99 ${measured.map((read) => read.p99Ms ?? '?').join(', ')} ms${measured.some((read) => read.sqlP50Ms != null) ? `; the statement alone p50 ${measured.map((read) => read.sqlP50Ms ?? '?').join(', ')} ms` : ''}; the partner's ${book!.orders.toLocaleString('en-US')} orders`
+        : undefined,
+    };
+  };
+  const report = book?.report;
+  return [
+    readTarget('portfolioMetrics', 'portfolioMetrics of the busiest partner (NONE, MERCHANT; now, 30 days ago)', 500),
+    readTarget('portfolioHistory', 'portfolioHistory of 365 days', 50),
+    {
+      target: `TRANSACTIONS report of a year completed, the worker's peak RSS < 250 MB${at}`,
+      measured: report
+        ? `${report.state ?? 'not created'}: ${report.rowCount?.toLocaleString('en-US') ?? '?'} of ${report.rowsInWindow.toLocaleString('en-US')} rows in ${report.msToSucceeded ?? '?'} ms (${report.rowsPerSecond ?? '?'} rows/s), VmHWM ${mb(report.workerVmHwmBytes)} MB`
+        : null,
+      met: report
+        ? report.complete && report.workerVmHwmBytes !== null && report.workerVmHwmBytes < 250 * 1024 * 1024
+        : null,
+      bound: report
+        ? `${report.error ?? ''}${report.error ? '; ' : ''}RSS ${mb(report.workerRssBeforeBytes)} MB before the run, ${mb(report.workerRssPeakSampledBytes)} MB at most sampled during it`
+        : undefined,
+    },
   ];
 }
 

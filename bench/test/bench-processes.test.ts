@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Measured } from '../load.js';
 import { startProcess, stopProcess } from '../processes.js';
+import type { Book, BookRead } from '../scenarios/book.js';
 import type { LongWindow } from '../scenarios/long-window.js';
 import type { Settings } from '../settings.js';
 import { smokeProblems } from '../smoke.js';
@@ -43,17 +44,28 @@ describe('the smoke run', () => {
   const answered = (name: string, figures: Partial<Measured> = {}) =>
     ({ name, requests: 40, non2xx: 0, errors: 0, timeouts: 0, graphqlErrors: 0, ...figures }) as Measured;
   const year = { days: 366, complete: true, status: 200, error: null } as LongWindow;
-  const clean = { results: [answered('rest-lookup-customer')], longWindow: year, ledgerProblems: 0 };
+  const read = (name: string, figures: Partial<BookRead> = {}) =>
+    ({ name, requests: 2, failed: 0, error: null, ...figures }) as BookRead;
+  const book = {
+    reads: [read('portfolioMetrics NONE as of now')],
+    report: { complete: true, state: 'SUCCEEDED', rowCount: 10, rowsInWindow: 10, error: null },
+  } as Book;
+  const clean = { results: [answered('rest-lookup-customer')], longWindow: year, book, ledgerProblems: 0 };
 
   it('passes when every scenario was answered well and the checks after the load passed', () => {
     expect(smokeProblems({ ...clean, serviceErrors: { count: 0, samples: [] } })).toEqual([]);
   });
 
-  it('fails on a scenario with no answer or a failed one, an incomplete year, a dirty ledger, a logged error', () => {
+  it('fails on a scenario with no answer or a failed one, an incomplete year, a failed read or report of the book, a dirty ledger, a logged error', () => {
     expect(
       smokeProblems({
         results: [answered('bare-lookup', { requests: 0 }), answered('rest-record-customer-payment', { non2xx: 3 })],
         longWindow: { ...year, complete: false, status: 500 },
+        book: {
+          ...book,
+          reads: [read('portfolioHistory of 365 days (DAY)', { requests: 0, failed: 3, error: 'answered 400' })],
+          report: { ...book.report, complete: false, state: 'FAILED', error: 'INTERNAL: boom' },
+        },
         ledgerProblems: 2,
         serviceErrors: { count: 1, samples: ['payment failed'] },
       }),
@@ -61,6 +73,8 @@ describe('the smoke run', () => {
       'bare-lookup: no request answered',
       'rest-record-customer-payment: 3 failed (non2xx 3, errors 0, timeouts 0, graphql 0)',
       'the 366-day list: not answered completely (status 500)',
+      "the book's portfolioHistory of 365 days (DAY): 3 failed of 3 (answered 400)",
+      "the book's TRANSACTIONS report: not complete (INTERNAL: boom)",
       'the ledger check: 2 problems',
       'the service logged 1 errors: payment failed',
     ]);
