@@ -136,8 +136,8 @@ describe('GET /openapi.json', () => {
     const response = await get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
-    // The eight legacy routes, the vendors' repayment options, /graphql, the four operations endpoints
-    // and the device door's two (check-in and its key set).
-    expect(Object.keys(response.body.paths)).toHaveLength(17);
+    // The eight legacy routes and the vendors' reversal, the vendors' repayment options, /graphql, the
+    // four operations endpoints, the device door's two (check-in and its key set) and the report files.
+    expect(Object.keys(response.body.paths)).toHaveLength(18);
   });
 });
