@@ -27,7 +27,7 @@ export async function portfolioAgeing(db: DbOrTrx, moment: BookMoment): Promise<
   const statement = sql`${perOrderSql(moment, 'NONE')}
     select currency, ${BUCKET_SQL} as bucket, count(*) filter (where open)::int as orders,
       coalesce(sum(repayable - paid) filter (where open), 0)::text as outstanding
-    from per_order group by currency, bucket order by currency`;
+    from (select * from per_order offset 0) as per_order group by currency, bucket order by currency`;
   const result = await db.raw<{
     rows: Array<{ currency: string; bucket: AgeingBucketName; orders: number; outstanding: string }>;
   }>(statement.sql, [...statement.bindings]);
