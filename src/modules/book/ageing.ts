@@ -75,12 +75,13 @@ export async function ageingOrdersPage(
   limit: number,
 ): Promise<AgeingOrderRow[]> {
   const statement = sql`${perOrderSql({ partnerId, asOf, graceHours }, 'DEVICE_MODEL', after)}
-    select id::text, merchant_id::text, device_model, ordered_at, paid_through, dpd, ${BUCKET_SQL} as bucket,
-      (repayable - paid)::text as outstanding, currency
-    from per_order where open order by id limit ${limit}`;
+    select id::text as order_id, merchant_id::text, device_model, ordered_at, paid_through, dpd,
+      ${BUCKET_SQL} as bucket, (repayable - paid)::text as outstanding, currency
+    -- By the int8 id: the text it is answered as would put 1001 before 997, and the next page's cursor wrong.
+    from per_order where open order by per_order.id limit ${limit}`;
   const result = await db.raw<{
     rows: Array<{
-      id: string;
+      order_id: string;
       merchant_id: string;
       device_model: string;
       ordered_at: Date;
@@ -92,7 +93,7 @@ export async function ageingOrdersPage(
     }>;
   }>(statement.sql, [...statement.bindings]);
   return result.rows.map((row) => ({
-    financeOrderId: row.id,
+    financeOrderId: row.order_id,
     merchantId: row.merchant_id,
     deviceModel: row.device_model,
     orderedAt: row.ordered_at,
