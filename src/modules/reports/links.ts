@@ -38,8 +38,10 @@ export function checkSignedLink(
   now: Date,
 ): void {
   if (!run || !UNIX_SECONDS.test(expires) || !BASE64URL.test(signature)) throw reportLinkInvalid();
-  const given = Buffer.from(signature, 'base64url');
-  const expected = signatureOf(run, expires);
+  // The text is compared, not the bytes it decodes to: the 43rd character carries 2 unused bits, so
+  // four spellings decode to the same bytes, and a link altered there must not pass.
+  const given = Buffer.from(signature, 'ascii');
+  const expected = Buffer.from(signatureOf(run, expires).toString('base64url'), 'ascii');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw reportLinkInvalid();
   if (Math.floor(now.getTime() / 1000) >= Number(expires)) throw reportLinkExpired();
 }
