@@ -10,7 +10,9 @@ import { log, round } from '../log.js';
 import { procStatus } from '../processes.js';
 import type { Bench } from '../services.js';
 import { DAY } from '../settings.js';
-import type { Ask } from './book.js';
+
+/** A GraphQL request with the partner's key: the body's data, or a thrown error naming what came back. */
+export type Ask = (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
 export interface BookReport {
   days: number;

@@ -17,7 +17,7 @@ import { log, mb, phase, round } from '../log.js';
 import { procStatus, SERVICE_READY, startProcess, stopProcess } from '../processes.js';
 import type { Bench } from '../services.js';
 import { DAY } from '../settings.js';
-import { type BookReport, reportRun } from './book-report.js';
+import { type Ask, type BookReport, reportRun } from './book-report.js';
 
 /** One read asked `requests` times in a row (after its warm-up): its latencies over the loopback. */
 export interface BookRead {
@@ -51,9 +51,6 @@ export interface Book {
   /** The api-role process's peak resident memory (VmHWM), having answered every read and the download. */
   apiVmHwmBytes: number | null;
 }
-
-/** A GraphQL request with the partner's key: the body's data, or a thrown error naming what came back. */
-export type Ask = (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
 export function asker(port: number, key: string): Ask {
   return async (query, variables) => {

@@ -7,7 +7,7 @@ import { formatAmount } from '../../kernel/money.js';
 import { bookMomentOf, readableBookPartner } from './access.js';
 import { portfolioAgeing } from './ageing.js';
 import { portfolioSums } from './figures.js';
-import { formatRatio } from './ratios.js';
+import { portfolioRatiosOf } from './ratios.js';
 
 export const bookResolvers: Resolvers = {
   Query: {
@@ -22,16 +22,14 @@ export const bookResolvers: Resolvers = {
   },
   PortfolioMetrics: {
     outstanding: (sums) => formatAmount(sums.outstandingMinor, sums.currency),
-    par30: (sums) => formatRatio(sums.par30Minor, sums.outstandingMinor),
-    par60: (sums) => formatRatio(sums.par60Minor, sums.outstandingMinor),
-    par90: (sums) => formatRatio(sums.par90Minor, sums.outstandingMinor),
-    collectionRate: (sums) => formatRatio(sums.collectedMinor, sums.dueMinor),
-    firstPaymentDefaultRate: (sums) => formatRatio(sums.firstPaymentDefaulted, sums.firstPaymentEligible),
-    lockedShare: (sums) => formatRatio(sums.lockedOrders, sums.openOrders),
+    par30: (sums) => portfolioRatiosOf(sums).par30,
+    par60: (sums) => portfolioRatiosOf(sums).par60,
+    par90: (sums) => portfolioRatiosOf(sums).par90,
+    collectionRate: (sums) => portfolioRatiosOf(sums).collectionRate,
+    firstPaymentDefaultRate: (sums) => portfolioRatiosOf(sums).firstPaymentDefaultRate,
+    lockedShare: (sums) => portfolioRatiosOf(sums).lockedShare,
     writtenOff: (sums) => formatAmount(sums.writtenOffMinor, sums.currency),
-    // writtenOff ÷ ((start + end) / 2), as writtenOff × 2 ÷ (start + end): exact integers throughout.
-    writeOffRatio: (sums) =>
-      formatRatio(sums.writtenOffMinor * 2n, sums.periodStartOutstandingMinor + sums.outstandingMinor),
+    writeOffRatio: (sums) => portfolioRatiosOf(sums).writeOffRatio,
   },
   PortfolioAgeing: {
     outstanding: (ageing) => formatAmount(ageing.outstandingMinor, ageing.currency),

@@ -251,6 +251,31 @@ export function snapshotsBetween(db: DbOrTrx, partnerId: string, days: HistoryDa
   return query.whereBetween('day', [days.from, days.to]);
 }
 
+/**
+ * A page of the partner's snapshots from day `from` to day `to` (YYYY-MM-DD, inclusive), by day then
+ * currency, after `after` (null: from the first): the history's file, read along the primary key.
+ */
+export function snapshotsPage(
+  db: DbOrTrx,
+  partnerId: string,
+  from: string,
+  to: string,
+  after: { day: string; currency: string } | null,
+  limit: number,
+): Promise<PortfolioSnapshotRow[]> {
+  const query = db<PortfolioSnapshotRow>('portfolio_snapshots')
+    .select(...SNAPSHOT_COLUMNS)
+    .where({ partner_id: partnerId })
+    .whereBetween('day', [from, to])
+    .orderBy([
+      { column: 'day', order: 'asc' },
+      { column: 'currency', order: 'asc' },
+    ])
+    .limit(limit);
+  if (after) query.whereRaw('(day, currency) > (?::date, ?)', [after.day, after.currency]);
+  return query;
+}
+
 /** A snapshot as a point of the history: its day and its sums, the NONE group's. */
 export function historyPointOf(row: PortfolioSnapshotRow): PortfolioHistoryPointParent {
   return {

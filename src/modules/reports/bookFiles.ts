@@ -3,10 +3,10 @@
 // their ratios computed as the graph computes them (book/ratios.ts), page by page.
 import type { DbOrTrx } from '../../db/knex.js';
 import { ageingOrdersPage } from '../book/ageing.js';
-import { formatRatio } from '../book/ratios.js';
-import type { PortfolioSnapshotRow } from '../book/rows.js';
+import { portfolioRatiosOf } from '../book/ratios.js';
+import { historyPointOf, snapshotsPage } from '../book/snapshots.js';
 import { isoTime, majorUnitsOf, text } from './csv.js';
-import type { ReportSource } from './sources.js';
+import type { ReportSource } from './rows.js';
 
 export const AGEING_COLUMNS = [
   'financeOrderId',
@@ -64,44 +64,6 @@ export function ageingSource(db: DbOrTrx, partnerId: string, asOf: Date, graceHo
   };
 }
 
-type SnapshotRecord = Omit<PortfolioSnapshotRow, 'partner_id'>;
-
-/** A page of the partner's snapshots from day `from` to day `to` (YYYY-MM-DD, inclusive), by day then currency. */
-function snapshotsPage(
-  db: DbOrTrx,
-  partnerId: string,
-  from: string,
-  to: string,
-  after: { day: string; currency: string } | null,
-): Promise<SnapshotRecord[]> {
-  const query = db('portfolio_snapshots')
-    .select(
-      db.raw("to_char(day, 'YYYY-MM-DD') as day"),
-      db.raw('trim(currency) as currency'),
-      'as_of',
-      'open_orders',
-      'outstanding_minor',
-      'par30_minor',
-      'par60_minor',
-      'par90_minor',
-      'locked_orders',
-      'collected_minor',
-      'due_minor',
-      'first_payment_defaulted',
-      'first_payment_eligible',
-      'written_off_minor',
-      'period_start_outstanding_minor',
-    )
-    .where('partner_id', partnerId)
-    .whereRaw('day between ?::date and ?::date', [from, to])
-    .orderBy(['day', 'currency'])
-    .limit(PAGE);
-  if (after) query.whereRaw('(day, currency) > (?::date, ?)', [after.day, after.currency]);
-  return query as Promise<SnapshotRecord[]>;
-}
-
-const big = (value: string | number) => BigInt(value);
-
 export function historySource(db: DbOrTrx, partnerId: string, start: Date, end: Date): ReportSource {
   const from = start.toISOString().slice(0, 10);
   const to = end.toISOString().slice(0, 10);
@@ -110,26 +72,25 @@ export function historySource(db: DbOrTrx, partnerId: string, start: Date, end: 
     async *pages() {
       let after: { day: string; currency: string } | null = null;
       for (;;) {
-        const snapshots = await snapshotsPage(db, partnerId, from, to, after);
+        const snapshots = await snapshotsPage(db, partnerId, from, to, after, PAGE);
         if (snapshots.length === 0) return;
-        yield snapshots.map((s) => {
-          const outstanding = big(s.outstanding_minor);
-          const writtenOff = big(s.written_off_minor);
+        yield snapshots.map((row) => {
+          const { metrics } = historyPointOf(row);
+          const ratios = portfolioRatiosOf(metrics);
           return [
-            s.day,
-            s.currency,
-            isoTime(s.as_of),
-            s.open_orders,
-            majorUnitsOf(outstanding, s.currency),
-            formatRatio(big(s.par30_minor), outstanding),
-            formatRatio(big(s.par60_minor), outstanding),
-            formatRatio(big(s.par90_minor), outstanding),
-            formatRatio(big(s.collected_minor), big(s.due_minor)),
-            formatRatio(BigInt(s.first_payment_defaulted), BigInt(s.first_payment_eligible)),
-            formatRatio(BigInt(s.locked_orders), BigInt(s.open_orders)),
-            majorUnitsOf(writtenOff, s.currency),
-            // Over the mean of two outstandings: 2 × written off ÷ their sum, exactly.
-            formatRatio(2n * writtenOff, big(s.period_start_outstanding_minor) + outstanding),
+            row.day,
+            metrics.currency,
+            isoTime(metrics.asOf),
+            metrics.openOrders,
+            majorUnitsOf(metrics.outstandingMinor, metrics.currency),
+            ratios.par30,
+            ratios.par60,
+            ratios.par90,
+            ratios.collectionRate,
+            ratios.firstPaymentDefaultRate,
+            ratios.lockedShare,
+            majorUnitsOf(metrics.writtenOffMinor, metrics.currency),
+            ratios.writeOffRatio,
           ];
         });
         if (snapshots.length < PAGE) return;

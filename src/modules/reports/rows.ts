@@ -1,5 +1,6 @@
 // Report runs' shapes (docs/decisions.md 45).
 import type { ConnectionPage, EdgeParent } from '../pages.js';
+import type { CsvField } from './csv.js';
 
 export type ReportType = 'TRANSACTIONS' | 'AGEING' | 'PORTFOLIO_HISTORY';
 export type ReportRunState = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';
@@ -32,3 +33,10 @@ export interface ReportRunRow {
 
 export type ReportRunEdgeParent = EdgeParent<ReportRunRow>;
 export type ReportRunConnectionParent = ConnectionPage<ReportRunRow>;
+
+/** What a report type writes: a fixed header and its records, page by page (sources.ts picks one per run). */
+export interface ReportSource {
+  header: readonly string[];
+  /** The records, page by page. */
+  pages(): AsyncGenerator<CsvField[][]>;
+}

@@ -3,14 +3,8 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { ageingSource, historySource } from './bookFiles.js';
 import { type CsvField, text } from './csv.js';
-import type { ReportRunRow } from './rows.js';
+import type { ReportRunRow, ReportSource } from './rows.js';
 import { transactionsSource } from './transactionsFile.js';
-
-export interface ReportSource {
-  header: readonly string[];
-  /** The records, page by page. */
-  pages(): AsyncGenerator<CsvField[][]>;
-}
 
 /** The header as the file's first record (column names are text like any other). */
 export const headerRecord = (source: ReportSource): CsvField[] => source.header.map((name) => text(name));

@@ -9,7 +9,7 @@ import { transactionsInWindow } from '../transactions/listing.js';
 import type { TransactionWithLinkRows } from '../transactions/queries.js';
 import { EVERY_COLUMN, type LinkColumns } from '../transactions/rows.js';
 import { type CsvField, isoTime, text } from './csv.js';
-import type { ReportSource } from './sources.js';
+import type { ReportSource } from './rows.js';
 
 /** The file's columns: the legacy item's field paths, every type's in one row (a field a type lacks is empty). */
 export const TRANSACTION_COLUMNS = [
