@@ -1,10 +1,10 @@
 // Types generated from the SDL: resolver signatures bound to our row types (mappers), and the data
-// shapes of the REST shim's handwritten operations. `npm run codegen:check` fails CI on any drift.
+// shapes of the REST shim's handwritten operations and of the console's (console/operations/), each
+// checked against the schema. `npm run codegen:check` fails CI on any drift.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
-  documents: 'src/rest/operations/*.graphql',
   emitLegacyCommonJSImports: false,
   generates: {
     'src/__generated__/resolvers.ts': {
@@ -95,7 +95,21 @@ const config: CodegenConfig = {
       },
     },
     'src/__generated__/operations.ts': {
+      documents: 'src/rest/operations/*.graphql',
       // typescript-operations emits the enums and input types the operations use by itself.
+      plugins: ['typescript-operations'],
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        skipTypename: true,
+        onlyOperationTypes: true,
+        scalars: { Decimal: 'string', Timestamp: 'number', CurrencyCode: 'string', JSON: 'unknown' },
+      },
+    },
+    // The console is a client of the public graph alone (docs/decisions.md 46): its documents are typed
+    // as any dashboard's would be, from the SDL.
+    'console/src/__generated__/operations.ts': {
+      documents: 'console/operations/*.graphql',
       plugins: ['typescript-operations'],
       config: {
         useTypeImports: true,

@@ -30,6 +30,8 @@ import { listenToCommittedEvents, logPublicationFailures } from './modules/event
 import { type PartnerPolicies, startPartnerPolicies } from './modules/partners/policies.js';
 import { unlockKeySealer } from './modules/unlockCodes/sealing.js';
 import { eventMetrics, paymentMetrics, rateLimitStoreMetrics, readMetrics, webSocketMetrics } from './ops/metrics.js';
+import { createConsoleRouter } from './pages/console.js';
+import { consoleOperationTexts } from './pages/consoleBundle.js';
 import { createPagesRouter } from './pages/router.js';
 import { sandboxLandingPage } from './pages/sandbox.js';
 import type { Context, ServiceDeps } from './pipeline/context.js';
@@ -57,6 +59,8 @@ export interface AppDeps extends ServiceDeps {
   requestTimeoutMs?: number;
   /** GRAPHQL_TRUSTED_DOCUMENTS's manifest: what callers other than operators may run (decisions.md 33); absent: anything. */
   trustedDocuments?: TrustedDocuments | null;
+  /** CONSOLE_ENABLED: whether /console is served (decisions.md 46); absent: it is. */
+  consoleEnabled?: boolean;
 }
 
 /**
@@ -77,6 +81,7 @@ export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 
     deviceSigningKeys: config.deviceSigningKeys,
     requestTimeoutMs: config.requestTimeoutMs,
     trustedDocuments: config.trustedDocuments,
+    consoleEnabled: config.consoleEnabled,
   };
 }
 
@@ -159,12 +164,14 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
   const schema = countListItems(untraced(buildSchema));
   // Apollo's gateway interface hands every validated operation to graphql-jit (graphql-js behind it).
   const jit = createJitExecutor(schema, deps.logger);
-  // The REST door runs its own operations, in-process: trusted beside the manifest's, for every key.
+  // The REST door runs its own operations, in-process: trusted beside the manifest's, for every key;
+  // so are the console's, the service's own texts too (decisions.md 46).
+  const consoleEnabled = deps.consoleEnabled !== false;
   const trusted = deps.trustedDocuments
-    ? trustingAlso(
-        deps.trustedDocuments,
-        LEGACY_ROUTES.map((route) => route.operation),
-      )
+    ? trustingAlso(deps.trustedDocuments, [
+        ...LEGACY_ROUTES.map((route) => route.operation),
+        ...(consoleEnabled ? consoleOperationTexts() : []),
+      ])
     : null;
   const apollo = new ApolloServer<Context>({
     gateway: jitGateway(schema, jit),
@@ -265,6 +272,12 @@ export async function createApp(deps: AppDeps, layers: readonly AppLayer[]): Pro
       logger: deps.logger,
     }),
   );
+
+  // The console: a page over /graphql alone, unless CONSOLE_ENABLED=false (decisions.md 46).
+  const consoleRouter = consoleEnabled
+    ? createConsoleRouter({ production: deps.production, logger: deps.logger })
+    : null;
+  if (consoleRouter) app.use(consoleRouter);
 
   // GraphQL over HTTP: translate, ask the pipeline, write (src/http/graphqlDoor.ts).
   app.use(GRAPHQL_PATH, createGraphqlDoor({ service, apollo, limits }));

@@ -64,6 +64,7 @@ describe('loadConfig', () => {
       portfolioBackfillDays: 400,
       reportRetentionDays: 30,
       reportRunsPerPartner: 2,
+      consoleEnabled: true,
       retiredSettings: [],
       role: 'all',
       shutdownTimeoutMs: 25_000,
@@ -146,6 +147,7 @@ describe('loadConfig', () => {
       PORTFOLIO_BACKFILL_DAYS: '90',
       REPORT_RETENTION_DAYS: '7',
       REPORT_RUNS_PER_PARTNER: '3',
+      CONSOLE_ENABLED: 'false',
       GRAPHQL_EXECUTOR: 'graphql-js',
       // Webhook tools and destinations.
       WEBHOOK_TOOL_LIMIT_PER_KEY: '20',
@@ -202,6 +204,7 @@ describe('loadConfig', () => {
       portfolioBackfillDays: 90,
       reportRetentionDays: 7,
       reportRunsPerPartner: 3,
+      consoleEnabled: false,
       retiredSettings: ['GRAPHQL_EXECUTOR'],
       trustedDocuments: null,
     });
@@ -254,6 +257,7 @@ describe('loadConfig', () => {
     [{ SUBSCRIPTION_MAX_BUFFERED_BYTES: '100' }, 'SUBSCRIPTION_MAX_BUFFERED_BYTES'],
     [{ DATABASE_URL: 'postgres://app@db/f', DATABASE_PREPARED_STATEMENTS: 'false' }, 'DATABASE_PREPARED_STATEMENTS'],
     [{ DATABASE_DIRECT_URL: 'postgres://app@db:5432/f' }, 'DATABASE_DIRECT_URL'],
+    [{ CONSOLE_ENABLED: 'no' }, 'CONSOLE_ENABLED'],
     [{ DATABASE_URL: 'postgres://app@bouncer/f', DATABASE_DIRECT_URL: 'mysql://app@db/f' }, 'DATABASE_DIRECT_URL'],
   ])('refuses %j, naming %s', (env, variable) => {
     const error = failure(env);

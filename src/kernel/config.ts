@@ -73,6 +73,8 @@ export interface CommandConfig {
   reportRetentionDays: number;
   /** RUNNING report runs a partner may have at once; more wait (REPORT_RUNS_PER_PARTNER). */
   reportRunsPerPartner: number;
+  /** Whether the api role serves /console (CONSOLE_ENABLED, true by default; decisions.md 46). */
+  consoleEnabled: boolean;
   /** The RETIRED_SETTINGS this environment still sets: ignored, each said once at start. */
   retiredSettings: string[];
   /** The webhook worker's timing (WEBHOOK_*); absent fields take its defaults (docs/integrating.md#webhooks). */
@@ -148,6 +150,15 @@ function onOff(env: Env, name: string, fallback: boolean): boolean {
   if (raw === 'on') return true;
   if (raw === 'off') return false;
   throw new ConfigError(name, `must be on or off, got "${raw}"`);
+}
+
+/** A setting named as a yes-or-no question (CONSOLE_ENABLED): true or false. */
+function trueFalse(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 
 function redisUrl(env: Env): string | null {
@@ -458,6 +469,7 @@ export function loadCommandConfig(env: Env = process.env, commandLine: CommandLi
     portfolioBackfillDays: integer(env, 'PORTFOLIO_BACKFILL_DAYS', 400, 1, 3650),
     reportRetentionDays: integer(env, 'REPORT_RETENTION_DAYS', 30, 1, 3650),
     reportRunsPerPartner: integer(env, 'REPORT_RUNS_PER_PARTNER', 2, 1, 100),
+    consoleEnabled: trueFalse(env, 'CONSOLE_ENABLED', true),
     retiredSettings: retiredSettingsIn(env),
     trustedDocuments: trustedDocuments(env),
     role: serviceRole(env, commandLine, dbUrl === null),

@@ -50,6 +50,27 @@ export function browserPagePolicy(): RequestHandler {
 }
 
 /**
+ * The console's policy (docs/decisions.md 46), stricter than the other pages': nothing is allowed
+ * unless named; its script, stylesheet, fetches and WebSocket from 'self' only (CSP Level 3's 'self'
+ * covers the page's own ws: and wss:), no form posting anywhere, no framing.
+ */
+export function consolePagePolicy(): RequestHandler {
+  return helmet.contentSecurityPolicy({
+    useDefaults: false,
+    directives: {
+      'default-src': ["'none'"],
+      'script-src': ["'self'"],
+      'style-src': ["'self'"],
+      'connect-src': ["'self'"],
+      'img-src': ["'self'", 'data:'],
+      'base-uri': ["'none'"],
+      'form-action': ["'none'"],
+      'frame-ancestors': ["'none'"],
+    },
+  });
+}
+
+/**
  * CORS for browser dashboards on /graphql, for exactly the configured origins (CORS_ORIGINS). No
  * origins: no CORS headers at all, so browsers on other origins cannot read the answers. Credentials
  * travel in headers (X-Api-Key, Authorization), never cookies, so credentialed CORS is not enabled; a
