@@ -42,6 +42,9 @@ export async function announceListening(config: Config, logger: Logger, started:
         : [
             config.role === 'all' ? first : `${first}, role ${config.role}`,
             `  start here:        ${base}/graphiql  (also / and /docs)`,
+            ...(config.consoleEnabled
+              ? [`  console:           ${base}/console  (sign in with a partner or an operator key)`]
+              : []),
             `  GraphQL:           ${base}/graphql  (Apollo Sandbox in a browser, from Apollo's CDN: needs internet)`,
             `  partner interface: ${base}/v1/list-clerks.php?key=...`,
             `  payments:          ${base}/payments/v1/token`,
