@@ -42,3 +42,13 @@ export function words(value: string): string {
   const lower = value.toLowerCase().replace(/[_.]/g, ' ');
   return lower.charAt(0).toUpperCase() + lower.slice(1);
 }
+
+/** A whole number grouped by thousands: 12345 -> "12,345". */
+export function count(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** An amount as a number for drawing only (a bar's height); never for figures shown as text. */
+export function amountForChart(amount: string): number {
+  return Number(amount);
+}

@@ -1562,6 +1562,8 @@ export type Partner = {
   merchants: Array<Merchant>;
   /** The partner's name. */
   name: Scalars['String']['output'];
+  /** The earliest lockAt still ahead among the partner's open orders, at the partner's time; null when none. */
+  nextLockAt?: Maybe<Scalars['Timestamp']['output']>;
   /** The partner's sandbox clock; null while the partner is on real time (always, in production). */
   sandboxClock?: Maybe<SandboxClock>;
   /** The partner's lock policy: grace, reminders, repayment options, flexible amounts. */
@@ -3416,6 +3418,7 @@ export type PartnerResolvers<ContextType = Context, ParentType extends Resolvers
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   merchants?: Resolver<Array<ResolversTypes['Merchant']>, ParentType, ContextType, Partial<PartnerMerchantsArgs>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nextLockAt?: Resolver<Maybe<ResolversTypes['Timestamp']>, ParentType, ContextType>;
   sandboxClock?: Resolver<Maybe<ResolversTypes['SandboxClock']>, ParentType, ContextType>;
   settings?: Resolver<ResolversTypes['PartnerSettings'], ParentType, ContextType>;
 };

@@ -28,6 +28,7 @@ import { paymentReferenceResolvers } from '../modules/paymentReferences/resolver
 import { paymentResolvers } from '../modules/payments/resolvers.js';
 import { reversalResolvers } from '../modules/payments/reversalResolvers.js';
 import { reportResolvers } from '../modules/reports/resolvers.js';
+import { timelineResolvers } from '../modules/timeline/resolvers.js';
 import { transactionResolvers, transactionTypeValues } from '../modules/transactions/resolvers.js';
 import { paymentVendorResolvers } from '../modules/vendors/resolvers.js';
 import { webhookResolvers } from '../modules/webhooks/resolvers.js';
@@ -76,6 +77,7 @@ export function buildSchema(): GraphQLSchema {
         apiKeyResolvers,
         partnerResolvers,
         partnerPolicyResolvers,
+        timelineResolvers,
         merchantResolvers,
         clerkResolvers,
         customerResolvers,

@@ -397,3 +397,60 @@ describe('in production', () => {
     ok(await operator(RESET_CLOCK, { id: demoPartner }));
   });
 });
+
+describe("a partner's next lock", () => {
+  const NEXT_LOCK = 'query($id: ID!) { partner(id: $id) { sandboxClock { now } nextLockAt } }';
+
+  /** The lockAt of each of the partner's orders still to pay, as the orders themselves say. */
+  async function lockAtsOf(partnerId: string): Promise<number[]> {
+    const { nodes } = ok(
+      await operator('query($p: ID) { financeOrders(partnerId: $p, first: 1000) { nodes { lockAt status } } }', {
+        p: partnerId,
+      }),
+    ).financeOrders;
+    expect(nodes.length).toBeLessThan(1000);
+    return nodes
+      .filter((node: { status: string }) => node.status === 'ACTIVE' || node.status === 'LOCKED')
+      .map((node: { lockAt: number }) => node.lockAt);
+  }
+
+  const earliestAfter = (lockAts: number[], now: number) =>
+    lockAts.filter((lockAt) => lockAt > now).reduce<number | null>((a, b) => (a === null || b < a ? b : a), null);
+
+  it('is the earliest lockAt ahead among its open orders, at its time, and moves on with its clock', async () => {
+    const lockAts = await lockAtsOf(demoPartner);
+    const before = Math.floor(Date.now() / 1000);
+    const onRealTime = ok(await operator(NEXT_LOCK, { id: demoPartner })).partner;
+    const after = Math.floor(Date.now() / 1000);
+    expect(onRealTime.sandboxClock).toBeNull();
+    expect(onRealTime.nextLockAt).not.toBeNull();
+    // A lock falling due between the two readings of real time may be either side of it.
+    expect([earliestAfter(lockAts, before), earliestAfter(lockAts, after)]).toContain(onRealTime.nextLockAt);
+
+    // To that lock and a second on (the console's "To the next lock"): the next one is a later order's.
+    ok(await operator(SET_CLOCK, { input: { partnerId: demoPartner, now: onRealTime.nextLockAt + 1 } }));
+    const moved = ok(await operator(NEXT_LOCK, { id: demoPartner })).partner;
+    expect(moved.sandboxClock.now).toBeGreaterThan(onRealTime.nextLockAt);
+    expect(moved.nextLockAt).toBe(earliestAfter(lockAts, moved.sandboxClock.now));
+    expect(moved.nextLockAt === null || moved.nextLockAt > onRealTime.nextLockAt).toBe(true);
+
+    // Past every lock: none ahead.
+    ok(await operator(SET_CLOCK, { input: { partnerId: demoPartner, now: Math.max(...lockAts) + 1 } }));
+    expect(ok(await operator(NEXT_LOCK, { id: demoPartner })).partner.nextLockAt).toBeNull();
+    ok(await operator(RESET_CLOCK, { id: demoPartner }));
+  });
+
+  it("is seen by whoever sees the partner: its own partner key, not another partner's", async () => {
+    const seenByOperator = ok(await operator(NEXT_LOCK, { id: demoPartner })).partner.nextLockAt;
+    const asPartner = graphqlOn(() => fixture.service, 'demo-partner-key');
+    expect(ok(await asPartner(NEXT_LOCK, { id: demoPartner })).partner.nextLockAt).toBe(seenByOperator);
+    const asOther = graphqlOn(() => fixture.service, 'other-partner-key');
+    expect(ok(await asOther(NEXT_LOCK, { id: demoPartner })).partner).toBeNull();
+  });
+
+  it("answers each partner's own in an operator's list of partners", async () => {
+    const { partners } = ok(await operator('{ partners { id nextLockAt } }'));
+    for (const partner of partners)
+      expect(partner.nextLockAt).toBe(ok(await operator(NEXT_LOCK, { id: partner.id })).partner.nextLockAt);
+  });
+});

@@ -2,6 +2,21 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** An ageing bucket: open orders by days past due. */
+export type AgeingBucket =
+  /** Paid through: 0 days past due. */
+  | 'CURRENT'
+  /** 1 to 30 days past due. */
+  | 'DPD_1_30'
+  /** 31 to 60 days past due. */
+  | 'DPD_31_60'
+  /** 61 to 90 days past due. */
+  | 'DPD_61_90'
+  /** 91 to 180 days past due. */
+  | 'DPD_91_180'
+  /** More than 180 days past due. */
+  | 'DPD_OVER_180';
+
 /** The kind of API key used, which decides what the caller may do. */
 export type ApiKeyKind =
   /** An operator's key: everything, for every partner. */
@@ -48,6 +63,17 @@ export type EventType =
   /** A test message sendTestWebhook queued: delivered only to the endpoint tested, never to subscriptions. */
   | 'WEBHOOK_TEST';
 
+/** How portfolioMetrics groups its rows: every row of a grouping sums exactly (counts and money) to the NONE row. */
+export type PortfolioGroupBy =
+  /** A row per month of sale (UTC): group is "YYYY-MM". */
+  | 'COHORT_MONTH'
+  /** A row per device model: group is the model's name. */
+  | 'DEVICE_MODEL'
+  /** A row per store: group is the merchant's id. */
+  | 'MERCHANT'
+  /** One row per currency, group "all". */
+  | 'NONE';
+
 /** What kind of principal a credential belongs to. */
 export type PrincipalKind =
   /** Internal staff: sees every partner. */
@@ -56,6 +82,14 @@ export type PrincipalKind =
   | 'PARTNER'
   /** A payment vendor (convenience store, mobile money): notifies the service of payments it collected. */
   | 'VENDOR';
+
+/** Where to put a partner's sandbox clock. */
+export type SetSandboxClockInput = {
+  /** The partner's new time: not before its current time. */
+  now: number;
+  /** The partner. */
+  partnerId: string | number;
+};
 
 export type ConsoleLiveEventsSubscriptionVariables = Exact<{
   partnerId?: string | number | null | undefined;
@@ -69,6 +103,37 @@ export type ConsolePartnersQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsolePartnersQuery = { partners: Array<{ id: string, name: string }> };
 
+export type ConsolePortfolioAgeingQueryVariables = Exact<{
+  partnerId: string | number;
+}>;
+
+
+export type ConsolePortfolioAgeingQuery = { portfolioAgeing: Array<{ currency: string, asOf: number, orders: number, outstanding: string, buckets: Array<{ bucket: AgeingBucket, orders: number, outstanding: string }> }> };
+
+export type ConsolePortfolioHistoryQueryVariables = Exact<{
+  partnerId: string | number;
+  from: string;
+  to: string;
+}>;
+
+
+export type ConsolePortfolioHistoryQuery = { portfolioHistory: Array<{ day: string, metrics: { currency: string, par30: string | null, par60: string | null, par90: string | null, collectionRate: string | null } }> };
+
+export type ConsolePortfolioMerchantsQueryVariables = Exact<{
+  partnerId: string | number;
+}>;
+
+
+export type ConsolePortfolioMerchantsQuery = { partner: { id: string, merchants: Array<{ id: string, name: string }> } | null };
+
+export type ConsolePortfolioMetricsQueryVariables = Exact<{
+  partnerId: string | number;
+  groupBy: PortfolioGroupBy;
+}>;
+
+
+export type ConsolePortfolioMetricsQuery = { portfolioMetrics: Array<{ group: string, currency: string, asOf: number, openOrders: number, outstanding: string, par30: string | null, par60: string | null, par90: string | null, collectionRate: string | null, firstPaymentDefaultRate: string | null, lockedShare: string | null, writtenOff: string, writeOffRatio: string | null }> };
+
 export type ConsoleRecentEventsQueryVariables = Exact<{
   partnerId?: string | number | null | undefined;
   first: number;
@@ -76,6 +141,27 @@ export type ConsoleRecentEventsQueryVariables = Exact<{
 
 
 export type ConsoleRecentEventsQuery = { events: { nodes: Array<{ id: string, type: EventType, occurredAt: number, sequence: string, data: unknown }> } };
+
+export type ConsoleResetSandboxClockMutationVariables = Exact<{
+  partnerId: string | number;
+}>;
+
+
+export type ConsoleResetSandboxClockMutation = { resetSandboxClock: { partnerId: string, now: number, realNow: number } };
+
+export type ConsoleSandboxClockQueryVariables = Exact<{
+  partnerId: string | number;
+}>;
+
+
+export type ConsoleSandboxClockQuery = { partner: { id: string, nextLockAt: number | null, sandboxClock: { now: number, realNow: number } | null } | null };
+
+export type ConsoleSetSandboxClockMutationVariables = Exact<{
+  input: SetSandboxClockInput;
+}>;
+
+
+export type ConsoleSetSandboxClockMutation = { setSandboxClock: { partnerId: string, now: number, realNow: number } };
 
 export type ConsoleViewerQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -1,0 +1,16 @@
+// Per-request loaders: each partner's next lock, several partners in one statement (an operator's list).
+import DataLoader from 'dataloader';
+import type { Db } from '../../db/knex.js';
+import { nextLockAtOf, type PartnerAt } from './queries.js';
+
+export function createTimelineLoaders(db: Db) {
+  return {
+    nextLockAt: new DataLoader<PartnerAt, Date | null, string>(
+      async (partners) => {
+        const found = await nextLockAtOf(db, partners);
+        return partners.map((partner) => found.get(partner.partnerId) ?? null);
+      },
+      { cacheKeyFn: (partner) => partner.partnerId },
+    ),
+  };
+}
