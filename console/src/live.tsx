@@ -1,9 +1,10 @@
 // The partner's events as they happen: one graphql-ws subscription for the signed-in session, kept
 // while the person moves between views, so the live view already holds what happened elsewhere. The
 // client reconnects by itself (at once, then waiting longer, up to 10 s); each time it is connected
-// again it reads the latest events from Query.events, so what committed while it was offline shows.
+// again it reads Query.events, newest first, down to the newest event it held, so what committed while
+// it was offline shows, however many there were (up to the events it keeps).
 import { createClient } from 'graphql-ws/client';
-import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import liveEventsDocument from '../operations/liveEvents.graphql';
 import recentEventsDocument from '../operations/recentEvents.graphql';
 import type {
@@ -19,8 +20,8 @@ export type LiveStatus = 'connecting' | 'online' | 'offline';
 
 /** The most events the console holds; older ones are read with Query.events. */
 const KEPT_EVENTS = 200;
-/** What is read on each (re)connection: the newest this many. */
-const CATCH_UP_EVENTS = 50;
+/** What is read on each (re)connection a page at a time, until a page reaches the newest event held. */
+const CATCH_UP_PAGE = 50;
 const MAX_RETRY_WAIT_MS = 10_000;
 
 interface Live {
@@ -54,20 +55,35 @@ export function LiveProvider(props: { children: ReactNode }) {
   // An operator names the partner; a partner key's own partner is implied by the key.
   const partnerId = kind === 'OPERATOR' ? (partner?.id ?? null) : null;
   const hasPartner = partner !== null;
+  // The newest sequence held, read by a catch-up to know where to stop (the state's updater is no place to read it).
+  const newestHeld = useRef<bigint | null>(null);
+  const newest = live.events[0]?.sequence;
+  useEffect(() => {
+    newestHeld.current = newest === undefined ? null : BigInt(newest);
+  }, [newest]);
 
   useEffect(() => {
     if (!hasPartner) return;
     let stopped = false;
     setLive({ status: 'connecting', events: [] });
     const catchUp = async () => {
+      const held = newestHeld.current;
+      let after: string | null = null;
       try {
-        const variables: ConsoleRecentEventsQueryVariables = { partnerId, first: CATCH_UP_EVENTS };
-        const { events } = await ask<ConsoleRecentEventsQuery, ConsoleRecentEventsQueryVariables>(
-          key,
-          recentEventsDocument,
-          variables,
-        );
-        if (!stopped) setLive((held) => ({ ...held, events: merged(held.events, events.nodes) }));
+        for (let read = 0; !stopped && read < KEPT_EVENTS; read += CATCH_UP_PAGE) {
+          const variables: ConsoleRecentEventsQueryVariables = { partnerId, first: CATCH_UP_PAGE, after };
+          const { events } = await ask<ConsoleRecentEventsQuery, ConsoleRecentEventsQueryVariables>(
+            key,
+            recentEventsDocument,
+            variables,
+          );
+          if (stopped) return;
+          setLive((current) => ({ ...current, events: merged(current.events, events.nodes) }));
+          // The first connection starts from one page; a reconnection reads on until it meets what it held.
+          const reachedHeld = held === null || events.nodes.some((event) => BigInt(event.sequence) <= held);
+          if (reachedHeld || !events.pageInfo.hasNextPage || !events.pageInfo.endCursor) return;
+          after = events.pageInfo.endCursor;
+        }
       } catch {
         // Offline again, or refused: the next connection reads them.
       }

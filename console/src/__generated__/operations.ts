@@ -83,6 +83,15 @@ export type PrincipalKind =
   /** A payment vendor (convenience store, mobile money): notifies the service of payments it collected. */
   | 'VENDOR';
 
+/** How a device stands, from its current order's payments. */
+export type SecureStatus =
+  /** Paid through a moment still in the future: usable, and secured against tampering. */
+  | 'ACTIVE_AND_SECURED'
+  /** Paid-through time has passed: locked until a payment arrives. */
+  | 'LOCKED'
+  /** Fully paid: released for good. */
+  | 'RELEASED';
+
 /** Where to put a partner's sandbox clock. */
 export type SetSandboxClockInput = {
   /** The partner's new time: not before its current time. */
@@ -97,6 +106,24 @@ export type ConsoleLiveEventsSubscriptionVariables = Exact<{
 
 
 export type ConsoleLiveEventsSubscription = { events: { id: string, type: EventType, occurredAt: number, sequence: string, data: unknown } };
+
+export type ConsoleLockedDevicesQueryVariables = Exact<{
+  partnerId?: string | number | null | undefined;
+  merchantId?: string | number | null | undefined;
+  first: number;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleLockedDevicesQuery = { financeOrders: { nodes: Array<{ id: string, currency: string, paidThrough: number, lockAt: number | null, remainingBalance: string, customer: { id: string, name: string }, merchant: { id: string, name: string }, device: { id: string, tag: string, imei: string, model: { id: string, name: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ConsolePartnerMerchantsQueryVariables = Exact<{
+  partnerId: string | number;
+  first: number;
+}>;
+
+
+export type ConsolePartnerMerchantsQuery = { partner: { id: string, merchants: Array<{ id: string, name: string }> } | null };
 
 export type ConsolePartnersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -137,10 +164,11 @@ export type ConsolePortfolioMetricsQuery = { portfolioMetrics: Array<{ group: st
 export type ConsoleRecentEventsQueryVariables = Exact<{
   partnerId?: string | number | null | undefined;
   first: number;
+  after?: string | null | undefined;
 }>;
 
 
-export type ConsoleRecentEventsQuery = { events: { nodes: Array<{ id: string, type: EventType, occurredAt: number, sequence: string, data: unknown }> } };
+export type ConsoleRecentEventsQuery = { events: { nodes: Array<{ id: string, type: EventType, occurredAt: number, sequence: string, data: unknown }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ConsoleResetSandboxClockMutationVariables = Exact<{
   partnerId: string | number;
@@ -162,6 +190,16 @@ export type ConsoleSetSandboxClockMutationVariables = Exact<{
 
 
 export type ConsoleSetSandboxClockMutation = { setSandboxClock: { partnerId: string, now: number, realNow: number } };
+
+export type ConsoleSilentDevicesQueryVariables = Exact<{
+  partnerId?: string | number | null | undefined;
+  silentForDays: number;
+  first: number;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleSilentDevicesQuery = { devices: { nodes: Array<{ id: string, tag: string, imei: string, silentSince: number | null, lastSeen: number | null, secureStatus: SecureStatus | null, model: { id: string, name: string }, customer: { id: string, name: string } | null, financeOrder: { id: string } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ConsoleViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
