@@ -52,6 +52,7 @@ import {
   paymentsOfOrders,
 } from '../../src/modules/payments/queries.js';
 import { claimSql } from '../../src/modules/timeline/claim.js';
+import { nextLockAtOf } from '../../src/modules/timeline/queries.js';
 import { parseFilterTerms } from '../../src/modules/transactions/filters.js';
 import { transactionsInWindowQuery, transactionsPrecede } from '../../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../../src/modules/transactions/rows.js';
@@ -600,6 +601,17 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     const result = await db.raw(`explain (format json) ${claim.sql}`, claim.bindings);
     const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
     expect(indexesOf(plan)).toContain('lock_timeline_due');
+  });
+
+  // Partner.nextLockAt (decisions.md 46): one probe per partner into the partial index of pending locks,
+  // never the pending instants of every partner (lock_timeline_due) nor a partner's whole history.
+  it("Partner.nextLockAt probes the partial index of a partner's pending locks", async () => {
+    const [statement] = await captureQueries(db, (d) =>
+      nextLockAtOf(d, [{ partnerId: p.partner!, now: new Date(BENCH_END.getTime() - 60 * DAY_MS) }]),
+    );
+    const result = await db.raw(`explain (format json) ${statement!.sql}`, statement!.bindings as never);
+    const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+    expect(indexesOf(plan), JSON.stringify(plan)).toContain('lock_timeline_partner_next_lock');
   });
 
   // Run, not only planned: the keyed write, in a transaction rolled back, at a time when every key of

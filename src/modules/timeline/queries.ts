@@ -10,8 +10,8 @@ export interface PartnerAt {
 /**
  * Each partner's earliest pending lock still ahead of its `now`: the next device to lock among its
  * open orders (a paid-off or closed order has no pending lock: its instants were cancelled). One statement, a
- * min per partner. No index keys pending locks by partner: Postgres reads every partner's pending
- * instants (lock_timeline_due) or the partner's whole timeline (partner_id, finance_order_id).
+ * min per partner, each one probe into the partial index of pending locks by partner and lockAt
+ * (lock_timeline_partner_next_lock).
  */
 export async function nextLockAtOf(db: DbOrTrx, partners: readonly PartnerAt[]): Promise<Map<string, Date>> {
   const { rows } = (await db.raw(
