@@ -34,6 +34,7 @@ import * as webhookFanOut from '../../migrations/20261129000100_webhook_fan_out.
 import * as corrections from '../../migrations/20261129100100_corrections.js';
 import * as reversalOpposites from '../../migrations/20261129100110_reversal_opposites.js';
 import * as book from '../../migrations/20261130000100_book.js';
+import * as deviceEvents from '../../migrations/20261201000100_device_events.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -69,6 +70,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261129100100_corrections': corrections,
   '20261129100110_reversal_opposites': reversalOpposites,
   '20261130000100_book': book,
+  '20261201000100_device_events': deviceEvents,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {
