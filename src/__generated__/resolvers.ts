@@ -681,6 +681,13 @@ export type Device = {
   customer?: Maybe<Customer>;
   /** A description such as colour and storage. */
   description?: Maybe<Scalars['String']['output']>;
+  /**
+   * The events of its partner's log whose data names the device (its data.device): reminders, locks,
+   * unlocks, releases, check-ins, acknowledged commands, reversed payments and closed orders, newest
+   * first, a page at a time. Whoever sees the device sees them; a device sold again shows its earlier
+   * orders' events too. Kept EVENT_RETENTION_DAYS, as the log is.
+   */
+  events: EventConnection;
   /** The model's family. */
   family: DeviceFamily;
   /** The newest order financing this device. */
@@ -719,6 +726,14 @@ export type Device = {
 export type DeviceCommandsArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A financed phone, identified by its tag and IMEI. */
+export type DeviceEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  types?: InputMaybe<Array<EventType>>;
 };
 
 /** What a device reported at its last check-in. */
@@ -1264,7 +1279,13 @@ export type Mutation = {
    * Limited as sendTestWebhook (null only beside its error). Audited.
    */
   redeliverEvent?: Maybe<WebhookDelivery>;
-  /** Puts a partner back on real time. Its references already expired stay EXPIRED, its locked orders whose lockAt is ahead of real time are unlocked (DEVICE_UNLOCKED), and its device commands keep no time ahead of real time. Operators only, outside production (FORBIDDEN there); audited. */
+  /**
+   * Puts a partner back on real time. Its references already expired stay EXPIRED, its locked orders
+   * whose lockAt is ahead of real time are unlocked (DEVICE_UNLOCKED), and its device commands keep no
+   * time ahead of real time. Operators any partner's; a partner key its own partner's only (another's is
+   * FORBIDDEN); retail and vendor keys: FORBIDDEN. Outside production only (FORBIDDEN there); audited
+   * with the caller.
+   */
   resetSandboxClock: SandboxClock;
   /**
    * Reverses a payment inside its window (decisions.md 44): the balance, the days it bought and its
@@ -1306,7 +1327,11 @@ export type Mutation = {
    * Audited.
    */
   sendTestWebhook?: Maybe<WebhookDelivery>;
-  /** Moves a partner's sandbox clock forward (SANDBOX_CLOCK_BACKWARDS otherwise). Operators only, outside production (FORBIDDEN there); audited. */
+  /**
+   * Moves a partner's sandbox clock forward (SANDBOX_CLOCK_BACKWARDS otherwise). Operators any partner's;
+   * a partner key its own partner's only (another's is FORBIDDEN); retail and vendor keys: FORBIDDEN.
+   * Outside production only (FORBIDDEN there); audited with the caller.
+   */
   setSandboxClock: SandboxClock;
   /** Changes a partner's lock policy. Operators only; audited. A bad value is INVALID_PARTNER_SETTINGS and changes nothing. */
   updatePartnerSettings: Partner;
@@ -3175,6 +3200,7 @@ export type DeviceResolvers<ContextType = Context, ParentType extends ResolversP
   commands?: Resolver<ResolversTypes['DeviceCommandConnection'], ParentType, ContextType, RequireFields<DeviceCommandsArgs, 'first'>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  events?: Resolver<ResolversTypes['EventConnection'], ParentType, ContextType, RequireFields<DeviceEventsArgs, 'first'>>;
   family?: Resolver<ResolversTypes['DeviceFamily'], ParentType, ContextType>;
   financeOrder?: Resolver<Maybe<ResolversTypes['FinanceOrder']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;

@@ -34,6 +34,7 @@ import * as webhookFanOut from '../../migrations/20261129000100_webhook_fan_out.
 import * as corrections from '../../migrations/20261129100100_corrections.js';
 import * as reversalOpposites from '../../migrations/20261129100110_reversal_opposites.js';
 import * as book from '../../migrations/20261130000100_book.js';
+import * as deviceEvents from '../../migrations/20261201000100_device_events.js';
 import * as partnerNextLock from '../../migrations/20261201000200_partner_next_lock.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
@@ -70,6 +71,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261129100100_corrections': corrections,
   '20261129100110_reversal_opposites': reversalOpposites,
   '20261130000100_book': book,
+  '20261201000100_device_events': deviceEvents,
   '20261201000200_partner_next_lock': partnerNextLock,
 };
 

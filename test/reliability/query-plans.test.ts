@@ -29,6 +29,7 @@ import {
 import type { DeviceListing } from '../../src/modules/devices/rows.js';
 import { type EventPosition, eventById, eventsPrecede, listEvents } from '../../src/modules/events/queries.js';
 import { purgeExpiredEvents } from '../../src/modules/events/retention.js';
+import type { EventTypeName } from '../../src/modules/events/rows.js';
 import {
   financeOrderById,
   financeOrdersAroundCustomers,
@@ -440,6 +441,17 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   add('events: hasPreviousPage', () =>
     captureQueries(db, (d) => eventsPrecede(d, { partnerId: p.partner!, types: null }, { sequence: p.eventSequence! })),
   );
+  // Device.events (decisions.md 46): one device's events of its partner's log, by its tag.
+  const deviceEvents = (after?: EventPosition, types: EventTypeName[] | null = null) =>
+    captureQueries(db, (d) => listEvents(d, { partnerId: p.partner!, deviceTag: p.tag!, types, after, limit: 21 }));
+  add("a device's events: a page", () => deviceEvents());
+  add("a device's events: a page after a cursor", () => deviceEvents({ sequence: p.eventSequence! }));
+  add("a device's events: its locks and unlocks", () => deviceEvents(undefined, ['device.locked', 'device.unlocked']));
+  add("a device's events: hasPreviousPage", () =>
+    captureQueries(db, (d) =>
+      eventsPrecede(d, { partnerId: p.partner!, deviceTag: p.tag!, types: null }, { sequence: p.eventSequence! }),
+    ),
+  );
   add('events: the retention purge', () =>
     // A horizon before every event: nothing is deleted here, and its statement is what is planned.
     captureQueries(db, (d) => purgeExpiredEvents(d, BENCH_END, 3650)),
@@ -738,6 +750,65 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
           summary,
         ).toEqual([]);
       }
+    } finally {
+      await trx.rollback();
+    }
+  });
+
+  // Device.events on a log where every device of the partner has a month of check-ins (in a
+  // transaction rolled back, with its statistics): each page and hasPreviousPage read the device's
+  // range of events_partner_device_sequence on every month, never the partner's whole log.
+  it("a device's events are read along events_partner_device_sequence", async () => {
+    const trx = await db.transaction();
+    try {
+      await trx.raw(
+        `insert into events (partner_id, id, sequence, type, occurred_at, data, fanned_out)
+         select d.partner_id, 'evt_' || substr(md5(d.id || ':' || n), 1, 26), nextval('events_sequence'),
+           'device.checked_in', ?::timestamptz - n * interval '1 day',
+           json_build_object('device', json_build_object('tag', d.tag, 'imei', d.imei), 'lockState', 'UNLOCKED',
+             'reason', null, 'appVersion', '1.0.0', 'simMismatch', false), true
+         from devices d, generate_series(1, 30) as n
+         where d.partner_id = ?`,
+        [BENCH_END, p.partner!],
+      );
+      await trx.raw('analyze events');
+      const { rows: indexes } = (await trx.raw(
+        `select c.relname from pg_class c where c.relname = 'events_partner_device_sequence'
+         or c.oid in (select inhrelid from pg_inherits where inhparent = 'events_partner_device_sequence'::regclass)`,
+      )) as { rows: Array<{ relname: string }> };
+      const deviceIndexes = new Set(indexes.map((row) => row.relname));
+      const [middle] = await trx('events')
+        .where({ partner_id: p.partner!, type: 'device.checked_in' })
+        .whereRaw(`(data->'device'->>'tag') = ?`, [p.tag!])
+        .orderBy('sequence')
+        .offset(15)
+        .limit(1)
+        .select('sequence');
+      const at = { sequence: String(middle.sequence) };
+      const selection = { partnerId: p.partner!, deviceTag: p.tag!, types: null };
+      const statements = [
+        ...(await captureQueries(trx as unknown as Db, (d) =>
+          listEvents(d, { ...selection, after: undefined, limit: 21 }),
+        )),
+        ...(await captureQueries(trx as unknown as Db, (d) => listEvents(d, { ...selection, after: at, limit: 21 }))),
+        ...(await captureQueries(trx as unknown as Db, (d) => eventsPrecede(d, selection, at))),
+      ];
+      expect(statements).toHaveLength(3);
+      for (const statement of statements) {
+        const result = await trx.raw(`explain (format json) ${statement.sql}`, statement.bindings as never);
+        const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+        const summary = `${statement.sql}: ${JSON.stringify(plan)}`;
+        const used = indexesOf(plan);
+        expect(used.length, summary).toBeGreaterThan(0);
+        expect(
+          used.filter((name) => !deviceIndexes.has(name)),
+          summary,
+        ).toEqual([]);
+        expect(seqScans(plan), summary).toEqual([]);
+      }
+      const page = await listEvents(trx, { ...selection, after: undefined, limit: 21 });
+      expect(page).toHaveLength(21);
+      expect(page.every((row) => (row.data as { device: { tag: string } }).device.tag === p.tag)).toBe(true);
     } finally {
       await trx.rollback();
     }

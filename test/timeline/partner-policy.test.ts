@@ -1,12 +1,14 @@
 // A partner's lock policy and its sandbox clock (decisions.md 15), through the doors: the settings'
 // refusals change nothing; the grace moves lockAt, the legacy nextPayment and validThrough, and the
-// lock; a sandbox clock moves one partner's time only, forward only, and is refused in production;
+// lock; a sandbox clock moves one partner's time only, forward only, by operators and by the partner's
+// own partner key (audited with it; another partner's FORBIDDEN), and is refused in production;
 // a second instance over the same database hears a change made on the first.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppDeps, createApp } from '../../src/app.js';
 import { DEMO_CLERK_ID, DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
 import { createLogger } from '../../src/kernel/logger.js';
+import { hashApiKey } from '../../src/modules/auth/keys.js';
 import { DEFAULT_PARTNER_SETTINGS, partnerSettingsOf } from '../../src/modules/partners/settings.js';
 import { serviceLayers } from '../../src/serviceLayers.js';
 import { onPostgres } from '../support/db.js';
@@ -266,12 +268,18 @@ describe('lockAt, with a grace of 48 hours', () => {
     expect(await auditCount()).toBe(audited);
   });
 
-  it('is for operators only', async () => {
-    const asPartner = graphqlOn(() => fixture.service, 'demo-partner-key');
+  it('is not for retail or vendor keys, even their own partner', async () => {
     const { sandboxClock } = await settingsOf(demoPartner);
-    const body = await asPartner(SET_CLOCK, { input: { partnerId: demoPartner, now: sandboxClock.now + DAY } });
-    expect(codeOf(body)).toBe('FORBIDDEN');
-    expect(codeOf(await asPartner(RESET_CLOCK, { id: demoPartner }))).toBe('FORBIDDEN');
+    const audited = await auditCount();
+    for (const key of ['demo-retail-key', 'demo-vendor-key']) {
+      const asKey = graphqlOn(() => fixture.service, key);
+      const body = await asKey(SET_CLOCK, { input: { partnerId: demoPartner, now: sandboxClock.now + DAY } });
+      expect(codeOf(body), key).toBe('FORBIDDEN');
+      expect(codeOf(await asKey(RESET_CLOCK, { id: demoPartner })), key).toBe('FORBIDDEN');
+    }
+    const after = (await settingsOf(demoPartner)).sandboxClock;
+    expect(after.now - sandboxClock.now).toBeLessThan(DAY);
+    expect(await auditCount()).toBe(audited);
   });
 
   it('reset puts the partner back on real time', async () => {
@@ -284,6 +292,60 @@ describe('lockAt, with a grace of 48 hours', () => {
       .whereIn('action', ['partner.sandbox_clock.set', 'partner.sandbox_clock.reset'])
       .pluck('action');
     expect(actions).toEqual(['partner.sandbox_clock.set', 'partner.sandbox_clock.set', 'partner.sandbox_clock.reset']);
+  });
+});
+
+describe("a partner key on its partner's sandbox clock (decisions.md 46)", () => {
+  const asPartner = graphqlOn(() => fixture.service, 'demo-partner-key');
+  const clockRecord = async (action: string) =>
+    fixture.database.db('audit_events').where({ action, subject_id: demoPartner }).orderBy('id', 'desc').first();
+  const partnerKeyId = async () =>
+    String(
+      (
+        await fixture.database
+          .db('api_keys')
+          .where({ key_hash: hashApiKey('demo-partner-key') })
+          .first('id')
+      ).id,
+    );
+
+  it("moves its own partner's clock and puts it back, audited with the partner key as the actor", async () => {
+    expect((await settingsOf(demoPartner)).sandboxClock).toBeNull();
+    const target = Math.floor(Date.now() / 1000) + 5 * DAY;
+    const moved = ok(await asPartner(SET_CLOCK, { input: { partnerId: demoPartner, now: target } })).setSandboxClock;
+    expect(moved).toMatchObject({ partnerId: demoPartner, now: target });
+    expect((await settingsOf(demoPartner)).sandboxClock.now).toBeGreaterThanOrEqual(target);
+    const keyId = await partnerKeyId();
+    expect(await clockRecord('partner.sandbox_clock.set')).toMatchObject({
+      actor_kind: 'partner',
+      actor_id: demoPartner,
+      actor_key_id: keyId,
+      partner_id: demoPartner,
+    });
+    const reset = ok(await asPartner(RESET_CLOCK, { id: demoPartner })).resetSandboxClock;
+    expect(reset.now).toBe(reset.realNow);
+    expect((await settingsOf(demoPartner)).sandboxClock).toBeNull();
+    expect(await clockRecord('partner.sandbox_clock.reset')).toMatchObject({
+      actor_kind: 'partner',
+      actor_id: demoPartner,
+      actor_key_id: keyId,
+    });
+  });
+
+  it("refuses another partner's clock, or a partner that does not exist, with FORBIDDEN, changing nothing", async () => {
+    const audited = await auditCount();
+    const later = Math.floor(Date.now() / 1000) + 10 * DAY;
+    for (const partnerId of [otherPartner, '999999']) {
+      for (const body of [
+        await asPartner(SET_CLOCK, { input: { partnerId, now: later } }),
+        await asPartner(RESET_CLOCK, { id: partnerId }),
+      ]) {
+        expect(codeOf(body)).toBe('FORBIDDEN');
+        expect(body.errors?.[0]?.message).toContain("a partner key moves only its own partner's sandbox clock");
+      }
+    }
+    expect((await settingsOf(otherPartner)).sandboxClock).toBeNull();
+    expect(await auditCount()).toBe(audited);
   });
 });
 
@@ -385,6 +447,11 @@ describe('in production', () => {
     const later = Math.floor(Date.now() / 1000) + 10 * DAY;
     expect(codeOf(await asOperator(SET_CLOCK, { input: { partnerId: demoPartner, now: later } }))).toBe('FORBIDDEN');
     expect(codeOf(await asOperator(RESET_CLOCK, { id: demoPartner }))).toBe('FORBIDDEN');
+    // The partner key on its own partner's clock too.
+    const asPartner = graphqlOn(production, 'demo-partner-key');
+    expect(codeOf(await asPartner(SET_CLOCK, { input: { partnerId: demoPartner, now: later } }))).toBe('FORBIDDEN');
+    expect(codeOf(await asPartner(RESET_CLOCK, { id: demoPartner }))).toBe('FORBIDDEN');
+    expect((await settingsOf(demoPartner)).sandboxClock).toBeNull();
     // A clock stored (set outside production, a copied database) changes nothing here.
     ok(await operator(SET_CLOCK, { input: { partnerId: demoPartner, now: later } }));
     const seen = ok(

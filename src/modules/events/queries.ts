@@ -99,13 +99,21 @@ export function appendedBy<T extends Pick<EventRow, 'partner_id' | 'id' | 'type'
 /** Where a page of the log stops: a partner's by sequence, every partner's by (time, id). */
 export type EventPosition = { sequence: string } | { timeUs: string; id: string };
 
+/** The device an event names, as events_partner_device_sequence indexes it (its migration: 20261201000100). */
+const DEVICE_TAG = "(data->'device'->>'tag')";
+
 interface EventListing {
   /** One partner's events (by sequence), or every partner's (null: operators, by time). */
   partnerId: string | null;
+  /** Of one partner's log, only the events whose data names this device (by its tag). */
+  deviceTag?: string;
   types: readonly EventTypeName[] | null;
   after: EventPosition | undefined;
   limit: number;
 }
+
+/** Which events a listing holds, wherever its page starts. */
+export type EventSelection = Omit<EventListing, 'after' | 'limit'>;
 
 /** A page of the log, newest first. */
 export function listEvents(db: DbOrTrx, listing: EventListing): Promise<EventRow[]> {
@@ -113,6 +121,7 @@ export function listEvents(db: DbOrTrx, listing: EventListing): Promise<EventRow
     .select(...COLUMNS, db.raw('(extract(epoch from occurred_at) * 1000000)::int8 as occurred_at_us'))
     .limit(listing.limit);
   if (listing.types) query.whereIn('type', [...listing.types]);
+  if (listing.deviceTag !== undefined) query.whereRaw(`${DEVICE_TAG} = ?`, [listing.deviceTag]);
   const after = listing.after;
   if (listing.partnerId !== null) {
     query.where('partner_id', listing.partnerId).orderBy('sequence', 'desc');
@@ -137,13 +146,10 @@ export function listEvents(db: DbOrTrx, listing: EventListing): Promise<EventRow
  * order, newest first: the event at the position or a newer one. One row at most, read along the
  * listing's index from the position.
  */
-export async function eventsPrecede(
-  db: DbOrTrx,
-  listing: Pick<EventListing, 'partnerId' | 'types'>,
-  position: EventPosition,
-): Promise<boolean> {
+export async function eventsPrecede(db: DbOrTrx, listing: EventSelection, position: EventPosition): Promise<boolean> {
   const query = db('events').select(db.raw('1 as present')).limit(1);
   if (listing.types) query.whereIn('type', [...listing.types]);
+  if (listing.deviceTag !== undefined) query.whereRaw(`${DEVICE_TAG} = ?`, [listing.deviceTag]);
   if (listing.partnerId !== null) {
     query.where('partner_id', listing.partnerId).orderBy('sequence');
     if ('sequence' in position) query.where('sequence', '>=', position.sequence);

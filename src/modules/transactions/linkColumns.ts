@@ -101,6 +101,8 @@ const DEVICE: FieldColumns<DeviceResolvers, DeviceRow> = {
   silentSince: ['partner_id', 'id', 'last_checkin_at'],
   // Its commands, read by the device's key (deviceCommands/resolvers.ts).
   commands: ['partner_id', 'id'],
+  // Its events, read from its partner's log by its tag (events/resolvers.ts).
+  events: ['partner_id', 'tag'],
 };
 
 const PAYMENT: FieldColumns<PaymentResolvers, PaymentRow> = {

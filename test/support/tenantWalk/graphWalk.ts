@@ -182,8 +182,10 @@ export const MUTATION_COVERAGE: Record<string, string> = {
   reverseVendorPayment: 'vendor tokens only: FORBIDDEN with a partner or retail key, nothing written',
   createPartner: 'operators only',
   updatePartnerSettings: 'operators only',
-  setSandboxClock: 'operators only',
-  resetSandboxClock: 'operators only',
+  setSandboxClock:
+    "partner key naming B's partnerId: FORBIDDEN as for a partner that does not exist, nothing written; retail: FORBIDDEN",
+  resetSandboxClock:
+    "partner key naming B's partnerId: FORBIDDEN as for a partner that does not exist, nothing written; retail: FORBIDDEN",
   createMerchant: 'operators only',
   createClerk: 'operators only',
   createCustomer: 'operators only',
