@@ -61,25 +61,23 @@ export type ConsoleLiveEventsSubscriptionVariables = Exact<{
   partnerId?: string | number | null | undefined;
 }>;
 
-export type ConsoleLiveEventsSubscription = {
-  events: { id: string; type: EventType; occurredAt: number; sequence: string; data: unknown };
-};
 
-export type ConsolePartnersQueryVariables = Exact<{ [key: string]: never }>;
+export type ConsoleLiveEventsSubscription = { events: { id: string, type: EventType, occurredAt: number, sequence: string, data: unknown } };
 
-export type ConsolePartnersQuery = { partners: Array<{ id: string; name: string }> };
+export type ConsolePartnersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsolePartnersQuery = { partners: Array<{ id: string, name: string }> };
 
 export type ConsoleRecentEventsQueryVariables = Exact<{
   partnerId?: string | number | null | undefined;
   first: number;
 }>;
 
-export type ConsoleRecentEventsQuery = {
-  events: { nodes: Array<{ id: string; type: EventType; occurredAt: number; sequence: string; data: unknown }> };
-};
 
-export type ConsoleViewerQueryVariables = Exact<{ [key: string]: never }>;
+export type ConsoleRecentEventsQuery = { events: { nodes: Array<{ id: string, type: EventType, occurredAt: number, sequence: string, data: unknown }> } };
 
-export type ConsoleViewerQuery = {
-  viewer: { kind: PrincipalKind; keyKind: ApiKeyKind; partner: { id: string; name: string } | null };
-};
+export type ConsoleViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleViewerQuery = { viewer: { kind: PrincipalKind, keyKind: ApiKeyKind, partner: { id: string, name: string } | null } };
