@@ -1,9 +1,20 @@
-// The production build: `npm run build` compiles the service to dist/, and the compiled service runs the way
-// production starts it (the start:prod script: plain node, no TypeScript compiler loaded, the heap limit of
-// npm start), browser pages and their assets included, after the compiled db commands migrated and seeded a
-// fresh database (embedded under a temporary DATA_DIR, or a new Postgres database with TEST_DATABASE_URL).
+// The production build: `npm run build` compiles the service to dist/ (the console bundled there too), and
+// the compiled service runs the way production starts it (the start:prod script: plain node, no TypeScript
+// compiler loaded, the heap limit of npm start), browser pages, the console and their assets included,
+// after the compiled db commands migrated and seeded a fresh database (embedded under a temporary DATA_DIR,
+// or a new Postgres database with TEST_DATABASE_URL).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -104,6 +115,20 @@ describe('npm run build and the compiled service', () => {
     }
   });
 
+  it("writes the console's bundle and its operations' texts into dist/ (decisions.md 46)", () => {
+    for (const file of ['console.js', 'console.css']) {
+      expect(statSync(join(ROOT, 'dist/src/pages/console', file)).size, file).toBeGreaterThan(1000);
+    }
+    const operations = readdirSync(join(ROOT, 'console/operations')).filter((file) => file.endsWith('.graphql'));
+    expect(operations.length).toBeGreaterThan(0);
+    expect(readdirSync(join(ROOT, 'dist/console/operations')).sort()).toEqual(operations.sort());
+    for (const file of operations) {
+      expect(readFileSync(join(ROOT, 'dist/console/operations', file), 'utf8'), file).toBe(
+        readFileSync(join(ROOT, 'console/operations', file), 'utf8'),
+      );
+    }
+  });
+
   it('has compiled command line tools: the db commands migrate and seed, the keys command answers --help', async () => {
     const migrated = await finish(node(['dist/src/cli/db.js', 'migrate'], env));
     expect(migrated.code, migrated.stderr).toBe(0);
@@ -150,6 +175,25 @@ describe('npm run build and the compiled service', () => {
           expect(await answer.text()).toBe(readFileSync(join(ROOT, `src/pages/browser/${own[1]}.${own[2]}`), 'utf8'));
         else await answer.arrayBuffer();
       }
+    }
+
+    // The console (decisions.md 46): its page and the two files the build bundled into dist/, byte for byte.
+    const consolePage = await fetch(`${baseUrl}/console`);
+    expect(consolePage.status).toBe(200);
+    const consoleAssets = [...(await consolePage.text()).matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(consoleAssets.map((asset) => asset.replace(/\.[0-9a-f]{12}\./, '.')).sort()).toEqual([
+      '/console/assets/console.css',
+      '/console/assets/console.js',
+    ]);
+    for (const asset of consoleAssets) {
+      const answer = await fetch(`${baseUrl}${asset}`);
+      expect(answer.status, asset).toBe(200);
+      const built = readFileSync(
+        join(ROOT, 'dist/src/pages/console', asset.replace(/^.*\/(console)\.[0-9a-f]{12}\./, '$1.')),
+      );
+      expect(Buffer.from(await answer.arrayBuffer()).equals(built), asset).toBe(true);
     }
 
     service.kill('SIGTERM');

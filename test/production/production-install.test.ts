@@ -4,7 +4,7 @@
 // then the runtime folder used as the image uses it: the release step (`npm run db:migrate`, with
 // DATABASE_URL alone; and the README's deploy recipe, run as written from the build's folder), the
 // image's CMD with `--role api` and `--role worker` (a payment through the API, delivered by the
-// worker's webhook to a real receiver), its HEALTHCHECK, and the startup failures an operator meets
+// worker's webhook to a real receiver; the console served from dist/ with no esbuild), its HEALTHCHECK, and the startup failures an operator meets
 // first (port in use, database unreachable, database missing), each one line and a non-zero exit.
 // As root (here and in CI), every process of the runtime folder runs as `nobody`, not root, over files
 // it cannot write: the image's USER and its read-only code.
@@ -153,7 +153,11 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
       ),
     );
     expect(devOnly.filter((path) => installed.has(path))).toEqual([]);
+    // The console is served from the build's bundle: its bundler is not installed here (decisions.md 46).
+    expect(devOnly).toContain('node_modules/esbuild');
+    expect(installed.has('node_modules/esbuild')).toBe(false);
     expect(readdirSync(join(appDir, 'dist/src')).includes('main.js')).toBe(true);
+    expect(readdirSync(join(appDir, 'dist/src/pages/console')).sort()).toEqual(['console.css', 'console.js']);
   });
 
   it('keeps the production node_modules at most 90 MB (du)', async () => {
@@ -359,6 +363,19 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
       expect((await fetch(`${api.baseUrl}/v1/list-clerks.php?key=demo-retail-key`)).status).toBe(200);
       expect((await fetch(`${worker.baseUrl}/metrics`)).status).toBe(200);
       expect((await fetch(`${worker.baseUrl}/v1/list-clerks.php?key=demo-retail-key`)).status).toBe(404);
+      // The console from dist/ with no esbuild installed, without its sandbox view; the worker serves none.
+      const consolePage = await fetch(`${api.baseUrl}/console`);
+      expect(consolePage.status).toBe(200);
+      const html = await consolePage.text();
+      expect(html).toContain('data-sandbox="false"');
+      const consoleAssets = [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+      expect(consoleAssets).toHaveLength(2);
+      for (const asset of consoleAssets) {
+        const answer = await fetch(`${api.baseUrl}${asset}`);
+        expect(answer.status, asset).toBe(200);
+        expect((await answer.arrayBuffer()).byteLength, asset).toBeGreaterThan(1000);
+      }
+      expect((await fetch(`${worker.baseUrl}/console`)).status).toBe(404);
       for (const instance of [api, worker]) {
         instance.child.kill('SIGTERM');
         const done = await instance.exited;
@@ -366,6 +383,9 @@ describe.skipIf(!onPostgres)("the image's steps in a clean folder", () => {
         for (const line of done.stdout.split('\n').filter((text) => text.trim() !== '')) {
           expect(() => JSON.parse(line), line).not.toThrow();
         }
+        expect(done.stdout, 'the console is built: no line says it cannot be served').not.toContain(
+          'console is not built',
+        );
       }
     }, 120_000);
 

@@ -82,6 +82,10 @@ export interface TestServiceOptions {
   background?: { deliveries?: Partial<DeliverySettings> };
   /** GRAPHQL_TRUSTED_DOCUMENTS's manifest (test/graph/trusted-documents.test.ts); absent: the mode is off. */
   trustedDocuments?: TrustedDocuments;
+  /** NODE_ENV=production's mode (test/console/console-door.test.ts); absent: development. */
+  production?: boolean;
+  /** CONSOLE_ENABLED (test/console/console-door.test.ts); absent: the console is served. */
+  consoleEnabled?: boolean;
 }
 
 /** The service's background tasks, as src/main.ts starts them. */
@@ -123,13 +127,14 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     db,
     logger: options.logger ?? createLogger('silent'),
     now: options.now ?? (() => new Date()),
-    production: false,
+    production: options.production ?? false,
     tokens: options.tokens ?? TEST_TOKENS,
     unlockKeys: TEST_UNLOCK_KEYS,
     limits: options.limits ?? TEST_LIMITS,
     trustProxy: options.trustProxy ?? false,
     replica: options.replica,
     trustedDocuments: options.trustedDocuments,
+    consoleEnabled: options.consoleEnabled,
   };
   const layers =
     options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });
