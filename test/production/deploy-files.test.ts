@@ -148,6 +148,9 @@ describe('.dockerignore', () => {
     expect(context).toContain('src/main.ts');
     expect(context).toContain('scripts/build.ts');
     expect(context).toContain('package-lock.json');
+    // The console's sources: npm run build bundles them (decisions.md 46).
+    expect(context).toContain('console/src/main.tsx');
+    expect(context).toContain('console/operations/viewer.graphql');
   });
 
   it('lets through every file the build stage copies by name', () => {
