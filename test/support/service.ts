@@ -86,6 +86,8 @@ export interface TestServiceOptions {
   production?: boolean;
   /** CONSOLE_ENABLED (test/console/console-door.test.ts); absent: the console is served. */
   consoleEnabled?: boolean;
+  /** The port to listen on (a service started again where its clients knew it: test/console/console-resilience.test.ts); absent: any free one. */
+  port?: number;
 }
 
 /** The service's background tasks, as src/main.ts starts them. */
@@ -140,7 +142,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });
   const { app, subscriptions, stop, executorStats, policies } = await createApp(deps, layers);
   const background = options.background ? startBackground(deps, policies, options.background.deliveries) : null;
-  const server: Server = app.listen(0, '127.0.0.1');
+  const server: Server = app.listen(options.port ?? 0, '127.0.0.1');
   // Never closes an idle connection under the test's client (which drops its own after 4 s): Node's
   // default 5 s raced the client on a busy machine, a request sent as the server closed the
   // connection read ECONNRESET (decisions.md 38). close() ends them all.

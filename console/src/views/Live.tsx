@@ -67,7 +67,7 @@ function EventItem(props: { event: LiveEvent }) {
   const { event } = props;
   const orderId = orderIdOf(event);
   return (
-    <li data-event-type={event.type}>
+    <li data-event-type={event.type} data-event-id={event.id}>
       <span className="event-type">{words(event.type)}</span>{' '}
       <time className="event-time" dateTime={new Date(event.occurredAt * 1000).toISOString()}>
         {time(event.occurredAt)}
