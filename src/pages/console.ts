@@ -1,7 +1,7 @@
 // GET /console: the console (docs/decisions.md 46), a page that reads and changes the service only
 // through /graphql with the person's own key. This door serves its HTML and its two files under
 // /console/assets/, each named by a hash of its bytes; the files come from npm run build (dist/), or,
-// run from the sources, from esbuild in memory at the first request, once per process.
+// run from the sources, from esbuild in memory at the first request, once per process (consoleBundle.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,14 +76,7 @@ function consoleFilesSource(logger: Logger): (() => Promise<ConsoleFiles>) | nul
     );
     return null;
   }
-  let bundling: Promise<ConsoleFiles> | null = null;
-  return () => {
-    bundling ??= bundleConsole().catch((error: unknown) => {
-      bundling = null; // a failed bundle is tried again on the next request
-      throw error;
-    });
-    return bundling;
-  };
+  return bundleConsole;
 }
 
 /** /console and its files; null when they cannot be served (said once in the log). */

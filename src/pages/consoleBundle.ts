@@ -47,16 +47,35 @@ export function canBundleConsole(): boolean {
   }
 }
 
-/** The console bundled in memory from its sources. */
-export async function bundleConsole(): Promise<ConsoleFiles> {
+let bundled: Promise<ConsoleFiles> | null = null;
+
+/**
+ * The console bundled in memory from its sources, once per process (every app of the process shares
+ * it); a failed bundle is tried again at the next request. esbuild's helper process is stopped once it
+ * is done: nothing else of the service asks it anything, and a helper left running could be ended
+ * under it (by a test's clean-up), failing the next bundle for good.
+ */
+export function bundleConsole(): Promise<ConsoleFiles> {
+  bundled ??= bundleFromSources().catch((error: unknown) => {
+    bundled = null;
+    throw error;
+  });
+  return bundled;
+}
+
+async function bundleFromSources(): Promise<ConsoleFiles> {
   const esbuild = await import('esbuild');
-  const result = await esbuild.build({ ...consoleBuildOptions('/console-bundle'), write: false });
-  const output = (extension: string) => {
-    const file = result.outputFiles.find((candidate) => candidate.path.endsWith(extension));
-    if (!file) throw new Error(`the console's bundle has no ${extension} file`);
-    return file.contents;
-  };
-  return { script: output('.js'), stylesheet: output('.css') };
+  try {
+    const result = await esbuild.build({ ...consoleBuildOptions('/console-bundle'), write: false });
+    const output = (extension: string) => {
+      const file = result.outputFiles.find((candidate) => candidate.path.endsWith(extension));
+      if (!file) throw new Error(`the console's bundle has no ${extension} file`);
+      return file.contents;
+    };
+    return { script: output('.js'), stylesheet: output('.css') };
+  } finally {
+    await esbuild.stop();
+  }
 }
 
 /**

@@ -24,8 +24,8 @@ const started: TestService[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   service = await start({});
-  // The first request bundles the console: esbuild's helper process, started here, serves every later
-  // bundle of this file (test/support/childProcesses.ts ends a process a test body started with that test).
+  // The first request bundles the console, once for the process: every later app of this file serves
+  // that bundle.
   expect((await service.request('/console')).status).toBe(200);
 });
 afterAll(async () => {
@@ -158,6 +158,15 @@ describe('GET /console', () => {
       expect(response.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
       expect(await response.json(), path).toEqual(notFound('GET', path));
     }
+  });
+});
+
+describe('from the sources', () => {
+  it('bundles once for the process: another app of it serves the same files, after the bundler has stopped', async () => {
+    const first = await consolePage(service);
+    const second = await consolePage(await start({}));
+    expect(second.assets).toEqual(first.assets);
+    for (const asset of second.assets) expect((await service.request(asset)).status, asset).toBe(200);
   });
 });
 

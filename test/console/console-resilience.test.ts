@@ -33,8 +33,8 @@ beforeAll(async () => {
   service = await startTestService(database.db);
   port = Number(new URL(service.baseUrl).port);
   ({ browser, unavailable } = await launchChromium('test/console/console-resilience.test.ts'));
-  // Opened here, not in a test: the first request bundles the console, and esbuild's helper process
-  // must outlive the test that starts it (test/support/childProcesses.ts ends what a test started).
+  // Opened here, not in a test: the first request bundles the console (once per process), which is no
+  // step of the walk.
   if (browser) visit = await openRecorded(browser, `${service.baseUrl}/console`);
 });
 afterAll(async () => {

@@ -48,8 +48,8 @@ beforeAll(async () => {
   ({ browser, unavailable } = await launchChromium('test/console/console.test.ts'));
   if (!browser) return;
   mkdirSync(SHOTS, { recursive: true });
-  // Opened here, not in a test: the first request bundles the console, and esbuild's helper process
-  // must outlive the test that starts it (test/support/childProcesses.ts ends what a test started).
+  // Opened here, not in a test: the first request bundles the console (once per process), which is no
+  // step of the walk.
   demo = await openRecorded(browser, `${service().baseUrl}/console`);
 });
 afterAll(async () => {
