@@ -230,7 +230,9 @@ describe('the console in chromium, signed in with a partner key', () => {
     expectClean(demo);
   });
 
-  it('asked only /graphql after its page and two files, and never put the key in an address', async ({ skip }) => {
+  it('asked only /graphql after its page and two files, and never put the key in an address or its console', async ({
+    skip,
+  }) => {
     if (unavailable) return skip(unavailable);
     const base = service().baseUrl;
     const files = demo.requests.filter((request) => request !== `POST ${base}/graphql`);
@@ -246,6 +248,10 @@ describe('the console in chromium, signed in with a partner key', () => {
     for (const address of [...demo.addresses, ...demo.requests, ...demo.sockets]) {
       expect(address).not.toContain(DEMO_KEY);
     }
+    expect(
+      demo.messages.filter((message) => message.includes(DEMO_KEY)),
+      'the key in the console',
+    ).toEqual([]);
     expectClean(demo);
   });
 

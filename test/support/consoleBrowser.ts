@@ -45,6 +45,8 @@ export interface RecordedVisit {
   foreign: Set<string>;
   /** console.error messages and uncaught exceptions of the page. */
   errors: string[];
+  /** Every message the page wrote to its console, of any level. */
+  messages: string[];
 }
 
 /** A fresh context (no stored state, no CSP bypass) on `url`, everything it asks for recorded. */
@@ -58,6 +60,7 @@ export async function openRecorded(browser: Browser, url: string): Promise<Recor
     addresses: [],
     foreign: new Set(),
     errors: [],
+    messages: [],
   };
   await context.route('**/*', (route) => {
     const requested = route.request().url();
@@ -84,6 +87,7 @@ export async function openRecorded(browser: Browser, url: string): Promise<Recor
     if (frame === page.mainFrame()) visit.addresses.push(frame.url());
   });
   page.on('console', (message) => {
+    visit.messages.push(message.text());
     if (message.type() === 'error') visit.errors.push(`console.error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => visit.errors.push(`uncaught: ${error.message}`));
