@@ -14,6 +14,7 @@ import { REPORT_RUN_WAITING_PREFIX } from '../modules/reports/create.js';
 import { deleteExpiredFiles } from '../modules/reports/queries.js';
 import { type ReportWorkerDeps, runNextReport } from '../modules/reports/run.js';
 import { fireDueInstants } from '../modules/timeline/claim.js';
+import { LOCK_INSTANTS_DUE_PREFIX } from '../modules/timeline/schedule.js';
 import { DEFAULT_LOCK_BATCH } from '../modules/timeline/scheduler.js';
 import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
 import { sealStoredUnlockKeys } from '../modules/unlockCodes/storedKeys.js';
@@ -29,11 +30,15 @@ const HOUR = 3_600_000;
 /** The days of snapshots one batch writes: catching up, the loop runs it again at once. */
 export const SNAPSHOT_BATCH_DAYS = 50;
 
-/** An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation, deliveries due nor a report run waiting. */
+/**
+ * An event's message on the log's channel ("partner_id:id"; publish.ts), not a revocation, deliveries
+ * due, a report run waiting nor lock instants brought forward.
+ */
 const isEventMessage = (message: string) =>
   !message.startsWith(REVOKED_KEY_PREFIX) &&
   !message.startsWith(DELIVERIES_DUE_PREFIX) &&
-  !message.startsWith(REPORT_RUN_WAITING_PREFIX);
+  !message.startsWith(REPORT_RUN_WAITING_PREFIX) &&
+  !message.startsWith(LOCK_INSTANTS_DUE_PREFIX);
 
 /**
  * The webhook tasks, on the delivery worker's own connections (off the requests' queue): the fan-out of
@@ -80,6 +85,8 @@ export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?:
     name: 'lock instants',
     batchSize,
     pollMs: options.pollMs ?? 1000,
+    // A sandbox clock moved forward may make instants due at once (partnerPolicy/changes.ts).
+    wakesOn: (message) => message.startsWith(LOCK_INSTANTS_DUE_PREFIX),
     runBatch: async () => (await db.transaction((trx) => fireDueInstants(trx, new Date(), batchSize))).claimed,
   };
 }

@@ -4,13 +4,20 @@
 // would) write each event exactly once. Time moves as the sandbox clock moves it (shiftPartnerTimeline).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
+import { listenToChannel } from '../../src/db/notifications.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID } from '../../src/fixtures/demoIds.js';
 import { startJobLoop } from '../../src/jobs/loop.js';
-import { lockInstantsTask } from '../../src/jobs/tasks.js';
+import { lockInstantsTask, webhookTasks } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
+import { EVENTS_CHANNEL } from '../../src/modules/events/publish.js';
 import { DEFAULT_PARTNER_SETTINGS } from '../../src/modules/partners/settings.js';
 import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
-import { reschedulePartner, scheduleLoadedOrders, shiftPartnerTimeline } from '../../src/modules/timeline/schedule.js';
+import {
+  LOCK_INSTANTS_DUE_PREFIX,
+  reschedulePartner,
+  scheduleLoadedOrders,
+  shiftPartnerTimeline,
+} from '../../src/modules/timeline/schedule.js';
 import { fireAllDueInstants } from '../../src/modules/timeline/scheduler.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
 import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
@@ -162,6 +169,32 @@ describe('the lock instants task of the job loop', () => {
     const later = await addOrders(8200003, 1, '1');
     await moveClockBy(90 * DAY_MS);
     expect(await deviceEvents(later)).toEqual([]);
+  });
+});
+
+describe('a sandbox clock moved forward', () => {
+  // The lock instants task polls every second; a move forward also sends, at its commit, the message the
+  // task wakes on (decisions.md 46), so what the move made due is claimed at once.
+  it("sends the message the lock instants task wakes on when it commits, and the webhooks' fan-out does not", async () => {
+    const heard: string[] = [];
+    const listener = await listenToChannel(database.db, EVENTS_CHANNEL, {
+      onPayload: (payload) => heard.push(payload),
+      onLost: () => undefined,
+    });
+    try {
+      await moveClockBy(DAY_MS);
+      await vi.waitFor(() => expect(heard).toContain(`${LOCK_INSTANTS_DUE_PREFIX}${DEMO}`), { timeout: 10_000 });
+    } finally {
+      await listener.close();
+    }
+    const task = lockInstantsTask(database.db);
+    expect(task.wakesOn?.(`${LOCK_INSTANTS_DUE_PREFIX}${DEMO}`)).toBe(true);
+    expect(task.wakesOn?.(`${DEMO}:evt_01JQ0000000000000000000000`)).toBe(false);
+    const fanOut = webhookTasks(
+      { db: database.db, logger: createLogger('silent'), now: () => new Date(), production: false },
+      () => undefined,
+    ).find((each) => each.name === 'webhook fan-out');
+    expect(fanOut?.wakesOn?.(`${LOCK_INSTANTS_DUE_PREFIX}${DEMO}`)).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@
 // here too, beside the payment's own events and after them in the log.
 import type { DbOrTrx } from '../../db/knex.js';
 import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
+import { EVENTS_CHANNEL } from '../events/publish.js';
 import { appendEvents, appendEventsOf, appendEventsPart, appendedBy } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { orderStatusSql } from '../financeOrders/queries.js';
@@ -200,10 +201,13 @@ export async function rescheduleOrder(trx: DbOrTrx, change: TimelineChange): Pro
   await appendEventsWithTimeline(trx, change, events, guarded);
 }
 
+/** The event log channel's message that wakes the lock instants task: a partner's instants were brought forward. */
+export const LOCK_INSTANTS_DUE_PREFIX = 'lock-instants-due:';
+
 /**
  * A sandbox clock moved by `deltaMs` (in the transaction that moves it): the partner's pending instants
  * come `deltaMs` sooner in real time, so a clock moved forward makes them due, and the scheduler
- * catches up in order. One statement.
+ * catches up in order. One statement, and forward a message that wakes the scheduler at commit.
  */
 export async function shiftPartnerTimeline(trx: DbOrTrx, partnerId: string, deltaMs: number): Promise<void> {
   await trx.raw(
@@ -211,6 +215,8 @@ export async function shiftPartnerTimeline(trx: DbOrTrx, partnerId: string, delt
      where partner_id = ? and state = 'pending'`,
     [Math.round(deltaMs), partnerId],
   );
+  // Brought forward, some may be due now: the scheduler claims them once this commits, not at its next look.
+  if (deltaMs > 0) await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${LOCK_INSTANTS_DUE_PREFIX}${partnerId}`]);
 }
 
 /** SQL on an order `o`: its lock has fired (the device is locked). */
