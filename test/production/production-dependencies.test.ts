@@ -2,7 +2,8 @@
 // `npm ci --omit=dev` takes, read from package-lock.json, sum to at most 90 MB on disk (as installed
 // here, measured as du measures); and nothing the processes of a production install run (the service,
 // its preload, the command-line tools) loads is a devDependency, apart from the embedded database, which
-// src/db/knex.ts loads only without DATABASE_URL (and, without it, stops with one line); and tracing,
+// src/db/knex.ts loads only without DATABASE_URL (and, without it, stops with one line), and the console's
+// bundler, which src/pages/consoleBundle.ts loads only where the console is not built; and tracing,
 // which no longer has a gRPC exporter, refuses that protocol in one line. The real install in a clean folder, started on
 // Postgres, is test/production/production-install.test.ts (the deployment's).
 import { spawnSync } from 'node:child_process';
@@ -208,11 +209,18 @@ describe('what a production install runs', () => {
     }
   });
 
-  it('loads no development package, but the embedded database where no DATABASE_URL is set', () => {
+  it('loads no development package, but the embedded database where no DATABASE_URL is set, and the console bundler where the console is not built', () => {
     const devOnly = [...loaded]
       .filter(([name]) => !isProductionPackage(name))
       .map(([name, files]) => `${name} (${[...files].join(', ')})`);
-    expect(devOnly.sort()).toEqual(EMBEDDED_DATABASE_PACKAGES.map((name) => `${name} (src/db/knex.ts)`).sort());
+    // esbuild: imported only when dist/ holds no bundle of the console (run from the sources) and it is
+    // installed; the build's bundle is served without it (production-install.test.ts, decisions.md 46).
+    expect(devOnly.sort()).toEqual(
+      [
+        ...EMBEDDED_DATABASE_PACKAGES.map((name) => `${name} (src/db/knex.ts)`),
+        'esbuild (src/pages/consoleBundle.ts)',
+      ].sort(),
+    );
   });
 
   it("serves the production pages' files from production packages or from the build", () => {
