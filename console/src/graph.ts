@@ -47,3 +47,12 @@ export async function ask<TData, TVariables extends object = Record<string, neve
   if (answer.data == null) throw new GraphError('The service answered without data.', 'UNEXPECTED_ANSWER');
   return answer.data;
 }
+
+/**
+ * A fresh idempotency key (32 hex digits). crypto.randomUUID exists only in a secure context (HTTPS or
+ * localhost), and the console is also opened over plain HTTP on a LAN address; getRandomValues is
+ * there in every context.
+ */
+export function freshIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

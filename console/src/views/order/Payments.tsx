@@ -8,6 +8,7 @@ import type {
   ConsoleOrderReversePaymentMutationVariables,
 } from '../../__generated__/operations.js';
 import { money, time, words } from '../../format.js';
+import { freshIdempotencyKey } from '../../graph.js';
 import { ErrorNote } from '../../ui.js';
 import type { OrderActionsContext, PaymentData } from './types.js';
 import { useMutation } from './useMutation.js';
@@ -42,7 +43,7 @@ export function PaymentsSection(props: { context: OrderActionsContext }) {
   };
   const confirm = async (paymentId: string, reason: string) => {
     // A fresh key per confirmation: each is a request of its own, never taken for the replay of an earlier one.
-    const answer = await reversal.run({ input: { paymentId, reason, idempotencyKey: crypto.randomUUID() } });
+    const answer = await reversal.run({ input: { paymentId, reason, idempotencyKey: freshIdempotencyKey() } });
     if (!answer) return;
     setReversing(null);
     setNotice(`Payment ${answer.reversePayment.payment.id} reversed`);
