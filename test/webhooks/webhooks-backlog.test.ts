@@ -84,8 +84,9 @@ describe('a backlog for one endpoint', () => {
       await new Promise((resolve) => setTimeout(resolve, 2 * ANSWER_AFTER_MS));
       await writeEvents(otherId, [{ type: 'finance_order.paid_off', occurredAt: new Date(), data: { id: 1 } }]);
       for (;;) {
-        const pending = await fixture.database.db('webhook_deliveries').where({ status: 'pending' }).first();
+        // The events first: their deliveries are written as they are fanned out (one transaction).
         const unfanned = await fixture.database.db('events').whereRaw('not fanned_out').first();
+        const pending = await fixture.database.db('webhook_deliveries').where({ status: 'pending' }).first();
         if (!pending && !unfanned) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -97,8 +97,9 @@ describe.runIf(onPostgres)('the webhook worker under load', () => {
       const postedUnderLoad = receiver.received.length;
       loaded = false;
       for (;;) {
-        const pending = await db('webhook_deliveries').where({ status: 'pending' }).first();
+        // The events first: their deliveries are written as they are fanned out (one transaction).
         const unfanned = await db('events').whereRaw('not fanned_out').first();
+        const pending = await db('webhook_deliveries').where({ status: 'pending' }).first();
         if (!pending && !unfanned) break;
         await sleep(20);
       }

@@ -61,12 +61,14 @@ const startWorker = (settings: Partial<DeliverySettings> = {}) => {
  */
 async function settled(): Promise<void> {
   for (;;) {
+    // The events first: the fan-out marks an event and writes its deliveries in one transaction, so once
+    // none is left to fan out every delivery is there to be counted (the other order missed one made between).
+    const unfanned = await fixture.database.db('events').whereRaw('not fanned_out').count({ n: '*' }).first();
     const pending = await fixture.database
       .db('webhook_deliveries')
       .where({ status: 'pending' })
       .count({ n: '*' })
       .first();
-    const unfanned = await fixture.database.db('events').whereRaw('not fanned_out').count({ n: '*' }).first();
     if (Number(pending?.n) === 0 && Number(unfanned?.n) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
