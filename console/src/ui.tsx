@@ -1,7 +1,7 @@
 // The pieces every view is made of: a view's frame (its heading, focused when the view opens), an
 // error said in words, a loading line, a pager over the graph's cursors, and a status that is never
 // colour alone.
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
 import { GraphError } from './graph.js';
 
 /** A view: its heading is focused when it opens, so a screen reader and the keyboard start there. */
@@ -48,24 +48,39 @@ export function Loading(props: { what: string }) {
   );
 }
 
-/** Forward paging with the graph's cursors: the first page, and the next one while there is one. */
+/**
+ * Forward paging with the graph's cursors: the page's number, the first page (which gives the focus back
+ * to the list's heading, `top`), and the next one while there is one.
+ */
 export function Pager(props: {
-  hasNextPage: boolean;
-  onFirst?: (() => void) | null;
-  onNext: () => void;
   label: string;
+  page: number;
+  hasNextPage: boolean;
+  onFirst: (() => void) | null;
+  onNext: () => void;
+  top: RefObject<HTMLElement | null>;
 }) {
+  const { onFirst, top } = props;
   return (
-    <nav className="pager" aria-label={`${props.label} pages`}>
-      {props.onFirst ? (
-        <button type="button" onClick={props.onFirst}>
-          First page
+    <>
+      <p className="muted">Page {props.page}</p>
+      <nav className="pager" aria-label={`${props.label} pages`}>
+        {onFirst ? (
+          <button
+            type="button"
+            onClick={() => {
+              onFirst();
+              top.current?.focus();
+            }}
+          >
+            First page
+          </button>
+        ) : null}
+        <button type="button" onClick={props.onNext} disabled={!props.hasNextPage}>
+          Next page
         </button>
-      ) : null}
-      <button type="button" onClick={props.onNext} disabled={!props.hasNextPage}>
-        Next page
-      </button>
-    </nav>
+      </nav>
+    </>
   );
 }
 

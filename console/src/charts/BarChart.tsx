@@ -1,7 +1,7 @@
 // Bars, as SVG drawn from the numbers (decisions.md 46): a title, a y axis with a few labels, each
 // bar named below and its figure written above it (so no bar is read by its height or colour alone).
 // The numbers themselves are in the table the caller puts beside it.
-import { useId } from 'react';
+import { ChartFrame } from './ChartFrame.js';
 import { roundCeiling, ticksUpTo } from './scale.js';
 
 export interface Bar {
@@ -23,22 +23,12 @@ export function BarChart(props: {
   colour: string;
   yTick: (value: number) => string;
 }) {
-  const id = useId();
   const { bars } = props;
   const top = roundCeiling(Math.max(0, ...bars.map((bar) => bar.value)));
   const slot = (PLOT.right - PLOT.left) / Math.max(1, bars.length);
   const y = (value: number) => PLOT.bottom - (value / top) * (PLOT.bottom - PLOT.top);
   return (
-    <svg
-      className="chart"
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      role="img"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-summary`}
-      preserveAspectRatio="xMidYMid meet"
-    >
-      <title id={`${id}-title`}>{props.title}</title>
-      <desc id={`${id}-summary`}>{props.summary}</desc>
+    <ChartFrame width={WIDTH} height={HEIGHT} title={props.title} summary={props.summary}>
       <g className="axis">
         {ticksUpTo(top).map((tick) => (
           <g key={tick}>
@@ -72,6 +62,6 @@ export function BarChart(props: {
         );
       })}
       <line x1={PLOT.left} x2={PLOT.right} y1={PLOT.bottom} y2={PLOT.bottom} stroke="#4f5a66" strokeWidth={1} />
-    </svg>
+    </ChartFrame>
   );
 }

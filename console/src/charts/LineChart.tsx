@@ -1,7 +1,7 @@
 // Lines over a run of days, as SVG drawn from the numbers (decisions.md 46): a title, axes with a few
 // labels, and a legend telling the lines apart by dash pattern and colour, never colour alone. The
 // numbers themselves are in the table the caller puts beside it; a screen reader reads that.
-import { useId } from 'react';
+import { ChartFrame } from './ChartFrame.js';
 import { labelledIndexes, roundCeiling, ticksUpTo } from './scale.js';
 
 export interface LineSeries {
@@ -41,7 +41,6 @@ export function LineChart(props: {
   /** A tick's label on the y axis. */
   yTick: (value: number) => string;
 }) {
-  const id = useId();
   const { xLabels, series } = props;
   const top = roundCeiling(Math.max(0, ...series.flatMap((line) => line.values.filter((v) => v !== null))));
   const span = Math.max(1, xLabels.length - 1);
@@ -49,16 +48,7 @@ export function LineChart(props: {
     xLabels.length === 1 ? (PLOT.left + PLOT.right) / 2 : PLOT.left + (index * (PLOT.right - PLOT.left)) / span;
   const y = (value: number) => PLOT.bottom - (value / top) * (PLOT.bottom - PLOT.top);
   return (
-    <svg
-      className="chart"
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      role="img"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-summary`}
-      preserveAspectRatio="xMidYMid meet"
-    >
-      <title id={`${id}-title`}>{props.title}</title>
-      <desc id={`${id}-summary`}>{props.summary}</desc>
+    <ChartFrame width={WIDTH} height={HEIGHT} title={props.title} summary={props.summary}>
       <g className="legend">
         {series.map((line, index) => (
           <g key={line.label} transform={`translate(${PLOT.left + index * 160} 14)`}>
@@ -110,6 +100,6 @@ export function LineChart(props: {
           strokeLinejoin="round"
         />
       ))}
-    </svg>
+    </ChartFrame>
   );
 }

@@ -35,7 +35,6 @@ export function LockedDevices(props: { partnerId: string; listPartnerId: string 
     after: pages.after,
   });
   const orders = answer.data?.financeOrders;
-  const toFirst = pages.first;
 
   return (
     <section aria-labelledby="locked-devices">
@@ -103,19 +102,13 @@ export function LockedDevices(props: { partnerId: string; listPartnerId: string 
               </table>
             </div>
           )}
-          <p className="muted">Page {pages.page}</p>
           <Pager
             label="Locked devices"
+            page={pages.page}
             hasNextPage={orders.pageInfo.hasNextPage}
             onNext={() => pages.next(orders.pageInfo.endCursor)}
-            onFirst={
-              toFirst
-                ? () => {
-                    toFirst();
-                    heading.current?.focus();
-                  }
-                : null
-            }
+            onFirst={pages.first}
+            top={heading}
           />
         </>
       ) : null}

@@ -35,7 +35,6 @@ export function SilentDevices(props: { listPartnerId: string | null }) {
       : { partnerId: props.listPartnerId, silentForDays: days, first: PAGE_SIZE, after: pages.after },
   );
   const devices = days === null ? undefined : answer.data?.devices;
-  const toFirst = pages.first;
 
   return (
     <section aria-labelledby="silent-devices">
@@ -120,19 +119,13 @@ export function SilentDevices(props: { listPartnerId: string | null }) {
               </table>
             </div>
           )}
-          <p className="muted">Page {pages.page}</p>
           <Pager
             label="Silent devices"
+            page={pages.page}
             hasNextPage={devices.pageInfo.hasNextPage}
             onNext={() => pages.next(devices.pageInfo.endCursor)}
-            onFirst={
-              toFirst
-                ? () => {
-                    toFirst();
-                    heading.current?.focus();
-                  }
-                : null
-            }
+            onFirst={pages.first}
+            top={heading}
           />
         </>
       ) : null}
