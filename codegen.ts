@@ -3,6 +3,15 @@
 // checked against the schema. `npm run codegen:check` fails CI on any drift.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
+/** The data shapes of a folder of operations (the REST door's, the console's): the same settings for both. */
+const OPERATION_TYPES = {
+  useTypeImports: true,
+  enumsAsTypes: true,
+  skipTypename: true,
+  onlyOperationTypes: true,
+  scalars: { Decimal: 'string', Timestamp: 'number', CurrencyCode: 'string', JSON: 'unknown' },
+};
+
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
   emitLegacyCommonJSImports: false,
@@ -98,26 +107,14 @@ const config: CodegenConfig = {
       documents: 'src/rest/operations/*.graphql',
       // typescript-operations emits the enums and input types the operations use by itself.
       plugins: ['typescript-operations'],
-      config: {
-        useTypeImports: true,
-        enumsAsTypes: true,
-        skipTypename: true,
-        onlyOperationTypes: true,
-        scalars: { Decimal: 'string', Timestamp: 'number', CurrencyCode: 'string', JSON: 'unknown' },
-      },
+      config: OPERATION_TYPES,
     },
     // The console is a client of the public graph alone (docs/decisions.md 46): its documents are typed
     // as any dashboard's would be, from the SDL.
     'console/src/__generated__/operations.ts': {
       documents: 'console/operations/*.graphql',
       plugins: ['typescript-operations'],
-      config: {
-        useTypeImports: true,
-        enumsAsTypes: true,
-        skipTypename: true,
-        onlyOperationTypes: true,
-        scalars: { Decimal: 'string', Timestamp: 'number', CurrencyCode: 'string', JSON: 'unknown' },
-      },
+      config: OPERATION_TYPES,
     },
   },
 };

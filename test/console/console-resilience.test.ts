@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
-import { axeViolations, launchChromium, openRecorded, type RecordedVisit } from '../support/consoleBrowser.js';
+import { axeViolations, launchChromium, openRecorded, type RecordedVisit } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService, type TestService } from '../support/service.js';
 

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
-import { axeViolations, launchChromium, openRecorded, type RecordedVisit } from '../support/consoleBrowser.js';
+import { axeViolations, launchChromium, openRecorded, type RecordedVisit } from '../support/browser.js';
 import { useSeededService } from '../support/fixtures.js';
 
 const fixture = useSeededService({}, { background: {} });

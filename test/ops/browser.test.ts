@@ -2,26 +2,14 @@
 // service on a free port over the demo data. Nothing may leave the machine: every request to anything
 // but 127.0.0.1 or localhost is aborted, and any such attempt fails the test, as does any console error.
 // Without /usr/bin/chromium the suite is skipped, saying how to install it; under CI=true it fails.
-import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { isLocal, launchChromium } from '../support/browser.js';
 import { useSeededService } from '../support/fixtures.js';
 
 // What the functions run inside the page use of it (the project's TypeScript has no DOM library).
 declare const document: { querySelector(selector: string): any };
-
-const CHROMIUM = '/usr/bin/chromium';
-const INSTALL_HINT = `no browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) to run this suite`;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const fixture = useSeededService();
 const service = () => fixture.service;
@@ -30,25 +18,12 @@ let browser: Browser | undefined;
 let unavailable: string | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    // CI must run the browser, never quietly skip it (.ci/run installs chromium when it is missing).
-    if (process.env.CI && !['0', 'false'].includes(process.env.CI)) throw new Error(`CI=true and ${INSTALL_HINT}`);
-    unavailable = INSTALL_HINT;
-    process.stderr.write(`\n[test/ops/browser.test.ts] skipped: ${INSTALL_HINT}\n`);
-    return;
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  ({ browser, unavailable } = await launchChromium('test/ops/browser.test.ts'));
 });
 
 afterAll(async () => {
   await browser?.close();
 });
-
-const isLocal = (url: string) => {
-  const { protocol, hostname } = new URL(url);
-  if (protocol === 'data:' || protocol === 'blob:' || protocol === 'about:') return true;
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-};
 
 interface Visit {
   context: BrowserContext;

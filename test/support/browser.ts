@@ -1,6 +1,7 @@
-// The console in Debian's chromium (test/console/console.test.ts): the browser, found or said missing; a
-// context whose every request and WebSocket is recorded, anything but this machine aborted and counted
-// as a failure, and the page's console errors kept; axe-core run inside the page.
+// The service's pages and its console in Debian's chromium (test/ops/browser.test.ts, test/console/): the
+// browser, found or said missing; a context whose every request and WebSocket is recorded, anything but
+// this machine aborted and counted as a failure, and the page's console errors kept; axe-core run inside
+// the page.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -26,7 +27,8 @@ export async function launchChromium(suite: string): Promise<{ browser?: Browser
   return { unavailable: INSTALL_HINT };
 }
 
-const isLocal = (url: string) => {
+/** Whether a URL is this machine's (or the page's own data:, blob:, about:). */
+export const isLocal = (url: string) => {
   const { protocol, hostname } = new URL(url);
   if (protocol === 'data:' || protocol === 'blob:' || protocol === 'about:') return true;
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
