@@ -61,7 +61,7 @@ async function addOrders(first: number, count: number, hoursBefore: string): Pro
 }
 
 async function moveClockBy(deltaMs: number): Promise<void> {
-  await database.db.transaction((trx) => shiftPartnerTimeline(trx, DEMO, deltaMs));
+  await database.db.transaction((trx) => shiftPartnerTimeline(trx, DEMO, deltaMs, new Date(Date.now() + offsetMs + deltaMs)));
   offsetMs += deltaMs;
 }
 
@@ -119,6 +119,20 @@ describe('catching up after downtime', () => {
   });
 });
 
+describe('a claim whose moment was taken before the clock moved', () => {
+  it('writes no reminder the move passed over: the lock, once due, is the one event', async () => {
+    // A scheduler's moment, read before the order's sale and the move: its lock is not due then.
+    const before = new Date(Date.now() - 1000);
+    // Reminders before lockAt, 60 days after the sale; the clock moved past lockAt: all passed over.
+    const ids = await addOrders(8300001, 1, '0');
+    await moveClockBy(60 * DAY_MS);
+    await fireAllDueInstants(database.db, { now: () => before });
+    expect(await deviceEvents(ids)).toEqual([]);
+    await fireAllDueInstants(database.db);
+    expect((await deviceEvents(ids)).map((event) => event.type)).toEqual(['device.locked']);
+  });
+});
+
 describe('two schedulers at once', () => {
   let second: Db;
   beforeAll(() => {
@@ -136,8 +150,15 @@ describe('two schedulers at once', () => {
     const first = () => fireAllDueInstants(database.db, { batchSize: 7 });
     const other = () => fireAllDueInstants(second, { batchSize: 7 });
     const [a, b] = await Promise.all([first(), other()]);
-    // Every instant of these orders (a lock and two reminders each) was claimed once between them.
-    expect(a + b).toBeGreaterThanOrEqual(900);
+    // Each lock was claimed once between them; the move past lockAt skipped the two reminders of each.
+    expect(a + b).toBeGreaterThanOrEqual(300);
+    const skipped = await database
+      .db('lock_timeline')
+      .whereIn('finance_order_id', ids)
+      .where({ kind: 'reminder', state: 'skipped' })
+      .count({ n: '*' })
+      .first();
+    expect(Number(skipped?.n)).toBe(600);
     const events = await deviceEvents(ids);
     expect(events).toHaveLength(300);
     expect(new Set(events.map((event) => event.order))).toEqual(new Set(ids));

@@ -49,7 +49,7 @@ const partnerNow = (partnerId: string) => new Date(Date.now() + (offsets.get(par
 /** Moves a partner's clock to `at`, as setSandboxClock does: its pending instants by the same delta. */
 async function moveClockTo(partnerId: string, at: Date): Promise<void> {
   const delta = at.getTime() - partnerNow(partnerId).getTime();
-  await fixture.database.db.transaction((trx) => shiftPartnerTimeline(trx, partnerId, delta));
+  await fixture.database.db.transaction((trx) => shiftPartnerTimeline(trx, partnerId, delta, at));
   offsets.set(partnerId, (offsets.get(partnerId) ?? 0) + delta);
 }
 

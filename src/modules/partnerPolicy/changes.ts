@@ -90,13 +90,15 @@ export function setSandboxClock(
     actor,
     async (trx) => {
       const before = await lockedPolicy(trx, partnerId);
-      const offsetMs = offsetToReach(now, realNow(), before.offsetMs ?? 0);
+      const real = realNow();
+      const offsetMs = offsetToReach(now, real, before.offsetMs ?? 0);
       await trx.raw(
         `insert into sandbox_clocks (partner_id, offset_ms) values (?, ?)
          on conflict (partner_id) do update set offset_ms = excluded.offset_ms, set_at = now()`,
         [partnerId, offsetMs],
       );
-      await shiftPartnerTimeline(trx, partnerId, offsetMs - (before.offsetMs ?? 0));
+      const partnerNow = new Date(real.getTime() + offsetMs);
+      await shiftPartnerTimeline(trx, partnerId, offsetMs - (before.offsetMs ?? 0), partnerNow);
       return commitPolicy(trx, before, { settings: before.settings, offsetMs });
     },
     (policy) => ({
@@ -130,7 +132,7 @@ export async function resetSandboxClock(
       const now = realNow();
       await trx('sandbox_clocks').where({ partner_id: partnerId }).delete();
       await expireReferencesAt(trx, partnerId, new Date(now.getTime() + (before.offsetMs ?? 0)));
-      if (before.offsetMs) await shiftPartnerTimeline(trx, partnerId, -before.offsetMs);
+      if (before.offsetMs) await shiftPartnerTimeline(trx, partnerId, -before.offsetMs, now);
       await settleCommandTimesAt(trx, partnerId, now);
       const events = await reopenOverturnedOrders(trx, partnerId, before.settings, now);
       return { policy: await commitPolicy(trx, before, { settings: before.settings, offsetMs: null }), events };

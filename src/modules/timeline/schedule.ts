@@ -205,15 +205,34 @@ export async function rescheduleOrder(trx: DbOrTrx, change: TimelineChange): Pro
 export const LOCK_INSTANTS_DUE_PREFIX = 'lock-instants-due:';
 
 /**
- * A sandbox clock moved by `deltaMs` (in the transaction that moves it): the partner's pending instants
- * come `deltaMs` sooner in real time, so a clock moved forward makes them due, and the scheduler
- * catches up in order. One statement, and forward a message that wakes the scheduler at commit.
+ * A sandbox clock moved by `deltaMs` to the partner's time `partnerNow` (in the transaction that moves
+ * it): the partner's pending instants come `deltaMs` sooner in real time, so a clock moved forward
+ * makes them due, and the scheduler catches up in order. A reminder the move passes over (a later
+ * instant of its deadline at or before `partnerNow`) is skipped here, by the claim's rule, so a claim
+ * whose moment was taken just before this commits cannot fire it ahead of the lock (decisions.md 37).
+ * One statement, and forward a message that wakes the scheduler at commit.
  */
-export async function shiftPartnerTimeline(trx: DbOrTrx, partnerId: string, deltaMs: number): Promise<void> {
+export async function shiftPartnerTimeline(
+  trx: DbOrTrx,
+  partnerId: string,
+  deltaMs: number,
+  partnerNow: Date,
+): Promise<void> {
+  // passed: a later instant of the reminder's deadline is at or before partnerNow (never on a move back).
   await trx.raw(
-    `update lock_timeline set fire_at = fire_at - ?::int8 * interval '1 millisecond'
-     where partner_id = ? and state = 'pending'`,
-    [Math.round(deltaMs), partnerId],
+    `update lock_timeline t
+     set fire_at = t.fire_at - ?::int8 * interval '1 millisecond',
+         state = case when m.passed then 'skipped' else t.state end,
+         fired_at = case when m.passed then now() else t.fired_at end
+     from (
+       select r.partner_id, r.id, ? and r.kind = 'reminder' and exists (
+           select from lock_timeline later
+           where later.partner_id = r.partner_id and later.finance_order_id = r.finance_order_id
+             and later.lock_at = r.lock_at and later.due_at > r.due_at and later.due_at <= ?::timestamptz
+             and later.state in ('pending', 'fired')) as passed
+       from lock_timeline r where r.partner_id = ? and r.state = 'pending') m
+     where t.partner_id = m.partner_id and t.id = m.id`,
+    [Math.round(deltaMs), deltaMs > 0, partnerNow, partnerId],
   );
   // Brought forward, some may be due now: the scheduler claims them once this commits, not at its next look.
   if (deltaMs > 0) await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${LOCK_INSTANTS_DUE_PREFIX}${partnerId}`]);
