@@ -60,7 +60,9 @@ describe.runIf(onPostgres)('a release claimed while its order is held (Postgres)
       expect(paid.receipt.fullyPaid).toBe(true);
       expect(await releaseState(financeOrderId)).toBe('pending');
     }
-    await db().transaction((trx) => shiftPartnerTimeline(trx, DEMO, WINDOW_MS + 60_000, new Date(Date.now() + WINDOW_MS + 60_000)));
+    await db().transaction((trx) =>
+      shiftPartnerTimeline(trx, DEMO, WINDOW_MS + 60_000, new Date(Date.now() + WINDOW_MS + 60_000)),
+    );
     return ids;
   }
 

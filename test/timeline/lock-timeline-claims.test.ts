@@ -61,7 +61,9 @@ async function addOrders(first: number, count: number, hoursBefore: string): Pro
 }
 
 async function moveClockBy(deltaMs: number): Promise<void> {
-  await database.db.transaction((trx) => shiftPartnerTimeline(trx, DEMO, deltaMs, new Date(Date.now() + offsetMs + deltaMs)));
+  await database.db.transaction((trx) =>
+    shiftPartnerTimeline(trx, DEMO, deltaMs, new Date(Date.now() + offsetMs + deltaMs)),
+  );
   offsetMs += deltaMs;
 }
 

@@ -77,7 +77,9 @@ describe('the claim over random lags', () => {
           // The clock moves as setSandboxClock moves it: pending instants by the same delta.
           real += realStepMs;
           const partnerNow = dueAt[index]! + lagMs;
-          await db.transaction((trx) => shiftPartnerTimeline(trx, DEMO, partnerNow - real - offset, new Date(partnerNow)));
+          await db.transaction((trx) =>
+            shiftPartnerTimeline(trx, DEMO, partnerNow - real - offset, new Date(partnerNow)),
+          );
           offset = partnerNow - real;
           // A reminder the move passed over is skipped by the move itself; the rest by the claim.
           const claimed = await db.transaction((trx) => claimDueInstants(trx, new Date(real), 100));
