@@ -99,6 +99,8 @@ interface AppLayerSetup {
  * operating the service needs (serviceLayers), the bench measures the doors alone (bench/core.ts).
  */
 export interface AppLayer {
+  /** The layer's name: what the bench switches off to measure it (docs/decisions.md 47). */
+  readonly name?: string;
   /** Express middleware run before the doors (after the request id), in list order. */
   readonly beforeDoors?: (setup: AppLayerSetup) => RequestHandler;
   /** Plugins of the GraphQL pipeline both doors run, in list order. */

@@ -36,8 +36,9 @@ export interface ServiceLayerSettings {
 export function serviceLayers(deps: AppDeps, settings: ServiceLayerSettings = {}): AppLayer[] {
   const limits = (deps.limits ?? DEFAULT_LIMITS).graphql;
   return [
-    { beforeDoors: () => logRequests(deps.logger) },
+    { name: 'request-log', beforeDoors: () => logRequests(deps.logger) },
     {
+      name: 'operations',
       // Request metrics, security headers, the query-string limit, /healthz /readyz /metrics, CORS on /graphql.
       beforeDoors: ({ draining, limiter }) =>
         createOperationsRouter({
@@ -49,10 +50,13 @@ export function serviceLayers(deps: AppDeps, settings: ServiceLayerSettings = {}
           rateLimitStore: () => limiter.storeStatus(),
         }),
     },
-    { rateLimitStore: (watch) => openRateLimitStore(deps, watch, settings.rateLimitStore) },
-    { graphqlPlugins: [graphqlCostPlugin(limits), listItemCeilingPlugin(limits.maxListItems)] },
+    { name: 'shared-limits', rateLimitStore: (watch) => openRateLimitStore(deps, watch, settings.rateLimitStore) },
+    {
+      name: 'document-limits',
+      graphqlPlugins: [graphqlCostPlugin(limits), listItemCeilingPlugin(limits.maxListItems)],
+    },
     // The operation's name and type on the span of the request that runs it (tracing on only).
-    { graphqlPlugins: [graphqlTracingPlugin()] },
+    { name: 'tracing', graphqlPlugins: [graphqlTracingPlugin()] },
   ];
 }
 
