@@ -12,6 +12,7 @@ import { failuresOf, type Load, type Measured, ordinalFromSlowest } from './load
 import { log, mb, phases } from './log.js';
 import type { ErrorLog } from './processes.js';
 import type { ProfileSummary } from './profile.js';
+import type { DoorLayers } from './scenarios/layers.js';
 import type { RecordJudgement } from './record.js';
 import type { Book } from './scenarios/book.js';
 import type { GraphqlExecution } from './scenarios/graphql-execution.js';
@@ -39,6 +40,8 @@ export interface Run {
   pgbench: Pgbench | null;
   paymentFractionOfPgbench: number | null;
   profiles: Record<string, ProfileSummary> | null;
+  /** --profile: each of the service's layers switched off alone (scenarios/layers.ts). */
+  layers: DoorLayers[] | null;
   graphqlExecution: GraphqlExecution;
   webhooks: Webhooks | null;
   limitsInRedis: LimitsInRedis | null;
@@ -74,6 +77,7 @@ function reportOf(run: Run) {
     pgbench: pgbench && { ...pgbench, paymentFractionOfTps: run.paymentFractionOfPgbench },
     longWindow: run.longWindow,
     profiles: run.profiles,
+    layers: run.layers,
     graphqlExecution: run.graphqlExecution.figures,
     webhooks: run.webhooks,
     limitsInRedis: run.limitsInRedis,

@@ -46,6 +46,7 @@ import { longWindow } from './scenarios/long-window.js';
 import { lookupScenarios } from './scenarios/lookups.js';
 import { paymentScenarios } from './scenarios/payments.js';
 import { pgbenchFloor } from './scenarios/pgbench.js';
+import { profileLayers } from './scenarios/layers.js';
 import { profileDoors } from './scenarios/profiles.js';
 import { webhooks } from './scenarios/webhooks.js';
 import { type Bench, startServices } from './services.js';
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
   // Once no other service process runs (each has a worker, which would take the report run).
   const theBook = await book(bench);
   const profiles = settings.profile ? await profileDoors(bench, scenarios) : null;
+  // Each of the service's layers switched off alone, on the lookups whatever --only chose.
+  const layers = settings.profile ? await profileLayers(bench, lookupScenarios(bench)) : null;
   const execution = await graphqlExecution(bench);
   const ledger = await phase('ledgerCheck', () => checkLedger(data));
   log(
@@ -172,6 +175,7 @@ async function main(): Promise<void> {
       pgbench,
     ),
     profiles,
+    layers,
     graphqlExecution: execution,
     webhooks: withWebhooks,
     limitsInRedis: inRedis,

@@ -59,9 +59,11 @@ export function targetsOf(judged: Judged): Target[] {
   const paymentFraction = fractionOfPgbench(payment, pgbench);
   const tenKMeasured = tenK && bareTenK && tenK.requests > 0 && failuresOf(tenK) === 0;
   return [
-    ratioTarget(results, 'rest-lookup-customer', 'REST lookup-customer (many store keys)', 0.85),
-    ratioTarget(results, 'graphql-lookup-customer', 'GraphQL customer(locator) (many store keys)', 0.8),
-    ratioTarget(results, 'rest-record-customer-payment', 'REST record-customer-payment (many store keys)', 0.85),
+    // What the design's core reached (docs/decisions.md 47): the layers around it at their floor.
+    ratioTarget(results, 'rest-lookup-customer', 'REST lookup-customer (many store keys)', 0.9),
+    ratioTarget(results, 'graphql-lookup-customer', 'GraphQL customer(locator) (many store keys)', 0.9),
+    ratioTarget(results, 'redis-rest-lookup-customer', 'REST lookup-customer, limits in Redis (many store keys)', 0.85),
+    ratioTarget(results, 'rest-record-customer-payment', 'REST record-customer-payment (many store keys)', 0.88),
     {
       target: `REST record-customer-payment ≥ 25% of pgbench's TPC-B-like tps in the same turns (-M prepared, ${pgbench?.clients ?? '?'} clients: the service's pool)`,
       measured:

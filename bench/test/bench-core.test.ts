@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { startTestService, type TestService } from '../../test/support/service.js';
-import { CORE_LAYERS } from '../core.js';
+import type { AppDeps } from '../../src/app.js';
+import { serviceLayers } from '../../src/serviceLayers.js';
+import { benchLayers, CORE_LAYERS, SERVICE_LAYER_NAMES } from '../core.js';
 
 const T = new Date('2026-03-01T12:00:00Z');
 
@@ -98,6 +100,29 @@ describe("the design's core (the bench's own layers)", () => {
       /\bcoreOnly\b|from '(\.\.\/)+bench\//.test(readFileSync(file, 'utf8')),
     );
     expect(naming).toEqual([]);
-    expect(readFileSync('bench/core-server.ts', 'utf8')).toMatch(/createApp\(.*, CORE_LAYERS\)/);
+    expect(readFileSync('bench/core-server.ts', 'utf8')).toMatch(/benchLayers\(process\.env\.BENCH_LAYERS,/);
+  });
+});
+
+describe("the profile's lists of the service's layers (BENCH_LAYERS)", () => {
+  // The lists are built, not run: a layer's hooks read its deps only when the app composes it.
+  const deps = { db: null, logger: null } as unknown as AppDeps;
+  const namesOf = (spec: string | undefined) => benchLayers(spec, deps, {}).map((layer) => layer.name);
+
+  it("names the service's layers as src/serviceLayers.ts does, in its order", () => {
+    expect(serviceLayers(deps).map((layer) => layer.name)).toEqual([...SERVICE_LAYER_NAMES]);
+    expect(namesOf('service')).toEqual([...SERVICE_LAYER_NAMES]);
+  });
+
+  it('leaves out exactly the one layer named, and keeps the core by default', () => {
+    for (const name of SERVICE_LAYER_NAMES)
+      expect(namesOf(`service-without:${name}`)).toEqual(SERVICE_LAYER_NAMES.filter((other) => other !== name));
+    expect(benchLayers(undefined, deps, {})).toBe(CORE_LAYERS);
+    expect(benchLayers('core', deps, {})).toBe(CORE_LAYERS);
+  });
+
+  it('refuses a layer it does not know, naming the ones it does', () => {
+    expect(() => namesOf('service-without:metrics')).toThrow(/request-log, operations, shared-limits/);
+    expect(() => namesOf('everything')).toThrow(/got "everything"/);
   });
 });
