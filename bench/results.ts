@@ -12,10 +12,10 @@ import { failuresOf, type Load, type Measured, ordinalFromSlowest } from './load
 import { log, mb, phases } from './log.js';
 import type { ErrorLog } from './processes.js';
 import type { ProfileSummary } from './profile.js';
-import type { DoorLayers } from './scenarios/layers.js';
 import type { RecordJudgement } from './record.js';
 import type { Book } from './scenarios/book.js';
 import type { GraphqlExecution } from './scenarios/graphql-execution.js';
+import type { DoorLayers } from './scenarios/layers.js';
 import type { LimitsInRedis } from './scenarios/limits-in-redis.js';
 import type { WindowRows } from './scenarios/lists.js';
 import type { LockTimelineFigures } from './scenarios/lock-timeline.js';

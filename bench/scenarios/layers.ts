@@ -7,8 +7,8 @@
 // request minus the list's without it. Differences of a few µs are inside the noise of a shared machine:
 // the turns say how many requests each figure comes from.
 import type { ChildProcess } from 'node:child_process';
-import { addCpu, type CpuSpent, cpuBetween, cpuReadable, readCpu } from '../cpu.js';
 import { SERVICE_LAYER_NAMES } from '../core.js';
+import { addCpu, type CpuSpent, cpuBetween, cpuReadable, readCpu } from '../cpu.js';
 import { postgresPids, run, type Scenario, settle, unionOf } from '../load.js';
 import { log, phase, round } from '../log.js';
 import { benchPids, startProcess, stopProcess } from '../processes.js';

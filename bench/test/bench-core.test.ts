@@ -5,11 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../../src/app.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { serviceLayers } from '../../src/serviceLayers.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { startTestService, type TestService } from '../../test/support/service.js';
-import type { AppDeps } from '../../src/app.js';
-import { serviceLayers } from '../../src/serviceLayers.js';
 import { benchLayers, CORE_LAYERS, SERVICE_LAYER_NAMES } from '../core.js';
 
 const T = new Date('2026-03-01T12:00:00Z');
