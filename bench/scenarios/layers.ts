@@ -74,18 +74,21 @@ async function profileDoor(
   processes: ReadonlyArray<{ variant: string; child: ChildProcess; port: number }>,
 ): Promise<DoorLayers> {
   const { settings } = bench;
+  // Quiet between runs: the database idle and the whole list's /healthz prompt (a list without the
+  // operations layer has no /healthz of its own).
+  const wholePort = processes.find(({ variant }) => variant === 'service')!.port;
   const tallies = new Map(
     processes.map(({ variant }) => [variant, { requests: 0, seconds: 0, cpu: null as CpuSpent | null }]),
   );
   for (const { port } of processes) {
-    await settle(bench, port);
+    await settle(bench, wholePort);
     if (settings.warmup > 0) await run({ ...scenario.options(port), duration: settings.warmup });
   }
   const turnSeconds = Math.max(1, settings.duration / settings.turns);
   for (let turn = 0; turn < settings.turns; turn++) {
     const order = turn % 2 === 0 ? processes : [...processes].reverse();
     for (const { variant, child, port } of order) {
-      await settle(bench, port);
+      await settle(bench, wholePort);
       const pid = child.pid as number;
       const pidsBefore = cpuReadable ? await postgresPids(bench) : null;
       const before = cpuReadable ? readCpu(pid, pidsBefore, benchPids()) : null;
