@@ -52,7 +52,7 @@ end
 return {0, consumed, ms}
 `;
 
-/** The connection with ADMIT_KEY defined on it (numberOfKeys first, as ioredis takes a script's keys when it is not fixed). */
+/** The connection with ADMIT_KEY defined on it: the number of keys first (ioredis's way when it is not fixed). */
 interface AdmittingRedis extends Redis {
   admitKeyInRedis(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<[number, number, number]>;
 }
