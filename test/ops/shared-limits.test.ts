@@ -8,8 +8,17 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 import { type Logger, pino } from 'pino';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LimitSettings } from '../../src/kernel/limitSettings.js';
+import {
+  type CounterOptions,
+  libraryCounter,
+  libraryOptions,
+  type RateLimitStore,
+  storeOfCounters,
+} from '../../src/pipeline/rateLimits/rateLimitStore.js';
+import { openRedisRateLimitStore } from '../../src/pipeline/rateLimits/redisStore.js';
 import type { RateLimitStoreSettings } from '../../src/serviceLayers.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/db.js';
 import { inParallel } from '../support/parallel.js';
@@ -21,12 +30,16 @@ import { startTestService, TEST_LIMITS, type TestService } from '../support/serv
 // time; an instance that failed over then counts past the shared limit (125 of 1,000 where 100 pass).
 // Here the client waits as long as a test may: the count is Redis's, and the failure test below stops
 // Redis itself (a closed connection fails a command at once, however patient the client).
+// Each client made is kept (redisClients), so a test can watch the store's own connection.
+const redisClients = vi.hoisted(() => [] as Array<import('ioredis').Redis>);
 vi.mock('ioredis', async (importOriginal) => {
   const ioredis = await importOriginal<typeof import('ioredis')>();
   /** Called with `new` as the service does: a constructor that returns an object gives that object. */
   function PatientRedis(url: string, options: RedisOptions = {}) {
     const patient = options.commandTimeout ? { ...options, commandTimeout: 60_000, connectTimeout: 60_000 } : options;
-    return new ioredis.Redis(url, patient);
+    const client = new ioredis.Redis(url, patient);
+    redisClients.push(client);
+    return client;
   }
   return { ...ioredis, Redis: PatientRedis, default: PatientRedis };
 });
@@ -159,7 +172,7 @@ function sharedStoreSuite(store: () => RateLimitStoreSettings | undefined, store
     }
   });
 
-  it(`lets exactly ${LIMIT} of 1,000 requests of one key through three instances`, async () => {
+  it(`lets exactly ${LIMIT} of 1,000 requests of one key through three instances: over the limit by 0`, async () => {
     const statuses = await inParallel(1000, 30, (i) => readClerks(instances[i % 3]!, 'demo-partner-key'));
     expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(1000 - LIMIT);
@@ -234,6 +247,194 @@ describe.skipIf(!redisUp)('limits shared through Redis (REDIS_URL)', () => {
     client.disconnect();
   });
   sharedStoreSuite(() => ({ redisUrl: REDIS_URL, redisKeyPrefix: prefix }), 'redis');
+});
+
+describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's counts", () => {
+  const prefix = `${RUN_PREFIX}:admission`;
+  const quiet = { logger: pino({ level: 'silent' }) };
+  const WINDOW_MS = 3_600_000;
+  const FAILURES_WINDOW_MS = 300_000;
+  const requests: CounterOptions = {
+    name: 'key',
+    limit: { limit: 3, windowSeconds: WINDOW_MS / 1000 },
+    blockOnRefusal: true,
+  };
+  const failures: CounterOptions = {
+    name: 'authfail',
+    limit: { limit: 2, windowSeconds: FAILURES_WINDOW_MS / 1000 },
+    blockOnRefusal: false,
+  };
+  let client: Redis;
+  const stores: RateLimitStore[] = [];
+  const openStore = async (keyPrefix: string) => {
+    const store = await openRedisRateLimitStore(REDIS_URL, keyPrefix, quiet);
+    stores.push(store);
+    return store;
+  };
+  /** The Redis store as it was: the library's look at the address, then its count of the key (two round trips). */
+  const libraryStore = (keyPrefix: string) =>
+    storeOfCounters(
+      (options) =>
+        libraryCounter(
+          new RateLimiterRedis({
+            ...libraryOptions(options),
+            keyPrefix: `${keyPrefix}:${options.name}`,
+            storeClient: client,
+          }),
+        ),
+      () => 'library',
+    );
+  beforeAll(() => {
+    client = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    for (const store of stores) store.close();
+    const keys = await client.keys(`${prefix}:*`);
+    if (keys.length) await client.del(...keys);
+    client.disconnect();
+  });
+
+  it("answers what the library's look and count answer, key for key, and leaves the library's values and expiries", async () => {
+    const started = performance.now();
+    const script = await openStore(`${prefix}:script`);
+    const library = libraryStore(`${prefix}:library`);
+    /** The ms an answer may have left of a `windowMs` begun since the test started: real time runs in Redis. */
+    const withinWindow = (windowMs: number) => {
+      const elapsed = Math.ceil(performance.now() - started) + 1;
+      return expect.toSatisfy((ms: number) => ms > windowMs - elapsed && ms <= windowMs);
+    };
+    /** One admission through both, the same answer but for the ms run since (checked against `windowMs`). */
+    const admitBoth = async (address: string | null, keyId: string, windowMs: number) => {
+      const answers = [
+        await library.admitKey(failures, address, requests, keyId),
+        await script.admitKey(failures, address, requests, keyId),
+      ];
+      const [fromLibrary, fromScript] = answers.map((answer) =>
+        answer.blocked
+          ? { blocked: true }
+          : { blocked: false, consumed: answer.count.consumed, allowed: answer.count.allowed },
+      );
+      expect(fromScript).toEqual(fromLibrary);
+      for (const answer of answers) {
+        expect(answer.blocked ? answer.msBeforeNext : answer.count.msBeforeNext).toEqual(withinWindow(windowMs));
+      }
+      return fromScript;
+    };
+    /** A key's value and expiry under both prefixes: the same value, each expiry within `windowMs`. */
+    const expectStoredAlike = async (limit: string, key: string, windowMs: number | null) => {
+      const stored = await Promise.all(
+        ['library', 'script'].map(async (side) => {
+          const redisKey = `${prefix}:${side}:${limit}:${key}`;
+          return { value: await client.get(redisKey), ms: await client.pttl(redisKey) };
+        }),
+      );
+      expect(stored[1]!.value).toBe(stored[0]!.value);
+      for (const { ms } of stored) expect(ms).toEqual(windowMs === null ? -2 : withinWindow(windowMs));
+      return stored[1]!.value;
+    };
+    /** Ends a key's window under both prefixes, as its expiry would. */
+    const endWindow = async (limit: string, key: string) => {
+      for (const side of ['library', 'script']) await client.pexpire(`${prefix}:${side}:${limit}:${key}`, 1);
+      await vi.waitFor(
+        async () =>
+          expect(await client.exists(...['library', 'script'].map((side) => `${prefix}:${side}:${limit}:${key}`))).toBe(
+            0,
+          ),
+        { timeout: 10_000, interval: 5 },
+      );
+    };
+
+    // Below and at the limit, then past it in the window's last minute: the first refusal blocks the
+    // key for a whole window from then (its value the limit + 1), the next are refused till it ends.
+    for (let i = 1; i <= 3; i++) {
+      expect(await admitBoth('198.51.100.1', 'k1', WINDOW_MS)).toEqual({ blocked: false, consumed: i, allowed: true });
+    }
+    for (const side of ['library', 'script']) await client.pexpire(`${prefix}:${side}:key:k1`, 60_000);
+    const firstRefusals = [
+      await library.admitKey(failures, '198.51.100.1', requests, 'k1'),
+      await script.admitKey(failures, '198.51.100.1', requests, 'k1'),
+    ];
+    for (const refusal of firstRefusals) {
+      expect(refusal).toEqual({ blocked: false, count: { consumed: 4, msBeforeNext: WINDOW_MS, allowed: false } });
+    }
+    expect(await expectStoredAlike('key', 'k1', WINDOW_MS)).toBe('4');
+    expect(await admitBoth('198.51.100.1', 'k1', WINDOW_MS)).toEqual({ blocked: false, consumed: 5, allowed: false });
+    expect(await expectStoredAlike('key', 'k1', WINDOW_MS)).toBe('5');
+    // A window that ended: a new one from the next request.
+    await endWindow('key', 'k1');
+    expect(await admitBoth(null, 'k1', WINDOW_MS)).toEqual({ blocked: false, consumed: 1, allowed: true });
+    expect(await expectStoredAlike('key', 'k1', WINDOW_MS)).toBe('1');
+
+    // An address at its failures limit (counted by the library, as recordAuthFailure counts them):
+    // refused with the ms its window has left, and nothing of the key's counted.
+    for (const side of [library, script]) {
+      await side.counter(failures).add('198.51.100.9');
+      expect((await side.admitKey(failures, '198.51.100.9', requests, 'k2')).blocked).toBe(false);
+      await side.counter(failures).add('198.51.100.9');
+    }
+    for (let i = 0; i < 3; i++) {
+      expect(await admitBoth('198.51.100.9', 'k1', FAILURES_WINDOW_MS)).toEqual({ blocked: true });
+      expect(await admitBoth('198.51.100.9', 'k3', FAILURES_WINDOW_MS)).toEqual({ blocked: true });
+    }
+    expect(await expectStoredAlike('key', 'k1', WINDOW_MS)).toBe('1');
+    expect(await expectStoredAlike('key', 'k3', null)).toBeNull();
+    expect(await expectStoredAlike('authfail', '198.51.100.9', FAILURES_WINDOW_MS)).toBe('2');
+    // Its failures' window ended: the address is counted again.
+    await endWindow('authfail', '198.51.100.9');
+    expect(await admitBoth('198.51.100.9', 'k3', WINDOW_MS)).toEqual({ blocked: false, consumed: 1, allowed: true });
+  });
+
+  it("agrees with the library's counters on the same keys: each counts on from the other's count", async () => {
+    const store = await openStore(`${prefix}:shared`);
+    const keyCount = store.counter(requests);
+    await keyCount.consume('k1');
+    const admitted = await store.admitKey(failures, '198.51.100.20', requests, 'k1');
+    expect(admitted).toMatchObject({ blocked: false, count: { consumed: 2, allowed: true } });
+    expect(await keyCount.peek('k1')).toMatchObject({ consumed: 2 });
+    expect(await keyCount.consume('k1')).toMatchObject({ consumed: 3, allowed: true });
+    expect(await store.admitKey(failures, null, requests, 'k1')).toMatchObject({
+      count: { consumed: 4, allowed: false },
+    });
+    expect(await keyCount.consume('k1')).toMatchObject({ consumed: 5, allowed: false });
+    // The address's failures, counted by the library (recordAuthFailure), block it in the script.
+    await store.counter(failures).add('198.51.100.20');
+    await store.counter(failures).add('198.51.100.20');
+    expect(await store.admitKey(failures, '198.51.100.20', requests, 'k2')).toMatchObject({ blocked: true });
+    expect(await keyCount.peek('k2')).toBeNull();
+  });
+
+  it('admits exactly 100 of 1,000 admissions of one key sent at once through three stores on one Redis: over the limit by 0', async () => {
+    const hundred: CounterOptions = { ...requests, limit: { limit: 100, windowSeconds: 3600 } };
+    const three = await Promise.all([1, 2, 3].map(() => openStore(`${prefix}:three`)));
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => three[i % 3]!.admitKey(failures, `198.51.100.${i % 50}`, hundred, 'k1')),
+    );
+    const allowed = answers.filter((answer) => !answer.blocked && answer.count.allowed).length;
+    expect(allowed - 100).toBe(0);
+    expect(answers.filter((answer) => !answer.blocked && !answer.count.allowed)).toHaveLength(900);
+    // Every admission was counted in Redis, and none by insurance.
+    expect(await client.get(`${prefix}:three:key:k1`)).toBe('1000');
+    expect(three.map((store) => store.status())).toEqual(Array(3).fill('shared (redis)'));
+  });
+
+  it("sends one turn's admissions to Redis in one pipeline: one write on the store's connection", async () => {
+    const store = await openStore(`${prefix}:pipeline`);
+    const connection = redisClients.at(-1)!;
+    await store.admitKey(failures, '198.51.100.30', requests, 'warm-up'); // the script loaded on the connection
+    const writes = vi.spyOn(connection.stream, 'write');
+    const admissions = Array.from({ length: 50 }, (_, i) =>
+      store.admitKey(failures, `198.51.100.${i}`, requests, `k${i % 10}`),
+    );
+    // All 50 wait in the turn's pipeline, nothing written yet; at the turn's end, one write.
+    expect(connection.autoPipelineQueueSize).toBe(50);
+    expect(writes).not.toHaveBeenCalled();
+    const answers = await Promise.all(admissions);
+    expect(writes).toHaveBeenCalledTimes(1);
+    writes.mockRestore();
+    // Each one Redis's answer: ten keys, five requests each, the limit 3.
+    expect(answers.filter((answer) => !answer.blocked && answer.count.allowed)).toHaveLength(30);
+    expect(store.status()).toBe('shared (redis)');
+  });
 });
 
 async function freePort(): Promise<number> {
@@ -329,7 +530,7 @@ describe.skipIf(!redisServerInstalled)('when the Redis store fails mid-test', ()
     }
     expect(await metric(instances[0]!, 'rate_limit_store_failovers_total', 'store="redis"')).toBe(failoversBefore + 2);
     expect(await metric(instances[0]!, 'rate_limit_insurance_decisions_total', 'store="redis"')).toBe(
-      decisionsBefore + 120, // two checks a request: the address's failures, then the key
+      decisionsBefore + 60, // one a request: the key's admission (the address's failures, then the key)
     );
     expect(await metric(instances[0]!, 'rate_limit_store_on_insurance', 'store="redis"')).toBe(onInsuranceBefore + 2);
 

@@ -32,7 +32,7 @@ export interface RateLimitStore {
   counter(options: CounterOptions): WindowCounter;
   /**
    * Whether address `addressKey` has reached `failures`' limit (then nothing is counted), else one
-   * request of key `keyId` counted against `requests`. On Postgres one statement asks both.
+   * request of key `keyId` counted against `requests`. On Postgres one statement asks both, in Redis one script.
    */
   admitKey(
     failures: CounterOptions,

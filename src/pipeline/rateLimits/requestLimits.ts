@@ -43,7 +43,7 @@ export interface RequestLimiter extends ActionLimits {
   /**
    * A request of API key `keyId` from `address`: refused (429) when the address is blocked (nothing
    * counted, no quota), else counted against the key, refused past its limit, with the key's quota.
-   * On Postgres one statement asks both (postgresStore.ts).
+   * On Postgres one statement asks both (postgresStore.ts), in Redis one script (redisStore.ts).
    */
   admitKey(address: string | null, keyId: string): Promise<KeyAdmissionAnswer>;
   /**
