@@ -6,14 +6,13 @@ import type { Db } from '../../db/knex.js';
 import { runShaped, type ShapedStatement } from '../../db/prepared.js';
 import { PostgresCounts, type PostgresLimit } from './postgresCounts.js';
 import {
-  admitInTurn,
   type CounterOptions,
   type LookupAnswer,
   memoryCounter,
   oncePerLimit,
   type RateLimitStore,
 } from './rateLimitStore.js';
-import { type GuardedCounter, guardedCounter, StoreGuard, type StoreWatch } from './storeGuard.js';
+import { type GuardedCounter, guardedCounter, insuranceAdmission, StoreGuard, type StoreWatch } from './storeGuard.js';
 
 /** A limit as the Postgres store counts it. */
 const postgresLimit = (options: CounterOptions): PostgresLimit => ({
@@ -33,18 +32,7 @@ export function postgresRateLimitStore(db: Db, watch: StoreWatch): RateLimitStor
     (options): GuardedCounter => guardedCounter(guard, counts.counter(limitOf(options)), memoryCounter(options)),
   );
   // While the store fails: the insurance counters', a look then a count.
-  const admitByInsurance = (
-    failures: CounterOptions,
-    addressKey: string | null,
-    requests: CounterOptions,
-    keyId: string,
-  ) =>
-    admitInTurn(
-      { counter: counter(failures).insurance, limit: failures.limit.limit },
-      addressKey,
-      counter(requests).insurance,
-      keyId,
-    );
+  const admitByInsurance = insuranceAdmission(counter);
   const stopSweeping = counts.startSweeping();
 
   return {

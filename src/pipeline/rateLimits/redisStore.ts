@@ -7,7 +7,6 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import {
-  admitInTurn,
   type CounterOptions,
   type KeyAdmission,
   libraryCounter,
@@ -16,7 +15,7 @@ import {
   oncePerLimit,
   type RateLimitStore,
 } from './rateLimitStore.js';
-import { type GuardedCounter, guardedCounter, StoreGuard, type StoreWatch } from './storeGuard.js';
+import { type GuardedCounter, guardedCounter, insuranceAdmission, StoreGuard, type StoreWatch } from './storeGuard.js';
 
 /**
  * A key's admission, atomic in Redis. KEYS: the address's failures key (absent without an address),
@@ -133,18 +132,7 @@ export async function openRedisRateLimitStore(
     return { blocked: false, count: { consumed, msBeforeNext: Math.max(0, ms), allowed: consumed <= points } };
   };
   // While the store fails: the insurance counters', a look then a count.
-  const admitByInsurance = (
-    failures: CounterOptions,
-    addressKey: string | null,
-    requests: CounterOptions,
-    keyId: string,
-  ) =>
-    admitInTurn(
-      { counter: counter(failures).insurance, limit: failures.limit.limit },
-      addressKey,
-      counter(requests).insurance,
-      keyId,
-    );
+  const admitByInsurance = insuranceAdmission(counter);
 
   return {
     counter,

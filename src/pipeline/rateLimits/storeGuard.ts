@@ -1,6 +1,7 @@
 // The shared stores' state (Redis, Postgres), and the in-memory insurance counters that decide while
 // one fails: a request is never refused, nor kept waiting, because the store is down.
 import type { Logger } from 'pino';
+import { admitInTurn, type CounterOptions, type KeyAdmission } from './rateLimitStore.js';
 import type { WindowCounter } from './windowCounts.js';
 
 /** Hears the store's failures and recoveries (createApp installs the metrics). */
@@ -114,3 +115,19 @@ export function guardedCounter(guard: StoreGuard, shared: WindowCounter, insuran
     insurance,
   };
 }
+
+/** A key's admission while the shared store fails: the insurance counters of `counter`'s limits, a look then a count. */
+export const insuranceAdmission =
+  (counter: (options: CounterOptions) => GuardedCounter) =>
+  (
+    failures: CounterOptions,
+    addressKey: string | null,
+    requests: CounterOptions,
+    keyId: string,
+  ): Promise<KeyAdmission> =>
+    admitInTurn(
+      { counter: counter(failures).insurance, limit: failures.limit.limit },
+      addressKey,
+      counter(requests).insurance,
+      keyId,
+    );
