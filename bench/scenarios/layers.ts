@@ -36,6 +36,8 @@ export interface LayerRun {
 /** One door's profile: each list's run, and each layer's cost (the whole list's CPU per request minus its without). */
 export interface DoorLayers {
   door: string;
+  /** The rate every list was asked (60% of the whole list's flat-out rate). */
+  requestsPerSecondAsked: number;
   runs: Record<string, LayerRun>;
   layers: Array<{ layer: string; processUs: number | null; postgresUs: number | null }>;
 }
@@ -80,10 +82,16 @@ async function profileDoor(
   const tallies = new Map(
     processes.map(({ variant }) => [variant, { requests: 0, seconds: 0, cpu: null as CpuSpent | null }]),
   );
-  for (const { port } of processes) {
+  // Every list is asked the same rate, 60% of what the whole list answers flat out (read in its
+  // warm-up): a process's CPU per request moves with how saturated it is (more shared in a busy turn,
+  // more idle polling in a slow one), so lists loaded to their own limits would not compare.
+  let wholeRate = 0;
+  for (const { variant, port } of processes) {
     await settle(bench, wholePort);
-    if (settings.warmup > 0) await run({ ...scenario.options(port), duration: settings.warmup });
+    const warmup = await run({ ...scenario.options(port), duration: Math.max(2, settings.warmup) });
+    if (variant === 'service') wholeRate = warmup.requests.total / Math.max(1, warmup.duration);
   }
+  const overallRate = Math.max(10, Math.round(wholeRate * 0.6));
   const turnSeconds = Math.max(1, settings.duration / settings.turns);
   for (let turn = 0; turn < settings.turns; turn++) {
     const order = turn % 2 === 0 ? processes : [...processes].reverse();
@@ -92,7 +100,7 @@ async function profileDoor(
       const pid = child.pid as number;
       const pidsBefore = cpuReadable ? await postgresPids(bench) : null;
       const before = cpuReadable ? readCpu(pid, pidsBefore, benchPids()) : null;
-      const result = await run({ ...scenario.options(port), duration: turnSeconds });
+      const result = await run({ ...scenario.options(port), duration: turnSeconds, overallRate });
       const pids = before ? unionOf(pidsBefore, await postgresPids(bench)) : null;
       const spent = before && cpuBetween(before, readCpu(pid, pids, benchPids()));
       const tally = tallies.get(variant)!;
@@ -122,9 +130,9 @@ async function profileDoor(
     };
   });
   log(
-    `layers of ${scenario.label}: the whole list ${whole.processUs ?? '?'} µs of the process and ${whole.postgresUs ?? '?'} µs of Postgres per request (${whole.requests} requests); ${layers
+    `layers of ${scenario.label}, at ${overallRate} requests/s each: the whole list ${whole.processUs ?? '?'} µs of the process and ${whole.postgresUs ?? '?'} µs of Postgres per request (${whole.requests} requests); ${layers
       .map((layer) => `${layer.layer} ${layer.processUs ?? '?'} + ${layer.postgresUs ?? '?'} µs`)
       .join(', ')}`,
   );
-  return { door: scenario.name, runs, layers };
+  return { door: scenario.name, requestsPerSecondAsked: overallRate, runs, layers };
 }
