@@ -209,16 +209,45 @@ export const paymentMetrics: PaymentObserver = {
   paymentRefused: (code) => paymentsRefused.inc({ code }),
 };
 
+/** One (route, method, status)'s count and durations: prom-client's children, resolved once and kept. */
+interface RequestSeries {
+  readonly answered: { inc(): void };
+  readonly duration: { observe(seconds: number): void };
+}
+
+// By route template, then method, then status: as many as the label sets /metrics shows anyway.
+const requestSeries = new Map<string, Map<string, Map<number, RequestSeries>>>();
+
+function seriesOf(route: string, method: string, status: number): RequestSeries {
+  let byMethod = requestSeries.get(route);
+  if (!byMethod) {
+    byMethod = new Map();
+    requestSeries.set(route, byMethod);
+  }
+  let byStatus = byMethod.get(method);
+  if (!byStatus) {
+    byStatus = new Map();
+    byMethod.set(method, byStatus);
+  }
+  let series = byStatus.get(status);
+  if (!series) {
+    const labels = { method, route, status: String(status) };
+    series = { answered: httpRequests.labels(labels), duration: httpRequestDuration.labels(labels) };
+    byStatus.set(status, series);
+  }
+  return series;
+}
+
 /**
  * Times and counts every request. The route label is the template express matched (a legacy path),
  * the mount it reached (`res.locals.route`, e.g. /graphql), or `unmatched`.
  */
 export const countRequests: RequestHandler = (req, res, next) => {
-  const stopTimer = httpRequestDuration.startTimer();
+  const started = performance.now();
   res.on('finish', () => {
-    const labels = { method: req.method, route: routeTemplateOf(req, res.locals), status: String(res.statusCode) };
-    httpRequests.inc(labels);
-    stopTimer(labels);
+    const series = seriesOf(routeTemplateOf(req, res.locals), req.method, res.statusCode);
+    series.answered.inc();
+    series.duration.observe((performance.now() - started) / 1000);
   });
   next();
 };
