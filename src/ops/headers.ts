@@ -44,19 +44,13 @@ const applying =
  * CSP header would be enforced on top of it and block the CDN, so that page gets every header but the
  * CSP. In production there is no landing page and the strict defaults apply everywhere.
  */
-export function securityHeaders(options: { production: boolean }): RequestHandler {
+export function securityHeaders(options: { production: boolean }): (req: Request, res: Response) => void {
   const strict = applying(headerListOf(helmet()));
-  if (options.production) {
-    return (_req, res, next) => {
-      strict(res);
-      next();
-    };
-  }
+  if (options.production) return (_req, res) => strict(res);
   const landingPage = applying(headerListOf(helmet({ contentSecurityPolicy: false })));
-  return (req, res, next) => {
+  return (req, res) => {
     const sandbox = (req.method === 'GET' || req.method === 'HEAD') && res.locals.route === '/graphql';
     (sandbox ? landingPage : strict)(res);
-    next();
   };
 }
 

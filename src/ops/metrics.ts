@@ -1,7 +1,7 @@
 // Prometheus metrics: one registry per process, created when this module loads, so the several apps a
 // test process builds share it and no metric is ever registered twice. Labels are route templates and
 // error codes, never raw URLs or query strings (the partner key travels in the query string).
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
 import { poolCounts } from '../db/poolCounts.js';
@@ -239,18 +239,17 @@ function seriesOf(route: string, method: string, status: number): RequestSeries 
 }
 
 /**
- * Times and counts every request. The route label is the template express matched (a legacy path),
- * the mount it reached (`res.locals.route`, e.g. /graphql), or `unmatched`.
+ * Times and counts a request once it is answered. The route label is the template express matched (a
+ * legacy path), the mount it reached (`res.locals.route`, e.g. /graphql), or `unmatched`.
  */
-export const countRequests: RequestHandler = (req, res, next) => {
+export function countRequest(req: Request, res: Response): void {
   const started = performance.now();
   res.on('finish', () => {
     const series = seriesOf(routeTemplateOf(req, res.locals), req.method, res.statusCode);
     series.answered.inc();
     series.duration.observe((performance.now() - started) / 1000);
   });
-  next();
-};
+}
 
 function routeTemplateOf(
   req: { route?: { path?: unknown }; baseUrl: string },
@@ -260,14 +259,6 @@ function routeTemplateOf(
   if (typeof req.route?.path === 'string') return `${req.baseUrl}${req.route.path}`;
   return 'unmatched';
 }
-
-/** Sets the route label of requests under a mount whose paths are not express routes (e.g. /graphql). */
-export const labelRoute =
-  (template: string): RequestHandler =>
-  (_req, res, next) => {
-    res.locals.route = template;
-    next();
-  };
 
 /** GET /metrics: the Prometheus text format, with this app's pool (and replica) read at scrape time. */
 export function serveMetrics(db: Db, replica?: ReadReplica): RequestHandler {
