@@ -15,8 +15,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { LEGACY_ROUTES } from '../../rest/routes.js';
 import { buildSchema } from '../schema.js';
 import { AnalysisMeter } from './analysisBudget.js';
+import { costWith } from './costPlan.js';
 import { graphqlCostPlugin } from './graphqlLimits.js';
-import { compileOperationCost, costWith, type OperationCostPlan, operationCost } from './operationCost.js';
+import { compileOperationCost, type OperationCostPlan, operationCost } from './operationCost.js';
 
 const compilations = vi.hoisted(() => ({ count: 0 }));
 vi.mock('./operationCost.js', async (importOriginal) => {

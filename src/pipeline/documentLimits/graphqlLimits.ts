@@ -35,7 +35,8 @@ import {
   MAX_INLINED_SELECTIONS,
   saturatingAdd,
 } from './analysisBudget.js';
-import { compileOperationCost, costWith, fragmentsOf, type OperationCostPlan, operationCost } from './operationCost.js';
+import { costWith } from './costPlan.js';
+import { compileOperationCost, fragmentsOf, type OperationCostPlan, operationCost } from './operationCost.js';
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 

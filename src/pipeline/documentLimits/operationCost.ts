@@ -14,7 +14,7 @@
 // The measure is memoised (CostMeter) and its steps budgeted (analysisBudget.ts): its work grows with
 // the document, not with the answer it describes. Measured without variables it is a plan
 // (compileOperationCost): the cost with every size a variable asks for left open, so a document seen
-// again costs only those sizes and the sums over them (costWith).
+// again costs only those sizes and the sums over them (costPlan.ts costWith).
 import {
   type DocumentNode,
   type FieldNode,
@@ -36,60 +36,12 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import { listSizeOf } from '../../kernel/listSize.js';
-import { AnalysisMeter, saturatingAdd, saturatingMultiply } from './analysisBudget.js';
+import { AnalysisMeter, saturatingAdd } from './analysisBudget.js';
+import { type Count, Counts, type Open, type Step, sizeWithin } from './costPlan.js';
 import { IntrospectionCount } from './introspectionCost.js';
 
 /** A list whose bound the SDL does not give (a schema test forbids it): counted as long as this. */
 const UNDECLARED_LIST_SIZE = 1000;
-
-/** A size asked for by the slicing argument: within [0, max] when an integer, else max. */
-const sizeWithin = (asked: unknown, max: number) =>
-  typeof asked === 'number' && Number.isInteger(asked) ? Math.min(max, Math.max(0, asked)) : max;
-
-/** A count the request's variables decide: its slot in the plan's steps. */
-class Open {
-  constructor(readonly slot: number) {}
-}
-
-/** A count: known, or open until the request's variables are read. */
-type Count = number | Open;
-
-/** One step of a plan, run in order: a size from a variable, or saturating arithmetic on earlier counts. */
-type Step =
-  | { op: 'size'; variable: string; max: number; absent: number }
-  | { op: 'add' | 'multiply' | 'max'; a: Count; b: Count };
-
-/**
- * The arithmetic of a measure: on known counts it computes at once, exactly as a measure with the
- * variables in hand; a count left open becomes a step of the plan, run per request in the same order.
- */
-class Counts {
-  readonly steps: Step[] = [];
-
-  private open(step: Step): Open {
-    this.steps.push(step);
-    return new Open(this.steps.length - 1);
-  }
-
-  add(a: Count, b: Count): Count {
-    return typeof a === 'number' && typeof b === 'number' ? saturatingAdd(a, b) : this.open({ op: 'add', a, b });
-  }
-
-  multiply(a: Count, b: Count): Count {
-    return typeof a === 'number' && typeof b === 'number'
-      ? saturatingMultiply(a, b)
-      : this.open({ op: 'multiply', a, b });
-  }
-
-  max(a: Count, b: Count): Count {
-    return typeof a === 'number' && typeof b === 'number' ? Math.max(a, b) : this.open({ op: 'max', a, b });
-  }
-
-  /** The size `variable` asks for (up to max), or `absent` when the request does not give it. */
-  size(variable: string, max: number, absent: number): Count {
-    return this.open({ op: 'size', variable, max, absent });
-  }
-}
 
 /**
  * What a selection set costs inside a connection whose list fields are sized `size`: fixed + perItem
@@ -290,42 +242,15 @@ export function compileOperationCost(
   budget = Number.MAX_SAFE_INTEGER,
   meter: AnalysisMeter = new AnalysisMeter(),
 ): OperationCostPlan {
-  const meterOf = new CostMeter(schema, fragmentsOf(document), operation, undefined, budget, meter);
+  const walk = new CostMeter(schema, fragmentsOf(document), operation, undefined, budget, meter);
   let cost: Count;
   try {
-    cost = meterOf.measure();
+    cost = walk.measure();
   } catch (error) {
     if (error instanceof ReadsVariablesWhole) return { kind: 'whole' };
     throw error;
   }
-  return typeof cost === 'number' ? { kind: 'known', cost } : { kind: 'sized', steps: meterOf.counts.steps, cost };
-}
-
-/** The cost a 'sized' plan gives with these variables: each step once, in order (no walk of the document). */
-export function costWith(
-  plan: { readonly steps: readonly Step[]; readonly cost: Open },
-  variables: Readonly<Record<string, unknown>>,
-): number {
-  const values = new Array<number>(plan.steps.length);
-  const countOf = (count: Count) => (typeof count === 'number' ? count : values[count.slot]!);
-  for (let slot = 0; slot < plan.steps.length; slot++) {
-    const step = plan.steps[slot]!;
-    switch (step.op) {
-      case 'size':
-        values[slot] = step.variable in variables ? sizeWithin(variables[step.variable], step.max) : step.absent;
-        break;
-      case 'add':
-        values[slot] = saturatingAdd(countOf(step.a), countOf(step.b));
-        break;
-      case 'multiply':
-        values[slot] = saturatingMultiply(countOf(step.a), countOf(step.b));
-        break;
-      case 'max':
-        values[slot] = Math.max(countOf(step.a), countOf(step.b));
-        break;
-    }
-  }
-  return countOf(plan.cost);
+  return typeof cost === 'number' ? { kind: 'known', cost } : { kind: 'sized', steps: walk.counts.steps, cost };
 }
 
 /**
