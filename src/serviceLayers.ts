@@ -8,6 +8,7 @@ import { isEmbedded } from './db/knex.js';
 import { DEFAULT_LIMITS } from './kernel/limitSettings.js';
 import { loggedTraceContext } from './kernel/logger.js';
 import { loggedPath, PROBE_PATHS } from './kernel/requestPath.js';
+import { tracingStarted } from './kernel/tracing.js';
 import { createOperationsRouter } from './ops/router.js';
 import { graphqlTracingPlugin } from './ops/tracing.js';
 import { graphqlCostPlugin } from './pipeline/documentLimits/graphqlLimits.js';
@@ -55,8 +56,9 @@ export function serviceLayers(deps: AppDeps, settings: ServiceLayerSettings = {}
       name: 'document-limits',
       graphqlPlugins: [graphqlCostPlugin(limits), listItemCeilingPlugin(limits.maxListItems)],
     },
-    // The operation's name and type on the span of the request that runs it (tracing on only).
-    { name: 'tracing', graphqlPlugins: [graphqlTracingPlugin()] },
+    // The operation's name and type on the span of the request that runs it: in the list only with
+    // tracing on (an SDK started, src/telemetry/preload.ts), so with it off no request calls it.
+    { name: 'tracing', graphqlPlugins: tracingStarted() ? [graphqlTracingPlugin()] : [] },
   ];
 }
 
@@ -75,18 +77,21 @@ async function openRateLimitStore(
 
 /**
  * One JSON line per request, once it is answered: at info, but a probe or a scrape that succeeds at
- * debug (docs/decisions.md, 28).
+ * debug (docs/decisions.md, 28). The line is built only when its level is on.
  */
 export function logRequests(logger: Logger): RequestHandler {
+  // Known once: with no SDK started (tracing off) there is never a span to name.
+  const traced = tracingStarted();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read here, inside the request's span: 'finish' may be told outside it. Only with tracing on
     // (src/telemetry/preload.ts): the request's trace and server span in the tracing backend.
-    const traceContext = loggedTraceContext();
+    const traceContext = traced ? loggedTraceContext() : undefined;
     res.on('finish', () => {
       // The route template: a legacy path (or another express route), /graphql, or unmatched.
       const route = (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched';
       const level = PROBE_PATHS.has(route) && res.statusCode < 300 ? 'debug' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
           requestId: res.locals.requestId,

@@ -1,24 +1,56 @@
 // Response headers every answer carries (helmet's defaults), and CORS for the dashboards on /graphql.
 // The RateLimit headers of an authenticated request are the doors' own (http/rateLimitHeaders.ts).
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+
+/** What one policy does to a response: headers set, in helmet's order, and removed (value undefined). */
+type HeaderList = ReadonlyArray<readonly [name: string, value: string | undefined]>;
+
+/**
+ * The headers a helmet middleware writes, read once by running it on a recorder: none of helmet's
+ * defaults depends on the request (its CSP is a fixed string here), so every response can be given
+ * the same list without running helmet's chain of middleware per request.
+ */
+function headerListOf(policy: RequestHandler): HeaderList {
+  const list: Array<readonly [string, string | undefined]> = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void list.push([name, String(value)]),
+    removeHeader: (name: string) => void list.push([name, undefined]),
+  };
+  let passed = false;
+  policy({} as Request, recorder as unknown as Response, (error?: unknown) => {
+    passed = error === undefined;
+  });
+  // A helmet that read the request or answered later would need running per request: say so at start.
+  if (!passed) throw new Error('the security headers could not be read once: helmet did not pass at once');
+  return list;
+}
+
+const applying =
+  (list: HeaderList) =>
+  (res: Response): void => {
+    for (const [name, value] of list) {
+      if (value === undefined) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+  };
 
 /**
  * helmet's defaults on every response (Content-Security-Policy, Strict-Transport-Security,
- * X-Content-Type-Options, X-Frame-Options, Referrer-Policy, Cross-Origin-*-Policy, ...). One exception
- * outside production: GET /graphql is Apollo Sandbox's landing page, which loads its code from
- * Apollo's CDN and sets its own nonce-based policy in a <meta> tag; a CSP header would be enforced on
- * top of it and block the CDN, so that page gets every header but the CSP. In production there is no
- * landing page and the strict defaults apply everywhere.
+ * X-Content-Type-Options, X-Frame-Options, Referrer-Policy, Cross-Origin-*-Policy, ...), each policy
+ * one list built at start. One exception outside production: GET /graphql is Apollo Sandbox's landing
+ * page, which loads its code from Apollo's CDN and sets its own nonce-based policy in a <meta> tag; a
+ * CSP header would be enforced on top of it and block the CDN, so that page gets every header but the
+ * CSP. In production there is no landing page and the strict defaults apply everywhere.
  */
-export function securityHeaders(options: { production: boolean }): RequestHandler {
-  const strict = helmet();
-  if (options.production) return strict;
-  const landingPage = helmet({ contentSecurityPolicy: false });
-  return (req, res, next) => {
+export function securityHeaders(options: { production: boolean }): (req: Request, res: Response) => void {
+  const strict = applying(headerListOf(helmet()));
+  if (options.production) return (_req, res) => strict(res);
+  const landingPage = applying(headerListOf(helmet({ contentSecurityPolicy: false })));
+  return (req, res) => {
     const sandbox = (req.method === 'GET' || req.method === 'HEAD') && res.locals.route === '/graphql';
-    return (sandbox ? landingPage : strict)(req, res, next);
+    (sandbox ? landingPage : strict)(res);
   };
 }
 

@@ -2,7 +2,7 @@
 // server waits for a request to arrive. Bodies are limited where they are read (64 kB payments,
 // 64 kB /graphql).
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { sendDoorError } from '../http/errorResponses.js';
 import { AppError } from '../kernel/errors.js';
 
@@ -12,13 +12,14 @@ export const MAX_QUERY_STRING_LENGTH = 8 * 1024;
 export const uriTooLong = () =>
   new AppError('URI_TOO_LONG', `the query string is longer than ${MAX_QUERY_STRING_LENGTH} bytes`);
 
-/** 414 URI_TOO_LONG in the error body of the door the path belongs to. */
-export const refuseLongQueryStrings: RequestHandler = (req, res, next) => {
+/** Answers 414 URI_TOO_LONG, in the error body of the door the path belongs to, and says so; else false. */
+export function refusedLongQueryString(req: Request, res: Response): boolean {
   const url = req.originalUrl;
   const start = url.indexOf('?');
-  if (start === -1 || url.length - start - 1 <= MAX_QUERY_STRING_LENGTH) return next();
+  if (start === -1 || url.length - start - 1 <= MAX_QUERY_STRING_LENGTH) return false;
   sendDoorError(req, res, uriTooLong());
-};
+  return true;
+}
 
 interface HttpServerTimeouts {
   /** The whole request (head and body) must arrive within this; else 408 and the connection closes. */

@@ -1,7 +1,7 @@
 // Prometheus metrics: one registry per process, created when this module loads, so the several apps a
 // test process builds share it and no metric is ever registered twice. Labels are route templates and
 // error codes, never raw URLs or query strings (the partner key travels in the query string).
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
 import { poolCounts } from '../db/poolCounts.js';
@@ -209,19 +209,47 @@ export const paymentMetrics: PaymentObserver = {
   paymentRefused: (code) => paymentsRefused.inc({ code }),
 };
 
+/** One (route, method, status)'s count and durations: prom-client's children, resolved once and kept. */
+interface RequestSeries {
+  readonly answered: { inc(): void };
+  readonly duration: { observe(seconds: number): void };
+}
+
+// By route template, then method, then status: as many as the label sets /metrics shows anyway.
+const requestSeries = new Map<string, Map<string, Map<number, RequestSeries>>>();
+
+function seriesOf(route: string, method: string, status: number): RequestSeries {
+  let byMethod = requestSeries.get(route);
+  if (!byMethod) {
+    byMethod = new Map();
+    requestSeries.set(route, byMethod);
+  }
+  let byStatus = byMethod.get(method);
+  if (!byStatus) {
+    byStatus = new Map();
+    byMethod.set(method, byStatus);
+  }
+  let series = byStatus.get(status);
+  if (!series) {
+    const labels = { method, route, status: String(status) };
+    series = { answered: httpRequests.labels(labels), duration: httpRequestDuration.labels(labels) };
+    byStatus.set(status, series);
+  }
+  return series;
+}
+
 /**
- * Times and counts every request. The route label is the template express matched (a legacy path),
- * the mount it reached (`res.locals.route`, e.g. /graphql), or `unmatched`.
+ * Times and counts a request once it is answered. The route label is the template express matched (a
+ * legacy path), the mount it reached (`res.locals.route`, e.g. /graphql), or `unmatched`.
  */
-export const countRequests: RequestHandler = (req, res, next) => {
-  const stopTimer = httpRequestDuration.startTimer();
+export function countRequest(req: Request, res: Response): void {
+  const started = performance.now();
   res.on('finish', () => {
-    const labels = { method: req.method, route: routeTemplateOf(req, res.locals), status: String(res.statusCode) };
-    httpRequests.inc(labels);
-    stopTimer(labels);
+    const series = seriesOf(routeTemplateOf(req, res.locals), req.method, res.statusCode);
+    series.answered.inc();
+    series.duration.observe((performance.now() - started) / 1000);
   });
-  next();
-};
+}
 
 function routeTemplateOf(
   req: { route?: { path?: unknown }; baseUrl: string },
@@ -231,14 +259,6 @@ function routeTemplateOf(
   if (typeof req.route?.path === 'string') return `${req.baseUrl}${req.route.path}`;
   return 'unmatched';
 }
-
-/** Sets the route label of requests under a mount whose paths are not express routes (e.g. /graphql). */
-export const labelRoute =
-  (template: string): RequestHandler =>
-  (_req, res, next) => {
-    res.locals.route = template;
-    next();
-  };
 
 /** GET /metrics: the Prometheus text format, with this app's pool (and replica) read at scrape time. */
 export function serveMetrics(db: Db, replica?: ReadReplica): RequestHandler {

@@ -1,10 +1,11 @@
 // An operation's reads (context.ts OperationReads): the database chosen once, DataLoaders built module by
 // module the first time a resolver reads them and kept for the rest of the operation, and a context that
-// is never changed (a page of a list gets a new one).
-import { describe, expect, it } from 'vitest';
+// is never changed (a page of a list gets a new one); the request's child logger, made on first use.
+import { describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/knex.js';
 import { ReadAhead } from '../db/readAhead.js';
-import { type Context, OperationReads, pageContext } from './context.js';
+import { createLogger } from '../kernel/logger.js';
+import { type Context, createContext, OperationReads, pageContext, type ServiceDeps } from './context.js';
 
 /** No statement runs here: building a loader only closes over its database. */
 const primary = { name: 'primary' } as unknown as Db;
@@ -84,5 +85,26 @@ describe("an operation's database", () => {
     const page = reads.fresh();
     expect(page.choose(false)).toBe(false);
     expect([reads.db, page.db]).toEqual([replica, primary]);
+  });
+});
+
+describe("a request's logger", () => {
+  it('is made when first read, once, and writes its lines with the request id; a page writes with the same', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const child = vi.spyOn(logger, 'child');
+    const deps = { db: primary, logger, now: () => new Date(), tokens: {}, unlockKeys: {} } as unknown as ServiceDeps;
+    const credential = { value: undefined, expected: 'an API key', presentedAs: 'key query parameter' };
+    const ctx = await createContext(deps, { credential, requestId: 'request-1' });
+    expect(child).not.toHaveBeenCalled();
+    ctx.logger.info('first');
+    const page = pageContext(ctx, new AbortController().signal, new ReadAhead());
+    expect([page.logger, ctx.logger]).toEqual([ctx.logger, ctx.logger]);
+    page.logger.info('second');
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(lines.map((line) => JSON.parse(line)).map(({ requestId, msg }) => ({ requestId, msg }))).toEqual([
+      { requestId: 'request-1', msg: 'first' },
+      { requestId: 'request-1', msg: 'second' },
+    ]);
   });
 });

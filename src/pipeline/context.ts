@@ -259,6 +259,8 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
   const credentialLimits = credentialLimitsFor(deps.limiter, request.clientAddress ?? null, request.onQuota);
   const auth = await authenticateRequest(deps, request, credentialLimits);
   const writtenLsn = auth.principal ? (auth.writtenLsn ?? null) : null;
+  // The request's child logger, made when a resolver first writes a line: most requests write none.
+  let logger: Logger | undefined;
   return {
     primary: deps.db,
     // The replica only when it is up, close enough behind, and has replayed the caller's last write.
@@ -268,7 +270,10 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     requestId: request.requestId,
     clientAddress: request.clientAddress ?? null,
     credentialLimits,
-    logger: deps.logger.child({ requestId: request.requestId }),
+    get logger() {
+      logger ??= deps.logger.child({ requestId: request.requestId });
+      return logger;
+    },
     now: deps.now,
     partnerPolicies: policiesOf(deps),
     tokens: deps.tokens,

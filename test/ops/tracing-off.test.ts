@@ -8,11 +8,13 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../../src/app.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
 import type { JobLoop } from '../../src/jobs/loop.js';
 import { startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { activeTraceparent, tracingStarted } from '../../src/kernel/tracing.js';
+import { serviceLayers } from '../../src/serviceLayers.js';
 import { useSeededService } from '../support/fixtures.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -74,6 +76,11 @@ describe('tracing off', () => {
     expect((http.Server.prototype.emit as { __wrapped?: boolean }).__wrapped).toBeUndefined();
     expect(trace.getActiveSpan()).toBeUndefined();
     expect(activeTraceparent()).toBeNull();
+  });
+
+  it('puts no tracing plugin in the GraphQL pipeline: its layer is there, empty', () => {
+    const tracing = serviceLayers({} as AppDeps).find((layer) => layer.name === 'tracing');
+    expect(tracing?.graphqlPlugins).toEqual([]);
   });
 
   it('writes no trace id in the log line, stores no traceparent, and sends none with the webhook', async () => {

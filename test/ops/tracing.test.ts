@@ -16,6 +16,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../../src/app.js';
 import {
   DEMO_CLERK_ID,
   DEMO_DEVICE_IMEI,
@@ -38,6 +39,7 @@ createRequire(import.meta.url)('express');
 const { createLogger } = await import('../../src/kernel/logger.js');
 const { startWebhookJobs } = await import('../../src/jobs/tasks.js');
 const { tracingStarted } = await import('../../src/kernel/tracing.js');
+const { serviceLayers } = await import('../../src/serviceLayers.js');
 const { createTestDatabase } = await import('../support/db.js');
 const { startReceiver } = await import('../support/receiver.js');
 const { startTestService } = await import('../support/service.js');
@@ -129,8 +131,10 @@ function expectNoneHeld(spans: readonly ReadableSpan[], secrets: readonly string
 }
 
 describe('tracing on', () => {
-  it('is started in this process', () => {
+  it('is started in this process, and its layer puts the tracing plugin in the GraphQL pipeline', () => {
     expect(tracingStarted()).toBe(true);
+    const tracing = serviceLayers({} as AppDeps).find((layer) => layer.name === 'tracing');
+    expect(tracing?.graphqlPlugins).toHaveLength(1);
   });
 
   it('traces a lookup from the HTTP door to every SQL statement, under the incoming traceparent', async () => {

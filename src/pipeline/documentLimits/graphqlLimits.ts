@@ -5,13 +5,15 @@
 // - depth: fields nested in one another ({ a { b } } is 2; fragments add no level). Introspection adds
 //   none: its type references nest deeper than any query of the graph, and its size is counted below;
 // - aliases: aliased fields, introspection included, a fragment counted once per spread;
-// - cost: the most objects the answer can hold (operationCost.ts), with the request's variables, so
-//   it is measured per request in didResolveOperation; Apollo caches the validation of a document.
+// - cost: the most objects the answer can hold (operationCost.ts), with the request's variables: its
+//   plan is made once per document and operation (kept as long as Apollo's document store keeps the
+//   document, as the executor keeps its compilation), and only the sizes the variables ask for are
+//   counted per request, in didResolveOperation; Apollo caches the validation of a document.
 // Each measure is memoised and metered (analysisBudget.ts): its work grows with the document, and a
 // document past the budget, or whose fragments inline to too many selections, is refused as too complex.
 // Only a request with a credential is measured at all: the door refuses the others once parsed
 // (keylessRequests.ts), introspection included (production refuses introspection to everyone).
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import {
   type ASTVisitor,
   type DocumentNode,
@@ -33,7 +35,8 @@ import {
   MAX_INLINED_SELECTIONS,
   saturatingAdd,
 } from './analysisBudget.js';
-import { fragmentsOf, operationCost } from './operationCost.js';
+import { costWith } from './costPlan.js';
+import { compileOperationCost, fragmentsOf, type OperationCostPlan, operationCost } from './operationCost.js';
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
@@ -191,6 +194,14 @@ export function costRefusal(
     if (error instanceof AnalysisBudgetExceeded) return refusedBeforeRunning(error.message, operation);
     throw error;
   }
+  return refusalOfCost(cost, operation, limits);
+}
+
+function refusalOfCost(
+  cost: number,
+  operation: OperationDefinitionNode,
+  limits: Pick<GraphQLLimits, 'maxCost'>,
+): GraphQLError | undefined {
   if (cost <= limits.maxCost) return undefined;
   // A cost past counting (saturated, or introspection stopped at the budget) is said as such.
   const estimate = cost >= Number.MAX_SAFE_INTEGER ? 'above the limit' : `of ${cost}, more than the limit`;
@@ -200,21 +211,61 @@ export function costRefusal(
   );
 }
 
+/** What is kept of an operation's analysis: its cost's plan, or that it is too complex to measure. */
+type KeptAnalysis = OperationCostPlan | { readonly kind: 'too complex'; readonly message: string };
+
+function analysisOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  limits: Pick<GraphQLLimits, 'maxCost'>,
+): KeptAnalysis {
+  try {
+    return compileOperationCost(schema, document, operation, limits.maxCost);
+  } catch (error) {
+    if (error instanceof AnalysisBudgetExceeded) return { kind: 'too complex', message: error.message };
+    throw error;
+  }
+}
+
 /**
  * Per request, once the operation is known: an operation costlier than GRAPHQL_MAX_COST, or too
  * complex to measure, is refused (400 GRAPHQL_VALIDATION_FAILED) before it runs. (A request without
- * a credential never gets here: the door refuses it once parsed, keylessRequests.ts.)
+ * a credential never gets here: the door refuses it once parsed, keylessRequests.ts.) Each operation
+ * is analysed once: Apollo's document store hands the same document (and so the same operation node)
+ * for the same text, and the plans live as long as it keeps them, bounded as the executor's are.
  */
 export function graphqlCostPlugin(limits: Pick<GraphQLLimits, 'maxCost'>): ApolloServerPlugin<Context> {
+  const analyses = new WeakMap<OperationDefinitionNode, KeptAnalysis>();
+  const hooks: GraphQLRequestListener<Context> = {
+    async didResolveOperation({ request, document, operation, schema }) {
+      if (!operation) return; // Apollo has refused the request already
+      let analysis = analyses.get(operation);
+      if (!analysis) {
+        analysis = analysisOf(schema, document, operation, limits);
+        analyses.set(operation, analysis);
+      }
+      const variables = request.variables ?? {};
+      let refusal: GraphQLError | undefined;
+      switch (analysis.kind) {
+        case 'known':
+          refusal = refusalOfCost(analysis.cost, operation, limits);
+          break;
+        case 'sized':
+          refusal = refusalOfCost(costWith(analysis, variables), operation, limits);
+          break;
+        case 'whole':
+          refusal = costRefusal(schema, document, operation, variables, limits);
+          break;
+        default:
+          refusal = refusedBeforeRunning(analysis.message, operation);
+      }
+      if (refusal) throw refusal;
+    },
+  };
   return {
     async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document, operation, schema }) {
-          if (!operation) return; // Apollo has refused the request already
-          const refusal = costRefusal(schema, document, operation, request.variables ?? {}, limits);
-          if (refusal) throw refusal;
-        },
-      };
+      return hooks;
     },
   };
 }

@@ -6,7 +6,7 @@
 // object: the wrapper costs one call per list, and depth and alias limits bound what hangs off each item.
 
 import { getHeapStatistics } from 'node:v8';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import {
   defaultFieldResolver,
   type GraphQLFieldResolver,
@@ -96,20 +96,22 @@ export function countListItems(schema: GraphQLSchema): GraphQLSchema {
 
 /** A fresh budget for every execution (the REST shim runs several, one per page, on one context). */
 export function listItemCeilingPlugin(ceiling: number, heap?: () => HeapReading): ApolloServerPlugin<Context> {
+  // One set of hooks for every request: they keep nothing of their own, the budget hangs on the context.
+  const hooks: GraphQLRequestListener<Context> = {
+    async executionDidStart({ contextValue }) {
+      budgets.set(contextValue, new ListItemBudget(ceiling, heap));
+    },
+    async willSendResponse({ contextValue, response }) {
+      const stopped = budgets.get(contextValue)?.stopped;
+      if (!stopped || response.body.kind !== 'single') return;
+      // The partial answer is dropped whole: the one error says why, and its memory is freed.
+      response.body.singleResult = { errors: [{ message: stopped.message, extensions: { code: stopped.code } }] };
+      response.http.status = HTTP_STATUS[stopped.code];
+    },
+  };
   return {
     async requestDidStart() {
-      return {
-        async executionDidStart({ contextValue }) {
-          budgets.set(contextValue, new ListItemBudget(ceiling, heap));
-        },
-        async willSendResponse({ contextValue, response }) {
-          const stopped = budgets.get(contextValue)?.stopped;
-          if (!stopped || response.body.kind !== 'single') return;
-          // The partial answer is dropped whole: the one error says why, and its memory is freed.
-          response.body.singleResult = { errors: [{ message: stopped.message, extensions: { code: stopped.code } }] };
-          response.http.status = HTTP_STATUS[stopped.code];
-        },
-      };
+      return hooks;
     },
   };
 }

@@ -12,7 +12,9 @@
 // linked objects each fits, and so does the legacy list's own page (7 each); a second full page in the
 // same document does not, nor do many thin ones (30 aliased pages of ids cost 150,000).
 // The measure is memoised (CostMeter) and its steps budgeted (analysisBudget.ts): its work grows with
-// the document, not with the answer it describes.
+// the document, not with the answer it describes. Measured without variables it is a plan
+// (compileOperationCost): the cost with every size a variable asks for left open, so a document seen
+// again costs only those sizes and the sums over them (costPlan.ts costWith).
 import {
   type DocumentNode,
   type FieldNode,
@@ -34,26 +36,23 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import { listSizeOf } from '../../kernel/listSize.js';
-import { AnalysisMeter, saturatingAdd, saturatingMultiply } from './analysisBudget.js';
+import { AnalysisMeter, saturatingAdd } from './analysisBudget.js';
+import { type Count, Counts, type Open, type Step, sizeWithin } from './costPlan.js';
 import { IntrospectionCount } from './introspectionCost.js';
 
 /** A list whose bound the SDL does not give (a schema test forbids it): counted as long as this. */
 const UNDECLARED_LIST_SIZE = 1000;
-
-const add = saturatingAdd;
-const multiply = saturatingMultiply;
 
 /**
  * What a selection set costs inside a connection whose list fields are sized `size`: fixed + perItem
  * x size (the size only ever multiplies the sized list fields), so one measure serves every `first`.
  */
 interface Affine {
-  fixed: number;
-  perItem: number;
+  fixed: Count;
+  perItem: Count;
 }
 
 const ZERO: Affine = { fixed: 0, perItem: 0 };
-const at = (cost: Affine, size: number) => add(cost.fixed, multiply(cost.perItem, size));
 
 export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -72,22 +71,28 @@ class CostMeter {
   private readonly walking = new Set<string>();
   private readonly measured = new Map<SelectionSetNode, Map<string, Affine>>();
   private readonly introspection: IntrospectionCount;
+  readonly counts = new Counts();
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
     private readonly operation: OperationDefinitionNode,
-    private readonly variables: Readonly<Record<string, unknown>>,
+    /** The request's variables; absent: a plan, each size a variable asks for left open. */
+    private readonly variables: Readonly<Record<string, unknown>> | undefined,
     /** Introspection stops counting past this: the answer is refused anyway. */
     budget: number,
     private readonly meter: AnalysisMeter,
   ) {
-    this.introspection = new IntrospectionCount(schema, fragments, variables, meter, budget);
+    this.introspection = new IntrospectionCount(schema, fragments, variables ?? {}, meter, budget);
   }
 
-  measure(): number {
+  measure(): Count {
     const root = this.schema.getRootType(this.operation.operation);
-    return root ? at(this.onObject(this.operation.selectionSet, root, undefined), 0) : 0;
+    return root ? this.at(this.onObject(this.operation.selectionSet, root, undefined), 0) : 0;
+  }
+
+  private at(cost: Affine, size: Count): Count {
+    return this.counts.add(cost.fixed, this.counts.multiply(cost.perItem, size));
   }
 
   /**
@@ -98,13 +103,13 @@ class CostMeter {
   private onType(set: SelectionSetNode, type: GraphQLNamedType, sized: readonly string[] | undefined): Affine {
     if (isObjectType(type)) return this.onObject(set, type, sized);
     if (!isAbstractType(type)) return ZERO;
-    let fixed = 0;
-    let perItem = 0;
+    let fixed: Count = 0;
+    let perItem: Count = 0;
     for (const possible of this.schema.getPossibleTypes(type)) {
       this.meter.step();
       const cost = this.onObject(set, possible, sized);
-      fixed = Math.max(fixed, cost.fixed);
-      perItem = Math.max(perItem, cost.perItem);
+      fixed = this.counts.max(fixed, cost.fixed);
+      perItem = this.counts.max(perItem, cost.perItem);
     }
     return { fixed, perItem };
   }
@@ -114,13 +119,13 @@ class CostMeter {
     let byContext = this.measured.get(set);
     const known = byContext?.get(key);
     if (known) return known;
-    let fixed = 0;
-    let perItem = 0;
+    let fixed: Count = 0;
+    let perItem: Count = 0;
     for (const selection of set.selections) {
       this.meter.step();
       const cost = this.selection(selection, type, sized);
-      fixed = add(fixed, cost.fixed);
-      perItem = add(perItem, cost.perItem);
+      fixed = this.counts.add(fixed, cost.fixed);
+      perItem = this.counts.add(perItem, cost.perItem);
     }
     const cost = { fixed, perItem };
     if (!byContext) {
@@ -158,7 +163,11 @@ class CostMeter {
   private field(node: FieldNode, parent: GraphQLObjectType, sized: readonly string[] | undefined): Affine {
     const name = node.name.value;
     if (name === '__schema' || name === '__type') {
-      return { fixed: add(0, this.introspection.of(node)), perItem: 0 };
+      // __type(name: $variable) counts the type the request names: a plan cannot leave that open.
+      if (!this.variables && node.arguments?.some((argument) => argument.value.kind === Kind.VARIABLE)) {
+        throw new ReadsVariablesWhole();
+      }
+      return { fixed: saturatingAdd(0, this.introspection.of(node)), perItem: 0 };
     }
     const definition = parent.getFields()[name];
     if (!definition || !node.selectionSet) return ZERO;
@@ -169,11 +178,11 @@ class CostMeter {
     const isList = isListType(getNullableType(definition.type));
     // A connection (a single object with sized list fields) hands its size down; a list is that many objects.
     const connection = bound && !isList && bound.sizedFields.length ? bound.sizedFields : undefined;
-    const each = add(1, at(this.onType(node.selectionSet, type, connection), connection ? size : 0));
+    const each = this.counts.add(1, this.at(this.onType(node.selectionSet, type, connection), connection ? size : 0));
     // A sized list field of the connection around: as many objects as the connection's size.
     if (isList && !bound && sized?.includes(name)) return { fixed: 0, perItem: each };
     const count = isList ? (bound ? size : UNDECLARED_LIST_SIZE) : 1;
-    return { fixed: multiply(count, each), perItem: 0 };
+    return { fixed: this.counts.multiply(count, each), perItem: 0 };
   }
 
   /** The size a bounded field was asked for: its slicing argument within [0, max], else max. */
@@ -182,29 +191,66 @@ class CostMeter {
     definition: GraphQLField<unknown, unknown>,
     max: number | undefined,
     slicing: string | undefined,
-  ): number {
+  ): Count {
     if (max === undefined) return 1;
     if (!slicing) return max;
-    const asked = this.argumentValue(node, definition, slicing);
-    return typeof asked === 'number' && Number.isInteger(asked) ? Math.min(max, Math.max(0, asked)) : max;
-  }
-
-  /** An argument's value as the request gives it: literal, variable (or its default), or the argument's default. */
-  private argumentValue(node: FieldNode, definition: GraphQLField<unknown, unknown>, name: string): unknown {
-    const given = node.arguments?.find((argument) => argument.name.value === name)?.value;
+    const given = node.arguments?.find((argument) => argument.name.value === slicing)?.value;
     if (given?.kind === Kind.VARIABLE) {
       const variable = given.name.value;
       // Given (null included: then the list's bound applies), else the variable's default, else the argument's.
-      if (variable in this.variables) return this.variables[variable];
-      const declared = this.operation.variableDefinitions?.find(
-        (definition) => definition.variable.name.value === variable,
-      );
-      if (declared?.defaultValue) return valueFromASTUntyped(declared.defaultValue);
-    } else if (given) {
-      return valueFromASTUntyped(given);
+      if (this.variables && variable in this.variables) return sizeWithin(this.variables[variable], max);
+      const absent = sizeWithin(this.absentValue(variable, definition, slicing), max);
+      return this.variables ? absent : this.counts.size(variable, max, absent);
     }
+    return sizeWithin(given ? valueFromASTUntyped(given) : this.argumentDefault(definition, slicing), max);
+  }
+
+  /** A variable's value when the request does not give it: its default, else the argument's. */
+  private absentValue(variable: string, definition: GraphQLField<unknown, unknown>, name: string): unknown {
+    const declared = this.operation.variableDefinitions?.find(
+      (definition) => definition.variable.name.value === variable,
+    );
+    return declared?.defaultValue ? valueFromASTUntyped(declared.defaultValue) : this.argumentDefault(definition, name);
+  }
+
+  private argumentDefault(definition: GraphQLField<unknown, unknown>, name: string): unknown {
     return definition.args.find((argument) => argument.name === name)?.defaultValue;
   }
+}
+
+/** A plan would need the variables for more than list sizes (__type(name: $variable)): measure whole per request. */
+class ReadsVariablesWhole extends Error {}
+
+/**
+ * An operation's cost with its variables' sizes left open: a known cost, steps over the sizes the
+ * request's variables ask for, or (introspection naming its type by a variable) none: measure whole.
+ */
+export type OperationCostPlan =
+  | { readonly kind: 'known'; readonly cost: number }
+  | { readonly kind: 'sized'; readonly steps: readonly Step[]; readonly cost: Open }
+  | { readonly kind: 'whole' };
+
+/**
+ * The plan of `operation`'s cost, for every request's variables: the same walk and the same steps
+ * of the meter as a measure with variables (sizes never change the walk), so a document past the
+ * budget is past it whatever the variables. Throws AnalysisBudgetExceeded once the meter passes its budget.
+ */
+export function compileOperationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  budget = Number.MAX_SAFE_INTEGER,
+  meter: AnalysisMeter = new AnalysisMeter(),
+): OperationCostPlan {
+  const walk = new CostMeter(schema, fragmentsOf(document), operation, undefined, budget, meter);
+  let cost: Count;
+  try {
+    cost = walk.measure();
+  } catch (error) {
+    if (error instanceof ReadsVariablesWhole) return { kind: 'whole' };
+    throw error;
+  }
+  return typeof cost === 'number' ? { kind: 'known', cost } : { kind: 'sized', steps: walk.counts.steps, cost };
 }
 
 /**
@@ -219,5 +265,6 @@ export function operationCost(
   budget = Number.MAX_SAFE_INTEGER,
   meter: AnalysisMeter = new AnalysisMeter(),
 ): number {
-  return new CostMeter(schema, fragmentsOf(document), operation, variables, budget, meter).measure();
+  // With the variables in hand nothing is left open: every count is known.
+  return new CostMeter(schema, fragmentsOf(document), operation, variables, budget, meter).measure() as number;
 }
