@@ -19,7 +19,7 @@ import type { PortfolioSums, PortfolioAgeingParent, AgeingBucketParent, Portfoli
 import type { ReportRunRow, ReportRunEdgeParent, ReportRunConnectionParent } from '../modules/reports/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
 import type { PaymentReferenceRow, PaymentReferenceEdgeParent, PaymentReferenceConnectionParent } from '../modules/paymentReferences/rows.js';
-import type { TransactionRow, ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
+import type { ListedTransactionRow, TransactionConnectionParent, AdjustmentRow } from '../modules/transactions/rows.js';
 import type { AuditEventRow, AuditEventEdgeParent, AuditEventPage } from '../modules/audit/rows.js';
 import type { EventRow, EventEdgeParent, EventPage } from '../modules/events/rows.js';
 import type { WebhookEndpointRow, WebhookEndpointSecretParent, WebhookDeliveryRow, WebhookEndpointEdgeParent, WebhookEndpointConnectionParent, WebhookDeliveryEdgeParent, WebhookDeliveryConnectionParent, WebhookAttemptRow } from '../modules/webhooks/rows.js';
@@ -2770,7 +2770,7 @@ export type ResolversTypes = {
   AddressInput: AddressInput;
   Adjustment: ResolverTypeWrapper<AdjustmentRow>;
   AdjustmentKind: AdjustmentKind;
-  AdjustmentTransaction: ResolverTypeWrapper<TransactionRow>;
+  AdjustmentTransaction: ResolverTypeWrapper<ListedTransactionRow>;
   AgeingBucket: AgeingBucket;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   ApiKeyKind: ApiKeyKind;
@@ -2780,10 +2780,10 @@ export type ResolversTypes = {
   AuditEventEdge: ResolverTypeWrapper<AuditEventEdgeParent>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Cart: ResolverTypeWrapper<CartRow>;
-  CashTransaction: ResolverTypeWrapper<TransactionRow>;
+  CashTransaction: ResolverTypeWrapper<ListedTransactionRow>;
   Clerk: ResolverTypeWrapper<ClerkRow>;
   CloseFinanceOrderInput: CloseFinanceOrderInput;
-  CommissionTransaction: ResolverTypeWrapper<TransactionRow>;
+  CommissionTransaction: ResolverTypeWrapper<ListedTransactionRow>;
   CreateAdjustmentInput: CreateAdjustmentInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateCartInput: CreateCartInput;
@@ -2829,7 +2829,7 @@ export type ResolversTypes = {
   FinanceOrderConnection: ResolverTypeWrapper<FinanceOrderConnectionParent>;
   FinanceOrderEdge: ResolverTypeWrapper<FinanceOrderEdgeParent>;
   FinanceOrderStatus: FinanceOrderStatus;
-  FinanceTransaction: ResolverTypeWrapper<TransactionRow>;
+  FinanceTransaction: ResolverTypeWrapper<ListedTransactionRow>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Installment: ResolverTypeWrapper<InstallmentParent>;
   InstallmentStatus: InstallmentStatus;
@@ -2878,7 +2878,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Timestamp: ResolverTypeWrapper<Scalars['Timestamp']['output']>;
-  Transaction: ResolverTypeWrapper<TransactionRow>;
+  Transaction: ResolverTypeWrapper<ListedTransactionRow>;
   TransactionConnection: ResolverTypeWrapper<TransactionConnectionParent>;
   TransactionEdge: ResolverTypeWrapper<ListedTransactionRow>;
   TransactionType: TransactionType;
@@ -2904,17 +2904,17 @@ export type ResolversParentTypes = {
   Address: MerchantRow;
   AddressInput: AddressInput;
   Adjustment: AdjustmentRow;
-  AdjustmentTransaction: TransactionRow;
+  AdjustmentTransaction: ListedTransactionRow;
   ApiKey: ApiKeyRow;
   AuditEvent: AuditEventRow;
   AuditEventConnection: AuditEventPage;
   AuditEventEdge: AuditEventEdgeParent;
   Boolean: Scalars['Boolean']['output'];
   Cart: CartRow;
-  CashTransaction: TransactionRow;
+  CashTransaction: ListedTransactionRow;
   Clerk: ClerkRow;
   CloseFinanceOrderInput: CloseFinanceOrderInput;
-  CommissionTransaction: TransactionRow;
+  CommissionTransaction: ListedTransactionRow;
   CreateAdjustmentInput: CreateAdjustmentInput;
   CreateApiKeyInput: CreateApiKeyInput;
   CreateCartInput: CreateCartInput;
@@ -2955,7 +2955,7 @@ export type ResolversParentTypes = {
   FinanceOrder: FinanceOrderRow;
   FinanceOrderConnection: FinanceOrderConnectionParent;
   FinanceOrderEdge: FinanceOrderEdgeParent;
-  FinanceTransaction: TransactionRow;
+  FinanceTransaction: ListedTransactionRow;
   ID: Scalars['ID']['output'];
   Installment: InstallmentParent;
   Int: Scalars['Int']['output'];
@@ -2994,7 +2994,7 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Timestamp: Scalars['Timestamp']['output'];
-  Transaction: TransactionRow;
+  Transaction: ListedTransactionRow;
   TransactionConnection: TransactionConnectionParent;
   TransactionEdge: ListedTransactionRow;
   UpdatePartnerSettingsInput: UpdatePartnerSettingsInput;

@@ -54,6 +54,20 @@ describe('rowReader', () => {
     );
   });
 
+  it('makes each computed field from its columns, in their order, as each row is read', () => {
+    const withTotal = rowReader<Record<string, unknown>>(['id', 'amount'], [], 'links', [
+      { name: 'label', from: ['amount', 'id'], compute: (amount: string, id: string) => `${id}:${amount}` },
+    ]);
+    const reordered = answerOf(['amount', 'id'], ['-1800', '7'], ['5', '8']);
+    expect(withTotal(reordered)).toEqual([
+      { id: '7', amount: '-1800', label: '7:-1800', links: {} },
+      { id: '8', amount: '5', label: '8:5', links: {} },
+    ]);
+    expect(() => rowReader(['id'], [], 'links', [{ name: 'x"', from: ['id'], compute: String }])).toThrow(
+      /not a column name/,
+    );
+  });
+
   it('refuses a name that is no column name (the reader is compiled from them)', () => {
     expect(() => rowReader(['id"]; x'], [], 'links')).toThrow(/not a column name/);
     expect(() => rowReader(['id'], [{ prefix: 'm', fields: ['a b'] }], 'links')).toThrow(/not a column name/);

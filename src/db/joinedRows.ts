@@ -56,6 +56,13 @@ export function builtInArrays(db: DbOrTrx, query: Knex.QueryBuilder): Knex.Raw {
   return inArrays(db.raw(sql, bindings));
 }
 
+/** A field of a row made from some of its columns as it is read (rowReader). */
+export interface ComputedField {
+  name: string;
+  from: readonly string[];
+  compute: (...values: never[]) => unknown;
+}
+
 /** Reads a statement's rows (ArrayRows) into rows of one shape. */
 export type RowReader<Row> = (answer: ArrayRows) => Row[];
 
@@ -69,14 +76,21 @@ const MAX_COMPILED = 16;
  * what it cost the bare list for the same statement, and the reader built a second object from it. Compiled once per column
  * list into a function with literal property names and positions, so every row is built in one object
  * shape: the loop of keyed stores per row that joinedRow's take does cost about three times as much
- * on a page of links.
+ * on a page of links. Each of `computed` is a field made from some of the row's columns as the row is
+ * read (its `from` columns passed to `compute`, in their order), in the same object literal.
  */
 export function rowReader<Row>(
   own: readonly string[],
   joined: ReadonlyArray<{ prefix: string; fields: readonly string[] }>,
   into: string,
+  computed: ReadonlyArray<ComputedField> = [],
 ): RowReader<Row> {
-  const names = [...own, into, ...joined.flatMap(({ prefix, fields }) => [prefix, ...fields])];
+  const names = [
+    ...own,
+    into,
+    ...joined.flatMap(({ prefix, fields }) => [prefix, ...fields]),
+    ...computed.flatMap(({ name, from }) => [name, ...from]),
+  ];
   const odd = names.find((name) => !NAME.test(name));
   if (odd !== undefined) throw new Error(`not a column name: ${JSON.stringify(odd)}`);
   const compile = (columns: readonly string[]) => {
@@ -91,10 +105,12 @@ export function rowReader<Row>(
     });
     const body = [
       ...own.map((name) => `${JSON.stringify(name)}: ${column(name)}`),
+      ...computed.map(({ name, from }, i) => `${JSON.stringify(name)}: c[${i}](${from.map(column).join(', ')})`),
       `${JSON.stringify(into)}: { ${links.join(', ')} }`,
     ];
     // The names are checked above and quoted as JSON strings, the positions are numbers: the source holds nothing else.
-    return new Function('r', `return { ${body.join(', ')} };`) as (values: unknown[]) => Row;
+    const read = new Function('c', `return (r) => ({ ${body.join(', ')} });`);
+    return read(computed.map(({ compute }) => compute)) as (values: unknown[]) => Row;
   };
   const compiled = new Map<string, (values: unknown[]) => Row>();
   return (answer) => {

@@ -18,6 +18,7 @@ import {
   multiplyMoney,
   normaliseDecimal,
   parseAmount,
+  SUPPORTED_CURRENCIES,
   subtractMinor,
   subtractMoney,
 } from './money.js';
@@ -144,6 +145,29 @@ describe('money laws', () => {
     expect(() => formatAmount('1.5', 'USD')).toThrow(SyntaxError);
   });
 
+  it('formats every int8 text of every currency as the plain definition does: cut by the places, padded below one unit', () => {
+    // The definition formatAmount's fast path keeps (the whole digits, the point, exactly `places` digits).
+    const definition = (minor: bigint, currency: string) => {
+      const places = minorUnitsOf(currency);
+      const digits = (minor < 0n ? -minor : minor).toString().padStart(places + 1, '0');
+      const whole = digits.slice(0, digits.length - places);
+      const sign = minor < 0n ? '-' : '';
+      return places === 0 ? `${sign}${whole}` : `${sign}${whole}.${digits.slice(whole.length)}`;
+    };
+    // Small amounts (around one unit of every currency) as often as large ones.
+    const minors = fc.oneof(
+      fc.bigInt({ min: -2000n, max: 2000n }),
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    );
+    fc.assert(
+      fc.property(minors, fc.constantFrom(...SUPPORTED_CURRENCIES), (minor, currency) => {
+        expect(formatAmount(minor.toString(), currency)).toBe(definition(minor, currency));
+        expect(formatAmount(minor, currency)).toBe(definition(minor, currency));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('commission is never more than the amount nor off by more than half a minor unit', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 0, max: 10000 }), (amount, rate) => {
@@ -233,6 +257,29 @@ describe('decimal text', () => {
   const notDecimals = ['', '.5', '5.', '1e3', ' 1', '1,00', '+1', '0x10', ...tooLong];
   it.each(notDecimals)('%j is not', (text) => {
     expect(isDecimalText(text)).toBe(false);
+  });
+
+  it('is exactly the syntax -?\\d{1,20}(\\.\\d{1,20})? on any text', () => {
+    const syntax = /^-?\d{1,20}(\.\d{1,20})?$/;
+    // Runs of 0 to 22 digits, every length as likely: the bounds of 20 are where a slip would hide.
+    const digits = fc
+      .integer({ min: 0, max: 22 })
+      .chain((length) =>
+        fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), minLength: length, maxLength: length }),
+      );
+    const near = fc
+      .tuple(fc.constantFrom('', '-'), digits, fc.constantFrom('', '.'), digits)
+      .map(([sign, whole, point, fraction]) => `${sign}${whole}${point}${point ? fraction : ''}`);
+    const any = fc.string({
+      unit: fc.constantFrom('-', '.', '0', '7', '9', 'e', ' ', '+', '/', ':', '١'),
+      maxLength: 46,
+    });
+    fc.assert(
+      fc.property(fc.oneof(near, any), (text) => {
+        expect(isDecimalText(text)).toBe(syntax.test(text));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('normalises away insignificant zeros of the fraction, as in-store amounts were hashed before fingerprints', () => {

@@ -67,8 +67,12 @@ export type LinkColumns = Partial<Record<TransactionLink, readonly string[]>>;
 /** In a LinkColumns list: every column of the row. */
 export const EVERY_COLUMN = '*';
 
-/** A transaction as listed: with the exact time for its cursor (microseconds since the epoch). */
-export type ListedTransactionRow = TransactionRow & { occurred_at_us: string };
+/**
+ * A transaction as listed, the parent of the graph's transaction types: with the exact time for its
+ * cursor (microseconds since the epoch), and its amount as the graph answers it, formatted as the row
+ * was read (queries.ts listedRowReader), or the error that formatting it raised.
+ */
+export type ListedTransactionRow = TransactionRow & { occurred_at_us: string; amount: string | Error };
 
 /** A row of `adjustments`. */
 export interface AdjustmentRow {
