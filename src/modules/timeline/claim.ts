@@ -3,7 +3,7 @@
 // skipped) and their events written in the same transaction: each instant's event is written exactly
 // once, and a scheduler that dies mid-claim rolls back and leaves the rows pending for the next.
 import type { DbOrTrx } from '../../db/knex.js';
-import { type SqlFragment, sql } from '../../db/sqlFragment.js';
+import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
 import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
 import { lockedEvent, lockUpcomingEvent, releasedEvent, type TimelineOrder } from './eventData.js';
@@ -25,6 +25,18 @@ interface ClaimedInstant {
   state: 'fired' | 'skipped' | 'cancelled';
   order: TimelineOrder;
 }
+
+/**
+ * SQL: reminder `t` (an alias of lock_timeline) is overtaken, so skipped (no event): another instant of
+ * its deadline (the same order and lock_at), later in the partner's time, pending or fired, is due by
+ * `due` (a condition on that instant, alias `later`). The one rule for the claim (due by its fire_at at
+ * the claim's moment) and for a clock moved forward (due by its due_at at the partner's new time).
+ */
+export const overtakenSql = (t: string, due: SqlFragment): SqlFragment => sql`exists (
+          select from lock_timeline later
+          where later.partner_id = ${sqlText(t)}.partner_id and later.finance_order_id = ${sqlText(t)}.finance_order_id
+            and later.lock_at = ${sqlText(t)}.lock_at and later.due_at > ${sqlText(t)}.due_at
+            and later.state in ('pending', 'fired') and ${due})`;
 
 /**
  * The claim: the `limit` earliest pending instants due at `now` (real time), along the due
@@ -56,11 +68,7 @@ export const claimSql = (now: Date, limit: number): SqlFragment => sql`with due 
           select from finance_orders closed
           where closed.partner_id = t.partner_id and closed.id = t.finance_order_id and closed.closed_at is not null)
         then 'cancelled'
-        when t.kind = 'reminder' and exists (
-          select from lock_timeline later
-          where later.partner_id = t.partner_id and later.finance_order_id = t.finance_order_id
-            and later.lock_at = t.lock_at and later.due_at > t.due_at
-            and later.state in ('pending', 'fired') and later.fire_at <= ${now}::timestamptz)
+        when t.kind = 'reminder' and ${overtakenSql('t', sql`later.fire_at <= ${now}::timestamptz`)}
         then 'skipped'
         when t.kind = 'release' and not exists (
           select from releasing r where r.partner_id = t.partner_id and r.id = t.finance_order_id and r.releasable)

@@ -10,6 +10,7 @@ import type { EventRow, NewEvent } from '../events/rows.js';
 import { orderStatusSql } from '../financeOrders/queries.js';
 import { standingOf } from '../financeOrders/terms.js';
 import type { PartnerSettings } from '../partners/settings.js';
+import { overtakenSql } from './claim.js';
 import { releasedEvent, type TimelineOrder, unlockedEvent } from './eventData.js';
 import { clockOffsetMs, instantsOf, orderInstantsSql } from './instants.js';
 
@@ -218,22 +219,17 @@ export async function shiftPartnerTimeline(
   deltaMs: number,
   partnerNow: Date,
 ): Promise<void> {
-  // passed: a later instant of the reminder's deadline is at or before partnerNow (never on a move back).
-  await trx.raw(
-    `update lock_timeline t
-     set fire_at = t.fire_at - ?::int8 * interval '1 millisecond',
+  // passed: the reminder overtaken at the partner's new time, by the claim's rule (never on a move back).
+  const passed = overtakenSql('r', sql`later.due_at <= ${partnerNow}::timestamptz`);
+  const statement = sql`update lock_timeline t
+     set fire_at = t.fire_at - ${Math.round(deltaMs)}::int8 * interval '1 millisecond',
          state = case when m.passed then 'skipped' else t.state end,
          fired_at = case when m.passed then now() else t.fired_at end
      from (
-       select r.partner_id, r.id, ? and r.kind = 'reminder' and exists (
-           select from lock_timeline later
-           where later.partner_id = r.partner_id and later.finance_order_id = r.finance_order_id
-             and later.lock_at = r.lock_at and later.due_at > r.due_at and later.due_at <= ?::timestamptz
-             and later.state in ('pending', 'fired')) as passed
-       from lock_timeline r where r.partner_id = ? and r.state = 'pending') m
-     where t.partner_id = m.partner_id and t.id = m.id`,
-    [Math.round(deltaMs), deltaMs > 0, partnerNow, partnerId],
-  );
+       select r.partner_id, r.id, ${deltaMs > 0}::bool and r.kind = 'reminder' and ${passed} as passed
+       from lock_timeline r where r.partner_id = ${partnerId} and r.state = 'pending') m
+     where t.partner_id = m.partner_id and t.id = m.id`;
+  await trx.raw(statement.sql, statement.bindings);
   // Brought forward, some may be due now: the scheduler claims them once this commits, not at its next look.
   if (deltaMs > 0) await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${LOCK_INSTANTS_DUE_PREFIX}${partnerId}`]);
 }
