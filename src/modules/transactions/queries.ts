@@ -168,13 +168,20 @@ const LISTED_AMOUNT: ComputedField = {
  * columns (null: no such row; none read: no link), with the amount the graph answers.
  */
 export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
-  return rowReader<ListedTransactionRow>(
+  return transactionRowReader<ListedTransactionRow>(links, [LISTED_AMOUNT]);
+}
+
+/** Transactions' rows with their links taken out of their link__field columns, and `computed` fields. */
+const transactionRowReader = <Row>(
+  links: ReadonlyArray<[TransactionLink, RowSources]>,
+  computed: readonly ComputedField[] = [],
+): RowReader<Row> =>
+  rowReader<Row>(
     [...COLUMNS, 'occurred_at_us'],
     links.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources) })),
     'links',
-    [LISTED_AMOUNT],
+    computed,
   );
-}
 
 /**
  * One partner's transactions with start <= time < end, in (time, id) order, one statement: the
@@ -276,11 +283,7 @@ export async function insertAdjustment(trx: DbOrTrx, row: Omit<AdjustmentRow, 'i
 /** Every column of every link: what a transaction.created event reads. */
 const EVERY_LINK_READ = linksToRead(Object.fromEntries(JOIN_ORDER.map((link) => [link, [EVERY_COLUMN]])));
 // As the rows are, without the graph's amount: the events are written from the rows (contract/).
-const READ_EVERY_LINK = rowReader<TransactionWithLinkRows>(
-  [...COLUMNS, 'occurred_at_us'],
-  EVERY_LINK_READ.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources) })),
-  'links',
-);
+const READ_EVERY_LINK = transactionRowReader<TransactionWithLinkRows>(EVERY_LINK_READ);
 
 /**
  * A partner's transactions named by id or by payment, each with every row it links to, in one
