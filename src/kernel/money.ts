@@ -67,6 +67,12 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 const isDigit = (code: number) => code >= 48 && code <= 57; // '0' to '9'
 
+/** Where the run of digits of `text` from `at` ends. */
+function digitsEnd(text: string, at: number): number {
+  while (at < text.length && isDigit(text.charCodeAt(at))) at++;
+  return at;
+}
+
 /** The most digits a Decimal has either side of its point. */
 const DECIMAL_DIGITS = 20;
 
@@ -81,13 +87,13 @@ export function isDecimalText(text: string): boolean {
   const length = text.length;
   let at = text.charCodeAt(0) === 45 ? 1 : 0; // '-'
   const wholeStart = at;
-  while (at < length && isDigit(text.charCodeAt(at))) at++;
+  at = digitsEnd(text, at);
   const wholeDigits = at - wholeStart;
   if (wholeDigits < 1 || wholeDigits > DECIMAL_DIGITS) return false;
   if (at === length) return true;
   if (text.charCodeAt(at) !== 46) return false; // '.'
   const fractionStart = ++at;
-  while (at < length && isDigit(text.charCodeAt(at))) at++;
+  at = digitsEnd(text, at);
   const fractionDigits = at - fractionStart;
   return at === length && fractionDigits >= 1 && fractionDigits <= DECIMAL_DIGITS;
 }
@@ -158,13 +164,11 @@ export function amountIdentity(text: string, currency: string): string {
  */
 function isCanonicalInteger(text: string): boolean {
   const length = text.length;
-  let at = text.charCodeAt(0) === 45 ? 1 : 0; // '-'
+  const at = text.charCodeAt(0) === 45 ? 1 : 0; // '-'
   if (at >= length) return false;
   const first = text.charCodeAt(at);
   if (first === 48) return length === 1; // '0' alone: "-0" and leading zeros are not canonical
-  if (!isDigit(first)) return false;
-  for (at++; at < length; at++) if (!isDigit(text.charCodeAt(at))) return false;
-  return true;
+  return isDigit(first) && digitsEnd(text, at + 1) === length;
 }
 
 /**
