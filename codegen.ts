@@ -55,7 +55,7 @@ const config: CodegenConfig = {
           DeviceCommandEdge: '../modules/deviceCommands/rows.js#DeviceCommandEdgeParent',
           DeviceCommandConnection: '../modules/deviceCommands/rows.js#DeviceCommandConnectionParent',
           Cart: '../modules/carts/rows.js#CartRow',
-          FinanceOrder: '../modules/financeOrders/rows.js#FinanceOrderRow',
+          FinanceOrder: '../modules/financeOrders/rows.js#FinanceOrderParent',
           FinanceOrderEdge: '../modules/financeOrders/rows.js#FinanceOrderEdgeParent',
           FinanceOrderConnection: '../modules/financeOrders/rows.js#FinanceOrderConnectionParent',
           PaymentOption: '../modules/financeOrders/rows.js#PaymentOptionParent',

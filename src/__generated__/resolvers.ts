@@ -11,7 +11,7 @@ import type { CustomerParent, CustomerEdgeParent, CustomerConnectionParent } fro
 import type { DeviceRow, DeviceFamilyRow, DeviceModelRow, DeviceEdgeParent, DeviceConnectionParent, DeviceModelEdgeParent, DeviceModelConnectionParent } from '../modules/devices/rows.js';
 import type { DeviceCommandRow, DeviceCommandEdgeParent, DeviceCommandConnectionParent } from '../modules/deviceCommands/rows.js';
 import type { CartRow } from '../modules/carts/rows.js';
-import type { FinanceOrderRow, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
+import type { FinanceOrderParent, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
 import type { RepaymentParent, RepaymentOptionParent } from '../modules/financeOrders/repayment.js';
 import type { DeviceRepaymentParent } from '../modules/payments/repaymentQuote.js';
 import type { PaymentRow, PaymentReceiptParent, PaymentReversalParent, PaymentNotificationParent } from '../modules/payments/rows.js';
@@ -2824,7 +2824,7 @@ export type ResolversTypes = {
   EventEdge: ResolverTypeWrapper<EventEdgeParent>;
   EventType: EventType;
   FinanceCartInput: FinanceCartInput;
-  FinanceOrder: ResolverTypeWrapper<FinanceOrderRow>;
+  FinanceOrder: ResolverTypeWrapper<FinanceOrderParent>;
   FinanceOrderCloseReason: FinanceOrderCloseReason;
   FinanceOrderConnection: ResolverTypeWrapper<FinanceOrderConnectionParent>;
   FinanceOrderEdge: ResolverTypeWrapper<FinanceOrderEdgeParent>;
@@ -2952,7 +2952,7 @@ export type ResolversParentTypes = {
   EventConnection: EventPage;
   EventEdge: EventEdgeParent;
   FinanceCartInput: FinanceCartInput;
-  FinanceOrder: FinanceOrderRow;
+  FinanceOrder: FinanceOrderParent;
   FinanceOrderConnection: FinanceOrderConnectionParent;
   FinanceOrderEdge: FinanceOrderEdgeParent;
   FinanceTransaction: ListedTransactionRow;

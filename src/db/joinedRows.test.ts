@@ -68,6 +68,38 @@ describe('rowReader', () => {
     );
   });
 
+  it("makes a joined row's computed fields from its own columns, only those whose columns it reads", () => {
+    const label = { name: 'label', from: ['name', 'id'], compute: (name: string, id: string) => `${id}:${name}` };
+    const city = { name: 'where', from: ['city'], compute: String };
+    const withLabel = rowReader<Record<string, unknown>>(
+      ['id', 'amount'],
+      [{ prefix: 'merchant', fields: ['id', 'name'], computed: [label, city] }],
+      'links',
+      [{ name: 'own', from: ['amount'], compute: (amount: string) => `=${amount}` }],
+    );
+    const answer = answerOf(
+      ['id', 'amount', 'merchant__id', 'merchant__name'],
+      ['7', '-1800', '851005', 'DEMO'],
+      ['8', '5', null, null],
+    );
+    expect(withLabel(answer)).toEqual([
+      {
+        id: '7',
+        amount: '-1800',
+        own: '=-1800',
+        links: { merchant: { id: '851005', name: 'DEMO', label: '851005:DEMO' } },
+      },
+      { id: '8', amount: '5', own: '=5', links: { merchant: null } },
+    ]);
+    expect(() =>
+      rowReader(
+        ['id'],
+        [{ prefix: 'm', fields: ['id'], computed: [{ name: 'x"', from: ['id'], compute: String }] }],
+        'links',
+      ),
+    ).toThrow(/not a column name/);
+  });
+
   it('refuses a name that is no column name (the reader is compiled from them)', () => {
     expect(() => rowReader(['id"]; x'], [], 'links')).toThrow(/not a column name/);
     expect(() => rowReader(['id'], [{ prefix: 'm', fields: ['a b'] }], 'links')).toThrow(/not a column name/);

@@ -77,19 +77,25 @@ const MAX_COMPILED = 16;
  * list into a function with literal property names and positions, so every row is built in one object
  * shape: the loop of keyed stores per row that joinedRow's take does cost about three times as much
  * on a page of links. Each of `computed` is a field made from some of the row's columns as the row is
- * read (its `from` columns passed to `compute`, in their order), in the same object literal.
+ * read (its `from` columns passed to `compute`, in their order), in the same object literal; a joined
+ * row's own `computed` likewise from its columns, each only when the row reads all of its columns.
  */
 export function rowReader<Row>(
   own: readonly string[],
-  joined: ReadonlyArray<{ prefix: string; fields: readonly string[] }>,
+  joined: ReadonlyArray<{ prefix: string; fields: readonly string[]; computed?: ReadonlyArray<ComputedField> }>,
   into: string,
   computed: ReadonlyArray<ComputedField> = [],
 ): RowReader<Row> {
+  // A joined row's computed fields are those whose columns it reads.
+  const joinedComputed = joined.map(({ fields, computed: made = [] }) =>
+    made.filter(({ from }) => from.every((column) => fields.includes(column))),
+  );
+  const everyComputed = [...computed, ...joinedComputed.flat()];
   const names = [
     ...own,
     into,
     ...joined.flatMap(({ prefix, fields }) => [prefix, ...fields]),
-    ...computed.flatMap(({ name, from }) => [name, ...from]),
+    ...everyComputed.flatMap(({ name, from }) => [name, ...from]),
   ];
   const odd = names.find((name) => !NAME.test(name));
   if (odd !== undefined) throw new Error(`not a column name: ${JSON.stringify(odd)}`);
@@ -99,18 +105,23 @@ export function rowReader<Row>(
       if (position < 0) throw new Error(`the statement read has no column ${name}`);
       return `r[${position}]`;
     };
-    const links = joined.map(({ prefix, fields }) => {
-      const row = fields.map((field) => `${JSON.stringify(field)}: ${column(`${prefix}__${field}`)}`).join(', ');
+    // Each computed field calls c[i], its place in everyComputed, on the columns it is made of.
+    let next = 0;
+    const made = (from: (name: string) => string) => (field: ComputedField) =>
+      `${JSON.stringify(field.name)}: c[${next++}](${field.from.map(from).join(', ')})`;
+    const body = [...own.map((name) => `${JSON.stringify(name)}: ${column(name)}`), ...computed.map(made(column))];
+    const links = joined.map(({ prefix, fields }, i) => {
+      const inPrefix = (field: string) => column(`${prefix}__${field}`);
+      const row = [
+        ...fields.map((field) => `${JSON.stringify(field)}: ${inPrefix(field)}`),
+        ...joinedComputed[i]!.map(made(inPrefix)),
+      ].join(', ');
       return `${JSON.stringify(prefix)}: ${column(`${prefix}__id`)} == null ? null : { ${row} }`;
     });
-    const body = [
-      ...own.map((name) => `${JSON.stringify(name)}: ${column(name)}`),
-      ...computed.map(({ name, from }, i) => `${JSON.stringify(name)}: c[${i}](${from.map(column).join(', ')})`),
-      `${JSON.stringify(into)}: { ${links.join(', ')} }`,
-    ];
+    body.push(`${JSON.stringify(into)}: { ${links.join(', ')} }`);
     // The names are checked above and quoted as JSON strings, the positions are numbers: the source holds nothing else.
     const read = new Function('c', `return (r) => ({ ${body.join(', ')} });`);
-    return read(computed.map(({ compute }) => compute)) as (values: unknown[]) => Row;
+    return read(everyComputed.map(({ compute }) => compute)) as (values: unknown[]) => Row;
   };
   const compiled = new Map<string, (values: unknown[]) => Row>();
   return (answer) => {

@@ -207,6 +207,18 @@ export function formatAmount(minor: bigint | string, currency: string): string {
   return `${negative ? '-' : ''}0.${digits.padStart(units, '0')}`;
 }
 
+/**
+ * formatAmount's text, or the error it raised (a currency this module does not know): for an amount
+ * formatted as its row is read, whose field then fails as a resolver's throw would, not its row.
+ */
+export function formatAmountOrError(minor: bigint | string, currency: string): string | Error {
+  try {
+    return formatAmount(minor, currency);
+  } catch (error) {
+    return error as Error;
+  }
+}
+
 export function subtractMinor(minuend: bigint | string, subtrahend: bigint | string): bigint {
   return BigInt(minuend) - BigInt(subtrahend);
 }

@@ -344,6 +344,58 @@ describe('GraphQL requests: the same answer from both executors', () => {
         await side.database.db('transactions').where({ id: listed.id }).update({ currency: listed.currency });
     }
   });
+
+  it("an order's amount that cannot be formatted fails that field, not the order, read by key or joined to a listing", async () => {
+    // The amounts are formatted as the order's row is read (financeOrders/terms.ts withAmounts, and the
+    // listing's row reader for the order it joins), each error kept for its field (decisions.md 47).
+    const byKey = postGraphql(
+      // One amount per order: two failing non-null fields of one object are answered differently by the
+      // executors (graphql-js stops at the first; jit reports both), whatever makes them fail.
+      {
+        query: `{ a: financeOrder(id: "${DEMO_ORDER_ID}") { id months purchaseAmount }
+          b: financeOrder(id: "${DEMO_ORDER_ID}") { id financeAmount } }`,
+      },
+      'demo-partner-key',
+    );
+    const listed = postGraphql(
+      {
+        query: `query($start: Timestamp!, $end: Timestamp!) {
+          transactions(start: $start, end: $end, filter: ["type:finance"], first: 1) {
+            nodes { id ... on FinanceTransaction { financeOrder { id purchaseAmount } } } } }`,
+        variables: WINDOW,
+      },
+      'demo-partner-key',
+    );
+    const order = (await sameOnBoth(byKey)).data.a;
+    expect(order.purchaseAmount).toMatch(/^\d+\.\d\d$/);
+    const [finance] = (await sameOnBoth(listed)).data.transactions.nodes;
+    const listedOrderId = finance.financeOrder.id;
+    const currencyOf = async (id: string) =>
+      (await sides.jit.database.db('finance_orders').where({ id }).first('currency')).currency as string;
+    const currencies = {
+      [DEMO_ORDER_ID]: await currencyOf(DEMO_ORDER_ID),
+      [listedOrderId]: await currencyOf(listedOrderId),
+    };
+    for (const side of Object.values(sides))
+      await side.database.db('finance_orders').whereIn('id', Object.keys(currencies)).update({ currency: 'XXX' });
+    try {
+      const read = await sameOnBoth(byKey);
+      expect(read.data).toEqual({ a: null, b: null });
+      expect(read.errors.map((error: any) => error.path)).toEqual([
+        ['a', 'purchaseAmount'],
+        ['b', 'financeAmount'],
+      ]);
+      expect(read.errors[0].extensions).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', errorId: '<error id>' });
+      const page = await sameOnBoth(listed);
+      expect(page.errors.map((error: any) => error.path)).toEqual([
+        ['transactions', 'nodes', 0, 'financeOrder', 'purchaseAmount'],
+      ]);
+    } finally {
+      for (const side of Object.values(sides))
+        for (const [id, currency] of Object.entries(currencies))
+          await side.database.db('finance_orders').where({ id }).update({ currency });
+    }
+  });
 });
 
 async function paymentsOf(orderId: number): Promise<Record<GraphqlExecutorKind, number>> {

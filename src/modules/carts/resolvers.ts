@@ -3,7 +3,7 @@ import { invalidArgument } from '../../kernel/errors.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import { column } from '../columns.js';
-import { financeTermsFields } from '../financeOrders/terms.js';
+import { financeTermsFields, withAmounts } from '../financeOrders/terms.js';
 import { optionalText, requireAmount, requireId, requireText } from '../inputs.js';
 import { requireExistingPartner } from '../partners/guards.js';
 import { createCart } from './create.js';
@@ -59,12 +59,13 @@ export const cartResolvers: Resolvers = {
       requireOperator(ctx);
       const partnerId = await requireExistingPartner(ctx.primary, input.partnerId);
       const deviceId = requireId('device', input.deviceId);
-      return financeCart(
+      const order = await financeCart(
         ctx.primary,
         operatorActor(ctx),
         { partnerId, cartTag: input.cartTag, deviceId },
         ctx.partnerPolicies.nowFor(partnerId),
       );
+      return withAmounts(order);
     },
   },
   Cart: {

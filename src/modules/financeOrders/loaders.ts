@@ -10,13 +10,14 @@ import {
   financeOrdersOfCustomers,
   financeOrdersOfDevices,
 } from './queries.js';
-import type { FinanceOrderRow } from './rows.js';
+import type { FinanceOrderParent } from './rows.js';
+import { withAmounts } from './terms.js';
 
 /** The orders Customer.financeOrder chooses from, each list newest first. */
 interface CustomerOrders {
-  ofCustomer: FinanceOrderRow[];
+  ofCustomer: FinanceOrderParent[];
   /** The orders of the device the customer's lookup went through; empty when it went through none. */
-  ofMatchedDevice: FinanceOrderRow[];
+  ofMatchedDevice: FinanceOrderParent[];
 }
 
 type DeviceLoaders = Pick<ReturnType<typeof createDeviceLoaders>, 'byKey'>;
@@ -32,23 +33,27 @@ function groupBy<Row>(rows: readonly Row[], keyOf: (row: Row) => string): Map<st
   return groups;
 }
 
+/**
+ * The loaders' orders are what the graph answers a FinanceOrder from: each with its amounts
+ * (decisions.md 47), whoever reads it first.
+ */
 export function createFinanceOrderLoaders(db: DbOrTrx, deviceLoaders: DeviceLoaders) {
   /** A customer's orders, newest first. */
   const ofCustomer = tenantChildrenLoader(
-    (customers) => financeOrdersOfCustomers(db, customers),
+    (customers) => financeOrdersOfCustomers(db, customers).then((rows) => rows.map(withAmounts)),
     (row) => row.customer_id,
   );
   /** A device's orders, newest first. */
   const ofDevice = tenantChildrenLoader(
-    (devices) => financeOrdersOfDevices(db, devices),
+    (devices) => financeOrdersOfDevices(db, devices).then((rows) => rows.map(withAmounts)),
     (row) => row.device_id,
   );
   return {
-    byKey: tenantKeyLoader((keys) => financeOrdersByKeys(db, keys)),
+    byKey: tenantKeyLoader((keys) => financeOrdersByKeys(db, keys).then((rows) => rows.map(withAmounts))),
     ofCustomer,
     ofDevice,
     ofCart: tenantChildrenLoader(
-      (carts) => financeOrdersOfCarts(db, carts),
+      (carts) => financeOrdersOfCarts(db, carts).then((rows) => rows.map(withAmounts)),
       (row) => row.cart_id ?? '',
     ),
     /**
@@ -59,7 +64,7 @@ export function createFinanceOrderLoaders(db: DbOrTrx, deviceLoaders: DeviceLoad
     aroundCustomer: new DataLoader<CustomerOrdersKey, CustomerOrders, string>(
       async (customers) => {
         const rows = await financeOrdersAroundCustomers(db, customers);
-        const orders = rows.map(({ order }) => order);
+        const orders = rows.map(({ order }) => withAmounts(order));
         for (const { device } of rows)
           deviceLoaders.byKey.prime({ partnerId: device.partner_id, id: device.id }, device);
         // The statement reads every order of each device it touches: these lists are complete, fit to prime.

@@ -11,21 +11,28 @@ import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slic
 import { listingOf, statusMomentOf } from './listing.js';
 import { financeOrderById, financeOrdersPrecede, listFinanceOrders } from './queries.js';
 import { daysBoughtBy, type RepaymentParent, repaymentOf } from './repayment.js';
-import { FINANCE_ORDER_CURSOR, type FinanceOrderRow } from './rows.js';
+import { FINANCE_ORDER_CURSOR, type FinanceOrderAmounts, type FinanceOrderParent } from './rows.js';
 import {
-  financeTermsFields,
   type OrderTerms,
   orderStatusOf,
   paymentOptionsOf,
   remainingBalanceOf,
   scheduleOf,
   standingOf,
+  withAmounts,
 } from './terms.js';
 
 const CURSOR = FINANCE_ORDER_CURSOR;
-const cursorOf = (order: FinanceOrderRow) => idCursorOf(CURSOR, order.id);
+const cursorOf = (order: FinanceOrderParent) => idCursorOf(CURSOR, order.id);
 
-const money = (order: FinanceOrderRow, minor: bigint | string) => formatAmount(minor, order.currency);
+const money = (order: FinanceOrderParent, minor: bigint | string) => formatAmount(minor, order.currency);
+
+/**
+ * An amount formatted as its order's row was read (withAmounts): its text, or the error formatting it
+ * raised, which the field answers as its resolver's throw was answered (decisions.md 47).
+ */
+const amount = (name: keyof FinanceOrderAmounts) =>
+  column(name) as unknown as { resolve: (order: FinanceOrderParent) => string };
 
 /** A device's current order: the newest one financing it. */
 async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
@@ -34,7 +41,7 @@ async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {
 }
 
 /** Where the order stands at its partner's time, under its partner's settings (decisions.md 15). */
-function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderRow, 'partner_id'>, ctx: Context) {
+function partnerStandingOf(order: OrderTerms & Pick<FinanceOrderParent, 'partner_id'>, ctx: Context) {
   return standingOf(
     order,
     ctx.partnerPolicies.nowFor(order.partner_id),
@@ -68,7 +75,8 @@ export const financeOrderResolvers: Resolvers = {
     financeOrder: (_root, { id }, ctx) => {
       const partnerId = readablePartner(ctx, null);
       if (partnerId === undefined || !isDatabaseId(id)) return null;
-      if (partnerId === null) return financeOrderById(ctx.reads.db, id, null).then((row) => row ?? null);
+      if (partnerId === null)
+        return financeOrderById(ctx.reads.db, id, null).then((row) => (row ? withAmounts(row) : null));
       return ctx.reads.loaders.financeOrders.byKey.load({ partnerId, id });
     },
     financeOrders: async (_root, { first, after, partnerId: requested, ...filters }, ctx, info) => {
@@ -84,7 +92,8 @@ export const financeOrderResolvers: Resolvers = {
       return pageAfter(
         afterId,
         limit,
-        (after, count) => listFinanceOrders(ctx.reads.db, listing, { after, limit: count }),
+        (after, count) =>
+          listFinanceOrders(ctx.reads.db, listing, { after, limit: count }).then((rows) => rows.map(withAmounts)),
         (after) => financeOrdersPrecede(ctx.reads.db, listing, after),
       );
     },
@@ -101,7 +110,13 @@ export const financeOrderResolvers: Resolvers = {
       (await ctx.reads.loaders.clerks.byKey.load({ partnerId: order.partner_id, id: order.clerk_id }))!,
     cart: (order, _args, ctx) =>
       order.cart_id ? ctx.reads.loaders.carts.byKey.load({ partnerId: order.partner_id, id: order.cart_id }) : null,
-    ...financeTermsFields,
+    // Formatted as the row was read (withAmounts; decisions.md 47): on jit, property reads.
+    purchaseAmount: amount('purchase_amount'),
+    downPayment: amount('down_payment_amount'),
+    financeAmount: amount('finance_amount'),
+    pricePreTax: amount('price_pre_tax_amount'),
+    monthlyCost: amount('monthly_cost_amount'),
+    weeklyCost: amount('weekly_cost_amount'),
     repayableTotal: (order, _args, ctx) => money(order, partnerStandingOf(order, ctx).repayableMinor),
     totalPaid: (order) => money(order, order.total_paid_minor),
     remainingBalance: (order, _args, ctx) => money(order, partnerStandingOf(order, ctx).remainingMinor),

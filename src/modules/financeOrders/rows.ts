@@ -40,6 +40,22 @@ export interface FinanceOrderRow extends FinanceTermsColumns {
 }
 
 /**
+ * A finance order's amounts as the graph answers them, formatted once as its row is read
+ * (terms.ts withAmounts; decisions.md 47), or the error formatting one raised.
+ */
+export interface FinanceOrderAmounts {
+  purchase_amount: string | Error;
+  down_payment_amount: string | Error;
+  finance_amount: string | Error;
+  price_pre_tax_amount: string | Error;
+  monthly_cost_amount: string | Error;
+  weekly_cost_amount: string | Error;
+}
+
+/** What the graph's FinanceOrder is answered from: the order's row with its amounts (codegen.ts's mapper). */
+export type FinanceOrderParent = FinanceOrderRow & FinanceOrderAmounts;
+
+/**
  * An order as a payment reads it (locked): with its partner's commission rate, its lock policy and
  * the repayment settings the payment is held to (decisions.md 15 and 16), and its device's tag and IMEI.
  */
@@ -106,10 +122,10 @@ export interface ListingWindow {
 }
 
 /** A page of finance orders as the graph answers it. */
-export type FinanceOrderConnectionParent = ConnectionPage<FinanceOrderRow>;
+export type FinanceOrderConnectionParent = ConnectionPage<FinanceOrderParent>;
 
 /** The name a FinanceOrderConnection's cursors carry (pages.ts idCursorOf), whichever field answers it. */
 export const FINANCE_ORDER_CURSOR = 'financeOrders';
 
 /** An edge of a FinanceOrderConnection. */
-export type FinanceOrderEdgeParent = EdgeParent<FinanceOrderRow>;
+export type FinanceOrderEdgeParent = EdgeParent<FinanceOrderParent>;

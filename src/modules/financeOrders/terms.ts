@@ -5,6 +5,7 @@ import { financeOrderClosed } from '../../kernel/errors.js';
 import {
   daysCovered,
   formatAmount,
+  formatAmountOrError,
   formatMoney,
   type Money,
   minMinor,
@@ -14,7 +15,7 @@ import {
   subtractMoney,
 } from '../../kernel/money.js';
 import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings } from '../partners/settings.js';
-import type { FinanceOrderRow, FinanceOrderStatus, FinanceTermsColumns } from './rows.js';
+import type { FinanceOrderAmounts, FinanceOrderRow, FinanceOrderStatus, FinanceTermsColumns } from './rows.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -205,7 +206,7 @@ export function assertOpen(order: Pick<FinanceOrderRow, 'id' | 'closed_reason'>)
   if (order.closed_reason !== null) throw financeOrderClosed(order.id, order.closed_reason, 'it takes no payment');
 }
 
-/** The Decimal fields of the terms, shared by Cart and FinanceOrder. */
+/** The Decimal fields of the terms: a cart's resolvers, and what an order's amounts are made with (ORDER_AMOUNTS). */
 export const financeTermsFields = {
   purchaseAmount: (terms: FinanceTermsColumns) => formatAmount(terms.purchase_minor, terms.currency),
   downPayment: (terms: FinanceTermsColumns) => formatAmount(terms.down_payment_minor, terms.currency),
@@ -214,3 +215,45 @@ export const financeTermsFields = {
   monthlyCost: (terms: FinanceTermsColumns) => formatAmount(terms.monthly_cost_minor, terms.currency),
   weeklyCost: (terms: FinanceTermsColumns) => formatAmount(terms.weekly_cost_minor, terms.currency),
 };
+
+/** The finance amount's text, or the error making it raised (formatAmountOrError's rule). */
+function financeAmountOrError(purchaseMinor: string, downPaymentMinor: string, currency: string): string | Error {
+  try {
+    return formatMoney(
+      financeAmountOf({ purchase_minor: purchaseMinor, down_payment_minor: downPaymentMinor, currency }),
+    );
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/**
+ * An order's amounts (FinanceOrderAmounts), each a field of its row made from the row's columns as the
+ * row is read: by withAmounts, and by a listing's row reader for the order it joins (those whose
+ * columns the request reads). One list, so the two cannot differ.
+ */
+export const ORDER_AMOUNTS = [
+  { name: 'purchase_amount', from: ['purchase_minor', 'currency'], compute: formatAmountOrError },
+  { name: 'down_payment_amount', from: ['down_payment_minor', 'currency'], compute: formatAmountOrError },
+  {
+    name: 'finance_amount',
+    from: ['purchase_minor', 'down_payment_minor', 'currency'],
+    compute: financeAmountOrError,
+  },
+  { name: 'price_pre_tax_amount', from: ['price_pre_tax_minor', 'currency'], compute: formatAmountOrError },
+  { name: 'monthly_cost_amount', from: ['monthly_cost_minor', 'currency'], compute: formatAmountOrError },
+  { name: 'weekly_cost_amount', from: ['weekly_cost_minor', 'currency'], compute: formatAmountOrError },
+] as const satisfies ReadonlyArray<{
+  name: keyof FinanceOrderAmounts;
+  from: ReadonlyArray<keyof FinanceTermsColumns>;
+  compute: (...columns: string[]) => string | Error;
+}>;
+
+/** An order's row with its amounts, as the graph answers a FinanceOrder from it (decisions.md 47). */
+export function withAmounts<Row extends FinanceTermsColumns>(row: Row): Row & FinanceOrderAmounts {
+  const amounts: Partial<Record<keyof FinanceOrderAmounts, string | Error>> = {};
+  for (const { name, from, compute } of ORDER_AMOUNTS) {
+    amounts[name] = (compute as (...columns: string[]) => string | Error)(...from.map((column) => String(row[column])));
+  }
+  return { ...row, ...(amounts as FinanceOrderAmounts) };
+}

@@ -6,6 +6,7 @@ import { notFound } from '../../kernel/errors.js';
 import { operatorActor } from '../audit/record.js';
 import { requireOperator } from '../auth/principal.js';
 import { financeOrderById } from '../financeOrders/queries.js';
+import { withAmounts } from '../financeOrders/terms.js';
 import { requireId, requireText } from '../inputs.js';
 import { closeFinanceOrder } from './close.js';
 
@@ -28,7 +29,7 @@ export const orderClosingResolvers: Resolvers = {
         { financeOrderId: id, partnerId: found.partner_id, operatorId, reason: input.reason },
         'finance order closed',
       );
-      return order;
+      return withAmounts(order);
     },
   },
 };

@@ -10,10 +10,11 @@ import {
   sourcesOf,
 } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { formatAmount, isDecimalText } from '../../kernel/money.js';
+import { formatAmountOrError, isDecimalText } from '../../kernel/money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { deviceSources } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
+import { ORDER_AMOUNTS } from '../financeOrders/terms.js';
 import { COLUMNS as MERCHANT_COLUMNS } from '../merchants/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../payments/queries.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
@@ -154,13 +155,7 @@ export type ListedRowReader = RowReader<ListedTransactionRow>;
 const LISTED_AMOUNT: ComputedField = {
   name: 'amount',
   from: ['amount_minor', 'currency'],
-  compute: (minor: string, currency: string): string | Error => {
-    try {
-      return formatAmount(minor, currency);
-    } catch (error) {
-      return error as Error;
-    }
-  },
+  compute: formatAmountOrError,
 };
 
 /**
@@ -168,17 +163,21 @@ const LISTED_AMOUNT: ComputedField = {
  * columns (null: no such row; none read: no link), with the amount the graph answers.
  */
 export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
-  return transactionRowReader<ListedTransactionRow>(links, [LISTED_AMOUNT]);
+  return transactionRowReader<ListedTransactionRow>(links, [LISTED_AMOUNT], { order: ORDER_AMOUNTS });
 }
 
-/** Transactions' rows with their links taken out of their link__field columns, and `computed` fields. */
+/**
+ * Transactions' rows with their links taken out of their link__field columns, and `computed` fields;
+ * a link's own (`linkComputed`) where it reads their columns.
+ */
 const transactionRowReader = <Row>(
   links: ReadonlyArray<[TransactionLink, RowSources]>,
   computed: readonly ComputedField[] = [],
+  linkComputed: Partial<Record<TransactionLink, readonly ComputedField[]>> = {},
 ): RowReader<Row> =>
   rowReader<Row>(
     [...COLUMNS, 'occurred_at_us'],
-    links.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources) })),
+    links.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources), computed: linkComputed[link] })),
     'links',
     computed,
   );

@@ -1,6 +1,6 @@
 import type { ClerkRow } from '../clerks/rows.js';
 import type { DeviceRow } from '../devices/rows.js';
-import type { FinanceOrderRow } from '../financeOrders/rows.js';
+import type { FinanceOrderParent, FinanceOrderRow } from '../financeOrders/rows.js';
 import type { MerchantRow } from '../merchants/rows.js';
 import type { PaymentRow } from '../payments/rows.js';
 
@@ -59,8 +59,11 @@ export type JoinedLink<Row extends { id: string }> = Partial<Row> & Pick<Row, 'i
  * selects them; null where the transaction has no such link. A link absent here is loaded as usual.
  */
 type TransactionLinks = {
-  [Link in TransactionLink]?: JoinedLink<NonNullable<TransactionLinkRows[Link]>> | null;
+  [Link in TransactionLink]?: JoinedLink<NonNullable<ListedLinkRows[Link]>> | null;
 };
+
+/** As a listing reads the links: its order with the amounts the request's fields read (queries.ts listedRowReader). */
+type ListedLinkRows = Omit<TransactionLinkRows, 'order'> & { order: FinanceOrderParent | null };
 
 /** Which columns of each linked row a listing reads along, in any order (absent: the link is not joined). */
 export type LinkColumns = Partial<Record<TransactionLink, readonly string[]>>;
