@@ -44,7 +44,7 @@ const config: CodegenConfig = {
           Customer: '../modules/customers/rows.js#CustomerParent',
           CustomerEdge: '../modules/customers/rows.js#CustomerEdgeParent',
           CustomerConnection: '../modules/customers/rows.js#CustomerConnectionParent',
-          Device: '../modules/devices/rows.js#DeviceRow',
+          Device: '../modules/devices/rows.js#DeviceParent',
           DeviceFamily: '../modules/devices/rows.js#DeviceFamilyRow',
           DeviceModel: '../modules/devices/rows.js#DeviceModelRow',
           DeviceEdge: '../modules/devices/rows.js#DeviceEdgeParent',

@@ -8,7 +8,7 @@ import type { MerchantRow } from '../modules/merchants/rows.js';
 import type { ClerkRow } from '../modules/clerks/rows.js';
 import type { PageInfoParent } from '../modules/pages.js';
 import type { CustomerParent, CustomerEdgeParent, CustomerConnectionParent } from '../modules/customers/rows.js';
-import type { DeviceRow, DeviceFamilyRow, DeviceModelRow, DeviceEdgeParent, DeviceConnectionParent, DeviceModelEdgeParent, DeviceModelConnectionParent } from '../modules/devices/rows.js';
+import type { DeviceParent, DeviceFamilyRow, DeviceModelRow, DeviceEdgeParent, DeviceConnectionParent, DeviceModelEdgeParent, DeviceModelConnectionParent } from '../modules/devices/rows.js';
 import type { DeviceCommandRow, DeviceCommandEdgeParent, DeviceCommandConnectionParent } from '../modules/deviceCommands/rows.js';
 import type { CartRow } from '../modules/carts/rows.js';
 import type { FinanceOrderParent, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
@@ -2804,7 +2804,7 @@ export type ResolversTypes = {
   CustomerEdge: ResolverTypeWrapper<CustomerEdgeParent>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DeliveryAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
-  Device: ResolverTypeWrapper<DeviceRow>;
+  Device: ResolverTypeWrapper<DeviceParent>;
   DeviceCheckin: ResolverTypeWrapper<DeviceCheckin>;
   DeviceCommand: ResolverTypeWrapper<DeviceCommandRow>;
   DeviceCommandConnection: ResolverTypeWrapper<DeviceCommandConnectionParent>;
@@ -2935,7 +2935,7 @@ export type ResolversParentTypes = {
   CustomerEdge: CustomerEdgeParent;
   Decimal: Scalars['Decimal']['output'];
   DeliveryAttempt: WebhookAttemptRow;
-  Device: DeviceRow;
+  Device: DeviceParent;
   DeviceCheckin: DeviceCheckin;
   DeviceCommand: DeviceCommandRow;
   DeviceCommandConnection: DeviceCommandConnectionParent;

@@ -483,6 +483,11 @@ describe('a field that reads a column of its row is compiled as a property read 
       // Formatted as the listing reads the row (transactions/queries.ts LISTED_AMOUNT).
       ['CommissionTransaction', 'amount', 'amount'],
       ['Payment', 'time', 'received_at'],
+      // Made as the order's and the device's rows are read (financeOrders/terms.ts, devices/catalogue.ts).
+      ['FinanceOrder', 'purchaseAmount', 'purchase_amount'],
+      ['FinanceOrder', 'financeAmount', 'finance_amount'],
+      ['Device', 'model', 'model'],
+      ['Device', 'family', 'family'],
     ] as const) {
       expect(columnOf(fieldOf(schema, type, field).resolve), `${type}.${field}`).toBe(column);
       expect(fieldOf(inlined, type, field).resolve, `${type}.${field}`).toBeUndefined();
@@ -493,7 +498,8 @@ describe('a field that reads a column of its row is compiled as a property read 
     expect((schema.getType('TransactionType') as GraphQLEnumType).serialize('cash')).toBe('CASH');
     // A resolver that computes stays, as does the original schema graphql-js and validation use.
     expect(fieldOf(inlined, 'Payment', 'amount').resolve).toBeTypeOf('function');
-    expect(fieldOf(inlined, 'Device', 'model').resolve).toBeTypeOf('function');
+    expect(fieldOf(inlined, 'Device', 'lastCheckin').resolve).toBeTypeOf('function');
+    expect(fieldOf(inlined, 'DeviceModel', 'family').resolve).toBeTypeOf('function');
     expect(fieldOf(schema, 'Device', 'simNumber').name).toBe('simNumber');
     expect(fieldOf(schema, 'Device', 'simNumber').resolve).toBeTypeOf('function');
   });

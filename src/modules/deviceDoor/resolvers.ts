@@ -6,18 +6,19 @@ import { isDatabaseId } from '../../kernel/ids.js';
 import type { Context } from '../../pipeline/context.js';
 import { callerActor } from '../audit/record.js';
 import { readablePartner } from '../auth/principal.js';
+import { withCatalogue } from '../devices/catalogue.js';
 import { deviceById, findDevice } from '../devices/queries.js';
-import type { DeviceRow } from '../devices/rows.js';
+import type { DeviceParent } from '../devices/rows.js';
 import { issueDeviceCredential } from './credentials.js';
 import { revokeDeviceCredential } from './revocation.js';
 
 /** The device a credential mutation names: operators any, partner and retail keys their own partner's (another's is "not found"). */
-async function credentialDevice(ctx: Context, deviceId: string): Promise<DeviceRow> {
+async function credentialDevice(ctx: Context, deviceId: string): Promise<DeviceParent> {
   const partnerId = readablePartner(ctx, null);
   const device =
     partnerId === undefined || !isDatabaseId(deviceId) ? undefined : await deviceById(ctx.primary, deviceId, partnerId);
   if (!device) throw notFound('device', deviceId);
-  return device;
+  return withCatalogue(device);
 }
 
 export const deviceDoorResolvers: Resolvers = {
@@ -29,9 +30,11 @@ export const deviceDoorResolvers: Resolvers = {
       if (id != null) {
         if (!isDatabaseId(id)) return null;
         if (partnerId !== null) return ctx.reads.loaders.devices.byKey.load({ partnerId, id });
-        return (await deviceById(ctx.reads.db, id, null)) ?? null;
+        const device = await deviceById(ctx.reads.db, id, null);
+        return device ? withCatalogue(device) : null;
       }
-      return (await findDevice(ctx.reads.db, 'tag', tag!, partnerId)) ?? null;
+      const device = await findDevice(ctx.reads.db, 'tag', tag!, partnerId);
+      return device ? withCatalogue(device) : null;
     },
   },
   Mutation: {

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { DbOrTrx } from '../../db/knex.js';
 import { globalIdLoader, tenantChildrenLoader, tenantKeyLoader } from '../tenancy.js';
+import { withCatalogue } from './catalogue.js';
 import {
   deviceFamiliesByIds,
   deviceModelsByIds,
@@ -12,9 +13,10 @@ import type { DeviceFamilyRow, DeviceModelRow } from './rows.js';
 
 export function createDeviceLoaders(db: DbOrTrx) {
   return {
-    byKey: tenantKeyLoader((keys) => devicesByKeys(db, keys)),
+    // The devices the graph answers: each with its model and family (catalogue.ts).
+    byKey: tenantKeyLoader((keys) => devicesByKeys(db, keys).then((rows) => rows.map(withCatalogue))),
     ofCustomer: tenantChildrenLoader(
-      (customers) => devicesOfCustomers(db, customers),
+      (customers) => devicesOfCustomers(db, customers).then((rows) => rows.map(withCatalogue)),
       (row) => row.customer_id ?? '',
     ),
     familyById: globalIdLoader<DeviceFamilyRow>((ids) => deviceFamiliesByIds(db, ids)),

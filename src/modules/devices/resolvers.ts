@@ -7,10 +7,11 @@ import { column } from '../columns.js';
 import { optionalText, requireId, requireText } from '../inputs.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, pageOfList, parseIdCursor } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
+import { withCatalogue } from './catalogue.js';
 import { createDevice, createDeviceFamily, createDeviceModel } from './create.js';
 import { deviceListingOf } from './listing.js';
 import { devicesPrecede, listDeviceFamilies, listDevices } from './queries.js';
-import { DEVICE_CURSOR, DEVICE_MODEL_CURSOR, type DeviceModelRow, type DeviceRow, IMEI } from './rows.js';
+import { DEVICE_CURSOR, DEVICE_MODEL_CURSOR, type DeviceModelRow, type DeviceParent, IMEI } from './rows.js';
 
 export const deviceResolvers: Resolvers = {
   Query: {
@@ -33,7 +34,8 @@ export const deviceResolvers: Resolvers = {
       return pageAfter(
         afterId,
         limit,
-        (after, count) => listDevices(ctx.reads.db, listing, { after, limit: count }),
+        (after, count) =>
+          listDevices(ctx.reads.db, listing, { after, limit: count }).then((rows) => rows.map(withCatalogue)),
         (after) => devicesPrecede(ctx.reads.db, listing, after),
       );
     },
@@ -64,7 +66,7 @@ export const deviceResolvers: Resolvers = {
       // The partner's customer the device is registered to (the database's key only says it exists).
       if (!(await ctx.reads.loaders.customers.byKey.load({ partnerId, id: customerId })))
         throw notFound('customer', customerId);
-      return createDevice(ctx.primary, operatorActor(ctx), {
+      const device = await createDevice(ctx.primary, operatorActor(ctx), {
         partner_id: partnerId,
         customer_id: customerId,
         model_id: modelId,
@@ -74,6 +76,7 @@ export const deviceResolvers: Resolvers = {
         phone_number: optionalText('input.phoneNumber', input.phoneNumber, 32),
         description: optionalText('input.description', input.description),
       });
+      return withCatalogue(device);
     },
   },
   DeviceFamily: {
@@ -85,7 +88,7 @@ export const deviceResolvers: Resolvers = {
     },
   },
   DeviceModelConnection: connectionResolvers((model: DeviceModelRow) => idCursorOf(DEVICE_MODEL_CURSOR, model.id)),
-  DeviceConnection: connectionResolvers((device: DeviceRow) => idCursorOf(DEVICE_CURSOR, device.id)),
+  DeviceConnection: connectionResolvers((device: DeviceParent) => idCursorOf(DEVICE_CURSOR, device.id)),
   DeviceModel: {
     makeModel: column('make_model'),
     family: async (model, _args, ctx) => (await ctx.reads.loaders.devices.familyById.load(model.family_id))!,
@@ -98,14 +101,9 @@ export const deviceResolvers: Resolvers = {
       device.last_checkin_at
         ? { at: device.last_checkin_at, simNumber: device.last_sim_number, appVersion: device.last_app_version }
         : null,
-    // Model and family come joined with the device row: no further query.
-    model: (device) => ({
-      id: device.model_id,
-      family_id: device.family_id,
-      make_model: device.model_make_model,
-      name: device.model_name,
-    }),
-    family: (device) => ({ id: device.family_id, name: device.family_name }),
+    // Model and family come joined with the device row, made into objects as it was read (withCatalogue).
+    model: column('model'),
+    family: column('family'),
     customer: (device, _args, ctx) =>
       device.customer_id
         ? ctx.reads.loaders.customers.byKey.load({ partnerId: device.partner_id, id: device.customer_id })

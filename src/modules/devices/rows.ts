@@ -26,6 +26,12 @@ export interface DeviceRow {
   family_name: string;
 }
 
+/**
+ * What the graph's Device is answered from: its row with its catalogue model and family as objects,
+ * made from the joined columns once, as the row is read (withCatalogue; decisions.md 47).
+ */
+export type DeviceParent = DeviceRow & { model: DeviceModelRow; family: DeviceFamilyRow };
+
 export interface DeviceFamilyRow {
   id: string;
   name: string;
@@ -43,8 +49,8 @@ export const DEVICE_CURSOR = 'devices';
 export const DEVICE_MODEL_CURSOR = 'deviceModels';
 
 /** A page of a customer's devices (Customer.devices), and one of its edges. */
-export type DeviceConnectionParent = ConnectionPage<DeviceRow>;
-export type DeviceEdgeParent = EdgeParent<DeviceRow>;
+export type DeviceConnectionParent = ConnectionPage<DeviceParent>;
+export type DeviceEdgeParent = EdgeParent<DeviceParent>;
 
 /** A page of a family's models (DeviceFamily.models), and one of its edges. */
 export type DeviceModelConnectionParent = ConnectionPage<DeviceModelRow>;

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { DbOrTrx } from '../../db/knex.js';
+import { withCatalogue } from '../devices/catalogue.js';
 import type { createDeviceLoaders } from '../devices/loaders.js';
 import { tenantCacheKey, tenantChildrenLoader, tenantKeyLoader } from '../tenancy.js';
 import {
@@ -66,7 +67,7 @@ export function createFinanceOrderLoaders(db: DbOrTrx, deviceLoaders: DeviceLoad
         const rows = await financeOrdersAroundCustomers(db, customers);
         const orders = rows.map(({ order }) => withAmounts(order));
         for (const { device } of rows)
-          deviceLoaders.byKey.prime({ partnerId: device.partner_id, id: device.id }, device);
+          deviceLoaders.byKey.prime({ partnerId: device.partner_id, id: device.id }, withCatalogue(device));
         // The statement reads every order of each device it touches: these lists are complete, fit to prime.
         const ofEachDevice = groupBy(orders, (order) =>
           tenantCacheKey({ partnerId: order.partner_id, id: order.device_id }),

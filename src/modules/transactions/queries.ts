@@ -12,6 +12,7 @@ import {
 import type { DbOrTrx } from '../../db/knex.js';
 import { formatAmountOrError, isDecimalText } from '../../kernel/money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
+import { DEVICE_CATALOGUE } from '../devices/catalogue.js';
 import { deviceSources } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import { ORDER_AMOUNTS } from '../financeOrders/terms.js';
@@ -163,7 +164,10 @@ const LISTED_AMOUNT: ComputedField = {
  * columns (null: no such row; none read: no link), with the amount the graph answers.
  */
 export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
-  return transactionRowReader<ListedTransactionRow>(links, [LISTED_AMOUNT], { order: ORDER_AMOUNTS });
+  return transactionRowReader<ListedTransactionRow>(links, [LISTED_AMOUNT], {
+    order: ORDER_AMOUNTS,
+    device: DEVICE_CATALOGUE,
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ClerkRow } from '../clerks/rows.js';
-import type { DeviceRow } from '../devices/rows.js';
+import type { DeviceParent, DeviceRow } from '../devices/rows.js';
 import type { FinanceOrderParent, FinanceOrderRow } from '../financeOrders/rows.js';
 import type { MerchantRow } from '../merchants/rows.js';
 import type { PaymentRow } from '../payments/rows.js';
@@ -62,8 +62,14 @@ type TransactionLinks = {
   [Link in TransactionLink]?: JoinedLink<NonNullable<ListedLinkRows[Link]>> | null;
 };
 
-/** As a listing reads the links: its order with the amounts the request's fields read (queries.ts listedRowReader). */
-type ListedLinkRows = Omit<TransactionLinkRows, 'order'> & { order: FinanceOrderParent | null };
+/**
+ * As a listing reads the links: its order with the amounts, and its device with the model and family,
+ * that the request's fields read (queries.ts listedRowReader).
+ */
+type ListedLinkRows = Omit<TransactionLinkRows, 'order' | 'device'> & {
+  order: FinanceOrderParent | null;
+  device: DeviceParent | null;
+};
 
 /** Which columns of each linked row a listing reads along, in any order (absent: the link is not joined). */
 export type LinkColumns = Partial<Record<TransactionLink, readonly string[]>>;
