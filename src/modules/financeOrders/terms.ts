@@ -206,7 +206,7 @@ export function assertOpen(order: Pick<FinanceOrderRow, 'id' | 'closed_reason'>)
   if (order.closed_reason !== null) throw financeOrderClosed(order.id, order.closed_reason, 'it takes no payment');
 }
 
-/** The Decimal fields of the terms: a cart's resolvers, and what an order's amounts are made with (ORDER_AMOUNTS). */
+/** The Decimal fields of the terms: a cart's resolvers and an event's figures (an order's own are ORDER_AMOUNTS). */
 export const financeTermsFields = {
   purchaseAmount: (terms: FinanceTermsColumns) => formatAmount(terms.purchase_minor, terms.currency),
   downPayment: (terms: FinanceTermsColumns) => formatAmount(terms.down_payment_minor, terms.currency),
