@@ -212,8 +212,13 @@ export function formatAmount(minor: bigint | string, currency: string): string {
  * formatted as its row is read, whose field then fails as a resolver's throw would, not its row.
  */
 export function formatAmountOrError(minor: bigint | string, currency: string): string | Error {
+  return textOrError(() => formatAmount(minor, currency));
+}
+
+/** An amount's text as `format` makes it, or the error it raised (formatAmountOrError's rule, for any amount). */
+export function textOrError(format: () => string): string | Error {
   try {
-    return formatAmount(minor, currency);
+    return format();
   } catch (error) {
     return error as Error;
   }

@@ -13,6 +13,7 @@ import {
   money,
   multiplyMoney,
   subtractMoney,
+  textOrError,
 } from '../../kernel/money.js';
 import { DEFAULT_PARTNER_SETTINGS, type PartnerSettings } from '../partners/settings.js';
 import type { FinanceOrderAmounts, FinanceOrderRow, FinanceOrderStatus, FinanceTermsColumns } from './rows.js';
@@ -216,15 +217,11 @@ export const financeTermsFields = {
   weeklyCost: (terms: FinanceTermsColumns) => formatAmount(terms.weekly_cost_minor, terms.currency),
 };
 
-/** The finance amount's text, or the error making it raised (formatAmountOrError's rule). */
+/** The finance amount's text, or the error making it raised (textOrError). */
 function financeAmountOrError(purchaseMinor: string, downPaymentMinor: string, currency: string): string | Error {
-  try {
-    return formatMoney(
-      financeAmountOf({ purchase_minor: purchaseMinor, down_payment_minor: downPaymentMinor, currency }),
-    );
-  } catch (error) {
-    return error as Error;
-  }
+  return textOrError(() =>
+    formatMoney(financeAmountOf({ purchase_minor: purchaseMinor, down_payment_minor: downPaymentMinor, currency })),
+  );
 }
 
 /**
