@@ -8,6 +8,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY tools/openapi-types/package.json tools/openapi-types/
+# What npm ci's postinstall applies to the installed packages (patch-package; docs/decisions.md 47).
+COPY patches/ patches/
 RUN --mount=type=cache,target=/root/.npm npm ci --prefer-offline --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -17,6 +19,7 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=4000
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches/ patches/
 # The npm cache stays in the build's cache mount, out of the image.
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --prefer-offline --no-audit --no-fund
 COPY --from=build /app/dist ./dist

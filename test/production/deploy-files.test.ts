@@ -158,8 +158,13 @@ describe('.dockerignore', () => {
     for (const stage of readDockerfile()) {
       for (const step of stage.steps) {
         if (step.kind !== 'copy' || step.from) continue;
-        for (const source of step.sources.filter((source) => source !== '.'))
-          expect(context.has(source), source).toBe(true);
+        for (const source of step.sources.filter((source) => source !== '.')) {
+          // A folder (a source ending in /): at least one file of it.
+          const through = source.endsWith('/')
+            ? [...context].some((file) => file.startsWith(source))
+            : context.has(source);
+          expect(through, source).toBe(true);
+        }
       }
     }
   });
@@ -250,11 +255,15 @@ describe("the README's deploy recipe and the operating guide", () => {
   it("copies into its clean folder exactly what the Dockerfile's runtime stage holds", () => {
     const recipe = readmeShellBlock('readme-deploy');
     const runtime = readDockerfile().at(-1)!;
-    // The runtime stage's files: its own COPYs by name, and what it takes from the build stage.
+    // The runtime stage's files: its own COPYs by name (a folder without its /), and what it takes from the build stage.
     const held = runtime.steps.flatMap((step) =>
-      step.kind !== 'copy' ? [] : step.from ? step.sources.map((source) => source.split('/').at(-1)!) : step.sources,
+      step.kind !== 'copy'
+        ? []
+        : step.from
+          ? step.sources.map((source) => source.split('/').at(-1)!)
+          : step.sources.map((source) => source.replace(/\/$/, '')),
     );
-    expect(held.sort()).toEqual(['dist', 'package-lock.json', 'package.json', 'scripts/run-command.mjs']);
+    expect(held.sort()).toEqual(['dist', 'package-lock.json', 'package.json', 'patches', 'scripts/run-command.mjs']);
     const copied = [...recipe.matchAll(/(?:^|&& )cp (?:-R )?(.+?) "\$RELEASE\/[^"]*"$/gm)].flatMap((line) =>
       line[1]!.split(' '),
     );

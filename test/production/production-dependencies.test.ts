@@ -1,5 +1,5 @@
 // The production install, held without installing (docs/decisions.md, section 31): the packages
-// `npm ci --omit=dev` takes, read from package-lock.json, sum to at most 90 MB on disk (as installed
+// `npm ci --omit=dev` takes, read from package-lock.json, sum to at most 92 MB on disk (as installed
 // here, measured as du measures); and nothing the processes of a production install run (the service,
 // its preload, the command-line tools) loads is a devDependency, apart from the embedded database, which
 // src/db/knex.ts loads only without DATABASE_URL (and, without it, stops with one line), and the console's
@@ -31,7 +31,7 @@ import { assetsOf, DOCS_ASSETS, LANDING_ASSETS } from '../../src/pages/html.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // du counts about 1 MB more than the packages themselves (the scopes' folders, .bin, npm's own lock file).
-const LIMIT_BYTES = 89 * 2 ** 20;
+const LIMIT_BYTES = 91 * 2 ** 20;
 
 interface LockEntry {
   version?: string;
@@ -68,7 +68,7 @@ function diskBytes(folder: string): number {
 }
 
 describe('the production install', () => {
-  it('takes at most 90 MB of node_modules', () => {
+  it('takes at most 92 MB of node_modules', () => {
     const sizes = productionEntries.flatMap(([path, entry]) => {
       const folder = join(ROOT, path);
       // A package for another platform (an optional native build) is not installed here, nor there.
