@@ -48,6 +48,29 @@ describe('rowReader', () => {
     expect(read(answerOf([...columns, 'extra'], [...values, 'x']))[0]).not.toHaveProperty('extra');
   });
 
+  it('holds a joined row asked alsoAs at the top of its row too: the same object, null there where the join found none', () => {
+    const atTop = rowReader<Record<string, unknown>>(
+      ['id', 'amount'],
+      [
+        { prefix: 'merchant', fields: ['id', 'name'], alsoAs: 'merchant_row' },
+        { prefix: 'payment', fields: ['id', 'received_at'], alsoAs: 'payment_row' },
+      ],
+      'links',
+    );
+    const [row] = atTop(answer);
+    expect(row).toEqual({
+      id: '7',
+      amount: '-1800',
+      links: { merchant: { id: '851005', name: 'DEMO' }, payment: null },
+      merchant_row: { id: '851005', name: 'DEMO' },
+      payment_row: null,
+    });
+    expect(row!.merchant_row).toBe((row!.links as Record<string, unknown>).merchant);
+    expect(() =>
+      rowReader(['id'], [{ prefix: 'merchant', fields: ['id'], alsoAs: 'x"' }], 'links')(answerOf(['id'])),
+    ).toThrow(/not a column name/);
+  });
+
   it('names a column the statement did not read', () => {
     expect(() => read(answerOf(columns.slice(0, -1), values.slice(0, -1)))).toThrow(
       /has no column payment__received_at/,

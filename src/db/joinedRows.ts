@@ -56,6 +56,17 @@ export function builtInArrays(db: DbOrTrx, query: Knex.QueryBuilder): Knex.Raw {
   return inArrays(db.raw(sql, bindings));
 }
 
+/**
+ * A row read along under `prefix` (prefix__field columns), with its own computed fields; `alsoAs`: the
+ * same row at the top of the row it belongs to too, under that name (what a column read can reach).
+ */
+export interface JoinedFields {
+  prefix: string;
+  fields: readonly string[];
+  computed?: ReadonlyArray<ComputedField>;
+  alsoAs?: string;
+}
+
 /** A field of a row made from some of its columns as it is read (rowReader). */
 export interface ComputedField {
   name: string;
@@ -78,11 +89,13 @@ const MAX_COMPILED = 16;
  * shape: the loop of keyed stores per row that joinedRow's take does cost about three times as much
  * on a page of links. Each of `computed` is a field made from some of the row's columns as the row is
  * read (its `from` columns passed to `compute`, in their order), in the same object literal; a joined
- * row's own `computed` likewise from its columns, each only when the row reads all of its columns.
+ * row's own `computed` likewise from its columns, each only when the row reads all of its columns. A
+ * joined row with `alsoAs` is the same object at the top of its row too, where an executor reads it
+ * as a column (a nested one it cannot).
  */
 export function rowReader<Row>(
   own: readonly string[],
-  joined: ReadonlyArray<{ prefix: string; fields: readonly string[]; computed?: ReadonlyArray<ComputedField> }>,
+  joined: ReadonlyArray<JoinedFields>,
   into: string,
   computed: ReadonlyArray<ComputedField> = [],
 ): RowReader<Row> {
@@ -94,7 +107,7 @@ export function rowReader<Row>(
   const names = [
     ...own,
     into,
-    ...joined.flatMap(({ prefix, fields }) => [prefix, ...fields]),
+    ...joined.flatMap(({ prefix, fields, alsoAs }) => [prefix, ...fields, ...(alsoAs === undefined ? [] : [alsoAs])]),
     ...everyComputed.flatMap(({ name, from }) => [name, ...from]),
   ];
   const odd = names.find((name) => !NAME.test(name));
@@ -110,17 +123,24 @@ export function rowReader<Row>(
     const made = (from: (name: string) => string) => (field: ComputedField) =>
       `${JSON.stringify(field.name)}: c[${next++}](${field.from.map(from).join(', ')})`;
     const body = [...own.map((name) => `${JSON.stringify(name)}: ${column(name)}`), ...computed.map(made(column))];
-    const links = joined.map(({ prefix, fields }, i) => {
+    // Each joined row made once, as j<i>: under `into`, and at the top too where it is also asked there.
+    const joinedRows = joined.map(({ prefix, fields }, i) => {
       const inPrefix = (field: string) => column(`${prefix}__${field}`);
       const row = [
         ...fields.map((field) => `${JSON.stringify(field)}: ${inPrefix(field)}`),
         ...joinedComputed[i]!.map(made(inPrefix)),
       ].join(', ');
-      return `${JSON.stringify(prefix)}: ${column(`${prefix}__id`)} == null ? null : { ${row} }`;
+      return `j${i} = ${column(`${prefix}__id`)} == null ? null : { ${row} }`;
     });
-    body.push(`${JSON.stringify(into)}: { ${links.join(', ')} }`);
+    body.push(
+      `${JSON.stringify(into)}: { ${joined.map(({ prefix }, i) => `${JSON.stringify(prefix)}: j${i}`).join(', ')} }`,
+    );
+    joined.forEach(({ alsoAs }, i) => {
+      if (alsoAs !== undefined) body.push(`${JSON.stringify(alsoAs)}: j${i}`);
+    });
+    const locals = joinedRows.length > 0 ? `const ${joinedRows.join(', ')}; ` : '';
     // The names are checked above and quoted as JSON strings, the positions are numbers: the source holds nothing else.
-    const read = new Function('c', `return (r) => ({ ${body.join(', ')} });`);
+    const read = new Function('c', `return (r) => { ${locals}return { ${body.join(', ')} }; };`);
     return read(everyComputed.map(({ compute }) => compute)) as (values: unknown[]) => Row;
   };
   const compiled = new Map<string, (values: unknown[]) => Row>();

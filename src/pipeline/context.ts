@@ -20,7 +20,6 @@ import { PartnerPolicies } from '../modules/partners/policies.js';
 import { createPaymentLoaders } from '../modules/payments/loaders.js';
 import { type PaymentObserver, UNOBSERVED } from '../modules/payments/observe.js';
 import { createTimelineLoaders } from '../modules/timeline/loaders.js';
-import { createTransactionLoaders } from '../modules/transactions/loaders.js';
 import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
 import { createPaymentVendorLoaders } from '../modules/vendors/loaders.js';
 import { createWebhookLoaders } from '../modules/webhooks/loaders.js';
@@ -67,7 +66,6 @@ const LOADER_MODULES = {
     createFinanceOrderLoaders(db, loaders.devices),
   payments: (db: Db) => createPaymentLoaders(db),
   paymentVendors: (db: Db) => createPaymentVendorLoaders(db),
-  transactions: (db: Db) => createTransactionLoaders(db),
   webhooks: (db: Db) => createWebhookLoaders(db),
   timeline: (db: Db) => createTimelineLoaders(db),
 };
@@ -79,7 +77,7 @@ type Loaders = { readonly [Module in LoaderModule]: ReturnType<(typeof LOADER_MO
 
 /**
  * The request's DataLoaders, each module's built the first time a resolver reads it. A request reads
- * through a few modules of the twelve, and building all 23 loaders for every request, every page of a
+ * through a few modules of the eleven, and building all 22 loaders for every request, every page of a
  * list and every mutation (OperationReads.forget) cost about 45 µs of CPU each time, measured in process.
  */
 class RequestLoaders {

@@ -18,11 +18,11 @@ import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import { ORDER_AMOUNTS } from '../financeOrders/terms.js';
 import { COLUMNS as MERCHANT_COLUMNS } from '../merchants/queries.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../payments/queries.js';
-import { type TenantKey, whereTenantKeys } from '../tenancy.js';
 import { decimalSql, type FilterTerm } from './filters.js';
 import {
   type AdjustmentRow,
   EVERY_COLUMN,
+  LISTED_LINK_AT,
   type LinkColumns,
   type ListedTransactionRow,
   type TransactionLink,
@@ -164,24 +164,33 @@ const LISTED_AMOUNT: ComputedField = {
  * columns (null: no such row; none read: no link), with the amount the graph answers.
  */
 export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSources]>): ListedRowReader {
-  return transactionRowReader<ListedTransactionRow>(links, [LISTED_AMOUNT], {
-    order: ORDER_AMOUNTS,
-    device: DEVICE_CATALOGUE,
-  });
+  return transactionRowReader<ListedTransactionRow>(
+    links,
+    [LISTED_AMOUNT],
+    { order: ORDER_AMOUNTS, device: DEVICE_CATALOGUE },
+    LISTED_LINK_AT,
+  );
 }
 
 /**
  * Transactions' rows with their links taken out of their link__field columns, and `computed` fields;
- * a link's own (`linkComputed`) where it reads their columns.
+ * a link's own (`linkComputed`) where it reads their columns; each link at the row's top too, under
+ * its name in `atTop`.
  */
 const transactionRowReader = <Row>(
   links: ReadonlyArray<[TransactionLink, RowSources]>,
   computed: readonly ComputedField[] = [],
   linkComputed: Partial<Record<TransactionLink, readonly ComputedField[]>> = {},
+  atTop: Partial<Record<TransactionLink, string>> = {},
 ): RowReader<Row> =>
   rowReader<Row>(
     [...COLUMNS, 'occurred_at_us'],
-    links.map(([link, sources]) => ({ prefix: link, fields: Object.keys(sources), computed: linkComputed[link] })),
+    links.map(([link, sources]) => ({
+      prefix: link,
+      fields: Object.keys(sources),
+      computed: linkComputed[link],
+      alsoAs: atTop[link],
+    })),
     'links',
     computed,
   );
@@ -270,10 +279,6 @@ export async function insertTransactions(
   return (await trx('transactions')
     .insert(rows)
     .returning([...COLUMNS])) as TransactionRow[];
-}
-
-export function adjustmentsByKeys(db: DbOrTrx, keys: readonly TenantKey[]): Promise<AdjustmentRow[]> {
-  return whereTenantKeys(db<AdjustmentRow>('adjustments').select(...ADJUSTMENT_COLUMNS), ['partner_id', 'id'], keys);
 }
 
 export async function insertAdjustment(trx: DbOrTrx, row: Omit<AdjustmentRow, 'id'>): Promise<AdjustmentRow> {

@@ -6,23 +6,28 @@ import type {
 import { invalidArgument } from '../../kernel/errors.js';
 import { pageSizeOf } from '../../kernel/listSize.js';
 import { formatAmount, money } from '../../kernel/money.js';
-import type { Context } from '../../pipeline/context.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
+import type { ClerkRow } from '../clerks/rows.js';
 import { column } from '../columns.js';
+import type { DeviceParent } from '../devices/rows.js';
+import type { FinanceOrderParent } from '../financeOrders/rows.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
+import type { MerchantRow } from '../merchants/rows.js';
 import { pageInfoOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
+import type { PaymentRow } from '../payments/rows.js';
 import { createAdjustment } from './adjust.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
 import { transactionsInWindow } from './listing.js';
 import { transactionsPrecede } from './queries.js';
 import {
-  type JoinedLink,
+  type AdjustmentRow,
+  LISTED_LINK_AT,
   type ListedTransactionRow,
   ROW_TRANSACTION_TYPES,
-  type TransactionRow,
+  type TransactionLink,
   type TransactionType,
 } from './rows.js';
 import { linksSelected } from './selection.js';
@@ -38,38 +43,14 @@ const TYPE_NAMES = {
 } as const;
 
 /**
- * A link the listing read along (selection.ts), as its type's parent: it holds the columns of every
- * field this request selects of it (linkColumns.ts), which is all its resolvers will read.
+ * A link field: the row the listing read along for it, at the top of the transaction's row
+ * (LISTED_LINK_AT), so jit reads it as a column (decisions.md 47). The listing reads along every link
+ * the request selects (selection.ts), with the columns of every field it selects of it
+ * (linkColumns.ts), which is all its type's resolvers will read; null where the transaction has no
+ * such row (a non-null field then fails as a null one does).
  */
-const joined = <Row extends { id: string }>(link: JoinedLink<Row> | null | undefined) => link as Row | null | undefined;
-
-// A link the listing read along is answered from the row, without a DataLoader round trip or a
-// promise; otherwise it is loaded as usual (batched per request).
-const merchantOf = (row: TransactionRow, ctx: Context) =>
-  joined(row.links?.merchant) ??
-  ctx.reads.loaders.merchants.byKey
-    .load({ partnerId: row.partner_id, id: row.merchant_id })
-    .then((merchant) => merchant!);
-const orderOf = (row: TransactionRow, ctx: Context) =>
-  joined(row.links?.order) ??
-  ctx.reads.loaders.financeOrders.byKey
-    .load({ partnerId: row.partner_id, id: row.finance_order_id! })
-    .then((order) => order!);
-const clerkOf = (row: TransactionRow, ctx: Context) =>
-  joined(row.links?.clerk) ??
-  ctx.reads.loaders.clerks.byKey.load({ partnerId: row.partner_id, id: row.clerk_id! }).then((clerk) => clerk!);
-const paymentOf = (row: TransactionRow, ctx: Context) =>
-  joined(row.links?.payment) ??
-  ctx.reads.loaders.payments.byKey.load({ partnerId: row.partner_id, id: row.payment_id! }).then((payment) => payment!);
-const deviceOf = async (row: TransactionRow, ctx: Context) => {
-  const order = await orderOf(row, ctx);
-  return (await ctx.reads.loaders.devices.byKey.load({ partnerId: order.partner_id, id: order.device_id }))!;
-};
-const adjustmentOf = (row: TransactionRow, ctx: Context) =>
-  joined(row.links?.adjustment) ??
-  ctx.reads.loaders.transactions.adjustmentByKey
-    .load({ partnerId: row.partner_id, id: row.adjustment_id! })
-    .then((adjustment) => adjustment!);
+const joinedLink = <Row>(link: TransactionLink) =>
+  column(LISTED_LINK_AT[link]) as unknown as { resolve: (row: ListedTransactionRow) => Row };
 
 /** The fields every transaction type shares (`type` is the row's own: transactionTypeValues). */
 const common = {
@@ -77,7 +58,7 @@ const common = {
   // Formatted as the row was read (queries.ts LISTED_AMOUNT): on jit a property read, not a call per row.
   // An Error there is answered as a throw by both executors, which the generated types do not say.
   amount: column('amount') as unknown as { resolve: (row: ListedTransactionRow) => string },
-  merchant: (row: TransactionRow, _args: unknown, ctx: Context) => merchantOf(row, ctx),
+  merchant: joinedLink<MerchantRow>('merchant'),
 };
 
 /**
@@ -164,24 +145,24 @@ export const transactionResolvers: Resolvers = {
   } as TransactionResolvers,
   FinanceTransaction: {
     ...common,
-    financeOrder: (row, _args, ctx) => orderOf(row, ctx),
-    salesClerk: (row, _args, ctx) => clerkOf(row, ctx),
-    device: (row, _args, ctx) => joined(row.links?.device) ?? deviceOf(row, ctx),
+    financeOrder: joinedLink<FinanceOrderParent>('order'),
+    salesClerk: joinedLink<ClerkRow>('clerk'),
+    device: joinedLink<DeviceParent>('device'),
   },
   CashTransaction: {
     ...common,
-    payment: (row, _args, ctx) => paymentOf(row, ctx),
-    financeOrder: (row, _args, ctx) => orderOf(row, ctx),
-    salesClerk: (row, _args, ctx) => clerkOf(row, ctx),
+    payment: joinedLink<PaymentRow>('payment'),
+    financeOrder: joinedLink<FinanceOrderParent>('order'),
+    salesClerk: joinedLink<ClerkRow>('clerk'),
   },
   CommissionTransaction: {
     ...common,
-    payment: (row, _args, ctx) => paymentOf(row, ctx),
-    financeOrder: (row, _args, ctx) => orderOf(row, ctx),
+    payment: joinedLink<PaymentRow>('payment'),
+    financeOrder: joinedLink<FinanceOrderParent>('order'),
   },
   AdjustmentTransaction: {
     ...common,
-    adjustment: (row, _args, ctx) => adjustmentOf(row, ctx),
+    adjustment: joinedLink<AdjustmentRow>('adjustment'),
   },
   Adjustment: {
     kind: (adjustment) => (adjustment.kind === 'payment' ? 'PAYMENT' : 'COMMISSION'),

@@ -56,7 +56,7 @@ export type JoinedLink<Row extends { id: string }> = Partial<Row> & Pick<Row, 'i
 
 /**
  * The rows a listed transaction points at, read in the listing's own statement when the request
- * selects them; null where the transaction has no such link. A link absent here is loaded as usual.
+ * selects them (selection.ts: every link it selects); null where the transaction has no such link.
  */
 type TransactionLinks = {
   [Link in TransactionLink]?: JoinedLink<NonNullable<ListedLinkRows[Link]>> | null;
@@ -81,7 +81,24 @@ export const EVERY_COLUMN = '*';
  * cursor (microseconds since the epoch), and its amount as the graph answers it, formatted as the row
  * was read (queries.ts listedRowReader), or the error that formatting it raised.
  */
-export type ListedTransactionRow = TransactionRow & { occurred_at_us: string; amount: string | Error };
+export type ListedTransactionRow = TransactionRow &
+  ListedLinksAtTop & { occurred_at_us: string; amount: string | Error };
+
+/**
+ * Where a listed transaction holds each link it read along at its top too (the same row as under
+ * `links`): the graph's link fields read it there as a column, which jit compiles as a property read
+ * where a resolver call costs three closures, a path and a resolve-info object (decisions.md 47).
+ */
+export const LISTED_LINK_AT = {
+  merchant: 'merchant_row',
+  clerk: 'clerk_row',
+  order: 'order_row',
+  device: 'device_row',
+  payment: 'payment_row',
+  adjustment: 'adjustment_row',
+} as const satisfies Record<TransactionLink, string>;
+
+type ListedLinksAtTop = { [Link in TransactionLink as (typeof LISTED_LINK_AT)[Link]]?: TransactionLinks[Link] };
 
 /** A row of `adjustments`. */
 export interface AdjustmentRow {
