@@ -63,7 +63,7 @@ const config: CodegenConfig = {
           Repayment: '../modules/financeOrders/repayment.js#RepaymentParent',
           RepaymentOption: '../modules/financeOrders/repayment.js#RepaymentOptionParent',
           DeviceRepayment: '../modules/payments/repaymentQuote.js#DeviceRepaymentParent',
-          Payment: '../modules/payments/rows.js#PaymentRow',
+          Payment: '../modules/payments/rows.js#PaymentParent',
           PaymentReceipt: '../modules/payments/rows.js#PaymentReceiptParent',
           PaymentReversal: '../modules/payments/rows.js#PaymentReversalParent',
           PortfolioMetrics: '../modules/book/rows.js#PortfolioSums',

@@ -14,7 +14,7 @@ import type { CartRow } from '../modules/carts/rows.js';
 import type { FinanceOrderParent, FinanceOrderEdgeParent, FinanceOrderConnectionParent, PaymentOptionParent, InstallmentParent } from '../modules/financeOrders/rows.js';
 import type { RepaymentParent, RepaymentOptionParent } from '../modules/financeOrders/repayment.js';
 import type { DeviceRepaymentParent } from '../modules/payments/repaymentQuote.js';
-import type { PaymentRow, PaymentReceiptParent, PaymentReversalParent, PaymentNotificationParent } from '../modules/payments/rows.js';
+import type { PaymentParent, PaymentReceiptParent, PaymentReversalParent, PaymentNotificationParent } from '../modules/payments/rows.js';
 import type { PortfolioSums, PortfolioAgeingParent, AgeingBucketParent, PortfolioHistoryPointParent } from '../modules/book/rows.js';
 import type { ReportRunRow, ReportRunEdgeParent, ReportRunConnectionParent } from '../modules/reports/rows.js';
 import type { PaymentVendorRow } from '../modules/vendors/rows.js';
@@ -2841,7 +2841,7 @@ export type ResolversTypes = {
   PageInfo: ResolverTypeWrapper<PageInfoParent>;
   Partner: ResolverTypeWrapper<PartnerRow>;
   PartnerSettings: ResolverTypeWrapper<PartnerSettingsParent>;
-  Payment: ResolverTypeWrapper<PaymentRow>;
+  Payment: ResolverTypeWrapper<PaymentParent>;
   PaymentChannel: PaymentChannel;
   PaymentNotificationResult: ResolverTypeWrapper<PaymentNotificationParent>;
   PaymentOption: ResolverTypeWrapper<PaymentOptionParent>;
@@ -2966,7 +2966,7 @@ export type ResolversParentTypes = {
   PageInfo: PageInfoParent;
   Partner: PartnerRow;
   PartnerSettings: PartnerSettingsParent;
-  Payment: PaymentRow;
+  Payment: PaymentParent;
   PaymentNotificationResult: PaymentNotificationParent;
   PaymentOption: PaymentOptionParent;
   PaymentReceipt: PaymentReceiptParent;

@@ -396,6 +396,42 @@ describe('GraphQL requests: the same answer from both executors', () => {
           await side.database.db('finance_orders').where({ id }).update({ currency });
     }
   });
+
+  it("a payment's amount that cannot be formatted fails that field, not the payment, read by key or joined to a listing", async () => {
+    // Formatted as the payment's row is read (payments/amount.ts: the loaders, and the listing's reader
+    // for the payment it joins), its error kept for the field (decisions.md 47).
+    const byKey = postGraphql(
+      { query: `{ financeOrder(id: "${DEMO_ORDER_ID}") { id payments(first: 1) { id amount } } }` },
+      'demo-partner-key',
+    );
+    const listed = postGraphql(
+      {
+        query: `query($start: Timestamp!, $end: Timestamp!) {
+          transactions(start: $start, end: $end, filter: ["type:cash"], first: 1) {
+            nodes { id ... on CashTransaction { payment { id amount } } } } }`,
+        variables: WINDOW,
+      },
+      'demo-partner-key',
+    );
+    const [paid] = (await sameOnBoth(byKey)).data.financeOrder.payments;
+    expect(paid.amount).toMatch(/^\d+\.\d\d$/);
+    const [cash] = (await sameOnBoth(listed)).data.transactions.nodes;
+    const ids = [paid.id, cash.payment.id];
+    const currency = (await sides.jit.database.db('payments').where({ id: paid.id }).first('currency'))
+      .currency as string;
+    for (const side of Object.values(sides))
+      await side.database.db('payments').whereIn('id', ids).update({ currency: 'XXX' });
+    try {
+      const read = await sameOnBoth(byKey);
+      expect(read.errors.map((error: any) => error.path)).toEqual([['financeOrder', 'payments', 0, 'amount']]);
+      expect(read.errors[0].extensions).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', errorId: '<error id>' });
+      const page = await sameOnBoth(listed);
+      expect(page.errors.map((error: any) => error.path)).toEqual([['transactions', 'nodes', 0, 'payment', 'amount']]);
+    } finally {
+      for (const side of Object.values(sides))
+        await side.database.db('payments').whereIn('id', ids).update({ currency });
+    }
+  });
 });
 
 async function paymentsOf(orderId: number): Promise<Record<GraphqlExecutorKind, number>> {
@@ -488,6 +524,14 @@ describe('a field that reads a column of its row is compiled as a property read 
       ['FinanceOrder', 'financeAmount', 'finance_amount'],
       ['Device', 'model', 'model'],
       ['Device', 'family', 'family'],
+      ['Payment', 'amount', 'amount'],
+      // The rows a listing reads along, at the top of each transaction's row (transactions/rows.ts LISTED_LINK_AT).
+      ['FinanceTransaction', 'merchant', 'merchant_row'],
+      ['FinanceTransaction', 'financeOrder', 'order_row'],
+      ['FinanceTransaction', 'device', 'device_row'],
+      ['CashTransaction', 'salesClerk', 'clerk_row'],
+      ['CashTransaction', 'payment', 'payment_row'],
+      ['AdjustmentTransaction', 'adjustment', 'adjustment_row'],
     ] as const) {
       expect(columnOf(fieldOf(schema, type, field).resolve), `${type}.${field}`).toBe(column);
       expect(fieldOf(inlined, type, field).resolve, `${type}.${field}`).toBeUndefined();
@@ -497,7 +541,7 @@ describe('a field that reads a column of its row is compiled as a property read 
     expect(fieldOf(schema, 'CashTransaction', 'type').resolve).toBeUndefined();
     expect((schema.getType('TransactionType') as GraphQLEnumType).serialize('cash')).toBe('CASH');
     // A resolver that computes stays, as does the original schema graphql-js and validation use.
-    expect(fieldOf(inlined, 'Payment', 'amount').resolve).toBeTypeOf('function');
+    expect(fieldOf(inlined, 'Payment', 'channel').resolve).toBeTypeOf('function');
     expect(fieldOf(inlined, 'Device', 'lastCheckin').resolve).toBeTypeOf('function');
     expect(fieldOf(inlined, 'DeviceModel', 'family').resolve).toBeTypeOf('function');
     expect(fieldOf(schema, 'Device', 'simNumber').name).toBe('simNumber');

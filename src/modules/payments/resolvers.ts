@@ -6,12 +6,14 @@ import { column } from '../columns.js';
 import { requireId } from '../inputs.js';
 import { withinReferenceGuesses } from '../paymentReferences/guesses.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
+import { withAmount } from './amount.js';
 import { requireIdempotencyKey } from './idempotency.js';
 import { recordInStorePayment } from './inStore.js';
 import { acceptNotification, notificationMessage } from './notification.js';
 import { MAX_LOCATOR_LENGTH } from './notificationLimits.js';
 import { observePaymentOutcome } from './observe.js';
 import { deviceRepaymentOf } from './repaymentQuote.js';
+import type { PaymentParent } from './rows.js';
 
 export const paymentResolvers: Resolvers = {
   Query: {
@@ -72,7 +74,8 @@ export const paymentResolvers: Resolvers = {
         partnerId: payment.partner_id,
         id: payment.finance_order_id,
       }))!,
-    amount: (payment) => formatAmount(payment.amount_minor, payment.currency),
+    // Formatted as the row was read (amount.ts; decisions.md 47): on jit, a property read.
+    amount: column('amount') as unknown as { resolve: (payment: PaymentParent) => string },
     time: column('received_at'),
     channel: (payment) => (payment.channel === 'in_store' ? 'IN_STORE' : 'VENDOR'),
     merchant: (payment, _args, ctx) =>
@@ -90,7 +93,7 @@ export const paymentResolvers: Resolvers = {
   PaymentReceipt: {
     // The row is at hand when this request recorded the payment; a replayed receipt has only its id.
     payment: async (receipt, _args, ctx) =>
-      receipt.payment ??
+      (receipt.payment && withAmount(receipt.payment)) ??
       (await ctx.reads.loaders.payments.byKey.load({ partnerId: receipt.partnerId, id: receipt.paymentId }))!,
     remainingBalance: (receipt) => formatAmount(receipt.remainingMinor, receipt.currency),
     // Receipts stored before unlock codes have none.

@@ -5,6 +5,7 @@ import { forbidden } from '../../kernel/errors.js';
 import { formatAmount } from '../../kernel/money.js';
 import { requirePrincipal, requireVendorToken } from '../auth/principal.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
+import { withAmount } from './amount.js';
 import { requireIdempotencyKey } from './idempotency.js';
 import { type Reverser, reversalParentOf, reversePayment } from './reverse.js';
 
@@ -65,7 +66,7 @@ export const reversalResolvers: Resolvers = {
     id: (reversal) => reversal.reversalId,
     // The row is at hand when this request reversed it; a replay or a lookup has only its id.
     payment: async (reversal, _args, ctx) =>
-      reversal.payment ??
+      (reversal.payment && withAmount(reversal.payment)) ??
       (await ctx.reads.loaders.payments.byKey.load({ partnerId: reversal.partnerId, id: reversal.paymentId }))!,
     amount: (reversal) => formatAmount(reversal.amountMinor, reversal.currency),
     remainingBalance: (reversal) => formatAmount(reversal.remainingMinor, reversal.currency),

@@ -18,6 +18,12 @@ export interface PaymentRow {
 }
 
 /**
+ * A payment as the graph answers it: its row with its amount formatted as the row was read
+ * (withAmount in amount.ts; decisions.md 47), or the error formatting it raised.
+ */
+export type PaymentParent = PaymentRow & { amount: string | Error };
+
+/**
  * What a payment did, as it stood right after it was recorded: the answer to the request, kept for
  * replays (idempotency keys, vendor references), so a replay answers exactly what the first did.
  */

@@ -10,13 +10,14 @@ import {
   sourcesOf,
 } from '../../db/joinedRows.js';
 import type { DbOrTrx } from '../../db/knex.js';
-import { formatAmountOrError, isDecimalText } from '../../kernel/money.js';
+import { isDecimalText } from '../../kernel/money.js';
 import { COLUMNS as CLERK_COLUMNS } from '../clerks/queries.js';
 import { DEVICE_CATALOGUE } from '../devices/catalogue.js';
 import { deviceSources } from '../devices/queries.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import { ORDER_AMOUNTS } from '../financeOrders/terms.js';
 import { COLUMNS as MERCHANT_COLUMNS } from '../merchants/queries.js';
+import { AMOUNT_FROM_MINOR } from '../payments/amount.js';
 import { COLUMNS as PAYMENT_COLUMNS } from '../payments/queries.js';
 import { decimalSql, type FilterTerm } from './filters.js';
 import {
@@ -149,15 +150,9 @@ export type ListedRowReader = RowReader<ListedTransactionRow>;
 /**
  * A listed transaction's amount as the graph answers it (Transaction.amount reads it as a column:
  * resolvers.ts), formatted once as the row is read: as a resolver it was a call per row, which on
- * jit costs closures and a resolve-info object (about 1.7 MB of a 5,000-row page's 21). An amount
- * formatAmount refuses (a currency it does not know) is left as its error, which graphql-js and jit
- * both answer as they answered the resolver's throw: that field fails, not the page.
+ * jit costs closures and a resolve-info object (about 1.7 MB of a 5,000-row page's 21).
  */
-const LISTED_AMOUNT: ComputedField = {
-  name: 'amount',
-  from: ['amount_minor', 'currency'],
-  compute: formatAmountOrError,
-};
+const LISTED_AMOUNT = AMOUNT_FROM_MINOR;
 
 /**
  * Result rows (as arrays: inArrays) as listed transactions, each link taken out of its link__field
@@ -167,7 +162,7 @@ export function listedRowReader(links: ReadonlyArray<[TransactionLink, RowSource
   return transactionRowReader<ListedTransactionRow>(
     links,
     [LISTED_AMOUNT],
-    { order: ORDER_AMOUNTS, device: DEVICE_CATALOGUE },
+    { order: ORDER_AMOUNTS, device: DEVICE_CATALOGUE, payment: [AMOUNT_FROM_MINOR] },
     LISTED_LINK_AT,
   );
 }

@@ -16,7 +16,7 @@ import { requireAmount, requireId, requireText } from '../inputs.js';
 import type { MerchantRow } from '../merchants/rows.js';
 import { pageInfoOf } from '../pages.js';
 import { requireExistingPartner } from '../partners/guards.js';
-import type { PaymentRow } from '../payments/rows.js';
+import type { PaymentParent } from '../payments/rows.js';
 import { createAdjustment } from './adjust.js';
 import { cursorOf, parseCursor } from './cursor.js';
 import { parseFilterTerms } from './filters.js';
@@ -151,13 +151,13 @@ export const transactionResolvers: Resolvers = {
   },
   CashTransaction: {
     ...common,
-    payment: joinedLink<PaymentRow>('payment'),
+    payment: joinedLink<PaymentParent>('payment'),
     financeOrder: joinedLink<FinanceOrderParent>('order'),
     salesClerk: joinedLink<ClerkRow>('clerk'),
   },
   CommissionTransaction: {
     ...common,
-    payment: joinedLink<PaymentRow>('payment'),
+    payment: joinedLink<PaymentParent>('payment'),
     financeOrder: joinedLink<FinanceOrderParent>('order'),
   },
   AdjustmentTransaction: {
