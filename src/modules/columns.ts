@@ -20,6 +20,15 @@ export function column<Name extends string>(name: Name): { resolve: ColumnRead<N
   return { resolve: Object.assign(read, { [COLUMN]: name }) as ColumnRead<Name> };
 }
 
+/**
+ * `column(name)` typed as the field answers it: for a field a row reader made as the row was read (a
+ * formatted amount, a joined row), which the generated types cannot see on the parent. An Error kept
+ * there is answered as a resolver's throw by both executors.
+ */
+export function madeColumn<Parent, Value>(name: string): { resolve: (parent: Parent) => Value } {
+  return column(name) as unknown as { resolve: (parent: Parent) => Value };
+}
+
 /** The column a resolver made by `column` reads; undefined for any other resolver (or a wrapped one). */
 export function columnOf(resolve: unknown): string | undefined {
   return typeof resolve === 'function' ? (resolve as Partial<ColumnRead<string>>)[COLUMN] : undefined;

@@ -5,7 +5,7 @@ import { pageSizeOf } from '../../kernel/listSize.js';
 import { formatAmount, parsePaymentAmount } from '../../kernel/money.js';
 import type { Context } from '../../pipeline/context.js';
 import { readablePartner } from '../auth/principal.js';
-import { column } from '../columns.js';
+import { column, madeColumn } from '../columns.js';
 import type { DeviceRow } from '../devices/rows.js';
 import { connectionResolvers, idCursorOf, pageAfter, pageOf, parseIdCursor, slicePageByPosition } from '../pages.js';
 import { listingOf, statusMomentOf } from './listing.js';
@@ -31,8 +31,7 @@ const money = (order: FinanceOrderParent, minor: bigint | string) => formatAmoun
  * An amount formatted as its order's row was read (withAmounts): its text, or the error formatting it
  * raised, which the field answers as its resolver's throw was answered (decisions.md 47).
  */
-const amount = (name: keyof FinanceOrderAmounts) =>
-  column(name) as unknown as { resolve: (order: FinanceOrderParent) => string };
+const amount = (name: keyof FinanceOrderAmounts) => madeColumn<FinanceOrderParent, string>(name);
 
 /** A device's current order: the newest one financing it. */
 async function currentOrderOfDevice(device: DeviceRow, ctx: Context) {

@@ -2,7 +2,7 @@ import type { Resolvers } from '../../__generated__/resolvers.js';
 import { forbidden, invalidArgument } from '../../kernel/errors.js';
 import { formatAmount } from '../../kernel/money.js';
 import { requirePartnerTenant, requirePrincipal, requireVendorToken } from '../auth/principal.js';
-import { column } from '../columns.js';
+import { column, madeColumn } from '../columns.js';
 import { requireId } from '../inputs.js';
 import { withinReferenceGuesses } from '../paymentReferences/guesses.js';
 import { paymentVendorsByIds } from '../vendors/queries.js';
@@ -75,7 +75,7 @@ export const paymentResolvers: Resolvers = {
         id: payment.finance_order_id,
       }))!,
     // Formatted as the row was read (amount.ts; decisions.md 47): on jit, a property read.
-    amount: column('amount') as unknown as { resolve: (payment: PaymentParent) => string },
+    amount: madeColumn<PaymentParent, string>('amount'),
     time: column('received_at'),
     channel: (payment) => (payment.channel === 'in_store' ? 'IN_STORE' : 'VENDOR'),
     merchant: (payment, _args, ctx) =>

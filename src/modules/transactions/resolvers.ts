@@ -9,7 +9,7 @@ import { formatAmount, money } from '../../kernel/money.js';
 import { operatorActor } from '../audit/record.js';
 import { readablePartner, requireOperator } from '../auth/principal.js';
 import type { ClerkRow } from '../clerks/rows.js';
-import { column } from '../columns.js';
+import { column, madeColumn } from '../columns.js';
 import type { DeviceParent } from '../devices/rows.js';
 import type { FinanceOrderParent } from '../financeOrders/rows.js';
 import { requireAmount, requireId, requireText } from '../inputs.js';
@@ -49,15 +49,14 @@ const TYPE_NAMES = {
  * (linkColumns.ts), which is all its type's resolvers will read; null where the transaction has no
  * such row (a non-null field then fails as a null one does).
  */
-const joinedLink = <Row>(link: TransactionLink) =>
-  column(LISTED_LINK_AT[link]) as unknown as { resolve: (row: ListedTransactionRow) => Row };
+const joinedLink = <Row>(link: TransactionLink) => madeColumn<ListedTransactionRow, Row>(LISTED_LINK_AT[link]);
 
 /** The fields every transaction type shares (`type` is the row's own: transactionTypeValues). */
 const common = {
   time: column('occurred_at'),
   // Formatted as the row was read (queries.ts LISTED_AMOUNT): on jit a property read, not a call per row.
   // An Error there is answered as a throw by both executors, which the generated types do not say.
-  amount: column('amount') as unknown as { resolve: (row: ListedTransactionRow) => string },
+  amount: madeColumn<ListedTransactionRow, string>('amount'),
   merchant: joinedLink<MerchantRow>('merchant'),
 };
 
