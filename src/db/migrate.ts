@@ -36,6 +36,7 @@ import * as reversalOpposites from '../../migrations/20261129100110_reversal_opp
 import * as book from '../../migrations/20261130000100_book.js';
 import * as deviceEvents from '../../migrations/20261201000100_device_events.js';
 import * as partnerNextLock from '../../migrations/20261201000200_partner_next_lock.js';
+import * as distributableSchema from '../../migrations/20261202000100_distributable_schema.js';
 
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261121000100_principals': principals,
@@ -73,6 +74,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '20261130000100_book': book,
   '20261201000100_device_events': deviceEvents,
   '20261201000200_partner_next_lock': partnerNextLock,
+  '20261202000100_distributable_schema': distributableSchema,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -9,6 +9,7 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../../src/fixtures/demoIds.js';
+import { fillDirectories } from '../../src/modules/directories.js';
 import {
   buyToken,
   countOf,
@@ -165,6 +166,8 @@ describe('createPaymentNotification: recording', () => {
       total_paid_minor: '0',
       ordered_at: new Date(Date.now() - 5 * 86_400_000),
     });
+    // Its directory entries, as the service's writers make them beside the rows (decisions.md 48).
+    await fillDirectories(db());
 
     const token = await buyToken('demo-vendor-key');
     const first = await expectRecorded(

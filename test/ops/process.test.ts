@@ -171,7 +171,7 @@ describe('the db command line', () => {
     const env = baseEnv({ DATA_DIR: tempDataDir() });
     const help = await run('src/cli/db.ts', ['rollback', '--help'], env);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^usage: npm run db:migrate \| db:rollback \[-- --all\] \| db:seed\n/);
+    expect(help.stdout).toMatch(/^usage: npm run db:migrate \| db:rollback \[-- --all\] \| db:seed \| db:distribute\n/);
     for (const [args, message] of [
       [['migrate', '--dry-run'], "Unknown option '--dry-run'"],
       [['migrate', '--all'], '--all goes with rollback only'],

@@ -1,6 +1,7 @@
 // The schema itself refuses what must never be stored, whatever code runs above it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_IMEI, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import { insertCustomer } from '../../src/modules/customers/queries.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let database: TestDatabase;
@@ -97,37 +98,57 @@ describe('schema integrity', () => {
     expect(vendor).toBeDefined();
   });
 
-  it('keeps the notification directories with every new customer and finance order, whoever writes them', async () => {
-    const [customer] = await database
-      .db('customers')
-      .insert({ partner_id: other, name: 'Directory Test', phone_number: '5550009999' })
-      .returning('id');
+  it("keeps the global directories in step with their tenant rows: the seed's, and the service's writers' (decisions.md 48)", async () => {
+    const db = database.db;
+    const agree = async () => {
+      expect(await db('finance_order_directory').select('id', 'partner_id').orderBy('id')).toEqual(
+        await db('finance_orders').select('id', 'partner_id').orderBy('id'),
+      );
+      expect(
+        await db('customer_phone_directory').select('phone_number', 'partner_id', 'customer_id').orderBy('customer_id'),
+      ).toEqual(
+        await db('customers')
+          .whereNotNull('phone_number')
+          .select('phone_number', 'partner_id', { customer_id: 'id' })
+          .orderBy('id'),
+      );
+      expect(await db('payment_reference_directory').select('code', 'partner_id').orderBy('code')).toEqual(
+        await db('payment_references').select('code', 'partner_id').orderBy('code'),
+      );
+      expect(
+        await db('device_credential_directory').select('key_hash', 'partner_id', 'device_id').orderBy('key_hash'),
+      ).toEqual(
+        await db('device_credentials')
+          .whereNull('ended_at')
+          .select('key_hash', 'partner_id', 'device_id')
+          .orderBy('key_hash'),
+      );
+    };
+    expect(Number((await db('finance_orders').count({ n: '*' }))[0]!.n)).toBeGreaterThan(3);
+    await agree();
+    // The service's writers: a customer and its phone number, in one transaction.
+    const customer = await db.transaction((trx) =>
+      insertCustomer(trx, {
+        partner_id: other,
+        name: 'Directory Test',
+        phone_number: '5550009999',
+        email: null,
+        address: null,
+        national_id: null,
+        created_at: new Date(),
+      }),
+    );
     expect(
-      await database
-        .db('customer_phone_directory')
-        .where({ phone_number: '5550009999' })
-        .select('partner_id', 'customer_id'),
+      await db('customer_phone_directory').where({ phone_number: '5550009999' }).select('partner_id', 'customer_id'),
     ).toEqual([{ partner_id: other, customer_id: customer.id }]);
-    await database.db('customers').where({ partner_id: other, id: customer.id }).update({ phone_number: '5550008888' });
-    expect(
-      await database
-        .db('customer_phone_directory')
-        .where({ partner_id: other, customer_id: customer.id })
-        .pluck('phone_number'),
-    ).toEqual(['5550008888']);
-    // Every existing finance order has its entry, pointing at its own partner.
-    const orders = await database.db('finance_orders').select('id', 'partner_id').orderBy('id');
-    const directory = await database.db('finance_order_directory').select('id', 'partner_id').orderBy('id');
-    expect(orders.length).toBeGreaterThan(3);
-    expect(directory).toEqual(orders);
-    // An entry naming another partner's order is refused (the composite foreign key).
+    await agree();
+    // A directory names one partner per order id and per code: a second entry is refused.
+    const [order] = await db('finance_orders').select('id', 'partner_id').orderBy('id').limit(1);
     expect(
       await refused(() =>
-        database
-          .db('finance_order_directory')
-          .insert({ id: orders[0].id, partner_id: orders[0].partner_id === demo ? other : demo }),
+        db('finance_order_directory').insert({ id: order.id, partner_id: order.partner_id === demo ? other : demo }),
       ),
-    ).toMatch(/^23(505|503)$/);
+    ).toBe('23505');
   });
 
   it('ties an API key to exactly one principal of its kind', async () => {

@@ -3,37 +3,39 @@
 //   (a) every table with a partner_id column leads its primary key with it and has it in every unique
 //       index (so a distributed Postgres such as Citus can enforce them shard by shard), except the
 //       global tables of test/support/shardCatalogue.ts, each with its reason;
-//   (b) every foreign key between two partner tables pairs partner_id with partner_id (co-located).
+//   (b) every foreign key between two partner tables pairs partner_id with partner_id (co-located), and
+//       none runs from a global table into a tenant table;
+//   (e) no trigger on a tenant table, and no trigger anywhere that writes a table (decisions.md 48).
 // (c) and (d), on the statements partner requests and vendor notifications send, are
 // test/reliability/scaling-invariants-requests.test.ts. Their checker (test/support/partnerScope.ts) is
 // plain text analysis of the SQL, proven below to fail on statements that drop the filter (one union
 // branch, a join, an OR, a nested subquery), so a regression cannot pass.
 import { describe, expect, it } from 'vitest';
+import { COORDINATOR_TABLES, planDistribution, REFERENCE_TABLES, readSchemaTables } from '../../src/db/distribution.js';
 import type { Db } from '../../src/db/knex.js';
 import { useSeededService } from '../support/fixtures.js';
 import { partnerScope } from '../support/partnerScope.js';
 import {
+  REFERENCE_TABLES as CATALOGUE_REFERENCE_TABLES,
   crossShardForeignKeys,
-  GLOBAL_TO_TENANT_KEYS,
-  GLOBAL_UNIQUE_IN_TENANT_TABLES,
   GLOBAL_WITH_PARTNER_ID,
+  globalToTenantKeys,
   hasPartnerId,
-  REFERENCE_TABLES,
   readCatalogue,
   shardKeyViolations,
   tenantTables,
+  triggerViolations,
 } from '../support/shardCatalogue.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
 const db = (): Db => fixture.database.db;
 
-describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
+describe('(a, b, e) the schema can be sharded by partner (pg_catalog)', () => {
   it('every table with partner_id leads its primary key with it and has it in every unique index, except the global tables', async () => {
     const catalogue = await readCatalogue(db());
-    expect(shardKeyViolations(catalogue)).toEqual(
-      [...Object.values(GLOBAL_WITH_PARTNER_ID).flat(), ...GLOBAL_UNIQUE_IN_TENANT_TABLES].sort(),
-    );
+    // No exception inside a tenant table: what must be unique across partners has a directory (decisions.md 48).
+    expect(shardKeyViolations(catalogue)).toEqual(Object.values(GLOBAL_WITH_PARTNER_ID).flat().sort());
     // The tenant tables themselves, so a new one is seen here (and must satisfy the rule to get in).
     expect([...tenantTables(catalogue)].sort()).toEqual([
       'adjustments',
@@ -72,14 +74,46 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
     const referenced = catalogue.foreignKeys
       .filter((key) => tenant.has(key.from) && !hasPartnerId(catalogue, key.to))
       .map((key) => key.to);
-    expect([...new Set(referenced)].sort()).toEqual(REFERENCE_TABLES.filter((table) => table !== 'device_families'));
-    for (const table of REFERENCE_TABLES) expect(hasPartnerId(catalogue, table), table).toBe(false);
+    expect([...new Set(referenced)].sort()).toEqual(
+      CATALOGUE_REFERENCE_TABLES.filter((table) => table !== 'device_families'),
+    );
+    for (const table of CATALOGUE_REFERENCE_TABLES) expect(hasPartnerId(catalogue, table), table).toBe(false);
     // And what a distributed Postgres could not keep: global tables pointing into tenant tables.
-    const intoTenant = catalogue.foreignKeys
-      .filter((key) => !tenant.has(key.from) && tenant.has(key.to))
-      .map((key) => `${key.from}(${key.fromColumns}) -> ${key.to}(${key.toColumns})`)
-      .sort();
-    expect(intoTenant).toEqual(GLOBAL_TO_TENANT_KEYS);
+    expect(globalToTenantKeys(catalogue)).toEqual([]);
+  });
+
+  it('no trigger on a tenant table, and no trigger that writes a table (decisions.md 48)', async () => {
+    const catalogue = await readCatalogue(db());
+    expect(triggerViolations(catalogue)).toEqual([]);
+    // The triggers there are, so the check is seen to read them: the audit trail's, which only raise.
+    expect(catalogue.triggers.map((trigger) => `${trigger.table}.${trigger.name}`).sort()).toEqual([
+      'audit_events.audit_events_no_truncate',
+      'audit_events.audit_events_no_update_or_delete',
+    ]);
+  });
+
+  it('every table has its place on Citus (src/db/distribution.ts), each after the tables it references', async () => {
+    const catalogue = await readCatalogue(db());
+    const plan = planDistribution(await readSchemaTables(db()));
+    expect(plan.unplaced).toEqual([]);
+    expect([...plan.distributed].sort()).toEqual([...tenantTables(catalogue)].sort());
+    const global: string[] = [...REFERENCE_TABLES, ...COORDINATOR_TABLES];
+    for (const table of [...Object.keys(GLOBAL_WITH_PARTNER_ID), ...CATALOGUE_REFERENCE_TABLES])
+      expect(global, table).toContain(table);
+    for (const order of [plan.reference, plan.distributed]) {
+      for (const key of catalogue.foreignKeys.filter((k) => order.includes(k.from) && order.includes(k.to)))
+        if (key.from !== key.to)
+          expect(order.indexOf(key.to), `${key.from} -> ${key.to}`).toBeLessThan(order.indexOf(key.from));
+    }
+    // A table nobody placed is named, not guessed.
+    expect(
+      planDistribution({
+        tables: [...catalogue.tables.keys()]
+          .map((name) => ({ name, tenant: false }))
+          .concat({ name: 'stray', tenant: false }),
+        foreignKeys: [],
+      }).unplaced,
+    ).toContain('stray');
   });
 
   it('the catalogue checks fail on a table that breaks them (proof they can fail)', async () => {
@@ -92,11 +126,39 @@ describe('(a, b) the schema can be sharded by partner (pg_catalog)', () => {
       await trx.raw(
         'create table scaling_bad_child2 (partner_id bigint not null, id bigint, parent_id bigint, primary key (partner_id, id), foreign key (parent_id) references scaling_bad_parent (id))',
       );
+      // A global table (no partner_id) pointing into a tenant table, kept by a trigger on the tenant table.
+      await trx.raw(
+        'create table scaling_bad_global (id bigint primary key, owner bigint, foreign key (owner, id) references scaling_bad_parent (partner_id, id))',
+      );
+      await trx.raw(`create function scaling_bad_copy() returns trigger language plpgsql as $$
+        begin
+          -- a comment that says delete from nowhere is not a write
+          if tg_op = 'UPDATE' then raise notice 'insert into is a message'; end if;
+          insert into scaling_bad_global (id, owner) values (new.id, new.partner_id);
+          return new;
+        end $$`);
+      await trx.raw(
+        'create trigger scaling_bad_copy after insert or update on scaling_bad_parent for each row execute function scaling_bad_copy()',
+      );
+      // A trigger on a global table that writes: refused wherever it sits.
+      await trx.raw(`create function scaling_bad_touch() returns trigger language plpgsql as $$
+        begin update scaling_bad_parent set code = null where id = new.id; return new; end $$`);
+      await trx.raw(
+        'create trigger scaling_bad_touch after insert on scaling_bad_global for each row execute function scaling_bad_touch()',
+      );
       const catalogue = await readCatalogue(trx);
       const violations = shardKeyViolations(catalogue).filter((line) => line.startsWith('scaling_'));
       expect(violations).toEqual(['scaling_bad_parent: unique (code)', 'scaling_bad_parent: unique (id)']);
       expect(crossShardForeignKeys(catalogue).filter((line) => line.startsWith('scaling_'))).toEqual([
         'scaling_bad_child2(parent_id) -> scaling_bad_parent(id)',
+      ]);
+      expect(globalToTenantKeys(catalogue)).toEqual([
+        'scaling_bad_global(owner,id) -> scaling_bad_parent(partner_id,id)',
+      ]);
+      expect(triggerViolations(catalogue)).toEqual([
+        'scaling_bad_global: trigger scaling_bad_touch runs scaling_bad_touch(), which writes (update)',
+        'scaling_bad_parent: trigger scaling_bad_copy',
+        'scaling_bad_parent: trigger scaling_bad_copy runs scaling_bad_copy(), which writes (insert)',
       ]);
     } finally {
       await trx.rollback();

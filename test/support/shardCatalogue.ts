@@ -8,19 +8,6 @@ import type { DbOrTrx } from '../../src/db/knex.js';
 // tables or tables distributed by their own key (docs/operating.md#scaling). Each entry lists exactly the
 // violations of (a) the table is allowed, so anything new on these tables fails too.
 
-/**
- * Tenant tables that keep one unique index across partners. A payment reference's code is what the
- * customer reads out to a vendor, whose notification names no partner, so it is unique across partners
- * the way a device tag is; its primary key leads with partner_id. Sharded by partner, the code would
- * move to a directory table as the device tag did (device_directory): not built while one database holds
- * every partner.
- */
-export const GLOBAL_UNIQUE_IN_TENANT_TABLES = [
-  'payment_references: unique (code)',
-  // A device credential is looked up by its hash before the partner is known, like an API key.
-  'device_credentials: unique (key_hash)',
-];
-
 export const GLOBAL_WITH_PARTNER_ID = {
   // Credentials are looked up by their hash before anyone knows the partner; small, read-mostly.
   api_keys: ['api_keys: primary key (id)', 'api_keys: unique (key_hash)', 'api_keys: partner_id nullable'],
@@ -32,20 +19,16 @@ export const GLOBAL_WITH_PARTNER_ID = {
   // The same for a notification naming a finance order (ids are unique across partners) or a phone number.
   finance_order_directory: ['finance_order_directory: primary key (id)'],
   customer_phone_directory: [],
+  // And for what a request quotes before its partner is known, unique across partners here rather than in
+  // the tenant table (decisions.md 48): a payment reference's code, a live device credential's hash.
+  payment_reference_directory: ['payment_reference_directory: primary key (code)'],
+  device_credential_directory: ['device_credential_directory: primary key (key_hash)'],
   // A vendor's reference is its idempotency key, claimed before the device (and so the partner) is known.
   vendor_notifications: ['vendor_notifications: primary key (vendor_id,reference)'],
 } as const;
 
 /** The global catalogue without partner_id: reference tables in Citus (device_families only through device_models). */
 export const REFERENCE_TABLES = ['device_families', 'device_models', 'operators', 'partners', 'payment_vendors'];
-
-/** Foreign keys from a global table into a tenant table: Citus cannot keep these (docs/operating.md#scaling). */
-export const GLOBAL_TO_TENANT_KEYS = [
-  'customer_phone_directory(partner_id,customer_id) -> customers(partner_id,id)',
-  'device_directory(partner_id,device_id) -> devices(partner_id,id)',
-  'finance_order_directory(partner_id,id) -> finance_orders(partner_id,id)',
-  'vendor_notifications(partner_id,payment_id) -> payments(partner_id,id)',
-];
 
 // ---------------------------------------------------------------------------------------------------
 // The catalogue (pg_catalog: the same on PGlite and Postgres).
@@ -56,6 +39,8 @@ export interface Catalogue {
   /** Primary keys and unique indexes (constraint-backed or not, partial or not): key columns in order. */
   uniques: Array<{ table: string; primary: boolean; columns: string[] }>;
   foreignKeys: Array<{ from: string; fromColumns: string[]; to: string; toColumns: string[] }>;
+  /** User triggers (not those of constraints), each with its function's body. */
+  triggers: Array<{ table: string; name: string; function: string; source: string }>;
 }
 
 // A month of a partitioned table (decisions.md 25) is read as its parent, not as a table of its own.
@@ -87,6 +72,14 @@ export async function readCatalogue(dbOrTrx: DbOrTrx): Promise<Catalogue> {
      where f.contype = 'f' and s.relnamespace = current_schema()::regnamespace and not s.relispartition`)
   ).rows;
 
+  // A month's partition carries a clone of its parent's trigger: the parent's is the one read.
+  const triggers: Catalogue['triggers'] = (
+    await dbOrTrx.raw(`
+    select c.relname as "table", t.tgname as "name", p.proname as "function", p.prosrc as "source"
+      from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
+     where not t.tgisinternal and c.relnamespace = current_schema()::regnamespace and not c.relispartition`)
+  ).rows;
+
   const tables: Catalogue['tables'] = new Map();
   for (const { table, column, nullable } of columns) {
     const entry = tables.get(table) ?? { columns: new Set<string>(), partnerIdNullable: null };
@@ -102,6 +95,7 @@ export async function readCatalogue(dbOrTrx: DbOrTrx): Promise<Catalogue> {
       fromColumns: row.fromColumns.split(','),
       toColumns: row.toColumns.split(','),
     })),
+    triggers,
   };
 }
 
@@ -141,4 +135,38 @@ export function crossShardForeignKeys(catalogue: Catalogue): string[] {
     .filter((key) => !key.fromColumns.some((column, i) => column === 'partner_id' && key.toColumns[i] === 'partner_id'))
     .map((key) => `${key.from}(${key.fromColumns}) -> ${key.to}(${key.toColumns})`)
     .sort();
+}
+
+/** Foreign keys from a global table into a tenant table: a table copied to every node cannot point into a shard. */
+export function globalToTenantKeys(catalogue: Catalogue): string[] {
+  const tenant = tenantTables(catalogue);
+  return catalogue.foreignKeys
+    .filter((key) => !tenant.has(key.from) && tenant.has(key.to))
+    .map((key) => `${key.from}(${key.fromColumns}) -> ${key.to}(${key.toColumns})`)
+    .sort();
+}
+
+// What a trigger function's body may not do: write a table (or run SQL built at run time, which could).
+// String literals and comments are blanked first, so a message or a `tg_op = 'UPDATE'` test is not read as a write.
+const WRITES =
+  /\b(insert\s+into|update\s+(?:only\s+)?[\w."]+\s+(?:as\s+)?[\w"]*\s*set|delete\s+from|merge\s+into|truncate|copy|execute)\b/gi;
+
+/**
+ * The triggers a table distributed by partner cannot keep: any user trigger on a tenant table (a
+ * distributed table refuses them), and on any table a trigger whose function writes (a shard's trigger
+ * cannot write the coordinator's tables, and a copied table's would write once per node). One line each.
+ */
+export function triggerViolations(catalogue: Catalogue): string[] {
+  const tenant = tenantTables(catalogue);
+  const found: string[] = [];
+  for (const trigger of catalogue.triggers) {
+    if (tenant.has(trigger.table)) found.push(`${trigger.table}: trigger ${trigger.name}`);
+    const body = trigger.source.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, '');
+    const writes = [...new Set([...body.matchAll(WRITES)].map((match) => match[1]!.toLowerCase().split(/\s+/)[0]))];
+    if (writes.length)
+      found.push(
+        `${trigger.table}: trigger ${trigger.name} runs ${trigger.function}(), which writes (${writes.join(', ')})`,
+      );
+  }
+  return found.sort();
 }

@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { runShaped } from '../../db/prepared.js';
+import { recordCustomerPhone } from '../directories.js';
 import { whereOrderFilters } from '../financeOrders/queries.js';
 import type { ListingWindow, OrderFilters } from '../financeOrders/rows.js';
 import { type TenantKey, whereTenantKeys } from '../tenancy.js';
@@ -151,9 +152,11 @@ export function customersByLocator(
   return runShaped<LocatedCustomerRow>(db, { shape, values, build });
 }
 
-export async function insertCustomer(db: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {
-  const [inserted] = await db<CustomerRow>('customers')
+/** Inserts a customer and its phone number's directory entry (decisions.md 48): call it in a transaction. */
+export async function insertCustomer(trx: DbOrTrx, row: Omit<CustomerRow, 'id'>): Promise<CustomerRow> {
+  const [inserted] = await trx<CustomerRow>('customers')
     .insert(row)
     .returning([...ROW_COLUMNS]);
+  await recordCustomerPhone(trx, inserted as CustomerRow);
   return inserted as CustomerRow;
 }

@@ -10,6 +10,7 @@ import { base62, secretBase62 } from '../../kernel/base62.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { hashApiKey } from '../auth/keys.js';
+import { deviceOfCredentialHash, forgetDeviceCredentials, recordDeviceCredential } from '../directories.js';
 import type { UnlockKeySealer } from '../unlockCodes/sealing.js';
 
 const PREFIX = 'dvc_';
@@ -46,11 +47,8 @@ export async function deviceOfCredential(
   credential: string,
 ): Promise<{ partnerId: string; deviceId: string } | null> {
   if (!couldBeDeviceCredential(credential)) return null;
-  const row = await db('device_credentials')
-    .where({ key_hash: hashApiKey(credential) })
-    .whereNull('ended_at')
-    .first('partner_id', 'device_id');
-  return row ? { partnerId: String(row.partner_id), deviceId: String(row.device_id) } : null;
+  // The global directory holds live credentials only (decisions.md 48): one primary-key lookup, whatever the partner.
+  return (await deviceOfCredentialHash(db, hashApiKey(credential))) ?? null;
 }
 
 /**
@@ -69,6 +67,7 @@ async function issueCredential(
     .where({ partner_id: device.partnerId, device_id: device.deviceId })
     .whereNull('ended_at')
     .update({ ended_at: now });
+  if (Number(ended) > 0) await forgetDeviceCredentials(trx, device);
   const credential = generateDeviceCredential();
   const keyHash = hashApiKey(credential);
   await trx('device_credentials').insert({
@@ -82,6 +81,7 @@ async function issueCredential(
     }),
     created_at: now,
   });
+  await recordDeviceCredential(trx, { key_hash: keyHash, partner_id: device.partnerId, device_id: device.deviceId });
   await trx('devices')
     .where({ partner_id: device.partnerId, id: device.deviceId })
     .update({ enrolled_sim_number: null });

@@ -4,6 +4,7 @@
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
+import { forgetDeviceCredentials } from '../directories.js';
 
 /** Ends the device's live credential at `now`, in the caller's transaction; whether there was one. */
 export async function revokeCredential(
@@ -15,7 +16,9 @@ export async function revokeCredential(
     .where({ partner_id: device.partnerId, device_id: device.deviceId })
     .whereNull('ended_at')
     .update({ ended_at: now });
-  return Number(ended) > 0;
+  if (Number(ended) === 0) return false;
+  await forgetDeviceCredentials(trx, device);
+  return true;
 }
 
 /** Revokes the device's credential as `actor`: audited when one was ended, nothing written when none was live. */

@@ -5,6 +5,7 @@ import { prepared, runShaped } from '../../db/prepared.js';
 import { joinSql, type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
 import { deviceSources } from '../devices/queries.js';
 import type { DeviceRow } from '../devices/rows.js';
+import { recordFinanceOrderOwner } from '../directories.js';
 import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
 import { dayRuleColumnsOf, paidThroughSql } from './paidThroughSql.js';
@@ -191,6 +192,7 @@ export async function insertFinanceOrder(
   const [inserted] = await trx<FinanceOrderRow>('finance_orders')
     .insert(row)
     .returning([...COLUMNS]);
+  await recordFinanceOrderOwner(trx, inserted as FinanceOrderRow);
   return inserted as FinanceOrderRow;
 }
 

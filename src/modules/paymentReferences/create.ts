@@ -76,8 +76,9 @@ async function insertWithNewCode(db: DbOrTrx, row: Omit<NewPaymentReference, 'co
 }
 
 /**
- * Makes a reference on `order` (found within the caller's reach) at `now`, the partner's time: one
- * statement (more on a code collision). An operator's (actor given) is audited, in one transaction.
+ * Makes a reference on `order` (found within the caller's reach) at `now`, the partner's time: its
+ * code's directory entry and its row in one transaction (more on a code collision). An operator's
+ * (actor given) is audited in that transaction.
  */
 export function createPaymentReference(
   db: Db,
@@ -99,7 +100,7 @@ export function createPaymentReference(
     expires_at: new Date(now.getTime() + hours * HOUR_MS),
     created_at: now,
   };
-  if (!operator) return insertWithNewCode(db, row);
+  if (!operator) return db.transaction((trx) => insertWithNewCode(trx, row));
   return audited(
     db,
     operator,

@@ -1,5 +1,6 @@
 // Reading and writing payment references: plain functions taking db | trx.
 import type { DbOrTrx } from '../../db/knex.js';
+import { claimPaymentReferenceCode, ownerOfPaymentReferenceCode } from '../directories.js';
 import type { TenantKey } from '../tenancy.js';
 import type { PaymentReferenceRow } from './rows.js';
 
@@ -25,41 +26,48 @@ export type NewPaymentReference = Omit<
 >;
 
 /**
- * Inserts a reference (one statement); undefined when its code is taken (the caller draws another).
- * The conflict is skipped rather than raised, so a collision inside a transaction does not abort it.
+ * Inserts a reference in the caller's transaction, its code claimed first in the global directory
+ * (decisions.md 48); undefined when any partner holds the code already (the caller draws another).
  */
 export async function insertPaymentReference(
-  db: DbOrTrx,
+  trx: DbOrTrx,
   row: NewPaymentReference,
 ): Promise<PaymentReferenceRow | undefined> {
-  const [written] = await db<PaymentReferenceRow>('payment_references')
+  if (!(await claimPaymentReferenceCode(trx, row.code, row.partner_id))) return undefined;
+  const [written] = await trx<PaymentReferenceRow>('payment_references')
     .insert(row)
-    .onConflict('code')
-    .ignore()
     .returning([...COLUMNS]);
-  return written as PaymentReferenceRow | undefined;
+  return written as PaymentReferenceRow;
 }
 
-/** A reference by code: within one partner, or any partner's when partnerId is null (operators). */
-export function paymentReferenceByCode(
+/**
+ * A reference by code: within one partner, or any partner's when partnerId is null (operators), whose
+ * partner the global directory names first, so the read pins it either way.
+ */
+export async function paymentReferenceByCode(
   db: DbOrTrx,
   code: string,
   partnerId: string | null,
 ): Promise<PaymentReferenceRow | undefined> {
-  const query = db<PaymentReferenceRow>('payment_references')
+  const owner = partnerId ?? (await ownerOfPaymentReferenceCode(db, code));
+  if (owner === undefined) return undefined;
+  return db<PaymentReferenceRow>('payment_references')
     .select(...COLUMNS)
-    .where({ code });
-  return (partnerId === null ? query : query.where({ partner_id: partnerId })).first();
+    .where({ partner_id: owner, code })
+    .first();
 }
 
 /**
  * A reference by code, its row locked for the caller's transaction (a notification paying it):
- * concurrent notifications quoting one code take turns, on any number of instances.
+ * concurrent notifications quoting one code take turns, on any number of instances. A notification
+ * names no partner: the global directory names it, then the lock pins it.
  */
-export function lockPaymentReference(trx: DbOrTrx, code: string): Promise<PaymentReferenceRow | undefined> {
+export async function lockPaymentReference(trx: DbOrTrx, code: string): Promise<PaymentReferenceRow | undefined> {
+  const owner = await ownerOfPaymentReferenceCode(trx, code);
+  if (owner === undefined) return undefined;
   return trx<PaymentReferenceRow>('payment_references')
     .select(...COLUMNS)
-    .where({ code })
+    .where({ partner_id: owner, code })
     .forUpdate()
     .first();
 }
@@ -103,9 +111,13 @@ export async function cancelOpenPaymentReference(
   partnerId: string | null,
   now: Date,
 ): Promise<PaymentReferenceRow | undefined> {
-  const query = db<PaymentReferenceRow>('payment_references').where({ code }).whereIn('status', ['OPEN', 'EXPIRED']);
-  if (partnerId !== null) query.where({ partner_id: partnerId });
-  const [row] = await query.update({ status: 'CANCELLED', cancelled_at: now }).returning([...COLUMNS]);
+  const owner = partnerId ?? (await ownerOfPaymentReferenceCode(db, code));
+  if (owner === undefined) return undefined;
+  const [row] = await db<PaymentReferenceRow>('payment_references')
+    .where({ partner_id: owner, code })
+    .whereIn('status', ['OPEN', 'EXPIRED'])
+    .update({ status: 'CANCELLED', cancelled_at: now })
+    .returning([...COLUMNS]);
   return row as PaymentReferenceRow | undefined;
 }
 

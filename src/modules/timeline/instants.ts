@@ -52,22 +52,23 @@ export interface InstantsOf {
  * set loaded with its history: its devices were locked before the log could tell).
  */
 export function orderInstantsSql(of: InstantsOf, orderFilter = sqlText('true'), pastLockFired = false): SqlFragment {
-  const fired = sqlText(pastLockFired ? `i.kind = 'lock' and i.due_at <= s.partner_now` : 'false');
-  const { settings } = of;
+  // No subquery without FROM (a subquery of the settings, a lateral of the lock's instant): Citus runs a
+  // statement on the partner's shard only when each such subquery is immutable (decisions.md 48). The
+  // instants are one row per entry of [null, ...reminder days]: null is the lock.
+  const partnerNow = sql`${of.partnerNow}::timestamptz`;
+  const lockAt = sql`(${paidThroughSql(dayRuleColumnsOf('o'))} + ${of.settings.lockGraceHours}::int * interval '1 hour')`;
+  const dueAt = sql`(${lockAt} - coalesce(i.days_left, 0) * interval '1 day')`;
+  const fired = pastLockFired ? sql`i.days_left is null and ${dueAt} <= ${partnerNow}` : sqlText('false');
   return sql`insert into lock_timeline (partner_id, finance_order_id, kind, days_left, lock_at, due_at, fire_at, state, fired_at)
-    select o.partner_id, o.id, i.kind, i.days_left, l.lock_at, i.due_at, i.due_at - s.offset_ms * interval '1 millisecond',
+    select o.partner_id, o.id, case when i.days_left is null then 'lock' else 'reminder' end, i.days_left, ${lockAt}, ${dueAt},
+           ${dueAt} - ${of.offsetMs}::int8 * interval '1 millisecond',
            case when ${fired} then 'fired' else 'pending' end, case when ${fired} then now() end
-    from (select ${settings.lockGraceHours}::int as grace_hours, ${[...settings.lockReminderDays]}::int[] as reminder_days, ${of.partnerNow}::timestamptz as partner_now, ${of.offsetMs}::int8 as offset_ms) s
-    join finance_orders o on o.partner_id = ${of.partnerId}
-    cross join lateral (select ${paidThroughSql(dayRuleColumnsOf('o'))}
-        + s.grace_hours * interval '1 hour' as lock_at) l
-    cross join lateral (
-      select 'lock' as kind, null::int as days_left, l.lock_at as due_at
-      union all
-      select 'reminder', d, l.lock_at - d * interval '1 day' from unnest(s.reminder_days) d) i
-    where o.total_paid_minor < o.monthly_cost_minor * o.months
+    from finance_orders o
+    cross join lateral unnest(array[null]::int[] || ${[...of.settings.lockReminderDays]}::int[]) as i(days_left)
+    where o.partner_id = ${of.partnerId}
+      and o.total_paid_minor < o.monthly_cost_minor * o.months
       and o.closed_at is null
-      and (i.kind = 'lock' or i.due_at > s.partner_now)
+      and (i.days_left is null or ${dueAt} > ${partnerNow})
       and (${orderFilter})
-    order by o.id, i.due_at`;
+    order by o.id, ${dueAt}`;
 }
