@@ -58,7 +58,9 @@ export function tenantChildrenLoader<Row extends { partner_id: string }>(
 /**
  * Restricts a query to rows whose (partner column, key column) pair is one of `keys`. The pairs
  * travel as two arrays through unnest: one flat expression however many there are (a row-value
- * IN list of thousands of pairs exceeds Postgres's stack depth).
+ * IN list of thousands of pairs exceeds Postgres's stack depth). The partner column is also held to
+ * the partners' array on its own (`= any`), which Citus reads to run the statement on those partners'
+ * shards alone, one when the keys are one partner's (decisions.md 48); Postgres's answer is the same.
  */
 export function whereTenantKeys<Q extends Knex.QueryBuilder>(
   query: Q,
@@ -66,26 +68,30 @@ export function whereTenantKeys<Q extends Knex.QueryBuilder>(
   keys: readonly TenantKey[] | TenantKeyArrays,
 ): Q {
   const [partnerIds, ids] = 'partnerIds' in keys ? [keys.partnerIds, keys.ids] : tenantKeyArrays(keys).both;
-  return query.whereRaw('(??, ??) in (select * from unnest(?::int8[], ?::int8[]))', [
+  return query.whereRaw('(??, ??) in (select * from unnest(?::int8[], ?::int8[])) and ?? = any(?::int8[])', [
     columns[0],
     columns[1],
     partnerIds,
     ids,
+    columns[0],
+    partnerIds,
   ]) as Q;
 }
 
-/** Tenant keys as whereTenantKeys binds them: a hot statement run by shape (db/prepared.ts runShaped) passes these same arrays as its values. */
+/** Tenant keys as whereTenantKeys binds them: a hot statement run by shape (db/prepared.ts runShaped) passes `bound` as its values. */
 interface TenantKeyArrays {
   partnerIds: string[];
   ids: string[];
-  /** The two, in binding order. */
+  /** The two, in the order of a plain unnest of the pairs. */
   both: [string[], string[]];
+  /** What whereTenantKeys binds, in its order. */
+  bound: [string[], string[], string[]];
 }
 
 export function tenantKeyArrays(keys: readonly TenantKey[]): TenantKeyArrays {
   const partnerIds = keys.map((key) => key.partnerId);
   const ids = keys.map((key) => key.id);
-  return { partnerIds, ids, both: [partnerIds, ids] };
+  return { partnerIds, ids, both: [partnerIds, ids], bound: [partnerIds, ids, partnerIds] };
 }
 
 /** Loads rows of a global table (partners, vendors, the device catalogue) by id, null where none. */

@@ -1,5 +1,6 @@
-// A fresh database for one test file, removed afterwards: in-memory PGlite by default, or a new
-// database on the Postgres server named by TEST_DATABASE_URL (which must allow CREATE DATABASE).
+// A fresh database for one test file, removed afterwards: in-memory PGlite by default, a new database on
+// the Postgres server named by TEST_DATABASE_URL (which must allow CREATE DATABASE), or on the Citus
+// cluster named by TEST_CITUS_URL (test/support/citus.ts).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
@@ -7,10 +8,11 @@ import knex from 'knex';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { seedDemoData } from '../../src/fixtures/demo.js';
+import { createCitusDatabase, onCitus } from './citus.js';
 
 export interface TestDatabase {
   db: Db;
-  backend: 'pglite' | 'postgres';
+  backend: 'pglite' | 'postgres' | 'citus';
   /** The database's own URL on Postgres (for child processes); null on PGlite. */
   url: string | null;
   destroy: () => Promise<void>;
@@ -110,7 +112,11 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const adminUrl = process.env.TEST_DATABASE_URL;
 
   let test: TestDatabase;
-  if (adminUrl) {
+  if (onCitus) {
+    // A cluster of its own (test/support/citus.ts): migrated and distributed there, no template to copy.
+    const created = await createCitusDatabase({ migrate });
+    test = { db: created.db, backend: 'citus', url: created.url, destroy: created.destroy };
+  } else if (adminUrl) {
     // A migrated database starts as a copy of the global setup's template; migrateLatest then finds nothing to do.
     const template = migrate ? process.env.POSTGRES_MIGRATED_TEMPLATE : undefined;
     const created = await createPostgresDatabase(adminUrl, template);

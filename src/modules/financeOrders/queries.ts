@@ -127,7 +127,12 @@ export async function financeOrdersAroundCustomers(
   // Run by shape (with or without a matched device): the customers' keys, then the matched devices'.
   const ofCustomers = tenantKeyArrays(customers);
   const ofMatched = matched.length === 0 ? null : tenantKeyArrays(matched);
-  const values = ofMatched ? [...ofCustomers.both, ...ofMatched.both] : ofCustomers.both;
+  const values = [
+    ...ofCustomers.bound,
+    ...(ofMatched ? ofMatched.both : []),
+    ofCustomers.partnerIds,
+    ofCustomers.partnerIds,
+  ];
   const shape = `orders around customers${ofMatched ? ' and a matched device' : ''}`;
   const build = () => {
     const devicesOfCustomers = whereTenantKeys(
@@ -138,16 +143,23 @@ export async function financeOrdersAroundCustomers(
     const devices = ofMatched
       ? devicesOfCustomers.union(db.raw('select * from unnest(?::int8[], ?::int8[])', ofMatched.both))
       : devicesOfCustomers;
-    return db('finance_orders as o')
-      .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
-      .join('device_models as m', 'm.id', 'd.model_id')
-      .join('device_families as f', 'f.id', 'm.family_id')
-      .select(...COLUMNS.map((column) => `o.${column}`), ...ORDER_DEVICE.select)
-      .whereIn(['o.partner_id', 'o.device_id'], devices)
-      .orderBy([
-        { column: 'o.ordered_at', order: 'desc' },
-        { column: 'o.id', order: 'desc' },
-      ]);
+    return (
+      db('finance_orders as o')
+        .join('devices as d', (on) => on.on('d.partner_id', 'o.partner_id').andOn('d.id', 'o.device_id'))
+        .join('device_models as m', 'm.id', 'd.model_id')
+        .join('device_families as f', 'f.id', 'm.family_id')
+        .select(...COLUMNS.map((column) => `o.${column}`), ...ORDER_DEVICE.select)
+        .whereIn(['o.partner_id', 'o.device_id'], devices)
+        // The partners again, on each table: Citus runs the statement on their shards alone (tenancy.ts whereTenantKeys).
+        .whereRaw('o.partner_id = any(?::int8[]) and d.partner_id = any(?::int8[])', [
+          ofCustomers.partnerIds,
+          ofCustomers.partnerIds,
+        ])
+        .orderBy([
+          { column: 'o.ordered_at', order: 'desc' },
+          { column: 'o.id', order: 'desc' },
+        ])
+    );
   };
   const rows = await runShaped<Record<string, unknown>>(db, { shape, values, build });
   return rows.map((row) => ({

@@ -41,7 +41,7 @@ export function paymentsOfOrders(db: DbOrTrx, orders: readonly TenantKey[]): Pro
       'received_at',
       'id',
     ]);
-  return runShaped<PaymentRow>(db, { shape: 'payments of orders', values: keys.both, build });
+  return runShaped<PaymentRow>(db, { shape: 'payments of orders', values: keys.bound, build });
 }
 
 /** A partner transaction a payment makes (in store: its cash, and its commission when there is one). */

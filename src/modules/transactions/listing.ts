@@ -9,6 +9,7 @@ import type { ReadAhead } from '../../db/readAhead.js';
 import {
   JOIN_ORDER,
   type ListedRowReader,
+  linkJoinsOf,
   linksToRead,
   listedRowReader,
   type TransactionWindow,
@@ -36,9 +37,11 @@ const pageValues = (window: TransactionWindow): Knex.Value[] => {
   const bounds = [window.partnerId, window.start, window.end];
   const after = window.after ? [window.after.timeUs, window.after.id] : [];
   const limit = window.limit !== undefined ? [window.limit] : [];
+  // Each link's join binds the partner again (queries.ts joinFor).
+  const joins = linkJoinsOf(linksToRead(window.links)).map(() => window.partnerId);
   // A page read ahead finds its start in a statement of its own: the window again, after, one row, skip.
-  if (window.skip !== undefined) return [...bounds, ...bounds, ...after, 1, window.skip, ...limit];
-  return [...bounds, ...after, ...limit];
+  if (window.skip !== undefined) return [...bounds, ...bounds, ...after, 1, window.skip, ...limit, ...joins];
+  return [...bounds, ...after, ...limit, ...joins];
 };
 
 function compilePage(window: TransactionWindow): PageStatement {

@@ -79,26 +79,28 @@ export interface TransactionWindow {
 }
 
 /** Each tenant row a transaction links to: its table, alias, and the (partner, id) columns that name it. */
-const LINK_TABLES: Record<TransactionLink, { table: string; alias: string; by: readonly [string, string] }> = {
-  merchant: { table: 'merchants', alias: 'm', by: ['t.partner_id', 't.merchant_id'] },
-  clerk: { table: 'clerks', alias: 'c', by: ['t.partner_id', 't.clerk_id'] },
-  order: { table: 'finance_orders', alias: 'o', by: ['t.partner_id', 't.finance_order_id'] },
-  device: { table: 'devices', alias: 'd', by: ['o.partner_id', 'o.device_id'] },
-  payment: { table: 'payments', alias: 'p', by: ['t.partner_id', 't.payment_id'] },
-  adjustment: { table: 'adjustments', alias: 'a', by: ['t.partner_id', 't.adjustment_id'] },
+const LINK_TABLES: Record<TransactionLink, { table: string; alias: string; by: string }> = {
+  merchant: { table: 'merchants', alias: 'm', by: 't.merchant_id' },
+  clerk: { table: 'clerks', alias: 'c', by: 't.clerk_id' },
+  order: { table: 'finance_orders', alias: 'o', by: 't.finance_order_id' },
+  device: { table: 'devices', alias: 'd', by: 'o.device_id' },
+  payment: { table: 'payments', alias: 'p', by: 't.payment_id' },
+  adjustment: { table: 'adjustments', alias: 'a', by: 't.adjustment_id' },
 };
 
 /**
  * Joins one link by its key, as a LATERAL lookup of at most one row: an index probe per transaction
  * whatever the planner thinks of the table's size, so a page's cost follows the page, not the table
- * (a hash join would read every payment of the partner for a page of 300). A device's catalogue
- * model and family are small global tables, joined plainly.
+ * (a hash join would read every payment of the partner for a page of 300). Its partner is the
+ * listing's, bound as a value rather than read from the transaction: so Citus sees every table of the
+ * statement pinned to one partner and runs it on that partner's shard (decisions.md 48). A device's
+ * catalogue model and family are small global tables, joined plainly.
  */
-function joinFor(query: Knex.QueryBuilder, join: TransactionLink): void {
+function joinFor(query: Knex.QueryBuilder, join: TransactionLink, partnerId: string): void {
   const { table, alias, by } = LINK_TABLES[join];
   query.joinRaw(
-    'left join lateral (select * from ?? as ?? where ??.partner_id = ?? and ??.id = ?? limit 1) as ?? on true',
-    [table, alias, alias, by[0], alias, by[1], alias],
+    'left join lateral (select * from ?? as ?? where ??.partner_id = ? and ??.id = ?? limit 1) as ?? on true',
+    [table, alias, alias, partnerId, alias, by, alias],
   );
   if (join === 'device') {
     query
@@ -206,7 +208,7 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
     .where('t.occurred_at', '<', window.end)
     .orderBy(['t.occurred_at', 't.id']);
   const filterJoins = new Set<TransactionLink>(window.filters.flatMap((term) => term.field.joins));
-  for (const join of JOIN_ORDER) if (filterJoins.has(join)) joinFor(page, join);
+  for (const join of JOIN_ORDER) if (filterJoins.has(join)) joinFor(page, join, window.partnerId);
   for (const term of window.filters) {
     if (term.field.currencySql) {
       // An amount compares as a number ("-18" matches -18.00); text that is no number matches nothing.
@@ -236,9 +238,14 @@ export function transactionsInWindowQuery(db: DbOrTrx, window: TransactionWindow
   if (!links.length) return page;
   const query = db.select('t.*').from(page.as('t')).orderBy(['t.occurred_at', 't.id']);
   for (const [link, sources] of links) query.select(joinedRow(link, sources).select);
-  const linkJoins = new Set<TransactionLink>(links.flatMap(([link]) => LINK_JOINS[link]));
-  for (const join of JOIN_ORDER) if (linkJoins.has(join)) joinFor(query, join);
+  for (const join of linkJoinsOf(links)) joinFor(query, join, window.partnerId);
   return query;
+}
+
+/** The joins the links read need, in join order: each binds the partner once, after the page's values. */
+export function linkJoinsOf(links: ReadonlyArray<readonly [TransactionLink, RowSources]>): TransactionLink[] {
+  const needed = new Set<TransactionLink>(links.flatMap(([link]) => LINK_JOINS[link]));
+  return JOIN_ORDER.filter((join) => needed.has(join));
 }
 
 /**
@@ -305,6 +312,6 @@ export async function transactionsWithLinks(
     .whereIn(`t.${by.column}`, [...by.values]);
   const query = db.select('t.*').from(page.as('t')).orderBy('t.id');
   for (const [link, sources] of EVERY_LINK_READ) query.select(joinedRow(link, sources).select);
-  for (const join of JOIN_ORDER) joinFor(query, join);
+  for (const join of JOIN_ORDER) joinFor(query, join, partnerId);
   return READ_EVERY_LINK((await builtInArrays(db, query)) as ArrayRows);
 }
