@@ -60,8 +60,12 @@ async function audit(exchange: Exchange) {
   const problems: string[] = [];
   const tenant = new Set<string>();
   const global = new Set<string>();
+  const sequences = new Set<string>();
   for (const sql of exchange.statements) {
     const scope = partnerScope(sql, catalogue);
+    // A sequence read in a statement on tenant tables: a distributed Postgres must evaluate it on the coordinator.
+    if (scope.tenantTables.length)
+      for (const [, sequence] of sql.matchAll(/\bnextval\(\s*'([^']+)'/gi)) sequences.add(sequence!);
     for (const problem of scope.problems) problems.push(`${problem}: ${sql}`);
     for (const table of scope.tenantTables) tenant.add(table);
     for (const table of scope.tables) if (!catalogue.tenant.has(table)) global.add(table);
@@ -73,7 +77,7 @@ async function audit(exchange: Exchange) {
       problems.push(`names no table the checker recognises: ${sql}`);
     }
   }
-  return { problems, tenant: [...tenant].sort(), global: [...global].sort() };
+  return { problems, tenant: [...tenant].sort(), global: [...global].sort(), sequences: [...sequences] };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -154,14 +158,16 @@ const GLOBAL_READS_OF_PARTNER_REQUESTS = [
 
 describe('(c) every statement of a partner request pins partner_id for each tenant table', () => {
   const touched = new Set<string>();
+  const sequencesRead = new Set<string>();
 
   // Sequential on purpose: the payment requests depend on each other (new key, then its replay).
   for (const request of PARTNER_REQUESTS) {
     it(request.name, async () => {
       const exchange = await captured(() => fixture.service.request(request.path, { headers: request.headers ?? {} }));
       expect(exchange.status).toBe(request.status ?? 200);
-      const { problems, tenant, global } = await audit(exchange);
+      const { problems, tenant, global, sequences } = await audit(exchange);
       for (const table of tenant) touched.add(table);
+      for (const sequence of sequences) sequencesRead.add(sequence);
       expect(problems).toEqual([]);
       expect(tenant.length, 'the request read a tenant table').toBeGreaterThan(0);
       // The auth key lookup (api_keys by hash) and device_directory lookups are global by design:
@@ -169,6 +175,12 @@ describe('(c) every statement of a partner request pins partner_id for each tena
       expect(global.filter((table) => !GLOBAL_READS_OF_PARTNER_REQUESTS.includes(table))).toEqual([]);
     });
   }
+
+  it('between them, they read no sequence in a statement on tenant tables but the two named (decisions.md 48)', () => {
+    // The event log's global order and the in-store payment's id, both read on the payment's path: named
+    // here so that no other appears unseen; each is settled when the payment moves to Citus.
+    expect([...sequencesRead].sort()).toEqual(['events_sequence', 'payments_id_seq']);
+  });
 
   it('between them, the requests touched every tenant table a partner request can reach', () => {
     // A payment writes its events (the event log), pinned to the partner like every other write.
@@ -241,4 +253,26 @@ describe('(d) a vendor notification finds its device without visiting every shar
       expect(directory[0]).toMatch(lookup);
     },
   );
+
+  // A payment reference's code is unique across partners through its own directory (decisions.md 48).
+  it('by payment reference: one directory lookup, then the reference locked pinned to the partner found', async () => {
+    const { body } = await fixture.service.graphql(
+      'mutation ($input: CreatePaymentReferenceInput!) { createPaymentReference(input: $input) { code amount } }',
+      { 'x-api-key': 'demo-partner-key' },
+      { input: { financeOrderId: DEMO_ORDER_ID, amount: '1.00' } },
+    );
+    expect(body.errors).toBeUndefined();
+    const exchange = await notify(
+      { paymentReference: body.data.createPaymentReference.code, deviceTag: DEMO_DEVICE_TAG },
+      'scaling-reference',
+    );
+    expect(exchange.status).toBe(200);
+    expect((await audit(exchange)).problems).toEqual([]);
+    const directory = exchange.statements.filter((sql) => sql.includes('"payment_reference_directory"'));
+    expect(directory).toHaveLength(1);
+    expect(directory[0]).toMatch(/where "code" = \$1/);
+    expect(
+      exchange.statements.filter((sql) => /for update/i.test(sql) && sql.includes('"payment_references"')),
+    ).toEqual([expect.stringMatching(/where "partner_id" = \$1 and "code" = \$2/)]);
+  });
 });
