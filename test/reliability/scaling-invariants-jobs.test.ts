@@ -54,9 +54,13 @@ async function unpinnedLocks(): Promise<Record<string, string[]>> {
 describe('the background work locks rows of one partner at a time', () => {
   it('no locking statement without partner_id pinned, but the claims named as still across partners', async () => {
     const found = await unpinnedLocks();
-    expect(Object.keys(found).sort()).toEqual(CLAIMS_ACROSS_PARTNERS);
-    // Each of those is the task's claim, one statement: nothing else of the batch locks across partners.
-    for (const task of CLAIMS_ACROSS_PARTNERS) expect(found[task], task).toHaveLength(1);
+    expect(Object.keys(found).filter((task) => !CLAIMS_ACROSS_PARTNERS.includes(task))).toEqual([]);
+    // The claims sent on the database's own pool were seen: the capture reads what the tasks send. (On
+    // Postgres the deliveries' worker claims on connections of its own, which the capture does not hear;
+    // on PGlite, one connection, it does.)
+    expect(Object.keys(found)).toEqual(expect.arrayContaining(['lock instants', 'report runs']));
+    // Each is the task's claim, one statement: nothing else of the batch locks across partners.
+    for (const statements of Object.values(found)) expect(statements).toHaveLength(1);
   });
 
   it('the check fails on a lock that drops the partner (proof it can fail)', async () => {
