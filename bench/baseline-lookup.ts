@@ -50,8 +50,8 @@ const DEVICE_COLUMNS = [
 ].join(', ');
 // The orders of every device the customer's orders finance (and of the matched device), with their devices.
 const ORDERS_WITH_DEVICES_SQL = (matched: boolean) =>
-  `select ${ORDER_COLUMNS}, ${DEVICE_COLUMNS} from "finance_orders" as "o" inner join "devices" as "d" on "d"."partner_id" = "o"."partner_id" and "d"."id" = "o"."device_id" inner join "device_models" as "m" on "m"."id" = "d"."model_id" inner join "device_families" as "f" on "f"."id" = "m"."family_id" where ("o"."partner_id", "o"."device_id") in (select "partner_id", "device_id" from "finance_orders" where ("partner_id", "customer_id") in (select * from unnest($1::int8[], $2::int8[]))${matched ? ' union select * from unnest($3::int8[], $4::int8[])' : ''}) order by "o"."ordered_at" desc, "o"."id" desc`;
-const PAYMENTS_SQL = `select ${PAYMENT_COLUMNS.map((column) => `"${column}"`).join(', ')} from "payments" where ("partner_id", "finance_order_id") in (select * from unnest($1::int8[], $2::int8[])) order by "received_at" asc, "id" asc`;
+  `select ${ORDER_COLUMNS}, ${DEVICE_COLUMNS} from "finance_orders" as "o" inner join "devices" as "d" on "d"."partner_id" = "o"."partner_id" and "d"."id" = "o"."device_id" inner join "device_models" as "m" on "m"."id" = "d"."model_id" inner join "device_families" as "f" on "f"."id" = "m"."family_id" where ("o"."partner_id", "o"."device_id") in (select "partner_id", "device_id" from "finance_orders" where ("partner_id", "customer_id") in (select * from unnest($1::int8[], $2::int8[])) and "partner_id" = any($3::int8[])${matched ? ' union select * from unnest($4::int8[], $5::int8[])' : ''}) and o.partner_id = any($${matched ? 6 : 4}::int8[]) and d.partner_id = any($${matched ? 7 : 5}::int8[]) order by "o"."ordered_at" desc, "o"."id" desc`;
+const PAYMENTS_SQL = `select ${PAYMENT_COLUMNS.map((column) => `"${column}"`).join(', ')} from "payments" where ("partner_id", "finance_order_id") in (select * from unnest($1::int8[], $2::int8[])) and "partner_id" = any($3::int8[]) order by "received_at" asc, "id" asc`;
 
 const seconds = (at: unknown) => (at ? Math.floor(new Date(at as string).getTime() / 1000) : null);
 
@@ -87,7 +87,10 @@ export async function lookupCustomer(pool: Queryable, query: Record<string, unkn
   const orders = await all(ORDERS_WITH_DEVICES_SQL(matchedDeviceId !== null), [
     [partnerId],
     [customer.id],
+    [partnerId],
     ...(matchedDeviceId !== null ? [[partnerId], [matchedDeviceId]] : []),
+    [partnerId],
+    [partnerId],
   ]);
   // The matched device's newest order; else the customer's newest open order, else its newest.
   const own = orders.filter((row) => String(row.customer_id) === String(customer.id));
@@ -96,7 +99,7 @@ export async function lookupCustomer(pool: Queryable, query: Record<string, unkn
     own.find((row) => Number(row.monthly_cost_minor) * Number(row.months) > Number(row.total_paid_minor)) ??
     own[0];
   if (!order) return answer(200, { valid: true, customer: { id: Number(customer.id) } });
-  const payments = await all(PAYMENTS_SQL, [[partnerId], [order.id]]);
+  const payments = await all(PAYMENTS_SQL, [[partnerId], [order.id], [partnerId]]);
   const remaining = Number(order.monthly_cost_minor) * Number(order.months) - Number(order.total_paid_minor);
   return answer(200, {
     valid: true,

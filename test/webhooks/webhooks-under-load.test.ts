@@ -35,9 +35,9 @@ const CREATE = `mutation($input: CreateWebhookEndpointInput!) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Callers that each run short statements back to back until `until`, on the worker's own pool. */
-async function loadThePool(until: number): Promise<void> {
+async function loadThePool(loading: () => boolean): Promise<void> {
   const caller = async () => {
-    while (Date.now() < until) await fixture.database.db.raw('select pg_sleep(0.01)');
+    while (loading()) await fixture.database.db.raw('select pg_sleep(0.01)');
   };
   await Promise.all(Array.from({ length: 2 * POOL_MAX }, caller));
 }
@@ -65,18 +65,20 @@ describe.runIf(onPostgres)('the webhook worker under load', () => {
       ),
     );
 
-    // The samples of the receiver's posts under way, while the pool is loaded and after. The load's last
-    // moments are neither: its callers finish one by one, so fewer wait, and the worker may rightly
-    // widen before the load is over.
+    // The samples of the receiver's posts under way, while the pool is loaded and after. The load lasts
+    // until three posts went out under it (or two minutes: a machine too busy for that fails the count
+    // below, not the clock), so a slow machine makes it longer, not emptier. Its last moments are
+    // neither: its callers finish one by one, so fewer wait, and the worker may rightly widen then.
     const underLoad: number[] = [];
     const afterLoad: number[] = [];
-    let loaded = true;
-    const loadEnds = Date.now() + 1500;
+    let phase: 'load' | 'ending' | 'after' = 'load';
+    const giveUpAt = Date.now() + 120_000;
     const sampler = setInterval(() => {
-      if (!loaded) afterLoad.push(receiver.underWay());
-      else if (Date.now() < loadEnds - 200) underLoad.push(receiver.underWay());
+      if (phase === 'load' && (receiver.received.length >= 3 || Date.now() > giveUpAt)) phase = 'ending';
+      if (phase === 'load') underLoad.push(receiver.underWay());
+      else if (phase === 'after') afterLoad.push(receiver.underWay());
     }, 5);
-    const load = loadThePool(loadEnds);
+    const load = loadThePool(() => phase === 'load');
     worker = startWebhookJobs({
       db,
       logger: createLogger('silent'),
@@ -95,7 +97,7 @@ describe.runIf(onPostgres)('the webhook worker under load', () => {
     try {
       await load;
       const postedUnderLoad = receiver.received.length;
-      loaded = false;
+      phase = 'after';
       for (;;) {
         // The events first: their deliveries are written as they are fanned out (one transaction).
         const unfanned = await db('events').whereRaw('not fanned_out').first();
