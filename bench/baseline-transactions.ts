@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import express, { type Express, type Response } from 'express';
 import pg from 'pg';
 import { transactionPageSql } from '../src/modules/transactions/listing.js';
+import { linkJoinsOf, linksToRead } from '../src/modules/transactions/queries.js';
 import type { LinkColumns } from '../src/modules/transactions/rows.js';
 import { amountNumber, KEY_SQL, named, type Row } from './baselineSql.js';
 
@@ -63,6 +64,8 @@ const LINK_COLUMNS: LinkColumns = {
  * is the service's own (its statement compiled for these columns, once, at start).
  */
 export const PAGE_SQL = (after: boolean, ahead = false) => transactionPageSql(LINK_COLUMNS, after, ahead);
+/** How many link joins each page statement has: each binds the partner again, after the page's values. */
+const LINK_JOINS = linkJoinsOf(linksToRead(LINK_COLUMNS)).length;
 const FIRST_PAGE_SQL = PAGE_SQL(false);
 const NEXT_PAGE_SQL = PAGE_SQL(true);
 /** The page after the one read with it: from the last row that one shows (first and after its own start). */
@@ -168,6 +171,7 @@ export function baselineTransactionsApp(pool: Queryable): Express {
         new Date(Number(starttime) * 1000),
         new Date(Number(endtime) * 1000),
       ];
+      const joins = Array.from({ length: LINK_JOINS }, () => String(principal.partner_id));
 
       // Page by page, each written as it arrives, as the service does (a streamed list would, done
       // simply and fast): each page's statement goes with the next page's, read from the last row this
@@ -181,8 +185,8 @@ export function baselineTransactionsApp(pool: Queryable): Express {
       };
       const ahead = (after: [string, string] | null) =>
         after
-          ? query(named(AHEAD_SQL, [...window, ...window, ...after, 1, PAGE_SIZE - 1, PAGE_SIZE + 2]))
-          : query(named(AHEAD_OF_FIRST_SQL, [...window, ...window, 1, PAGE_SIZE - 1, PAGE_SIZE + 2]));
+          ? query(named(AHEAD_SQL, [...window, ...window, ...after, 1, PAGE_SIZE - 1, PAGE_SIZE + 2, ...joins]))
+          : query(named(AHEAD_OF_FIRST_SQL, [...window, ...window, 1, PAGE_SIZE - 1, PAGE_SIZE + 2, ...joins]));
       /** A page after `after`: the one read ahead if it starts there, and the next one's read started. */
       const read = async (after: [string, string], left: Promise<Row[]>) => {
         const following = ahead(after);
@@ -190,11 +194,11 @@ export function baselineTransactionsApp(pool: Queryable): Express {
         const page =
           rows?.length && String(rows[0]!.occurred_at_us) === after[0] && String(rows[0]!.id) === after[1]
             ? rows.slice(1)
-            : await query(named(NEXT_PAGE_SQL, [...window, ...after, PAGE_SIZE + 1]));
+            : await query(named(NEXT_PAGE_SQL, [...window, ...after, PAGE_SIZE + 1, ...joins]));
         return { page, following };
       };
       let next: Promise<{ page: Row[]; following: Promise<Row[]> }> | undefined = (async () => {
-        const page = query(named(FIRST_PAGE_SQL, [...window, PAGE_SIZE + 1]));
+        const page = query(named(FIRST_PAGE_SQL, [...window, PAGE_SIZE + 1, ...joins]));
         const following = ahead(null);
         return { page: await page, following };
       })();
