@@ -10,8 +10,9 @@ import { base62, secretBase62 } from '../../kernel/base62.js';
 import { audited } from '../audit/record.js';
 import type { AuditActor } from '../audit/rows.js';
 import { hashApiKey } from '../auth/keys.js';
-import { deviceOfCredentialHash, forgetDeviceCredentials, recordDeviceCredential } from '../directories.js';
+import { deviceOfCredentialHash, recordDeviceCredential } from '../directories.js';
 import type { UnlockKeySealer } from '../unlockCodes/sealing.js';
+import { revokeCredential } from './revocation.js';
 
 const PREFIX = 'dvc_';
 const BODY_LENGTH = 32;
@@ -63,11 +64,8 @@ async function issueCredential(
   now: Date,
   unlockKeys: UnlockKeySealer,
 ): Promise<{ credential: string; replacedPrevious: boolean }> {
-  const ended = await trx('device_credentials')
-    .where({ partner_id: device.partnerId, device_id: device.deviceId })
-    .whereNull('ended_at')
-    .update({ ended_at: now });
-  if (Number(ended) > 0) await forgetDeviceCredentials(trx, device);
+  // Ending the live one is a revocation's one write (its row and its directory entry), not a second copy of it.
+  const replacedPrevious = await revokeCredential(trx, device, now);
   const credential = generateDeviceCredential();
   const keyHash = hashApiKey(credential);
   await trx('device_credentials').insert({
@@ -85,7 +83,7 @@ async function issueCredential(
   await trx('devices')
     .where({ partner_id: device.partnerId, id: device.deviceId })
     .update({ enrolled_sim_number: null });
-  return { credential, replacedPrevious: Number(ended) > 0 };
+  return { credential, replacedPrevious };
 }
 
 /** Issues a device's credential as `actor`, audited in the same transaction (never the credential). */
