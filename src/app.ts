@@ -68,7 +68,7 @@ export interface AppDeps extends ServiceDeps {
  * design's core (bench/core-server.ts), so both serve the same settings. The layers' own settings
  * (CORS_ORIGINS, REDIS_URL) are given to serviceLayers.
  */
-export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 'replica'>): AppDeps {
+export function appDepsOf(config: Config, open: Pick<AppDeps, 'db' | 'logger' | 'replica' | 'distributed'>): AppDeps {
   return {
     ...open,
     now: () => new Date(),

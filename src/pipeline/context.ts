@@ -51,6 +51,11 @@ export interface ServiceDeps {
   replica?: ReadReplica;
   /** The partners' lock policies and sandbox clocks, kept current (createApp starts them); absent: defaults, real time. */
   policies?: PartnerPolicies;
+  /**
+   * The database is distributed by partner (Citus, decisions.md 48): a partner's write that is one
+   * statement elsewhere goes as a transaction of statements each pinned to the partner. False when absent.
+   */
+  distributed?: boolean;
 }
 
 /** How each module's loaders are built: one line per module (src/modules/<domain>/loaders.ts). */
@@ -183,6 +188,8 @@ export interface Context {
   readonly live?: LiveConnection;
   /** Production rules apply (webhook URLs: https only, public addresses only). */
   readonly production: boolean;
+  /** The database is distributed by partner (ServiceDeps.distributed). */
+  readonly distributed: boolean;
   /** The ports production webhook URLs may name (WEBHOOK_ALLOWED_PORTS). */
   readonly webhookAllowedPorts: readonly number[];
   /** Aborted once the caller has gone away (a streamed list's pages): a long read may stop then. */
@@ -278,6 +285,7 @@ export async function createContext(deps: ServiceDeps, request: RequestInfo): Pr
     unlockKeys: deps.unlockKeys,
     observe: deps.observe ?? UNOBSERVED,
     production: deps.production ?? false,
+    distributed: deps.distributed ?? false,
     webhookAllowedPorts: deps.webhookAllowedPorts ?? [443],
   };
 }

@@ -4,6 +4,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { Logger } from 'pino';
 import { appDepsOf, createApp } from '../app.js';
+import { citusInstalled } from '../db/distribution.js';
 import { type Db, isEmbedded } from '../db/knex.js';
 import { migrateLatest, schemaDrift } from '../db/migrate.js';
 import { openConfiguredReplica, openDatabase } from '../db/open.js';
@@ -115,7 +116,7 @@ async function checkUnlockSealingKeys(db: Db, unlockKeys: UnlockKeySealer): Prom
 
 async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined, logger: Logger): Promise<Front> {
   // The doors, and around them the service's layers: request log, operations, shared limits, GraphQL cost and tracing.
-  const deps = appDepsOf(config, { db, replica, logger });
+  const deps = appDepsOf(config, { db, replica, logger, distributed: await citusInstalled(db) });
   const layers = serviceLayers(deps, {
     corsOrigins: config.corsOrigins,
     rateLimitStore: { redisUrl: config.redisUrl },

@@ -2,13 +2,23 @@
 // skipped elsewhere): the schema placed by the distribution step, the demo data loaded through it, and the
 // partner doors that already run there, each of their statements on tenant tables planned as one task
 // (one shard of one worker), read from Citus's own EXPLAIN of the statement with its values.
+import knex from 'knex';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { COORDINATOR_TABLES, distributeTables, REFERENCE_TABLES } from '../../src/db/distribution.js';
 import type { Db } from '../../src/db/knex.js';
-import { DEMO_CART_TAG, DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
+import {
+  DEMO_CART_TAG,
+  DEMO_CLERK_ID,
+  DEMO_DEVICE_IMEI,
+  DEMO_DEVICE_TAG,
+  DEMO_MERCHANT_ID,
+  DEMO_ORDER_ID,
+} from '../../src/fixtures/demoIds.js';
+import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
 import { onCitus } from '../support/citus.js';
 import { useSeededService } from '../support/fixtures.js';
+import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const WINDOW = 'starttime=1749513600&endtime=1781136000';
@@ -88,7 +98,113 @@ describe.skipIf(!onCitus)('the service on Citus', () => {
     expect(tasks.length, 'statements planned by Citus').toBeGreaterThan(0);
     for (const { sql, count } of tasks) expect(count, sql).toBe(1);
   });
+
+  it("an in-store payment is one shard's transaction: its read and its write each go to one worker, with no two-phase commit", async () => {
+    const { rows: before } = await db().raw('select last_value from payments_id_seq');
+    const { result, commands } = await withRemoteCommands(fixture.database.url!, (session) =>
+      recordInStorePayment(
+        session,
+        {
+          partnerId: '1',
+          merchantId: DEMO_MERCHANT_ID,
+          clerkId: DEMO_CLERK_ID,
+          financeOrderId: DEMO_ORDER_ID,
+          amount: '18.00',
+          currency: 'USD',
+          idempotencyKey: 'citus-payment-1',
+        },
+        NOW,
+        TEST_UNLOCK_KEYS,
+        { inSteps: true },
+      ),
+    );
+    expect(result.replayed).toBe(false);
+    // The id is the coordinator's sequence's next (not a worker's range), so ids keep rising across a shard's move.
+    expect(BigInt(result.payment!.id)).toBe(BigInt(before[0].last_value) + 1n);
+    const { rows } = await db().raw('select amount_minor from payments where partner_id = 1 and id = ?', [
+      result.payment!.id,
+    ]);
+    expect(rows).toEqual([{ amount_minor: '1800' }]);
+    // Two statements, each its own implicit transaction on the partner's worker: no PREPARE TRANSACTION.
+    const sentToWorkers = commands.filter((command) => command.server !== null);
+    expect(sentToWorkers.length).toBeGreaterThan(0);
+    expect(new Set(sentToWorkers.map((command) => command.server)).size).toBe(1);
+    expect(commands.filter((command) => /PREPARE TRANSACTION|COMMIT PREPARED/i.test(command.text))).toEqual([]);
+  });
+
+  it('the service pays in store in steps on Citus: record-customer-payment adds no two-phase commit, where the one-statement write adds one', async () => {
+    const twoPhaseCommits = async () =>
+      Number((await db().raw('select count(*) from pg_dist_transaction')).rows[0].count);
+    const pay = (key: string) =>
+      fixture.service.request(
+        `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=18.00&currency=USD`,
+        { headers: { 'Idempotency-Key': key } },
+      );
+    const before = await twoPhaseCommits();
+    const paid = await pay('citus-rest-1');
+    expect(paid.status).toBe(200);
+    expect(((await paid.json()) as { valid: boolean }).valid).toBe(true);
+    expect(await twoPhaseCommits()).toBe(before);
+    // A replay is a read: nothing committed anywhere.
+    expect((await pay('citus-rest-1')).status).toBe(200);
+    expect(await twoPhaseCommits()).toBe(before);
+    // The count does tell: the one statement (right on one Postgres) commits on both workers in two phases.
+    await recordInStorePayment(
+      db(),
+      {
+        partnerId: '1',
+        merchantId: DEMO_MERCHANT_ID,
+        clerkId: DEMO_CLERK_ID,
+        financeOrderId: DEMO_ORDER_ID,
+        amount: '18.00',
+        currency: 'USD',
+        idempotencyKey: 'citus-one-statement',
+      },
+      NOW,
+      TEST_UNLOCK_KEYS,
+    );
+    expect(await twoPhaseCommits()).toBeGreaterThan(before);
+  });
 });
+
+/** A remote command Citus logged (citus.log_remote_commands): its text and the worker it went to. */
+interface RemoteCommand {
+  text: string;
+  server: string | null;
+}
+
+/** Runs `work` on a session of its own with Citus's remote commands logged to it, and answers what it sent where. */
+async function withRemoteCommands<T>(
+  url: string,
+  work: (session: Db) => Promise<T>,
+): Promise<{ result: T; commands: RemoteCommand[] }> {
+  const commands: RemoteCommand[] = [];
+  const session = knex({
+    client: 'pg',
+    connection: url,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate: (connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) => {
+        connection.on('notice', (notice) => {
+          const text = notice.message ?? '';
+          if (!text.startsWith('issuing ')) return;
+          const server = /on server \S+@([\d.]+:\d+)/.exec(notice.detail ?? '')?.[1] ?? null;
+          commands.push({ text: text.slice('issuing '.length), server });
+        });
+        connection.query('set citus.log_remote_commands = on; set client_min_messages = log', (error) =>
+          done(error ?? null, connection),
+        );
+      },
+    },
+  });
+  try {
+    const result = await work(session);
+    return { result, commands };
+  } finally {
+    await session.destroy();
+  }
+}
 
 /** For each select the door sent that Citus plans (a distributed or reference table in it), its task count. */
 async function explainTasks(

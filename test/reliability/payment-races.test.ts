@@ -49,12 +49,17 @@ const ON_5000002 = {
   currency: 'MXN',
 };
 
-/** How many of a payment's unlocked rounds it loses before the race it runs in (none: only the race decides). */
-type Rounds = { lostRounds?: number };
+/**
+ * How many of a payment's unlocked rounds it loses before the race it runs in (none: only the race
+ * decides); `inSteps`: its write in steps, as on a database distributed by partner (creditInSteps.ts).
+ */
+type Rounds = { lostRounds?: number; inSteps?: boolean };
 /** One unlocked round of its own, then the lock if the race takes it. */
 const ONE_ROUND: Rounds = { lostRounds: OPTIMISTIC_ROUNDS - 1 };
 /** Every unlocked round lost: the order locked first. */
 const LOCKED: Rounds = { lostRounds: OPTIMISTIC_ROUNDS };
+/** Unlocked rounds, each write a transaction of partner-pinned statements (Citus's, decisions.md 48). */
+const IN_STEPS: Rounds = { inSteps: true };
 const pay = (
   order: typeof ON_4000004,
   amount: string,
@@ -67,7 +72,11 @@ const pay = (
     { ...order, amount, idempotencyKey } satisfies InStorePaymentRequest,
     now,
     TEST_UNLOCK_KEYS,
+    { inSteps: rounds.inSteps ?? false },
   );
+
+/** The write of a round: the one statement, or the first of its steps (the order's total, guarded). */
+const ROUND_WRITE = /^(with credited|update "finance_orders" set "total_paid_minor")/;
 
 /** Runs all at once; the successes and the refusals' codes. */
 async function race(attempts: Array<() => Promise<Claimed>>) {
@@ -135,6 +144,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)',
     ['in unlocked rounds', {}, 40],
     ['with one unlocked round, then the lock', ONE_ROUND, 30],
     ['with the order locked first', LOCKED, 30],
+    ['in unlocked rounds, each written in steps', IN_STEPS, 20],
   ] as const)(
     '%s: N payments at once all land, none lost, each once, numbered without a gap',
     async (_case, rounds, n) => {
@@ -145,7 +155,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)',
       );
       const { recorded, refused } = result;
       // The race happened: unlocked, writes lost to a moved total and were read and decided again.
-      const writes = statements.filter((statement) => statement.sql.startsWith('with credited')).length;
+      const writes = statements.filter((statement) => ROUND_WRITE.test(statement.sql)).length;
       const locks = statements.filter((statement) => /for update/.test(statement.sql)).length;
       if (rounds === LOCKED) expect([writes, locks]).toEqual([n, n]);
       else expect(writes).toBeGreaterThan(n);
@@ -196,6 +206,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (P
   it.each([
     ['in unlocked rounds', 'race-same-unlocked', {}],
     ['with the order locked first', 'race-same-locked', LOCKED],
+    ['in unlocked rounds, each written in steps', 'race-same-steps', IN_STEPS],
   ] as const)('%s: 20 requests with one key record one payment; all answer its receipt', async (_case, key, rounds) => {
     const snapshot = await ledgerSnapshot(db());
     const { recorded, refused } = await race(

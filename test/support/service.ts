@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
+import { citusInstalled } from '../../src/db/distribution.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
 import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
@@ -137,6 +138,7 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     replica: options.replica,
     trustedDocuments: options.trustedDocuments,
     consoleEnabled: options.consoleEnabled,
+    distributed: await citusInstalled(db),
   };
   const layers =
     options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/db.
 import { statementsDuring } from '../../../test/support/statements.js';
 import { TEST_UNLOCK_KEYS } from '../../../test/support/unlockKeys.js';
 import { DEMO_CLERK_ID, DEMO_DEVICE_TAG, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../fixtures/demoIds.js';
+import { creditInStorePaymentInSteps } from './creditInSteps.js';
 import { type InStorePaymentRequest, OPTIMISTIC_ROUNDS, recordInStorePayment } from './inStore.js';
 import { creditInStorePayment, type InStoreCredit, isKeyClaimedMeanwhile } from './queries.js';
 
@@ -153,7 +154,16 @@ describe('recordInStorePayment: what a refusal leaves', () => {
   });
 });
 
-describe("creditInStorePayment: the write's guards", () => {
+/** The two writes of a payment decided (inStore.ts PaymentWrite): the one statement, and the steps a distributed database takes. */
+const WRITES = [
+  { name: 'one statement', write: creditInStorePayment },
+  { name: 'in steps', write: creditInStorePaymentInSteps },
+];
+
+describe.each(WRITES)("the in-store write's guards ($name)", ({ name, write }) => {
+  /** The keys of this write's cases, apart from the other write's (one database for both). */
+  const claimedKey = `claimed-${name}`;
+  const goneKey = `long-gone-${name}`;
   /** An id from the payments sequence, as the payment's read draws it. */
   const drawId = async () => String((await database.db.raw("select nextval('payments_id_seq') as id")).rows[0].id);
   /** A payment of 1.00 on order 4000004 with the id `id`, as if read when its total was `seen`. */
@@ -196,16 +206,20 @@ describe("creditInStorePayment: the write's guards", () => {
     const total = await paid();
     const id = await drawId();
     const before = await written();
-    expect(await creditInStorePayment(database.db, credit((BigInt(total) - 100n).toString(), id))).toBeNull();
+    expect(await write(database.db, credit((BigInt(total) - 100n).toString(), id))).toBeNull();
     expect(await written()).toEqual(before);
   });
 
-  it('from the total read: the payment with the id it was given, its transaction, its event, in one statement', async () => {
+  it('from the total read: the payment with the id it was given, its transaction, its event; every statement names the partner', async () => {
     const id = await drawId();
+    const total = await paid();
     const { result, statements } = await statementsDuring(database.db, async () =>
-      creditInStorePayment(database.db, credit(await paid(), id)),
+      write(database.db, credit(total, id)),
     );
-    expect(statements).toHaveLength(2); // the total read by the test, then the write
+    const writes = statements.filter((statement) => !/^(begin|commit|savepoint|release)/i.test(statement.sql));
+    // One statement; in steps, one per table written (the order, the payment, its transaction, its event).
+    expect(writes).toHaveLength(name === 'one statement' ? 1 : 4);
+    for (const statement of writes) expect(statement.sql).toMatch(/"?partner_id"?/);
     const event = await database.db('events').where({ id: result!.events[0]!.id }).first();
     expect(event.data).toEqual({ payment: { id: Number(id) } });
     expect(await database.db('transactions').where({ partner_id: '1', payment_id: id })).toHaveLength(1);
@@ -214,20 +228,20 @@ describe("creditInStorePayment: the write's guards", () => {
   it("fails whole on a live record of the key (another request's, committed meanwhile)", async () => {
     await recordInStorePayment(
       database.db,
-      payment({ amount: '1.00', idempotencyKey: 'claimed' }),
+      payment({ amount: '1.00', idempotencyKey: claimedKey }),
       NOW,
       TEST_UNLOCK_KEYS,
     );
     const id = await drawId();
     const before = await written();
     const key = {
-      key: 'claimed',
+      key: claimedKey,
       requestHash: 'other',
       receipt,
       expiresAt: new Date(NOW.getTime() + 1000),
       expiredBy: NOW,
     };
-    const failed = await creditInStorePayment(database.db, credit(await paid(), id, key)).catch((error) => error);
+    const failed = await write(database.db, credit(await paid(), id, key)).catch((error) => error);
     expect(isKeyClaimedMeanwhile(failed)).toBe(true);
     // Nothing written, and the write numbers nothing itself: the id was drawn before it (by the read).
     expect(await written()).toEqual(before);
@@ -236,11 +250,11 @@ describe("creditInStorePayment: the write's guards", () => {
   it("replaces an expired record of the key, and leaves the partner's other expired ones to the purge job", async () => {
     await database
       .db('idempotency_keys')
-      .where({ partner_id: '1', idempotency_key: 'claimed' })
+      .where({ partner_id: '1', idempotency_key: claimedKey })
       .update({ expires_at: NOW });
     await database.db('idempotency_keys').insert({
       partner_id: '1',
-      idempotency_key: 'long-gone',
+      idempotency_key: goneKey,
       request_hash: 'x',
       response_status: 200,
       response_body: JSON.stringify(receipt),
@@ -248,34 +262,34 @@ describe("creditInStorePayment: the write's guards", () => {
     });
     const id = await drawId();
     const key = {
-      key: 'claimed',
+      key: claimedKey,
       requestHash: 'anew',
       receipt: { ...receipt, paymentId: id },
       expiresAt: new Date(NOW.getTime() + 1000),
       expiredBy: NOW,
     };
-    await creditInStorePayment(database.db, credit(await paid(), id, key));
+    await write(database.db, credit(await paid(), id, key));
     const records = await database
       .db('idempotency_keys')
       .where({ partner_id: '1' })
-      .whereIn('idempotency_key', ['claimed', 'long-gone'])
+      .whereIn('idempotency_key', [claimedKey, goneKey])
       .orderBy('idempotency_key');
     expect(records).toHaveLength(2);
     expect(records[0]).toMatchObject({
-      idempotency_key: 'claimed',
+      idempotency_key: claimedKey,
       request_hash: 'anew',
       response_body: { ...receipt, paymentId: id },
     });
-    expect(records[1]).toMatchObject({ idempotency_key: 'long-gone', request_hash: 'x' });
+    expect(records[1]).toMatchObject({ idempotency_key: goneKey, request_hash: 'x' });
   });
 
   it('fails whole on a record of the key expired only after the time the read compared it with', async () => {
     const id = await drawId();
     const before = await written();
-    // 'claimed' now expires at NOW + 1000: live at NOW, the read's time, though the payment is
+    // The key's record now expires at NOW + 1000: live at NOW, the read's time, though the payment is
     // received later on its partner's sandbox clock.
     const key = {
-      key: 'claimed',
+      key: claimedKey,
       requestHash: 'later',
       receipt,
       expiresAt: new Date(NOW.getTime() + 9000),
@@ -283,7 +297,7 @@ describe("creditInStorePayment: the write's guards", () => {
     };
     const later = credit(await paid(), id, key);
     later.row = { ...later.row, received_at: new Date(NOW.getTime() + 5000) };
-    const failed = await creditInStorePayment(database.db, later).catch((error) => error);
+    const failed = await write(database.db, later).catch((error) => error);
     expect(isKeyClaimedMeanwhile(failed)).toBe(true);
     expect(await written()).toEqual(before);
   });
@@ -309,10 +323,10 @@ describe('recordInStorePayment with its order locked first (a contended order)',
     expect(first.replayed).toBe(false);
     // Each lost round read the facts again (its write found the total moved); then the lock, in one transaction.
     expect(statements.map((statement) => statement.sql)).toEqual([
-      ...Array.from({ length: OPTIMISTIC_ROUNDS }, () => expect.stringMatching(/^select m\.name/)),
+      ...Array.from({ length: OPTIMISTIC_ROUNDS }, () => expect.stringMatching(/^with facts as materialized/)),
       expect.stringMatching(/^BEGIN/),
       expect.stringMatching(/for update of "o"$/),
-      expect.stringMatching(/^select m\.name/),
+      expect.stringMatching(/^with facts as materialized/),
       expect.stringMatching(/^with credited/),
       expect.stringMatching(/^COMMIT/),
     ]);

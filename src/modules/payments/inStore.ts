@@ -13,6 +13,7 @@ import { addMoney, money, normaliseDecimal, parsePaymentAmount } from '../../ker
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import { settingsOfColumns } from '../partners/settings.js';
 import type { UnlockKeySealer } from '../unlockCodes/sealing.js';
+import { creditInStorePaymentInSteps } from './creditInSteps.js';
 import {
   type Claimed,
   fingerprintPaymentRequest,
@@ -51,6 +52,14 @@ export interface InStorePaymentRequest {
   idempotencyKey: string | null;
   /** The partner's time the payment is received at (its sandbox clock, decisions.md 15); real time when absent. */
   receivedAt?: Date;
+}
+
+/**
+ * How the write goes: one statement (the default), or in steps, a transaction of statements each pinned
+ * to the partner, on a database distributed by partner (creditInSteps.ts, decisions.md 48).
+ */
+export interface PaymentWrite {
+  inSteps: boolean;
 }
 
 /** Rounds of read and write before the order is locked: each lost round means another payment on it landed. */
@@ -149,6 +158,7 @@ async function payOnce(
   now: Date,
   drawn: Drawn,
   unlockKeys: UnlockKeySealer,
+  write: PaymentWrite,
 ): Promise<Claimed | null> {
   // The amount as the request's currency reads it: the read draws an id only for an amount that parses
   // (another currency than the order's is refused before the amount is read).
@@ -162,7 +172,7 @@ async function payOnce(
   drawn.paymentId = facts.paymentId;
   const decision: Decision = decide(facts, request, claim, now, unlockKeys);
   if ('replay' in decision) return decision.replay;
-  const credited = await creditInStorePayment(db, decision.credit);
+  const credited = await (write.inSteps ? creditInStorePaymentInSteps : creditInStorePayment)(db, decision.credit);
   if (!credited) return null;
   return { receipt: decision.receipt, payment: decision.credit.row, events: credited.events, replayed: false };
 }
@@ -173,6 +183,7 @@ export async function recordInStorePayment(
   request: InStorePaymentRequest,
   now: Date,
   unlockKeys: UnlockKeySealer,
+  write: PaymentWrite = { inSteps: false },
 ): Promise<Claimed> {
   const { partnerId, merchantId, clerkId, financeOrderId, amount, currency, idempotencyKey } = request;
   // The fields named as they were hashed when the first idempotency records were stored.
@@ -188,7 +199,7 @@ export async function recordInStorePayment(
   const drawn: Drawn = { paymentId: null };
   for (let round = 0; round < OPTIMISTIC_ROUNDS; round++) {
     try {
-      const claimed = await payOnce(db, request, claim, now, drawn, unlockKeys);
+      const claimed = await payOnce(db, request, claim, now, drawn, unlockKeys, write);
       if (claimed) return claimed;
     } catch (error) {
       if (!isKeyClaimedMeanwhile(error)) throw error;
@@ -200,7 +211,7 @@ export async function recordInStorePayment(
     try {
       const claimed = await db.transaction(async (trx) => {
         await lockFinanceOrder(trx, { partnerId, id: financeOrderId });
-        return payOnce(trx, request, claim, now, drawn, unlockKeys);
+        return payOnce(trx, request, claim, now, drawn, unlockKeys, write);
       });
       if (claimed) return claimed;
     } catch (error) {

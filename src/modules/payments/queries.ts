@@ -202,13 +202,17 @@ const ORDER_SELECT = sqlText(ORDER.select.join(', '));
  * financeOrders/repayment.ts makes, financeOrders/paidThroughSql.ts totalBuyingDaysSql), so a refusal numbers
  * nothing, as a refusal never has; record.ts still decides, from the facts. A round after a lost one
  * carries the id it drew. It reads the device's live credential too (its sealed unlock key and counter),
- * for the receipt's unlock code (decisions.md 21 and 35).
+ * for the receipt's unlock code (decisions.md 21 and 35). Its facts are read from the partner's row on,
+ * every table pinned to the partner, in a CTE kept whole (materialized) and the id drawn outside it: on
+ * Citus the facts are one shard's one task and the sequence is the coordinator's (decisions.md 48); a
+ * sequence read beside them would split the read into a task per table.
  */
 export function inStoreFactsSql(partnerId: string, asked: InStorePaymentAsked): SqlFragment {
   const amount = asked.amountMinor;
-  return sql`select m.name as merchant_name, c.name as clerk_name, ${ORDER_SELECT},
+  return sql`with facts as materialized (
+  select m.name as merchant_name, c.name as clerk_name, ${ORDER_SELECT},
     k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
-    coalesce(${asked.paymentId}::int8, case when m.name is not null and c.name is not null and o.currency = ${asked.currency}
+    m.name is not null and c.name is not null and o.currency = ${asked.currency}
         and o.closed_at is null
         and o.total_paid_minor + ${amount}::int8 <= o.monthly_cost_minor * o.months
         and (p.flexible_amount_enabled or o.total_paid_minor + ${amount}::int8 in (
@@ -216,16 +220,17 @@ export function inStoreFactsSql(partnerId: string, asked: InStorePaymentAsked): 
           union all
           select ${totalBuyingDaysSql(dayRuleColumnsOf('o'), sqlText('days'))}
           from unnest(p.repayment_days) as days where days > 0))
-        and (k.expires_at is null or k.expires_at <= ${asked.now}::timestamptz)
-      then nextval('payments_id_seq') end) as payment_id
-  from (select 1) as request
+        and (k.expires_at is null or k.expires_at <= ${asked.now}::timestamptz) as will_pass
+  from partners p
   left join merchants m on m.partner_id = ${partnerId} and m.id = ${asked.merchantId}
   left join clerks c on c.partner_id = ${partnerId} and c.id = ${asked.clerkId}
   left join finance_orders o on o.partner_id = ${partnerId} and o.id = ${asked.financeOrderId}
-  left join partners p on p.id = o.partner_id
-  left join devices d on d.partner_id = o.partner_id and d.id = o.device_id
-  left join device_credentials dc on dc.partner_id = d.partner_id and dc.device_id = d.id and dc.ended_at is null
-  left join idempotency_keys k on k.partner_id = ${partnerId} and k.idempotency_key = ${asked.idempotencyKey}`;
+  left join devices d on d.partner_id = ${partnerId} and d.id = o.device_id
+  left join device_credentials dc on dc.partner_id = ${partnerId} and dc.device_id = d.id and dc.ended_at is null
+  left join idempotency_keys k on k.partner_id = ${partnerId} and k.idempotency_key = ${asked.idempotencyKey}
+  where p.id = ${partnerId})
+  select facts.*, coalesce(${asked.paymentId}::int8, case when facts.will_pass then nextval('payments_id_seq') end) as payment_id
+  from facts`;
 }
 
 /**
@@ -240,7 +245,7 @@ export async function inStorePaymentFacts(
 ): Promise<InStorePaymentFacts> {
   const read = inStoreFactsSql(partnerId, ids);
   const [row] = await runSql<Record<string, unknown>>(db, read.sql, read.bindings);
-  if (!row) throw new Error('the in-store facts read answered no row'); // it reads from (select 1): always one
+  if (!row) throw new Error('the in-store facts read answered no row'); // it reads from the partner's row: always one
   return {
     merchantName: (row.merchant_name as string | null) ?? null,
     clerkName: (row.clerk_name as string | null) ?? null,
@@ -281,7 +286,7 @@ export interface InStoreCredit {
 }
 
 /** A payment the write recorded: its events as written. */
-interface InStoreCredited {
+export interface InStoreCredited {
   events: Array<Pick<EventRow, 'partner_id' | 'id' | 'type'>>;
 }
 
@@ -333,7 +338,7 @@ export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
     select payment.partner_id, entry.type, entry.amount_minor, payment.currency, payment.received_at, payment.merchant_id,
            payment.finance_order_id, payment.id, entry.clerk_id
     from payment cross join jsonb_to_recordset(${JSON.stringify(write.transactions)}::jsonb) as entry (type text, amount_minor int8, clerk_id int8)),
-  ${timelineParts('credited', write.timeline)},
+  ${timelineParts('credited', payment.partner_id, write.timeline)},
   logged as (
     ${appendEventsPart('payment', write.events, LIFTED)}),
   counted as (

@@ -49,6 +49,7 @@ export const paymentResolvers: Resolvers = {
           { ...request, receivedAt: ctx.partnerPolicies.nowFor(partnerId) },
           ctx.now(),
           ctx.unlockKeys,
+          { inSteps: ctx.distributed },
         ),
       );
       return { ...claimed.receipt, replayed: claimed.replayed, payment: claimed.payment };

@@ -63,7 +63,7 @@ export interface TimelinePlan {
 }
 
 /**
- * Two parts (CTEs) of a statement whose part `subject` returns the order's (partner_id, id) once
+ * Two parts (CTEs) of a statement whose part `subject` returns the order of `partnerId` (partner_id, id) once
  * written. `closed`: the order's pending instants cancelled, its fired lock lifted (a fired lock is
  * the device locked for the deadline before the change). `scheduled`: the instants of the new
  * deadline; its lock is made already fired when the old lock was lifted and the new lockAt is past
@@ -71,12 +71,14 @@ export interface TimelinePlan {
  * scheduler claiming the same lock row at once: the update waits for its claim to commit and then
  * lifts it, or the claim skips the row and then finds it cancelled.
  */
-export function timelineParts(subject: string, plan: TimelinePlan): SqlFragment {
+export function timelineParts(subject: string, partnerId: string, plan: TimelinePlan): SqlFragment {
   const s = sqlText(subject);
+  // The instants pinned to the partner beside the join: Citus then updates the partner's shard alone
+  // (a join to another part of the statement does not tell it which; decisions.md 48).
   return sql`closed as (
     update lock_timeline t set state = case when t.state = 'pending' then 'cancelled' else 'lifted' end
     from ${s} s
-    where ${plan.moving}::bool and t.partner_id = s.partner_id and t.finance_order_id = s.id
+    where ${plan.moving}::bool and t.partner_id = ${partnerId} and t.partner_id = s.partner_id and t.finance_order_id = s.id
       and (t.state = 'pending' or (t.kind = 'lock' and t.state = 'fired'))
     returning t.kind, t.state),
   scheduled as (
@@ -153,7 +155,7 @@ export async function appendEventsWithTimeline(
 ): Promise<EventRow[]> {
   const appended = appendEventsOf(change.partnerId, events, new Set(guarded));
   const statement = sql`with subject as (select partner_id, id from finance_orders where partner_id = ${change.partnerId} and id = ${change.financeOrderId}),
-     ${timelineParts('subject', timelinePlanOf(change))},
+     ${timelineParts('subject', change.partnerId, timelinePlanOf(change))},
      logged as (${appendEventsPart('subject', appended.arrays, LIFTED)} returning ${EVENT_COLUMNS})
      select ${EVENT_COLUMNS} from logged order by sequence`;
   const { rows } = (await trx.raw(statement.sql, statement.bindings)) as { rows: EventRow[] };
