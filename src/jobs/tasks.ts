@@ -13,7 +13,7 @@ import { purgeExpiredIdempotencyKeys } from '../modules/payments/keyRetention.js
 import { REPORT_RUN_WAITING_PREFIX } from '../modules/reports/create.js';
 import { deleteExpiredFiles } from '../modules/reports/queries.js';
 import { type ReportWorkerDeps, runNextReport } from '../modules/reports/run.js';
-import { fireDueInstants } from '../modules/timeline/claim.js';
+import { fireDueInstantsOfEachPartner } from '../modules/timeline/claim.js';
 import { LOCK_INSTANTS_DUE_PREFIX } from '../modules/timeline/schedule.js';
 import { DEFAULT_LOCK_BATCH } from '../modules/timeline/scheduler.js';
 import type { UnlockKeySealer } from '../modules/unlockCodes/sealing.js';
@@ -77,7 +77,7 @@ export function webhookTasks(deps: DeliveryWorkerDeps, wakeDeliveries: () => voi
 
 /**
  * The lock timeline's due instants (reminders, locks, payoffs' releases) fired (timeline/claim.ts), a
- * batch per transaction; polled every second.
+ * batch per partner and transaction; polled every second.
  */
 export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?: number } = {}): JobTask {
   const batchSize = options.batchSize ?? DEFAULT_LOCK_BATCH;
@@ -87,7 +87,7 @@ export function lockInstantsTask(db: Db, options: { batchSize?: number; pollMs?:
     pollMs: options.pollMs ?? 1000,
     // A sandbox clock moved forward may make instants due at once (partnerPolicy/changes.ts).
     wakesOn: (message) => message.startsWith(LOCK_INSTANTS_DUE_PREFIX),
-    runBatch: async () => (await db.transaction((trx) => fireDueInstants(trx, new Date(), batchSize))).claimed,
+    runBatch: () => fireDueInstantsOfEachPartner(db, new Date(), batchSize),
   };
 }
 

@@ -15,9 +15,14 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../../src/fixtures/demoIds.js';
+import { lockInstantsTask, serviceTasks, startWebhookJobs } from '../../src/jobs/tasks.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import { checkLedger } from '../../src/ledger/check.js';
 import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
 import { onCitus } from '../support/citus.js';
 import { useSeededService } from '../support/fixtures.js';
+import { startReceiver } from '../support/receiver.js';
+import { reportWorker } from '../support/reports.js';
 import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -164,6 +169,113 @@ describe.skipIf(!onCitus)('the service on Citus', () => {
       TEST_UNLOCK_KEYS,
     );
     expect(await twoPhaseCommits()).toBeGreaterThan(before);
+  });
+
+  it('ledger:check runs on Citus, partner by partner: clean after the payments above, and it sees a total put wrong', async () => {
+    expect((await checkLedger(db())).problems).toEqual([]);
+    const order = { partner_id: '1', id: DEMO_ORDER_ID };
+    await db()('finance_orders').where(order).increment('total_paid_minor', 1);
+    try {
+      expect((await checkLedger(db())).problems).toEqual([
+        expect.stringMatching(
+          /^running total equals the sum of payments less the reversed ones: finance order 4000004/,
+        ),
+      ]);
+    } finally {
+      await db()('finance_orders').where(order).decrement('total_paid_minor', 1);
+    }
+  });
+});
+
+describe.skipIf(!onCitus)('the background work on Citus, one partner at a time (decisions.md 50)', () => {
+  const fixture = useSeededService({ now: NOW });
+  const db = (): Db => fixture.database.db;
+  const OPERATOR = { 'x-api-key': 'demo-operator-key' };
+
+  it("a lock comes due: the partner's sandbox clock moved past it, the lock instants task fires it and device.locked is written", async () => {
+    const lock = await db()('lock_timeline')
+      .where({ partner_id: '2', finance_order_id: '5000002', kind: 'lock', state: 'pending' })
+      .first();
+    expect(lock).toBeDefined();
+    const moved = await fixture.service.graphql(
+      'mutation ($input: SetSandboxClockInput!) { setSandboxClock(input: $input) { now } }',
+      OPERATOR,
+      { input: { partnerId: '2', now: Math.floor(lock.due_at.getTime() / 1000) + 3600 } },
+    );
+    expect(moved.body.errors).toBeUndefined();
+    const task = lockInstantsTask(db());
+    let fired = 0;
+    for (let taken = await task.runBatch(); taken > 0; taken = await task.runBatch()) fired += taken;
+    expect(fired).toBeGreaterThan(0);
+    const locked = await db()('events')
+      .where({ partner_id: '2', type: 'device.locked' })
+      .whereRaw("data->'financeOrder'->>'id' = ?", ['5000002']);
+    expect(locked).toHaveLength(1);
+    expect((await db()('lock_timeline').where({ partner_id: '2', id: lock.id }).first()).state).toBe('fired');
+  });
+
+  it('a webhook delivery: an endpoint of the partner hears its in-store payment, fanned out and posted from the shards', async () => {
+    const receiver = await startReceiver();
+    const jobs = startWebhookJobs({
+      db: db(),
+      logger: createLogger('silent'),
+      now: () => new Date(),
+      production: false,
+      settings: { pollMs: 20, scheduleMs: [30], jitter: 0, timeoutMs: 2000 },
+    });
+    try {
+      const created = await fixture.service.graphql(
+        `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`,
+        // Demo Retail's partner key: a retail key takes payments, not endpoints.
+        { 'x-api-key': 'demo-partner-key' },
+        { input: { url: receiver.url('/citus'), eventTypes: ['PAYMENT_RECORDED'] } },
+      );
+      expect(created.body.errors).toBeUndefined();
+      const paid = await fixture.service.request(
+        `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=18.00&currency=USD`,
+      );
+      const receipt = (await paid.json()) as { payment: { id: number } };
+      expect(paid.status).toBe(200);
+      for (let waited = 0; receiver.received.length === 0 && waited < 60_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(receiver.received.map((post) => post.path)).toEqual(['/citus']);
+      const body = JSON.parse(receiver.received[0]!.body);
+      expect(body.type).toBe('payment.recorded');
+      expect(String(body.data.payment.id)).toBe(String(receipt.payment.id));
+    } finally {
+      await jobs.stop();
+      await receiver.close();
+    }
+  });
+
+  it('every task of the worker role runs a batch without an error', async () => {
+    const reports = await reportWorker(db());
+    try {
+      const logger = createLogger('silent');
+      const tasks = serviceTasks(
+        {
+          db: db(),
+          logger,
+          now: () => new Date(),
+          production: false,
+          eventRetentionDays: 400,
+          portfolioBackfillDays: 30,
+          reports: { policies: reports.deps.policies, perPartner: 2, retentionDays: 30 },
+          unlockKeys: TEST_UNLOCK_KEYS,
+          deliveries: { production: false },
+        },
+        () => undefined,
+      );
+      expect(tasks.length).toBeGreaterThan(8);
+      const failed: string[] = [];
+      for (const task of tasks) {
+        await task.runBatch().catch((error: Error) => failed.push(`${task.name}: ${error.message.split(' - ').pop()}`));
+      }
+      for (const task of tasks) await task.drain?.();
+      expect(failed).toEqual([]);
+    } finally {
+      await reports.close();
+    }
   });
 });
 

@@ -419,7 +419,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
     captureQueries(db, (d) => purgeExpiredIdempotencyKeys(d, new Date(Date.parse(p.firstExpiry!) - DAY_MS))),
   );
   add('in-store payment: its write, moving the lock timeline', () => credit(false, true));
-  add("lock timeline: the schedulers' claim", async () => [claimSql(new Date(), 500)]);
+  add("lock timeline: the schedulers' claim", async () => [claimSql(p.partner!, new Date(), 500)]);
   // The event log: by id (a partner's, an operator's), the live feed's read of a notified event, the
   // listings (Query.events) and their hasPreviousPage, and the retention's purge.
   add('event by id, a partner', () => captureQueries(db, (d) => eventById(d, p.eventId!, p.partner!)));
@@ -609,7 +609,7 @@ describe.skipIf(!onPostgres)('query plans of the hot queries on the large data s
   // lock_timeline is not among the large tables: on the reduced set it holds a few thousand rows, and
   // the claim's update joins the rows it took to a hash of them; its due rows come along the index.
   it("the schedulers' claim reads its due instants along the partial index of pending ones", async () => {
-    const claim = claimSql(new Date(), 500);
+    const claim = claimSql(p.partner!, new Date(), 500);
     const result = await db.raw(`explain (format json) ${claim.sql}`, claim.bindings);
     const plan = result.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
     expect(indexesOf(plan)).toContain('lock_timeline_due');

@@ -2,7 +2,8 @@
 // woken by the runs' notifications, run each of a dozen runs exactly once (one attempt, one event); on
 // both backends, a run whose lease lapsed is taken again from the start (the dead attempt's chunk
 // dropped, nothing it writes afterwards kept) and, after 3 attempts, FAILED; a worker that stops puts
-// its run back to wait.
+// its run back to wait; the claim, partner by partner, takes the oldest run first within each partner's
+// bound, and goes on to the next partner when one's runs are row-locked.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
@@ -142,5 +143,57 @@ describe('a lapsed lease', () => {
     expect(
       events.map((event) => (typeof event.data === 'string' ? JSON.parse(event.data) : event.data).reportRun.id),
     ).toContain(id);
+  });
+});
+
+describe('the claim across partners', () => {
+  const settings = (perPartner: number) => ({ perPartner, leaseMs: 60_000 });
+  const claim = (perPartner: number) => claimReportRun(db(), settings(perPartner), async () => undefined);
+  const ageing = (partnerId: string) => create(OPERATOR, { partnerId, type: 'AGEING' }).then((run) => run.id);
+  /** The claimed runs let lapse and run to their end by the suite's worker, as a dead worker's would be. */
+  const finish = async (ids: string[]) => {
+    await db()('report_runs')
+      .whereIn('id', ids)
+      .where({ state: 'RUNNING' })
+      .update({ claimed_until: new Date(Date.now() - 1000) });
+    await worker.drain();
+    expect(await db()('report_runs').whereIn('id', ids).pluck('state')).toEqual(ids.map(() => 'SUCCEEDED'));
+  };
+
+  it("takes the oldest run first, partner by partner, each partner's bound kept", async () => {
+    const ids = [await ageing('1'), await ageing('2'), await ageing('1')];
+    expect((await claim(1))?.run.id).toBe(ids[0]);
+    // Partner 1 is at its bound: its second run waits, partner 2's younger one goes first.
+    expect((await claim(1))?.run.id).toBe(ids[1]);
+    expect(await claim(1)).toBeNull();
+    expect((await claim(2))?.run.id).toBe(ids[2]);
+    await finish(ids);
+  });
+
+  it.runIf(onPostgres)("goes on to the next partner when a partner's runs are row-locked", async () => {
+    const ids = [await ageing('1'), await ageing('2')];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    // Another transaction holds partner 1's run, as a lapsed attempt's worker ending it would.
+    const holder = db().transaction(async (trx) => {
+      await trx('report_runs').where({ partner_id: '1', id: ids[0] }).forUpdate().first();
+      locked();
+      await released;
+    });
+    try {
+      await isLocked;
+      expect((await claim(2))?.run.id).toBe(ids[1]);
+    } finally {
+      release();
+      await holder;
+    }
+    expect((await claim(2))?.run.id).toBe(ids[0]);
+    await finish(ids);
   });
 });

@@ -311,7 +311,7 @@ describe('an order paid meanwhile, and a claim that dies', () => {
     await moveClockTo(OTHER, lock.due_at);
     await expect(
       fixture.database.db.transaction(async (trx) => {
-        expect((await claimDueInstants(trx, new Date(), 10)).map((row) => row.order.id)).toContain(OTHER_ORDER);
+        expect((await claimDueInstants(trx, OTHER, new Date(), 10)).map((row) => row.order.id)).toContain(OTHER_ORDER);
         throw new Error('the instance died');
       }),
     ).rejects.toThrow('the instance died');

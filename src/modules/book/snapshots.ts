@@ -48,20 +48,29 @@ interface PartnerDue {
   first_sale: Date | null;
 }
 
+/** Every partner, by id: the partners are a reference table (on every node of Citus), so this is one read. */
+async function partnerIds(db: DbOrTrx): Promise<string[]> {
+  const rows: Array<{ id: string | number }> = await db('partners').select('id').orderBy('id');
+  return rows.map((row) => String(row.id));
+}
+
 /**
- * Every partner that has sold something, with what its days are decided from: its latest snapshot, its
- * first sale, its sandbox offset and its grace as stored now (read here, not from an instance's copy of
- * the policies: the worker role keeps none). Two index probes a partner.
+ * What the partner's days are decided from: its latest snapshot, its first sale (null: nothing sold), its
+ * sandbox offset and its grace as stored now (read here, not from an instance's copy of the policies: the
+ * worker role keeps none). One statement, two index probes, every table pinned to the partner by value
+ * (Citus takes no subquery correlated to a reference table's row): one shard on Citus (decisions.md 48).
  */
-async function partnersWithSales(db: DbOrTrx): Promise<PartnerDue[]> {
+async function partnerDue(db: DbOrTrx, partnerId: string): Promise<PartnerDue> {
   const { rows } = (await db.raw(
-    `select p.id as partner_id, p.lock_grace_hours, c.offset_ms::text as offset_ms,
-       (select max(s.day)::text from portfolio_snapshots s where s.partner_id = p.id) as latest,
-       (select min(o.ordered_at) from finance_orders o where o.partner_id = p.id) as first_sale
-     from partners p left join sandbox_clocks c on c.partner_id = p.id
-     order by p.id`,
-  )) as { rows: PartnerDue[] };
-  return rows.filter((row) => row.first_sale !== null);
+    `select p.lock_grace_hours, c.offset_ms::text as offset_ms,
+       (select max(s.day)::text from portfolio_snapshots s where s.partner_id = ?) as latest,
+       (select min(o.ordered_at) from finance_orders o where o.partner_id = ?) as first_sale
+     from partners p left join sandbox_clocks c on c.partner_id = ?
+     where p.id = ?`,
+    [partnerId, partnerId, partnerId, partnerId],
+  )) as { rows: Array<Omit<PartnerDue, 'partner_id'>> };
+  // The row of a partner just listed: partners are never deleted.
+  return { partner_id: partnerId, ...rows[0]! };
 }
 
 /**
@@ -149,8 +158,10 @@ const snapshotRowOf = (partnerId: string, day: string, sums: PortfolioSums) => (
 export async function writeDueSnapshots(db: DbOrTrx, run: SnapshotRun): Promise<PartnerSnapshotsWritten[]> {
   const written: PartnerSnapshotsWritten[] = [];
   let total = 0;
-  for (const partner of await partnersWithSales(db)) {
-    const due = daysDue(partner, run);
+  for (const partnerId of await partnerIds(db)) {
+    // Read as its turn comes, a partner at a time: its days as they stand when they are written.
+    const partner = await partnerDue(db, partnerId);
+    const due = partner.first_sale === null ? null : daysDue(partner, run);
     let mine: PartnerSnapshotsWritten | undefined;
     for (let from = due?.first ?? 1; due && from <= due.last && total < run.maxDays; ) {
       const made = await writeNextDay(db, partner, from, due.last);

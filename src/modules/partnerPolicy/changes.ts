@@ -93,8 +93,9 @@ export function setSandboxClock(
       const real = realNow();
       const offsetMs = offsetToReach(now, real, before.offsetMs ?? 0);
       await trx.raw(
-        `insert into sandbox_clocks (partner_id, offset_ms) values (?, ?)
-         on conflict (partner_id) do update set offset_ms = excluded.offset_ms, set_at = now()`,
+        // set_at from the row proposed, not now() in the update: Citus takes only immutable functions there.
+        `insert into sandbox_clocks (partner_id, offset_ms, set_at) values (?, ?, now())
+         on conflict (partner_id) do update set offset_ms = excluded.offset_ms, set_at = excluded.set_at`,
         [partnerId, offsetMs],
       );
       const partnerNow = new Date(real.getTime() + offsetMs);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { scopedStatementsDuring } from '../../../test/support/pinnedStatements.js';
 import { purgeExpiredIdempotencyKeys } from './keyRetention.js';
 
 let database: TestDatabase;
@@ -44,5 +45,36 @@ describe('purgeExpiredIdempotencyKeys', () => {
     expect(await purgeExpiredIdempotencyKeys(database.db, NOW)).toBe(3);
     expect(await keysLeft()).toEqual(['demo-live', 'other-live']);
     expect(await purgeExpiredIdempotencyKeys(database.db, NOW)).toBe(0);
+  });
+
+  // Citus locks rows only in a statement it runs on one shard (decisions.md 48): the partners are found
+  // by a read without locks, then each partner's records go in batches of 10,000 pinned to it.
+  it("finds the partners by a read without locks, then deletes each one's records in batches pinned to it", async () => {
+    const demo = await partnerId('Demo Retail');
+    const other = await partnerId('Other Retail');
+    await database.db('idempotency_keys').delete();
+    await database.db.raw(
+      `insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, expires_at)
+       select ?, 'demo-expired-' || n, 'hash', 200, '{}'::jsonb, ?::timestamptz - n * interval '1 second'
+       from generate_series(1, 10001) as n`,
+      [demo, NOW],
+    );
+    await database
+      .db('idempotency_keys')
+      .insert([record(demo, 'demo-live', at(1)), record(other, 'other-expired', at(-1))]);
+    const { result, statements } = await scopedStatementsDuring(database.db, () =>
+      purgeExpiredIdempotencyKeys(database.db, NOW),
+    );
+    expect(result).toBe(10_002);
+    expect(await keysLeft()).toEqual(['demo-live']);
+    const across = statements.filter((statement) => statement.unpinned.length > 0);
+    expect(across.map((statement) => statement.sql)).toEqual([
+      expect.stringMatching(/^select distinct partner_id from idempotency_keys where expires_at <= /),
+    ]);
+    expect(across[0]!.locksRows).toBe(false);
+    // The demo partner's two batches (a full one, then the last record), the other partner's one.
+    const batches = statements.filter((statement) => statement.locksRows);
+    expect(batches).toHaveLength(3);
+    expect(batches.every((statement) => statement.unpinned.length === 0)).toBe(true);
   });
 });

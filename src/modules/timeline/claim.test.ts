@@ -82,7 +82,7 @@ describe('the claim over random lags', () => {
           );
           offset = partnerNow - real;
           // A reminder the move passed over is skipped by the move itself; the rest by the claim.
-          const claimed = await db.transaction((trx) => claimDueInstants(trx, new Date(real), 100));
+          const claimed = await db.transaction((trx) => claimDueInstants(trx, DEMO, new Date(real), 100));
           for (const instant of claimed) seen.set(instant.due_at.getTime(), instant.state);
           const passed = await db('lock_timeline').where({ state: 'skipped' });
           for (const row of passed) if (!seen.has(row.due_at.getTime())) seen.set(row.due_at.getTime(), row.state);

@@ -1,8 +1,11 @@
 // The schedulers' claim (docs/decisions.md 18), the way webhook deliveries are claimed: due pending
 // instants taken with FOR UPDATE SKIP LOCKED, so no two schedulers take one row, marked fired (or
 // skipped) and their events written in the same transaction: each instant's event is written exactly
-// once, and a scheduler that dies mid-claim rolls back and leaves the rows pending for the next.
-import type { DbOrTrx } from '../../db/knex.js';
+// once, and a scheduler that dies mid-claim rolls back and leaves the rows pending for the next. One
+// partner at a time (decisions.md 50): a lock-free look across partners finds those with instants due,
+// then each partner's claim names the partner on every table, so Citus runs it on the partner's shard
+// (it refuses FOR UPDATE across shards) and a claim never waits on another partner's rows.
+import type { Db, DbOrTrx } from '../../db/knex.js';
 import { type SqlFragment, sql, sqlText } from '../../db/sqlFragment.js';
 import { appendEvents } from '../events/queries.js';
 import type { EventRow, NewEvent } from '../events/rows.js';
@@ -51,44 +54,62 @@ export const overtakenSql = (t: string, due: SqlFragment): SqlFragment => sql`ex
  * reversal that locked the order first never meets a release fired under it, and neither waits on
  * the other.
  */
-export const claimSql = (now: Date, limit: number): SqlFragment => sql`with due as (
+export const claimSql = (partnerId: string, now: Date, limit: number): SqlFragment => sql`with due as (
     select partner_id, id, finance_order_id, kind from lock_timeline
-    where state = 'pending' and fire_at <= ${now}::timestamptz
+    where partner_id = ${partnerId} and state = 'pending' and fire_at <= ${now}::timestamptz
     order by fire_at, id
     limit ${limit}
     for update skip locked),
   releasing as (
     select o.partner_id, o.id, o.closed_at is null and o.total_paid_minor >= o.monthly_cost_minor * o.months as releasable
     from finance_orders o
-    where (o.partner_id, o.id) in (select partner_id, finance_order_id from due where kind = 'release')
+    where o.partner_id = ${partnerId} and (o.partner_id, o.id) in (select partner_id, finance_order_id from due where kind = 'release')
     for share of o skip locked),
   claimed as (
     update lock_timeline t
     set state = case when exists (
           select from finance_orders closed
-          where closed.partner_id = t.partner_id and closed.id = t.finance_order_id and closed.closed_at is not null)
+          where closed.partner_id = ${partnerId} and closed.partner_id = t.partner_id and closed.id = t.finance_order_id and closed.closed_at is not null)
         then 'cancelled'
-        when t.kind = 'reminder' and ${overtakenSql('t', sql`later.fire_at <= ${now}::timestamptz`)}
+        when t.kind = 'reminder' and ${overtakenSql('t', sql`later.partner_id = ${partnerId} and later.fire_at <= ${now}`)}
         then 'skipped'
         when t.kind = 'release' and not exists (
           select from releasing r where r.partner_id = t.partner_id and r.id = t.finance_order_id and r.releasable)
         then 'skipped' else 'fired' end,
         fired_at = now()
     from due
-    where t.partner_id = due.partner_id and t.id = due.id
+    where t.partner_id = ${partnerId} and t.partner_id = due.partner_id and t.id = due.id
       and (t.kind <> 'release' or exists (
         select from releasing r where r.partner_id = t.partner_id and r.id = t.finance_order_id))
     returning t.partner_id, t.id, t.finance_order_id, t.kind, t.days_left, t.lock_at, t.due_at, t.fire_at, t.state)
   select c.*, o.currency, o.monthly_cost_minor, o.weekly_cost_minor, o.months, o.total_paid_minor, o.ordered_at,
          d.tag as device_tag, d.imei as device_imei
   from claimed c
-  join finance_orders o on o.partner_id = c.partner_id and o.id = c.finance_order_id
-  join devices d on d.partner_id = o.partner_id and d.id = o.device_id
+  join finance_orders o on o.partner_id = ${partnerId} and o.partner_id = c.partner_id and o.id = c.finance_order_id
+  join devices d on d.partner_id = ${partnerId} and d.partner_id = o.partner_id and d.id = o.device_id
   order by c.fire_at, c.id`;
 
-/** Claims up to `limit` instants due at `now`, in the caller's transaction (one statement). */
-export async function claimDueInstants(trx: DbOrTrx, now: Date, limit: number): Promise<ClaimedInstant[]> {
-  const claim = claimSql(now, limit);
+/**
+ * The partners with instants due at `now`: read without a lock along the due index (the due rows are
+ * few: each is claimed as it comes due), so Citus may read every shard for it.
+ */
+export async function partnersWithDueInstants(db: DbOrTrx, now: Date): Promise<string[]> {
+  const rows: Array<{ partner_id: string }> = await db('lock_timeline')
+    .distinct('partner_id')
+    .where('state', 'pending')
+    .where('fire_at', '<=', now)
+    .orderBy('partner_id');
+  return rows.map((row) => String(row.partner_id));
+}
+
+/** Claims up to `limit` of the partner's instants due at `now`, in the caller's transaction (one statement). */
+export async function claimDueInstants(
+  trx: DbOrTrx,
+  partnerId: string,
+  now: Date,
+  limit: number,
+): Promise<ClaimedInstant[]> {
+  const claim = claimSql(partnerId, now, limit);
   const { rows } = (await trx.raw(claim.sql, claim.bindings)) as { rows: Array<Record<string, unknown>> };
   return rows.map((row) => ({
     partner_id: String(row.partner_id),
@@ -121,24 +142,29 @@ function eventOf(instant: ClaimedInstant): NewEvent {
 }
 
 /**
- * Claims due instants and writes their events, in one transaction: one statement for the claim, one
- * per partner among them for the events (in the claim's order, earliest first). Answers how many
- * instants it took and the events written (for the listeners, once committed).
+ * Claims a partner's due instants and writes their events, in one transaction: one statement for the
+ * claim, one for the events (in the claim's order, earliest first). Answers how many instants it took
+ * and the events written (for the listeners, once committed).
  */
 export async function fireDueInstants(
   trx: DbOrTrx,
+  partnerId: string,
   now: Date,
   limit: number,
 ): Promise<{ claimed: number; events: EventRow[] }> {
-  const claimed = await claimDueInstants(trx, now, limit);
-  const byPartner = new Map<string, NewEvent[]>();
-  for (const instant of claimed) {
-    if (instant.state !== 'fired') continue;
-    const events = byPartner.get(instant.partner_id) ?? [];
-    events.push(eventOf(instant));
-    byPartner.set(instant.partner_id, events);
-  }
-  const written: EventRow[] = [];
-  for (const [partnerId, events] of byPartner) written.push(...(await appendEvents(trx, partnerId, events)));
-  return { claimed: claimed.length, events: written };
+  const claimed = await claimDueInstants(trx, partnerId, now, limit);
+  const events = claimed.filter((instant) => instant.state === 'fired').map(eventOf);
+  return { claimed: claimed.length, events: events.length > 0 ? await appendEvents(trx, partnerId, events) : [] };
+}
+
+/**
+ * One batch of every partner with instants due at `now`: each partner's claim in a transaction of its
+ * own. Answers the instants taken in all; a partner whose claim came back full (`limit`) makes the
+ * total at least `limit`, so a caller that runs again while batches come back full runs again.
+ */
+export async function fireDueInstantsOfEachPartner(db: Db, now: Date, limit: number): Promise<number> {
+  let claimed = 0;
+  for (const partnerId of await partnersWithDueInstants(db, now))
+    claimed += (await db.transaction((trx) => fireDueInstants(trx, partnerId, now, limit))).claimed;
+  return claimed;
 }

@@ -213,7 +213,8 @@ export const LOCK_INSTANTS_DUE_PREFIX = 'lock-instants-due:';
  * makes them due, and the scheduler catches up in order. A reminder the move passes over (a later
  * instant of its deadline at or before `partnerNow`) is skipped here, by the claim's rule, so a claim
  * whose moment was taken just before this commits cannot fire it ahead of the lock (decisions.md 37).
- * One statement, and forward a message that wakes the scheduler at commit.
+ * Two statements forward (the reminders passed over, then the rest), one back, and forward a message
+ * that wakes the scheduler at commit.
  */
 export async function shiftPartnerTimeline(
   trx: DbOrTrx,
@@ -221,17 +222,19 @@ export async function shiftPartnerTimeline(
   deltaMs: number,
   partnerNow: Date,
 ): Promise<void> {
-  // passed: the reminder overtaken at the partner's new time, by the claim's rule (never on a move back).
-  const passed = overtakenSql('r', sql`later.due_at <= ${partnerNow}::timestamptz`);
-  const statement = sql`update lock_timeline t
-     set fire_at = t.fire_at - ${Math.round(deltaMs)}::int8 * interval '1 millisecond',
-         state = case when m.passed then 'skipped' else t.state end,
-         fired_at = case when m.passed then now() else t.fired_at end
-     from (
-       select r.partner_id, r.id, ${deltaMs > 0}::bool and r.kind = 'reminder' and ${passed} as passed
-       from lock_timeline r where r.partner_id = ${partnerId} and r.state = 'pending') m
-     where t.partner_id = m.partner_id and t.id = m.id`;
-  await trx.raw(statement.sql, statement.bindings);
+  // In UTC wall time: timestamptz minus an interval is only stable (it reads the time zone), and Citus
+  // refuses a stable function of a column in an update; the same instant for an interval of milliseconds.
+  const shift = sql`fire_at = ((fire_at at time zone 'UTC') - ${Math.round(deltaMs)}::int8 * interval '1 millisecond') at time zone 'UTC'`;
+  if (deltaMs > 0) {
+    // The reminders overtaken at the partner's new time, by the claim's rule (never on a move back),
+    // skipped first: their own statement, as Citus takes no now() inside a CASE.
+    const passed = overtakenSql('r', sql`later.partner_id = ${partnerId} and later.due_at <= ${partnerNow}`);
+    const skipped = sql`update lock_timeline r set state = 'skipped', fired_at = now(), ${shift}
+       where r.partner_id = ${partnerId} and r.state = 'pending' and r.kind = 'reminder' and ${passed}`;
+    await trx.raw(skipped.sql, skipped.bindings);
+  }
+  const moved = sql`update lock_timeline set ${shift} where partner_id = ${partnerId} and state = 'pending'`;
+  await trx.raw(moved.sql, moved.bindings);
   // Brought forward, some may be due now: the scheduler claims them once this commits, not at its next look.
   if (deltaMs > 0) await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, `${LOCK_INSTANTS_DUE_PREFIX}${partnerId}`]);
 }

@@ -1,9 +1,9 @@
-// The lock timeline's due instants, fired batch after batch until none is due: each batch one
+// The lock timeline's due instants, fired batch after batch until none is due: each partner's batch one
 // transaction (claim.ts), so any number of instances fire beside each other and each instant once. The
 // job loop's "lock instants" task runs one batch at a time (src/jobs/tasks.ts); this drains at once (the
 // suites, the bench). The log publishes each batch's events once it commits.
 import type { Db } from '../../db/knex.js';
-import { fireDueInstants } from './claim.js';
+import { fireDueInstantsOfEachPartner } from './claim.js';
 
 export const DEFAULT_LOCK_BATCH = 500;
 
@@ -16,8 +16,8 @@ export async function fireAllDueInstants(
   const now = options.now ?? (() => new Date());
   let taken = 0;
   for (;;) {
-    const batch = await db.transaction((trx) => fireDueInstants(trx, now(), batchSize));
-    taken += batch.claimed;
-    if (batch.claimed < batchSize) return taken;
+    const claimed = await fireDueInstantsOfEachPartner(db, now(), batchSize);
+    taken += claimed;
+    if (claimed < batchSize) return taken;
   }
 }

@@ -4,6 +4,11 @@
 // worker at its start and every hour, and at once by npm run keys -- seal-unlock-keys. A batch at a
 // time, each in its own transaction, skipping the rows another worker holds: instances never wait on
 // each other, and a run stopped half-way leaves every row either as it was or done.
+//
+// A partner at a time, the same on every backend, since Citus locks rows only in a statement it runs on
+// one shard (decisions.md 48): a read with no row lock lists the partners with a key to seal (Citus reads
+// every shard), then each partner's keys are sealed in batches whose statements are pinned to it.
+import type { Knex } from 'knex';
 import type { Db, DbOrTrx } from '../../db/knex.js';
 import { sealingKeyIdOf, type UnlockKeySealer, unlockKeyOfRow } from './sealing.js';
 
@@ -33,16 +38,30 @@ interface SealingRun {
   resealed: number;
 }
 
-/** One batch in one transaction: the rows it takes are locked until they are written. */
-async function sealBatch(db: Db, sealer: UnlockKeySealer): Promise<SealingRun & { taken: number }> {
+/** The keys to seal: in clear, or sealed under a listed key but the first (a key no longer listed cannot be opened here). */
+function whereDue(due: Knex.QueryBuilder, sealer: UnlockKeySealer): Knex.QueryBuilder {
+  const others = sealer.keyIds.filter((id) => id !== sealer.sealingKeyId);
+  return due.where((clause) => clause.whereNotNull('unlock_key').orWhereRaw(...sealKeyIdAmong(others, true)));
+}
+
+/** The partners with a key to seal, by id: no row locked, so it may read every partner's rows. */
+async function partnersWithKeysDue(db: Db, sealer: UnlockKeySealer): Promise<string[]> {
+  const rows: Array<{ partner_id: string | number }> = await whereDue(
+    db('device_credentials').distinct('partner_id'),
+    sealer,
+  ).orderBy('partner_id');
+  return rows.map((row) => String(row.partner_id));
+}
+
+/** One batch of the partner's keys in one transaction: the rows it takes are locked until they are written. */
+async function sealBatch(db: Db, sealer: UnlockKeySealer, partnerId: string): Promise<SealingRun & { taken: number }> {
   return db.transaction(async (trx) => {
-    const others = sealer.keyIds.filter((id) => id !== sealer.sealingKeyId);
-    const rows: StoredUnlockKeyRow[] = await trx('device_credentials')
-      .select('partner_id', 'id', 'device_id', 'key_hash', 'unlock_key', 'unlock_key_sealed')
-      .where((due) =>
-        // In clear, or sealed under a listed key but the first (a key no longer listed cannot be opened here).
-        due.whereNotNull('unlock_key').orWhereRaw(...sealKeyIdAmong(others, true)),
-      )
+    const rows: StoredUnlockKeyRow[] = await whereDue(
+      trx('device_credentials')
+        .select('partner_id', 'id', 'device_id', 'key_hash', 'unlock_key', 'unlock_key_sealed')
+        .where({ partner_id: partnerId }),
+      sealer,
+    )
       .limit(BATCH)
       .forUpdate()
       .skipLocked();
@@ -54,22 +73,18 @@ async function sealBatch(db: Db, sealer: UnlockKeySealer): Promise<SealingRun & 
         credentialKeyHash: row.key_hash,
       };
       try {
-        return {
-          partner_id: String(row.partner_id),
-          id: String(row.id),
-          sealed: sealer.seal(unlockKeyOfRow(sealer, row, binding)!, binding),
-        };
+        return { id: String(row.id), sealed: sealer.seal(unlockKeyOfRow(sealer, row, binding)!, binding) };
       } catch (error) {
         // The row to look at (its seal was changed): the batch writes nothing, the next run tries again.
         throw new Error(`device credential ${row.id} of partner ${row.partner_id}: ${(error as Error).message}`);
       }
     });
-    // One statement for the batch: each row's seal written and its clear key emptied together.
+    // One statement for the batch, pinned to the partner: each row's seal written and its clear key emptied together.
     await trx.raw(
       `update device_credentials as dc set unlock_key_sealed = v.sealed, unlock_key = null
-       from jsonb_to_recordset(?::jsonb) as v (partner_id int8, id int8, sealed text)
-       where dc.partner_id = v.partner_id and dc.id = v.id`,
-      [JSON.stringify(sealedRows)],
+       from jsonb_to_recordset(?::jsonb) as v (id int8, sealed text)
+       where dc.partner_id = ? and dc.id = v.id`,
+      [JSON.stringify(sealedRows), partnerId],
     );
     const sealed = rows.filter((row) => row.unlock_key !== null).length;
     return { taken: rows.length, sealed, resealed: rows.length - sealed };
@@ -79,12 +94,15 @@ async function sealBatch(db: Db, sealer: UnlockKeySealer): Promise<SealingRun & 
 /** Seals every clear key and reseals every key under a listed key but the first; answers how many of each. */
 export async function sealStoredUnlockKeys(db: Db, sealer: UnlockKeySealer): Promise<SealingRun> {
   const run: SealingRun = { sealed: 0, resealed: 0 };
-  for (;;) {
-    const batch = await sealBatch(db, sealer);
-    run.sealed += batch.sealed;
-    run.resealed += batch.resealed;
-    if (batch.taken < BATCH) return run;
+  for (const partnerId of await partnersWithKeysDue(db, sealer)) {
+    for (;;) {
+      const batch = await sealBatch(db, sealer, partnerId);
+      run.sealed += batch.sealed;
+      run.resealed += batch.resealed;
+      if (batch.taken < BATCH) break;
+    }
   }
+  return run;
 }
 
 /** The stored seals no listed key opens, by the key id they name (the start refuses while there is any). */

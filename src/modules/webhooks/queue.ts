@@ -15,10 +15,10 @@ interface ClaimRoom {
 }
 
 /**
- * Claims up to `room.total` due deliveries in one statement, in the queue's time order, each endpoint's
- * share cut to what its cap leaves (the endpoints at their cap are skipped outright). The candidates are
- * locked FOR UPDATE SKIP LOCKED, so two workers never claim one delivery; a candidate cut by its
- * endpoint's cap is left unclaimed, its lock gone with the statement.
+ * Claims up to `room.total` due deliveries, partner by partner (decisions.md 50): the partners with
+ * deliveries due, the one whose oldest is oldest first, each claimed in one statement pinned to it,
+ * until the room is used. In the queue's time order within a partner; across partners, a partner's
+ * backlog is served before a partner whose oldest delivery came due later.
  */
 export async function claimDueDeliveries(
   db: DbOrTrx,
@@ -26,7 +26,46 @@ export async function claimDueDeliveries(
   leaseMs: number,
   room: ClaimRoom,
 ): Promise<WebhookDeliveryRow[]> {
-  if (room.total <= 0) return [];
+  const claimed: WebhookDeliveryRow[] = [];
+  if (room.total <= 0) return claimed;
+  for (const partnerId of await partnersWithDeliveriesDue(db)) {
+    const total = room.total - claimed.length;
+    if (total <= 0) break;
+    claimed.push(...(await claimPartnerDeliveries(db, partnerId, claimToken, leaseMs, { ...room, total })));
+  }
+  // In the queue's order (an UPDATE returns its rows in no particular order).
+  return claimed.sort(
+    (a, b) =>
+      (a.next_attempt_at?.getTime() ?? 0) - (b.next_attempt_at?.getTime() ?? 0) || Number(BigInt(a.id) - BigInt(b.id)),
+  );
+}
+
+/**
+ * The partners with deliveries due, the oldest due first: read without a lock along the partial index
+ * of pending deliveries, so Citus may read every shard for it.
+ */
+async function partnersWithDeliveriesDue(db: DbOrTrx): Promise<string[]> {
+  const { rows } = (await db.raw(
+    `select partner_id from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())
+      group by partner_id order by min(next_attempt_at), partner_id`,
+  )) as { rows: Array<{ partner_id: string }> };
+  return rows.map((row) => String(row.partner_id));
+}
+
+/**
+ * Claims up to `room.total` of a partner's due deliveries in one statement, in the queue's time order,
+ * each endpoint's share cut to what its cap leaves (the endpoints at their cap are skipped outright).
+ * The candidates are locked FOR UPDATE SKIP LOCKED, so two workers never claim one delivery; a
+ * candidate cut by its endpoint's cap is left unclaimed, its lock gone with the statement.
+ */
+async function claimPartnerDeliveries(
+  db: DbOrTrx,
+  partnerId: string,
+  claimToken: string,
+  leaseMs: number,
+  room: ClaimRoom,
+): Promise<WebhookDeliveryRow[]> {
   const atCap: string[] = [];
   const partly: string[] = [];
   const partlyLeft: number[] = [];
@@ -40,7 +79,7 @@ export async function claimDueDeliveries(
   const { rows } = (await db.raw(
     `with candidates as (
        select partner_id, id, endpoint_id, next_attempt_at from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())
+        where partner_id = ? and status = 'pending' and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())
           and not ((partner_id || ':' || endpoint_id) = any(?::text[]))
         order by next_attempt_at, id
         limit ?
@@ -58,15 +97,11 @@ export async function claimDueDeliveries(
      update webhook_deliveries d
         set claimed_until = now() + ? * interval '1 millisecond', claim_token = ?, attempt_count = d.attempt_count + 1
        from chosen
-      where d.partner_id = chosen.partner_id and d.id = chosen.id
+      where d.partner_id = ? and d.partner_id = chosen.partner_id and d.id = chosen.id
      returning d.*`,
-    [atCap, room.total, room.perEndpoint, partly, partlyLeft, leaseMs, claimToken],
+    [partnerId, atCap, room.total, room.perEndpoint, partly, partlyLeft, leaseMs, claimToken, partnerId],
   )) as { rows: WebhookDeliveryRow[] };
-  // In the queue's order (an UPDATE returns its rows in no particular order).
-  return rows.sort(
-    (a, b) =>
-      (a.next_attempt_at?.getTime() ?? 0) - (b.next_attempt_at?.getTime() ?? 0) || Number(BigInt(a.id) - BigInt(b.id)),
-  );
+  return rows;
 }
 
 /** What a claimed delivery needs: its endpoint (null: deleted) and its event. */
