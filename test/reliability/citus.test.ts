@@ -20,6 +20,7 @@ import { createLogger } from '../../src/kernel/logger.js';
 import { checkLedger } from '../../src/ledger/check.js';
 import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
 import { onCitus } from '../support/citus.js';
+import { addCitusWorker, citusClusterDir } from '../support/citusCluster.js';
 import { useSeededService } from '../support/fixtures.js';
 import { startReceiver } from '../support/receiver.js';
 import { reportWorker } from '../support/reports.js';
@@ -276,6 +277,75 @@ describe.skipIf(!onCitus)('the background work on Citus, one partner at a time (
     } finally {
       await reports.close();
     }
+  });
+});
+
+describe.skipIf(!onCitus || !citusClusterDir)('a node joins and shards move while keyed payments flow', () => {
+  const fixture = useSeededService({ now: NOW });
+  const db = (): Db => fixture.database.db;
+  const PAYMENTS = 200;
+  /** Store tills at once, each paying its share of the payments one after another. */
+  const TILLS = 4;
+
+  /** One keyed payment of 0.50 on the demo order, sent again with its key until it is acknowledged (a till's retry). */
+  async function pay(index: number): Promise<{ id: number; tries: number }> {
+    for (let tries = 1; ; tries++) {
+      const response = await fixture.service.request(
+        `/v1/record-customer-payment.php?key=demo-retail-key&merchantId=${DEMO_MERCHANT_ID}&salesClerkId=${DEMO_CLERK_ID}&financeOrderId=${DEMO_ORDER_ID}&amount=0.50&currency=USD`,
+        { headers: { 'Idempotency-Key': `rebalance-${index}` } },
+      );
+      const body = (await response.json()) as { valid?: boolean; payment?: { id: number } };
+      if (response.status === 200 && body.payment) return { id: body.payment.id, tries };
+      if (tries >= 20) throw new Error(`payment ${index} unacknowledged after 20 tries: ${JSON.stringify(body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it("a third worker joins, citus_rebalance_start moves shards (the demo partner's among them) during 200 payments: every acknowledged payment is there once, the ledger clean", async () => {
+    const database = new URL(fixture.database.url!).pathname.slice(1);
+    const shardOf = async () =>
+      (
+        await db().raw(
+          "select nodeport from pg_dist_shard_placement where shardid = get_shard_id_for_distribution_column('payments', 1)",
+        )
+      ).rows[0].nodeport as number;
+    const before = await shardOf();
+    const paidBefore = BigInt(
+      (await db()('finance_orders').where({ partner_id: '1', id: DEMO_ORDER_ID }).first()).total_paid_minor,
+    );
+    const port = await addCitusWorker(database);
+    let sent = 0;
+    const tills = Array.from({ length: TILLS }, async () => {
+      const paid: Array<{ id: number; tries: number }> = [];
+      for (let index = sent++; index < PAYMENTS; index = sent++) paid.push(await pay(index));
+      return paid;
+    });
+    // While the tills pay: the rebalance, then (if it left it where it was) the demo partner's shards moved to the new node.
+    await db().raw('select citus_rebalance_start()');
+    await db().raw('select citus_rebalance_wait()');
+    if ((await shardOf()) !== port)
+      await db().raw(
+        `select citus_move_shard_placement(get_shard_id_for_distribution_column('payments', 1), '127.0.0.1', ?, '127.0.0.1', ?, 'force_logical')`,
+        [await shardOf(), port],
+      );
+    const paid = (await Promise.all(tills)).flat();
+    expect(before).not.toBe(port);
+    expect(await shardOf()).toBe(port);
+    const moved = await db().raw('select count(*)::int as n from pg_dist_shard_placement where nodeport = ?', [port]);
+    expect(moved.rows[0].n).toBeGreaterThan(0);
+    // Every payment acknowledged, each once (a retried key replays its payment), all of them in the table.
+    expect(paid).toHaveLength(PAYMENTS);
+    const ids = new Set(paid.map((payment) => String(payment.id)));
+    expect(ids.size).toBe(PAYMENTS);
+    const stored = await db()('payments')
+      .where({ partner_id: '1' })
+      .whereIn('id', [...ids])
+      .count({ n: '*' })
+      .first();
+    expect(Number(stored!.n)).toBe(PAYMENTS);
+    const order = await db()('finance_orders').where({ partner_id: '1', id: DEMO_ORDER_ID }).first();
+    expect(BigInt(order.total_paid_minor) - paidBefore).toBe(BigInt(PAYMENTS * 50));
+    expect((await checkLedger(db())).problems).toEqual([]);
   });
 });
 

@@ -11,6 +11,9 @@ import { migrateLatest } from '../../src/db/migrate.js';
 
 export const onCitus = Boolean(process.env.TEST_CITUS_URL);
 
+/** Workers a test added to the cluster (addCitusWorker): databases made after it use them too, and each is dropped there. */
+const addedWorkers: number[] = [];
+
 /** The coordinator's admin URL and every node's URL of `database` (coordinator first). */
 function nodes(database: string): { admin: string; urls: string[]; ports: number[] } {
   const admin = process.env.TEST_CITUS_URL;
@@ -20,7 +23,7 @@ function nodes(database: string): { admin: string; urls: string[]; ports: number
     .split(',')
     .filter(Boolean)
     .map((port) => Number(port));
-  const ports = [Number(coordinator.port), ...workers];
+  const ports = [...new Set([Number(coordinator.port), ...workers, ...addedWorkers])];
   const urls = ports.map((port) => {
     const url = new URL(admin);
     url.hostname = '127.0.0.1';
@@ -51,7 +54,8 @@ export async function createCitusDatabase(options: { migrate: boolean }): Promis
   const postgresUrls = nodes('postgres').urls;
   const drop = () =>
     Promise.all(
-      postgresUrls.map((url) =>
+      // Every node as it stands at the drop: a worker added since holds the database too.
+      nodes('postgres').urls.map((url) =>
         onNode(url, (session) => session.raw('drop database if exists ?? with (force)', [name])).catch(() => undefined),
       ),
     ).then(() => undefined);
@@ -81,4 +85,21 @@ export async function createCitusDatabase(options: { migrate: boolean }): Promis
       await drop();
     },
   };
+}
+
+/**
+ * Makes `database` on a worker just started (citusCluster.ts), with the extension, and adds the worker
+ * to that database's coordinator: a node joins, as an operator adds one before a rebalance. Databases
+ * made after it use it too, and each is dropped there.
+ */
+export async function joinCitusWorker(database: string, port: number): Promise<void> {
+  const { urls } = nodes(database);
+  addedWorkers.push(port);
+  const worker = new URL(urls[0]!);
+  worker.port = String(port);
+  const admin = new URL(worker);
+  admin.pathname = '/postgres';
+  await onNode(admin.toString(), (session) => session.raw('create database ??', [database]));
+  await onNode(worker.toString(), (session) => session.raw('create extension citus'));
+  await onNode(urls[0]!, (session) => session.raw('select citus_add_node(?, ?)', ['127.0.0.1', port]));
 }
