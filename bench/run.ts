@@ -1,6 +1,7 @@
 // npm run bench [-- --scale 1 --duration 10 --warmup 5 --connections 32 --pool 10 --keep | --database NAME]
 // npm run bench -- --smoke (every phase briefly on a small data set, nothing written: CI's bench step)
 // npm run bench -- --scale 10 --only book --database NAME (the book's phase on a kept 10x database)
+// npm run bench -- --citus (the service on a Citus cluster beside plain Postgres, alone: bench/citus.ts)
 //
 // The benchmark. On the Postgres server named by BENCH_DATABASE_URL (an admin URL that may CREATE
 // DATABASE; default postgres://postgres@127.0.0.1:5432/postgres) it creates a fresh database
@@ -31,6 +32,7 @@
 
 import { createDb } from '../src/db/knex.js';
 import { checkLedger } from '../src/ledger/check.js';
+import { citusComparison } from './citus.js';
 import { benchDatabase, countRows, createAndFill, type Database, dropDatabase } from './database.js';
 import { measureScenarios, type Scenario } from './load.js';
 import { endPhases, log, phase } from './log.js';
@@ -81,6 +83,12 @@ try {
 }
 
 async function main(): Promise<void> {
+  if (settings.citus) {
+    // A run of its own: the service on a Citus cluster beside plain Postgres (bench/citus.ts).
+    await compileForBench(settings);
+    await citusComparison(settings);
+    return;
+  }
   const idle = await idlenessBefore();
   log(
     `bench: ${settings.scale}x data (${settings.customers} customers), ${settings.duration} s per scenario at least (+${settings.warmup} s warm-up) until ${settings.p99Requests} answers or ${settings.maxSeconds} s, ${settings.lookupConnections} connections for lookups and payments, pools of ${settings.pool}`,

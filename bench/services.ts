@@ -46,21 +46,30 @@ export interface Services {
   serviceRssAtStart: number | null;
 }
 
+/** A service process's environment on `database` (its own DATA_DIR by `name`): production, limits out of the way. */
+export const serviceEnvironmentOf = (
+  settings: Settings,
+  database: Pick<Database, 'url' | 'name'>,
+  name: string,
+  overrides: Record<string, string> = {},
+) => ({
+  DATABASE_URL: database.url,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  DATA_DIR: join(os.tmpdir(), `${database.name}-${name}`),
+  TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
+  DEVICE_SIGNING_KEYS: `bench:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
+  DEVICE_UNLOCK_SEALING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
+  RATE_LIMIT_REQUESTS: '1000000',
+  RATE_LIMIT_WINDOW_SECONDS: '60',
+  DATABASE_POOL_MAX: String(settings.pool),
+  ...overrides,
+});
+
 export async function startServices(settings: Settings, database: Database): Promise<Services> {
-  const serviceEnvironment = (name: string, overrides: Record<string, string> = {}) => ({
-    DATABASE_URL: database.url,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DATA_DIR: join(os.tmpdir(), `${database.name}-${name}`),
-    TOKEN_SIGNING_SECRET: randomBytes(32).toString('hex'),
-    DEVICE_SIGNING_KEYS: `bench:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`,
-    DEVICE_UNLOCK_SEALING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
-    RATE_LIMIT_REQUESTS: '1000000',
-    RATE_LIMIT_WINDOW_SECONDS: '60',
-    DATABASE_POOL_MAX: String(settings.pool),
-    ...overrides,
-  });
+  const serviceEnvironment = (name: string, overrides: Record<string, string> = {}) =>
+    serviceEnvironmentOf(settings, database, name, overrides);
   // The bare baseline runs as the service does: NODE_ENV=production (Express and pg skip their
   // development work there too), the same V8 flags (settings.ts), a pool of the same size.
   const baselineEnvironment = {

@@ -53,6 +53,8 @@ export interface Settings {
    * figures mean nothing.
    */
   smoke: boolean;
+  /** --citus: the Citus comparison alone (bench/citus.ts). */
+  citus: boolean;
   /** pgbench's client counts swept before the load (the pool's added); the largest sets its scale. */
   pgbenchSweep: number[];
   /** Turns a group of scenarios is measured in (TURNS; one in a smoke run), and the webhooks' halves. */
@@ -112,6 +114,9 @@ export function readSettings(): Settings {
       'semi-space': { type: 'string' },
       // Every phase once, briefly, on a small data set: does the bench still run? (.ci/run)
       smoke: { type: 'boolean', default: false },
+      // The service on a Citus cluster beside plain Postgres, payments and lookups, and nothing else
+      // (bench/citus.ts): a run of its own, its figures in bench/citus.json.
+      citus: { type: 'boolean', default: false },
     },
   });
   const smoke = args.smoke;
@@ -150,6 +155,7 @@ export function readSettings(): Settings {
     only: args.only.split(',').filter(Boolean),
     onlyOption: args.only,
     smoke,
+    citus: args.citus,
     pgbenchSweep: smoke ? [1, 2] : [1, 2, 4, 8, 16, 32],
     turns: smoke ? 1 : TURNS,
     quietBeforeRuns: !smoke,
