@@ -15,7 +15,7 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../../src/fixtures/demoIds.js';
-import { lockInstantsTask, serviceTasks, startWebhookJobs } from '../../src/jobs/tasks.js';
+import { lockInstantsTask, startWebhookJobs } from '../../src/jobs/tasks.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { checkLedger } from '../../src/ledger/check.js';
 import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
@@ -25,6 +25,7 @@ import { useSeededService } from '../support/fixtures.js';
 import { startReceiver } from '../support/receiver.js';
 import { reportWorker } from '../support/reports.js';
 import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
+import { workerRoleTasks } from '../support/workerTasks.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const WINDOW = 'starttime=1749513600&endtime=1781136000';
@@ -252,21 +253,7 @@ describe.skipIf(!onCitus)('the background work on Citus, one partner at a time (
   it('every task of the worker role runs a batch without an error', async () => {
     const reports = await reportWorker(db());
     try {
-      const logger = createLogger('silent');
-      const tasks = serviceTasks(
-        {
-          db: db(),
-          logger,
-          now: () => new Date(),
-          production: false,
-          eventRetentionDays: 400,
-          portfolioBackfillDays: 30,
-          reports: { policies: reports.deps.policies, perPartner: 2, retentionDays: 30 },
-          unlockKeys: TEST_UNLOCK_KEYS,
-          deliveries: { production: false },
-        },
-        () => undefined,
-      );
+      const tasks = workerRoleTasks(db(), reports.deps.policies);
       expect(tasks.length).toBeGreaterThan(8);
       const failed: string[] = [];
       for (const task of tasks) {

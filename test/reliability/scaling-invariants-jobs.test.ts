@@ -5,15 +5,14 @@
 // one partner at a time (decisions.md 50). No task is left that locks across partners.
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/knex.js';
-import { reportRunsTask, serviceTasks } from '../../src/jobs/tasks.js';
-import { createLogger } from '../../src/kernel/logger.js';
+import { reportRunsTask } from '../../src/jobs/tasks.js';
 import { createReportRun } from '../../src/modules/reports/create.js';
 import { useSeededService } from '../support/fixtures.js';
 import { partnerScope } from '../support/partnerScope.js';
 import { reportWorker } from '../support/reports.js';
 import { hasPartnerId, readCatalogue, tenantTables } from '../support/shardCatalogue.js';
 import { statementsDuring } from '../support/statements.js';
-import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
+import { workerRoleTasks } from '../support/workerTasks.js';
 
 const fixture = useSeededService({ now: new Date('2026-06-10T15:30:00Z') });
 const db = (): Db => fixture.database.db;
@@ -30,20 +29,7 @@ async function unpinnedLocks(): Promise<Record<string, string[]>> {
   };
   const reports = await reportWorker(db());
   try {
-    const tasks = serviceTasks(
-      {
-        db: db(),
-        logger: createLogger('silent'),
-        now: () => new Date(),
-        production: false,
-        eventRetentionDays: 400,
-        portfolioBackfillDays: 30,
-        reports: { policies: reports.deps.policies, perPartner: 2, retentionDays: 30 },
-        unlockKeys: TEST_UNLOCK_KEYS,
-        deliveries: { production: false },
-      },
-      () => undefined,
-    );
+    const tasks = workerRoleTasks(db(), reports.deps.policies);
     const found: Record<string, string[]> = {};
     for (const task of tasks) {
       const { statements } = await statementsDuring(db(), () => task.runBatch());
