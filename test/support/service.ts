@@ -2,7 +2,6 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { type AppDeps, type AppLayer, createApp } from '../../src/app.js';
-import { citusInstalled } from '../../src/db/distribution.js';
 import type { Db } from '../../src/db/knex.js';
 import type { ReadReplica } from '../../src/db/replica.js';
 import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
@@ -16,6 +15,7 @@ import type { PartnerPolicies } from '../../src/modules/partners/policies.js';
 import type { DeliverySettings } from '../../src/modules/webhooks/worker.js';
 import type { ExecutorStats } from '../../src/pipeline/graphqlExecutor.js';
 import { type RateLimitStoreSettings, serviceLayers } from '../../src/serviceLayers.js';
+import { onCitus } from './citus.js';
 import { TEST_UNLOCK_KEYS } from './unlockKeys.js';
 
 export { TEST_UNLOCK_KEYS } from './unlockKeys.js';
@@ -138,7 +138,8 @@ export async function startTestService(db: Db, options: TestServiceOptions = {})
     replica: options.replica,
     trustedDocuments: options.trustedDocuments,
     consoleEnabled: options.consoleEnabled,
-    distributed: await citusInstalled(db),
+    // Asked of the environment, not the database: a suite's service may stand on one that cannot be reached.
+    distributed: onCitus,
   };
   const layers =
     options.layers ?? serviceLayers(deps, { corsOrigins: options.corsOrigins, rateLimitStore: options.rateLimitStore });
