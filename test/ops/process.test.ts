@@ -9,10 +9,9 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createDb } from '../../src/db/knex.js';
-import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
 import { appendEvents } from '../../src/modules/events/queries.js';
 import { createPostgresDatabase, onPostgres } from '../support/db.js';
-import { readmeShellBlock, runReadmeShell } from '../support/readme.js';
+import { expectReadmeExamplesWork, readmeShellBlock, runReadmeShell } from '../support/readme.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -93,20 +92,6 @@ function start(env: NodeJS.ProcessEnv): Promise<Started> {
 /** Runs the README's example block against a started service; its output, or the failure. */
 function runReadmeExamples(baseUrl: string): Promise<Finished> {
   return runReadmeShell(readmeShellBlock('readme-examples'), baseUrl);
-}
-
-/** Every example of the README's "Try it" answered successfully: six partner bodies and the notification's. */
-function expectReadmeExamplesWork(result: Finished): void {
-  expect(result.code, result.stderr).toBe(0);
-  const bodies = result.stdout
-    .replace(/}{/g, '}\n{')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
-  expect(bodies).toHaveLength(7);
-  expect(bodies[0].data.message).toBe('payment of 20.00 USD recorded for device DTSTBBD');
-  expect(bodies.slice(1).every((body: { valid: boolean }) => body.valid === true)).toBe(true);
-  expect(bodies[6].payment).toMatchObject({ deviceTag: DEMO_DEVICE_TAG, remainingBalance: 180, fullyPaid: false });
 }
 
 function golden(name: string): string {

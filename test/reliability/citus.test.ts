@@ -22,6 +22,7 @@ import { recordInStorePayment } from '../../src/modules/payments/inStore.js';
 import { onCitus } from '../support/citus.js';
 import { addCitusWorker, citusClusterDir } from '../support/citusCluster.js';
 import { useSeededService } from '../support/fixtures.js';
+import { expectReadmeExamplesWork, readmeShellBlock, runReadmeShell } from '../support/readme.js';
 import { startReceiver } from '../support/receiver.js';
 import { reportWorker } from '../support/reports.js';
 import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
@@ -333,6 +334,14 @@ describe.skipIf(!onCitus || !citusClusterDir)('a node joins and shards move whil
     const order = await db()('finance_orders').where({ partner_id: '1', id: DEMO_ORDER_ID }).first();
     expect(BigInt(order.total_paid_minor) - paidBefore).toBe(BigInt(PAYMENTS * 50));
     expect((await checkLedger(db())).problems).toEqual([]);
+  });
+});
+
+describe.skipIf(!onCitus)("the README's examples on Citus", () => {
+  const fixture = useSeededService();
+
+  it('every request of the README\'s "Try it" block answers on Citus as on one Postgres (the vendor\'s notification, the partner doors, the keyed payment)', async () => {
+    expectReadmeExamplesWork(await runReadmeShell(readmeShellBlock('readme-examples'), fixture.service.baseUrl));
   });
 });
 

@@ -1,9 +1,11 @@
 // The runnable examples of the README and the guides, taken from their text, for the suites that replay
-// them: test/ops/process.test.ts runs the README's curl block of "Try it", test/readme-graphql.test.ts the
+// them: test/ops/process.test.ts (and the Citus suite) runs the README's curl block of "Try it", test/readme-graphql.test.ts the
 // README's GraphQL curl example and the GraphQL walk of docs/integrating.md. An example sits between two
 // marker comments, <!-- NAME:start --> and <!-- NAME:end -->, invisible when the Markdown is rendered.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -89,4 +91,18 @@ export function readmeShellBlock(name: string, text: string = readReadme()): str
   const shell = fencedBlocks(readmeSection(name, text)).filter((block) => block.language === 'sh');
   if (shell.length !== 1) throw new Error(`the section ${name} should hold one sh block, has ${shell.length}`);
   return shell[0]!.body;
+}
+
+/** Every example of the README's "Try it" answered successfully, on the demo data: six partner bodies and the notification's. */
+export function expectReadmeExamplesWork(result: ShellRun): void {
+  expect(result.code, result.stderr).toBe(0);
+  const bodies = result.stdout
+    .replace(/}{/g, '}\n{')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  expect(bodies).toHaveLength(7);
+  expect(bodies[0].data.message).toBe('payment of 20.00 USD recorded for device DTSTBBD');
+  expect(bodies.slice(1).every((body: { valid: boolean }) => body.valid === true)).toBe(true);
+  expect(bodies[6].payment).toMatchObject({ deviceTag: DEMO_DEVICE_TAG, remainingBalance: 180, fullyPaid: false });
 }
