@@ -9,35 +9,27 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { appendEventsOf, appendedBy } from '../events/queries.js';
 import { timelinePlanOf } from '../timeline/schedule.js';
-import type { InStoreCredit, InStoreCredited } from './queries.js';
+import { counterUnmoved, type InStoreCredit, type InStoreCredited, payoffReleaseAtSql } from './queries.js';
 
 /** The write for `credit` in one transaction of partner-pinned statements; null when the order's total or counter had moved. */
 export async function creditInStorePaymentInSteps(db: DbOrTrx, credit: InStoreCredit): Promise<InStoreCredited | null> {
   const { row: payment, key } = credit;
   const partnerId = payment.partner_id;
+  // The one statement's own guard on the code's counter and its payoff's releaseAt (queries.ts): one rule each.
+  const unmoved = counterUnmoved(
+    partnerId,
+    credit.unlockCounter?.credentialKeyHash ?? null,
+    credit.unlockCounter ? credit.unlockCounter.counter - 1 : null,
+  );
+  const releaseAt = payoffReleaseAtSql(payment.amount_minor, payment.reversible_until);
   const written = await db.transaction(async (trx) => {
     const credited = await trx('finance_orders')
       .where({ partner_id: partnerId, id: payment.finance_order_id, total_paid_minor: credit.totalPaidSeen })
       .whereNull('closed_at')
-      .modify((update) => {
-        if (!credit.unlockCounter) return;
-        update.whereExists((exists) =>
-          exists
-            .from('device_credentials as dc')
-            .where({
-              'dc.partner_id': partnerId,
-              'dc.key_hash': credit.unlockCounter!.credentialKeyHash,
-              'dc.unlock_code_counter': credit.unlockCounter!.counter - 1,
-            })
-            .whereNull('dc.ended_at'),
-        );
-      })
+      .whereRaw(unmoved.sql, unmoved.bindings)
       .update({
         total_paid_minor: trx.raw('total_paid_minor + ?::int8', [payment.amount_minor]),
-        release_at: trx.raw(
-          'case when total_paid_minor + ?::int8 >= monthly_cost_minor * months then ?::timestamptz else release_at end',
-          [payment.amount_minor, payment.reversible_until],
-        ),
+        release_at: trx.raw(releaseAt.sql, releaseAt.bindings),
       })
       .returning('id');
     if (credited.length === 0) return null;

@@ -78,7 +78,7 @@ function unlockCounted(partnerId: string, credentialKeyHash: string | null): Sql
  * An order's release_at as a payment of `amountMinor` sets it, in the order's update: a payoff's window
  * closing, `reversibleUntil` (decisions.md 44); any other payment leaves it as it is. Both doors' writes.
  */
-const payoffReleaseAtSql = (amountMinor: string, reversibleUntil: Date): SqlFragment =>
+export const payoffReleaseAtSql = (amountMinor: string, reversibleUntil: Date): SqlFragment =>
   sql`case when total_paid_minor + ${amountMinor}::int8 >= monthly_cost_minor * months then ${reversibleUntil}::timestamptz else release_at end`;
 
 /**
@@ -88,7 +88,7 @@ const payoffReleaseAtSql = (amountMinor: string, reversibleUntil: Date): SqlFrag
  * it was while the other payment took the counter the code was made with; the write then writes
  * nothing, and the payment is decided again from a new read.
  */
-function counterUnmoved(partnerId: string, credentialKeyHash: string | null, seen: number | null): SqlFragment {
+export function counterUnmoved(partnerId: string, credentialKeyHash: string | null, seen: number | null): SqlFragment {
   if (credentialKeyHash === null || seen === null) return sqlText('true');
   return sql`exists (select from device_credentials dc where dc.partner_id = ${partnerId}
     and dc.key_hash = ${credentialKeyHash} and dc.ended_at is null and dc.unlock_code_counter = ${seen}::int)`;
