@@ -94,6 +94,26 @@ export function tenantKeyArrays(keys: readonly TenantKey[]): TenantKeyArrays {
   return { partnerIds, ids, both: [partnerIds, ids], bound: [partnerIds, ids, partnerIds] };
 }
 
+/**
+ * Runs `fetch` once for each partner among `keys`, with that partner's ids, all at once, and joins the
+ * rows. Each statement binds its partner as a value, so Citus routes it to the partner's worker: a
+ * page per parent (a LATERAL with a LIMIT) over the parents of more than one partner is refused there
+ * (decisions.md 51). A partner's key only ever batches its own parents: one statement, as before.
+ */
+export async function eachPartnerOf<Row>(
+  keys: readonly TenantKey[],
+  fetch: (partnerId: string, ids: string[]) => Promise<Row[]>,
+): Promise<Row[]> {
+  const idsOfPartner = new Map<string, string[]>();
+  for (const key of keys) {
+    const ids = idsOfPartner.get(key.partnerId);
+    if (ids) ids.push(key.id);
+    else idsOfPartner.set(key.partnerId, [key.id]);
+  }
+  const pages = await Promise.all([...idsOfPartner].map(([partnerId, ids]) => fetch(partnerId, ids)));
+  return pages.flat();
+}
+
 /** Loads rows of a global table (partners, vendors, the device catalogue) by id, null where none. */
 export function globalIdLoader<Row extends { id: string }>(fetch: (ids: readonly string[]) => Promise<Row[]>) {
   return new DataLoader<string, Row | null>(async (ids) => {

@@ -14,8 +14,9 @@ import {
   OPTIMISTIC_ROUNDS,
   recordInStorePayment,
 } from '../../src/modules/payments/inStore.js';
+import { onCitus } from '../support/citus.js';
 import { contendedDb } from '../support/contention.js';
-import { onPostgres } from '../support/db.js';
+import { onServer } from '../support/db.js';
 import { useSeededService } from '../support/fixtures.js';
 import { ledgerSnapshot } from '../support/ledger.js';
 import { statementsDuring } from '../support/statements.js';
@@ -60,6 +61,14 @@ const ONE_ROUND: Rounds = { lostRounds: OPTIMISTIC_ROUNDS - 1 };
 const LOCKED: Rounds = { lostRounds: OPTIMISTIC_ROUNDS };
 /** Unlocked rounds, each write a transaction of partner-pinned statements (Citus's, decisions.md 48). */
 const IN_STEPS: Rounds = { inSteps: true };
+/**
+ * On Citus the service writes in steps (decisions.md 49), so there every race runs in steps: a lost
+ * round and the locked fallback are the one statement's, tried on Postgres.
+ */
+const onThisServer = (rounds: Rounds): Rounds => (onCitus ? IN_STEPS : rounds);
+/** Each case once on this server: on Citus the cases of the one statement's rounds are the case in steps. */
+const casesOfThisServer = <Case extends readonly unknown[]>(cases: Case[], roundsOf: (row: Case) => Rounds) =>
+  onCitus ? cases.filter((row) => roundsOf(row) === IN_STEPS) : cases;
 const pay = (
   order: typeof ON_4000004,
   amount: string,
@@ -72,7 +81,7 @@ const pay = (
     { ...order, amount, idempotencyKey } satisfies InStorePaymentRequest,
     now,
     TEST_UNLOCK_KEYS,
-    { inSteps: rounds.inSteps ?? false },
+    { inSteps: rounds.inSteps ?? onCitus },
   );
 
 /** The write of a round: the one statement, or the first of its steps (the order's total, guarded). */
@@ -139,48 +148,50 @@ async function expectLedgerClean() {
   expect((await checkLedger(db())).problems).toEqual([]);
 }
 
-describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)', () => {
-  it.each([
-    ['in unlocked rounds', {}, 40],
-    ['with one unlocked round, then the lock', ONE_ROUND, 30],
-    ['with the order locked first', LOCKED, 30],
-    ['in unlocked rounds, each written in steps', IN_STEPS, 20],
-  ] as const)(
-    '%s: N payments at once all land, none lost, each once, numbered without a gap',
-    async (_case, rounds, n) => {
-      const before = await totalPaid(ON_4000004);
-      const snapshot = await ledgerSnapshot(db());
-      const { result, statements } = await statementsDuring(db(), () =>
-        race(Array.from({ length: n }, () => () => pay(ON_4000004, '1.00', null, rounds))),
-      );
-      const { recorded, refused } = result;
-      // The race happened: unlocked, writes lost to a moved total and were read and decided again.
-      const writes = statements.filter((statement) => ROUND_WRITE.test(statement.sql)).length;
-      const locks = statements.filter((statement) => /for update/.test(statement.sql)).length;
-      if (rounds === LOCKED) expect([writes, locks]).toEqual([n, n]);
-      else expect(writes).toBeGreaterThan(n);
-      expect(refused).toEqual([]);
-      expect(recorded).toHaveLength(n);
-      expect(await totalPaid(ON_4000004)).toBe((BigInt(before) + BigInt(n) * 100n).toString());
-      // No lost update: the receipts saw every intermediate balance exactly once.
-      const owed = subtractMoney(money(21600n, 'USD'), money(before, 'USD')).minor;
-      expect(recorded.map((claimed) => BigInt(claimed.receipt.remainingMinor)).sort((a, b) => Number(a - b))).toEqual(
-        Array.from({ length: n }, (_, i) => owed - BigInt(n - i) * 100n),
-      );
-      const after = await ledgerSnapshot(db());
-      expect(after.payments - snapshot.payments).toBe(n);
-      expect(after.transactions - snapshot.transactions).toBe(2 * n); // cash and 5% commission each
-      await expectEachRecordedOnce(ON_4000004, recorded);
-      // A round that lost the race wrote nothing and drew no number: the new ids are one unbroken run.
-      const ids = recorded.map((claimed) => BigInt(claimed.receipt.paymentId)).sort((a, b) => Number(a - b));
-      expect(ids[ids.length - 1]! - ids[0]!).toBe(BigInt(n - 1));
-      await expectLedgerClean();
-    },
-  );
+describe.skipIf(!onServer)('in-store payments racing on one order (a real server)', () => {
+  it.each(
+    casesOfThisServer(
+      [
+        ['in unlocked rounds', {}, 40],
+        ['with one unlocked round, then the lock', ONE_ROUND, 30],
+        ['with the order locked first', LOCKED, 30],
+        ['in unlocked rounds, each written in steps', IN_STEPS, 20],
+      ] as const,
+      (row) => row[1],
+    ),
+  )('%s: N payments at once all land, none lost, each once, numbered without a gap', async (_case, rounds, n) => {
+    const before = await totalPaid(ON_4000004);
+    const snapshot = await ledgerSnapshot(db());
+    const { result, statements } = await statementsDuring(db(), () =>
+      race(Array.from({ length: n }, () => () => pay(ON_4000004, '1.00', null, rounds))),
+    );
+    const { recorded, refused } = result;
+    // The race happened: unlocked, writes lost to a moved total and were read and decided again.
+    const writes = statements.filter((statement) => ROUND_WRITE.test(statement.sql)).length;
+    const locks = statements.filter((statement) => /for update/.test(statement.sql)).length;
+    if (rounds === LOCKED) expect([writes, locks]).toEqual([n, n]);
+    else expect(writes).toBeGreaterThan(n);
+    expect(refused).toEqual([]);
+    expect(recorded).toHaveLength(n);
+    expect(await totalPaid(ON_4000004)).toBe((BigInt(before) + BigInt(n) * 100n).toString());
+    // No lost update: the receipts saw every intermediate balance exactly once.
+    const owed = subtractMoney(money(21600n, 'USD'), money(before, 'USD')).minor;
+    expect(recorded.map((claimed) => BigInt(claimed.receipt.remainingMinor)).sort((a, b) => Number(a - b))).toEqual(
+      Array.from({ length: n }, (_, i) => owed - BigInt(n - i) * 100n),
+    );
+    const after = await ledgerSnapshot(db());
+    expect(after.payments - snapshot.payments).toBe(n);
+    expect(after.transactions - snapshot.transactions).toBe(2 * n); // cash and 5% commission each
+    await expectEachRecordedOnce(ON_4000004, recorded);
+    // A round that lost the race wrote nothing and drew no number: the new ids are one unbroken run.
+    const ids = recorded.map((claimed) => BigInt(claimed.receipt.paymentId)).sort((a, b) => Number(a - b));
+    expect(ids[ids.length - 1]! - ids[0]!).toBe(BigInt(n - 1));
+    await expectLedgerClean();
+  });
 
   it.each([
-    ['in unlocked rounds', {}, ON_4000012, 24],
-    ['with the order locked first', LOCKED, ON_5000002, 19],
+    ['in unlocked rounds', onThisServer({}), ON_4000012, 24],
+    ['with the order locked first', onThisServer(LOCKED), ON_5000002, 19],
   ] as const)(
     '%s: payments that together exceed the balance: exactly the ones that fit land',
     async (_case, rounds, order, fit) => {
@@ -202,12 +213,17 @@ describe.skipIf(!onPostgres)('in-store payments racing on one order (Postgres)',
   );
 });
 
-describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (Postgres)', () => {
-  it.each([
-    ['in unlocked rounds', 'race-same-unlocked', {}],
-    ['with the order locked first', 'race-same-locked', LOCKED],
-    ['in unlocked rounds, each written in steps', 'race-same-steps', IN_STEPS],
-  ] as const)('%s: 20 requests with one key record one payment; all answer its receipt', async (_case, key, rounds) => {
+describe.skipIf(!onServer)('in-store payments racing on one Idempotency-Key (a real server)', () => {
+  it.each(
+    casesOfThisServer(
+      [
+        ['in unlocked rounds', 'race-same-unlocked', {}],
+        ['with the order locked first', 'race-same-locked', LOCKED],
+        ['in unlocked rounds, each written in steps', 'race-same-steps', IN_STEPS],
+      ] as const,
+      (row) => row[2],
+    ),
+  )('%s: 20 requests with one key record one payment; all answer its receipt', async (_case, key, rounds) => {
     const snapshot = await ledgerSnapshot(db());
     const { recorded, refused } = await race(
       Array.from({ length: 20 }, () => () => pay(ON_4000004, '3.00', key, rounds)),
@@ -232,7 +248,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (P
     const { recorded, refused } = await race(
       Array.from(
         { length: 10 },
-        (_, i) => () => pay(ON_4000004, `${i + 1}.00`, 'race-amounts', i % 2 ? ONE_ROUND : LOCKED),
+        (_, i) => () => pay(ON_4000004, `${i + 1}.00`, 'race-amounts', onThisServer(i % 2 ? ONE_ROUND : LOCKED)),
       ),
     );
     expect(recorded).toHaveLength(1);
@@ -249,7 +265,7 @@ describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (P
     const { recorded, refused } = await race(
       Array.from(
         { length: 10 },
-        (_, i) => () => pay(ON_4000004, `${i + 2}.00`, 'race-reused', i % 2 ? ONE_ROUND : LOCKED),
+        (_, i) => () => pay(ON_4000004, `${i + 2}.00`, 'race-reused', onThisServer(i % 2 ? ONE_ROUND : LOCKED)),
       ),
     );
     expect(recorded).toEqual([]);
@@ -282,7 +298,8 @@ describe.skipIf(!onPostgres)('in-store payments racing on one Idempotency-Key (P
     const { recorded, refused } = await race(
       Array.from(
         { length: 20 },
-        (_, i) => () => pay(ON_4000004, '0.50', `race-own-${i}`, { lostRounds: OPTIMISTIC_ROUNDS - (i % 3) }),
+        (_, i) => () =>
+          pay(ON_4000004, '0.50', `race-own-${i}`, onThisServer({ lostRounds: OPTIMISTIC_ROUNDS - (i % 3) })),
       ),
     );
     expect(refused).toEqual([]);

@@ -5,6 +5,10 @@
 //       while the demo service answers every partner REST endpoint;
 //   (d) a vendor notification, which names no partner, reaches its device through the global
 //       device_directory in one lookup, and every later statement pins the partner found there.
+// The Citus suite runs this file against the cluster too: there each statement, EXPLAINed by Citus
+// with its values, must plan as one task (one shard of one worker), or, the notification's record
+// being a reference table's (decisions.md 49), one task copied to every node.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/knex.js';
 import {
@@ -15,10 +19,11 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../../src/fixtures/demoIds.js';
+import { explainTasks, onCitus } from '../support/citus.js';
 import { useSeededService } from '../support/fixtures.js';
 import { partnerScope } from '../support/partnerScope.js';
 import { hasPartnerId, readCatalogue, tenantTables } from '../support/shardCatalogue.js';
-import { statementsDuring } from '../support/statements.js';
+import { type SentStatement, statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
@@ -30,6 +35,7 @@ const db = (): Db => fixture.database.db;
 interface Exchange {
   status: number;
   statements: string[];
+  sent: SentStatement[];
 }
 
 async function captured(work: () => Promise<Response>): Promise<Exchange> {
@@ -38,7 +44,18 @@ async function captured(work: () => Promise<Response>): Promise<Exchange> {
     await response.text();
     return response.status;
   });
-  return { status: result, statements: statements.map((statement) => statement.sql) };
+  return { status: result, statements: statements.map((statement) => statement.sql), sent: statements };
+}
+
+/** A vendor notification's one write: Citus splits it and commits it in two phases, as decided (decisions.md 49). */
+const NOTIFICATION_WRITE = /^with "credited" as \(/;
+
+/** On Citus, the statements of the exchange whose plan is not one task, with their task counts; none elsewhere. */
+async function notOneTask(exchange: Exchange): Promise<Array<{ sql: string; counts: number[] }>> {
+  if (!onCitus) return [];
+  const planned = await explainTasks(fixture.database.url!, exchange.sent);
+  expect(planned.length, 'statements planned by Citus').toBeGreaterThan(0);
+  return planned.filter(({ counts }) => counts.some((count) => count !== 1));
 }
 
 let scopeTables: Parameters<typeof partnerScope>[1] | undefined;
@@ -169,6 +186,7 @@ describe('(c) every statement of a partner request pins partner_id for each tena
       for (const table of tenant) touched.add(table);
       for (const sequence of sequences) sequencesRead.add(sequence);
       expect(problems).toEqual([]);
+      expect(await notOneTask(exchange)).toEqual([]);
       expect(tenant.length, 'the request read a tenant table').toBeGreaterThan(0);
       // The auth key lookup (api_keys by hash) and device_directory lookups are global by design:
       // a key or an IMEI names its partner, the directory is one unique-index lookup.
@@ -232,6 +250,7 @@ describe('(d) a vendor notification finds its device without visiting every shar
       const exchange = await notify(locator, `scaling-${name}`);
       expect(exchange.status).toBe(200);
       expect((await audit(exchange)).problems).toEqual([]);
+      expect((await notOneTask(exchange)).filter(({ sql }) => !NOTIFICATION_WRITE.test(sql))).toEqual([]);
       const directory = exchange.statements.filter((sql) => /"device_directory"/.test(sql));
       expect(directory).toHaveLength(1);
       expect(directory[0]).toMatch(/where "(imei|tag)" = \$1/);
@@ -248,6 +267,7 @@ describe('(d) a vendor notification finds its device without visiting every shar
       const exchange = await notify(locator, `scaling-${name}`);
       expect(exchange.status).toBe(200);
       expect((await audit(exchange)).problems).toEqual([]);
+      expect((await notOneTask(exchange)).filter(({ sql }) => !NOTIFICATION_WRITE.test(sql))).toEqual([]);
       const directory = exchange.statements.filter((sql) => sql.includes(`"${directoryTable}"`));
       expect(directory).toHaveLength(1);
       expect(directory[0]).toMatch(lookup);
@@ -268,11 +288,57 @@ describe('(d) a vendor notification finds its device without visiting every shar
     );
     expect(exchange.status).toBe(200);
     expect((await audit(exchange)).problems).toEqual([]);
+    expect((await notOneTask(exchange)).filter(({ sql }) => !NOTIFICATION_WRITE.test(sql))).toEqual([]);
     const directory = exchange.statements.filter((sql) => sql.includes('"payment_reference_directory"'));
     expect(directory).toHaveLength(1);
     expect(directory[0]).toMatch(/where "code" = \$1/);
     expect(
       exchange.statements.filter((sql) => /for update/i.test(sql) && sql.includes('"payment_references"')),
     ).toEqual([expect.stringMatching(/where "partner_id" = \$1 and "code" = \$2/)]);
+  });
+});
+
+describe('(e) a device check-in finds its credential in one directory lookup, then pins its partner', () => {
+  const OPERATOR = { 'x-api-key': 'demo-operator-key' };
+  const operator = async (query: string, variables: Record<string, unknown>) => {
+    const { body } = await fixture.service.graphql(query, OPERATOR, variables);
+    expect(body.errors).toBeUndefined();
+    return body.data;
+  };
+  const checkIn = (credential: string, acknowledged: string[]) =>
+    captured(() =>
+      fixture.service.request('/devices/v1/checkin', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
+        body: JSON.stringify({
+          imei: DEMO_DEVICE_IMEI,
+          appVersion: '1.0.0',
+          acknowledged,
+          nonce: randomBytes(24).toString('base64url'),
+        }),
+      }),
+    );
+
+  it('a logged check-in, then one that acknowledges a command: every statement pinned, each one task on Citus', async () => {
+    const { device } = await operator('query($t: String!) { device(tag: $t) { id } }', { t: DEMO_DEVICE_TAG });
+    const { issueDeviceCredential } = await operator(
+      'mutation($id: ID!) { issueDeviceCredential(deviceId: $id) { credential } }',
+      { id: device.id },
+    );
+    const { sendDeviceCommand } = await operator(
+      'mutation($input: SendDeviceCommandInput!) { sendDeviceCommand(input: $input) { id } }',
+      { input: { deviceId: device.id, type: 'SHOW_MESSAGE', message: 'Your payment is due on Friday' } },
+    );
+    // The first carries the command (and is the hour's logged one), the second acknowledges it.
+    for (const acknowledged of [[], [sendDeviceCommand.id]]) {
+      const exchange = await checkIn(issueDeviceCredential.credential, acknowledged);
+      expect(exchange.status).toBe(200);
+      const { problems, tenant, global } = await audit(exchange);
+      expect(problems).toEqual([]);
+      expect(tenant).toContain('devices');
+      expect(global).toEqual(['device_credential_directory']);
+      expect(exchange.statements.filter((sql) => sql.includes('"device_credential_directory"'))).toHaveLength(1);
+      expect(await notOneTask(exchange)).toEqual([]);
+    }
   });
 });

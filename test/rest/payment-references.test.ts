@@ -12,7 +12,7 @@ import { newCode } from '../../src/modules/paymentReferences/code.js';
 import { insertPaymentReference } from '../../src/modules/paymentReferences/queries.js';
 import { acceptNotification } from '../../src/modules/payments/notification.js';
 import type { PaymentVendorRow } from '../../src/modules/vendors/rows.js';
-import { onPostgres } from '../support/db.js';
+import { onServer } from '../support/db.js';
 import { useSeededService } from '../support/fixtures.js';
 import { TEST_UNLOCK_KEYS } from '../support/unlockKeys.js';
 
@@ -419,7 +419,7 @@ describe('an order lists its payment references', () => {
   });
 });
 
-describe.skipIf(!onPostgres)('50 notifications racing for one reference (Postgres)', () => {
+describe.skipIf(!onServer)('50 notifications racing for one reference (a real server)', () => {
   it('record exactly one payment; the others are PAYMENT_REFERENCE_ALREADY_PAID and write nothing', async () => {
     const reference = await create({ financeOrderId: SECOND_ORDER_ID, amount: '10.00' });
     const [vendor] = await db()('payment_vendors').where({ name: 'demo-vendor' });

@@ -5,6 +5,7 @@
 // distribution step (src/db/distribution.ts) and, when asked, the demo data. Dropped on every node after.
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
+import pg from 'pg';
 import { distributeTables } from '../../src/db/distribution.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { migrateLatest } from '../../src/db/migrate.js';
@@ -102,4 +103,30 @@ export async function joinCitusWorker(database: string, port: number): Promise<v
   await onNode(admin.toString(), (session) => session.raw('create database ??', [database]));
   await onNode(worker.toString(), (session) => session.raw('create extension citus'));
   await onNode(urls[0]!, (session) => session.raw('select citus_add_node(?, ?)', ['127.0.0.1', port]));
+}
+
+/**
+ * Each statement sent that Citus plans (a distributed or reference table in it), with the task counts
+ * of its plan: Citus's own EXPLAIN of the statement with its values, planned and not run (a plan in
+ * parts, such as a CTE's subplans, has a count per part). Transaction control is passed over.
+ */
+export async function explainTasks(
+  url: string,
+  statements: ReadonlyArray<{ sql: string; bindings: readonly unknown[] }>,
+): Promise<Array<{ sql: string; counts: number[] }>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const planned: Array<{ sql: string; counts: number[] }> = [];
+    for (const { sql, bindings } of statements) {
+      if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(sql)) continue;
+      const { rows } = await client.query(`explain (costs off) ${sql}`, bindings as unknown[]);
+      const plan = rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+      const counts = [...plan.matchAll(/Task Count: (\d+)/g)].map((count) => Number(count[1]));
+      if (counts.length) planned.push({ sql, counts });
+    }
+    return planned;
+  } finally {
+    await client.end();
+  }
 }

@@ -28,6 +28,8 @@ export interface TestDatabaseOptions {
 }
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+/** A real server, Postgres or the Citus cluster: where races are run (PGlite runs one statement at a time). */
+export const onServer = onPostgres || onCitus;
 
 /** Where the suite's global setup left the migrated PGlite image (PGLITE_MIGRATED_IMAGE), read once per worker. */
 let migratedImage: Blob | null | undefined;

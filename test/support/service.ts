@@ -7,6 +7,7 @@ import type { ReadReplica } from '../../src/db/replica.js';
 import { type JobLoop, startJobLoop } from '../../src/jobs/loop.js';
 import { lockInstantsTask, reportRunsTask, webhookTasks } from '../../src/jobs/tasks.js';
 import type { TrustProxy } from '../../src/kernel/clientAddress.js';
+import type { LogLevel } from '../../src/kernel/config.js';
 import { DEFAULT_LIMITS, type LimitSettings } from '../../src/kernel/limitSettings.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { TrustedDocuments } from '../../src/kernel/trustedDocuments.js';
@@ -128,7 +129,8 @@ function startBackground(
 export async function startTestService(db: Db, options: TestServiceOptions = {}): Promise<TestService> {
   const deps: AppDeps = {
     db,
-    logger: options.logger ?? createLogger('silent'),
+    // TEST_LOG_LEVEL=error shows what a 500 hid (its error id's log line): how a new backend's refusals are found.
+    logger: options.logger ?? createLogger((process.env.TEST_LOG_LEVEL as LogLevel | undefined) ?? 'silent'),
     now: options.now ?? (() => new Date()),
     production: options.production ?? false,
     tokens: options.tokens ?? TEST_TOKENS,

@@ -12,12 +12,15 @@ import { connectionWaiters } from '../../src/db/poolCounts.js';
 
 export interface SentStatement {
   sql: string;
+  /** The values sent with it. */
+  bindings: readonly unknown[];
   /** Rows the statement returned; null until it answered (or when it failed). */
   rows: number | null;
 }
 
 interface QueryEvent {
   sql: string;
+  bindings?: readonly unknown[];
   __knexQueryUid: string;
 }
 
@@ -30,7 +33,7 @@ export async function statementsDuring<T>(
   /** Statements sent and not yet answered (or failed). */
   const pending = new Set<string>();
   const onQuery = (query: QueryEvent) => {
-    const sent: SentStatement = { sql: query.sql, rows: null };
+    const sent: SentStatement = { sql: query.sql, bindings: query.bindings ?? [], rows: null };
     statements.push(sent);
     byUid.set(query.__knexQueryUid, sent);
     // knex tells no response of a transaction's own statements (BEGIN, COMMIT ...): only the others wait.

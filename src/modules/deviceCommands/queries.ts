@@ -149,10 +149,12 @@ export async function newestLockCommand(db: DbOrTrx, device: TenantKey): Promise
       'c.type',
       'c.hours',
       'c.delivered_at',
+      // The partner bound as a value in each table: so Citus routes the statement to one shard (decisions.md 51).
       db.raw(
         `exists (select 1 from payments p
-           join finance_orders o on o.partner_id = p.partner_id and o.id = p.finance_order_id
-           where o.partner_id = c.partner_id and o.device_id = c.device_id and p.received_at > c.created_at) as paid_since`,
+           join finance_orders o on o.partner_id = ? and o.id = p.finance_order_id
+           where p.partner_id = ? and o.device_id = c.device_id and p.received_at > c.created_at) as paid_since`,
+        [device.partnerId, device.partnerId],
       ),
     )
     .where({ 'c.partner_id': device.partnerId, 'c.device_id': device.id })

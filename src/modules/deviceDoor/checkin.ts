@@ -4,7 +4,7 @@
 // the write, in one transaction: lastSeen and the last check-in, the sequence, the enrolled SIM, the
 // commands, and at most one DEVICE_CHECKED_IN per device per hour.
 import type { Knex } from 'knex';
-import type { Db } from '../../db/knex.js';
+import type { Db, DbOrTrx } from '../../db/knex.js';
 import { AppError, invalidRequestBody } from '../../kernel/errors.js';
 import { audited } from '../audit/record.js';
 import { type CommandForDevice, commandsAtCheckin } from '../deviceCommands/atCheckin.js';
@@ -160,9 +160,17 @@ interface LockedDevice {
   checkin_sequence: string | number;
 }
 
-/** The live credential's unlock-code counter, as the check-in's update of the device returns it. */
-const UNLOCK_CODES_THROUGH = `(select dc.unlock_code_counter from device_credentials dc
-  where dc.partner_id = devices.partner_id and dc.device_id = devices.id and dc.ended_at is null) as unlock_codes_through`;
+/**
+ * The live credential's unlock-code counter, as the check-in's update of the device returns it. Its
+ * partner is bound as a value: Citus routes the update to one shard only when every table of it names
+ * the partner so (decisions.md 51).
+ */
+const unlockCodesThrough = (trx: DbOrTrx, partnerId: string) =>
+  trx.raw(
+    `(select dc.unlock_code_counter from device_credentials dc
+      where dc.partner_id = ? and dc.device_id = devices.id and dc.ended_at is null) as unlock_codes_through`,
+    [partnerId],
+  );
 
 type CheckinOutcome = { refused: AppError } | { data: CheckinData; events: EventRow[] };
 
@@ -226,7 +234,7 @@ export async function checkIn(
         ...(enrolling ? { enrolled_sim_number: report.simNumber } : {}),
         ...(logIt ? { last_checkin_event_at: now } : {}),
       })
-      .returning(trx.raw(UNLOCK_CODES_THROUGH))) as Array<{ unlock_codes_through: number | null }>;
+      .returning(unlockCodesThrough(trx, partnerId))) as Array<{ unlock_codes_through: number | null }>;
     const data = checkinAnswer({
       deviceTag: row.tag,
       standing,

@@ -2,7 +2,7 @@
 import type { DbOrTrx } from '../../db/knex.js';
 import { claimPaymentReferenceCode, ownerOfPaymentReferenceCode } from '../directories.js';
 import type { TenantKey } from '../tenancy.js';
-import type { PaymentReferenceRow } from './rows.js';
+import { openFromAt, type PaymentReferenceRow } from './rows.js';
 
 const COLUMNS = [
   'partner_id',
@@ -72,9 +72,6 @@ export async function lockPaymentReference(trx: DbOrTrx, code: string): Promise<
     .first();
 }
 
-/** SQL of the instant a reference expires: the whole second its expiresAt shows (rows.ts expirySecondOf). */
-const EXPIRY_SECOND = `date_trunc('second', expires_at)`;
-
 /**
  * Marks an open, unexpired reference paid by `paymentId`, in the payment's transaction: the one write
  * that makes a reference paid, so it is paid once whatever ran before it. Zero rows: it was not open
@@ -88,7 +85,7 @@ export async function markPaymentReferencePaid(
 ): Promise<boolean> {
   const updated = await trx('payment_references')
     .where({ partner_id: reference.partner_id, code: reference.code, status: 'OPEN' })
-    .whereRaw(`${EXPIRY_SECOND} > ?::timestamptz`, [now])
+    .where('expires_at', '>=', openFromAt(now))
     .update({ status: 'PAID', payment_id: paymentId, paid_at: now });
   return updated === 1;
 }
@@ -100,7 +97,7 @@ export async function markPaymentReferencePaid(
 export function expireReferencesAt(db: DbOrTrx, partnerId: string, partnerNow: Date): Promise<number> {
   return db('payment_references')
     .where({ partner_id: partnerId, status: 'OPEN' })
-    .whereRaw(`${EXPIRY_SECOND} <= ?::timestamptz`, [partnerNow])
+    .where('expires_at', '<', openFromAt(partnerNow))
     .update({ status: 'EXPIRED' });
 }
 

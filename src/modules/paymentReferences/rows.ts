@@ -28,6 +28,14 @@ export interface PaymentReferenceRow {
 const expirySecondOf = (reference: Pick<PaymentReferenceRow, 'expires_at'>): number =>
   Math.floor(reference.expires_at.getTime() / 1000) * 1000;
 
+/**
+ * The earliest expiresAt still open at `now`: the next whole second after `now`. A reference has
+ * expired when its expiry second has come (expirySecondOf <= now), that is when its expiresAt is
+ * before this bound. The same rule as a bound a column is compared with: Citus refuses
+ * `date_trunc` of a column in an update (decisions.md 51).
+ */
+export const openFromAt = (now: Date): Date => new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000);
+
 /** The status at `now` (the partner's time): an open reference whose expiresAt has come is EXPIRED. */
 export function referenceStatusOf(
   reference: Pick<PaymentReferenceRow, 'status' | 'expires_at'>,

@@ -192,6 +192,14 @@ interface InStorePaymentAsked {
 }
 
 const ORDER_SELECT = sqlText(ORDER.select.join(', '));
+/** The key's record, as the read's facts name it; none for a payment without a key. */
+const KEY_RECORD = sqlText(
+  'k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at',
+);
+const NO_KEY_RECORD = sqlText(
+  'null::text as key_request_hash, null::jsonb as key_response_body, null::timestamptz as key_expires_at',
+);
+const NOTHING = sqlText('');
 
 /**
  * The read, its values in their places (bench/baseline-payment.ts sends it too). It draws the payment's id from the
@@ -205,13 +213,16 @@ const ORDER_SELECT = sqlText(ORDER.select.join(', '));
  * for the receipt's unlock code (decisions.md 21 and 35). Its facts are read from the partner's row on,
  * every table pinned to the partner, in a CTE kept whole (materialized) and the id drawn outside it: on
  * Citus the facts are one shard's one task and the sequence is the coordinator's (decisions.md 48); a
- * sequence read beside them would split the read into a task per table.
+ * sequence read beside them would split the read into a task per table. A payment without a key joins
+ * no key record: a join on a null key loses its partner pin in Citus's planner, which then reads the
+ * records of every shard (decisions.md 51).
  */
 export function inStoreFactsSql(partnerId: string, asked: InStorePaymentAsked): SqlFragment {
   const amount = asked.amountMinor;
+  const keyed = asked.idempotencyKey !== null;
   return sql`with facts as materialized (
   select m.name as merchant_name, c.name as clerk_name, ${ORDER_SELECT},
-    k.request_hash as key_request_hash, k.response_body as key_response_body, k.expires_at as key_expires_at,
+    ${keyed ? KEY_RECORD : NO_KEY_RECORD},
     m.name is not null and c.name is not null and o.currency = ${asked.currency}
         and o.closed_at is null
         and o.total_paid_minor + ${amount}::int8 <= o.monthly_cost_minor * o.months
@@ -220,14 +231,14 @@ export function inStoreFactsSql(partnerId: string, asked: InStorePaymentAsked): 
           union all
           select ${totalBuyingDaysSql(dayRuleColumnsOf('o'), sqlText('days'))}
           from unnest(p.repayment_days) as days where days > 0))
-        and (k.expires_at is null or k.expires_at <= ${asked.now}::timestamptz) as will_pass
+        ${keyed ? sql`and (k.expires_at is null or k.expires_at <= ${asked.now}::timestamptz)` : NOTHING} as will_pass
   from partners p
   left join merchants m on m.partner_id = ${partnerId} and m.id = ${asked.merchantId}
   left join clerks c on c.partner_id = ${partnerId} and c.id = ${asked.clerkId}
   left join finance_orders o on o.partner_id = ${partnerId} and o.id = ${asked.financeOrderId}
   left join devices d on d.partner_id = ${partnerId} and d.id = o.device_id
   left join device_credentials dc on dc.partner_id = ${partnerId} and dc.device_id = d.id and dc.ended_at is null
-  left join idempotency_keys k on k.partner_id = ${partnerId} and k.idempotency_key = ${asked.idempotencyKey}
+  ${keyed ? sql`left join idempotency_keys k on k.partner_id = ${partnerId} and k.idempotency_key = ${asked.idempotencyKey}` : NOTHING}
   where p.id = ${partnerId})
   select facts.*, coalesce(${asked.paymentId}::int8, case when facts.will_pass then nextval('payments_id_seq') end) as payment_id
   from facts`;

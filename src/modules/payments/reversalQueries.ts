@@ -114,6 +114,8 @@ export interface ReversalWritten {
  * running total less the payment's amount (a payoff's pending release cleared once the order is no
  * longer paid off), and for each of the payment's own transactions (in store: its cash, its
  * commission) its opposite, at the reversal's time, tied to it. No row the payment wrote is changed.
+ * The store and clerk are read by the partner bound as a value: Citus refuses them joined by the
+ * inserted rows' partner (decisions.md 51).
  */
 export async function writeReversal(trx: DbOrTrx, write: ReversalWrite): Promise<ReversalWritten> {
   const { payment, key } = write;
@@ -139,8 +141,8 @@ export async function writeReversal(trx: DbOrTrx, write: ReversalWrite): Promise
           'merchant', json_build_object('id', m.id::text, 'name', m.name),
           'clerk', case when a.type = 'cash' then json_build_object('id', c.id::text, 'name', c.name) end) order by a.id), '[]')
         from answered a
-        join merchants m on m.partner_id = a.partner_id and m.id = a.merchant_id
-        left join clerks c on c.partner_id = a.partner_id and c.id = a.clerk_id) as transactions
+        join merchants m on m.partner_id = ?::int8 and m.id = a.merchant_id
+        left join clerks c on c.partner_id = ?::int8 and c.id = a.clerk_id) as transactions
      from reversal`,
     [
       payment.partner_id,
@@ -157,6 +159,8 @@ export async function writeReversal(trx: DbOrTrx, write: ReversalWrite): Promise
       key?.key ?? null,
       key?.requestHash ?? null,
       JSON.stringify(write.snapshot),
+      payment.partner_id,
+      payment.partner_id,
     ],
   )) as {
     rows: Array<PaymentReversalRow & { total_paid_minor: string; transactions: PaymentTransactionSource[] | string }>;

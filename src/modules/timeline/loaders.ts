@@ -1,4 +1,4 @@
-// Per-request loaders: each partner's next lock, several partners in one statement (an operator's list).
+// Per-request loaders: each partner's next lock (an operator's list asks for several partners at once).
 import DataLoader from 'dataloader';
 import type { Db } from '../../db/knex.js';
 import { nextLockAtOf, type PartnerAt } from './queries.js';

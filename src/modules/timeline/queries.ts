@@ -9,19 +9,23 @@ export interface PartnerAt {
 
 /**
  * Each partner's earliest pending lock still ahead of its `now`: the next device to lock among its
- * open orders (a paid-off or closed order has no pending lock: its instants were cancelled). One statement, a
- * min per partner, each one probe into the partial index of pending locks by partner and lockAt
- * (lock_timeline_partner_next_lock).
+ * open orders (a paid-off or closed order has no pending lock: its instants were cancelled). A
+ * statement per partner, all at once, each one probe into the partial index of pending locks by
+ * partner and lockAt (lock_timeline_partner_next_lock); Citus refuses the min of a lateral over
+ * several partners, and routes each of these to its partner's worker (decisions.md 51).
  */
 export async function nextLockAtOf(db: DbOrTrx, partners: readonly PartnerAt[]): Promise<Map<string, Date>> {
-  const { rows } = (await db.raw(
-    `select p.partner_id::text as partner_id, next.lock_at
-     from unnest(?::int8[], ?::timestamptz[]) as p (partner_id, now)
-     cross join lateral (
-       select min(t.lock_at) as lock_at from lock_timeline t
-       where t.partner_id = p.partner_id and t.kind = 'lock' and t.state = 'pending' and t.lock_at > p.now) next
-     where next.lock_at is not null`,
-    [partners.map((partner) => partner.partnerId), partners.map((partner) => partner.now.toISOString())],
-  )) as { rows: Array<{ partner_id: string; lock_at: Date }> };
-  return new Map(rows.map((row) => [row.partner_id, new Date(row.lock_at)]));
+  const found = await Promise.all(
+    partners.map(async ({ partnerId, now }) => {
+      const row = (await db('lock_timeline')
+        .where({ partner_id: partnerId, kind: 'lock', state: 'pending' })
+        .where('lock_at', '>', now)
+        .min({ lock_at: 'lock_at' })
+        .first()) as { lock_at: Date | null } | undefined;
+      return [partnerId, row?.lock_at ?? null] as const;
+    }),
+  );
+  return new Map(
+    found.flatMap(([partnerId, lockAt]) => (lockAt === null ? [] : [[partnerId, new Date(lockAt)] as const])),
+  );
 }

@@ -1,7 +1,7 @@
 // Endpoints, deliveries and attempts: every read and write addressed by (partner, id).
 import type { DbOrTrx } from '../../db/knex.js';
 import type { EventRow } from '../events/rows.js';
-import { type TenantKey, whereTenantKeys } from '../tenancy.js';
+import { eachPartnerOf, type TenantKey, whereTenantKeys } from '../tenancy.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './rows.js';
 
 /** Endpoints per partner: each costs a delivery per event, so a partner cannot fan one event out without end. */
@@ -155,59 +155,46 @@ export function deliveriesOfEndpoints(
   keys: readonly TenantKey[],
   limit: number,
 ): Promise<WebhookDeliveryRow[]> {
-  return db
-    .select('d.*')
-    .from(
-      db
-        .raw('unnest(?::int8[], ?::int8[]) as k(partner_id, endpoint_id)', [
-          keys.map((key) => key.partnerId),
-          keys.map((key) => key.id),
-        ])
-        .wrap('', ''),
-    )
-    .joinRaw(
-      `cross join lateral (select * from webhook_deliveries w
-         where w.partner_id = k.partner_id and w.endpoint_id = k.endpoint_id order by w.id desc limit ?) d`,
-      [limit],
-    );
+  return eachPartnerOf(keys, (partnerId, ids) =>
+    db
+      .select('d.*')
+      .from(db.raw('unnest(?::int8[]) as k(endpoint_id)', [ids]).wrap('', ''))
+      .joinRaw(
+        `cross join lateral (select * from webhook_deliveries w
+           where w.partner_id = ? and w.endpoint_id = k.endpoint_id order by w.id desc limit ?) d`,
+        [partnerId, limit],
+      ),
+  );
 }
 
 /** The latest 25 deliveries of each (partner, event), oldest first. */
 export function deliveriesOfEvents(db: DbOrTrx, keys: readonly TenantKey[]): Promise<WebhookDeliveryRow[]> {
-  return db
-    .select('d.*')
-    .from(
-      db
-        .raw('unnest(?::int8[], ?::text[]) as k(partner_id, event_id)', [
-          keys.map((key) => key.partnerId),
-          keys.map((key) => key.id),
-        ])
-        .wrap('', ''),
-    )
-    .joinRaw(
-      `cross join lateral (select * from (select * from webhook_deliveries w
-         where w.partner_id = k.partner_id and w.event_id = k.event_id order by w.id desc limit 25) l
-         order by l.id) d`,
-    );
+  return eachPartnerOf(keys, (partnerId, ids) =>
+    db
+      .select('d.*')
+      .from(db.raw('unnest(?::text[]) as k(event_id)', [ids]).wrap('', ''))
+      .joinRaw(
+        `cross join lateral (select * from (select * from webhook_deliveries w
+           where w.partner_id = ? and w.event_id = k.event_id order by w.id desc limit 25) l
+           order by l.id) d`,
+        [partnerId],
+      ),
+  );
 }
 
 /** The last 20 attempts of each (partner, delivery), oldest first. */
 export function attemptsOfDeliveries(db: DbOrTrx, keys: readonly TenantKey[]): Promise<WebhookAttemptRow[]> {
-  return db
-    .select('a.*')
-    .from(
-      db
-        .raw('unnest(?::int8[], ?::int8[]) as k(partner_id, delivery_id)', [
-          keys.map((key) => key.partnerId),
-          keys.map((key) => key.id),
-        ])
-        .wrap('', ''),
-    )
-    .joinRaw(
-      `cross join lateral (select * from (select * from webhook_attempts w
-         where w.partner_id = k.partner_id and w.delivery_id = k.delivery_id order by w.id desc limit 20) l
-         order by l.id) a`,
-    );
+  return eachPartnerOf(keys, (partnerId, ids) =>
+    db
+      .select('a.*')
+      .from(db.raw('unnest(?::int8[]) as k(delivery_id)', [ids]).wrap('', ''))
+      .joinRaw(
+        `cross join lateral (select * from (select * from webhook_attempts w
+           where w.partner_id = ? and w.delivery_id = k.delivery_id order by w.id desc limit 20) l
+           order by l.id) a`,
+        [partnerId],
+      ),
+  );
 }
 
 /** The partner of endpoint `id` (operators name endpoints by id alone), or null. */
