@@ -40,6 +40,12 @@ const adjustment = (id: number) => ({
   merchant: { id: DEMO_MERCHANT_ID, name: 'DEMO' },
   adjustment: { id: String(id), kind: 'PAYMENT', notes: `note ${id} `.padEnd(900, 'n') },
 });
+/**
+ * The slow reader's route cuts a client only after this long without a byte taken: what its case shows
+ * is REQUEST_TIMEOUT_MS not cutting an answer on its way, not a stall (the next case's).
+ */
+const WIDE_STALL_MS = 30_000;
+const WIDE_STALL_PREFIX = '/wide-stall';
 const PAGE = 5000;
 const PAGES = 3;
 const expectedBody = () =>
@@ -126,24 +132,36 @@ describe('a list answer behind the HTTP server at REQUEST_TIMEOUT_MS 1,000 ms', 
       },
     } as unknown as ApolloServer<Context>;
     const logger = createLogger('warn', { write: (line: string) => void logged.push(line) });
-    const handle = createLegacyHandler(
-      {
-        service: { db: database.db, logger, now: () => new Date(), tokens: TEST_TOKENS, unlockKeys: TEST_UNLOCK_KEYS },
-        apollo,
-        schema: buildSchema(),
-        stalledClientMs: REQUEST_TIMEOUT_MS,
-      },
-      route,
-    );
+    const handlerCutting = (stalledClientMs: number) =>
+      createLegacyHandler(
+        {
+          service: {
+            db: database.db,
+            logger,
+            now: () => new Date(),
+            tokens: TEST_TOKENS,
+            unlockKeys: TEST_UNLOCK_KEYS,
+          },
+          apollo,
+          schema: buildSchema(),
+          stalledClientMs,
+        },
+        route,
+      );
     const app = express();
-    app.get(route.path, (req, res, next) => {
-      res.locals.requestId = `req-${answers.length + 1}`;
-      const answer: (typeof answers)[number] = { startedAt: performance.now() };
-      answers.push(answer);
-      res.on('finish', () => (answer.finishedAt = performance.now()));
-      res.on('close', () => (answer.closedAt = performance.now()));
-      return handle(req, res, next);
-    });
+    const serve = (path: string, handle: ReturnType<typeof handlerCutting>) =>
+      app.get(path, (req, res, next) => {
+        res.locals.requestId = `req-${answers.length + 1}`;
+        const answer: (typeof answers)[number] = { startedAt: performance.now() };
+        answers.push(answer);
+        res.on('finish', () => (answer.finishedAt = performance.now()));
+        res.on('close', () => (answer.closedAt = performance.now()));
+        return handle(req, res, next);
+      });
+    // The service's stall bound (REQUEST_TIMEOUT_MS), and a wide one for the slow reader: a test process
+    // starved for a second on a busy machine is a client that took nothing, which the first would cut.
+    serve(route.path, handlerCutting(REQUEST_TIMEOUT_MS));
+    serve(`${WIDE_STALL_PREFIX}${route.path}`, handlerCutting(WIDE_STALL_MS));
     // The service's own server and timeouts (src/main.ts), at the lowest request timeout.
     server = createHttpServer(app, REQUEST_TIMEOUT_MS).listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -163,7 +181,10 @@ describe('a list answer behind the HTTP server at REQUEST_TIMEOUT_MS 1,000 ms', 
     logged.length = 0;
     const expected = expectedBody();
     // About 14 MB at 3.2 MB/s at most: the sockets' buffers hold a few MB, the rest waits for the client.
-    const { done } = readSlowly(`${baseUrl}${route.path}${LIST_QUERY}`, { bytesPerTick: 64 * 1024, tickMs: 20 });
+    const { done } = readSlowly(`${baseUrl}${WIDE_STALL_PREFIX}${route.path}${LIST_QUERY}`, {
+      bytesPerTick: 64 * 1024,
+      tickMs: 20,
+    });
     const read = await done;
     const answer = answers.at(-1)!;
     expect(read.status).toBe(200);
