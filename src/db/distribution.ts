@@ -54,6 +54,31 @@ export async function citusInstalled(db: DbOrTrx): Promise<boolean> {
   return rows.length > 0;
 }
 
+/**
+ * Places a tenant table a migration has just made, before its foreign keys are added: where the citus
+ * extension is installed, by partner_id in the tenant tables' colocation group (Citus takes no key from
+ * a table not yet distributed into a distributed one, decisions.md 52). Elsewhere it does nothing. A
+ * migration that creates a tenant table calls it between the table and its keys, in its transaction.
+ */
+export async function distributeNewTenantTable(db: DbOrTrx, table: string): Promise<void> {
+  if (!(await citusInstalled(db))) return;
+  const { rows } = await db.raw(
+    `select logicalrelid::regclass::text as name from pg_dist_partition
+      where partmethod = 'h' and logicalrelid <> ?::regclass order by logicalrelid limit 1`,
+    [table],
+  );
+  // The first database of all, distributed by the release step after its migrations: nothing to join yet.
+  if (rows.length === 0) return;
+  // One connection per node for the rest of the migration's transaction: its keys into a reference table
+  // are refused after shards were made over several ("there was a parallel operation").
+  await db.raw("set local citus.multi_shard_modify_mode to 'sequential'");
+  await db.raw('select create_distributed_table(?::regclass, ?, colocate_with => ?)', [
+    table,
+    DISTRIBUTION_COLUMN,
+    rows[0].name,
+  ]);
+}
+
 /** Tables (a partitioned one as its parent) in dependency order: every table after those it references. */
 function referencedFirst(tables: readonly string[], references: ReadonlyMap<string, Set<string>>): string[] {
   const inSet = new Set(tables);

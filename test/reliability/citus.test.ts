@@ -5,10 +5,15 @@
 // scaling invariants of every partner request, each statement planned as one task
 // (scaling-invariants-requests.test.ts), the tenant-isolation walk, the payment and reference races,
 // the reversal and the device door.
-import knex from 'knex';
+import knex, { type Knex } from 'knex';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { COORDINATOR_TABLES, distributeTables, REFERENCE_TABLES } from '../../src/db/distribution.js';
+import {
+  COORDINATOR_TABLES,
+  distributeNewTenantTable,
+  distributeTables,
+  REFERENCE_TABLES,
+} from '../../src/db/distribution.js';
 import type { Db } from '../../src/db/knex.js';
 import { DEMO_CLERK_ID, DEMO_MERCHANT_ID, DEMO_ORDER_ID } from '../../src/fixtures/demoIds.js';
 import { lockInstantsTask, startWebhookJobs } from '../../src/jobs/tasks.js';
@@ -121,6 +126,49 @@ describe.skipIf(!onCitus)('the service on Citus', () => {
       TEST_UNLOCK_KEYS,
     );
     expect(await twoPhaseCommits()).toBeGreaterThan(before);
+  });
+
+  it("a release adds a tenant table keyed into another: distributed before its keys, they are taken and a row lands on its partner's shard; without that the key is refused", async () => {
+    const columns = (table: Knex.CreateTableBuilder) => {
+      table.bigInteger('partner_id').notNullable();
+      table.bigInteger('finance_order_id').notNullable();
+      table.text('note').notNullable();
+      table.primary(['partner_id', 'finance_order_id']);
+    };
+    // A tenant table's keys: its partner (a reference table) and its order (a tenant table).
+    const keys = (table: Knex.AlterTableBuilder) => {
+      table.foreign('partner_id').references('id').inTable('partners');
+      table.foreign(['partner_id', 'finance_order_id']).references(['partner_id', 'id']).inTable('finance_orders');
+    };
+    await expect(
+      db().transaction(async (trx) => {
+        await trx.schema.createTable('release_notes_local', columns);
+        await trx.schema.alterTable('release_notes_local', keys);
+      }),
+    ).rejects.toThrow(/foreign keys from reference tables and local tables to distributed tables are not supported/);
+    try {
+      // As a migration does it (decisions.md 52), in one transaction.
+      await db().transaction(async (trx) => {
+        await trx.schema.createTable('release_notes', columns);
+        await distributeNewTenantTable(trx, 'release_notes');
+        await trx.schema.alterTable('release_notes', keys);
+      });
+      const { rows } = await db().raw(
+        `select partmethod as method, colocationid = (select colocationid from pg_dist_partition
+           where logicalrelid = 'finance_orders'::regclass) as colocated
+         from pg_dist_partition where logicalrelid = 'release_notes'::regclass`,
+      );
+      expect(rows).toEqual([{ method: 'h', colocated: true }]);
+      await db()('release_notes').insert({ partner_id: '1', finance_order_id: DEMO_ORDER_ID, note: 'a release' });
+      await expect(
+        db()('release_notes').insert({ partner_id: '1', finance_order_id: '9999999', note: 'no such order' }),
+      ).rejects.toThrow(/foreign key/);
+      const again = await distributeTables(db());
+      expect(again!.distributed).toEqual([]);
+      expect(again!.placedBefore).toContain('release_notes');
+    } finally {
+      await db().schema.dropTableIfExists('release_notes');
+    }
   });
 
   it('ledger:check runs on Citus, partner by partner: clean after the payments above, and it sees a total put wrong', async () => {

@@ -5,11 +5,14 @@
 //       global tables of test/support/shardCatalogue.ts, each with its reason;
 //   (b) every foreign key between two partner tables pairs partner_id with partner_id (co-located), and
 //       none runs from a global table into a tenant table;
-//   (e) no trigger on a tenant table, and no trigger anywhere that writes a table (decisions.md 48).
+//   (e) no trigger on a tenant table, and no trigger anywhere that writes a table (decisions.md 48);
+//   (f) a migration that creates a tenant table places it before its keys (decisions.md 52).
 // (c) and (d), on the statements partner requests and vendor notifications send, are
 // test/reliability/scaling-invariants-requests.test.ts. Their checker (test/support/partnerScope.ts) is
 // plain text analysis of the SQL, proven below to fail on statements that drop the filter (one union
 // branch, a join, an OR, a nested subquery), so a regression cannot pass.
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COORDINATOR_TABLES, planDistribution, REFERENCE_TABLES, readSchemaTables } from '../../src/db/distribution.js';
 import type { Db } from '../../src/db/knex.js';
@@ -30,6 +33,17 @@ import {
 const NOW = new Date('2026-06-10T15:30:00Z');
 const fixture = useSeededService({ now: NOW });
 const db = (): Db => fixture.database.db;
+
+/** The last migration written before decisions.md 52: every one after it places its new tenant tables itself. */
+const LAST_MIGRATION_BEFORE_RULE_52 = '20261202000100_distributable_schema.ts';
+
+/** The migrations that create a table with a partner_id and never call distributeNewTenantTable. */
+function migrationsMakingTenantTablesUnplaced(migrations: ReadonlyArray<{ file: string; source: string }>): string[] {
+  return migrations
+    .filter(({ source }) => /\bcreateTable\(/.test(source) && source.includes('partner_id'))
+    .filter(({ source }) => !source.includes('distributeNewTenantTable('))
+    .map(({ file }) => file);
+}
 
 describe('(a, b, e) the schema can be sharded by partner (pg_catalog)', () => {
   it('every table with partner_id leads its primary key with it and has it in every unique index, except the global tables', async () => {
@@ -114,6 +128,22 @@ describe('(a, b, e) the schema can be sharded by partner (pg_catalog)', () => {
         foreignKeys: [],
       }).unplaced,
     ).toContain('stray');
+  });
+
+  it('a migration after decisions.md 52 that creates a tenant table distributes it before its keys (distributeNewTenantTable)', () => {
+    const folder = resolve(import.meta.dirname, '../../migrations');
+    const later = readdirSync(folder)
+      .filter((file) => file.endsWith('.ts') && file > LAST_MIGRATION_BEFORE_RULE_52)
+      .map((file) => ({ file, source: readFileSync(resolve(folder, file), 'utf8') }));
+    expect(migrationsMakingTenantTablesUnplaced(later)).toEqual([]);
+    // Proof it can fail: a new tenant table made and keyed with no placing between.
+    const keyed = `await knex.schema.createTable('notes', (t) => { t.bigInteger('partner_id'); t.foreign('partner_id') });`;
+    expect(migrationsMakingTenantTablesUnplaced([{ file: 'x.ts', source: keyed }])).toEqual(['x.ts']);
+    expect(
+      migrationsMakingTenantTablesUnplaced([
+        { file: 'y.ts', source: `${keyed} await distributeNewTenantTable(knex, 'notes');` },
+      ]),
+    ).toEqual([]);
   });
 
   it('the catalogue checks fail on a table that breaks them (proof they can fail)', async () => {
