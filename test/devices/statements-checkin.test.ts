@@ -5,9 +5,9 @@
 // Binding the answer to its request (the nonce echoed, the sequence moved on) adds no statement; an
 // acknowledgement adds the one that records it, and no read of the device's tag and IMEI for its event
 // (they come with the locked row). A logged check-in (one an hour) adds the events' append and notify.
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_IMEI, DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
+import { DEMO_DEVICE_TAG } from '../../src/fixtures/demoIds.js';
+import { CHECKIN_PATH, demoCheckIn } from '../support/checkins.js';
 import { useSeededService } from '../support/fixtures.js';
 import { statementsDuring } from '../support/statements.js';
 
@@ -23,16 +23,7 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
 
 async function checkinStatements(credential: string, acknowledged: string[] = []) {
   const { result, statements } = await statementsDuring(fixture.database.db, async () => {
-    const response = await fixture.service.request('/devices/v1/checkin', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
-      body: JSON.stringify({
-        imei: DEMO_DEVICE_IMEI,
-        appVersion: '1.0.0',
-        acknowledged,
-        nonce: randomBytes(24).toString('base64url'),
-      }),
-    });
+    const response = await fixture.service.request(CHECKIN_PATH, demoCheckIn(credential, acknowledged));
     return { status: response.status, body: (await response.json()) as any };
   });
   expect(result.status, JSON.stringify(result.body)).toBe(200);

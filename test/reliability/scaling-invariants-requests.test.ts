@@ -8,7 +8,6 @@
 // The Citus suite runs this file against the cluster too: there each statement, EXPLAINed by Citus
 // with its values, must plan as one task (one shard of one worker), or, the notification's record
 // being a reference table's (decisions.md 49), one task copied to every node.
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/knex.js';
 import {
@@ -19,6 +18,7 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_ORDER_ID,
 } from '../../src/fixtures/demoIds.js';
+import { CHECKIN_PATH, demoCheckIn } from '../support/checkins.js';
 import { explainTasks, onCitus } from '../support/citus.js';
 import { useSeededService } from '../support/fixtures.js';
 import { partnerScope } from '../support/partnerScope.js';
@@ -306,18 +306,7 @@ describe('(e) a device check-in finds its credential in one directory lookup, th
     return body.data;
   };
   const checkIn = (credential: string, acknowledged: string[]) =>
-    captured(() =>
-      fixture.service.request('/devices/v1/checkin', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
-        body: JSON.stringify({
-          imei: DEMO_DEVICE_IMEI,
-          appVersion: '1.0.0',
-          acknowledged,
-          nonce: randomBytes(24).toString('base64url'),
-        }),
-      }),
-    );
+    captured(() => fixture.service.request(CHECKIN_PATH, demoCheckIn(credential, acknowledged)));
 
   it('a logged check-in, then one that acknowledges a command: every statement pinned, each one task on Citus', async () => {
     const { device } = await operator('query($t: String!) { device(tag: $t) { id } }', { t: DEMO_DEVICE_TAG });

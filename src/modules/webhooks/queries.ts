@@ -149,52 +149,66 @@ export async function pendingDelivery(
   }
 }
 
+/**
+ * The newest `limit` rows of `table` for each parent of each partner, in id order (`newestFirst` or
+ * oldest first): a page per parent, each an index probe along (partner_id, parent column, id). A
+ * statement per partner, its partner bound as a value: Citus routes a LATERAL with a LIMIT only when
+ * it names one partner (eachPartnerOf, decisions.md 51).
+ */
+function latestOfEachParent<Row>(
+  db: DbOrTrx,
+  keys: readonly TenantKey[],
+  page: { table: string; parent: string; parentType: 'int8' | 'text'; limit: number; newestFirst: boolean },
+): Promise<Row[]> {
+  const order = page.newestFirst ? 'desc' : 'asc';
+  return eachPartnerOf(keys, (partnerId, ids) =>
+    db
+      .select('r.*')
+      .from(db.raw(`unnest(?::${page.parentType}[]) as k(parent)`, [ids]).wrap('', ''))
+      .joinRaw(
+        `cross join lateral (select * from (select * from ?? w
+           where w.partner_id = ? and ?? = k.parent order by w.id desc limit ?) l
+           order by l.id ${order}) r`,
+        [page.table, partnerId, `w.${page.parent}`, page.limit],
+      ),
+  );
+}
+
 /** Deliveries of each (partner, endpoint), newest first, at most `limit` each. */
 export function deliveriesOfEndpoints(
   db: DbOrTrx,
   keys: readonly TenantKey[],
   limit: number,
 ): Promise<WebhookDeliveryRow[]> {
-  return eachPartnerOf(keys, (partnerId, ids) =>
-    db
-      .select('d.*')
-      .from(db.raw('unnest(?::int8[]) as k(endpoint_id)', [ids]).wrap('', ''))
-      .joinRaw(
-        `cross join lateral (select * from webhook_deliveries w
-           where w.partner_id = ? and w.endpoint_id = k.endpoint_id order by w.id desc limit ?) d`,
-        [partnerId, limit],
-      ),
-  );
+  return latestOfEachParent(db, keys, {
+    table: 'webhook_deliveries',
+    parent: 'endpoint_id',
+    parentType: 'int8',
+    limit,
+    newestFirst: true,
+  });
 }
 
 /** The latest 25 deliveries of each (partner, event), oldest first. */
 export function deliveriesOfEvents(db: DbOrTrx, keys: readonly TenantKey[]): Promise<WebhookDeliveryRow[]> {
-  return eachPartnerOf(keys, (partnerId, ids) =>
-    db
-      .select('d.*')
-      .from(db.raw('unnest(?::text[]) as k(event_id)', [ids]).wrap('', ''))
-      .joinRaw(
-        `cross join lateral (select * from (select * from webhook_deliveries w
-           where w.partner_id = ? and w.event_id = k.event_id order by w.id desc limit 25) l
-           order by l.id) d`,
-        [partnerId],
-      ),
-  );
+  return latestOfEachParent(db, keys, {
+    table: 'webhook_deliveries',
+    parent: 'event_id',
+    parentType: 'text',
+    limit: 25,
+    newestFirst: false,
+  });
 }
 
 /** The last 20 attempts of each (partner, delivery), oldest first. */
 export function attemptsOfDeliveries(db: DbOrTrx, keys: readonly TenantKey[]): Promise<WebhookAttemptRow[]> {
-  return eachPartnerOf(keys, (partnerId, ids) =>
-    db
-      .select('a.*')
-      .from(db.raw('unnest(?::int8[]) as k(delivery_id)', [ids]).wrap('', ''))
-      .joinRaw(
-        `cross join lateral (select * from (select * from webhook_attempts w
-           where w.partner_id = ? and w.delivery_id = k.delivery_id order by w.id desc limit 20) l
-           order by l.id) a`,
-        [partnerId],
-      ),
-  );
+  return latestOfEachParent(db, keys, {
+    table: 'webhook_attempts',
+    parent: 'delivery_id',
+    parentType: 'int8',
+    limit: 20,
+    newestFirst: false,
+  });
 }
 
 /** The partner of endpoint `id` (operators name endpoints by id alone), or null. */
