@@ -183,33 +183,36 @@ export function recordAttempt(
       ids.has(String(delivery.id)) ? 'delivered' : null,
     );
   }
+  // The windows are read at the attempt's time, their bounds reckoned here: Citus refuses a stable
+  // function (now(), a timestamp plus an interval) inside a CASE of an update (decisions.md 51).
+  const at = outcome.at.getTime();
+  const createdBy = new Date(at - policy.retryWindowMs);
+  const failingSinceBy = new Date(at - policy.disableAfterMs);
   return db.transaction(async (trx) => {
     await trx.raw(INSERT_ATTEMPT, attempt);
     const { rows } = (await trx.raw(
       `update webhook_deliveries
-         set status = case when created_at + ? * interval '1 millisecond' <= now() then 'failed' else 'pending' end,
-             next_attempt_at = case when created_at + ? * interval '1 millisecond' <= now() then null
-                                    else now() + ? * interval '1 millisecond' end,
+         set status = case when created_at <= ?::timestamptz then 'failed' else 'pending' end,
+             next_attempt_at = case when created_at <= ?::timestamptz then null else ?::timestamptz end,
              claimed_until = null, claim_token = null
        where partner_id = ? and id = ? and claim_token = ?
        returning status`,
-      [policy.retryWindowMs, policy.retryWindowMs, policy.retryInMs, delivery.partner_id, delivery.id, claimToken],
+      [createdBy, createdBy, new Date(at + policy.retryInMs), delivery.partner_id, delivery.id, claimToken],
     )) as { rows: { status: 'pending' | 'failed' }[] };
     await trx.raw(
       `update webhook_endpoints
          set failing_since = coalesce(failing_since, ?),
-             enabled = case when coalesce(failing_since, ?) + ? * interval '1 millisecond' <= now()
-               then false else enabled end,
-             disabled_reason = case when enabled and coalesce(failing_since, ?) + ? * interval '1 millisecond' <= now()
+             enabled = case when coalesce(failing_since, ?) <= ?::timestamptz then false else enabled end,
+             disabled_reason = case when enabled and coalesce(failing_since, ?) <= ?::timestamptz
                then 'disabled by the service: every delivery attempt failed for ' || ? || ' days'
                else disabled_reason end
        where partner_id = ? and id = ?`,
       [
         outcome.at,
         outcome.at,
-        policy.disableAfterMs,
+        failingSinceBy,
         outcome.at,
-        policy.disableAfterMs,
+        failingSinceBy,
         String(Math.round((policy.disableAfterMs / 86_400_000) * 100) / 100),
         delivery.partner_id,
         delivery.endpoint_id,
