@@ -50,3 +50,19 @@ export function requireAmount(
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown })?.code === '23505';
 }
+
+/**
+ * Whether a database error is a unique violation of the constraint `name`. A Citus worker's error names
+ * its shard's constraint, the table's name with the shard's id after it ("idempotency_keys_pkey_102140"),
+ * in its message alone: the coordinator passes no constraint field on.
+ */
+export function violatesUnique(error: unknown, name: string): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const field = (error as { constraint?: unknown }).constraint;
+  const named =
+    typeof field === 'string'
+      ? field
+      : /violates unique constraint "([^"]+)"/.exec(String((error as { message?: unknown }).message))?.[1];
+  if (named === undefined) return false;
+  return named === name || (named.startsWith(`${name}_`) && /^\d+$/.test(named.slice(name.length + 1)));
+}

@@ -7,7 +7,7 @@ import type { EventRow, NewEvent } from '../events/rows.js';
 import { dayRuleColumnsOf, totalBuyingDaysSql } from '../financeOrders/paidThroughSql.js';
 import { COLUMNS as ORDER_COLUMNS } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
-import { isUniqueViolation } from '../inputs.js';
+import { violatesUnique } from '../inputs.js';
 import { PARTNER_SETTINGS_COLUMNS } from '../partners/settings.js';
 import { type TenantKey, tenantKeyArrays, whereTenantKeys } from '../tenancy.js';
 import { LIFTED, type TimelineChange, type TimelinePlan, timelineParts, timelinePlanOf } from '../timeline/schedule.js';
@@ -302,8 +302,7 @@ export interface InStoreCredited {
 }
 
 /** Whether a write failed because the Idempotency-Key's record was written meanwhile (the statement wrote nothing). */
-export const isKeyClaimedMeanwhile = (error: unknown): boolean =>
-  isUniqueViolation(error) && (error as { constraint?: unknown }).constraint === 'idempotency_keys_pkey';
+export const isKeyClaimedMeanwhile = (error: unknown): boolean => violatesUnique(error, 'idempotency_keys_pkey');
 
 /**
  * The one write of an in-store payment, one statement in one implicit transaction, each part written

@@ -20,7 +20,7 @@ import {
 import { lockFinanceOrder } from '../financeOrders/queries.js';
 import type { FinanceOrderForPayment } from '../financeOrders/rows.js';
 import { orderStatusOf, standingOf } from '../financeOrders/terms.js';
-import { isUniqueViolation } from '../inputs.js';
+import { violatesUnique } from '../inputs.js';
 import type { PartnerClocks } from '../partners/clock.js';
 import { settingsOfColumns } from '../partners/settings.js';
 import { appendEventsWithTimeline, type TimelineChange } from '../timeline/schedule.js';
@@ -198,8 +198,7 @@ export async function reversePayment(
   } catch (error) {
     // The last guard, past the order's lock: a second reversal of the payment is refused by the
     // unique key, and answered as the refusal it is, never as a failure.
-    const constraint = (error as { constraint?: unknown }).constraint;
-    if (isUniqueViolation(error) && constraint === 'payment_reversals_one_per_payment' && seen.payment) {
+    if (violatesUnique(error, 'payment_reversals_one_per_payment') && seen.payment) {
       const first = await reversalOfPayment(db, seen.payment.partner_id, seen.payment.id);
       if (first) throw paymentAlreadyReversed(seen.payment.id, first.id);
     }
