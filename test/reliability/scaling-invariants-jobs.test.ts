@@ -11,7 +11,7 @@ import { createReportRun } from '../../src/modules/reports/create.js';
 import { useSeededService } from '../support/fixtures.js';
 import { partnerScope } from '../support/partnerScope.js';
 import { reportWorker } from '../support/reports.js';
-import { hasPartnerId, readCatalogue, tenantTables } from '../support/shardCatalogue.js';
+import { readScopeTables } from '../support/shardCatalogue.js';
 import { statementsDuring } from '../support/statements.js';
 import { workerRoleTasks } from '../support/workerTasks.js';
 
@@ -74,12 +74,7 @@ async function giveEveryTaskWork(): Promise<void> {
 
 /** Every locking statement of one batch of each background task that leaves a tenant table unpinned, by task. */
 async function unpinnedLocks(): Promise<{ unpinned: Record<string, string[]>; locked: string[] }> {
-  const catalogue = await readCatalogue(db());
-  const scope = {
-    tables: new Set(catalogue.tables.keys()),
-    tenant: tenantTables(catalogue),
-    withPartnerId: new Set([...catalogue.tables.keys()].filter((table) => hasPartnerId(catalogue, table))),
-  };
+  const scope = await readScopeTables(db());
   const reports = await reportWorker(db());
   try {
     const tasks = workerRoleTasks(db(), reports.deps.policies);
@@ -111,12 +106,7 @@ describe('the background work locks rows of one partner at a time', () => {
   });
 
   it("the report runs' claim is heard and pins the partner (the capture reads what the tasks send)", async () => {
-    const catalogue = await readCatalogue(db());
-    const scope = {
-      tables: new Set(catalogue.tables.keys()),
-      tenant: tenantTables(catalogue),
-      withPartnerId: new Set([...catalogue.tables.keys()].filter((table) => hasPartnerId(catalogue, table))),
-    };
+    const scope = await readScopeTables(db());
     const ageing = {
       type: 'AGEING',
       start: null,
@@ -140,12 +130,7 @@ describe('the background work locks rows of one partner at a time', () => {
   });
 
   it('the check fails on a lock that drops the partner (proof it can fail)', async () => {
-    const catalogue = await readCatalogue(db());
-    const scope = {
-      tables: new Set(catalogue.tables.keys()),
-      tenant: tenantTables(catalogue),
-      withPartnerId: new Set([...catalogue.tables.keys()].filter((table) => hasPartnerId(catalogue, table))),
-    };
+    const scope = await readScopeTables(db());
     const pinned = 'select * from payments where partner_id = $1 and id = $2 for update';
     const unpinned = 'select * from payments where id = $1 for update skip locked';
     expect(LOCKS_ROWS.test(pinned) && partnerScope(pinned, scope).problems).toEqual([]);

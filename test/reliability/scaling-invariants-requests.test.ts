@@ -22,7 +22,7 @@ import { CHECKIN_PATH, demoCheckIn } from '../support/checkins.js';
 import { explainTasks, onCitus } from '../support/citus.js';
 import { useSeededService } from '../support/fixtures.js';
 import { partnerScope } from '../support/partnerScope.js';
-import { hasPartnerId, readCatalogue, tenantTables } from '../support/shardCatalogue.js';
+import { readScopeTables, type ScopeTables } from '../support/shardCatalogue.js';
 import { type SentStatement, statementsDuring } from '../support/statements.js';
 
 const NOW = new Date('2026-06-10T15:30:00Z');
@@ -58,16 +58,9 @@ async function notOneTask(exchange: Exchange): Promise<Array<{ sql: string; coun
   return planned.filter(({ counts }) => counts.some((count) => count !== 1));
 }
 
-let scopeTables: Parameters<typeof partnerScope>[1] | undefined;
-async function scopeCatalogue() {
-  if (!scopeTables) {
-    const catalogue = await readCatalogue(db());
-    scopeTables = {
-      tables: new Set(catalogue.tables.keys()),
-      tenant: tenantTables(catalogue),
-      withPartnerId: new Set([...catalogue.tables.keys()].filter((table) => hasPartnerId(catalogue, table))),
-    };
-  }
+let scopeTables: ScopeTables | undefined;
+async function scopeCatalogue(): Promise<ScopeTables> {
+  scopeTables ??= await readScopeTables(db());
   return scopeTables;
 }
 

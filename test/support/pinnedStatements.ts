@@ -4,7 +4,7 @@
 // chores' tests hold to it every statement but the lock-free probes that find the partners with work.
 import type { Db } from '../../src/db/knex.js';
 import { partnerScope } from './partnerScope.js';
-import { hasPartnerId, readCatalogue, tenantTables } from './shardCatalogue.js';
+import { readScopeTables } from './shardCatalogue.js';
 import { statementsDuring } from './statements.js';
 
 export interface ScopedStatement {
@@ -22,12 +22,7 @@ export async function scopedStatementsDuring<T>(
   db: Db,
   work: () => Promise<T>,
 ): Promise<{ result: T; statements: ScopedStatement[] }> {
-  const catalogue = await readCatalogue(db);
-  const scope = {
-    tables: new Set(catalogue.tables.keys()),
-    tenant: tenantTables(catalogue),
-    withPartnerId: new Set([...catalogue.tables.keys()].filter((table) => hasPartnerId(catalogue, table))),
-  };
+  const scope = await readScopeTables(db);
   const { result, statements } = await statementsDuring(db, work);
   return {
     result,

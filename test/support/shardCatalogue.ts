@@ -170,3 +170,20 @@ export function triggerViolations(catalogue: Catalogue): string[] {
   }
   return found.sort();
 }
+
+/** The tables partnerScope (partnerScope.ts) reads a statement against: all, the tenant ones, those with partner_id. */
+export interface ScopeTables {
+  tables: Set<string>;
+  tenant: Set<string>;
+  withPartnerId: Set<string>;
+}
+
+/** The scope tables of the database's own catalogue. */
+export async function readScopeTables(dbOrTrx: DbOrTrx): Promise<ScopeTables> {
+  const catalogue = await readCatalogue(dbOrTrx);
+  return {
+    tables: new Set(catalogue.tables.keys()),
+    tenant: tenantTables(catalogue),
+    withPartnerId: new Set([...catalogue.tables.keys()].filter((table) => hasPartnerId(catalogue, table))),
+  };
+}

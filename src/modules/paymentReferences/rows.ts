@@ -24,15 +24,11 @@ export interface PaymentReferenceRow {
   cancelled_at: Date | null;
 }
 
-/** The instant a reference expires: the whole second its expiresAt shows (decisions.md 37). */
-const expirySecondOf = (reference: Pick<PaymentReferenceRow, 'expires_at'>): number =>
-  Math.floor(reference.expires_at.getTime() / 1000) * 1000;
-
 /**
- * The earliest expiresAt still open at `now`: the next whole second after `now`. A reference has
- * expired when its expiry second has come (expirySecondOf <= now), that is when its expiresAt is
- * before this bound. The same rule as a bound a column is compared with: Citus refuses
- * `date_trunc` of a column in an update (decisions.md 51).
+ * The earliest expiresAt still open at `now`: the next whole second after `now`. A reference expires
+ * at the whole second its expiresAt shows (decisions.md 37), so it has expired at `now` exactly when its
+ * expiresAt is before this bound. The one statement of the rule: the status below reads it, and the
+ * writes compare the column with it (Citus refuses `date_trunc` of a column in an update, decisions.md 51).
  */
 export const openFromAt = (now: Date): Date => new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000);
 
@@ -41,7 +37,7 @@ export function referenceStatusOf(
   reference: Pick<PaymentReferenceRow, 'status' | 'expires_at'>,
   now: Date,
 ): PaymentReferenceStatus {
-  if (reference.status === 'OPEN' && expirySecondOf(reference) <= now.getTime()) return 'EXPIRED';
+  if (reference.status === 'OPEN' && reference.expires_at < openFromAt(now)) return 'EXPIRED';
   return reference.status;
 }
 

@@ -331,7 +331,7 @@ export function inStoreCreditSql(write: InStoreWrite): SqlFragment {
     insert into idempotency_keys (partner_id, idempotency_key, request_hash, response_status, response_body, created_at, expires_at)
     select payment.partner_id, ${key.key}, ${key.requestHash}, 200, ${JSON.stringify(key.receipt)}::jsonb, ${payment.received_at}::timestamptz, ${key.expiresAt}::timestamptz
     from payment cross join (select count(*) from replaced) as replacing)`
-    : sqlText('');
+    : NOTHING;
   return sql`with credited as (
     update finance_orders set total_paid_minor = total_paid_minor + ${payment.amount_minor}::int8,
       release_at = ${payoffReleaseAtSql(payment.amount_minor, payment.reversible_until)}
