@@ -22,7 +22,7 @@ const db = openDatabase(config, logger, { statementTimeoutMs: config.databaseSta
 const deps = appDepsOf(config, { db, logger });
 const layers = benchLayers(process.env.BENCH_LAYERS, deps, {
   corsOrigins: config.corsOrigins,
-  rateLimitStore: { redisUrl: config.redisUrl },
+  rateLimitStore: { redisUrl: config.redisUrl, redisReserve: config.redisReserve },
 });
 const { app, stop } = await createApp(deps, layers);
 const server = createHttpServer(app, config.requestTimeoutMs).listen(config.port, config.host, () => {

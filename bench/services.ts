@@ -40,6 +40,8 @@ export interface Services {
   core: ChildProcess;
   /** The service counting its request limits in Redis. */
   redisCounted: ChildProcess;
+  /** The Redis it counts them in (BENCH_REDIS_URL, or the local server). */
+  redisUrl: string;
   servicePort: number;
   /** The process answering each target's scenarios. */
   answering: Record<Target, { port: number; pid: number }>;
@@ -119,6 +121,7 @@ export async function startServices(settings: Settings, database: Database): Pro
     service,
     core,
     redisCounted,
+    redisUrl,
     servicePort,
     answering: {
       service: { port: servicePort, pid: servicePid },

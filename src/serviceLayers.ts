@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { AppDeps, AppLayer } from './app.js';
 import { isEmbedded } from './db/knex.js';
-import { DEFAULT_LIMITS } from './kernel/limitSettings.js';
+import { DEFAULT_LIMITS, REDIS_RESERVE } from './kernel/limitSettings.js';
 import { loggedTraceContext } from './kernel/logger.js';
 import { loggedPath, PROBE_PATHS } from './kernel/requestPath.js';
 import { tracingStarted } from './kernel/tracing.js';
@@ -23,6 +23,8 @@ export interface RateLimitStoreSettings {
   redisUrl?: string | null;
   /** Prefix of the Redis keys ("dfs" when absent): deployments sharing one Redis, or test runs, keep apart. */
   redisKeyPrefix?: string;
+  /** RATE_LIMIT_REDIS_RESERVE: places of a key's count an admission reserves (REDIS_RESERVE when absent; 1: none). */
+  redisReserve?: number;
 }
 
 /** What the service's layers are set with, beside the app's own settings. */
@@ -71,7 +73,14 @@ async function openRateLimitStore(
   watch: StoreWatch,
   store?: RateLimitStoreSettings,
 ): Promise<RateLimitStore> {
-  if (store?.redisUrl) return openRedisRateLimitStore(store.redisUrl, store.redisKeyPrefix ?? 'dfs', watch);
+  if (store?.redisUrl) {
+    return openRedisRateLimitStore(
+      store.redisUrl,
+      store.redisKeyPrefix ?? 'dfs',
+      watch,
+      store.redisReserve ?? REDIS_RESERVE,
+    );
+  }
   return isEmbedded(deps.db) ? memoryRateLimitStore() : postgresRateLimitStore(deps.db, watch);
 }
 

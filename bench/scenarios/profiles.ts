@@ -18,6 +18,7 @@ const PROFILED_DOORS = [
   'baseline-list-transactions-1-day',
   'rest-lookup-customer',
   'graphql-lookup-customer',
+  'redis-rest-lookup-customer',
   'rest-record-customer-payment',
   'rest-list-transactions-1-day',
   'rest-list-transactions-10-000-rows',
@@ -42,6 +43,13 @@ export function profileDoors(bench: Bench, scenarios: readonly Scenario[]): Prom
   });
 }
 
+/** The profiled process's environment: the bare code's, or the service's, counting its limits in Redis for a Redis door. */
+function environmentOf(services: Bench['services'], scenario: Scenario): Record<string, string> {
+  if (scenario.target === 'baseline') return services.baselineEnvironment;
+  const inRedis: Record<string, string> = scenario.target === 'redis' ? { REDIS_URL: services.redisUrl } : {};
+  return services.serviceEnvironment(`profile-${scenario.name}`, inRedis);
+}
+
 async function profileDoor(bench: Bench, scenario: Scenario): Promise<ProfileSummary> {
   const { name } = scenario;
   const { settings, services } = bench;
@@ -53,7 +61,7 @@ async function profileDoor(bench: Bench, scenario: Scenario): Promise<ProfileSum
       settings,
       `${scenario.target} (profile of ${name})`,
       scenario.target === 'baseline' ? 'bench/baseline-server.ts' : 'src/main.ts',
-      scenario.target === 'baseline' ? services.baselineEnvironment : services.serviceEnvironment(`profile-${name}`),
+      environmentOf(services, scenario),
       scenario.target === 'baseline' ? BASELINE_READY : SERVICE_READY,
       undefined,
       ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=500'],

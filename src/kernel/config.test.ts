@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       databaseUrl: null,
       redisUrl: null,
+      redisReserve: 10,
       databaseReplicaUrl: null,
       databaseReplicaMaxLagSeconds: 5,
       databasePreparedStatements: true,
@@ -100,6 +101,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads RATE_LIMIT_REDIS_RESERVE, 1 (no reservation) at least', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), RATE_LIMIT_REDIS_RESERVE: '1' }).redisReserve).toBe(1);
+    expect(failure({ RATE_LIMIT_REDIS_RESERVE: '0' }).message).toBe(
+      'RATE_LIMIT_REDIS_RESERVE must be between 1 and 1000, got 0',
+    );
+  });
+
   it('reads every variable', () => {
     const dir = tempDir();
     const config = loadConfig({
@@ -118,6 +126,7 @@ describe('loadConfig', () => {
       DEVICE_SIGNING_KEYS: `d2:${DEVICE_KEY}`,
       DEVICE_UNLOCK_SEALING_KEYS: `u2:${SEALING_KEY}`,
       RATE_LIMIT_REQUESTS: '100',
+      RATE_LIMIT_REDIS_RESERVE: '25',
       RATE_LIMIT_WINDOW_SECONDS: '10',
       AUTH_FAILURE_LIMIT: '5',
       AUTH_FAILURE_WINDOW_SECONDS: '900',
@@ -166,6 +175,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://app@db:5432/financing',
       databasePoolMax: 25,
       redisUrl: 'redis://cache:6379/2',
+      redisReserve: 25,
       databaseReplicaUrl: 'postgres://app@db-replica:5432/financing',
       databaseReplicaMaxLagSeconds: 10,
       databasePreparedStatements: false,

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './clientAddress.js';
 import { ConfigError, type Env } from './configError.js';
 import { type DatabaseAddress, parseDatabaseUrl } from './databaseUrl.js';
-import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings } from './limitSettings.js';
+import { DEFAULT_LIMITS, GRAPHQL_LIMIT_FLOORS, type LimitSettings, REDIS_RESERVE } from './limitSettings.js';
 import { loadServiceSecrets, type ServiceSecrets } from './serviceSecrets.js';
 import { OTLP_PROTOCOLS, otlpProtocol, otlpProtocolVariable, tracingEnabled } from './tracingSettings.js';
 import { readTrustedDocuments, type TrustedDocuments } from './trustedDocuments.js';
@@ -39,6 +39,11 @@ export interface CommandConfig {
   databasePoolMax: number;
   /** redis:// URL of the store that shares the request limits between instances; null: Postgres (or memory on PGlite). */
   redisUrl: string | null;
+  /**
+   * Places of an API key's count one admission in Redis may reserve for this instance
+   * (RATE_LIMIT_REDIS_RESERVE, decisions.md 53); 1: every request counted in Redis.
+   */
+  redisReserve: number;
   /** postgres:// URL of a streaming read replica of databaseUrl (DATABASE_REPLICA_URL); null: none. */
   databaseReplicaUrl: string | null;
   /** A replica further behind than this is skipped, its reads sent to the primary (DATABASE_REPLICA_MAX_LAG_SECONDS). */
@@ -438,6 +443,7 @@ export function loadCommandConfig(env: Env = process.env, commandLine: CommandLi
     databaseUrl: dbUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     redisUrl: redisUrl(env),
+    redisReserve: integer(env, 'RATE_LIMIT_REDIS_RESERVE', REDIS_RESERVE, 1, 1000),
     databaseReplicaUrl: secondDatabaseUrl(
       env,
       'DATABASE_REPLICA_URL',

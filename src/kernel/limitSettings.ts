@@ -75,6 +75,13 @@ export interface LimitSettings {
   paymentReferenceFailures: WindowLimit;
 }
 
+/**
+ * Places of an API key's count one admission in Redis reserves for its instance by default
+ * (RATE_LIMIT_REDIS_RESERVE, decisions.md 53): a busy key asks Redis once per ten requests, and
+ * each other instance holding a reservation can keep at most nine counts unused.
+ */
+export const REDIS_RESERVE = 10;
+
 export const DEFAULT_LIMITS: LimitSettings = {
   requestsPerKey: { limit: 600, windowSeconds: 60 },
   authFailuresPerAddress: { limit: 20, windowSeconds: 300 },

@@ -119,7 +119,7 @@ async function apiFront(config: Config, db: Db, replica: ReadReplica | undefined
   const deps = appDepsOf(config, { db, replica, logger, distributed: await citusInstalled(db) });
   const layers = serviceLayers(deps, {
     corsOrigins: config.corsOrigins,
-    rateLimitStore: { redisUrl: config.redisUrl },
+    rateLimitStore: { redisUrl: config.redisUrl, redisReserve: config.redisReserve },
   });
   const { app, subscriptions, startDraining, stop } = await createApp(deps, layers);
   return {

@@ -10,7 +10,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LimitSettings } from '../../src/kernel/limitSettings.js';
+import { type LimitSettings, REDIS_RESERVE } from '../../src/kernel/limitSettings.js';
 import {
   type CounterOptions,
   libraryCounter,
@@ -142,8 +142,15 @@ async function startInstances(
   );
 }
 
-/** The checks every shared store must pass, through three instances. */
-function sharedStoreSuite(store: () => RateLimitStoreSettings | undefined, storeName: 'postgres' | 'redis') {
+/**
+ * The checks every shared store must pass, through three instances. `reserve`: the places of a key's
+ * count an instance's admission reserves (decisions.md 53: Redis's default; 1 where nothing is reserved).
+ */
+function sharedStoreSuite(
+  store: () => RateLimitStoreSettings | undefined,
+  storeName: 'postgres' | 'redis',
+  reserve: number,
+) {
   const LIMIT = 100;
   const FAILURES = 6;
   const logs = captureLogs();
@@ -183,16 +190,22 @@ function sharedStoreSuite(store: () => RateLimitStoreSettings | undefined, store
     }
   });
 
-  it('writes the RateLimit headers from the shared count', async () => {
+  it("writes the RateLimit headers from the shared count: each request's own place in it", async () => {
     const started = performance.now();
     const first = await instances[0]!.request('/v1/list-clerks.php?key=demo-retail-key');
     const second = await instances[1]!.request('/v1/list-clerks.php?key=demo-retail-key');
-    // The window's seconds left run in real time (Redis's expiry): by as many as the two requests took.
+    const third = await instances[0]!.request('/v1/list-clerks.php?key=demo-retail-key');
+    // The window's seconds left run in real time (Redis's expiry): by as many as the requests took.
     const took = Math.ceil((performance.now() - started) / 1000);
     const secondsLeft = (header: string | null) => Number(/;t=(\d+)$/.exec(header ?? '')?.[1]);
-    expect(first.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=${LIMIT - 1};t=\\d+$`));
-    expect(second.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=${LIMIT - 2};t=\\d+$`));
-    for (const answer of [first, second]) {
+    // The first instance's admission counted places 1 to `reserve`, and the request took the first;
+    // the second instance's came after them; the third request took the first instance's next
+    // place, or, with nothing reserved, the next in the count.
+    const places = [1, reserve + 1, reserve > 1 ? 2 : 3];
+    for (const [i, answer] of [first, second, third].entries()) {
+      expect(answer.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=${LIMIT - places[i]!};t=\\d+$`));
+    }
+    for (const answer of [first, second, third]) {
       expect(secondsLeft(answer.headers.get('ratelimit'))).toBeGreaterThanOrEqual(3600 - took - 1);
       expect(secondsLeft(answer.headers.get('ratelimit'))).toBeLessThanOrEqual(3600);
     }
@@ -228,7 +241,7 @@ describe.skipIf(!onPostgres)('limits shared through Postgres (the rate_limits ta
   beforeAll(async () => {
     await database.db('rate_limits').delete();
   });
-  sharedStoreSuite(() => undefined, 'postgres');
+  sharedStoreSuite(() => undefined, 'postgres', 1);
 
   it('keeps its counts in the rate_limits table, an unlogged one (no WAL flush per count)', async () => {
     const rows: Array<{ key: string }> = await database.db('rate_limits').select('key');
@@ -246,7 +259,7 @@ describe.skipIf(!redisUp)('limits shared through Redis (REDIS_URL)', () => {
     if (keys.length) await client.del(...keys);
     client.disconnect();
   });
-  sharedStoreSuite(() => ({ redisUrl: REDIS_URL, redisKeyPrefix: prefix }), 'redis');
+  sharedStoreSuite(() => ({ redisUrl: REDIS_URL, redisKeyPrefix: prefix }), 'redis', REDIS_RESERVE);
 });
 
 describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's counts", () => {
@@ -437,6 +450,112 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
   });
 });
 
+describe.skipIf(!redisUp)("places of a key's count reserved in Redis for an instance (decisions.md 53)", () => {
+  const prefix = `${RUN_PREFIX}:reserve`;
+  const quiet = { logger: pino({ level: 'silent' }) };
+  const hundred: CounterOptions = { name: 'key', limit: { limit: 100, windowSeconds: 3600 }, blockOnRefusal: true };
+  const failures: CounterOptions = { name: 'authfail', limit: { limit: 2, windowSeconds: 300 }, blockOnRefusal: false };
+  let client: Redis;
+  const stores: RateLimitStore[] = [];
+  const openStore = async (keyPrefix: string) => {
+    const store = await openRedisRateLimitStore(REDIS_URL, keyPrefix, quiet, REDIS_RESERVE);
+    stores.push(store);
+    return store;
+  };
+  /** One admission's place in the count, or 'refused' / 'blocked'. */
+  const placeOf = async (store: RateLimitStore, address: string | null, keyId: string, options = hundred) => {
+    const answer = await store.admitKey(failures, address, options, keyId);
+    if (answer.blocked) return 'blocked';
+    return answer.count.allowed ? answer.count.consumed : 'refused';
+  };
+  const countInRedis = async (keyPrefix: string, keyId: string) =>
+    Number(await client.get(`${keyPrefix}:key:${keyId}`));
+  beforeAll(() => {
+    client = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    for (const store of stores) store.close();
+    const keys = await client.keys(`${prefix}:*`);
+    if (keys.length) await client.del(...keys);
+    client.disconnect();
+  });
+
+  it("answers a key's next requests from one admission in Redis, each at its own place, then asks again", async () => {
+    const keyPrefix = `${prefix}:places`;
+    const store = await openStore(keyPrefix);
+    const places = [];
+    const counts = [];
+    for (let i = 0; i < REDIS_RESERVE + 1; i++) {
+      places.push(await placeOf(store, '198.51.100.1', 'k'));
+      counts.push(await countInRedis(keyPrefix, 'k'));
+    }
+    expect(places).toEqual(Array.from({ length: REDIS_RESERVE + 1 }, (_, i) => i + 1));
+    // Counted in Redis in two admissions: the first's reserve, then the next one's.
+    expect(counts).toEqual([...Array(REDIS_RESERVE).fill(REDIS_RESERVE), 2 * REDIS_RESERVE]);
+  });
+
+  it('admits exactly 100 of 1,000 admissions of one key sent at once through three stores: over the limit by 0', async () => {
+    const keyPrefix = `${prefix}:three`;
+    const three = await Promise.all([1, 2, 3].map(() => openStore(keyPrefix)));
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => placeOf(three[i % 3]!, '198.51.100.2', 'k')),
+    );
+    expect(answers.filter((answer) => typeof answer === 'number')).toHaveLength(100);
+    expect(new Set(answers.filter((answer) => typeof answer === 'number')).size).toBe(100);
+    expect(answers.filter((answer) => answer === 'refused')).toHaveLength(900);
+  });
+
+  it('may refuse a key while other stores hold its reserved places: by at most the reserve less one each, which they use after', async () => {
+    const keyPrefix = `${prefix}:under`;
+    const [holder, second, third] = await Promise.all([1, 2, 3].map(() => openStore(keyPrefix)));
+    // The holder's one request reserves places 1 to 10 and uses the first.
+    expect(await placeOf(holder!, '198.51.100.3', 'k')).toBe(1);
+    const others = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => placeOf(i % 2 ? second! : third!, '198.51.100.3', 'k')),
+    );
+    const passed = others.filter((answer) => typeof answer === 'number');
+    expect(passed).toHaveLength(100 - REDIS_RESERVE);
+    expect(Math.min(...(passed as number[]))).toBe(REDIS_RESERVE + 1);
+    // The holder's 9 places are still its own: they pass, and then it is refused too. 100 in all.
+    const held = [];
+    for (let i = 0; i < REDIS_RESERVE; i++) held.push(await placeOf(holder!, '198.51.100.3', 'k'));
+    expect(held).toEqual([...Array.from({ length: REDIS_RESERVE - 1 }, (_, i) => i + 2), 'refused']);
+  });
+
+  it('spends a reservation only on its own address, and not after the address fails authentication here', async () => {
+    const keyPrefix = `${prefix}:address`;
+    const store = await openStore(keyPrefix);
+    expect(await placeOf(store, '198.51.100.4', 'k')).toBe(1);
+    expect(await placeOf(store, '198.51.100.5', 'k')).toBe(REDIS_RESERVE + 1);
+    expect(await placeOf(store, '198.51.100.4', 'k')).toBe(2);
+    expect(await countInRedis(keyPrefix, 'k')).toBe(2 * REDIS_RESERVE);
+    // A failure of .4 counted here ends its reservation; with a failure in its window, each of its
+    // requests is counted in Redis alone.
+    await store.counter(failures).add('198.51.100.4');
+    expect(await placeOf(store, '198.51.100.4', 'k')).toBe(2 * REDIS_RESERVE + 1);
+    expect(await placeOf(store, '198.51.100.4', 'k')).toBe(2 * REDIS_RESERVE + 2);
+    expect(await countInRedis(keyPrefix, 'k')).toBe(2 * REDIS_RESERVE + 2);
+    // The second failure blocks the address, reservation or not; the other address keeps its places.
+    await store.counter(failures).add('198.51.100.4');
+    expect(await placeOf(store, '198.51.100.4', 'k')).toBe('blocked');
+    expect(await placeOf(store, '198.51.100.5', 'k')).toBe(REDIS_RESERVE + 2);
+  });
+
+  it('spends no reserved place after the window it was counted in', async () => {
+    const keyPrefix = `${prefix}:window`;
+    const store = await openStore(keyPrefix);
+    const oneSecond: CounterOptions = { ...hundred, limit: { limit: 100, windowSeconds: 1 } };
+    expect(await placeOf(store, '198.51.100.6', 'k', oneSecond)).toBe(1);
+    // Once Redis has ended the window (however late this test gets to look), the places it held are gone too.
+    await vi.waitFor(async () => expect(await client.pttl(`${keyPrefix}:key:k`)).toBe(-2), {
+      timeout: 60_000,
+      interval: 50,
+    });
+    expect(await placeOf(store, '198.51.100.6', 'k', oneSecond)).toBe(1);
+    expect(await countInRedis(keyPrefix, 'k')).toBe(REDIS_RESERVE);
+  });
+});
+
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -507,18 +626,22 @@ describe.skipIf(!redisServerInstalled)('when the Redis store fails mid-test', ()
     const failoversBefore = await metric(instances[0]!, 'rate_limit_store_failovers_total', 'store="redis"');
     const onInsuranceBefore = await metric(instances[0]!, 'rate_limit_store_on_insurance', 'store="redis"');
     const decisionsBefore = await metric(instances[0]!, 'rate_limit_insurance_decisions_total', 'store="redis"');
-    // Shared: 6 of the key's 20 requests, through both instances.
+    // Shared: 6 of the key's 20 requests, through both instances. Each instance's first admission
+    // reserved half the limit for it (decisions.md 53: places 1 to 10, then 11 to 20), 3 used of each.
+    expect(2 * REDIS_RESERVE).toBe(LIMIT);
     for (let i = 0; i < 6; i++) expect(await readClerks(instances[i % 2]!, key)).toBe(200);
 
     await stopRedisServer(redis);
-    // The 14 the shared limit had left all pass; each instance's insurance then allows a whole limit
-    // of its own (it never saw the shared count), so 2 x 20 pass in all before both refuse.
+    // The 14 the shared limit had left are the instances' reservations, counted in Redis before it
+    // stopped: they pass first, with no store asked. Then each instance's insurance allows a whole
+    // limit of its own (it never saw the shared count): 2 x 20 more pass before both refuse.
+    const reservedLeft = LIMIT - 6;
     const started = performance.now();
     const afterFailure = await inParallel(60, 4, (i) => readClerks(instances[i % 2]!, key));
     const msPerRequest = (performance.now() - started) / 60;
-    expect(afterFailure.slice(0, 14)).toEqual(Array(14).fill(200));
-    expect(afterFailure.filter((status) => status === 200)).toHaveLength(2 * LIMIT);
-    expect(afterFailure.filter((status) => status === 429)).toHaveLength(60 - 2 * LIMIT);
+    expect(afterFailure.slice(0, reservedLeft)).toEqual(Array(reservedLeft).fill(200));
+    expect(afterFailure.filter((status) => status === 200)).toHaveLength(reservedLeft + 2 * LIMIT);
+    expect(afterFailure.filter((status) => status === 429)).toHaveLength(60 - reservedLeft - 2 * LIMIT);
     console.info(`[shared limits] Redis down: ${msPerRequest.toFixed(1)} ms per request (4 in flight, 2 instances)`);
 
     expect(logs.messages(FAILED_OVER)).toHaveLength(2);
@@ -530,7 +653,8 @@ describe.skipIf(!redisServerInstalled)('when the Redis store fails mid-test', ()
     }
     expect(await metric(instances[0]!, 'rate_limit_store_failovers_total', 'store="redis"')).toBe(failoversBefore + 2);
     expect(await metric(instances[0]!, 'rate_limit_insurance_decisions_total', 'store="redis"')).toBe(
-      decisionsBefore + 60, // one a request: the key's admission (the address's failures, then the key)
+      // One a request the reservations did not answer: the key's admission (the address's failures, then the key).
+      decisionsBefore + 60 - reservedLeft,
     );
     expect(await metric(instances[0]!, 'rate_limit_store_on_insurance', 'store="redis"')).toBe(onInsuranceBefore + 2);
 

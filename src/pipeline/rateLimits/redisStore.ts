@@ -1,7 +1,8 @@
 // The counts in Redis (REDIS_URL), shared by every instance using that Redis, each limit's keys under
 // "<prefix>:<limit>:". The limits are counted by rate-limiter-flexible's Redis store; a key's admission
 // is one script of our own (ADMIT_KEY) on the same keys, with the same windows and values, so each
-// agrees with the other on every key. The commands of one turn of the event loop go in one pipeline.
+// agrees with the other on every key. The commands of one turn of the event loop go in one pipeline,
+// and an admission may reserve the key's next places in its count for this instance (reservations.ts).
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -15,19 +16,23 @@ import {
   oncePerLimit,
   type RateLimitStore,
 } from './rateLimitStore.js';
+import { Reservations } from './reservations.js';
 import { type GuardedCounter, guardedCounter, insuranceAdmission, StoreGuard, type StoreWatch } from './storeGuard.js';
 
 /**
  * A key's admission, atomic in Redis. KEYS: the address's failures key (absent without an address),
  * then the key's requests key. ARGV: the failures limit, then the requests limit, window and block in
- * seconds (libraryOptions: points, duration, blockDuration; a window is at least a second). Answers
- * {1, failures, ms before the address's window ends} for a blocked address, nothing counted; else
- * {0, the key's count, ms before its window (or its block) ends}.
+ * seconds (libraryOptions: points, duration, blockDuration; a window is at least a second), then the
+ * places to reserve (decisions.md 53). Answers {1, failures, ms before the address's window ends} for
+ * a blocked address, nothing counted; else {0, the key's count, ms before its window (or its block)
+ * ends, the places counted}: one, or up to the reserve for a key under its limit asked from an
+ * address without a failure, never past the limit.
  */
 const ADMIT_KEY = `
 local requests = KEYS[#KEYS]
+local failures = nil
 if #KEYS == 2 then
-  local failures = tonumber(redis.call('get', KEYS[1]))
+  failures = tonumber(redis.call('get', KEYS[1]))
   if failures and failures >= tonumber(ARGV[1]) then
     local ms = redis.call('pttl', KEYS[1])
     if ms > 0 then return {1, failures, ms} end
@@ -35,7 +40,13 @@ if #KEYS == 2 then
 end
 -- The library's count (RateLimiterRedis's script): a window starts at the key's first event.
 redis.call('set', requests, 0, 'EX', ARGV[3], 'NX')
-local consumed = redis.call('incrby', requests, 1)
+local places = 1
+local reserve = tonumber(ARGV[5])
+if reserve > 1 and not failures then
+  local left = tonumber(ARGV[2]) - tonumber(redis.call('get', requests))
+  if left > 1 then places = math.min(reserve, left) end
+end
+local consumed = redis.call('incrby', requests, places)
 local ms = redis.call('pttl', requests)
 if ms == -1 then
   redis.call('expire', requests, ARGV[3])
@@ -48,12 +59,15 @@ if blockSeconds > 0 and consumed == tonumber(ARGV[2]) + 1 then
   redis.call('set', requests, consumed, 'EX', blockSeconds)
   ms = 1000 * blockSeconds
 end
-return {0, consumed, ms}
+return {0, consumed, ms, places}
 `;
 
 /** The connection with ADMIT_KEY defined on it: the number of keys first (ioredis's way when it is not fixed). */
 interface AdmittingRedis extends Redis {
-  admitKeyInRedis(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<[number, number, number]>;
+  admitKeyInRedis(
+    numberOfKeys: number,
+    ...keysThenArgs: Array<string | number>
+  ): Promise<[blocked: number, consumed: number, ms: number, places: number]>;
 }
 
 /**
@@ -80,13 +94,19 @@ async function connectRedis(url: string, logger: Pick<Logger, 'debug'>, readyWit
   return client as AdmittingRedis;
 }
 
-/** The store in the Redis at `url`, its keys under `keyPrefix`; its connection closes with the store. */
+/**
+ * The store in the Redis at `url`, its keys under `keyPrefix`; its connection closes with the store.
+ * `reserve`: the places of a key's count an admission may reserve for this instance (1: none, every
+ * request counted in Redis).
+ */
 export async function openRedisRateLimitStore(
   url: string,
   keyPrefix: string,
   watch: StoreWatch,
+  reserve = 1,
 ): Promise<RateLimitStore> {
   const client = await connectRedis(url, watch.logger);
+  const reservations = new Reservations();
   const ready = () => client.status === 'ready';
   // Readiness knows the connection before any request has tried it.
   const guard = new StoreGuard('redis', watch.logger, watch.observer, ready);
@@ -94,18 +114,21 @@ export async function openRedisRateLimitStore(
   const prefixOf = (options: CounterOptions) => `${keyPrefix}:${options.name}`;
   const counter = oncePerLimit(
     (options): GuardedCounter =>
-      guardedCounter(
-        guard,
-        libraryCounter(
-          new RateLimiterRedis({
-            ...libraryOptions(options),
-            keyPrefix: prefixOf(options),
-            storeClient: client,
-            // Straight to insurance while the connection is down, without a round trip.
-            rejectIfRedisNotReady: true,
-          }),
+      droppingReservations(
+        reservations,
+        guardedCounter(
+          guard,
+          libraryCounter(
+            new RateLimiterRedis({
+              ...libraryOptions(options),
+              keyPrefix: prefixOf(options),
+              storeClient: client,
+              // Straight to insurance while the connection is down, without a round trip.
+              rejectIfRedisNotReady: true,
+            }),
+          ),
+          memoryCounter(options),
         ),
-        memoryCounter(options),
       ),
   );
 
@@ -114,34 +137,80 @@ export async function openRedisRateLimitStore(
     addressKey: string | null,
     requests: CounterOptions,
     keyId: string,
+    places: number,
   ): Promise<KeyAdmission> => {
     // As rejectIfRedisNotReady: while the connection is down, insurance decides without a round trip.
     if (!ready()) throw new Error('Redis connection is not ready');
     const requestsKey = `${prefixOf(requests)}:${keyId}`;
     const keys = addressKey === null ? [requestsKey] : [`${prefixOf(failures)}:${addressKey}`, requestsKey];
     const { points, duration, blockDuration } = libraryOptions(requests);
-    const [blocked, consumed, ms] = await client.admitKeyInRedis(
+    const askedAt = Date.now();
+    const [blocked, consumed, ms, counted] = await client.admitKeyInRedis(
       keys.length,
       ...keys,
       failures.limit.limit,
       points,
       duration,
       blockDuration,
+      places,
     );
     if (blocked === 1) return { blocked: true, msBeforeNext: ms };
-    return { blocked: false, count: { consumed, msBeforeNext: Math.max(0, ms), allowed: consumed <= points } };
+    // The request takes the first place counted; the rest are this instance's for the key and address.
+    const place = consumed - counted + 1;
+    reservations.hold(addressKey ?? '', requestsKey, place + 1, consumed, askedAt, ms);
+    return { blocked: false, count: { consumed: place, msBeforeNext: Math.max(0, ms), allowed: place <= points } };
   };
   // While the store fails: the insurance counters', a look then a count.
   const admitByInsurance = insuranceAdmission(counter);
+  const admitShared = (
+    failures: CounterOptions,
+    addressKey: string | null,
+    requests: CounterOptions,
+    keyId: string,
+    places: number,
+  ) =>
+    guard.run(
+      () => admitInRedis(failures, addressKey, requests, keyId, places),
+      () => admitByInsurance(failures, addressKey, requests, keyId),
+    );
 
   return {
     counter,
-    admitKey: (failures, addressKey, requests, keyId) =>
-      guard.run(
-        () => admitInRedis(failures, addressKey, requests, keyId),
-        () => admitByInsurance(failures, addressKey, requests, keyId),
-      ),
+    admitKey: async (failures, addressKey, requests, keyId) => {
+      if (reserve === 1) return admitShared(failures, addressKey, requests, keyId, 1);
+      const address = addressKey ?? '';
+      const requestsKey = `${prefixOf(requests)}:${keyId}`;
+      const reserved = () => {
+        const place = reservations.take(address, requestsKey);
+        return place && { blocked: false as const, count: { ...place, allowed: true } };
+      };
+      // A place reserved here first; else one admission in Redis reserves for the key and address,
+      // while the key's other requests from the address wait for it and take what it reserved. One
+      // that finds nothing left is counted alone, as every request is without a reserve: a burst
+      // neither waits in a queue nor reserves twice.
+      const admission =
+        reserved() ??
+        (await reservations.once(address, requestsKey, () =>
+          admitShared(failures, addressKey, requests, keyId, reserve),
+        ));
+      return admission ?? reserved() ?? admitShared(failures, addressKey, requests, keyId, 1);
+    },
     status: () => guard.status(),
     close: () => client.disconnect(),
+  };
+}
+
+/**
+ * A limit's counter whose every count also lets go of the reservations of the key it counts, taken as a
+ * client address: a failed authentication is counted by its address, and that address's reservations
+ * here end with it (decisions.md 53). The other limits' keys (API keys, endpoints) name no address.
+ */
+function droppingReservations(reservations: Reservations, counter: GuardedCounter): GuardedCounter {
+  return {
+    ...counter,
+    add: (key) => {
+      reservations.dropAddress(key);
+      return counter.add(key);
+    },
   };
 }
