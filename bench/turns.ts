@@ -84,8 +84,9 @@ export const newTally = (): Tally => ({
   loadBefore: round(os.loadavg()[0] ?? 0, 2),
 });
 
-export async function warmUp(bench: Bench, scenario: Scenario): Promise<void> {
-  const seconds = Math.max(bench.settings.warmup, scenario.minTurnSeconds ?? 0);
+/** `scenario`'s warm-up, `times` the settings' (a group's share, load.ts). */
+export async function warmUp(bench: Bench, scenario: Scenario, times = 1): Promise<void> {
+  const seconds = Math.max(bench.settings.warmup * times, scenario.minTurnSeconds ?? 0);
   if (scenario.runTurn) await scenario.runTurn(seconds);
   else await run({ ...scenario.options(portOf(bench, scenario)), duration: seconds });
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CpuPerRequest } from '../cpu.js';
-import { groupsOf, type Measured, ordinalFromSlowest, type Scenario } from '../load.js';
+import { groupsOf, type Measured, ordinalFromSlowest, type Scenario, warmUpShares } from '../load.js';
 import { judgeRecord } from '../record.js';
 import { chartOf, scalesWith } from '../results.js';
 import { parsePgbench, transactionTimes } from '../scenarios/pgbench.js';
@@ -64,6 +64,23 @@ describe('the turns', () => {
       ['baseline-list-transactions-1-day', 'rest-list-transactions-1-day'],
       ['graphql-list-transactions-1-day'],
     ]);
+  });
+
+  it('warms every process of a group as long as the one answering most of its doors, pgbench aside', () => {
+    const lookups = [
+      scenario('baseline-lookup-customer', { inTurns: true }),
+      scenario('rest-lookup-customer', { inTurns: true }),
+      scenario('graphql-lookup-customer', { inTurns: true }),
+      scenario('redis-rest-lookup-customer', { inTurns: true, target: 'redis' }),
+    ];
+    const shareOf = warmUpShares(lookups);
+    expect(lookups.map(shareOf)).toEqual([2, 1, 1, 2]);
+    const payments = [
+      scenario('baseline-record-customer-payment', { inTurns: true }),
+      scenario('rest-record-customer-payment', { inTurns: true }),
+      scenario('pgbench-pool', { inTurns: true, target: 'baseline', runTurn: async () => ({}) as never }),
+    ];
+    expect(payments.map(warmUpShares(payments))).toEqual([1, 1, 1]);
   });
 
   it('names the answer a p99 is', () => {
