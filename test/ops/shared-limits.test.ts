@@ -262,9 +262,35 @@ describe.skipIf(!redisUp)('limits shared through Redis (REDIS_URL)', () => {
   sharedStoreSuite(() => ({ redisUrl: REDIS_URL, redisKeyPrefix: prefix }), 'redis', REDIS_RESERVE);
 });
 
+/**
+ * Redis stores a describe's tests open (`reserve` places an admission reserves), each closed after it,
+ * and a client of the test's own on the same Redis; every key under `prefix` deleted at the end.
+ */
+function redisStoresUnder(prefix: string, reserve = 1) {
+  const quiet = { logger: pino({ level: 'silent' }) };
+  const stores: RateLimitStore[] = [];
+  let client: Redis | undefined;
+  beforeAll(() => {
+    client = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    for (const store of stores) store.close();
+    const keys = await client!.keys(`${prefix}:*`);
+    if (keys.length) await client!.del(...keys);
+    client!.disconnect();
+  });
+  return {
+    client: () => client!,
+    openStore: async (keyPrefix: string) => {
+      const store = await openRedisRateLimitStore(REDIS_URL, keyPrefix, quiet, reserve);
+      stores.push(store);
+      return store;
+    },
+  };
+}
+
 describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's counts", () => {
   const prefix = `${RUN_PREFIX}:admission`;
-  const quiet = { logger: pino({ level: 'silent' }) };
   const WINDOW_MS = 3_600_000;
   const FAILURES_WINDOW_MS = 300_000;
   const requests: CounterOptions = {
@@ -277,13 +303,8 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
     limit: { limit: 2, windowSeconds: FAILURES_WINDOW_MS / 1000 },
     blockOnRefusal: false,
   };
-  let client: Redis;
-  const stores: RateLimitStore[] = [];
-  const openStore = async (keyPrefix: string) => {
-    const store = await openRedisRateLimitStore(REDIS_URL, keyPrefix, quiet);
-    stores.push(store);
-    return store;
-  };
+  const redis = redisStoresUnder(prefix);
+  const { openStore } = redis;
   /** The Redis store as it was: the library's look at the address, then its count of the key (two round trips). */
   const libraryStore = (keyPrefix: string) =>
     storeOfCounters(
@@ -292,20 +313,11 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
           new RateLimiterRedis({
             ...libraryOptions(options),
             keyPrefix: `${keyPrefix}:${options.name}`,
-            storeClient: client,
+            storeClient: redis.client(),
           }),
         ),
       () => 'library',
     );
-  beforeAll(() => {
-    client = new Redis(REDIS_URL);
-  });
-  afterAll(async () => {
-    for (const store of stores) store.close();
-    const keys = await client.keys(`${prefix}:*`);
-    if (keys.length) await client.del(...keys);
-    client.disconnect();
-  });
 
   it("answers what the library's look and count answer, key for key, and leaves the library's values and expiries", async () => {
     const started = performance.now();
@@ -338,7 +350,7 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
       const stored = await Promise.all(
         ['library', 'script'].map(async (side) => {
           const redisKey = `${prefix}:${side}:${limit}:${key}`;
-          return { value: await client.get(redisKey), ms: await client.pttl(redisKey) };
+          return { value: await redis.client().get(redisKey), ms: await redis.client().pttl(redisKey) };
         }),
       );
       expect(stored[1]!.value).toBe(stored[0]!.value);
@@ -347,12 +359,12 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
     };
     /** Ends a key's window under both prefixes, as its expiry would. */
     const endWindow = async (limit: string, key: string) => {
-      for (const side of ['library', 'script']) await client.pexpire(`${prefix}:${side}:${limit}:${key}`, 1);
+      for (const side of ['library', 'script']) await redis.client().pexpire(`${prefix}:${side}:${limit}:${key}`, 1);
       await vi.waitFor(
         async () =>
-          expect(await client.exists(...['library', 'script'].map((side) => `${prefix}:${side}:${limit}:${key}`))).toBe(
-            0,
-          ),
+          expect(
+            await redis.client().exists(...['library', 'script'].map((side) => `${prefix}:${side}:${limit}:${key}`)),
+          ).toBe(0),
         { timeout: 10_000, interval: 5 },
       );
     };
@@ -362,7 +374,7 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
     for (let i = 1; i <= 3; i++) {
       expect(await admitBoth('198.51.100.1', 'k1', WINDOW_MS)).toEqual({ blocked: false, consumed: i, allowed: true });
     }
-    for (const side of ['library', 'script']) await client.pexpire(`${prefix}:${side}:key:k1`, 60_000);
+    for (const side of ['library', 'script']) await redis.client().pexpire(`${prefix}:${side}:key:k1`, 60_000);
     const firstRefusals = [
       await library.admitKey(failures, '198.51.100.1', requests, 'k1'),
       await script.admitKey(failures, '198.51.100.1', requests, 'k1'),
@@ -426,7 +438,7 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
     expect(allowed - 100).toBe(0);
     expect(answers.filter((answer) => !answer.blocked && !answer.count.allowed)).toHaveLength(900);
     // Every admission was counted in Redis, and none by insurance.
-    expect(await client.get(`${prefix}:three:key:k1`)).toBe('1000');
+    expect(await redis.client().get(`${prefix}:three:key:k1`)).toBe('1000');
     expect(three.map((store) => store.status())).toEqual(Array(3).fill('shared (redis)'));
   });
 
@@ -452,16 +464,10 @@ describe.skipIf(!redisUp)("a key's admission in Redis: one script, the library's
 
 describe.skipIf(!redisUp)("places of a key's count reserved in Redis for an instance (decisions.md 53)", () => {
   const prefix = `${RUN_PREFIX}:reserve`;
-  const quiet = { logger: pino({ level: 'silent' }) };
   const hundred: CounterOptions = { name: 'key', limit: { limit: 100, windowSeconds: 3600 }, blockOnRefusal: true };
   const failures: CounterOptions = { name: 'authfail', limit: { limit: 2, windowSeconds: 300 }, blockOnRefusal: false };
-  let client: Redis;
-  const stores: RateLimitStore[] = [];
-  const openStore = async (keyPrefix: string) => {
-    const store = await openRedisRateLimitStore(REDIS_URL, keyPrefix, quiet, REDIS_RESERVE);
-    stores.push(store);
-    return store;
-  };
+  const redis = redisStoresUnder(prefix, REDIS_RESERVE);
+  const { openStore } = redis;
   /** One admission's place in the count, or 'refused' / 'blocked'. */
   const placeOf = async (store: RateLimitStore, address: string | null, keyId: string, options = hundred) => {
     const answer = await store.admitKey(failures, address, options, keyId);
@@ -469,16 +475,7 @@ describe.skipIf(!redisUp)("places of a key's count reserved in Redis for an inst
     return answer.count.allowed ? answer.count.consumed : 'refused';
   };
   const countInRedis = async (keyPrefix: string, keyId: string) =>
-    Number(await client.get(`${keyPrefix}:key:${keyId}`));
-  beforeAll(() => {
-    client = new Redis(REDIS_URL);
-  });
-  afterAll(async () => {
-    for (const store of stores) store.close();
-    const keys = await client.keys(`${prefix}:*`);
-    if (keys.length) await client.del(...keys);
-    client.disconnect();
-  });
+    Number(await redis.client().get(`${keyPrefix}:key:${keyId}`));
 
   it("answers a key's next requests from one admission in Redis, each at its own place, then asks again", async () => {
     const keyPrefix = `${prefix}:places`;
@@ -547,7 +544,7 @@ describe.skipIf(!redisUp)("places of a key's count reserved in Redis for an inst
     const oneSecond: CounterOptions = { ...hundred, limit: { limit: 100, windowSeconds: 1 } };
     expect(await placeOf(store, '198.51.100.6', 'k', oneSecond)).toBe(1);
     // Once Redis has ended the window (however late this test gets to look), the places it held are gone too.
-    await vi.waitFor(async () => expect(await client.pttl(`${keyPrefix}:key:k`)).toBe(-2), {
+    await vi.waitFor(async () => expect(await redis.client().pttl(`${keyPrefix}:key:k`)).toBe(-2), {
       timeout: 60_000,
       interval: 50,
     });
